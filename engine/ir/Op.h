@@ -1,0 +1,75 @@
+/// \file
+/// Building expressions the way TVM's operators do: operand types are matched (an int constant
+/// takes the other side's type, ints widen, int meets float as float) and constants are folded
+/// (TVM's TryConstFold: `0 + x` is `x`, `x * 1` is `x`, `2 * 3` is `6`). ScheduleOps relies on
+/// this folding to print `C(dj, dk)` rather than `C((0 + dj), (0 + dk))`.
+///
+/// `/` and `%` are C-style truncating division and remainder, as in TVM's C++; index arithmetic
+/// uses `floordiv`/`floormod` (TVM's `indexdiv`/`indexmod`, Python's `//` and `%`).
+#pragma once
+
+#include "ir/Expr.h"
+
+#include <optional>
+
+namespace bs {
+
+Expr makeConst(DataType type, int64_t value);
+Expr makeConst(DataType type, double value);
+Expr makeZero(DataType type);
+Expr makeOne(DataType type);
+Expr makeBool(bool value);
+
+/// The value of an integer (or bool) constant, if `e` is one.
+std::optional<int64_t> asConstInt(const Expr& e);
+bool isConstInt(const Expr& e, int64_t value);
+bool isZero(const Expr& e);
+bool isOne(const Expr& e);
+/// True for any IntImm or FloatImm.
+bool isConst(const Expr& e);
+
+/// A cast that folds constants and drops casts to the same type.
+Expr cast(DataType type, Expr value);
+
+Expr operator+(Expr a, Expr b);
+Expr operator-(Expr a, Expr b);
+Expr operator-(Expr a);
+Expr operator*(Expr a, Expr b);
+/// Truncating division (C semantics).
+Expr operator/(Expr a, Expr b);
+/// Truncating remainder (C semantics).
+Expr operator%(Expr a, Expr b);
+Expr truncdiv(Expr a, Expr b);
+Expr truncmod(Expr a, Expr b);
+Expr floordiv(Expr a, Expr b);
+Expr floormod(Expr a, Expr b);
+Expr min(Expr a, Expr b);
+Expr max(Expr a, Expr b);
+
+Expr operator<(Expr a, Expr b);
+Expr operator<=(Expr a, Expr b);
+Expr operator>(Expr a, Expr b);
+Expr operator>=(Expr a, Expr b);
+/// `a == b` as an expression (operator== on handles is not overloaded: identity is same_as).
+Expr eq(Expr a, Expr b);
+Expr ne(Expr a, Expr b);
+Expr operator&&(Expr a, Expr b);
+Expr operator||(Expr a, Expr b);
+Expr operator!(Expr a);
+
+Expr select(Expr condition, Expr trueValue, Expr falseValue);
+/// `likely(cond)`: a branch hint TVM wraps bound checks in.
+Expr likely(Expr condition);
+/// A side-effect-free math call (`exp`, `log`, `sqrt`, `tanh`, `pow`, ...) typed like its first
+/// argument.
+Expr mathCall(const std::string& name, std::vector<Expr> args);
+
+/// Integer floor division and modulo on constants (Python semantics); b must not be 0.
+int64_t floorDivInt(int64_t a, int64_t b);
+int64_t floorModInt(int64_t a, int64_t b);
+
+/// The smallest and largest value of an integer type.
+Expr minValue(DataType type);
+Expr maxValue(DataType type);
+
+} // namespace bs
