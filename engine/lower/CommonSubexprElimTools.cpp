@@ -1,0 +1,269 @@
+#include "lower/CommonSubexprElimTools.h"
+
+#include "ir/Functor.h"
+#include "lower/CommonSubexprElim.h"
+
+#include <algorithm>
+#include <initializer_list>
+
+namespace bs::cse {
+
+namespace {
+
+/// Reads memory or may have side effects: moving it into a variable could change its value
+/// (a store may come in between) or the program's behaviour. Intrinsics are kept as they are
+/// too: later passes and code generators recognise them by shape (`likely(...)`).
+bool isForbiddenComputation(const Expr& e) {
+    if (e.as<LoadNode>() || e.as<ProducerLoadNode>())
+        return true;
+    const auto* call = e.as<CallNode>();
+    return call && call->callKind != CallKind::PureExtern;
+}
+
+bool containsForbiddenComputation(const Expr& e) {
+    bool found = false;
+    postOrderVisit(e, [&found](const NodeRef& n) {
+        if (!found && isExprKind(n.kind()))
+            found = isForbiddenComputation(Expr(static_cast<const ExprNode*>(n.get())));
+    });
+    return found;
+}
+
+} // namespace
+
+bool isEligibleComputation(const Expr& e) {
+    if (e.as<IntImmNode>() || e.as<FloatImmNode>() || e.as<StringImmNode>() || e.as<VarNode>())
+        return false;
+    if (e.as<RampNode>() || e.as<BroadcastNode>() || e.as<ReduceNode>())
+        return false;
+    return !containsForbiddenComputation(e);
+}
+
+bool canContainEligibleComputations(const Expr& e) {
+    return !e.as<LetNode>() && !e.as<ReduceNode>();
+}
+
+size_t exprComplexity(const Expr& e) {
+    size_t nodes = 0;
+    postOrderVisit(e, [&nodes](const NodeRef&) { ++nodes; });
+    return nodes;
+}
+
+std::vector<Var> freeVars(const Expr& e) {
+    class Finder : public IRVisitor {
+    public:
+        std::vector<Var> vars;
+
+    protected:
+        using IRVisitor::visit;
+        void visit(const VarNode* op) override {
+            bool known =
+                std::any_of(vars.begin(), vars.end(), [op](const Var& v) { return v.get() == op; });
+            if (!known && !m_bound.count(Var(op)))
+                vars.push_back(Var(op));
+        }
+        void visit(const LetNode* op) override {
+            visitExpr(op->value);
+            m_bound.insert(op->var);
+            visitExpr(op->body);
+            m_bound.erase(op->var);
+        }
+
+    private:
+        VarSet m_bound;
+    };
+    Finder finder;
+    finder.visitExpr(e);
+    return finder.vars;
+}
+
+// ---------------------------------------------------------------------------------------------
+// ComputationTable
+
+void ComputationTable::add(const Expr& computation, size_t count) {
+    auto [it, inserted] = m_index.emplace(computation, m_items.size());
+    if (inserted)
+        m_items.emplace_back(computation, count);
+    else
+        m_items[it->second].second += count;
+}
+
+void ComputationTable::merge(const ComputationTable& other) {
+    for (const auto& [e, n] : other.m_items)
+        add(e, n);
+}
+
+ComputationTable ComputationTable::inAtLeastTwo(const ComputationTable& a,
+                                                const ComputationTable& b,
+                                                const ComputationTable& c) {
+    ComputationTable result;
+    for (const ComputationTable* table : {&a, &b, &c}) {
+        for (const auto& [e, n] : table->m_items) {
+            size_t tablesDoingIt = (a.count(e) > 0) + (b.count(e) > 0) + (c.count(e) > 0);
+            if (tablesDoingIt >= 2 && result.count(e) == 0)
+                result.add(e, a.count(e) + b.count(e) + c.count(e));
+        }
+    }
+    return result;
+}
+
+size_t ComputationTable::count(const Expr& computation) const {
+    auto it = m_index.find(computation);
+    return it == m_index.end() ? 0 : m_items[it->second].second;
+}
+
+// ---------------------------------------------------------------------------------------------
+// computationsDoneBy
+
+namespace {
+
+/// TVM's ComputationsDoneBy: records eligible computations whole, dives into the rest.
+class ComputationCollector : public IRVisitor {
+public:
+    ComputationTable table;
+
+    void visitExpr(const Expr& e) override {
+        if (isEligibleComputation(e)) {
+            table.add(e);
+            return;
+        }
+        if (canContainEligibleComputations(e))
+            IRVisitor::visitExpr(e);
+    }
+
+protected:
+    using IRVisitor::visit;
+
+    void visit(const IfThenElseNode* op) override {
+        table.merge(
+            ComputationTable::inAtLeastTwo(of(op->condition), of(op->thenCase), of(op->elseCase)));
+    }
+    void visit(const ForNode* op) override {
+        table.merge(ComputationTable::inAtLeastTwo(of(op->min), of(op->extent), of(op->body)));
+    }
+
+private:
+    /// The table of one child on its own (empty for an absent else branch).
+    template <typename T> static ComputationTable of(const T& child) {
+        ComputationCollector collector;
+        if (child.defined())
+            collector.visitChild(child);
+        return std::move(collector.table);
+    }
+    void visitChild(const Expr& e) { visitExpr(e); }
+    void visitChild(const Stmt& s) { visitStmt(s); }
+};
+
+/// TVM's DirectSubexpr: the first level of eligible computations strictly below the root.
+class DirectSubexprCollector : public IRVisitor {
+public:
+    std::vector<Expr> found;
+
+    void visitExpr(const Expr& e) override {
+        if (!m_entered) {
+            m_entered = true;
+            if (canContainEligibleComputations(e))
+                IRVisitor::visitExpr(e);
+            return;
+        }
+        if (isEligibleComputation(e)) {
+            found.push_back(e);
+            return;
+        }
+        if (canContainEligibleComputations(e))
+            IRVisitor::visitExpr(e);
+    }
+
+private:
+    bool m_entered = false;
+};
+
+class SelectedReplacer : public IRMutator {
+public:
+    SelectedReplacer(const ExprPredicate& selected, const Expr& replacement)
+        : m_selected(selected), m_replacement(replacement) {}
+
+    Expr visitExpr(const Expr& e) override {
+        if (m_selected(e))
+            return m_replacement;
+        if (!canContainEligibleComputations(e))
+            return e;
+        return IRMutator::visitExpr(e);
+    }
+
+private:
+    const ExprPredicate& m_selected;
+    const Expr& m_replacement;
+};
+
+} // namespace
+
+ComputationTable computationsDoneBy(const Expr& e) {
+    ComputationCollector collector;
+    collector.visitExpr(e);
+    return std::move(collector.table);
+}
+
+ComputationTable computationsDoneBy(const Stmt& s) {
+    ComputationCollector collector;
+    collector.visitStmt(s);
+    return std::move(collector.table);
+}
+
+std::vector<Expr> directSubexpressions(const Expr& e) {
+    DirectSubexprCollector collector;
+    collector.visitExpr(e);
+    return std::move(collector.found);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Semantic entities
+
+SemanticComputations syntacticToSemantic(const ComputationTable& table) {
+    SemanticComputations result;
+    for (const auto& [e, n] : table.items()) {
+        auto same = std::find_if(result.begin(), result.end(), [&e](const auto& entry) {
+            return equivalentTerms(entry.first, e);
+        });
+        if (same != result.end())
+            same->second += n;
+        else
+            result.emplace_back(e, n);
+    }
+    return result;
+}
+
+void sortBySizeDecreasing(SemanticComputations& computations) {
+    std::stable_sort(computations.begin(), computations.end(), [](const auto& a, const auto& b) {
+        return exprComplexity(a.first) > exprComplexity(b.first);
+    });
+}
+
+void insertSorted(SemanticComputations& sorted, const std::vector<Expr>& exprs, size_t count) {
+    for (const Expr& e : exprs) {
+        auto same = std::find_if(sorted.begin(), sorted.end(), [&e](const auto& entry) {
+            return equivalentTerms(entry.first, e);
+        });
+        if (same != sorted.end()) {
+            same->second += count;
+            continue;
+        }
+        size_t size = exprComplexity(e);
+        auto position = std::find_if(sorted.begin(), sorted.end(), [size](const auto& entry) {
+            return exprComplexity(entry.first) < size;
+        });
+        sorted.insert(position, {e, count});
+    }
+}
+
+Expr replaceSelected(const Expr& e, const ExprPredicate& selected, const Expr& replacement) {
+    SelectedReplacer replacer(selected, replacement);
+    return replacer.visitExpr(e);
+}
+
+Stmt replaceSelected(const Stmt& s, const ExprPredicate& selected, const Expr& replacement) {
+    SelectedReplacer replacer(selected, replacement);
+    return replacer.visitStmt(s);
+}
+
+} // namespace bs::cse

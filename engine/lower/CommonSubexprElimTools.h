@@ -1,0 +1,77 @@
+/// \file
+/// The auxiliary analyses and transformation of common subexpression elimination (seed 001):
+/// which computations are eligible, the table of computations a statement or expression does,
+/// the direct sub-expressions of a computation, the sorted list of semantic entities, and the
+/// replacement of selected expressions. Internal to engine/lower; exposed for its tests.
+#pragma once
+
+#include "ir/Equality.h"
+#include "ir/Stmt.h"
+
+#include <functional>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace bs::cse {
+
+/// A computation that may be put into a variable: not a constant nor a variable, not a
+/// ramp/broadcast, not a reduction, and neither being nor containing a load, a tensor read or
+/// a call other than a pure math function (TVM's IsEligibleComputation).
+bool isEligibleComputation(const Expr& e);
+/// Whether the analyses look inside `e`: not inside a let (its bound variable would escape) nor
+/// a reduction (its axes are bound inside it).
+bool canContainEligibleComputations(const Expr& e);
+/// The number of nodes of `e`, the size candidates are sorted by.
+size_t exprComplexity(const Expr& e);
+/// The variables `e` reads that are not bound inside `e` itself (by a let).
+std::vector<Var> freeVars(const Expr& e);
+
+/// Syntactic computations (structurally equal trees, variables by identity) with the number
+/// of times each is done, in order of first appearance so that the pass is deterministic.
+class ComputationTable {
+public:
+    void add(const Expr& computation, size_t count = 1);
+    /// Adds every entry of `other` (counts summed).
+    void merge(const ComputationTable& other);
+    /// The entries present in at least two of three tables, with their counts summed over
+    /// all three (TVM's BuildTableForThreeChildrenNode, for the children of a loop or an if).
+    static ComputationTable inAtLeastTwo(const ComputationTable& a, const ComputationTable& b,
+                                         const ComputationTable& c);
+    size_t count(const Expr& computation) const;
+    const std::vector<std::pair<Expr, size_t>>& items() const { return m_items; }
+
+private:
+    std::vector<std::pair<Expr, size_t>> m_items;
+    std::unordered_map<Expr, size_t, StructuralHash, StructuralEqual> m_index;
+};
+
+/// The maximal eligible computations done by `e` (an eligible expression is recorded as a
+/// whole; its sub-expressions are only considered later, as direct sub-expressions).
+ComputationTable computationsDoneBy(const Expr& e);
+/// The same over a statement and everything under it, except for loops and ifs, which do the
+/// computations that at least two of their three children (min, extent, body; condition,
+/// then, else) do. So nothing is moved above a loop that only its body computes (it may run
+/// zero times, and its variables are bound inside), nor above an if what one branch computes.
+ComputationTable computationsDoneBy(const Stmt& s);
+
+/// The eligible direct sub-expressions of `e`, looking through non-eligible children that can
+/// contain computations, left to right. `(w+x)+(y+z)` gives `w+x` and `y+z`.
+std::vector<Expr> directSubexpressions(const Expr& e);
+
+/// Semantic entities: computations merged by equivalentTerms, with summed counts.
+using SemanticComputations = std::vector<std::pair<Expr, size_t>>;
+SemanticComputations syntacticToSemantic(const ComputationTable& table);
+/// Sorts from biggest to smallest; equal sizes keep their order.
+void sortBySizeDecreasing(SemanticComputations& computations);
+/// Adds each of `exprs` with `count`: to the count of an equivalent entry when there is one,
+/// otherwise as a new entry after every entry at least as big (keeping the order).
+void insertSorted(SemanticComputations& sorted, const std::vector<Expr>& exprs, size_t count);
+
+/// Replaces every expression for which `selected` holds by `replacement`, without looking
+/// inside expressions that cannot contain eligible computations.
+using ExprPredicate = std::function<bool(const Expr&)>;
+Expr replaceSelected(const Expr& e, const ExprPredicate& selected, const Expr& replacement);
+Stmt replaceSelected(const Stmt& s, const ExprPredicate& selected, const Expr& replacement);
+
+} // namespace bs::cse

@@ -1,0 +1,206 @@
+#include "lower/StorageFlatten.h"
+
+#include "ir/Equality.h"
+#include "ir/Functor.h"
+#include "ir/Op.h"
+#include "ir/Operation.h"
+
+#include <optional>
+#include <unordered_map>
+
+namespace bs {
+
+std::string bufferName(const Tensor& tensor) {
+    if (tensor.op->numOutputs() == 1)
+        return tensor.name();
+    return tensor.name() + ".v" + std::to_string(tensor.valueIndex);
+}
+
+Var FlattenResult::bufferOf(const Tensor& tensor) const {
+    for (const auto& [t, var] : buffers) {
+        if (t.same_as(tensor))
+            return var;
+    }
+    return Var();
+}
+
+namespace {
+
+/// The rank of a thread tag as TVM's ThreadScope::make gives it: blockIdx 0, threadIdx and
+/// virtual threads 1; anything else is not a thread scope (-1).
+int threadRank(const std::string& tag) {
+    if (tag.rfind("blockIdx.", 0) == 0)
+        return 0;
+    if (tag.rfind("threadIdx.", 0) == 0 || tag == "vthread" || tag == "cthread")
+        return 1;
+    return -1;
+}
+
+/// TVM's DefaultStorageRank: the scope a buffer with no explicit scope gets from the innermost
+/// thread scope around its realize.
+const char* defaultScope(int threadRank) {
+    switch (threadRank) {
+    case 0:
+        return "shared";
+    case 1:
+        return "local";
+    default:
+        return "global";
+    }
+}
+
+/// The flat buffer that stands for a tensor: its data Var and the region it is indexed over
+/// (the realize region, or [0, shape) for an argument).
+struct BufferEntry {
+    Var data;
+    std::vector<Expr> mins;
+    std::vector<Expr> extents;
+    bool external = false;
+};
+
+/// `index - min`, folded as TVM's operators fold it, plus `x - x` -> 0 so that a point region
+/// such as `[blockIdx.x, 1]` indexed at `blockIdx.x` contributes nothing (seed 002, Ex. 6:
+/// `B(blockIdx.x, threadIdx.x)` flattens to `B[threadIdx.x]`).
+Expr relativeIndex(const Expr& index, const Expr& min) {
+    if (structuralEqual(index, min))
+        return makeZero(index.type());
+    return index - min;
+}
+
+/// Row-major offset over the entry's region (TVM's BufferNode::ElemOffset).
+Expr flatIndex(const BufferEntry& entry, const std::vector<Expr>& indices) {
+    BS_CHECK(indices.size() == entry.extents.size()) << "flat index of a wrong-rank access";
+    if (indices.empty())
+        return Expr(0);
+    Expr offset = relativeIndex(indices[0], entry.mins[0]);
+    for (size_t k = 1; k < indices.size(); ++k)
+        offset = offset * entry.extents[k] + relativeIndex(indices[k], entry.mins[k]);
+    return offset;
+}
+
+class StorageFlattener : public IRMutator {
+public:
+    explicit StorageFlattener(const std::vector<Tensor>& args) {
+        for (const Tensor& t : args) {
+            if (m_buffers.count(t))
+                continue;
+            BufferEntry entry;
+            entry.data = Var(bufferName(t), DataType::handle());
+            entry.extents = t.shape();
+            entry.mins.assign(entry.extents.size(), Expr(0));
+            entry.external = true;
+            m_buffers.emplace(t, entry);
+            m_result.buffers.emplace_back(t, entry.data);
+        }
+    }
+
+    FlattenResult run(const Stmt& stmt) {
+        m_result.body = visitStmt(stmt);
+        return std::move(m_result);
+    }
+
+protected:
+    using IRMutator::visit;
+
+    Stmt visit(const AttrStmtNode* op) override {
+        if (op->key == attr::kRealizeScope) {
+            // The scope moves to the realize of each output of the op; the attr itself goes.
+            if (const auto* opNode = op->node.as<OperationNode>()) {
+                const auto* scope = op->value.as<StringImmNode>();
+                m_realizeScopes[opNode] = scope ? scope->value : "";
+            }
+            return visitStmt(op->body);
+        }
+        if (op->key == attr::kThreadExtent) {
+            const auto* iv = op->node.as<IterVarNode>();
+            m_threadRanks.push_back(iv ? threadRank(iv->threadTag) : -1);
+            Stmt result = IRMutator::visit(op);
+            m_threadRanks.pop_back();
+            return result;
+        }
+        return IRMutator::visit(op);
+    }
+
+    Stmt visit(const ProducerRealizeNode* op) override {
+        auto found = m_buffers.find(op->tensor);
+        if (found != m_buffers.end() && found->second.external)
+            return visitStmt(op->body); // an argument's storage is the caller's
+        BufferEntry entry;
+        entry.data = Var(bufferName(op->tensor), DataType::handle());
+        Expr size = Expr(1);
+        for (const Range& r : op->bounds) {
+            entry.mins.push_back(r.min);
+            entry.extents.push_back(r.extent);
+            size = size * r.extent;
+        }
+        m_result.allocations.emplace_back(op->tensor, entry.data);
+        Stmt body = withEntry(op->tensor, entry, op->body);
+        Stmt alloc = AllocateNode::make(entry.data, op->tensor.dtype(), {size}, Expr(), body);
+        return AttrStmtNode::make(entry.data, attr::kStorageScope, StringImmNode::make(scopeOf(op)),
+                                  alloc);
+    }
+
+    Stmt visit(const ProducerStoreNode* op) override {
+        BufferEntry entry = lookup(op->tensor);
+        bool changed = false;
+        std::vector<Expr> indices = visitExprs(op->indices, &changed);
+        Expr value = visitExpr(op->value);
+        return StoreNode::make(entry.data, value, flatIndex(entry, indices));
+    }
+
+    Expr visit(const ProducerLoadNode* op) override {
+        BufferEntry entry = lookup(op->tensor);
+        bool changed = false;
+        std::vector<Expr> indices = visitExprs(op->indices, &changed);
+        return LoadNode::make(op->type, entry.data, flatIndex(entry, indices));
+    }
+
+private:
+    /// Visits `body` with `entry` standing for `tensor`, then restores what stood before (a
+    /// tensor may be realized at several places, one after the other).
+    Stmt withEntry(const Tensor& tensor, const BufferEntry& entry, const Stmt& body) {
+        std::optional<BufferEntry> previous;
+        if (auto it = m_buffers.find(tensor); it != m_buffers.end())
+            previous = it->second;
+        m_buffers[tensor] = entry;
+        Stmt result = visitStmt(body);
+        if (previous)
+            m_buffers[tensor] = *previous;
+        else
+            m_buffers.erase(tensor);
+        return result;
+    }
+
+    /// The realize_scope attr wins; else the realize's own field; else TVM's default from the
+    /// innermost thread scope.
+    std::string scopeOf(const ProducerRealizeNode* op) const {
+        std::string scope = op->storageScope;
+        if (auto it = m_realizeScopes.find(op->tensor.op.get()); it != m_realizeScopes.end())
+            scope = it->second;
+        if (!scope.empty())
+            return scope;
+        return defaultScope(m_threadRanks.empty() ? -1 : m_threadRanks.back());
+    }
+
+    const BufferEntry& lookup(const Tensor& tensor) const {
+        auto it = m_buffers.find(tensor);
+        if (it == m_buffers.end())
+            throw UserError("lowering: tensor '" + bufferName(tensor) +
+                            "' is accessed but neither realized nor passed as an argument");
+        return it->second;
+    }
+
+    std::unordered_map<Tensor, BufferEntry, TensorHash, TensorEqual> m_buffers;
+    std::unordered_map<const OperationNode*, std::string> m_realizeScopes;
+    std::vector<int> m_threadRanks;
+    FlattenResult m_result;
+};
+
+} // namespace
+
+FlattenResult storageFlatten(const Stmt& stmt, const std::vector<Tensor>& args) {
+    BS_CHECK(stmt.defined()) << "storage flatten of an undefined statement";
+    return StorageFlattener(args).run(stmt);
+}
+
+} // namespace bs

@@ -1,0 +1,48 @@
+/// \file
+/// StorageFlatten (TVM 0.6's `storage_flatten.cc`): turns the multi-dimensional tensor IR that
+/// ScheduleOps builds (`realize`, `T(i, j) = v`, reads `T(i, j)`) into flat buffers
+/// (`allocate`, `T[flat] = v`, reads `T[flat]`), the form the code generators and the
+/// interpreter execute. Index simplification is left to a separate Simplify pass.
+#pragma once
+
+#include "ir/Stmt.h"
+
+#include <utility>
+#include <vector>
+
+namespace bs {
+
+/// What storageFlatten returns: the flat IR and the buffer variable of each tensor.
+struct FlattenResult {
+    Stmt body;
+    /// One handle-typed buffer Var per argument tensor, in the order the arguments were given
+    /// (the kernel's parameters, as in TVM's `tvm.lower(s, [A, C])`).
+    std::vector<std::pair<Tensor, Var>> buffers;
+    /// The buffer Var of each `allocate` made from a `realize`, in the order they appear (a
+    /// tensor realized at two places has two entries).
+    std::vector<std::pair<Tensor, Var>> allocations;
+
+    /// The argument buffer of `tensor`; undefined when it is not an argument.
+    Var bufferOf(const Tensor& tensor) const;
+};
+
+/// Flattens `stmt`:
+/// - `// attr [compute(T)] realize_scope = "s"` is removed; its scope goes to T's realize.
+/// - `realize T(region) { body }` becomes
+///   `// attr [T] storage_scope = "<scope>"` over `allocate T[dtype * prod(extents)]`, with
+///   one flat extent (the product of the region's extents). An empty scope is inferred as TVM
+///   does: "global" outside thread scopes, "shared" directly under a blockIdx `thread_extent`,
+///   "local" under a threadIdx or vthread one (seed 002, Ex. 8 prints `__shared__`).
+///   A multi-output op's buffers are named `name.v0`, `name.v1`, ...
+/// - `T(i, j) = v` and reads `T(i, j)` become `T[flat]`, flat being row-major over the realize
+///   region with its mins subtracted: `(i - min0)*ext1 + (j - min1)` (TVM's buffer vstore/vload).
+/// - Argument tensors (placeholders and outputs) are never allocated: a realize of one only
+///   keeps its body, and accesses use the argument's buffer Var, row-major over its shape.
+/// `produce` blocks are kept. Throws UserError when a tensor is accessed that is neither
+/// realized around the access nor an argument.
+FlattenResult storageFlatten(const Stmt& stmt, const std::vector<Tensor>& args = {});
+
+/// The name TVM gives a tensor's buffer: the op's name, plus `.v<i>` for a multi-output op.
+std::string bufferName(const Tensor& tensor);
+
+} // namespace bs
