@@ -1,0 +1,249 @@
+// Schedule::cacheRead and Schedule::cacheWrite (TVM's schedule_dataflow_rewrite.cc). Both
+// validate everything and build the new operations before they change the schedule.
+
+#include "schedule/RewriteRelations.h"
+#include "schedule/ScheduleErrors.h"
+#include "schedule/ScheduleRewrite.h"
+
+#include "ir/Op.h"
+#include "ir/Substitute.h"
+#include "support/Check.h"
+#include "te/Compute.h"
+
+#include <algorithm>
+
+namespace bs {
+
+namespace {
+
+/// TVM's internal computes name their axes `ax0`, `ax1`, ... (C++ `te::compute`).
+std::vector<std::string> internalAxisNames(size_t n) {
+    std::vector<std::string> names;
+    for (size_t i = 0; i < n; ++i)
+        names.push_back("ax" + std::to_string(i));
+    return names;
+}
+
+/// `A.shared`, `A.v1.shared` for output 1 of a multi-output op, `.d` added until unique.
+std::string cacheReadName(const ScheduleNode& sch, const Tensor& tensor, const std::string& scope) {
+    std::string base = tensor.name();
+    if (tensor.op->numOutputs() != 1)
+        base += ".v" + std::to_string(tensor.valueIndex);
+    auto taken = [&](const std::string& name) {
+        return std::any_of(sch.stages.begin(), sch.stages.end(),
+                           [&](const Stage& s) { return s->op->name == name; });
+    };
+    while (taken(base + "." + scope))
+        base += ".d";
+    return base + "." + scope;
+}
+
+/// TVM's InjectPredicate: a reduction's condition gains the predicates; any other value is
+/// selected against zero.
+Expr injectPredicate(const std::vector<Expr>& predicates, const Expr& body) {
+    if (predicates.empty())
+        return body;
+    if (const auto* r = body.as<ReduceNode>()) {
+        Expr condition = r->condition;
+        for (const Expr& p : predicates)
+            condition = condition && p;
+        return ReduceNode::make(r->combiner, r->source, r->axis, condition, r->valueIndex);
+    }
+    Expr condition = makeBool(true);
+    for (const Expr& p : predicates)
+        condition = condition && p;
+    return select(condition, body, makeZero(body.type()));
+}
+
+void mapOutputs(const Operation& from, const Operation& to, TensorMap* vmap, TensorMap* rvmap) {
+    for (int i = 0; i < from->numOutputs(); ++i) {
+        (*vmap)[from.output(i)] = to.output(i);
+        (*rvmap)[to.output(i)] = from.output(i);
+    }
+}
+
+/// What cache_write needs from the original stage's loops (TVM's PrepareAxisMapping).
+struct AxisMapping {
+    IterVarMap<Range> domains;
+    std::vector<IterVar> cacheAxes; ///< one `.c` axis per data-parallel leaf
+    VarMap<Expr> rootToLeaves;      ///< root axis var -> its value from the leaves
+    VarMap<Expr> leafToCacheAxis;   ///< leaf var -> the cache axis var
+    std::vector<Expr> predicates;
+};
+
+AxisMapping prepareAxisMapping(const Stage& stage, const ComputeOpNode* compute,
+                               const std::string& context) {
+    AxisMapping m;
+    rewrite::IterVarSet reduceAxes(compute->reduceAxis.begin(), compute->reduceAxis.end());
+    for (const IterVar& iv : compute->axis)
+        m.domains[iv] = iv->dom;
+    rewrite::passDownDomain(stage, &m.domains);
+    IterVarMap<Expr> values;
+    for (const IterVar& iv : stage->leafIterVars) {
+        if (reduceAxes.count(iv))
+            continue;
+        if (iv->iterType != IterVarType::DataPar || !m.domains.count(iv))
+            failPrimitive(context, std::string("the cache can only be laid out along data-parallel "
+                                               "leaves, but leaf '") +
+                                       iv->var.name() + "' of stage '" + stage.name() + "' is " +
+                                       iterVarTypeName(iv->iterType));
+        IterVar cacheAxis(m.domains.at(iv), copyWithSuffix(iv->var, ".c"), iv->iterType);
+        m.cacheAxes.push_back(cacheAxis);
+        values[iv] = iv->var;
+        m.leafToCacheAxis[iv->var] = cacheAxis->var;
+    }
+    rewrite::passUpIndex(stage, m.domains, &values);
+    m.predicates = rewrite::makeBoundCheck(stage, m.domains, values, reduceAxes);
+    for (const IterVar& iv : compute->axis)
+        if (values.count(iv))
+            m.rootToLeaves[iv->var] = values.at(iv);
+    return m;
+}
+
+/// The cache's body: the original body over the leaves, predicated where splits overrun,
+/// renamed to the cache axes; the outputs of one reduction keep sharing its parts.
+std::vector<Expr> cacheBody(const ComputeOpNode* compute, const AxisMapping& m) {
+    std::vector<Expr> bodies;
+    const ReduceNode* firstReduce = nullptr;
+    for (const Expr& original : compute->body) {
+        Expr body = substitute(original, m.rootToLeaves);
+        body = injectPredicate(m.predicates, body);
+        body = substitute(body, m.leafToCacheAxis);
+        if (const auto* r = body.as<ReduceNode>()) {
+            if (firstReduce)
+                body = ReduceNode::make(firstReduce->combiner, firstReduce->source,
+                                        firstReduce->axis, firstReduce->condition, r->valueIndex);
+            else
+                firstReduce = r;
+        }
+        bodies.push_back(body);
+    }
+    return bodies;
+}
+
+/// The indices at which the original stage reads the cache: each data-parallel leaf's value
+/// in terms of the root axes.
+std::vector<Expr> cacheReadIndices(const Stage& stage, const ComputeOpNode* compute,
+                                   const AxisMapping& m) {
+    rewrite::IterVarSet reduceAxes(compute->reduceAxis.begin(), compute->reduceAxis.end());
+    IterVarMap<Expr> values;
+    for (const IterVar& iv : compute->axis)
+        values[iv] = iv->var;
+    rewrite::passDownIndex(stage, m.domains, &values);
+    std::vector<Expr> indices;
+    for (const IterVar& iv : stage->leafIterVars)
+        if (!reduceAxes.count(iv))
+            indices.push_back(values.at(iv));
+    return indices;
+}
+
+/// The checks of cache_write: a compute stage, tensors that are its outputs (one or all).
+const ComputeOpNode* checkCacheWrite(const Schedule& sch, const Stage& stage,
+                                     const std::vector<Tensor>& tensors, const std::string& scope,
+                                     const std::string& context) {
+    if (scope.empty())
+        failPrimitive(context, "the storage scope must not be empty");
+    const auto* compute = stage->op.as<ComputeOpNode>();
+    if (!compute)
+        failPrimitive(context, "only a compute can be cached for writing, '" + stage.name() +
+                                   "' is a " + stage->op->typeKey());
+    for (const Tensor& t : tensors)
+        if (!t.defined() || !sch[t.op].same_as(stage))
+            failPrimitive(context,
+                          "every tensor must be an output of stage '" + stage.name() + "'");
+    if (tensors.size() != 1 && tensors.size() != size_t(compute->numOutputs()))
+        failPrimitive(context, "give one tensor or all " + std::to_string(compute->numOutputs()) +
+                                   " outputs of '" + stage.name() + "', not " +
+                                   std::to_string(tensors.size()));
+    return compute;
+}
+
+/// TVM's ReplaceOriginalOp: consumers read `copyOp`, the stage computes it over its root axes
+/// with its loops reset, and the cache stage goes right before it. Every output is remapped
+/// (TVM remaps output 0 only, which leaves readers of other outputs dangling).
+void replaceOriginalOp(ScheduleNode& sch, const Stage& stage, const Operation& copyOp,
+                       const Operation& cacheOp, const std::string& scope) {
+    TensorMap vmap, rvmap;
+    mapOutputs(stage->op, copyOp, &vmap, &rvmap);
+    replaceDataFlow(sch.stages, &vmap, &rvmap);
+    StageNode* node = stage.mutableNode();
+    node->op = copyOp;
+    node->allIterVars = copyOp->rootIterVars();
+    node->leafIterVars = node->allIterVars;
+    node->relations.clear();
+    insertStage(sch, stagePosition(sch, stage), cacheOp, scope);
+}
+
+} // namespace
+
+Tensor Schedule::cacheRead(const Tensor& tensor, const std::string& scope,
+                           const std::vector<Operation>& readers) const {
+    if (!tensor.defined())
+        throw UserError("cache_read of an undefined tensor");
+    const std::string context = "cache_read of '" + tensor.name() + "' into '" + scope + "'";
+    if (scope.empty())
+        failPrimitive(context, "the storage scope must not be empty");
+    ScheduleNode& sch = *mutableNode();
+    Stage source = (*this)[tensor.op];
+    Tensor sugar = source->op.output(tensor.valueIndex);
+    Tensor cache = compute(
+        sugar.shape(),
+        [&](const std::vector<Var>& i) { return sugar(std::vector<Expr>(i.begin(), i.end())); },
+        cacheReadName(sch, tensor, scope), "", internalAxisNames(sugar.ndim()));
+    TensorMap vsub{{sugar, cache}};
+    // Check every reader before changing anything.
+    std::vector<std::pair<Stage, Operation>> rewritten;
+    for (const Operation& reader : readers) {
+        Stage s = (*this)[reader];
+        auto same = [&](const auto& entry) { return entry.first.same_as(s); };
+        if (std::any_of(rewritten.begin(), rewritten.end(), same))
+            continue;
+        Operation replaced = replaceInputs(s->op, vsub);
+        if (replaced.same_as(s->op))
+            failPrimitive(context,
+                          "stage '" + s.name() + "' does not read '" + tensor.name() + "'");
+        rewritten.emplace_back(s, replaced);
+    }
+    std::vector<Stage> outputs = outputStages(*this);
+    TensorMap vmap, rvmap;
+    for (const auto& [s, replaced] : rewritten) {
+        mapOutputs(s->op, replaced, &vmap, &rvmap);
+        s.mutableNode()->op = replaced;
+    }
+    replaceDataFlow(sch.stages, &vmap, &rvmap);
+    insertStage(sch, stagePosition(sch, source) + 1, cache.op, scope);
+    setOutputs(sch, outputs);
+    return cache;
+}
+
+Tensor Schedule::cacheWrite(const Tensor& tensor, const std::string& scope) const {
+    return cacheWrite(std::vector<Tensor>{tensor}, scope)[0];
+}
+
+std::vector<Tensor> Schedule::cacheWrite(const std::vector<Tensor>& tensors,
+                                         const std::string& scope) const {
+    if (tensors.empty() || !tensors[0].defined())
+        throw UserError("cache_write: no tensor given");
+    const std::string context = "cache_write of '" + tensors[0].name() + "' into '" + scope + "'";
+    Stage stage = (*this)[tensors[0].op];
+    const ComputeOpNode* compute = checkCacheWrite(*this, stage, tensors, scope, context);
+
+    AxisMapping mapping = prepareAxisMapping(stage, compute, context);
+    Operation cacheOp = ComputeOpNode::make(compute->name + "." + scope, compute->tag,
+                                            mapping.cacheAxes, cacheBody(compute, mapping));
+    std::vector<Expr> indices = cacheReadIndices(stage, compute, mapping);
+    std::vector<Expr> copyBody;
+    for (int i = 0; i < cacheOp->numOutputs(); ++i)
+        copyBody.push_back(cacheOp.output(i)(indices));
+    Operation copyOp = ComputeOpNode::make(compute->name, compute->tag, compute->axis, copyBody);
+
+    std::vector<Stage> outputs = outputStages(*this);
+    replaceOriginalOp(*mutableNode(), stage, copyOp, cacheOp, scope);
+    setOutputs(*mutableNode(), outputs);
+    std::vector<Tensor> result;
+    for (const Tensor& t : tensors)
+        result.push_back(cacheOp.output(t.valueIndex));
+    return result;
+}
+
+} // namespace bs

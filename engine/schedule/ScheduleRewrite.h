@@ -1,0 +1,27 @@
+/// \file
+/// Helpers shared by the schedule's dataflow rewrites (cache_read, cache_write, rfactor,
+/// normalize): TVM's ReplaceDataFlow, stage insertion and keeping `outputs` current.
+/// Internal to engine/schedule.
+#pragma once
+
+#include "schedule/Schedule.h"
+
+namespace bs {
+
+/// TVM's ReplaceDataFlow: every stage (in order) reads the images of `vmap` instead; the ops
+/// this rewrites are added to `vmap` (keyed by the original tensor, through `rvmap`), so later
+/// stages follow the chain.
+void replaceDataFlow(const std::vector<Stage>& stages, TensorMap* vmap, TensorMap* rvmap);
+
+/// The position of `stage` in the schedule.
+size_t stagePosition(const ScheduleNode& sch, const Stage& stage);
+
+/// Inserts a new stage for `op` at `position`, registered in the stage map, with `scope`.
+Stage insertStage(ScheduleNode& sch, size_t position, const Operation& op,
+                  const std::string& scope);
+
+/// The stages of the outputs, to restore `outputs` after a rewrite changed their operations.
+std::vector<Stage> outputStages(const Schedule& sch);
+void setOutputs(ScheduleNode& sch, const std::vector<Stage>& stages);
+
+} // namespace bs

@@ -1,0 +1,217 @@
+#include "schedule/Stage.h"
+
+#include "schedule/ScheduleErrors.h"
+#include "support/Check.h"
+
+#include <algorithm>
+#include <functional>
+
+namespace bs {
+
+namespace {
+
+bool contains(const std::vector<IterVar>& ivs, const IterVar& iv) {
+    return std::any_of(ivs.begin(), ivs.end(), [&](const IterVar& x) { return x.same_as(iv); });
+}
+
+/// Requires `iv` to be a leaf of `stage`; the message says why it is not.
+void requireLeaf(const Stage& stage, const IterVar& iv, const std::string& context) {
+    if (!iv.defined())
+        failPrimitive(context, "no iter var given");
+    if (!stage.isLeaf(iv))
+        failPrimitive(context,
+                      notLeafReason(iv, stage->allIterVars, stage->relations, stage.name()));
+}
+
+std::string contextOf(const char* primitive, const Stage& stage, const IterVar& iv) {
+    if (!iv.defined())
+        return std::string(primitive) + " in stage '" + stage.name() + "'";
+    return primitiveContext(primitive, iv, stage.name());
+}
+
+/// TVM's UpdateIterVarAttr: `iv` must be a leaf; the attribute is copied, changed, stored.
+void updateAttr(const Stage& stage, const char* primitive, const IterVar& iv,
+                const std::function<void(IterVarAttr&)>& change) {
+    requireLeaf(stage, iv, contextOf(primitive, stage, iv));
+    StageNode* node = stage.mutableNode();
+    IterVarAttr attr;
+    if (auto it = node->iterVarAttrs.find(iv); it != node->iterVarAttrs.end())
+        attr = it->second;
+    change(attr);
+    attr.location = currentSourceLocation();
+    node->iterVarAttrs[iv] = std::move(attr);
+}
+
+/// `C -> D -> C`: the attach chain from `parent` back to `stage`, if there is one.
+std::string attachCycle(const Stage& stage, const Stage& parent) {
+    std::string chain = stage.name();
+    for (Stage s = parent; s.defined();) {
+        chain += " -> " + s.name();
+        if (s.same_as(stage))
+            return chain;
+        if (s->attachType != AttachType::Scope)
+            break;
+        s = s->attachStage;
+    }
+    return "";
+}
+
+} // namespace
+
+const char* attachTypeName(AttachType type) {
+    switch (type) {
+    case AttachType::GroupRoot:
+        return "kGroupRoot";
+    case AttachType::Inline:
+        return "kInline";
+    case AttachType::InlinedAlready:
+        return "kInlinedAlready";
+    case AttachType::Scope:
+        return "kScope";
+    case AttachType::ScanUpdate:
+        return "kScanUpdate";
+    }
+    return "kUnknown";
+}
+
+Stage::Stage(const Operation& op) {
+    BS_CHECK(op.defined()) << "a stage needs an operation";
+    auto* node = new StageNode();
+    m_ptr = IntrusivePtr<StageNode>(node);
+    node->op = op;
+    node->originOp = op;
+    node->allIterVars = op->rootIterVars();
+    for (const IterVar& iv : node->allIterVars)
+        if (iv->iterType != IterVarType::Opaque)
+            node->leafIterVars.push_back(iv);
+    node->location = currentSourceLocation();
+}
+
+const std::string& Stage::name() const {
+    return get()->originOp->name;
+}
+
+int Stage::leafIndex(const IterVar& iv) const {
+    const auto& leaves = get()->leafIterVars;
+    for (size_t i = 0; i < leaves.size(); ++i)
+        if (leaves[i].same_as(iv))
+            return int(i);
+    return -1;
+}
+
+bool Stage::hasIterVar(const IterVar& iv) const {
+    return contains(get()->allIterVars, iv);
+}
+
+const IterVarAttr* Stage::attrOf(const IterVar& iv) const {
+    auto it = get()->iterVarAttrs.find(iv);
+    return it == get()->iterVarAttrs.end() ? nullptr : &it->second;
+}
+
+void Stage::computeAt(const Stage& parent, const IterVar& scope) const {
+    std::string context = "compute_at of stage '" + name() + "'";
+    if (!parent.defined())
+        failPrimitive(context, "no stage given to compute it at");
+    if (scope.defined())
+        context += " at '" + scope->var.name() + "' of stage '" + parent.name() + "'";
+    if (get()->op.as<PlaceholderOpNode>())
+        failPrimitive(context, "a placeholder is not computed, so it cannot be attached");
+    if (get()->isOutput)
+        failPrimitive(context, "'" + name() + "' is an output and must be computed at the root");
+    if (!scope.defined())
+        failPrimitive(context, "no iter var given");
+    if (!parent.isLeaf(scope))
+        failPrimitive(context,
+                      notLeafReason(scope, parent->allIterVars, parent->relations, parent.name()));
+    std::string cycle = attachCycle(*this, parent);
+    if (!cycle.empty())
+        failPrimitive(context, "this would make an attach cycle " + cycle);
+    StageNode* node = mutableNode();
+    node->attachType = AttachType::Scope;
+    node->attachIVar = scope;
+    node->attachStage = parent;
+    node->attachLocation = currentSourceLocation();
+}
+
+void Stage::computeRoot() const {
+    StageNode* node = mutableNode();
+    node->attachType = AttachType::GroupRoot;
+    node->attachIVar = IterVar();
+    node->attachStage = Stage();
+    node->attachLocation = currentSourceLocation();
+}
+
+void Stage::computeInline() const {
+    const std::string context = "compute_inline of stage '" + name() + "'";
+    const auto* compute = get()->op.as<ComputeOpNode>();
+    if (!compute)
+        failPrimitive(context, "only a compute can be inlined, '" + name() + "' is a " +
+                                   get()->op->typeKey());
+    if (get()->isOutput)
+        failPrimitive(context, "an output stage cannot be inlined");
+    if (compute->isReduction())
+        failPrimitive(context, "a reduction cannot be inlined; compute it at the root or with "
+                               "compute_at instead");
+    if (compute->numOutputs() != 1)
+        failPrimitive(context, "only a single-output compute can be inlined, '" + name() +
+                                   "' has " + std::to_string(compute->numOutputs()) + " outputs");
+    StageNode* node = mutableNode();
+    node->attachType = AttachType::Inline;
+    node->attachIVar = IterVar();
+    node->attachStage = Stage();
+    node->attachLocation = currentSourceLocation();
+}
+
+void Stage::bind(const IterVar& iv, const IterVar& thread) const {
+    const std::string context = contextOf("bind", *this, iv);
+    requireLeaf(*this, iv, context);
+    if (iv->iterType != IterVarType::DataPar && iv->iterType != IterVarType::CommReduce)
+        failPrimitive(context, std::string("cannot bind an iter var of kind ") +
+                                   iterVarTypeName(iv->iterType) + " to a thread");
+    if (!thread.defined() || thread->iterType != IterVarType::ThreadIndex)
+        failPrimitive(context, "can only bind to a thread axis created by thread_axis" +
+                                   (thread.defined() ? ", but '" + thread->var.name() + "' is " +
+                                                           iterVarTypeName(thread->iterType)
+                                                     : std::string()));
+    updateAttr(*this, "bind", iv, [&](IterVarAttr& attr) { attr.bindThread = thread; });
+}
+
+void Stage::setScope(const std::string& scope) const {
+    mutableNode()->scope = scope;
+}
+
+void Stage::vectorize(const IterVar& iv) const {
+    if (iv.defined()) {
+        IterVarType t = iv->iterType;
+        if (t == IterVarType::CommReduce || t == IterVarType::Ordered ||
+            t == IterVarType::ThreadIndex)
+            failPrimitive(contextOf("vectorize", *this, iv),
+                          std::string("cannot vectorize an iter var of kind ") +
+                              iterVarTypeName(t));
+    }
+    updateAttr(*this, "vectorize", iv,
+               [](IterVarAttr& attr) { attr.iterType = IterVarType::Vectorized; });
+}
+
+void Stage::unroll(const IterVar& iv) const {
+    updateAttr(*this, "unroll", iv,
+               [](IterVarAttr& attr) { attr.iterType = IterVarType::Unrolled; });
+}
+
+void Stage::parallel(const IterVar& iv) const {
+    updateAttr(*this, "parallel", iv,
+               [](IterVarAttr& attr) { attr.iterType = IterVarType::Parallelized; });
+}
+
+void Stage::pragma(const IterVar& iv, const std::string& key, const Expr& value) const {
+    if (key == "unroll")
+        return unroll(iv);
+    if (key == "vectorize")
+        return vectorize(iv);
+    if (key.empty())
+        failPrimitive(contextOf("pragma", *this, iv), "the pragma needs a name");
+    updateAttr(*this, "pragma", iv,
+               [&](IterVarAttr& attr) { attr.pragmas.emplace_back(key, value); });
+}
+
+} // namespace bs

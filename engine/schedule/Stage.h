@@ -1,0 +1,143 @@
+/// \file
+/// A Stage: the schedule of one operation (TVM's StageNode), edited in place by the schedule
+/// primitives `split`, `fuse`, `reorder`, `tile`, `compute_at`, `compute_root`,
+/// `compute_inline`, `bind`, `set_scope`, `vectorize`, `unroll`, `parallel` and `pragma`, with
+/// TVM's names, defaults and semantics (TVM_INFERBOUND_NOTES.md section 0).
+///
+/// Every illegal use throws one UserError naming the primitive, the stage, the IterVar and the
+/// rule broken, e.g. `split of 'i' in stage 'C': factor must be a positive integer, got 0`,
+/// and leaves the stage unchanged (primitives check everything before they mutate).
+#pragma once
+
+#include "schedule/IterVarRelation.h"
+#include "te/Operation.h"
+
+#include <utility>
+
+namespace bs {
+
+/// Where a stage is computed, with TVM's numbering.
+enum class AttachType : uint8_t {
+    GroupRoot = 1,      ///< at the root of its group (the default: its own loop nest)
+    Inline = 2,         ///< compute_inline, not yet applied (normalize() applies it)
+    InlinedAlready = 3, ///< inlined into its consumers by normalize()
+    Scope = 4,          ///< compute_at: inside `attachIVar` of `attachStage`
+    ScanUpdate = 5,     ///< the update of a scan (no scans yet)
+};
+/// `kGroupRoot`, `kInline`, ... as TVM names them.
+const char* attachTypeName(AttachType type);
+
+/// Per-IterVar scheduling attributes (TVM's IterVarAttr).
+struct IterVarAttr {
+    /// The loop kind set by vectorize/unroll/parallel; DataPar means none.
+    IterVarType iterType = IterVarType::DataPar;
+    /// The thread IterVar this leaf is bound to (undefined when not bound).
+    IterVar bindThread;
+    /// `pragma(iv, key, value)` in call order; the value may be undefined.
+    std::vector<std::pair<std::string, Expr>> pragmas;
+    /// The script line of the last primitive that changed this attribute.
+    SourceLocation location;
+};
+
+struct StageNode;
+
+/// Results of `tile`, in TVM's order (x outer, y outer, x inner, y inner).
+struct TileResult {
+    IterVar xOuter;
+    IterVar yOuter;
+    IterVar xInner;
+    IterVar yInner;
+};
+
+/// A mutable, reference-counted handle to a StageNode. Copies share the stage: a primitive
+/// called through any copy edits the one stage (as TVM's `s[C]`).
+class Stage {
+public:
+    Stage() = default;
+    /// A fresh stage for `op`: its root IterVars (axes, then reduce axes) are its leaves, except
+    /// Opaque ones; attached at the root. Records `currentSourceLocation()`.
+    explicit Stage(const Operation& op);
+
+    bool defined() const { return m_ptr.get() != nullptr; }
+    const StageNode* get() const { return m_ptr.get(); }
+    const StageNode* operator->() const { return m_ptr.get(); }
+    /// Write access for schedule rewrites (normalize, cache_read, ...); users call primitives.
+    StageNode* mutableNode() const { return m_ptr.get(); }
+    bool same_as(const Stage& other) const { return get() == other.get(); }
+
+    /// The name of the operation the stage was created for (a rewritten op keeps the stage's
+    /// name: after rfactor, stage `B` computes `B.repl`).
+    const std::string& name() const;
+    /// The position of `iv` among the leaves, or -1.
+    int leafIndex(const IterVar& iv) const;
+    bool isLeaf(const IterVar& iv) const { return leafIndex(iv) >= 0; }
+    /// True when `iv` is one of the stage's IterVars (a root, a leaf or one in between).
+    bool hasIterVar(const IterVar& iv) const;
+    /// The attributes of `iv`, or nullptr.
+    const IterVarAttr* attrOf(const IterVar& iv) const;
+
+    /// `split(parent, factor)`: replaces the leaf `parent` by (`parent.outer`, `parent.inner`),
+    /// inner extent `factor`; the new IterVars have no dom. Returns (outer, inner).
+    std::pair<IterVar, IterVar> split(const IterVar& parent, const Expr& factor) const;
+    /// `split(parent, nparts=n)`: the same with outer extent `nparts`.
+    std::pair<IterVar, IterVar> splitByNParts(const IterVar& parent, const Expr& nparts) const;
+    /// Fuses two adjacent leaves (either order) into `outer.inner.fused`, named in argument
+    /// order, kind the larger of the two.
+    IterVar fuse(const IterVar& outer, const IterVar& inner) const;
+    /// Fuses a run of adjacent leaves left to right; with no IterVars, inserts a new outermost
+    /// leaf `singleton` of extent 1 (a Singleton relation).
+    IterVar fuse(const std::vector<IterVar>& axes) const;
+    /// Puts the listed leaves, in the listed order, into the positions they occupy; other
+    /// leaves stay where they are.
+    void reorder(const std::vector<IterVar>& order) const;
+    /// split(x, xFactor), split(y, yFactor), reorder(xo, yo, xi, yi).
+    TileResult tile(const IterVar& x, const IterVar& y, const Expr& xFactor,
+                    const Expr& yFactor) const;
+
+    /// Computes this stage inside leaf `scope` of `parent`. `parent` need not read this stage
+    /// (its consumers may be nested inside it; InferBound checks that later).
+    void computeAt(const Stage& parent, const IterVar& scope) const;
+    void computeRoot() const;
+    /// Marks the stage to be inlined into its consumers by normalize().
+    void computeInline() const;
+    /// Binds leaf `iv` to the thread axis `thread` (records `bindThread`; the kind stays).
+    void bind(const IterVar& iv, const IterVar& thread) const;
+    /// Sets the storage scope (`global`, `shared`, `local`, `warp`, ...).
+    void setScope(const std::string& scope) const;
+    void vectorize(const IterVar& iv) const;
+    void unroll(const IterVar& iv) const;
+    void parallel(const IterVar& iv) const;
+    /// `pragma(iv, "unroll")` and `pragma(iv, "vectorize")` are unroll and vectorize, as in
+    /// TVM; any other key is recorded with its value.
+    void pragma(const IterVar& iv, const std::string& key, const Expr& value = Expr()) const;
+
+private:
+    IntrusivePtr<StageNode> m_ptr;
+};
+
+struct StageHash {
+    size_t operator()(const Stage& s) const { return std::hash<const StageNode*>()(s.get()); }
+};
+struct StageEqual {
+    bool operator()(const Stage& a, const Stage& b) const { return a.same_as(b); }
+};
+
+/// The state of one stage. Fields are public for the analyses (InferBound, ScheduleOps, the
+/// GUI); only the primitives and the schedule rewrites change them.
+struct StageNode : RefCounted {
+    Operation op;                           ///< the current operation (rewrites replace it)
+    Operation originOp;                     ///< the operation the stage was created for
+    std::vector<IterVar> allIterVars;       ///< roots first, then every IterVar created since
+    std::vector<IterVar> leafIterVars;      ///< the loop nest, outermost first
+    std::vector<IterVarRelation> relations; ///< in creation order
+    IterVarMap<IterVarAttr> iterVarAttrs;
+    AttachType attachType = AttachType::GroupRoot;
+    IterVar attachIVar; ///< compute_at: the leaf of attachStage
+    Stage attachStage;  ///< compute_at: the stage computed around this one
+    std::string scope;  ///< storage scope; empty means inferred
+    bool isOutput = false;
+    SourceLocation location;       ///< the script line that created the stage
+    SourceLocation attachLocation; ///< the script line of the last compute_* call
+};
+
+} // namespace bs

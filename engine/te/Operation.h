@@ -1,0 +1,94 @@
+/// \file
+/// The concrete operations of the tensor-expression layer, as TVM's `te` defines them:
+/// `PlaceholderOpNode` (an input tensor: a shape and a dtype) and `ComputeOpNode` (one
+/// expression per output over data-parallel axes, optionally a reduction over reduce axes).
+/// Also the dataflow helpers the schedule rewrites need: replacing the tensors an operation
+/// reads (TVM's `ReplaceInputs` / `ReplaceTensor`).
+///
+/// Builders with TVM's defaults (`placeholder`, `compute`, `reduce_axis`, ...) are in
+/// te/Compute.h and te/Reduce.h.
+#pragma once
+
+#include "ir/Operation.h"
+
+#include <unordered_map>
+
+namespace bs {
+
+/// An input tensor: nothing to compute, no loops (`root_iter_vars` is empty).
+struct PlaceholderOpNode : OperationNode {
+    static constexpr NodeKind kKind = NodeKind::PlaceholderOp;
+    static constexpr bool matches(NodeKind k) { return k == kKind; }
+
+    std::vector<Expr> shape;
+    DataType dtype;
+
+    /// Checks the shape (integer scalars, constants non-negative); throws UserError.
+    static Operation make(std::string name, std::vector<Expr> shape, DataType dtype);
+
+    int numOutputs() const override { return 1; }
+    DataType outputDType(int i) const override;
+    const std::vector<Expr>& outputShape(int i) const override;
+    std::vector<IterVar> rootIterVars() const override { return {}; }
+    std::vector<Tensor> inputTensors() const override { return {}; }
+    const char* typeKey() const override { return "placeholder"; }
+
+private:
+    PlaceholderOpNode(std::string name, std::vector<Expr> shape, DataType dtype);
+};
+
+/// `C[i, j] = body`: one expression per output over the data-parallel `axis` (dom [0, shape_i)).
+/// When the body is a Reduce, every output is a Reduce sharing reducer, sources, axes and
+/// condition (only `valueIndex` differs), and `reduceAxis` is the Reduce's axis list.
+struct ComputeOpNode : OperationNode {
+    static constexpr NodeKind kKind = NodeKind::ComputeOp;
+    static constexpr bool matches(NodeKind k) { return k == kKind; }
+
+    std::vector<IterVar> axis;
+    std::vector<IterVar> reduceAxis;
+    std::vector<Expr> body;
+    /// The extents of `axis`, cached so `outputShape` can return a reference.
+    std::vector<Expr> shape;
+
+    /// TVM's `ComputeOp(name, tag, attrs, axis, body)`: derives `reduceAxis` from a top-level
+    /// Reduce and verifies the body (TVM's VerifyComputeOp): every output a Reduce or none,
+    /// Reduces equal but for their value index, no Reduce below the top level. Throws UserError.
+    static Operation make(std::string name, std::string tag, std::vector<IterVar> axis,
+                          std::vector<Expr> body);
+
+    int numOutputs() const override { return int(body.size()); }
+    DataType outputDType(int i) const override;
+    const std::vector<Expr>& outputShape(int i) const override;
+    /// `axis` then `reduceAxis`.
+    std::vector<IterVar> rootIterVars() const override;
+    /// Every tensor read by the body, once, in order of first read (post-order, so in
+    /// `A[B[i]]` B comes before A).
+    std::vector<Tensor> inputTensors() const override;
+    const char* typeKey() const override { return "compute"; }
+    /// True when the body is a reduction.
+    bool isReduction() const { return !reduceAxis.empty() || body[0].as<ReduceNode>(); }
+
+private:
+    ComputeOpNode(std::string name, std::string tag);
+};
+
+using TensorMap = std::unordered_map<Tensor, Tensor, TensorHash, TensorEqual>;
+template <typename V> using OpMap = std::unordered_map<Operation, V, NodeHash, NodeEqual>;
+
+/// Replaces every read of a tensor in `map` by a read of its image, transitively (TVM's
+/// ReplaceTensor); returns `e` itself when nothing is read from `map`.
+Expr replaceTensors(const Expr& e, const TensorMap& map);
+
+/// TVM's `op->ReplaceInputs(op, map)`: the operation reading the images of `map` instead, or
+/// `op` itself when it reads none of them. A reduction's outputs are rebuilt together so they
+/// keep sharing their parts. Placeholders are returned unchanged.
+Operation replaceInputs(const Operation& op, const TensorMap& map);
+
+/// Checks a tensor shape: defined integer scalars, constants not negative. `what` names the
+/// tensor in the message (`placeholder 'A'`). Throws UserError.
+void checkShape(const std::string& what, const std::vector<Expr>& shape);
+
+/// A copy of `v` named `v.name() + suffix` (TVM's `copy_with_suffix`; size vars stay size vars).
+Var copyWithSuffix(const Var& v, const std::string& suffix);
+
+} // namespace bs
