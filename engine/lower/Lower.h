@@ -1,0 +1,53 @@
+/// \file
+/// The lowering pipeline, TVM's `tvm.lower`: normalize, InferBound, ScheduleOps, storage
+/// flattening, simplification, common subexpression elimination (seed 001), then the loop
+/// annotations and clean-ups. Every intermediate statement is kept so the IR can be printed
+/// after any pass (`--after schedule_ops|flatten|simplify|cse|final`).
+#pragma once
+
+#include "lower/StorageFlatten.h"
+#include "schedule/InferBound.h"
+#include "schedule/Schedule.h"
+
+#include <optional>
+
+namespace bs {
+
+enum class LowerPass { ScheduleOps, Flatten, Simplify, Cse, Final };
+/// `schedule_ops`, `flatten`, `simplify`, `cse`, `final`.
+const char* lowerPassName(LowerPass pass);
+std::optional<LowerPass> parseLowerPass(const std::string& name);
+
+struct LowerOptions {
+    BoundRules rules = BoundRules::Tvm;
+    bool keepTrivialLoops = false;
+};
+
+/// A lowered function: its arguments (tensors and their flat buffers) and the statement after
+/// each pass.
+struct LoweredFunc {
+    std::string name = "main";
+    std::vector<Tensor> args;
+    std::vector<Var> argBuffers;   ///< one per argument, as storage flattening named them
+    std::vector<Var> scalarParams; ///< symbolic shape variables the body uses
+    Stmt afterScheduleOps;
+    Stmt afterFlatten;
+    Stmt afterSimplify;
+    Stmt afterCse;
+    Stmt final;
+
+    const Stmt& after(LowerPass pass) const;
+};
+
+struct LowerResult {
+    Schedule normalized;
+    InferBoundResult bounds;
+    LoweredFunc func;
+};
+
+/// Lowers `sch` (not yet normalized: a normalized copy is made) with `args` as the function's
+/// arguments. Throws UserError for schedules that cannot be lowered.
+LowerResult lower(const Schedule& sch, const std::vector<Tensor>& args,
+                  const LowerOptions& options = {});
+
+} // namespace bs

@@ -1,0 +1,323 @@
+#include "lower/ScheduleOps.h"
+
+#include "arith/Analyzer.h"
+#include "ir/Functor.h"
+#include "ir/Op.h"
+#include "ir/Printer.h"
+#include "ir/Substitute.h"
+#include "lower/LoopNest.h"
+#include "te/Operation.h"
+
+namespace bs {
+
+namespace {
+
+using IterVarSet = std::unordered_set<IterVar, NodeHash, NodeEqual>;
+
+Stmt substituteValues(const Stmt& s, const IterVarMap<Expr>& values) {
+    VarMap<Expr> map;
+    for (const auto& [iv, value] : values)
+        map[iv->var] = value;
+    return substitute(s, map);
+}
+
+std::vector<Expr> axisVars(const ComputeOpNode* op) {
+    std::vector<Expr> args;
+    for (const IterVar& iv : op->axis)
+        args.push_back(iv->var);
+    return args;
+}
+
+/// The loop nests of a compute stage (TVM's ComputeLoopNest): the main nest with its bound
+/// checks, and for reductions the init nest, placed after the leading leaves that touch no
+/// reduce axis.
+struct ComputeLoopNest {
+    LoopNest mainNest;
+    IterVarMap<Expr> mainValues;
+    LoopNest initNest;
+    IterVarMap<Expr> initValues;
+    size_t numCommonLoops = 0;
+};
+
+ComputeLoopNest makeComputeLoopNest(const ComputeOpNode* op, const Stage& stage,
+                                    const IterVarMap<Range>& bounds, bool keepTrivialLoops) {
+    ComputeLoopNest n;
+    LoopNestOptions mainOptions;
+    mainOptions.keepTrivialLoops = keepTrivialLoops;
+    n.mainNest = makeLoopNest(stage, bounds, mainOptions, &n.mainValues);
+    std::vector<Expr> mainPreds = makeBoundCheck(stage, bounds, n.mainValues, false, {});
+    for (Expr& e : mainPreds)
+        e = likely(e);
+    n.mainNest.push_back(makeIfNest(mainPreds));
+    if (op->reduceAxis.empty()) {
+        n.numCommonLoops = stage->leafIterVars.size();
+        return n;
+    }
+    IterVarMap<int> mask;
+    for (const IterVar& iv : op->reduceAxis)
+        mask[iv] = 2;
+    for (const IterVar& iv : op->axis)
+        mask[iv] = 1;
+    passDownBitMaskOr(stage, &mask);
+    const auto& leaves = stage->leafIterVars;
+    size_t begin = leaves.size();
+    for (size_t i = 0; i < leaves.size(); ++i) {
+        if (mask[leaves[i]] & 2) {
+            begin = i;
+            break;
+        }
+        n.initValues[leaves[i]] = n.mainValues.at(leaves[i]);
+    }
+    n.numCommonLoops = begin;
+    LoopNestOptions initOptions;
+    initOptions.beginLeaf = begin;
+    initOptions.newLoopVars = true;
+    initOptions.keepTrivialLoops = keepTrivialLoops;
+    for (const auto& [iv, flag] : mask)
+        if (flag == 2)
+            initOptions.skip.insert(iv);
+    n.initNest = makeLoopNest(stage, bounds, initOptions, &n.initValues);
+    std::vector<Expr> initPreds = makeBoundCheck(stage, bounds, n.initValues, true, initOptions.skip);
+    for (Expr& e : initPreds)
+        e = likely(e);
+    n.initNest.push_back(makeIfNest(initPreds));
+    return n;
+}
+
+/// The init and update statements of a reduction (TVM's MakeReduction).
+void makeReduction(const ComputeOpNode* op, const Operation& self, Stmt* init, Stmt* update) {
+    std::vector<Expr> args = axisVars(op);
+    const auto* reduce = op->body[0].as<ReduceNode>();
+    BS_CHECK(reduce) << "reduction body expected";
+    std::vector<Expr> lhs;
+    for (size_t i = 0; i < op->body.size(); ++i)
+        lhs.push_back(self.output(int(i))(args));
+    std::vector<Expr> updated = reduce->combiner.combine(lhs, reduce->source);
+    std::vector<Stmt> inits, updates;
+    for (size_t i = 0; i < op->body.size(); ++i) {
+        Tensor t = self.output(int(i));
+        inits.push_back(ProducerStoreNode::make(t, reduce->combiner->identityElement[i], args));
+        updates.push_back(ProducerStoreNode::make(t, updated[i], args));
+    }
+    *init = SeqNode::make(inits);
+    *update = SeqNode::make(updates);
+    if (!isOne(reduce->condition))
+        *update = IfThenElseNode::make(reduce->condition, *update);
+}
+
+Stmt makeComputeStmt(const ComputeOpNode* op, const Stage& stage, const IterVarMap<Range>& bounds,
+                     bool keepTrivialLoops) {
+    ComputeLoopNest n = makeComputeLoopNest(op, stage, bounds, keepTrivialLoops);
+    if (op->reduceAxis.empty()) {
+        std::vector<Stmt> provides;
+        for (size_t i = 0; i < op->body.size(); ++i)
+            provides.push_back(ProducerStoreNode::make(stage->op.output(int(i)), op->body[i], axisVars(op)));
+        Stmt provide = mergeNest(n.mainNest, SeqNode::make(provides));
+        return substituteValues(provide, n.mainValues);
+    }
+    Stmt init, update;
+    makeReduction(op, stage->op, &init, &update);
+    init = substituteValues(mergeNest(n.initNest, init), n.initValues);
+    LoopNest common(n.mainNest.begin(), n.mainNest.begin() + long(n.numCommonLoops) + 1);
+    LoopNest reduce(n.mainNest.begin() + long(n.numCommonLoops) + 1, n.mainNest.end());
+    update = mergeNest(reduce, update);
+    Stmt body = mergeNest(common, SeqNode::make({init, update}));
+    return substituteValues(body, n.mainValues);
+}
+
+class Lowering {
+public:
+    Lowering(const IterVarMap<Range>& bounds, const ScheduleOpsOptions& options)
+        : m_bounds(bounds), m_options(options) {}
+
+    /// MakePipeline: realize { produce { the stage } ; consumer } under a realize_scope attr.
+    Stmt makePipeline(const Stage& stage, const Stmt& consumer) {
+        const auto* op = stage->op.as<ComputeOpNode>();
+        if (!op)
+            throw UserError("stage '" + stage->op->name + "' cannot be lowered: only compute "
+                            "operations are supported");
+        Stmt producer = ProducerConsumerNode::make(
+            stage->op, true, makeComputeStmt(op, stage, m_bounds, m_options.keepTrivialLoops));
+        Stmt pipeline = producer;
+        if (consumer.defined() && !isNoOp(consumer))
+            pipeline = SeqNode::make({producer, ProducerConsumerNode::make(stage->op, false, consumer)});
+        Region region;
+        for (const IterVar& iv : op->axis)
+            region.push_back(realizeRange(iv));
+        for (int i = stage->op->numOutputs(); i-- > 0;)
+            pipeline = ProducerRealizeNode::make(stage->op.output(i), region, Expr(), pipeline,
+                                                 stage->scope);
+        return AttrStmtNode::make(stage->op, attr::kRealizeScope, StringImmNode::make(stage->scope),
+                                  pipeline);
+    }
+
+private:
+    Range realizeRange(const IterVar& iv) const {
+        if (m_options.realizeBounds) {
+            auto it = m_options.realizeBounds->find(iv);
+            if (it != m_options.realizeBounds->end())
+                return it->second;
+        }
+        return m_bounds.at(iv);
+    }
+
+    static bool isNoOp(const Stmt& s) {
+        const auto* e = s.as<EvaluateNode>();
+        return e && isConst(e->value);
+    }
+
+    const IterVarMap<Range>& m_bounds;
+    const ScheduleOpsOptions& m_options;
+};
+
+/// Replaces the body of the `loop_scope` attr of the attach IterVar by the stage's pipeline
+/// (TVM's InjectAttach); the attach point must appear exactly once.
+class InjectAttach : public IRMutator {
+public:
+    InjectAttach(const Stage& stage, Lowering& lowering) : m_stage(stage), m_lowering(lowering) {}
+    bool found = false;
+
+    Stmt visitStmt(const Stmt& s) override {
+        Stmt out = IRMutator::visitStmt(s);
+        const auto* op = out.as<AttrStmtNode>();
+        if (!op || op->key != attr::kLoopScope || !op->node.same_as(m_stage->attachIVar))
+            return out;
+        if (found)
+            throw UserError("the attach point '" + m_stage->attachIVar->var.name() + "' of stage '" +
+                            m_stage->op->name + "' appears in several places");
+        found = true;
+        return AttrStmtNode::make(op->node, op->key, op->value, m_lowering.makePipeline(m_stage, op->body));
+    }
+
+private:
+    const Stage& m_stage;
+    Lowering& m_lowering;
+};
+
+/// TVM's SchedulePostProc: loop_scope markers go, nested duplicate thread_extent attrs go,
+/// bound loop variables become their thread variables, ops rewritten by cache_write/rfactor are
+/// mapped back to the original tensors, and pure lets are substituted away.
+class PostProc : public IRMutator {
+public:
+    explicit PostProc(const Schedule& sch) {
+        for (const Stage& s : sch->stages) {
+            for (const auto& [iv, attr] : s->iterVarAttrs)
+                if (attr.bindThread.defined())
+                    m_varValue[iv->var] = attr.bindThread->var;
+            if (!s->op.same_as(s->originOp)) {
+                for (int i = 0; i < s->op->numOutputs(); ++i)
+                    m_replaceTensor[s->op.output(i)] = s->originOp.output(i);
+                m_replaceOp[s->op.get()] = s->originOp;
+            }
+        }
+    }
+
+protected:
+    using IRMutator::visit;
+    Stmt visit(const AttrStmtNode* op) override {
+        if (op->key == attr::kLoopScope)
+            return visitStmt(op->body);
+        if (op->key == attr::kThreadExtent) {
+            const Node* thread = op->node.get();
+            auto it = m_threadExtent.find(thread);
+            if (it != m_threadExtent.end()) {
+                if (!m_analyzer.canProveEqual(it->second, op->value))
+                    throw UserError("thread " + nodeToString(op->node) +
+                                    " is launched with two extents: " + toString(it->second) +
+                                    " and " + toString(op->value));
+                return visitStmt(op->body);
+            }
+            m_threadExtent[thread] = op->value;
+            Stmt out = IRMutator::visit(op);
+            m_threadExtent.erase(thread);
+            return out;
+        }
+        if (op->key == attr::kRealizeScope) {
+            auto it = m_replaceOp.find(op->node.get());
+            if (it != m_replaceOp.end())
+                return visitStmt(AttrStmtNode::make(it->second, op->key, op->value, op->body));
+        }
+        return IRMutator::visit(op);
+    }
+    Stmt visit(const LetStmtNode* op) override {
+        m_varValue[op->var] = visitExpr(op->value);
+        return visitStmt(op->body);
+    }
+    Stmt visit(const ProducerRealizeNode* op) override {
+        auto it = m_replaceTensor.find(op->tensor);
+        if (it == m_replaceTensor.end())
+            return IRMutator::visit(op);
+        return visitStmt(ProducerRealizeNode::make(it->second, op->bounds, op->condition, op->body,
+                                                   op->storageScope));
+    }
+    Stmt visit(const ProducerStoreNode* op) override {
+        Stmt s = IRMutator::visit(op);
+        const auto* store = s.as<ProducerStoreNode>();
+        auto it = m_replaceTensor.find(store->tensor);
+        if (it == m_replaceTensor.end())
+            return s;
+        return ProducerStoreNode::make(it->second, store->value, store->indices);
+    }
+    Stmt visit(const ProducerConsumerNode* op) override {
+        Stmt s = IRMutator::visit(op);
+        const auto* pc = s.as<ProducerConsumerNode>();
+        auto it = m_replaceOp.find(pc->op.get());
+        if (it == m_replaceOp.end())
+            return s;
+        return ProducerConsumerNode::make(it->second, pc->isProducer, pc->body);
+    }
+    Expr visit(const ProducerLoadNode* op) override {
+        Expr e = IRMutator::visit(op);
+        const auto* load = e.as<ProducerLoadNode>();
+        auto it = m_replaceTensor.find(load->tensor);
+        if (it == m_replaceTensor.end())
+            return e;
+        return ProducerLoadNode::make(it->second, load->indices);
+    }
+    Expr visit(const VarNode* op) override {
+        auto it = m_varValue.find(Var(op));
+        return it == m_varValue.end() ? Expr(op) : it->second;
+    }
+
+private:
+    VarMap<Expr> m_varValue;
+    std::unordered_map<Tensor, Tensor, TensorHash, TensorEqual> m_replaceTensor;
+    std::unordered_map<const Node*, Operation> m_replaceOp;
+    std::unordered_map<const Node*, Expr> m_threadExtent;
+    Analyzer m_analyzer;
+};
+
+} // namespace
+
+Stmt scheduleOps(const Schedule& sch, const IterVarMap<Range>& bounds,
+                 const ScheduleOpsOptions& options) {
+    Lowering lowering(bounds, options);
+    Stmt body;
+    for (size_t i = sch->stages.size(); i-- > 0;) {
+        const Stage& stage = sch->stages[i];
+        if (stage->attachType == AttachType::Inline)
+            throw UserError("stage '" + stage->op->name +
+                            "' is marked compute_inline: call schedule.normalize() before lowering");
+        if (stage->op.as<PlaceholderOpNode>() || stage->attachType == AttachType::InlinedAlready)
+            continue;
+        if (stage->attachType == AttachType::Scope) {
+            if (!body.defined())
+                throw UserError("stage '" + stage->op->name + "' is attached to '" +
+                                stage->attachStage->op->name + "', which produces no loop nest");
+            InjectAttach inject(stage, lowering);
+            body = inject.visitStmt(body);
+            if (!inject.found)
+                throw UserError("did not find the attach point '" + stage->attachIVar->var.name() +
+                                "' of stage '" + stage->op->name + "' in the loop nest of '" +
+                                stage->attachStage->op->name + "'");
+            continue;
+        }
+        body = lowering.makePipeline(stage, body);
+    }
+    if (!body.defined())
+        return EvaluateNode::make(0);
+    PostProc post(sch);
+    return post.visitStmt(body);
+}
+
+} // namespace bs

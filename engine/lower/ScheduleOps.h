@@ -1,0 +1,25 @@
+/// \file
+/// ScheduleOps: a scheduled program -> one loop-nest statement in TVM's classic form, with
+/// `realize`/`produce` blocks, compute_at stages injected at the top of their attach loop, thread
+/// bindings as `thread_extent` attributes and bound checks as `likely(...)` predicates
+/// (TVM_INFERBOUND_NOTES.md section 8).
+#pragma once
+
+#include "ir/Stmt.h"
+#include "schedule/Schedule.h"
+
+namespace bs {
+
+struct ScheduleOpsOptions {
+    /// Keep extent-1 loops as `for (i, 0, 1)` (TVM's debug_keep_trivial_loop, seed Ex. 4).
+    bool keepTrivialLoops = false;
+    /// Realize regions to use instead of the loop bounds (the tight rules' static rectangles);
+    /// IterVars not in the map take their bound.
+    const IterVarMap<Range>* realizeBounds = nullptr;
+};
+
+/// Builds the statement for `sch` (normalized) with the bounds InferBound gave it.
+Stmt scheduleOps(const Schedule& sch, const IterVarMap<Range>& bounds,
+                 const ScheduleOpsOptions& options = {});
+
+} // namespace bs

@@ -1,0 +1,73 @@
+#include "lower/Simplify.h"
+
+#include "arith/Analyzer.h"
+#include "ir/Functor.h"
+#include "ir/Op.h"
+
+namespace bs {
+
+namespace {
+
+/// Simplifies expressions bottom-up and binds each loop variable's range (and each let's value)
+/// for the statements inside it, so index arithmetic folds with what is known there.
+class StmtSimplifier : public IRMutator {
+public:
+    Expr visitExpr(const Expr& e) override { return m_analyzer.simplify(e); }
+
+protected:
+    using IRMutator::visit;
+    Stmt visit(const ForNode* op) override {
+        Expr min = visitExpr(op->min);
+        Expr extent = visitExpr(op->extent);
+        m_analyzer.bind(op->loopVar, Range(min, extent), /*allowOverride=*/true);
+        Stmt body = visitStmt(op->body);
+        if (isConstInt(extent, 0))
+            return EvaluateNode::make(0);
+        if (min.same_as(op->min) && extent.same_as(op->extent) && body.same_as(op->body))
+            return Stmt(op);
+        return ForNode::make(op->loopVar, min, extent, op->kind, body, op->threadBinding);
+    }
+    Stmt visit(const AttrStmtNode* op) override {
+        if (op->key == attr::kThreadExtent || op->key == attr::kVirtualThread) {
+            if (const auto* iv = op->node.as<IterVarNode>())
+                m_analyzer.bind(iv->var, Range(0, visitExpr(op->value)), /*allowOverride=*/true);
+        }
+        return IRMutator::visit(op);
+    }
+    Stmt visit(const LetStmtNode* op) override {
+        Expr value = visitExpr(op->value);
+        m_analyzer.bind(op->var, value);
+        Stmt body = visitStmt(op->body);
+        if (value.same_as(op->value) && body.same_as(op->body))
+            return Stmt(op);
+        return LetStmtNode::make(op->var, value, body);
+    }
+    Stmt visit(const IfThenElseNode* op) override {
+        Expr cond = visitExpr(op->condition);
+        Expr decided = cond;
+        if (const auto* call = cond.as<CallNode>(); call && call->isIntrinsic("likely"))
+            decided = call->args[0];
+        if (auto c = asConstInt(decided)) {
+            if (*c)
+                return visitStmt(op->thenCase);
+            return op->elseCase.defined() ? visitStmt(op->elseCase) : EvaluateNode::make(0);
+        }
+        Stmt thenCase = visitStmt(op->thenCase);
+        Stmt elseCase = op->elseCase.defined() ? visitStmt(op->elseCase) : Stmt();
+        if (cond.same_as(op->condition) && thenCase.same_as(op->thenCase) && elseCase.same_as(op->elseCase))
+            return Stmt(op);
+        return IfThenElseNode::make(cond, thenCase, elseCase);
+    }
+
+private:
+    Analyzer m_analyzer;
+};
+
+} // namespace
+
+Stmt simplifyStmt(const Stmt& s) {
+    StmtSimplifier simplifier;
+    return simplifier.visitStmt(s);
+}
+
+} // namespace bs

@@ -1,0 +1,345 @@
+#include "schedule/InferBound.h"
+
+#include "arith/Analyzer.h"
+#include "arith/EvalSet.h"
+#include "ir/Functor.h"
+#include "ir/Op.h"
+#include "ir/Printer.h"
+#include "schedule/Graph.h"
+#include "schedule/InferBoundPassing.h"
+#include "schedule/StorageScope.h"
+#include "te/Operation.h"
+
+#include <algorithm>
+
+namespace bs {
+
+namespace {
+
+/// What InferBound knows about the whole schedule (TVM's GraphContext).
+struct GraphContext {
+    FeedGraph feedGraph;
+    AttachPathMap attachPath;
+    IterVarMap<IterVar> bindMap;
+    std::unordered_map<const Node*, int> stageIndex; ///< op -> position in sch.stages
+};
+
+
+const std::string& threadTagOf(const IterVar& iv, const IterVarMap<IterVar>& bindMap) {
+    auto it = bindMap.find(iv);
+    return it != bindMap.end() ? it->second->threadTag : iv->threadTag;
+}
+
+/// TVM's NeedRelax, returning the reason as text for the trace (notes section 4).
+bool needRelax(const IterVar& iv, bool foundAttach, const IterVarMap<IterVar>& bindMap,
+               const StorageScope& scope, std::string* reason) {
+    const std::string& tag = threadTagOf(iv, bindMap);
+    if (tag.empty() || tag == "pipeline") {
+        *reason = foundAttach ? "at or outside the attach point: one iteration at a time"
+                              : "inside the attach point: all its iterations are needed";
+        return !foundAttach;
+    }
+    ThreadScope ts = ThreadScope::create(tag);
+    if (scope.rank == StorageRank::Warp && ts.rank == 1 && ts.dimIndex == 0) {
+        *reason = "bound to threadIdx.x and the storage is warp: one buffer serves the warp's lanes";
+        return true;
+    }
+    bool relax = int(scope.rank) <= ts.rank;
+    *reason = "bound to " + tag + (relax ? ", shared by the threads of " : ", private to each thread of ") +
+              scope.toString() + " storage";
+    return relax;
+}
+
+/// Infers the storage scope from the attach path when the stage sets none (the thread's rule:
+/// threadIdx/vthread on the path -> local, blockIdx only -> shared, none -> global).
+StorageScope inferStorageScope(const Stage& stage, const GraphContext& ctx, bool* inferred) {
+    *inferred = stage->scope.empty();
+    if (!*inferred)
+        return StorageScope::create(stage->scope);
+    int maxRank = -1;
+    for (const IterVar& iv : ctx.attachPath.at(stage->op)) {
+        const std::string& tag = threadTagOf(iv, ctx.bindMap);
+        if (!tag.empty() && tag != "pipeline")
+            maxRank = std::max(maxRank, ThreadScope::create(tag).rank);
+    }
+    return StorageScope::fromThreadRank(maxRank);
+}
+
+/// The consumers of any output of `stage`, in schedule order (deterministic traces).
+std::vector<Operation> consumersOf(const Stage& stage, const GraphContext& ctx) {
+    std::vector<Operation> consumers;
+    for (int i = 0; i < stage->op->numOutputs(); ++i) {
+        auto it = ctx.feedGraph.find(stage->op.output(i));
+        if (it == ctx.feedGraph.end())
+            continue;
+        for (const Operation& op : it->second)
+            if (std::none_of(consumers.begin(), consumers.end(),
+                             [&](const Operation& c) { return c.same_as(op); }))
+                consumers.push_back(op);
+    }
+    std::sort(consumers.begin(), consumers.end(), [&](const Operation& a, const Operation& b) {
+        return ctx.stageIndex.at(a.get()) < ctx.stageIndex.at(b.get());
+    });
+    return consumers;
+}
+
+using TensorDomMap = std::unordered_map<Tensor, std::vector<std::vector<IntSet>>, TensorHash, TensorEqual>;
+
+/// Phase 1: the IntSet of each consumer leaf, innermost first.
+void initLeafSets(const Stage& consumer, const std::vector<IterVar>& attach, const StorageScope& scope,
+                  const GraphContext& ctx, const IterVarMap<Range>& rmap,
+                  IterVarMap<IntSet>* upState, bool* found, ConsumerTrace* trace) {
+    const auto& leaves = consumer->leafIterVars;
+    for (size_t i = leaves.size(); i-- > 0;) {
+        const IterVar& iv = leaves[i];
+        if (!attach.empty() && iv.same_as(attach[0]))
+            *found = true;
+        auto it = rmap.find(iv);
+        BS_CHECK(it != rmap.end()) << "consumer leaf " << iv->var.name() << " has no range yet";
+        const Range& r = it->second;
+        LeafSetEntry entry{iv, r, IntSet(), LeafCase::Relax, ""};
+        if (isOne(r.extent)) {
+            entry.set = IntSet::singlePoint(r.min);
+            entry.leafCase = LeafCase::ExtentOne;
+            entry.reason = "extent is 1: a single point at its min";
+        } else if (!needRelax(iv, *found, ctx.bindMap, scope, &entry.reason)) {
+            if (!isConstInt(r.min, 0))
+                throw UserError("InferBound requires every leaf iter var's min to be 0, but '" +
+                                iv->var.name() + "' of stage '" + consumer->op->name +
+                                "' starts at " + toString(r.min) + "; call schedule.normalize()");
+            auto bound = ctx.bindMap.find(iv);
+            entry.set = IntSet::singlePoint(bound != ctx.bindMap.end() ? Expr(bound->second->var)
+                                                                        : Expr(iv->var));
+            entry.leafCase = LeafCase::NoRelax;
+        } else {
+            entry.set = IntSet::fromRange(r);
+        }
+        (*upState)[iv] = entry.set;
+        trace->leafSets.push_back(std::move(entry));
+    }
+}
+
+/// The consumer's own attach-path loops that are inside the producer's attach point (or bound
+/// to threads the storage scope shares) form the relax set.
+void collectRelaxSet(const Operation& consumerOp, const std::vector<IterVar>& attach,
+                     const StorageScope& scope, const GraphContext& ctx, const IterVarMap<Range>& rmap,
+                     bool* found, VarMap<IntSet>* relaxSet, ConsumerTrace* trace) {
+    for (const IterVar& iv : ctx.attachPath.at(consumerOp)) {
+        trace->consumerAttachPath.push_back(iv);
+        if (!attach.empty() && iv.same_as(attach[0]))
+            *found = true;
+        auto it = rmap.find(iv);
+        BS_CHECK(it != rmap.end()) << "attach path loop " << iv->var.name() << " has no range";
+        std::string reason;
+        if (!needRelax(iv, *found, ctx.bindMap, scope, &reason))
+            continue;
+        IntSet set = IntSet::fromRange(it->second);
+        (*relaxSet)[iv->var] = set;
+        trace->relaxSet.push_back(RelaxEntry{iv, iv->var, set, reason});
+        auto bound = ctx.bindMap.find(iv);
+        if (bound != ctx.bindMap.end()) {
+            (*relaxSet)[bound->second->var] = set;
+            trace->relaxSet.push_back(RelaxEntry{iv, bound->second->var, set, reason});
+        }
+    }
+}
+
+/// Phase 3 for a compute consumer (ComputeOp::PropBoundToInputs): every read of one of the
+/// producer's tensors pushes one IntSet per axis, clamped to the shape when the shape interval
+/// is provably inside the access interval (both ends together, notes section 5).
+class RequestCollector : public IRVisitor {
+public:
+    RequestCollector(Analyzer& analyzer, const VarMap<IntSet>& dom, TensorDomMap& tmap,
+                     ConsumerTrace& trace)
+        : m_analyzer(analyzer), m_dom(dom), m_tmap(tmap), m_trace(trace) {}
+
+protected:
+    using IRVisitor::visit;
+    void visit(const ProducerLoadNode* op) override {
+        IRVisitor::visit(op);
+        auto it = m_tmap.find(op->tensor);
+        if (it == m_tmap.end())
+            return;
+        const std::vector<Expr>& shape = op->tensor.shape();
+        for (size_t i = 0; i < op->indices.size(); ++i) {
+            IntSet evaluated = m_analyzer.intSet(op->indices[i], m_dom);
+            IntSet request = evaluated;
+            bool clamped = false;
+            Expr shapeMax = shape[i] - 1;
+            bool unbounded = !evaluated.hasLowerBound() && !evaluated.hasUpperBound();
+            if (unbounded || (evaluated.hasLowerBound() && evaluated.hasUpperBound() &&
+                              m_analyzer.canProve(makeZero(shape[i].type()) >= evaluated.min()) &&
+                              m_analyzer.canProve(shapeMax <= evaluated.max()))) {
+                request = IntSet::interval(makeZero(shape[i].type()), shapeMax);
+                clamped = true;
+            }
+            it->second[i].push_back(request);
+            m_trace.requests.push_back(
+                RequestEntry{op->tensor, int(i), op->indices[i], evaluated, request, clamped});
+        }
+    }
+
+private:
+    Analyzer& m_analyzer;
+    const VarMap<IntSet>& m_dom;
+    TensorDomMap& m_tmap;
+    ConsumerTrace& m_trace;
+};
+
+/// Phases 1-3 for one consumer of `stage`.
+void requestFromConsumer(const Schedule& sch, const Stage& stage, const Operation& consumerOp,
+                         const StorageScope& scope, const GraphContext& ctx,
+                         const IterVarMap<Range>& rmap, BoundRules rules, TensorDomMap& tmap,
+                         ConsumerTrace& trace) {
+    trace.consumer = consumerOp;
+    const Stage consumer = sch.stageOf(consumerOp);
+    const std::vector<IterVar>& attach = ctx.attachPath.at(stage->op);
+    IterVarMap<IntSet> upState;
+    bool found = false;
+    initLeafSets(consumer, attach, scope, ctx, rmap, &upState, &found, &trace);
+    VarMap<IntSet> relaxSet;
+    collectRelaxSet(consumerOp, attach, scope, ctx, rmap, &found, &relaxSet, &trace);
+    if (!found && !attach.empty())
+        throw UserError("invalid schedule: cannot find the producer '" + stage->op->name +
+                        "' along the loop nest specified by compute_at of consumer '" +
+                        consumerOp->name + "'");
+    passUpDomain(consumer, rmap, rules, &upState);
+
+    Analyzer analyzer;
+    for (const auto& [iv, r] : rmap)
+        analyzer.bind(iv->var, r);
+    VarMap<IntSet> domMap;
+    for (const IterVar& iv : consumerOp->rootIterVars()) {
+        RootSetEntry entry{iv, std::nullopt, iv->dom, IntSet()};
+        auto it = upState.find(iv);
+        if (it != upState.end()) {
+            entry.upState = it->second;
+            entry.covered = it->second.coverRange(iv->dom);
+        }
+        const Range& r = entry.covered;
+        if (!relaxSet.empty()) {
+            entry.domain = IntSet::interval(analyzer.intSet(r.min, relaxSet).min(),
+                                            analyzer.intSet(r.min + r.extent - 1, relaxSet).max());
+        } else {
+            entry.domain = IntSet::fromRange(r);
+        }
+        domMap[iv->var] = entry.domain;
+        analyzer.bind(iv->var, r, /*allowOverride=*/true);
+        trace.rootSets.push_back(std::move(entry));
+    }
+    const auto* compute = consumerOp.as<ComputeOpNode>();
+    BS_CHECK(compute) << "consumer " << consumerOp->name << " is not a compute operation";
+    RequestCollector collector(analyzer, domMap, tmap, trace);
+    for (const Expr& body : compute->body)
+        collector.visitExpr(body);
+}
+
+/// Phase 4 (ComputeOp::GatherBound): data axes cover the union of the requests for output 0;
+/// reduce axes keep their dom.
+void gatherBound(const Stage& stage, const TensorDomMap& tmap, IterVarMap<Range>* rmap,
+                 StageTrace& trace) {
+    const auto* compute = stage->op.as<ComputeOpNode>();
+    BS_CHECK(compute) << "stage " << stage->op->name << " is not a compute operation";
+    const auto& tdom = tmap.at(stage->op.output(0));
+    for (size_t i = 0; i < compute->axis.size(); ++i) {
+        const IterVar& iv = compute->axis[i];
+        IntSet u = unionSets(tdom[i]);
+        Range r = u.coverRange(iv->dom);
+        (*rmap)[iv] = r;
+        trace.rootBounds.push_back(RootBound{iv, int(i), u, r, "union of the consumers' requests"});
+    }
+    for (const IterVar& iv : compute->reduceAxis) {
+        (*rmap)[iv] = iv->dom;
+        trace.rootBounds.push_back(RootBound{iv, -1, std::nullopt, iv->dom, "reduce axis: its dom"});
+    }
+}
+
+/// InferRootBound (notes section 4): sets the range of every root IterVar of `stage`.
+void inferRootBound(const Schedule& sch, const Stage& stage, const GraphContext& ctx,
+                    BoundRules rules, IterVarMap<Range>* rmap, StageTrace& trace) {
+    if (stage->attachType == AttachType::Inline)
+        throw UserError("stage '" + stage->op->name +
+                        "' is marked compute_inline: call schedule.normalize() before InferBound");
+    if (stage->attachType == AttachType::InlinedAlready) {
+        trace.kind = StageTrace::Kind::InlinedAlready;
+        return;
+    }
+    bool isPlaceholder = stage->op.as<PlaceholderOpNode>() != nullptr;
+    if (stage->isOutput || isPlaceholder) {
+        trace.kind = isPlaceholder ? StageTrace::Kind::Placeholder : StageTrace::Kind::Output;
+        for (const IterVar& iv : stage->op->rootIterVars()) {
+            BS_CHECK(iv->dom.defined()) << "root " << iv->var.name() << " has no dom";
+            (*rmap)[iv] = iv->dom;
+            trace.rootBounds.push_back(RootBound{iv, -1, std::nullopt, iv->dom,
+                                                 isPlaceholder ? "placeholder: its shape"
+                                                               : "output stage: its dom"});
+        }
+        return;
+    }
+    TensorDomMap tmap;
+    for (int i = 0; i < stage->op->numOutputs(); ++i) {
+        Tensor t = stage->op.output(i);
+        tmap[t].resize(t.ndim());
+    }
+    StorageScope scope = inferStorageScope(stage, ctx, &trace.scopeInferred);
+    trace.scope = scope.toString();
+    for (const Operation& consumerOp : consumersOf(stage, ctx)) {
+        trace.consumers.emplace_back();
+        requestFromConsumer(sch, stage, consumerOp, scope, ctx, *rmap, rules, tmap,
+                            trace.consumers.back());
+    }
+    gatherBound(stage, tmap, rmap, trace);
+}
+
+GraphContext makeContext(const Schedule& sch) {
+    GraphContext ctx;
+    ctx.feedGraph = createFeedGraph(createReadGraph(sch));
+    ctx.attachPath = createAttachPath(sch);
+    ctx.bindMap = createBindMap(sch);
+    for (size_t i = 0; i < sch->stages.size(); ++i)
+        ctx.stageIndex[sch->stages[i]->op.get()] = int(i);
+    return ctx;
+}
+
+} // namespace
+
+InferBoundResult inferBound(const Schedule& sch, BoundRules rules) {
+    if (rules == BoundRules::Tight)
+        throw UserError("the tight rule set is not available in this build yet");
+    GraphContext ctx = makeContext(sch);
+    InferBoundResult result;
+    result.trace.rules = rules;
+    IterVarMap<Range>& rmap = result.bounds;
+    Analyzer analyzer;
+    int visit = 0;
+    for (size_t i = sch->stages.size(); i-- > 0;) {
+        const Stage& stage = sch->stages[i];
+        StageTrace trace;
+        trace.op = stage->op;
+        trace.visitIndex = visit++;
+        trace.attachPath = ctx.attachPath.at(stage->op);
+        inferRootBound(sch, stage, ctx, rules, &rmap, trace);
+        for (const IterVar& iv : stage->op->rootIterVars()) {
+            auto it = rmap.find(iv);
+            if (it != rmap.end())
+                analyzer.bind(iv->var, it->second);
+        }
+        passDownDomain(stage, &rmap, &analyzer, rules, /*allowMissing=*/false);
+        result.trace.stages.push_back(std::move(trace));
+    }
+    for (auto& [iv, r] : rmap) {
+        DataType t = iv->var.type();
+        r = Range(analyzer.simplify(cast(t, r.min)), analyzer.simplify(cast(t, r.extent)));
+    }
+    for (StageTrace& trace : result.trace.stages) {
+        Stage stage = sch.stageOf(trace.op);
+        for (const IterVar& iv : stage->allIterVars) {
+            auto it = rmap.find(iv);
+            if (it != rmap.end())
+                trace.ranges.emplace_back(iv, it->second);
+        }
+    }
+    return result;
+}
+
+} // namespace bs

@@ -1,0 +1,34 @@
+/// \file
+/// InferBound: the Range of every IterVar of a schedule, computed as TVM computes it (seed 000/002
+/// and TVM_INFERBOUND_NOTES.md), with a BoundTrace of every intermediate the seed describes.
+///
+/// Three rule sets (DESIGN.md, "InferBound, faithful first"):
+/// - `Tvm`: TVM's final TE behaviour (the notes): split tightening, the tight fuse rule.
+/// - `Tvm06`: the seed's 2019 behaviour: a fuse whose fused set is not its full range falls back
+///   to the full parent ranges, and a split's inner extent is always the factor.
+/// - `Tight`: ours: the smallest static rectangle each realize needs, and split remainders.
+#pragma once
+
+#include "arith/IntSet.h"
+#include "schedule/BoundTrace.h"
+#include "schedule/Schedule.h"
+
+namespace bs {
+
+/// The bounds of every IterVar, with the trace that explains them.
+struct InferBoundResult {
+    IterVarMap<Range> bounds;
+    /// Tight rules only: the static realize region of each data axis of an attached stage, where
+    /// it differs from the loop bounds (loops compute exactly what is needed; the allocation
+    /// is the maximum over the attach loop's iterations).
+    IterVarMap<Range> realizeBounds;
+    BoundTrace trace;
+};
+
+/// Infers the bounds of `sch`, which must be normalized (`Schedule::normalize()`): inline stages
+/// must be inlined and root loops rebased, as TVM requires. Throws UserError for schedules TVM
+/// rejects (a producer that cannot be found along its consumers' loop nest, extents of one
+/// thread that disagree, ...).
+InferBoundResult inferBound(const Schedule& sch, BoundRules rules = BoundRules::Tvm);
+
+} // namespace bs

@@ -1,0 +1,99 @@
+#include "schedule/StorageScope.h"
+
+#include "support/Diagnostic.h"
+
+namespace bs {
+
+StorageScope StorageScope::create(const std::string& scope) {
+    StorageScope s;
+    auto startsWith = [&scope](const char* prefix) { return scope.rfind(prefix, 0) == 0; };
+    if (scope.empty() || startsWith("global")) {
+        s.rank = StorageRank::Global;
+        s.tag = scope.size() > 6 ? scope.substr(6) : "";
+    } else if (startsWith("shared")) {
+        s.rank = StorageRank::Shared;
+        s.tag = scope.substr(6);
+    } else if (startsWith("warp")) {
+        s.rank = StorageRank::Warp;
+        s.tag = scope.substr(4);
+    } else if (startsWith("local")) {
+        s.rank = StorageRank::Local;
+        s.tag = scope.substr(5);
+    } else if (scope == "wmma.matrix_a") {
+        s.rank = StorageRank::WMMAMatrixA;
+    } else if (scope == "wmma.matrix_b") {
+        s.rank = StorageRank::WMMAMatrixB;
+    } else if (scope == "wmma.accumulator") {
+        s.rank = StorageRank::WMMAAccumulator;
+    } else {
+        throw UserError("unknown storage scope '" + scope +
+                        "': expected global, shared, warp, local or wmma.*");
+    }
+    if (!s.tag.empty() && s.tag[0] != '.')
+        throw UserError("unknown storage scope '" + scope + "'");
+    return s;
+}
+
+StorageScope StorageScope::fromThreadRank(int threadRank) {
+    StorageScope s;
+    if (threadRank < 0)
+        s.rank = StorageRank::Global;
+    else if (threadRank == 0)
+        s.rank = StorageRank::Shared;
+    else
+        s.rank = StorageRank::Local;
+    return s;
+}
+
+std::string StorageScope::toString() const {
+    switch (rank) {
+    case StorageRank::Global:
+        return "global" + tag;
+    case StorageRank::Shared:
+        return "shared" + tag;
+    case StorageRank::Warp:
+        return "warp" + tag;
+    case StorageRank::Local:
+        return "local" + tag;
+    case StorageRank::WMMAMatrixA:
+        return "wmma.matrix_a";
+    case StorageRank::WMMAMatrixB:
+        return "wmma.matrix_b";
+    case StorageRank::WMMAAccumulator:
+        return "wmma.accumulator";
+    }
+    return "global";
+}
+
+bool isValidThreadTag(const std::string& tag) {
+    if (tag == "vthread" || tag == "cthread" || tag.rfind("vthread", 0) == 0)
+        return true;
+    for (const char* prefix : {"blockIdx.", "threadIdx."}) {
+        std::string p = prefix;
+        if (tag.size() == p.size() + 1 && tag.rfind(p, 0) == 0) {
+            char d = tag.back();
+            return d == 'x' || d == 'y' || d == 'z';
+        }
+    }
+    return false;
+}
+
+ThreadScope ThreadScope::create(const std::string& tag) {
+    if (!isValidThreadTag(tag))
+        throw UserError("unknown thread tag '" + tag +
+                        "': expected blockIdx.x/y/z, threadIdx.x/y/z, vthread or cthread");
+    ThreadScope ts;
+    if (tag.rfind("blockIdx.", 0) == 0) {
+        ts.rank = 0;
+        ts.dimIndex = tag.back() - 'x';
+    } else if (tag.rfind("threadIdx.", 0) == 0) {
+        ts.rank = 1;
+        ts.dimIndex = tag.back() - 'x';
+    } else {
+        ts.rank = 1;
+        ts.dimIndex = -1;
+    }
+    return ts;
+}
+
+} // namespace bs
