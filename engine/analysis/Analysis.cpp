@@ -1,0 +1,25 @@
+#include "analysis/Analysis.h"
+
+namespace bs {
+
+Analysis analyze(const Program& program, const AnalysisOptions& options) {
+    Analysis analysis;
+    analysis.program = program;
+    analysis.options = options;
+    if (!program.defined()) {
+        analysis.error = Diagnostic{"the script creates no schedule (call te.create_schedule)",
+                                    SourceLocation{}, Severity::Error};
+        return analysis;
+    }
+    try {
+        LowerOptions lowerOptions;
+        lowerOptions.rules = options.rules;
+        lowerOptions.keepTrivialLoops = options.keepTrivialLoops;
+        analysis.lowered = lower(program.schedule, program.args, lowerOptions);
+    } catch (const UserError& e) {
+        analysis.error = e.diagnostic();
+    }
+    return analysis;
+}
+
+} // namespace bs

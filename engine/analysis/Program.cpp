@@ -1,0 +1,46 @@
+#include "analysis/Program.h"
+
+namespace bs {
+
+std::vector<Tensor> defaultArguments(const Schedule& sch) {
+    std::vector<Tensor> args;
+    for (const Stage& stage : sch->stages)
+        if (stage->op.as<PlaceholderOpNode>())
+            args.push_back(stage->op.output(0));
+    for (const Stage& stage : sch->stages) {
+        if (!stage->isOutput)
+            continue;
+        for (int i = 0; i < stage->originOp->numOutputs(); ++i)
+            args.push_back(stage->originOp.output(i));
+    }
+    return args;
+}
+
+ProgramRecorder& ProgramRecorder::current() {
+    thread_local ProgramRecorder recorder;
+    return recorder;
+}
+
+void ProgramRecorder::reset() {
+    m_lastSchedule = Schedule();
+    m_shown = Program();
+}
+
+void ProgramRecorder::noteSchedule(const Schedule& sch) {
+    m_lastSchedule = sch;
+    m_shown = Program();
+}
+
+void ProgramRecorder::show(const Schedule& sch, std::vector<Tensor> args) {
+    m_shown = Program{sch, std::move(args), true};
+}
+
+Program ProgramRecorder::program() const {
+    if (m_shown.defined())
+        return m_shown;
+    if (!m_lastSchedule.defined())
+        return Program();
+    return Program{m_lastSchedule, defaultArguments(m_lastSchedule), false};
+}
+
+} // namespace bs

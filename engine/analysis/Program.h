@@ -1,0 +1,43 @@
+/// \file
+/// A Program: what one script defines for analysis, the "current schedule" and its arguments
+/// (DESIGN.md: the last schedule created; its arguments are its placeholders and outputs in
+/// order, unless the script says otherwise with `boundscope.show(s, args)`).
+#pragma once
+
+#include "schedule/Schedule.h"
+
+namespace bs {
+
+struct Program {
+    Schedule schedule;
+    std::vector<Tensor> args;
+    /// True when the script chose the arguments (`boundscope.show`, `tvm.lower(s, args)`).
+    bool argsGiven = false;
+
+    bool defined() const { return schedule.defined(); }
+};
+
+/// The default arguments of a schedule: its placeholders in stage order, then its outputs.
+std::vector<Tensor> defaultArguments(const Schedule& sch);
+
+/// Collects the programs a script defines, on the thread that runs it. The Python front end
+/// calls `noteSchedule` from `create_schedule` and `show` from `boundscope.show`/`tvm.lower`.
+class ProgramRecorder {
+public:
+    /// The recorder of this thread (scripts run on one thread).
+    static ProgramRecorder& current();
+
+    void reset();
+    void noteSchedule(const Schedule& sch);
+    /// Makes `sch` the current program with these arguments.
+    void show(const Schedule& sch, std::vector<Tensor> args);
+    /// The current program: the last one shown, else the last schedule created (with its default
+    /// arguments); undefined when the script created no schedule.
+    Program program() const;
+
+private:
+    Schedule m_lastSchedule;
+    Program m_shown;
+};
+
+} // namespace bs

@@ -1,0 +1,61 @@
+#include "analysis/Analysis.h"
+#include "ir/Op.h"
+#include "ir/Printer.h"
+#include "te/Compute.h"
+
+#include <gtest/gtest.h>
+
+using namespace bs;
+
+namespace {
+struct Chain {
+    Tensor A = placeholder({8}, DataType::float32(), "A");
+    Tensor B = compute({8}, [this](const std::vector<Var>& v) { return A({v[0]}) * makeConst(DataType::float32(), 2.0); }, "B");
+    Tensor C = compute({8}, [this](const std::vector<Var>& v) { return B({v[0]}) + makeConst(DataType::float32(), 1.0); }, "C");
+};
+} // namespace
+
+TEST(Program, DefaultArgumentsArePlaceholdersThenOutputs) {
+    Chain c;
+    Schedule s = createSchedule(c.C.op);
+    std::vector<Tensor> args = defaultArguments(s);
+    ASSERT_EQ(args.size(), 2u);
+    EXPECT_EQ(args[0].name(), "A");
+    EXPECT_EQ(args[1].name(), "C");
+}
+
+TEST(ProgramRecorder, TheLastScheduleIsCurrentUnlessOneIsShown) {
+    Chain c;
+    ProgramRecorder& rec = ProgramRecorder::current();
+    rec.reset();
+    EXPECT_FALSE(rec.program().defined());
+    Schedule s1 = createSchedule(c.B.op);
+    Schedule s2 = createSchedule(c.C.op);
+    rec.noteSchedule(s1);
+    rec.noteSchedule(s2);
+    EXPECT_TRUE(rec.program().schedule.same_as(s2));
+    rec.show(s1, {c.A, c.B});
+    EXPECT_TRUE(rec.program().schedule.same_as(s1));
+    EXPECT_TRUE(rec.program().argsGiven);
+    rec.reset();
+}
+
+TEST(Analysis, LowersAProgramAndKeepsEveryPass) {
+    Chain c;
+    Schedule s = createSchedule(c.C.op);
+    Analysis a = analyze(Program{s, {c.A, c.C}, true});
+    ASSERT_TRUE(a.ok()) << a.error->message;
+    EXPECT_NE(toString(a.lowered->func.after(LowerPass::Final)).find("allocate B[float32 * 8]"),
+              std::string::npos);
+}
+
+TEST(Analysis, ReportsAnErrorInsteadOfThrowing) {
+    Analysis none = analyze(Program{});
+    ASSERT_TRUE(none.error.has_value());
+    EXPECT_EQ(none.error->message, "the script creates no schedule (call te.create_schedule)");
+
+    Chain c;
+    Schedule s = createSchedule(c.C.op);
+    Analysis tight = analyze(Program{s, {c.A, c.C}, true}, AnalysisOptions{BoundRules::Tvm06, false});
+    EXPECT_TRUE(tight.ok());
+}
