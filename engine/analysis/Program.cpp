@@ -17,25 +17,29 @@ std::vector<Tensor> defaultArguments(const Schedule& sch) {
 }
 
 ProgramRecorder& ProgramRecorder::current() {
-    thread_local ProgramRecorder recorder;
+    static ProgramRecorder recorder;
     return recorder;
 }
 
 void ProgramRecorder::reset() {
+    std::lock_guard<std::mutex> lock(m_mutex);
     m_lastSchedule = Schedule();
     m_shown = Program();
 }
 
 void ProgramRecorder::noteSchedule(const Schedule& sch) {
+    std::lock_guard<std::mutex> lock(m_mutex);
     m_lastSchedule = sch;
     m_shown = Program();
 }
 
 void ProgramRecorder::show(const Schedule& sch, std::vector<Tensor> args) {
+    std::lock_guard<std::mutex> lock(m_mutex);
     m_shown = Program{sch, std::move(args), true};
 }
 
 Program ProgramRecorder::program() const {
+    std::lock_guard<std::mutex> lock(m_mutex);
     if (m_shown.defined())
         return m_shown;
     if (!m_lastSchedule.defined())

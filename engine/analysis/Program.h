@@ -6,6 +6,8 @@
 
 #include "schedule/Schedule.h"
 
+#include <mutex>
+
 namespace bs {
 
 struct Program {
@@ -20,11 +22,13 @@ struct Program {
 /// The default arguments of a schedule: its placeholders in stage order, then its outputs.
 std::vector<Tensor> defaultArguments(const Schedule& sch);
 
-/// Collects the programs a script defines, on the thread that runs it. The Python front end
-/// calls `noteSchedule` from `create_schedule` and `show` from `boundscope.show`/`tvm.lower`.
+/// Collects the programs a script defines. The Python front end calls `noteSchedule` from
+/// `create_schedule` and `show` from `boundscope.show`/`tvm.lower`; the script runner resets it
+/// before each run and reads `program()` after it. One per process (scripts run one at a time on
+/// the Python thread); its methods lock, so any thread may read it.
 class ProgramRecorder {
 public:
-    /// The recorder of this thread (scripts run on one thread).
+    /// The process's recorder.
     static ProgramRecorder& current();
 
     void reset();
@@ -36,6 +40,7 @@ public:
     Program program() const;
 
 private:
+    mutable std::mutex m_mutex;
     Schedule m_lastSchedule;
     Program m_shown;
 };
