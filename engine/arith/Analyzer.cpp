@@ -71,7 +71,8 @@ void Analyzer::bind(const Var& var, const Range& r, bool allowOverride) {
 
 void Analyzer::bind(const Var& var, const Expr& value, bool allowOverride) {
     BS_CHECK(var.defined() && value.defined()) << "binding an undefined variable or value";
-    Expr simplified = simplify(value);
+    // The variable's own type, so that substituting it keeps every node's type.
+    Expr simplified = simplify(cast(var.type(), value));
     m_constIntBound.update(var, constIntBound(simplified), allowOverride);
     m_modularSet.update(var, modularSet(simplified), allowOverride);
     if (!allowOverride) {

@@ -5,10 +5,10 @@
 /// loop ranges (TVM_INFERBOUND_NOTES.md sections 3, 5 and 9).
 ///
 /// `simplify` is TVM's two steps: a rewrite pass (Halide-style rules, Simplify_*.cpp) then a
-/// canonical pass (sums put into a linear normal form, CanonicalSimplify*.cpp), repeated until
-/// nothing changes so that simplify is idempotent. Canonical sums print with the larger
-/// coefficients first, then in order of appearance, positive terms before negative ones and a
-/// positive constant before the negative terms: `j + i*64` is `((i*64) + j)`, `x - y + 1` is
+/// canonical pass (sums in a linear normal form, CanonicalSimplify.cpp and CanonicalDivMod.cpp),
+/// repeated until nothing changes so that simplify is idempotent. Canonical sums print with the
+/// larger coefficients first, then in order of appearance, positive terms before negative ones and
+/// a positive constant before the negative terms: `j + i*64` is `((i*64) + j)`, `x - y + 1` is
 /// `((x + 1) - y)`, `1 - x` is `(1 - x)`, `-x` is `(0 - x)`.
 #pragma once
 
@@ -33,7 +33,8 @@ public:
     /// `var` lies in `r`. An extent that is literally 1 binds `var` to the value `r.min` (TVM).
     /// Rebinding to a different range without `allowOverride` is an internal error.
     void bind(const Var& var, const Range& r, bool allowOverride = false);
-    /// `var` equals `value` (simplified first); the simplifier substitutes it.
+    /// `var` equals `value` (cast to the type of `var` and simplified); the simplifier
+    /// substitutes it, the bound and modular analyses use its facts.
     void bind(const Var& var, const Expr& value, bool allowOverride = false);
 
     /// Rewrite then canonical simplification, to a fixed point. Never changes the value of the

@@ -37,10 +37,9 @@ void mergeSplitPieces(std::vector<SplitTerm>& terms) {
                 lhs.scale = 0;
                 continue;
             }
-            bool adjacentPieces = lhs.lower == rhs.upper && rhs.scale != 0 &&
-                                  lhs.scale % rhs.scale == 0 &&
-                                  lhs.lower == (lhs.scale / rhs.scale) * rhs.lower &&
-                                  lhs.compatibleWith(rhs.mode);
+            bool adjacentPieces =
+                lhs.lower == rhs.upper && rhs.scale != 0 && lhs.scale % rhs.scale == 0 &&
+                lhs.lower == (lhs.scale / rhs.scale) * rhs.lower && lhs.compatibleWith(rhs.mode);
             if (adjacentPieces) {
                 rhs.upper = lhs.upper;
                 lhs.scale = 0;

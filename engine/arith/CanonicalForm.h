@@ -36,9 +36,7 @@ struct SplitTerm {
     /// The expression times `extraScale` (0 when the scale is 0).
     Expr normalize(int64_t extraScale = 1) const;
     /// A term without division or remainder works with either division mode.
-    bool compatibleWith(DivMode m) const {
-        return mode == m || (lower == 1 && upper == kPosInf);
-    }
+    bool compatibleWith(DivMode m) const { return mode == m || (lower == 1 && upper == kPosInf); }
     bool indexEqual(const SplitTerm& other) const;
 };
 

@@ -53,13 +53,16 @@ protected:
     }
 
     Value visit(const AddNode* op) override {
-        return binary(op, [](int64_t a, int64_t b) { return Value(int64_t(uint64_t(a) + uint64_t(b))); });
+        return binary(
+            op, [](int64_t a, int64_t b) { return Value(int64_t(uint64_t(a) + uint64_t(b))); });
     }
     Value visit(const SubNode* op) override {
-        return binary(op, [](int64_t a, int64_t b) { return Value(int64_t(uint64_t(a) - uint64_t(b))); });
+        return binary(
+            op, [](int64_t a, int64_t b) { return Value(int64_t(uint64_t(a) - uint64_t(b))); });
     }
     Value visit(const MulNode* op) override {
-        return binary(op, [](int64_t a, int64_t b) { return Value(int64_t(uint64_t(a) * uint64_t(b))); });
+        return binary(
+            op, [](int64_t a, int64_t b) { return Value(int64_t(uint64_t(a) * uint64_t(b))); });
     }
     Value visit(const DivNode* op) override {
         return binary(op, [](int64_t a, int64_t b) { return b == 0 ? Value() : Value(a / b); });
@@ -68,10 +71,12 @@ protected:
         return binary(op, [](int64_t a, int64_t b) { return b == 0 ? Value() : Value(a % b); });
     }
     Value visit(const FloorDivNode* op) override {
-        return binary(op, [](int64_t a, int64_t b) { return b == 0 ? Value() : Value(floorDivInt(a, b)); });
+        return binary(
+            op, [](int64_t a, int64_t b) { return b == 0 ? Value() : Value(floorDivInt(a, b)); });
     }
     Value visit(const FloorModNode* op) override {
-        return binary(op, [](int64_t a, int64_t b) { return b == 0 ? Value() : Value(floorModInt(a, b)); });
+        return binary(
+            op, [](int64_t a, int64_t b) { return b == 0 ? Value() : Value(floorModInt(a, b)); });
     }
     Value visit(const MinNode* op) override {
         return binary(op, [](int64_t a, int64_t b) { return Value(std::min(a, b)); });
@@ -79,9 +84,9 @@ protected:
     Value visit(const MaxNode* op) override {
         return binary(op, [](int64_t a, int64_t b) { return Value(std::max(a, b)); });
     }
-#define BS_EVAL_COMPARE(N, expr)                                                                \
-    Value visit(const N##Node* op) override {                                                   \
-        return binary(op, [](int64_t a, int64_t b) { return Value((expr) ? 1 : 0); });           \
+#define BS_EVAL_COMPARE(N, expr)                                                                   \
+    Value visit(const N##Node* op) override {                                                      \
+        return binary(op, [](int64_t a, int64_t b) { return Value((expr) ? 1 : 0); });             \
     }
     BS_EVAL_COMPARE(EQ, a == b)
     BS_EVAL_COMPARE(NE, a != b)

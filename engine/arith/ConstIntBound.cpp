@@ -1,7 +1,7 @@
 #include "arith/ConstIntBound.h"
 
-#include "ir/Functor.h"
 #include "ir/Equality.h"
+#include "ir/Functor.h"
 #include "ir/Op.h"
 #include "support/Check.h"
 
@@ -197,8 +197,8 @@ protected:
         return unionOf(visitExpr(op->trueValue), visitExpr(op->falseValue));
     }
     ConstIntBound visit(const CastNode* op) override {
-        ConstIntBound inner = op->value.type().isFloat() ? ConstIntBound::everything(op->type)
-                                                         : visitExpr(op->value);
+        ConstIntBound inner =
+            op->value.type().isFloat() ? ConstIntBound::everything(op->type) : visitExpr(op->value);
         return intersectOf(inner, ConstIntBound::everything(op->type));
     }
     ConstIntBound visit(const BroadcastNode* op) override { return visitExpr(op->value); }
@@ -239,8 +239,7 @@ void ConstIntBoundAnalyzer::bind(const Var& var, const Range& r, bool allowOverr
     update(var, bound, allowOverride);
 }
 
-void ConstIntBoundAnalyzer::update(const Var& var, const ConstIntBound& bound,
-                                   bool allowOverride) {
+void ConstIntBoundAnalyzer::update(const Var& var, const ConstIntBound& bound, bool allowOverride) {
     if (!allowOverride) {
         auto it = m_varBounds.find(var);
         BS_CHECK(it == m_varBounds.end() || it->second == bound)
@@ -270,20 +269,25 @@ void detectBounds(const Expr& cond, std::vector<std::pair<Expr, ConstIntBound>>*
             onLeftConst(op->b, *c2);
     };
     if (const auto* op = cond.as<LTNode>())
-        sides(op, [&](const Expr& x, int64_t c) { add(x, kNegInf, c - 1); },
-              [&](const Expr& x, int64_t c) { add(x, c + 1, kPosInf); });
+        sides(
+            op, [&](const Expr& x, int64_t c) { add(x, kNegInf, c - 1); },
+            [&](const Expr& x, int64_t c) { add(x, c + 1, kPosInf); });
     else if (const auto* op = cond.as<LENode>())
-        sides(op, [&](const Expr& x, int64_t c) { add(x, kNegInf, c); },
-              [&](const Expr& x, int64_t c) { add(x, c, kPosInf); });
+        sides(
+            op, [&](const Expr& x, int64_t c) { add(x, kNegInf, c); },
+            [&](const Expr& x, int64_t c) { add(x, c, kPosInf); });
     else if (const auto* op = cond.as<GTNode>())
-        sides(op, [&](const Expr& x, int64_t c) { add(x, c + 1, kPosInf); },
-              [&](const Expr& x, int64_t c) { add(x, kNegInf, c - 1); });
+        sides(
+            op, [&](const Expr& x, int64_t c) { add(x, c + 1, kPosInf); },
+            [&](const Expr& x, int64_t c) { add(x, kNegInf, c - 1); });
     else if (const auto* op = cond.as<GENode>())
-        sides(op, [&](const Expr& x, int64_t c) { add(x, c, kPosInf); },
-              [&](const Expr& x, int64_t c) { add(x, kNegInf, c); });
+        sides(
+            op, [&](const Expr& x, int64_t c) { add(x, c, kPosInf); },
+            [&](const Expr& x, int64_t c) { add(x, kNegInf, c); });
     else if (const auto* op = cond.as<EQNode>())
-        sides(op, [&](const Expr& x, int64_t c) { add(x, c, c); },
-              [&](const Expr& x, int64_t c) { add(x, c, c); });
+        sides(
+            op, [&](const Expr& x, int64_t c) { add(x, c, c); },
+            [&](const Expr& x, int64_t c) { add(x, c, c); });
 }
 
 } // namespace

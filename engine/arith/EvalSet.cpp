@@ -52,7 +52,7 @@ protected:
         return relax(*set);
     }
 
-#define BS_EVAL_BINARY(N, fn)                                                                   \
+#define BS_EVAL_BINARY(N, fn)                                                                      \
     IntSet visit(const N##Node* op) override { return binary(op, fn); }
     BS_EVAL_BINARY(Add, combineAdd)
     BS_EVAL_BINARY(Sub, combineSub)
@@ -63,11 +63,11 @@ protected:
     BS_EVAL_BINARY(FloorMod, combineFloorMod)
     BS_EVAL_BINARY(Min, combineMin)
     BS_EVAL_BINARY(Max, combineMax)
-#define BS_EVAL_LOGICAL(N)                                                                      \
-    IntSet visit(const N##Node* op) override {                                                  \
-        return binary(op, [](Analyzer&, const IntSet& a, const IntSet& b, DataType t) {         \
-            return combineLogical(NodeKind::N, a, b, t);                                        \
-        });                                                                                     \
+#define BS_EVAL_LOGICAL(N)                                                                         \
+    IntSet visit(const N##Node* op) override {                                                     \
+        return binary(op, [](Analyzer&, const IntSet& a, const IntSet& b, DataType t) {            \
+            return combineLogical(NodeKind::N, a, b, t);                                           \
+        });                                                                                        \
     }
     BS_EVAL_LOGICAL(EQ)
     BS_EVAL_LOGICAL(NE)
@@ -89,7 +89,9 @@ protected:
     IntSet visit(const SelectNode* op) override {
         return combineUnion(visitExpr(op->trueValue), visitExpr(op->falseValue));
     }
-    IntSet visit(const CastNode* op) override { return combineCast(op->type, visitExpr(op->value)); }
+    IntSet visit(const CastNode* op) override {
+        return combineCast(op->type, visitExpr(op->value));
+    }
     IntSet visit(const BroadcastNode* op) override { return visitExpr(op->value); }
     IntSet visit(const RampNode* op) override {
         return combineRamp(m_analyzer, visitExpr(op->base), op->stride, op->lanes);

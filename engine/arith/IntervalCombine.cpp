@@ -241,8 +241,8 @@ IntSet combineRamp(Analyzer& analyzer, const IntSet& base, const Expr& stride, i
         return IntSet::everything();
     DataType t = stride.type();
     Expr span = makeConst(t, *step * (lanes - 1));
-    IntSet offsets = *step > 0 ? IntSet::interval(makeZero(t), span)
-                               : IntSet::interval(span, makeZero(t));
+    IntSet offsets =
+        *step > 0 ? IntSet::interval(makeZero(t), span) : IntSet::interval(span, makeZero(t));
     return combineAdd(analyzer, base, offsets, t);
 }
 

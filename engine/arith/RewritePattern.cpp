@@ -8,10 +8,21 @@ namespace bs {
 
 const Wildcards& wildcards() {
     static const Wildcards w = [] {
-        auto v = [](const char* name, DataType t = DataType::int32()) { return Expr(Var(name, t)); };
-        return Wildcards{v("?x"),  v("?y"),  v("?z"),  v("?s1"), v("?s2"),
-                         v("?b1"), v("?b2"), v("?c1"), v("?c2"), v("?c3"),
-                         v("?x", DataType::boolean()), v("?y", DataType::boolean()),
+        auto v = [](const char* name, DataType t = DataType::int32()) {
+            return Expr(Var(name, t));
+        };
+        return Wildcards{v("?x"),
+                         v("?y"),
+                         v("?z"),
+                         v("?s1"),
+                         v("?s2"),
+                         v("?b1"),
+                         v("?b2"),
+                         v("?c1"),
+                         v("?c2"),
+                         v("?c3"),
+                         v("?x", DataType::boolean()),
+                         v("?y", DataType::boolean()),
                          v("?z", DataType::boolean())};
     }();
     return w;
@@ -63,8 +74,8 @@ Expr build(const Expr& t, const Bindings& b) {
     case NodeKind::IntImm:
     case NodeKind::FloatImm:
         return t;
-#define BS_BUILD(N, fn)                                                                         \
-    case NodeKind::N:                                                                           \
+#define BS_BUILD(N, fn)                                                                            \
+    case NodeKind::N:                                                                              \
         return buildChildren<N##Node>(t, b, [](Expr x, Expr y) { return fn; });
         BS_BUILD(Add, x + y)
         BS_BUILD(Sub, x - y)
@@ -124,8 +135,8 @@ bool matchPattern(const Expr& p, const Expr& e, Bindings& b) {
     if (p.kind() != e.kind())
         return false;
     switch (p.kind()) {
-#define BS_MATCH(N)                                                                             \
-    case NodeKind::N:                                                                           \
+#define BS_MATCH(N)                                                                                \
+    case NodeKind::N:                                                                              \
         return matchChildren<N##Node>(p, e, b);
         BS_MATCH(Add)
         BS_MATCH(Sub)

@@ -66,7 +66,8 @@ const RuleTable& addRules() {
             {y * floordiv(x, y) + floormod(x, y), x},
             {floormod(x, y) + floordiv(x, y) * y, x},
             {floormod(x, y) + y * floordiv(x, y), x},
-            {floordiv(floormod(x, c2) + c1, c2) + floordiv(x, c2), floordiv(x + c1, c2), c2Positive},
+            {floordiv(floormod(x, c2) + c1, c2) + floordiv(x, c2), floordiv(x + c1, c2),
+             c2Positive},
             recursiveRule(floordiv(x, 2) + floormod(x, 2), floordiv(x + 1, 2)),
             {floormod(x + c1, 2) + floormod(x, 2), Expr(1), c1OddOffset},
             {floormod(x, 2) + floormod(x + c1, 2), Expr(1), c1OddOffset},
@@ -209,6 +210,10 @@ Expr RewriteSimplifier::visit(const AddNode* op) {
     Expr ret = mutateChildren(op, [](Expr a, Expr b) { return a + b; });
     if (!ret.as<AddNode>())
         return ret;
+    if (ret.type().isVector()) {
+        if (auto r = rewriteVector(ret))
+            return *r;
+    }
     if (isIndexType(ret.type())) {
         if (auto r = applyRules(ret, addRules()))
             return *r;
@@ -220,6 +225,10 @@ Expr RewriteSimplifier::visit(const SubNode* op) {
     Expr ret = mutateChildren(op, [](Expr a, Expr b) { return a - b; });
     if (!ret.as<SubNode>())
         return ret;
+    if (ret.type().isVector()) {
+        if (auto r = rewriteVector(ret))
+            return *r;
+    }
     if (isIndexType(ret.type())) {
         if (auto r = applyRules(ret, subRules()))
             return *r;
@@ -229,7 +238,11 @@ Expr RewriteSimplifier::visit(const SubNode* op) {
 
 Expr RewriteSimplifier::visit(const MulNode* op) {
     Expr ret = mutateChildren(op, [](Expr a, Expr b) { return a * b; });
-    if (!ret.as<MulNode>() || !isIndexType(ret.type()))
+    if (!ret.as<MulNode>())
+        return ret;
+    if (ret.type().isVector())
+        return rewriteVector(ret).value_or(ret);
+    if (!isIndexType(ret.type()))
         return ret;
     return applyRules(ret, mulRules()).value_or(ret);
 }

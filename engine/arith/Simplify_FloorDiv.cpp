@@ -136,7 +136,8 @@ std::optional<Expr> RewriteSimplifier::floorDivLinear(const FloorDivNode* op) {
     int64_t c1 = b.c(kC1), c2 = b.c(kC2);
     Expr y = b.has(kY) ? b[kY] : makeZero(t);
     Expr divisor = makeConst(t, c2);
-    Expr residue = floordiv(b[kX] * makeConst(t, floorModInt(c1, c2)) + floormod(y, divisor), divisor);
+    Expr residue =
+        floordiv(b[kX] * makeConst(t, floorModInt(c1, c2)) + floormod(y, divisor), divisor);
     Expr yDiv = canProveEqual(floordiv(y, divisor), 0) ? makeZero(t) : floordiv(y, divisor);
     ConstIntBound bound = m_parent.constIntBound(residue);
     if (bound.minValue == bound.maxValue)
@@ -149,6 +150,8 @@ std::optional<Expr> RewriteSimplifier::floorDivLinear(const FloorDivNode* op) {
 Expr RewriteSimplifier::visit(const FloorDivNode* op) {
     Expr ret = mutateChildren(op, [](Expr a, Expr b) { return floordiv(a, b); });
     const auto* div = ret.as<FloorDivNode>();
+    if (div && ret.type().isVector())
+        return rewriteVector(ret).value_or(ret);
     if (!div || !isIndexType(ret.type()))
         return ret;
     if (auto r = applyRules(ret, nestedFloorDivRules()))
@@ -161,6 +164,8 @@ Expr RewriteSimplifier::visit(const FloorDivNode* op) {
 Expr RewriteSimplifier::visit(const FloorModNode* op) {
     Expr ret = mutateChildren(op, [](Expr a, Expr b) { return floormod(a, b); });
     const auto* mod = ret.as<FloorModNode>();
+    if (mod && ret.type().isVector())
+        return rewriteVector(ret).value_or(ret);
     if (!mod || !isIndexType(ret.type()))
         return ret;
     if (auto r = applyRules(ret, floorModRules()))

@@ -4,10 +4,12 @@
 ///
 ///   Simplify_Rewrite.cpp    dispatch, variables, lets, casts, calls, select, comparisons helper
 ///   Simplify_Add.cpp        +, -, * rules
-///   Simplify_Div.cpp        /, %, floordiv, floormod rules
+///   Simplify_Div.cpp        truncating / and % rules
+///   Simplify_FloorDiv.cpp   floordiv, floormod rules
 ///   Simplify_MinMax.cpp     min, max rules
 ///   Simplify_Compare.cpp    ==, !=, <, <=, >, >= rules
 ///   Simplify_Logic.cpp      &&, ||, ! rules
+///   Simplify_Vector.cpp     ramp / broadcast arithmetic
 ///   CanonicalSimplify.cpp   sums in canonical linear form (+, -, *)
 ///   CanonicalDivMod.cpp     division and remainder by constants on canonical forms
 ///
@@ -55,7 +57,9 @@ public:
     CompareResult tryCompare(const Expr& x, int64_t value);
     /// tryCompare(x - y, 0).
     CompareResult tryCompare(const Expr& x, const Expr& y);
-    bool canProveGreaterEqual(const Expr& x, int64_t v) { return m_parent.canProveGreaterEqual(x, v); }
+    bool canProveGreaterEqual(const Expr& x, int64_t v) {
+        return m_parent.canProveGreaterEqual(x, v);
+    }
     bool canProveLess(const Expr& x, int64_t v) { return tryCompare(x, v) == CompareResult::LT; }
     bool canProveEqual(const Expr& x, int64_t v) { return tryCompare(x, v) == CompareResult::EQ; }
     Analyzer& analyzer() { return m_parent; }
@@ -106,7 +110,9 @@ protected:
     Expr rewriteEQ(const Expr& e);
     Expr rewriteLT(const Expr& e);
     Expr rewriteNot(const Expr& e);
-    /// The residue / divisor rules for floordiv(x*c1 + y, c2) (Simplify_Div.cpp).
+    /// Lane-wise arithmetic on ramps and broadcasts (Simplify_Vector.cpp).
+    std::optional<Expr> rewriteVector(const Expr& e);
+    /// The residue / divisor rules for floordiv(x*c1 + y, c2) (Simplify_FloorDiv.cpp).
     std::optional<Expr> floorDivLinear(const FloorDivNode* op);
     /// true / false when `e` (or its negation) is a condition known to hold.
     std::optional<Expr> matchLiteralConstraint(const Expr& e) const;
@@ -149,9 +155,8 @@ private:
     /// The remainder of a sum: the divisible part drops, the constant reduces.
     CanonValue modSum(SumForm sum, int64_t c, DivMode mode);
     /// Rebuilds `op` from normalized children (the non-constant-divisor path).
-    template <typename Node>
-    CanonValue rebuild(const Node* op, const CanonValue& a, const CanonValue& b,
-                       Expr (*build)(Expr, Expr)) {
+    template <typename Node> CanonValue rebuild(const Node* op, const CanonValue& a,
+                                                const CanonValue& b, Expr (*build)(Expr, Expr)) {
         Expr na = normalize(a);
         Expr nb = normalize(b);
         if (na.same_as(op->a) && nb.same_as(op->b))

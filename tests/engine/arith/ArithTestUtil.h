@@ -32,8 +32,7 @@ template <typename Fn> void checkTable(const std::vector<ExprCase>& table, Fn fn
     for (size_t row = 0; row < table.size(); ++row) {
         const ExprCase& c = table[row];
         Expr out = fn(c.input);
-        EXPECT_EQ(toString(out), c.expected)
-            << "row " << row << ": input " << toString(c.input);
+        EXPECT_EQ(toString(out), c.expected) << "row " << row << ": input " << toString(c.input);
     }
 }
 

@@ -43,8 +43,7 @@ TEST(CanonicalSimplify, MergesSplitIndices) {
          {floordiv(floormod(x, 2), 7), "0"},
          {floordiv(floordiv(floormod(x, 16), 2) * 2, 6), "floordiv(floormod(x, 16), 6)"},
          // Mixed division modes do not merge.
-         {truncdiv(x, 6) * 2 + truncmod(floordiv(x, 3), 2),
-          "(((x/6)*2) + (floordiv(x, 3) % 2))"}},
+         {truncdiv(x, 6) * 2 + truncmod(floordiv(x, 3), 2), "(((x/6)*2) + (floordiv(x, 3) % 2))"}},
         [&](const Expr& e) { return a.canonicalSimplify(e); });
 }
 
@@ -128,8 +127,8 @@ TEST(CanonicalSimplify, UsesSelectConditionInBranches) {
     Vars v;
     const Var& x = v.x;
     Analyzer a;
-    Expr ite = CallNode::make(DataType::int32(), "if_then_else",
-                              {truncdiv(x, 3) > 2, x, Expr(0)}, CallKind::Intrinsic);
+    Expr ite = CallNode::make(DataType::int32(), "if_then_else", {truncdiv(x, 3) > 2, x, Expr(0)},
+                              CallKind::Intrinsic);
     EXPECT_EQ(toString(a.canonicalSimplify(select(x >= 10, ite, Expr(0)))),
               "select((10 <= x), x, 0)");
     Expr iteFalse = CallNode::make(DataType::int32(), "if_then_else",

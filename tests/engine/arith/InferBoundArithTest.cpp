@@ -110,8 +110,7 @@ TEST(InferBoundArith, UnionOfConsumerRequestsIsSimplified) {
     // Two consumers read rows [o*8, o*8 + 7] and [o*8 + 1, o*8 + 8] (a stencil).
     IntSet a = IntSet::interval(v.o * 8, v.o * 8 + 7);
     IntSet b = IntSet::interval(v.o * 8 + 1, v.o * 8 + 8);
-    EXPECT_EQ(toString(unionSets({a, b}).coverRange(Range(0, 64))),
-              "range(min=(o*8), ext=9)");
+    EXPECT_EQ(toString(unionSets({a, b}).coverRange(Range(0, 64))), "range(min=(o*8), ext=9)");
 }
 
 } // namespace

@@ -61,9 +61,9 @@ TEST(IntSet, UnionTakesMinOfMinsAndMaxOfMaxesSimplified) {
     IntSet a = IntSet::interval(v.x * 8, v.x * 8 + 7);
     IntSet b = IntSet::interval(v.x * 8 + 8, v.x * 8 + 15);
     EXPECT_EQ(unionSets({a, b}).toString(), "[(x*8), ((x*8) + 15)]");
-    EXPECT_EQ(unionSets({IntSet::interval(Expr(0), Expr(3)), IntSet::singlePoint(Expr(9))})
-                  .toString(),
-              "[0, 9]");
+    EXPECT_EQ(
+        unionSets({IntSet::interval(Expr(0), Expr(3)), IntSet::singlePoint(Expr(9))}).toString(),
+        "[0, 9]");
 }
 
 TEST(IntSet, UnionWithUnboundedEndIsUnbounded) {
@@ -90,9 +90,10 @@ TEST(IntSet, UnionOfEqualPointsIsSinglePoint) {
 }
 
 TEST(IntSet, IntersectionTakesMaxOfMinsAndMinOfMaxes) {
-    EXPECT_EQ(intersectSets({IntSet::interval(Expr(0), Expr(10)), IntSet::interval(Expr(4), Expr(20))})
-                  .toString(),
-              "[4, 10]");
+    EXPECT_EQ(
+        intersectSets({IntSet::interval(Expr(0), Expr(10)), IntSet::interval(Expr(4), Expr(20))})
+            .toString(),
+        "[4, 10]");
     Vars v;
     EXPECT_EQ(intersectSets({IntSet::everything(), IntSet::interval(v.x, Expr())}).toString(),
               "[x, +inf]");
@@ -102,8 +103,9 @@ TEST(IntSet, IntersectionTakesMaxOfMinsAndMinOfMaxes) {
 }
 
 TEST(IntSet, IntersectionProvablyEmptyIsNothing) {
-    EXPECT_TRUE(intersectSets({IntSet::interval(Expr(0), Expr(3)), IntSet::interval(Expr(5), Expr(9))})
-                    .isNothing());
+    EXPECT_TRUE(
+        intersectSets({IntSet::interval(Expr(0), Expr(3)), IntSet::interval(Expr(5), Expr(9))})
+            .isNothing());
     EXPECT_TRUE(intersectSets({IntSet::nothing(), IntSet::everything()}).isNothing());
     EXPECT_TRUE(intersectSets({}).isNothing());
 }

@@ -248,7 +248,9 @@ void checkEvalSetContainsValues(bool useBoundAnalyzer, uint32_t seed, int count)
     }
 }
 
-TEST(EvalSetProperty, IntervalContainsEveryValue) { checkEvalSetContainsValues(false, 31337, 2000); }
+TEST(EvalSetProperty, IntervalContainsEveryValue) {
+    checkEvalSetContainsValues(false, 31337, 2000);
+}
 
 TEST(EvalSetProperty, IntervalContainsEveryValueWithBoundAnalyzer) {
     checkEvalSetContainsValues(true, 1618, 2000);

@@ -153,6 +153,24 @@ TEST(Simplify, WorksOnSymbolicShapes) {
                simplifyFresh);
 }
 
+TEST(Simplify, CombinesRampsAndBroadcastsLaneWise) {
+    Vars v;
+    auto ramp = [](Expr base, Expr stride) { return RampNode::make(base, stride, 4); };
+    auto x4 = [](Expr value) { return BroadcastNode::make(value, 4); };
+    checkTable({{ramp(v.x * 4, 1) + x4(Expr(8)), "ramp(((x*4) + 8), 1, 4)"},
+                {x4(v.y) + ramp(v.x, 2), "ramp((y + x), 2, 4)"},
+                {x4(v.y) - ramp(v.x, 2), "ramp((y - x), -2, 4)"},
+                {ramp(v.x, 1) + ramp(v.y, 2), "ramp((x + y), 3, 4)"},
+                {ramp(v.x, 1) * x4(Expr(4)), "ramp((x*4), 4, 4)"},
+                {x4(v.x) * x4(v.y), "x4((x*y))"},
+                {floordiv(ramp(v.x * 8, 8), x4(Expr(8))), "ramp(x, 1, 4)"},
+                {floordiv(ramp(v.x * 4, 1), x4(Expr(8))), "x4(floordiv(x, 2))"},
+                {floormod(ramp(v.x * 8, 1), x4(Expr(8))), "ramp(0, 1, 4)"},
+                {floormod(ramp(v.x * 8, 8), x4(Expr(8))), "x4(0)"},
+                {floordiv(ramp(v.x, 1), x4(Expr(8))), "floordiv(ramp(x, 1, 4), x4(8))"}},
+               simplifyFresh);
+}
+
 TEST(Simplify, BindsExtentOneRangeAsValue) {
     Vars v;
     Analyzer analyzer;
@@ -162,9 +180,9 @@ TEST(Simplify, BindsExtentOneRangeAsValue) {
 
 TEST(Simplify, IsIdempotentOnTables) {
     Vars v;
-    std::vector<Expr> inputs = {v.j + v.i * 64, floordiv(v.o * 8 + 7, 64),
-                                min(v.x * 8 + 8, v.n) - v.x * 8, (v.x - v.y) + 1,
-                                floormod(v.x * 4, 16), v.x > 3};
+    std::vector<Expr> inputs = {
+        v.j + v.i * 64,  floordiv(v.o * 8 + 7, 64), min(v.x * 8 + 8, v.n) - v.x * 8,
+        (v.x - v.y) + 1, floormod(v.x * 4, 16),     v.x > 3};
     for (const Expr& e : inputs) {
         Analyzer analyzer;
         Expr once = analyzer.simplify(e);
