@@ -88,7 +88,10 @@ LowerResult lower(const Schedule& sch, const std::vector<Tensor>& args, const Lo
     }
     f.afterSimplify = removeNoOp(simplifyStmt(f.afterFlatten));
     f.afterCse = commonSubexprElim(f.afterSimplify);
-    f.final = removeNoOp(simplifyStmt(vectorizeLoops(unrollLoops(f.afterCse))));
+    // TVM's order: loop annotations, simplify and clean-up, then CSE last, so that unrolled
+    // copies and vector indices are shared rather than recomputed.
+    Stmt annotated = removeNoOp(simplifyStmt(vectorizeLoops(unrollLoops(f.afterSimplify))));
+    f.final = commonSubexprElim(annotated);
     return result;
 }
 

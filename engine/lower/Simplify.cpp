@@ -36,7 +36,12 @@ protected:
     }
     Stmt visit(const LetStmtNode* op) override {
         Expr value = visitExpr(op->value);
-        m_analyzer.bind(op->var, value);
+        // Constants and plain variables are substituted (the let then goes); anything bigger
+        // keeps its let, so a common subexpression stays shared.
+        if (isConst(value) || value.as<VarNode>()) {
+            m_analyzer.bind(op->var, value);
+            return visitStmt(op->body);
+        }
         Stmt body = visitStmt(op->body);
         if (value.same_as(op->value) && body.same_as(op->body))
             return Stmt(op);
