@@ -1,0 +1,423 @@
+/// Executing compiled statements: loops, lets, stores, allocations with their pooled storage
+/// and the access trace, and the error messages that name buffer, index and statement.
+#include "runtime/InterpreterExecutor.h"
+
+#include "ir/Printer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+
+namespace bs::interp {
+
+namespace {
+
+/// The most elements one allocation entry may have: far beyond any schedule worth
+/// interpreting, low enough that a wrong symbolic extent fails clearly instead of exhausting
+/// memory.
+constexpr int64_t kMaxAllocationElements = int64_t(1) << 32;
+
+/// a * b for non-negative a and b, saturating just above kMaxAllocationElements.
+int64_t cappedProduct(int64_t a, int64_t b) {
+    if (a == 0 || b == 0)
+        return 0;
+    return a > (kMaxAllocationElements + 1) / b ? kMaxAllocationElements + 1 : a * b;
+}
+
+} // namespace
+
+Executor::Executor(const Program& program, const InterpreterOptions& options)
+    : m_p(program), m_options(options), m_x(program.exprs.data()), m_s(program.stmts.data()),
+      m_lists(program.lists.data()), m_trace(options.traceAccesses) {
+    m_hostSlots.assign(size_t(program.numSlots), intValue(0));
+    m_hostBufs.assign(size_t(program.numBufferSlots), nullptr);
+    for (const ScalarInit& init : program.scalars)
+        m_hostSlots[size_t(init.slot)] = init.value;
+    m_slots = m_hostSlots.data();
+    m_bufs = m_hostBufs.data();
+    m_siteStorage.resize(program.sites.size());
+    m_siteFree.resize(program.sites.size());
+    m_kernelInstance.assign(program.sites.size(), nullptr);
+    m_firstEntry.assign(program.sites.size(), -1);
+    bindArguments();
+}
+
+Executor::~Executor() = default;
+
+void Executor::bindArguments() {
+    for (const ArgBinding& arg : m_p.args) {
+        auto s = std::make_unique<Storage>();
+        Buffer& buffer = *arg.buffer;
+        s->data = static_cast<uint8_t*>(buffer.data());
+        s->size = buffer.size();
+        elemTypeOf(buffer.dtype(), &s->elem);
+        s->isArgument = true;
+        if (arg.tensor.defined()) {
+            s->rank = int(buffer.shape().size());
+            std::copy(buffer.shape().begin(), buffer.shape().end(), s->extents);
+            s->name = &arg.tensor.name();
+        } else {
+            s->extents[0] = s->size;
+            s->name = &arg.bufferVar.name();
+        }
+        BufferTrace trace;
+        trace.name = *s->name;
+        trace.bufferVar = arg.bufferVar;
+        trace.tensor = arg.tensor;
+        trace.dtype = buffer.dtype();
+        trace.isArgument = true;
+        trace.allocatedElements = s->size;
+        trace.shape.assign(s->extents, s->extents + s->rank);
+        trace.entries = 1;
+        if (m_trace) {
+            trace.flags.assign(size_t(s->size), 0);
+            s->trace = int32_t(m_traces.size());
+        }
+        m_traces.push_back(std::move(trace));
+        if (m_trace)
+            beginEntry(*s); // an argument has one entry: the whole run
+        m_hostBufs[size_t(arg.bufferSlot)] = s.get();
+        m_argStorage.push_back(std::move(s));
+    }
+    for (const AllocSite& site : m_p.sites) {
+        BufferTrace trace;
+        trace.name = site.name;
+        trace.bufferVar = site.bufferVar;
+        trace.tensor = site.tensor;
+        trace.dtype = site.dtype;
+        trace.scope = site.scope;
+        m_traces.push_back(std::move(trace));
+    }
+}
+
+void Executor::run() {
+    exec(m_p.root);
+}
+
+RunResult Executor::takeResult() {
+    RunResult result;
+    result.stores = m_stores;
+    result.loads = m_loads;
+    result.kernelLaunches = m_launches;
+    result.barriers = m_barriers;
+    for (size_t i = 0; i < m_argStorage.size(); ++i) {
+        if (m_trace)
+            endEntry(*m_argStorage[i]);
+        result.buffers.push_back(std::move(m_traces[i]));
+    }
+    // Allocation sites in the order they were first entered; sites never entered last.
+    std::vector<size_t> order(m_p.sites.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        auto key = [&](size_t s) { return m_firstEntry[s] < 0 ? INT64_MAX : m_firstEntry[s]; };
+        return key(a) < key(b);
+    });
+    for (size_t site : order)
+        result.buffers.push_back(std::move(m_traces[m_argStorage.size() + site]));
+    return result;
+}
+
+void Executor::exec(int32_t id) {
+    const SNode& n = m_s[id];
+    switch (n.op) {
+    case SOp::NoOp:
+        return;
+    case SOp::Seq:
+        for (int32_t k = 0; k < n.b; ++k)
+            exec(m_lists[n.a + k]);
+        return;
+    case SOp::For:
+        execFor(n);
+        return;
+    case SOp::Let:
+        m_stmt = n.source;
+        for (int32_t k = 0; k < n.b; ++k)
+            m_slots[n.slot + k] = eval(m_lists[n.a + k]);
+        exec(n.body);
+        return;
+    case SOp::If:
+        m_stmt = n.source;
+        if (eval(n.a).i)
+            exec(n.body);
+        else if (n.other >= 0)
+            exec(n.other);
+        return;
+    case SOp::Assert:
+        m_stmt = n.source;
+        if (!eval(n.a).i)
+            fail("assertion failed: " + m_p.strings[size_t(n.aux)]);
+        exec(n.body);
+        return;
+    case SOp::Evaluate:
+        m_stmt = n.source;
+        eval(n.a);
+        return;
+    case SOp::Barrier:
+        barrier(id, n);
+        return;
+    case SOp::Store:
+        execStore(n);
+        return;
+    case SOp::StoreND:
+        execStoreND(n);
+        return;
+    case SOp::Allocate:
+        execAllocate(n);
+        return;
+    case SOp::Launch:
+        launch(n);
+        return;
+    case SOp::BindThread:
+        bindThread(n);
+        return;
+    }
+    BS_UNREACHABLE("unknown statement opcode " << int(n.op));
+}
+
+void Executor::execFor(const SNode& n) {
+    m_stmt = n.source;
+    const int64_t begin = eval(n.a).i;
+    const int64_t end = begin + eval(n.b).i;
+    for (int64_t i = begin; i < end; ++i) {
+        m_slots[n.slot].i = i;
+        exec(n.body);
+    }
+}
+
+void Executor::execStore(const SNode& n) {
+    m_stmt = n.source;
+    if (n.c >= 0 && eval(n.c).i == 0)
+        return;
+    Value value = eval(n.b);
+    int64_t index = eval(n.a).i;
+    Storage& s = *m_bufs[n.slot];
+    if (uint64_t(index) >= uint64_t(s.size))
+        outOfBounds(s, &index, 1, true);
+    ++m_stores;
+    if (m_trace)
+        touch(s, index, kElementWritten);
+    if (n.floatValue)
+        writeElemDouble(s.data, s.elem, index, value.f);
+    else
+        writeElemInt(s.data, s.elem, index, value.i);
+}
+
+void Executor::execStoreND(const SNode& n) {
+    m_stmt = n.source;
+    Value value = eval(n.c);
+    Storage& s = *m_bufs[n.slot];
+    int64_t index = flatIndex(s, n.a, n.b, true);
+    ++m_stores;
+    if (m_trace)
+        touch(s, index, kElementWritten);
+    if (n.floatValue)
+        writeElemDouble(s.data, s.elem, index, value.f);
+    else
+        writeElemInt(s.data, s.elem, index, value.i);
+}
+
+void Executor::execAllocate(const SNode& n) {
+    m_stmt = n.source;
+    const AllocSite& site = m_p.sites[size_t(n.aux)];
+    // Inside a kernel, shared memory lives per block and global memory per launch: the first
+    // thread to get here opens it, the others use it, and the block or launch closes it.
+    const bool perKernel = site.inKernel && site.kind != ScopeKind::PerThread;
+    Storage* s = nullptr;
+    if (perKernel) {
+        Storage*& instance = m_kernelInstance[size_t(n.aux)];
+        if (!instance)
+            instance = openStorage(n.aux);
+        s = instance;
+    } else {
+        s = openStorage(n.aux);
+    }
+    Storage* previous = m_bufs[site.bufferSlot];
+    m_bufs[site.bufferSlot] = s;
+    exec(n.body);
+    // m_bufs is re-read: a barrier in the body may have switched threads and back.
+    m_bufs[site.bufferSlot] = previous;
+    if (!perKernel)
+        closeStorage(s);
+}
+
+Storage* Executor::openStorage(int32_t siteId) {
+    const AllocSite& site = m_p.sites[size_t(siteId)];
+    int64_t mins[kMaxRank] = {};
+    int64_t extents[kMaxRank] = {};
+    int rank = 1;
+    int64_t size = 1;
+    if (site.mins.empty()) {
+        for (int32_t e : site.extents) {
+            int64_t extent = eval(e).i;
+            if (extent < 0)
+                fail("allocation of " + site.name + " with negative extent " +
+                     std::to_string(extent));
+            size = cappedProduct(size, extent);
+        }
+        extents[0] = size;
+    } else {
+        rank = int(site.extents.size());
+        for (int d = 0; d < rank; ++d) {
+            mins[d] = eval(site.mins[size_t(d)]).i;
+            extents[d] = eval(site.extents[size_t(d)]).i;
+            if (extents[d] < 0)
+                fail("realize of " + site.name + " with negative extent " +
+                     std::to_string(extents[d]));
+            size = cappedProduct(size, extents[d]);
+        }
+    }
+    if (size > kMaxAllocationElements)
+        fail("allocation of " + site.name + " is too large to interpret (more than " +
+             std::to_string(kMaxAllocationElements) + " elements)");
+
+    std::vector<Storage*>& freeList = m_siteFree[size_t(siteId)];
+    Storage* s = nullptr;
+    if (freeList.empty()) {
+        m_siteStorage[size_t(siteId)].push_back(std::make_unique<Storage>());
+        s = m_siteStorage[size_t(siteId)].back().get();
+    } else {
+        s = freeList.back();
+        freeList.pop_back();
+    }
+    s->size = size;
+    s->elem = site.elem;
+    s->rank = rank;
+    std::copy(mins, mins + kMaxRank, s->mins);
+    std::copy(extents, extents + kMaxRank, s->extents);
+    s->name = &site.name;
+    s->site = siteId;
+    size_t words = (size_t(size) * size_t(elemBytes(site.elem)) + 7) / 8;
+    if (s->memory.size() < words)
+        s->memory.resize(words);
+    s->data = reinterpret_cast<uint8_t*>(s->memory.data());
+    if (m_options.poisonAllocations)
+        poison(*s);
+
+    if (m_firstEntry[size_t(siteId)] < 0)
+        m_firstEntry[size_t(siteId)] = m_entriesSeen++;
+    BufferTrace& trace = m_traces[m_argStorage.size() + size_t(siteId)];
+    ++trace.entries;
+    if (trace.shape.empty() || size > trace.allocatedElements) {
+        trace.allocatedElements = size;
+        trace.shape.assign(extents, extents + rank);
+    }
+    if (m_trace) {
+        s->trace = int32_t(m_argStorage.size()) + siteId;
+        if (trace.flags.size() < size_t(size))
+            trace.flags.resize(size_t(size), 0);
+        beginEntry(*s);
+    }
+    return s;
+}
+
+void Executor::closeStorage(Storage* s) {
+    if (m_trace)
+        endEntry(*s);
+    m_siteFree[size_t(s->site)].push_back(s);
+}
+
+void Executor::beginEntry(Storage& s) {
+    if (s.stampMemory.size() < 2 * size_t(s.size))
+        s.stampMemory.resize(2 * size_t(s.size), 0);
+    s.stamps = s.stampMemory.data();
+    ++s.epoch; // stamps of earlier entries are all below the new epoch
+    s.entryRead = 0;
+    s.entryWritten = 0;
+    s.entryTouched = 0;
+}
+
+void Executor::endEntry(const Storage& s) {
+    BufferTrace& trace = m_traces[size_t(s.trace)];
+    trace.peakRead = std::max(trace.peakRead, s.entryRead);
+    trace.peakWritten = std::max(trace.peakWritten, s.entryWritten);
+    trace.peakTouched = std::max(trace.peakTouched, s.entryTouched);
+}
+
+void Executor::closeSites(const std::vector<int32_t>& sites) {
+    for (int32_t site : sites) {
+        if (Storage*& instance = m_kernelInstance[size_t(site)]) {
+            closeStorage(instance);
+            instance = nullptr;
+        }
+    }
+}
+
+void Executor::poison(Storage& s) {
+    // Quiet NaN for floats, a recognisable byte pattern for integers and bools.
+    switch (s.elem) {
+    case ElemType::F32:
+    case ElemType::F64:
+        for (int64_t i = 0; i < s.size; ++i)
+            writeElemDouble(s.data, s.elem, i, std::nan(""));
+        return;
+    default:
+        std::memset(s.data, 0x5A, size_t(s.size) * size_t(elemBytes(s.elem)));
+        return;
+    }
+}
+
+void Executor::touch(Storage& s, int64_t index, uint8_t flag) {
+    BufferTrace& trace = m_traces[size_t(s.trace)];
+    trace.flags[size_t(index)] |= flag;
+    const bool isRead = flag == kElementRead;
+    ++(isRead ? trace.loads : trace.stores);
+    uint32_t& mine = s.stamps[2 * index + (isRead ? 0 : 1)];
+    if (mine == s.epoch)
+        return;
+    mine = s.epoch;
+    ++(isRead ? s.entryRead : s.entryWritten);
+    const uint32_t other = s.stamps[2 * index + (isRead ? 1 : 0)];
+    if (other != s.epoch)
+        ++s.entryTouched; // first access of this element in this entry
+}
+
+// Errors ------------------------------------------------------------------------------------
+
+std::string Executor::threadText(const int64_t* coord) const {
+    return "(" + std::to_string(coord[0]) + ", " + std::to_string(coord[1]) + ", " +
+           std::to_string(coord[2]) + ")";
+}
+
+std::string Executor::blockText() const {
+    return "block " + threadText(m_coord);
+}
+
+std::string Executor::where() const {
+    std::string text = " at: " + describeStmt(m_stmt);
+    if (m_inKernel)
+        text += " (" + blockText() + ", thread " + threadText(m_coord + 3) + ")";
+    return text;
+}
+
+void Executor::fail(const std::string& message) const {
+    throw UserError(message + where());
+}
+
+void Executor::outOfBounds(const Storage& s, const int64_t* indices, int rank, bool isWrite) const {
+    std::string text =
+        std::string("out-of-bounds ") + (isWrite ? "write" : "read") + " of " + *s.name;
+    if (s.rank == 1 && s.mins[0] == 0 && rank == 1) {
+        text += "[" + std::to_string(indices[0]) + "] in " +
+                (s.isArgument ? "argument buffer" : "allocation") + " of " +
+                std::to_string(s.size) + " elements";
+        fail(text);
+    }
+    text += "(";
+    for (int d = 0; d < rank; ++d)
+        text += (d ? ", " : "") + std::to_string(indices[d]);
+    text += s.isArgument ? ") in argument of shape (" : ") in realize of region (";
+    for (int d = 0; d < s.rank; ++d) {
+        text += d ? ", " : "";
+        text += s.isArgument
+                    ? std::to_string(s.extents[d])
+                    : "[" + std::to_string(s.mins[d]) + ", " + std::to_string(s.extents[d]) + "]";
+    }
+    fail(text + ")");
+}
+
+void Executor::divisionByZero(const XNode& n) const {
+    fail("division by zero in " + (n.source ? toString(Expr(n.source)) : std::string("?")));
+}
+
+} // namespace bs::interp

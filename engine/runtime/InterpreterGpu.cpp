@@ -1,0 +1,213 @@
+/// GPU emulation: a kernel (an outermost blockIdx/threadIdx thread_extent nest) runs block
+/// after block, and in each block every thread runs the whole nest with its own frame, as in
+/// CUDA. A kernel without barriers runs its threads one after the other; a kernel with
+/// barriers runs them as fibers in rounds: each round resumes every thread until it reaches a
+/// barrier or finishes, and the round is only legal when all threads wait at the same barrier
+/// (then they pass it together) or all have finished.
+#include "runtime/InterpreterExecutor.h"
+
+#include <algorithm>
+
+namespace bs::interp {
+
+namespace {
+
+/// More threads per block than CUDA allows (1024), fewer than would make the fibers' stacks a
+/// burden.
+constexpr int64_t kMaxFiberThreads = 4096;
+
+const char* const kAxisNames[kThreadAxes] = {"blockIdx.x",  "blockIdx.y",  "blockIdx.z",
+                                             "threadIdx.x", "threadIdx.y", "threadIdx.z"};
+
+/// A new thread starts from the launching (host) frame: it sees the host's variables and
+/// buffers, and binds its own.
+void resetThread(ThreadContext& t, const std::vector<Value>& slots,
+                 const std::vector<Storage*>& buffers, int64_t tx, int64_t ty, int64_t tz) {
+    t.slots.assign(slots.begin(), slots.end());
+    t.buffers.assign(buffers.begin(), buffers.end());
+    t.coord[0] = tx;
+    t.coord[1] = ty;
+    t.coord[2] = tz;
+    t.stmt = nullptr;
+    t.waitingAt = -1;
+    t.done = false;
+    t.error = nullptr;
+}
+
+} // namespace
+
+void Executor::launch(const SNode& n) {
+    const Kernel& kernel = m_p.kernels[size_t(n.aux)];
+    m_stmt = n.source;
+    // Where attributes give one axis different extents the launch takes the largest, and the
+    // smaller ones guard their bodies (BindThread), as SplitHostDevice and the code generators do.
+    int64_t dims[kThreadAxes];
+    for (int axis = 0; axis < kThreadAxes; ++axis) {
+        dims[axis] = kernel.extents[axis].empty() ? 1 : 0;
+        for (int32_t e : kernel.extents[axis]) {
+            int64_t extent = eval(e).i;
+            if (extent < 0)
+                fail(std::string("negative launch extent of ") + kAxisNames[axis] + ": " +
+                     std::to_string(extent));
+            dims[axis] = std::max(dims[axis], extent);
+        }
+    }
+    ++m_launches;
+    const int64_t threads = dims[3] * dims[4] * dims[5];
+    if (threads == 0 || dims[0] * dims[1] * dims[2] == 0)
+        return;
+    const bool asFibers = kernel.hasBarrier && threads > 1;
+    if (asFibers && threads > kMaxFiberThreads)
+        fail("a block of " + std::to_string(threads) + " threads with barriers is too large to " +
+             "emulate (at most " + std::to_string(kMaxFiberThreads) + ")");
+    m_inKernel = true;
+    m_kernelBody = kernel.body;
+    for (int64_t bz = 0; bz < dims[2]; ++bz) {
+        for (int64_t by = 0; by < dims[1]; ++by) {
+            for (int64_t bx = 0; bx < dims[0]; ++bx) {
+                m_coord[0] = bx;
+                m_coord[1] = by;
+                m_coord[2] = bz;
+                if (asFibers)
+                    runBlockAsFibers(dims);
+                else
+                    runBlockSequential(kernel, dims);
+                closeSites(kernel.perBlockSites);
+            }
+        }
+    }
+    closeSites(kernel.perLaunchSites);
+    m_inKernel = false;
+    m_current = nullptr;
+    m_slots = m_hostSlots.data();
+    m_bufs = m_hostBufs.data();
+}
+
+void Executor::enterThread(ThreadContext& t) {
+    m_current = &t;
+    m_slots = t.slots.data();
+    m_bufs = t.buffers.data();
+    std::copy(t.coord, t.coord + 3, m_coord + 3);
+    m_stmt = t.stmt;
+}
+
+void Executor::runBlockSequential(const Kernel& kernel, const int64_t* dims) {
+    if (m_threads.empty())
+        m_threads.emplace_back();
+    ThreadContext& t = m_threads[0];
+    for (int64_t tz = 0; tz < dims[5]; ++tz) {
+        for (int64_t ty = 0; ty < dims[4]; ++ty) {
+            for (int64_t tx = 0; tx < dims[3]; ++tx) {
+                resetThread(t, m_hostSlots, m_hostBufs, tx, ty, tz);
+                enterThread(t);
+                exec(kernel.body);
+            }
+        }
+    }
+}
+
+void Executor::fiberMain(void* arg) {
+    auto* t = static_cast<ThreadContext*>(arg);
+    try {
+        t->owner->exec(t->owner->m_kernelBody);
+    } catch (...) {
+        t->error = std::current_exception();
+    }
+    t->done = true;
+}
+
+void Executor::runBlockAsFibers(const int64_t* dims) {
+    const int64_t threads = dims[3] * dims[4] * dims[5];
+    if (m_threads.size() < size_t(threads))
+        m_threads.resize(size_t(threads));
+    while (m_fibers.size() < size_t(threads))
+        m_fibers.push_back(std::make_unique<Fiber>(m_options.fiberStackBytes));
+    size_t k = 0;
+    for (int64_t tz = 0; tz < dims[5]; ++tz) {
+        for (int64_t ty = 0; ty < dims[4]; ++ty) {
+            for (int64_t tx = 0; tx < dims[3]; ++tx, ++k) {
+                resetThread(m_threads[k], m_hostSlots, m_hostBufs, tx, ty, tz);
+                m_threads[k].owner = this;
+                m_fibers[k]->start(&Executor::fiberMain, &m_threads[k]);
+            }
+        }
+    }
+    m_fiberMode = true;
+    for (;;) {
+        bool allDone = true;
+        for (size_t i = 0; i < size_t(threads); ++i) {
+            ThreadContext& t = m_threads[i];
+            if (t.done)
+                continue;
+            enterThread(t);
+            t.waitingAt = -1;
+            m_currentFiber = m_fibers[i].get();
+            m_currentFiber->resume();
+            if (t.error) {
+                m_fiberMode = false;
+                std::rethrow_exception(t.error);
+            }
+            allDone = allDone && t.done;
+        }
+        if (allDone)
+            break;
+        checkBarrierRound(threads);
+        ++m_barriers;
+    }
+    m_fiberMode = false;
+}
+
+void Executor::checkBarrierRound(int64_t threads) {
+    const ThreadContext* first = nullptr;
+    int64_t waiting = 0;
+    for (size_t i = 0; i < size_t(threads); ++i) {
+        const ThreadContext& t = m_threads[i];
+        if (t.done)
+            continue;
+        ++waiting;
+        if (!first) {
+            first = &t;
+            continue;
+        }
+        if (t.waitingAt != first->waitingAt) {
+            m_fiberMode = false;
+            throw UserError("threads of " + blockText() +
+                            " wait at different barriers (a barrier in divergent control flow): "
+                            "thread " +
+                            threadText(first->coord) + " at: " + describeStmt(first->stmt) +
+                            ", thread " + threadText(t.coord) + " at: " + describeStmt(t.stmt));
+        }
+    }
+    if (waiting == threads)
+        return;
+    m_fiberMode = false;
+    throw UserError("barrier reached by " + std::to_string(waiting) + " of " +
+                    std::to_string(threads) + " threads of " + blockText() +
+                    ", the others finished without it (a barrier in divergent control flow) " +
+                    "at: " + describeStmt(first->stmt));
+}
+
+void Executor::bindThread(const SNode& n) {
+    m_stmt = n.source;
+    const int64_t coord = m_coord[n.aux];
+    if (coord >= eval(n.a).i)
+        return; // a smaller extent than the launch's: this thread has no iteration here
+    m_slots[n.slot].i = coord;
+    exec(n.body);
+}
+
+void Executor::barrier(int32_t id, const SNode& n) {
+    m_stmt = n.source;
+    if (!m_inKernel)
+        return; // host code is one thread
+    if (!m_fiberMode) {
+        ++m_barriers; // one thread per block: nothing to wait for
+        return;
+    }
+    m_current->waitingAt = id;
+    m_current->stmt = m_stmt;
+    m_currentFiber->yield();
+    // Resumed by runBlockAsFibers with this thread's frame entered again.
+}
+
+} // namespace bs::interp
