@@ -8,6 +8,8 @@ find_package(Qt6 COMPONENTS Widgets Svg QUIET)
 find_package(PkgConfig QUIET)
 if(PkgConfig_FOUND)
     pkg_check_modules(GRAPHVIZ QUIET IMPORTED_TARGET libgvc libcgraph)
+    # The integer set library (libisl-dev): exact integer reasoning for the tight InferBound rules.
+    pkg_check_modules(ISL QUIET IMPORTED_TARGET isl)
 endif()
 if(EXISTS /usr/bin/python3 AND NOT Python3_EXECUTABLE)
     # python3 on PATH may be a pyenv build; embed Debian's.
@@ -37,6 +39,10 @@ set(_graphviz_default OFF)
 if(GRAPHVIZ_FOUND)
     set(_graphviz_default ON)
 endif()
+set(_isl_default OFF)
+if(ISL_FOUND)
+    set(_isl_default ON)
+endif()
 set(_python_default OFF)
 if(Python3_Development.Embed_FOUND AND pybind11_FOUND)
     set(_python_default ON)
@@ -45,10 +51,20 @@ endif()
 option(BOUNDSCOPE_WITH_LLVM "CPU code generation with LLVM 14 (ORC JIT)" ${_llvm_default})
 option(BOUNDSCOPE_WITH_GUI "The Qt 6 desktop app" ${_gui_default})
 option(BOUNDSCOPE_WITH_GRAPHVIZ "Graph layout with Graphviz (cgraph/gvc)" ${_graphviz_default})
+option(BOUNDSCOPE_WITH_ISL "Exact integer sets with ISL (the tight InferBound rules)" ${_isl_default})
 option(BOUNDSCOPE_WITH_PYTHON "The embedded Python front end (pybind11)" ${_python_default})
 option(BOUNDSCOPE_BUILD_TESTS "Build the GoogleTest suites" ON)
 option(BOUNDSCOPE_BUILD_BENCHMARKS "Build the Google Benchmark programs" ${benchmark_FOUND})
 
-message(STATUS "Boundscope: LLVM=${BOUNDSCOPE_WITH_LLVM} GUI=${BOUNDSCOPE_WITH_GUI} "
+if(BOUNDSCOPE_WITH_ISL AND NOT ISL_FOUND)
+    message(FATAL_ERROR "BOUNDSCOPE_WITH_ISL is on but ISL was not found: install libisl-dev "
+                        "(and pkg-config) or configure with -DBOUNDSCOPE_WITH_ISL=OFF")
+endif()
+if(NOT BOUNDSCOPE_WITH_ISL)
+    message(STATUS "Boundscope: building without ISL (libisl-dev): the tight InferBound rules "
+                   "and the exact counts of the allocation report are unavailable")
+endif()
+
+message(STATUS "Boundscope: LLVM=${BOUNDSCOPE_WITH_LLVM} GUI=${BOUNDSCOPE_WITH_GUI} ISL=${BOUNDSCOPE_WITH_ISL} "
                "Graphviz=${BOUNDSCOPE_WITH_GRAPHVIZ} Python=${BOUNDSCOPE_WITH_PYTHON} "
                "tests=${BOUNDSCOPE_BUILD_TESTS} benchmarks=${BOUNDSCOPE_BUILD_BENCHMARKS}")
