@@ -139,8 +139,11 @@ LoopNest makeLoopNest(const Stage& stage, const IterVarMap<Range>& bounds,
         auto it = bounds.find(iv);
         BS_CHECK(it != bounds.end()) << "leaf " << iv->var.name() << " has no bound";
         IterVar thread = boundThreadOf(stage, iv);
+        Range dom = it->second;
+        if (opt.loopExtents && opt.loopExtents->count(iv))
+            dom = Range(dom.min, opt.loopExtents->at(iv));
         if (thread->threadTag.empty())
-            emitLoop(stage, iv, it->second, opt, nest[i + 1], valueMap);
+            emitLoop(stage, iv, dom, opt, nest[i + 1], valueMap);
         else
             emitThread(stage, iv, thread, it->second, opt, nest[i + 1], valueMap);
         if (!opt.newLoopVars)

@@ -19,6 +19,8 @@ struct LoopNestOptions {
     bool newLoopVars = false;      ///< name loop variables `x.init` (reduction init nests)
     bool keepTrivialLoops = false; ///< keep extent-1 loops as `for (i, 0, 1)`
     std::unordered_set<IterVar, NodeHash, NodeEqual> skip;
+    /// Loop extents that replace the bounds' extents (split remainders); may be null.
+    const IterVarMap<Expr>* loopExtents = nullptr;
 };
 
 /// The nest of `stage`'s leaves; fills `valueMap` with the value of every IterVar (leaves:

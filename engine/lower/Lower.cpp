@@ -75,6 +75,10 @@ LowerResult lower(const Schedule& sch, const std::vector<Tensor>& args, const Lo
     opsOptions.keepTrivialLoops = options.keepTrivialLoops;
     if (!result.bounds.realizeBounds.empty())
         opsOptions.realizeBounds = &result.bounds.realizeBounds;
+    if (!result.bounds.loopExtents.empty())
+        opsOptions.loopExtents = &result.bounds.loopExtents;
+    if (!result.bounds.provenInRange.empty())
+        opsOptions.provenInRange = &result.bounds.provenInRange;
     LoweredFunc& f = result.func;
     f.args = args;
     f.scalarParams = shapeVars(args);

@@ -40,12 +40,15 @@ struct ComputeLoopNest {
 };
 
 ComputeLoopNest makeComputeLoopNest(const ComputeOpNode* op, const Stage& stage,
-                                    const IterVarMap<Range>& bounds, bool keepTrivialLoops) {
+                                    const IterVarMap<Range>& bounds, const ScheduleOpsOptions& options) {
     ComputeLoopNest n;
     LoopNestOptions mainOptions;
-    mainOptions.keepTrivialLoops = keepTrivialLoops;
+    mainOptions.keepTrivialLoops = options.keepTrivialLoops;
+    mainOptions.loopExtents = options.loopExtents;
+    static const IterVarSet kNone;
+    const IterVarSet& proven = options.provenInRange ? *options.provenInRange : kNone;
     n.mainNest = makeLoopNest(stage, bounds, mainOptions, &n.mainValues);
-    std::vector<Expr> mainPreds = makeBoundCheck(stage, bounds, n.mainValues, false, {});
+    std::vector<Expr> mainPreds = makeBoundCheck(stage, bounds, n.mainValues, false, proven);
     for (Expr& e : mainPreds)
         e = likely(e);
     n.mainNest.push_back(makeIfNest(mainPreds));
@@ -72,12 +75,15 @@ ComputeLoopNest makeComputeLoopNest(const ComputeOpNode* op, const Stage& stage,
     LoopNestOptions initOptions;
     initOptions.beginLeaf = begin;
     initOptions.newLoopVars = true;
-    initOptions.keepTrivialLoops = keepTrivialLoops;
+    initOptions.keepTrivialLoops = options.keepTrivialLoops;
+    initOptions.loopExtents = options.loopExtents;
     for (const auto& [iv, flag] : mask)
         if (flag == 2)
             initOptions.skip.insert(iv);
     n.initNest = makeLoopNest(stage, bounds, initOptions, &n.initValues);
-    std::vector<Expr> initPreds = makeBoundCheck(stage, bounds, n.initValues, true, initOptions.skip);
+    IterVarSet initSkip = initOptions.skip;
+    initSkip.insert(proven.begin(), proven.end());
+    std::vector<Expr> initPreds = makeBoundCheck(stage, bounds, n.initValues, true, initSkip);
     for (Expr& e : initPreds)
         e = likely(e);
     n.initNest.push_back(makeIfNest(initPreds));
@@ -106,8 +112,8 @@ void makeReduction(const ComputeOpNode* op, const Operation& self, Stmt* init, S
 }
 
 Stmt makeComputeStmt(const ComputeOpNode* op, const Stage& stage, const IterVarMap<Range>& bounds,
-                     bool keepTrivialLoops) {
-    ComputeLoopNest n = makeComputeLoopNest(op, stage, bounds, keepTrivialLoops);
+                     const ScheduleOpsOptions& options) {
+    ComputeLoopNest n = makeComputeLoopNest(op, stage, bounds, options);
     if (op->reduceAxis.empty()) {
         std::vector<Stmt> provides;
         for (size_t i = 0; i < op->body.size(); ++i)
@@ -137,7 +143,7 @@ public:
             throw UserError("stage '" + stage->op->name + "' cannot be lowered: only compute "
                             "operations are supported");
         Stmt producer = ProducerConsumerNode::make(
-            stage->op, true, makeComputeStmt(op, stage, m_bounds, m_options.keepTrivialLoops));
+            stage->op, true, makeComputeStmt(op, stage, m_bounds, m_options));
         Stmt pipeline = producer;
         if (consumer.defined() && !isNoOp(consumer))
             pipeline = SeqNode::make({producer, ProducerConsumerNode::make(stage->op, false, consumer)});

@@ -8,6 +8,8 @@
 #include "ir/Stmt.h"
 #include "schedule/Schedule.h"
 
+#include <unordered_set>
+
 namespace bs {
 
 struct ScheduleOpsOptions {
@@ -16,6 +18,11 @@ struct ScheduleOpsOptions {
     /// Realize regions to use instead of the loop bounds (the tight rules' static rectangles);
     /// IterVars not in the map take their bound.
     const IterVarMap<Range>* realizeBounds = nullptr;
+    /// Extents loops really run where they differ from their bound (the tight rules' split
+    /// remainders, InferBoundResult::loopExtents); the bound stays the stride of index math.
+    const IterVarMap<Expr>* loopExtents = nullptr;
+    /// IterVars that need no bound check (InferBoundResult::provenInRange).
+    const std::unordered_set<IterVar, NodeHash, NodeEqual>* provenInRange = nullptr;
 };
 
 /// Builds the statement for `sch` (normalized) with the bounds InferBound gave it.

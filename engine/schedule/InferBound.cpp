@@ -7,10 +7,12 @@
 #include "ir/Printer.h"
 #include "schedule/Graph.h"
 #include "schedule/InferBoundPassing.h"
+#include "schedule/InferBoundTight.h"
 #include "schedule/StorageScope.h"
 #include "te/Operation.h"
 
 #include <algorithm>
+#include <memory>
 
 namespace bs {
 
@@ -304,8 +306,10 @@ GraphContext makeContext(const Schedule& sch) {
 } // namespace
 
 InferBoundResult inferBound(const Schedule& sch, BoundRules rules) {
+    // The tight rules run TVM's phases, then refine each stage (schedule/InferBoundTight.h).
+    std::unique_ptr<TightRules> tight;
     if (rules == BoundRules::Tight)
-        throw UserError("the tight rule set is not available in this build yet");
+        tight = std::make_unique<TightRules>(sch);
     GraphContext ctx = makeContext(sch);
     InferBoundResult result;
     result.trace.rules = rules;
@@ -319,12 +323,16 @@ InferBoundResult inferBound(const Schedule& sch, BoundRules rules) {
         trace.visitIndex = visit++;
         trace.attachPath = ctx.attachPath.at(stage->op);
         inferRootBound(sch, stage, ctx, rules, &rmap, trace);
+        if (tight)
+            tight->refineRootBounds(stage, trace, result);
         for (const IterVar& iv : stage->op->rootIterVars()) {
             auto it = rmap.find(iv);
             if (it != rmap.end())
                 analyzer.bind(iv->var, it->second);
         }
         passDownDomain(stage, &rmap, &analyzer, rules, /*allowMissing=*/false);
+        if (tight)
+            tight->refineLoops(stage, analyzer, result);
         result.trace.stages.push_back(std::move(trace));
     }
     for (auto& [iv, r] : rmap) {

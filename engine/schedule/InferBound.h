@@ -13,6 +13,8 @@
 #include "schedule/BoundTrace.h"
 #include "schedule/Schedule.h"
 
+#include <unordered_set>
+
 namespace bs {
 
 /// The bounds of every IterVar, with the trace that explains them.
@@ -22,6 +24,13 @@ struct InferBoundResult {
     /// it differs from the loop bounds (loops compute exactly what is needed; the allocation
     /// is the maximum over the attach loop's iterations).
     IterVarMap<Range> realizeBounds;
+    /// Tight rules only: the extent a leaf loop really runs where it differs from its range's
+    /// extent: a split remainder `min(factor, extent - outer*factor)` (the range keeps the
+    /// factor, the stride of the outer loop).
+    IterVarMap<Expr> loopExtents;
+    /// Tight rules only: IterVars that provably stay inside their range (roots: inside their
+    /// dom) on every iteration the loops run, so ScheduleOps emits no bound check for them.
+    std::unordered_set<IterVar, NodeHash, NodeEqual> provenInRange;
     BoundTrace trace;
 };
 

@@ -1,0 +1,327 @@
+// The allocation report's numbers (analysis/AllocReport.h): InferBound under each rule set on
+// its own normalized copy, the realize region of every computed stage (the tight rules' static
+// region where they set one), its size maximised over the iterations of the loops around it,
+// the iterations of its loop nest over the whole run, and the exact per-iteration need from the
+// tight rules' model. The causes are in AllocReportCauses.cpp, the printing in
+// AllocReportFormat.cpp.
+#include "analysis/AllocReportInternal.h"
+
+#include "arith/Analyzer.h"
+#include "arith/ConstEval.h"
+#include "ir/Op.h"
+#include "ir/Printer.h"
+#include "ir/Substitute.h"
+#include "schedule/Graph.h"
+#include "te/Operation.h"
+
+#include <algorithm>
+#include <functional>
+
+namespace bs {
+
+const char* wasteCauseName(WasteCause cause) {
+    switch (cause) {
+    case WasteCause::FuseFallback:
+        return "fuse-fallback";
+    case WasteCause::IntervalImprecision:
+        return "interval-imprecision";
+    case WasteCause::FusedSegmentWrapsRow:
+        return "fused-segment-wraps-row";
+    case WasteCause::StridedRead:
+        return "strided-read";
+    case WasteCause::DisjointRequests:
+        return "disjoint-requests";
+    case WasteCause::ThreadRelaxation:
+        return "thread-relaxation";
+    case WasteCause::SplitRemainder:
+        return "split-remainder";
+    case WasteCause::NotQuasiAffine:
+        return "not-quasi-affine";
+    }
+    return "unknown";
+}
+
+const RuleAllocation* BufferReport::allocation(BoundRules rules) const {
+    for (const RuleAllocation& a : allocations)
+        if (a.rules == rules)
+            return &a;
+    return nullptr;
+}
+
+std::optional<double> BufferReport::wastePercent() const {
+    const RuleAllocation* tvm = allocation(BoundRules::Tvm);
+    if (!tvm || !tvm->allocated || !needed || *tvm->allocated <= 0)
+        return std::nullopt;
+    return 100.0 * double(*tvm->allocated - *needed) / double(*tvm->allocated);
+}
+
+const BufferReport* AllocReport::find(const std::string& name) const {
+    for (const BufferReport& b : buffers)
+        if (b.name == name)
+            return &b;
+    return nullptr;
+}
+
+namespace alloc {
+
+Stage RuleRun::stageOf(const Operation& origin) const {
+    for (const Stage& s : normalized->stages)
+        if (s->originOp.same_as(origin))
+            return s;
+    return Stage();
+}
+
+const StageTrace* RuleRun::traceOf(const Operation& origin) const {
+    Stage s = stageOf(origin);
+    return s.defined() ? result.trace.find(s->op) : nullptr;
+}
+
+namespace {
+
+/// Enumerating more iterations than this is not worth the wait: counts become unknown.
+constexpr int64_t kMaxEnumerated = 1 << 20;
+
+Loop loopOf(const RuleRun& run, const IterVar& iv) {
+    Loop loop;
+    loop.vars.push_back(iv->var);
+    auto bound = run.bindMap.find(iv);
+    if (bound != run.bindMap.end()) {
+        loop.vars.push_back(bound->second->var);
+        loop.threadTag = bound->second->threadTag;
+    }
+    const Range& r = run.result.bounds.at(iv);
+    loop.min = r.min;
+    auto it = run.result.loopExtents.find(iv);
+    loop.extent = it != run.result.loopExtents.end() ? it->second : r.extent;
+    return loop;
+}
+
+bool usesAnyVar(const Expr& e, const std::vector<Var>& vars) {
+    return std::any_of(vars.begin(), vars.end(), [&](const Var& v) { return usesVar(e, v); });
+}
+
+/// Walks a loop nest, binding each loop's variables, skipping loops nothing inside depends on.
+class NestWalker {
+public:
+    NestWalker(const std::vector<Loop>& loops, const std::vector<Expr>& uses) : m_loops(loops) {
+        // needed[k]: a use or the bounds of a loop inside it name loop k, so its iterations
+        // must be told apart; any other loop only multiplies.
+        m_needed.assign(loops.size(), false);
+        for (size_t k = 0; k < loops.size(); ++k) {
+            for (const Expr& e : uses)
+                m_needed[k] = m_needed[k] || usesAnyVar(e, loops[k].vars);
+            for (size_t j = k + 1; j < loops.size(); ++j)
+                m_needed[k] = m_needed[k] || usesAnyVar(loops[j].min, loops[k].vars) ||
+                              usesAnyVar(loops[j].extent, loops[k].vars);
+        }
+    }
+
+    /// Calls `leaf(multiplicity)` for every distinct binding of the needed loops; false when an
+    /// extent is unknown or the budget is spent.
+    bool walk(const std::function<void(int64_t)>& leaf) {
+        m_budget = kMaxEnumerated;
+        return walk(0, 1, leaf);
+    }
+    /// The values of the needed loops during a `leaf` call.
+    const VarMap<int64_t>& values() const { return m_values; }
+
+private:
+    bool walk(size_t k, int64_t multiplicity, const std::function<void(int64_t)>& leaf) {
+        if (k == m_loops.size()) {
+            leaf(multiplicity);
+            return true;
+        }
+        std::optional<int64_t> extent = evaluateInt(m_loops[k].extent, m_values);
+        if (!extent)
+            return false;
+        if (*extent <= 0)
+            return true;
+        if (!m_needed[k])
+            return walk(k + 1, multiplicity * *extent, leaf);
+        std::optional<int64_t> min = evaluateInt(m_loops[k].min, m_values);
+        if (!min)
+            return false;
+        for (int64_t v = *min; v < *min + *extent; ++v) {
+            if (--m_budget < 0)
+                return false;
+            for (const Var& var : m_loops[k].vars)
+                m_values[var] = v;
+            if (!walk(k + 1, multiplicity, leaf))
+                return false;
+        }
+        for (const Var& var : m_loops[k].vars)
+            m_values.erase(var);
+        return true;
+    }
+
+    const std::vector<Loop>& m_loops;
+    std::vector<bool> m_needed;
+    VarMap<int64_t> m_values;
+    int64_t m_budget = 0;
+};
+
+} // namespace
+
+std::vector<Loop> attachLoops(const RuleRun& run, const Stage&, const StageTrace& trace) {
+    std::vector<Loop> loops;
+    for (size_t i = trace.attachPath.size(); i-- > 0;)
+        loops.push_back(loopOf(run, trace.attachPath[i]));
+    return loops;
+}
+
+std::vector<Loop> ownLoops(const RuleRun& run, const Stage& stage) {
+    std::vector<Loop> loops;
+    for (const IterVar& iv : stage->leafIterVars)
+        if (iv->iterType != IterVarType::Opaque)
+            loops.push_back(loopOf(run, iv));
+    return loops;
+}
+
+std::vector<Loop> joinNests(std::vector<Loop> outer, const std::vector<Loop>& inner) {
+    for (const Loop& loop : inner) {
+        auto same = std::find_if(outer.begin(), outer.end(), [&](const Loop& o) {
+            return !loop.threadTag.empty() && o.threadTag == loop.threadTag;
+        });
+        if (same == outer.end()) {
+            outer.push_back(loop);
+            continue;
+        }
+        same->vars.insert(same->vars.end(), loop.vars.begin(), loop.vars.end());
+    }
+    return outer;
+}
+
+std::optional<int64_t> countIterations(const std::vector<Loop>& loops) {
+    int64_t total = 0;
+    NestWalker walker(loops, {});
+    if (!walker.walk([&](int64_t m) { total += m; }))
+        return std::nullopt;
+    return total;
+}
+
+std::optional<int64_t> maxOver(const std::vector<Loop>& loops, const Expr& e, bool* varies) {
+    std::optional<int64_t> best;
+    bool ok = true;
+    *varies = false;
+    NestWalker walker(loops, {e});
+    bool walked = walker.walk([&](int64_t) {
+        std::optional<int64_t> v = evaluateInt(e, walker.values());
+        if (!v) {
+            ok = false;
+            return;
+        }
+        if (best && *best != *v)
+            *varies = true;
+        best = best ? std::max(*best, *v) : *v;
+    });
+    if (!walked || !ok)
+        return std::nullopt;
+    return best;
+}
+
+} // namespace alloc
+
+namespace {
+
+using alloc::RuleRun;
+
+std::string regionText(const Region& region) {
+    std::string out;
+    for (const Range& r : region)
+        out += (out.empty() ? "[" : ", [") + toString(r.min) + ", " + toString(r.extent) + "]";
+    return out;
+}
+
+/// The realize region of a stage in one run: the tight rules' static region where set.
+Region realizeRegion(const RuleRun& run, const ComputeOpNode* op) {
+    Region region;
+    for (const IterVar& iv : op->axis) {
+        auto it = run.result.realizeBounds.find(iv);
+        region.push_back(it != run.result.realizeBounds.end() ? it->second : run.result.bounds.at(iv));
+    }
+    return region;
+}
+
+RuleAllocation allocationUnder(const RuleRun& run, const Stage& stage, const StageTrace& trace) {
+    RuleAllocation a;
+    a.rules = run.rules;
+    Region region = realizeRegion(run, stage->op.as<ComputeOpNode>());
+    a.region = regionText(region);
+    // Counted in int64 (sizes can pass 2^31), printed in the extents' own type.
+    Expr size = makeConst(DataType::int64(), int64_t(1)), shown;
+    for (const Range& r : region) {
+        size = size * cast(DataType::int64(), r.extent);
+        shown = shown.defined() ? shown * r.extent : r.extent;
+    }
+    Analyzer analyzer;
+    a.size = shown.defined() ? toString(analyzer.simplify(shown)) : "1";
+    std::vector<alloc::Loop> around = alloc::attachLoops(run, stage, trace);
+    a.allocated = alloc::maxOver(around, size, &a.varies);
+    a.computed = alloc::countIterations(alloc::joinNests(around, alloc::ownLoops(run, stage)));
+    return a;
+}
+
+std::optional<int64_t> domainSize(const ComputeOpNode* op) {
+    int64_t n = 1;
+    for (const IterVar& iv : op->axis) {
+        std::optional<int64_t> e = asConstInt(iv->dom.extent);
+        if (!e)
+            return std::nullopt;
+        n *= *e;
+    }
+    return n;
+}
+
+RuleRun runRules(const Schedule& sch, BoundRules rules) {
+    RuleRun run{rules, sch.normalize(), {}, {}};
+    run.result = inferBound(run.normalized, rules);
+    run.bindMap = createBindMap(run.normalized);
+    return run;
+}
+
+} // namespace
+
+AllocReport allocReport(const Schedule& sch, const AllocReportOptions& options) {
+    AllocReport report;
+    report.tightAvailable = hasIsl();
+    std::vector<RuleRun> runs;
+    runs.push_back(runRules(sch, BoundRules::Tvm06));
+    runs.push_back(runRules(sch, BoundRules::Tvm));
+    if (report.tightAvailable)
+        runs.push_back(runRules(sch, BoundRules::Tight));
+    const RuleRun& reference = runs[1];
+    for (const Stage& stage : reference.normalized->stages) {
+        const StageTrace* trace = reference.result.trace.find(stage->op);
+        const auto* compute = stage->op.as<ComputeOpNode>();
+        if (!compute || !trace || trace->kind == StageTrace::Kind::InlinedAlready)
+            continue;
+        BufferReport buffer;
+        buffer.name = stage->originOp->name;
+        buffer.isOutput = trace->kind == StageTrace::Kind::Output;
+        buffer.scope = trace->scope.empty() ? (stage->scope.empty() ? "global" : stage->scope) : trace->scope;
+        buffer.scopeInferred = trace->scopeInferred;
+        for (const RuleRun& run : runs)
+            buffer.allocations.push_back(allocationUnder(run, run.stageOf(stage->originOp),
+                                                         *run.traceOf(stage->originOp)));
+        std::optional<StageNeed> need;
+        if (report.tightAvailable) {
+            const RuleRun& tight = runs.back();
+            need = analyzeStageNeed(tight.normalized, tight.result, tight.stageOf(stage->originOp)->op);
+        }
+        if (need) {
+            buffer.needed = need->needed;
+            buffer.perThread = need->perThread;
+        } else if (buffer.isOutput) {
+            buffer.needed = domainSize(compute);
+        }
+        std::vector<const RuleRun*> runPointers;
+        for (const RuleRun& run : runs)
+            runPointers.push_back(&run);
+        buffer.causes = alloc::findCauses(alloc::BufferFacts{stage->originOp, &buffer, runPointers, &need});
+        report.buffers.push_back(std::move(buffer));
+    }
+    alloc::addTouchedCounts(sch, options, report);
+    return report;
+}
+
+} // namespace bs

@@ -1,0 +1,105 @@
+/// \file
+/// The allocation report (DESIGN.md, "InferBound, faithful first"): for every realized buffer
+/// of a schedule, the elements allocated under each rule set (`tvm-0.6`, `tvm`, `tight`), what
+/// one iteration of the loops around it really needs, the elements computed, and the cause of
+/// every difference with the schedule change that removes it where one exists:
+/// - fuse/split imprecision of the interval rules (tight removes it), TVM 0.6's fuse fallback;
+/// - a fused segment that wraps a row (its bounding box is whole rows);
+/// - the interval hull of a strided or non-contiguous read (no rectangle can fix it);
+/// - the dimension-wise union of disjoint consumer requests (no rectangle can fix it);
+/// - relaxation by thread binding or storage scope (threads share the buffer);
+/// - a split remainder (computed, not allocated).
+/// `boundscope alloc FILE.py [--json]` prints it; the app shows it.
+#pragma once
+
+#include "schedule/BoundTrace.h"
+#include "schedule/Schedule.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace bs {
+
+enum class WasteCause {
+    FuseFallback,         ///< tvm-0.6: a fused interval widens to the full fused ranges
+    IntervalImprecision,  ///< the interval rules over-approximate a fuse or split; tight is exact
+    FusedSegmentWrapsRow, ///< a segment of a fused loop spans two rows: its box is whole rows
+    StridedRead,          ///< the interval hull of a strided or non-contiguous read
+    DisjointRequests,     ///< the dimension-wise union of different consumers' requests
+    ThreadRelaxation,     ///< threads share the buffer (thread binding or storage scope)
+    SplitRemainder,       ///< a split that does not divide computes past the end
+    NotQuasiAffine,       ///< a read the tight rules cannot reason about exactly
+};
+/// `fuse-fallback`, `interval-imprecision`, `fused-segment-wraps-row`, `strided-read`,
+/// `disjoint-requests`, `thread-relaxation`, `split-remainder`, `not-quasi-affine`.
+const char* wasteCauseName(WasteCause cause);
+
+/// One cause of a difference between allocated, needed and computed elements.
+struct AllocCause {
+    WasteCause kind;
+    std::string summary;           ///< e.g. "the fused segment wraps a row"
+    std::string detail;            ///< the stages, loops and numbers involved
+    std::string hint;              ///< the schedule change that removes it; "" where none can
+    std::vector<BoundRules> rules; ///< the rule sets whose numbers it affects
+};
+
+/// A buffer under one rule set.
+struct RuleAllocation {
+    BoundRules rules = BoundRules::Tvm;
+    std::string region;                ///< the realize region, `[min, extent]` per axis
+    std::string size;                  ///< the product of its extents, as an expression
+    std::optional<int64_t> allocated;  ///< elements, maximised over the attach iterations
+    bool varies = false;               ///< the size changes from one attach iteration to the next
+    std::optional<int64_t> computed;   ///< iterations of its loop nest over the whole run
+};
+
+struct BufferReport {
+    std::string name;
+    std::string scope;          ///< given, or inferred from the attach path
+    bool scopeInferred = false;
+    bool isOutput = false;
+    std::vector<RuleAllocation> allocations; ///< tvm-0.6, tvm, then tight where ISL is built in
+    /// What one iteration of the loops around the buffer reads of it (the union of its
+    /// consumers' reads, threads shared as its scope shares them); the maximum over iterations.
+    std::optional<int64_t> needed;
+    /// The same for one thread (every thread loop a single point).
+    std::optional<int64_t> perThread;
+    /// Really touched elements, from the reference interpreter (peak per entry, total).
+    std::optional<int64_t> touchedPeak;
+    std::optional<int64_t> touchedTotal;
+    std::vector<AllocCause> causes;
+
+    const RuleAllocation* allocation(BoundRules rules) const;
+    /// Percentage of the `tvm` allocation not needed; nullopt when either is unknown.
+    std::optional<double> wastePercent() const;
+};
+
+struct AllocReport {
+    std::vector<BufferReport> buffers; ///< in schedule order, producers first
+    bool tightAvailable = false;       ///< false in builds without ISL
+
+    const BufferReport* find(const std::string& name) const;
+    /// An aligned table (buffer, scope, tvm-0.6, tvm, tight, needed, waste %, causes), then each
+    /// buffer's elements computed and its causes with their hints.
+    std::string toText() const;
+    std::string toJson(int indent = 2) const;
+};
+
+struct AllocReportOptions {
+    /// The lowered function's arguments for the interpreter run; empty: the schedule's
+    /// placeholders, then its outputs (analysis/Program.h).
+    std::vector<Tensor> args;
+    /// The touched counts come from running the program (lowered under the tvm rules) in the
+    /// reference interpreter on pseudo-random inputs; it runs only when every shape is constant
+    /// and the buffers' loop nests compute at most this many elements in all (0: never).
+    int64_t interpreterBudget = 4000000;
+};
+
+/// The report for `sch` (normalized copies are made for each rule set). Throws UserError for
+/// schedules InferBound rejects; a program the interpreter cannot run just has no touched
+/// counts.
+AllocReport allocReport(const Schedule& sch, const AllocReportOptions& options = {});
+
+} // namespace bs

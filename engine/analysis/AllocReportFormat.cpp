@@ -1,0 +1,150 @@
+// Printing the allocation report (analysis/AllocReport.h): an aligned table for
+// `boundscope alloc`, then each buffer's computed elements and causes with their hints; and the
+// same data as JSON for `--json` and the app.
+#include "analysis/AllocReport.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+namespace bs {
+
+namespace {
+
+std::string num(std::optional<int64_t> v) { return v ? std::to_string(*v) : "?"; }
+
+/// A table cell for one rule set: the element count (`*` when it varies by iteration), or the
+/// size expression when it is symbolic.
+std::string allocationCell(const BufferReport& b, BoundRules rules) {
+    const RuleAllocation* a = b.allocation(rules);
+    if (!a)
+        return "-";
+    if (!a->allocated)
+        return a->size;
+    return std::to_string(*a->allocated) + (a->varies ? "*" : "");
+}
+
+std::string wasteCell(const BufferReport& b) {
+    std::optional<double> w = b.wastePercent();
+    if (!w)
+        return "-";
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f", *w);
+    return text;
+}
+
+std::string causeNames(const BufferReport& b) {
+    std::vector<std::string> names;
+    for (const AllocCause& c : b.causes)
+        if (std::find(names.begin(), names.end(), wasteCauseName(c.kind)) == names.end())
+            names.push_back(wasteCauseName(c.kind));
+    std::string out;
+    for (const std::string& n : names)
+        out += (out.empty() ? "" : ", ") + n;
+    return out.empty() ? "-" : out;
+}
+
+std::string rulesList(const std::vector<BoundRules>& rules) {
+    std::string out;
+    for (BoundRules r : rules)
+        out += (out.empty() ? "" : ", ") + std::string(boundRulesName(r));
+    return out;
+}
+
+void printTable(std::ostringstream& os, const std::vector<std::vector<std::string>>& rows) {
+    std::vector<size_t> width(rows[0].size(), 0);
+    for (const auto& row : rows)
+        for (size_t i = 0; i < row.size(); ++i)
+            width[i] = std::max(width[i], row[i].size());
+    for (const auto& row : rows) {
+        std::string line;
+        for (size_t i = 0; i < row.size(); ++i)
+            line += row[i] + (i + 1 < row.size() ? std::string(width[i] - row[i].size() + 2, ' ') : "");
+        os << line << "\n";
+    }
+}
+
+std::string computedLine(const BufferReport& b) {
+    std::string out = b.name + ": computed ";
+    for (size_t i = 0; i < b.allocations.size(); ++i)
+        out += (i ? ", " : "") + num(b.allocations[i].computed) + " (" + boundRulesName(b.allocations[i].rules) + ")";
+    if (b.perThread && b.perThread != b.needed)
+        out += "; one thread reads " + std::to_string(*b.perThread);
+    if (b.touchedPeak)
+        out += "; touched " + std::to_string(*b.touchedPeak) + " per entry, " + num(b.touchedTotal) + " in total";
+    return out;
+}
+
+} // namespace
+
+std::string AllocReport::toText() const {
+    std::ostringstream os;
+    std::vector<std::vector<std::string>> rows{
+        {"buffer", "scope", "tvm-0.6", "tvm", "tight", "needed", "waste %", "causes"}};
+    bool varies = false;
+    for (const BufferReport& b : buffers) {
+        rows.push_back({b.name, b.scope + (b.scopeInferred ? " (inferred)" : ""),
+                        allocationCell(b, BoundRules::Tvm06), allocationCell(b, BoundRules::Tvm),
+                        tightAvailable ? allocationCell(b, BoundRules::Tight) : "n/a", num(b.needed),
+                        wasteCell(b), causeNames(b)});
+        for (const RuleAllocation& a : b.allocations)
+            varies = varies || (a.allocated && a.varies);
+    }
+    printTable(os, rows);
+    if (varies)
+        os << "* the size changes from one iteration of the loops around the buffer to the next; "
+              "the largest is shown\n";
+    if (!tightAvailable)
+        os << "tight: n/a (this build lacks ISL)\n";
+    os << "waste %: the share of the tvm allocation that one iteration does not need\n";
+    for (const BufferReport& b : buffers) {
+        os << "\n" << computedLine(b) << "\n";
+        for (const AllocCause& c : b.causes) {
+            os << "  " << wasteCauseName(c.kind) << " [" << rulesList(c.rules) << "]: " << c.summary
+               << "\n    " << c.detail << "\n";
+            if (!c.hint.empty())
+                os << "    hint: " << c.hint << "\n";
+        }
+    }
+    return os.str();
+}
+
+std::string AllocReport::toJson(int indent) const {
+    using Json = nlohmann::ordered_json;
+    auto optional = [](std::optional<int64_t> v) { return v ? Json(*v) : Json(nullptr); };
+    Json out;
+    out["tight_available"] = tightAvailable;
+    out["buffers"] = Json::array();
+    for (const BufferReport& b : buffers) {
+        Json buffer;
+        buffer["name"] = b.name;
+        buffer["scope"] = b.scope;
+        buffer["scope_inferred"] = b.scopeInferred;
+        buffer["output"] = b.isOutput;
+        buffer["allocations"] = Json::array();
+        for (const RuleAllocation& a : b.allocations)
+            buffer["allocations"].push_back({{"rules", boundRulesName(a.rules)}, {"region", a.region},
+                                             {"size", a.size}, {"allocated", optional(a.allocated)},
+                                             {"varies", a.varies}, {"computed", optional(a.computed)}});
+        buffer["needed"] = optional(b.needed);
+        buffer["per_thread"] = optional(b.perThread);
+        buffer["touched_peak"] = optional(b.touchedPeak);
+        buffer["touched_total"] = optional(b.touchedTotal);
+        std::optional<double> waste = b.wastePercent();
+        buffer["waste_percent"] = waste ? Json(*waste) : Json(nullptr);
+        buffer["causes"] = Json::array();
+        for (const AllocCause& c : b.causes) {
+            Json rules = Json::array();
+            for (BoundRules r : c.rules)
+                rules.push_back(boundRulesName(r));
+            buffer["causes"].push_back({{"kind", wasteCauseName(c.kind)}, {"summary", c.summary},
+                                        {"detail", c.detail}, {"hint", c.hint}, {"rules", rules}});
+        }
+        out["buffers"].push_back(buffer);
+    }
+    return out.dump(indent);
+}
+
+} // namespace bs

@@ -1,0 +1,65 @@
+/// \file
+/// Shared by the parts of the allocation report (private to engine/analysis): one InferBound run
+/// per rule set, loop nests as lists of loops to count iterations and maximise sizes over, and
+/// the cause finder.
+#pragma once
+
+#include "analysis/AllocReport.h"
+#include "schedule/InferBound.h"
+#include "schedule/InferBoundTight.h"
+
+#include <optional>
+
+namespace bs::alloc {
+
+/// InferBound under one rule set, on its own normalized copy of the schedule.
+struct RuleRun {
+    BoundRules rules;
+    Schedule normalized;
+    InferBoundResult result;
+    IterVarMap<IterVar> bindMap;
+
+    /// The stage created for `origin` in this copy (undefined when there is none).
+    Stage stageOf(const Operation& origin) const;
+    /// Its trace; nullptr when there is none.
+    const StageTrace* traceOf(const Operation& origin) const;
+};
+
+/// One loop: its variable (and the thread variable it is bound to), its min and the extent it
+/// really runs, which may name loops outside it.
+struct Loop {
+    std::vector<Var> vars;
+    std::string threadTag; ///< the thread it is bound to, "" for a serial loop
+    Expr min;
+    Expr extent;
+};
+
+/// The loops around a stage's realize (its attach path), outermost first.
+std::vector<Loop> attachLoops(const RuleRun& run, const Stage& stage, const StageTrace& trace);
+/// The stage's own loops (its leaves), outermost first.
+std::vector<Loop> ownLoops(const RuleRun& run, const Stage& stage);
+/// `outer` then `inner`, where a loop of `inner` bound to the thread (tag) a loop of `outer` is
+/// bound to is that same loop: one thread, one value (a GPU launches each thread once).
+std::vector<Loop> joinNests(std::vector<Loop> outer, const std::vector<Loop>& inner);
+/// How many times the innermost body of `loops` runs; nullopt when an extent is symbolic or
+/// there are too many iterations to enumerate.
+std::optional<int64_t> countIterations(const std::vector<Loop>& loops);
+/// The largest value of `e` over the iterations of `loops`; `varies` tells whether it takes
+/// several values. Nullopt when symbolic or too many iterations.
+std::optional<int64_t> maxOver(const std::vector<Loop>& loops, const Expr& e, bool* varies);
+
+/// What the cause finder knows of one buffer.
+struct BufferFacts {
+    Operation origin;
+    const BufferReport* report;
+    std::vector<const RuleRun*> runs; ///< tvm-0.6, tvm, tight (when available)
+    const std::optional<StageNeed>* need;
+};
+
+std::vector<AllocCause> findCauses(const BufferFacts& facts);
+
+/// Runs the program in the reference interpreter (within the options' budget) and fills each
+/// buffer's touched counts.
+void addTouchedCounts(const Schedule& sch, const AllocReportOptions& options, AllocReport& report);
+
+} // namespace bs::alloc

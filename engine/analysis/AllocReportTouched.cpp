@@ -1,0 +1,82 @@
+// The allocation report's "really touched" counts (DESIGN.md, "The allocation report"): the
+// program, lowered under the tvm rules, runs in the reference interpreter with access tracing;
+// each buffer's peak of distinct elements touched in one entry of its allocation (one
+// iteration of the loops around it) and its total over the run come from the trace.
+#include "analysis/AllocReportInternal.h"
+
+#include "analysis/Program.h"
+#include "ir/Op.h"
+#include "lower/Lower.h"
+#include "runtime/Interpreter.h"
+
+namespace bs::alloc {
+
+namespace {
+
+/// The work of a run, in elements computed by every buffer's loop nest; nullopt when unknown.
+std::optional<int64_t> totalWork(const AllocReport& report) {
+    int64_t total = 0;
+    for (const BufferReport& b : report.buffers) {
+        const RuleAllocation* a = b.allocation(BoundRules::Tvm);
+        if (!a || !a->computed)
+            return std::nullopt;
+        total += *a->computed;
+    }
+    return total;
+}
+
+/// Pseudo-random argument buffers; nullopt when a shape is symbolic or a type unsupported.
+std::optional<std::vector<Buffer>> argumentBuffers(const std::vector<Tensor>& args) {
+    std::vector<Buffer> buffers;
+    buffers.reserve(args.size());
+    for (size_t i = 0; i < args.size(); ++i) {
+        std::vector<int64_t> shape;
+        for (const Expr& e : args[i].shape()) {
+            std::optional<int64_t> extent = asConstInt(e);
+            if (!extent)
+                return std::nullopt;
+            shape.push_back(*extent);
+        }
+        if (!Buffer::isSupportedType(args[i].dtype()))
+            return std::nullopt;
+        buffers.emplace_back(args[i].name(), args[i].dtype(), shape);
+        buffers.back().fillRandom(i + 1);
+    }
+    return buffers;
+}
+
+} // namespace
+
+void addTouchedCounts(const Schedule& sch, const AllocReportOptions& options, AllocReport& report) {
+    std::optional<int64_t> work = totalWork(report);
+    if (!work || *work > options.interpreterBudget)
+        return;
+    std::vector<Tensor> args = options.args.empty() ? defaultArguments(sch) : options.args;
+    std::optional<std::vector<Buffer>> buffers = argumentBuffers(args);
+    if (!buffers)
+        return;
+    try {
+        LowerResult lowered = lower(sch, args);
+        if (lowered.func.argBuffers.size() != args.size())
+            return;
+        Interpreter interpreter(InterpreterOptions{.traceAccesses = true});
+        for (size_t i = 0; i < args.size(); ++i)
+            interpreter.bindBuffer(lowered.func.argBuffers[i], (*buffers)[i]);
+        RunResult run = interpreter.run(lowered.func.final);
+        for (BufferReport& b : report.buffers) {
+            const BufferTrace* trace = run.find(b.name);
+            for (size_t i = 0; i < args.size() && !trace; ++i)
+                if (args[i].name() == b.name)
+                    trace = run.find(lowered.func.argBuffers[i]);
+            if (!trace)
+                continue;
+            b.touchedPeak = trace->peakTouched;
+            b.touchedTotal = trace->totalTouched();
+        }
+    } catch (const UserError&) {
+        // A program the interpreter cannot run (e.g. an intrinsic it lacks) has no touched
+        // counts; the rest of the report stands.
+    }
+}
+
+} // namespace bs::alloc

@@ -1,0 +1,316 @@
+// The tight rules' root bounds (DESIGN.md "InferBound, faithful first"): after TVM's
+// InferRootBound has given each data axis of a stage the interval union of its consumers'
+// requests, the exact per-iteration need replaces it. For every axis, ISL gives the min and the
+// max of what one iteration of the attach loops reads as piecewise quasi-affine functions of
+// those loops; the loops compute [min, max] and the realize keeps min with the largest extent
+// over all iterations. Where TVM's expression (or TVM's interval arithmetic run over the
+// remainder extents) is provably the exact one, its form is kept, so seed listings print as
+// they did.
+#include "schedule/InferBoundTight.h"
+
+#include "schedule/Graph.h"
+#include "schedule/InferBoundPassing.h"
+#include "schedule/InferBoundTightLoops.h"
+#include "te/Operation.h"
+
+#ifdef BOUNDSCOPE_WITH_ISL
+#include "ir/Functor.h"
+#include "ir/Op.h"
+#include "ir/Printer.h"
+#include "ir/Substitute.h"
+#include "schedule/InferBoundTightModel.h"
+
+#include <isl/aff.h>
+#include <isl/set.h>
+#endif
+
+namespace bs {
+
+bool hasIsl() {
+#ifdef BOUNDSCOPE_WITH_ISL
+    return true;
+#else
+    return false;
+#endif
+}
+
+struct TightRules::Impl {
+    Schedule sch;
+    IterVarMap<IterVar> bindMap;
+    /// Data axes whose exact range lies inside their dom on every attach iteration.
+    tight::IterVarSet rootsInsideDom;
+#ifdef BOUNDSCOPE_WITH_ISL
+    tight::IslContext isl;
+#endif
+};
+
+TightRules::TightRules(const Schedule& sch) {
+    if (!hasIsl())
+        throw UserError("the tight rule set needs ISL, which this build lacks");
+    m_impl = std::make_unique<Impl>();
+    m_impl->sch = sch;
+    m_impl->bindMap = createBindMap(sch);
+}
+
+TightRules::~TightRules() = default;
+
+void TightRules::refineLoops(const Stage& stage, Analyzer& analyzer, InferBoundResult& result) {
+    tight::refineSplitRemainders(stage, analyzer, m_impl->rootsInsideDom, result);
+}
+
+#ifdef BOUNDSCOPE_WITH_ISL
+
+namespace {
+
+using tight::NeedModel;
+
+/// The distinct reads of `producer`'s outputs in `consumer`'s body.
+std::vector<std::vector<Expr>> readsOf(const Operation& producer, const ComputeOpNode* consumer) {
+    std::vector<std::vector<Expr>> reads;
+    for (const Expr& body : consumer->body)
+        postOrderVisit(body, [&](const NodeRef& n) {
+            const auto* load = n.as<ProducerLoadNode>();
+            if (load && load->tensor.op.same_as(producer))
+                reads.push_back(load->indices);
+        });
+    return reads;
+}
+
+bool usesAny(const Expr& e, const VarSet& vars) {
+    return usesVar(e, [&](const VarNode* v) { return vars.count(Var(v)) != 0; });
+}
+
+/// One consumer's phase-1 sets with its loops at the extents they really run; false when a
+/// remainder depends on a relaxed loop (intervals cannot correlate the two).
+bool remainderLeafSets(const ConsumerTrace& ct, const InferBoundResult& result,
+                       IterVarMap<IntSet>* state, VarMap<IntSet>* relaxSet) {
+    VarSet relaxed;
+    for (const LeafSetEntry& e : ct.leafSets)
+        if (e.leafCase == LeafCase::Relax)
+            relaxed.insert(e.iv->var);
+    for (const RelaxEntry& e : ct.relaxSet)
+        relaxed.insert(e.var);
+    // A loop that runs a remainder: its set is what it really runs, unless the remainder
+    // depends on a relaxed loop.
+    auto actual = [&](const IterVar& iv, const Expr& min, IntSet* set) {
+        auto it = result.loopExtents.find(iv);
+        if (it == result.loopExtents.end())
+            return true;
+        *set = IntSet::fromMinExtent(min, it->second);
+        return !usesAny(it->second, relaxed);
+    };
+    for (const LeafSetEntry& e : ct.leafSets) {
+        IntSet& set = (*state)[e.iv];
+        set = e.set;
+        if (e.leafCase == LeafCase::Relax && !actual(e.iv, e.range.min, &set))
+            return false;
+    }
+    for (const RelaxEntry& e : ct.relaxSet) {
+        IntSet& set = (*relaxSet)[e.var];
+        set = e.set;
+        if (!actual(e.iv, result.bounds.at(e.iv).min, &set))
+            return false;
+    }
+    return true;
+}
+
+/// Phases 2 and 3 of InferRootBound once more, in TVM's interval arithmetic, with every
+/// consumer loop at the extent it really runs: the ranges TVM would print if it knew the split
+/// remainders. Empty when no consumer loop runs a remainder or when intervals cannot say.
+std::vector<Range> remainderAwareRanges(const Schedule& sch, const Stage& stage,
+                                        const StageTrace& trace, const InferBoundResult& result) {
+    bool anyRemainder = false;
+    for (const ConsumerTrace& ct : trace.consumers) {
+        for (const LeafSetEntry& e : ct.leafSets)
+            anyRemainder |= e.leafCase == LeafCase::Relax && result.loopExtents.count(e.iv);
+        for (const RelaxEntry& e : ct.relaxSet)
+            anyRemainder |= result.loopExtents.count(e.iv) != 0;
+    }
+    if (!anyRemainder)
+        return {};
+    const auto* producer = stage->op.as<ComputeOpNode>();
+    std::vector<std::vector<IntSet>> requests(producer->axis.size());
+    for (const ConsumerTrace& ct : trace.consumers) {
+        IterVarMap<IntSet> state;
+        VarMap<IntSet> relaxSet;
+        if (!remainderLeafSets(ct, result, &state, &relaxSet))
+            return {};
+        passUpDomain(sch.stageOf(ct.consumer), result.bounds, BoundRules::Tight, &state);
+        Analyzer analyzer;
+        VarMap<IntSet> domMap;
+        for (const IterVar& root : ct.consumer->rootIterVars()) {
+            auto it = state.find(root);
+            Range r = it != state.end() ? it->second.coverRange(root->dom) : root->dom;
+            domMap[root->var] = relaxSet.empty()
+                                    ? IntSet::fromRange(r)
+                                    : IntSet::interval(analyzer.intSet(r.min, relaxSet).min(),
+                                                       analyzer.intSet(r.min + r.extent - 1, relaxSet).max());
+        }
+        for (const auto& indices : readsOf(stage->op, ct.consumer.as<ComputeOpNode>()))
+            for (size_t d = 0; d < indices.size(); ++d)
+                requests[d].push_back(analyzer.intSet(indices[d], domMap));
+    }
+    std::vector<Range> ranges;
+    for (size_t d = 0; d < requests.size(); ++d)
+        ranges.push_back(unionSets(requests[d]).coverRange(producer->axis[d]->dom));
+    return ranges;
+}
+
+/// The range of one data axis under the tight rules.
+struct AxisChoice {
+    Range loop;         ///< what each iteration computes
+    Expr staticExtent;  ///< the realize extent: the loop extent's maximum over the iterations
+    bool exact = false; ///< min and extent are the exact per-iteration need
+    bool needEverywhere = false; ///< every attach iteration needs something of this axis
+};
+
+class AxisChooser {
+public:
+    AxisChooser(isl::ctx ctx, NeedModel& model)
+        : m_ctx(ctx), m_model(model), m_domain(model.paramDomain(ctx)), m_need(model.unionSet(ctx)) {
+        std::string sizes = model.params.sizeConstraints();
+        m_free = isl::set(ctx, model.params.header() + "{ : " + (sizes.empty() ? "true" : sizes) + " }");
+    }
+
+    std::optional<AxisChoice> choose(int d, const Range& tvm, const std::vector<Range>& remainderAware) {
+        isl::pw_aff minPw = isl::manage(isl_set_dim_min(m_need.copy(), d));
+        isl::pw_aff maxPw = isl::manage(isl_set_dim_max(m_need.copy(), d));
+        if (minPw.domain().is_empty())
+            return std::nullopt;
+        std::vector<Expr> minCandidates{tvm.min}, extentCandidates{tvm.extent};
+        if (!remainderAware.empty()) {
+            minCandidates.push_back(remainderAware[size_t(d)].min);
+            extentCandidates.push_back(remainderAware[size_t(d)].extent);
+        }
+        AxisChoice choice;
+        std::optional<Expr> min = pick(minCandidates, minPw);
+        bool minExact = min.has_value();
+        if (!minExact) {
+            // Several pieces (a segment that may or may not wrap a row): keep TVM's min, which
+            // is below every piece, and measure the extent from it.
+            min = tvm.min;
+            std::optional<isl::pw_aff> tvmMin = tight::toPwAff(m_ctx, tvm.min, m_model.params);
+            if (!tvmMin)
+                return std::nullopt;
+            minPw = *tvmMin;
+        }
+        isl::pw_aff extentPw = maxPw.sub(minPw).add_constant(isl::val(m_ctx, 1));
+        std::optional<Expr> extent = pick(extentCandidates, extentPw);
+        choice.exact = minExact && extent.has_value();
+        choice.loop = Range(*min, extent ? *extent : tvm.extent);
+        choice.staticExtent = staticExtent(choice.loop.extent);
+        choice.needEverywhere = m_domain.is_subset(maxPw.domain());
+        return choice;
+    }
+
+private:
+    /// The first candidate provably equal to `target`, else ISL's own expression of it when it
+    /// is a single piece (several pieces would make every index a select).
+    std::optional<Expr> pick(const std::vector<Expr>& candidates, const isl::pw_aff& target) {
+        for (const Expr& c : candidates)
+            if (c.defined() && tight::equalsOn(m_ctx, c, target, m_model.params))
+                return c;
+        return tight::toExpr(target, m_domain, m_model.params, /*singlePieceOnly=*/true);
+    }
+
+    /// The largest value `extent` takes over the attach iterations: a constant, or an
+    /// expression of the free (shape) variables; `extent` itself when ISL cannot say.
+    Expr staticExtent(const Expr& extent) {
+        std::optional<isl::pw_aff> pa = tight::toPwAff(m_ctx, extent, m_model.params);
+        if (!pa)
+            return extent;
+        isl::pw_aff bounded = isl::manage(isl_pw_aff_intersect_params(pa->copy(), m_domain.copy()));
+        isl::pw_aff largest = tight::maxOverAttach(bounded, m_model.params);
+        if (auto e = tight::toExpr(largest, m_free, m_model.params, true))
+            return *e;
+        isl::val v = largest.max_val();
+        if (v.is_int())
+            return makeConst(DataType::int32(), int64_t(v.get_num_si()));
+        if (auto e = tight::toExpr(largest, m_free, m_model.params, false))
+            return *e;
+        return extent;
+    }
+
+    isl::ctx m_ctx;
+    NeedModel& m_model;
+    isl::set m_domain;
+    isl::set m_need;
+    isl::set m_free;
+};
+
+/// Records the choice for one data axis: its loop range, its static realize region where that
+/// differs, whether it provably stays inside the dom, and a note in the trace.
+void applyChoice(const IterVar& axis, const AxisChoice& choice, RootBound* traced,
+                 InferBoundResult& result, tight::IterVarSet& insideDom) {
+    Analyzer analyzer;
+    DataType t = axis->var.type();
+    Range loop(analyzer.simplify(cast(t, choice.loop.min)), analyzer.simplify(cast(t, choice.loop.extent)));
+    result.bounds[axis] = loop;
+    Expr realize = analyzer.simplify(cast(t, choice.staticExtent));
+    if (!analyzer.canProveEqual(realize, loop.extent))
+        result.realizeBounds[axis] = Range(loop.min, realize);
+    if (choice.exact && choice.needEverywhere)
+        insideDom.insert(axis);
+    if (!traced)
+        return;
+    traced->range = loop;
+    traced->source += std::string("; tight: ") +
+                      (choice.exact ? "the exact per-iteration need" : "partly exact") +
+                      ", realize extent " + toString(realize);
+}
+
+RootBound* rootBoundOf(StageTrace& trace, int axis) {
+    for (RootBound& b : trace.rootBounds)
+        if (b.outputAxis == axis)
+            return &b;
+    return nullptr;
+}
+
+} // namespace
+
+void TightRules::refineRootBounds(const Stage& stage, StageTrace& trace, InferBoundResult& result) {
+    const auto* compute = stage->op.as<ComputeOpNode>();
+    if (trace.kind != StageTrace::Kind::Computed || !compute)
+        return;
+    tight::ModelInputs in{m_impl->sch, result.bounds, result.loopExtents, m_impl->bindMap};
+    try {
+        std::optional<NeedModel> model = tight::buildNeedModel(in, stage, trace, tight::RelaxMode::AsTraced);
+        if (!model) {
+            for (RootBound& b : trace.rootBounds)
+                if (b.outputAxis >= 0)
+                    b.source += "; tight: kept (a consumer's loop nest is not quasi-affine)";
+            return;
+        }
+        std::vector<Range> remainderAware = remainderAwareRanges(m_impl->sch, stage, trace, result);
+        AxisChooser chooser(m_impl->isl.ctx(), *model);
+        for (size_t d = 0; d < compute->axis.size(); ++d) {
+            const IterVar& axis = compute->axis[d];
+            RootBound* traced = rootBoundOf(trace, int(d));
+            std::optional<AxisChoice> choice;
+            if (model->axisExact[d])
+                choice = chooser.choose(int(d), result.bounds.at(axis), remainderAware);
+            if (!choice) {
+                if (traced)
+                    traced->source += model->axisExact[d]
+                                          ? "; tight: kept (no iteration reads this axis)"
+                                          : "; tight: kept (a read of this axis is not quasi-affine)";
+                continue;
+            }
+            applyChoice(axis, *choice, traced, result, m_impl->rootsInsideDom);
+        }
+    } catch (const isl::exception& e) {
+        // Our text is always well formed; should ISL still refuse it, the interval result of
+        // the remaining axes stands, and the trace says so.
+        for (RootBound& b : trace.rootBounds)
+            if (b.outputAxis >= 0)
+                b.source += std::string("; tight: ISL failed (") + e.what() + ")";
+    }
+}
+
+#else
+
+void TightRules::refineRootBounds(const Stage&, StageTrace&, InferBoundResult&) {}
+
+#endif // BOUNDSCOPE_WITH_ISL
+
+} // namespace bs

@@ -1,0 +1,83 @@
+/// \file
+/// The `tight` rule set (DESIGN.md "InferBound, faithful first"; ours, not TVM's):
+/// - every realize is the smallest static rectangle its stage needs: for a stage attached inside
+///   loops, the maximum over the iterations of those loops of what one iteration reads, found
+///   by exact integer reasoning with ISL. Each read of the stage is a quasi-affine map over its
+///   consumer's iteration domain, parametric in the loops around the realize; its per-dimension
+///   min and max are piecewise quasi-affine functions of those loops. The loops compute that
+///   exact per-iteration box; the realize keeps the per-iteration min and the maximum extent.
+///   An axis whose reads are not quasi-affine keeps the interval result (recorded as inexact).
+/// - the seed's proposal for splits (seed 002, "PassDownDomain"): a split that does not divide
+///   its parent and is not bound to a thread runs an inner extent of
+///   `min(factor, extent - outer*factor)`, so the last iteration computes only its remainder
+///   and no bound check is needed.
+/// What no rectangle can fix (disjoint reads, strided reads) is left to the allocation report.
+#pragma once
+
+#include "arith/Analyzer.h"
+#include "schedule/InferBound.h"
+
+#include <memory>
+#include <optional>
+
+namespace bs {
+
+/// True when this build has ISL (libisl-dev), which the tight rules and exact counts need.
+bool hasIsl();
+
+/// The tight rules' steps in one InferBound run. inferBound() runs TVM's phases on every stage
+/// (outputs first) and calls refineRootBounds() after InferRootBound and refineLoops() after
+/// PassDownDomain.
+class TightRules {
+public:
+    /// Throws UserError "the tight rule set needs ISL, which this build lacks" without ISL.
+    explicit TightRules(const Schedule& sch);
+    ~TightRules();
+    TightRules(const TightRules&) = delete;
+    TightRules& operator=(const TightRules&) = delete;
+
+    /// After InferRootBound of `stage` (its consumers are final in `result`): sets the range of
+    /// each data axis to what one iteration of the attach loops needs, exactly, and records the
+    /// static realize region in `result.realizeBounds` where it differs; notes it in the trace.
+    void refineRootBounds(const Stage& stage, StageTrace& trace, InferBoundResult& result);
+    /// After PassDownDomain of `stage`: the split remainders (`result.loopExtents`) and the
+    /// IterVars that need no bound check (`result.provenInRange`).
+    void refineLoops(const Stage& stage, Analyzer& analyzer, InferBoundResult& result);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};
+
+/// Exact counts of what one stage's consumers read of it, per iteration of the loops around its
+/// realize (the maximum over those iterations), from a finished tight run. Counts are absent
+/// when a read is not quasi-affine or there are too many iterations to enumerate.
+struct StageNeed {
+    /// One read of the stage in one consumer's body.
+    struct Access {
+        Operation consumer;
+        int index = 0;                ///< the n-th distinct read in that consumer
+        std::vector<Expr> indices;    ///< the read's index per axis
+        std::optional<int64_t> count; ///< elements it reads in one iteration
+        std::optional<int64_t> hull;  ///< elements of its bounding box
+        /// Its bounding box in one iteration, per axis `lo:hi` (Python's slices) when constant,
+        /// else `min..max` where ISL gives single expressions.
+        std::string region;
+    };
+    std::vector<Access> accesses;
+    /// Elements read in one iteration (the union of every read), threads relaxed as the
+    /// storage scope shares them.
+    std::optional<int64_t> needed;
+    /// The same with every thread loop a single point: what one thread reads.
+    std::optional<int64_t> perThread;
+    /// Elements of the bounding box of the union in one iteration.
+    std::optional<int64_t> hull;
+    bool exact = false; ///< every read is quasi-affine
+};
+
+/// The StageNeed of `op` in `normalized`, from `tight` (inferBound under the tight rules);
+/// nullopt for outputs, placeholders, inlined stages, or without ISL.
+std::optional<StageNeed> analyzeStageNeed(const Schedule& normalized, const InferBoundResult& tight,
+                                          const Operation& op);
+
+} // namespace bs

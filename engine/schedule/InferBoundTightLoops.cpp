@@ -1,0 +1,215 @@
+// Split remainders (seed 002, "PassDownDomain"): "If PassDownDomain could set the extent of the
+// inner IterVar to min(factor, parent's extent - outer*factor), then the extent of the inner
+// variable would properly adapt, based on which iteration of the outer loop is being executed."
+// Example: extent 20 split by 16 runs `for (i.inner, 0, min(16, (20 - (i.outer*16))))`, 16
+// then 4 iterations, and needs no `likely((i.outer*16 + i.inner) < 20)` check.
+//
+// The ranges in `bounds` keep the factor (it is the stride PassUpIndex multiplies the outer
+// value by); only the loops run the remainder, through `loopExtents`.
+#include "schedule/InferBoundTightLoops.h"
+
+#include "ir/Equality.h"
+#include "ir/Op.h"
+#include "ir/Substitute.h"
+#include "schedule/InferBoundPassing.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+namespace bs::tight {
+
+namespace {
+
+/// The positions in the loop nest of the leaves each IterVar is computed from.
+IterVarMap<std::vector<size_t>> leafPositions(const Stage& stage) {
+    IterVarMap<std::vector<size_t>> pos;
+    for (size_t i = 0; i < stage->leafIterVars.size(); ++i)
+        pos[stage->leafIterVars[i]].push_back(i);
+    auto merge = [&](const IterVar& to, const IterVar& from) {
+        auto it = pos.find(from);
+        if (it != pos.end())
+            pos[to].insert(pos[to].end(), it->second.begin(), it->second.end());
+    };
+    for (size_t i = stage->relations.size(); i-- > 0;) {
+        const IterVarRelation& rel = stage->relations[i];
+        if (const auto* s = rel.as<SplitNode>()) {
+            merge(s->parent, s->outer);
+            merge(s->parent, s->inner);
+        } else if (const auto* f = rel.as<FuseNode>()) {
+            merge(f->outer, f->fused);
+            merge(f->inner, f->fused);
+        } else if (const auto* r = rel.as<RebaseNode>()) {
+            merge(r->parent, r->rebased);
+        }
+    }
+    return pos;
+}
+
+/// Vectorized and unrolled loops need a constant extent.
+bool hasAnnotatedLeaf(const Stage& stage, const std::vector<size_t>& positions) {
+    return std::any_of(positions.begin(), positions.end(), [&](size_t i) {
+        const IterVarAttr* attr = stage.attrOf(stage->leafIterVars[i]);
+        return attr && (attr->iterType == IterVarType::Vectorized || attr->iterType == IterVarType::Unrolled);
+    });
+}
+
+/// The extent every IterVar of a stage really runs, and the splits that run a remainder.
+struct RemainderPlan {
+    IterVarMap<Expr> extents;
+    std::unordered_set<const SplitNode*> remainders;
+};
+
+class RemainderPlanner {
+public:
+    RemainderPlanner(const Stage& stage, const IterVarMap<Range>& rmap, Analyzer& analyzer)
+        : m_stage(stage), m_rmap(rmap), m_analyzer(analyzer), m_positions(leafPositions(stage)),
+          m_dominating(dominatingThreads(stage)) {}
+
+    /// Nullopt when no split runs a remainder or the remainders cannot be expressed.
+    std::optional<RemainderPlan> plan() {
+        for (const IterVar& iv : m_stage->op->rootIterVars())
+            if (m_rmap.count(iv))
+                m_plan.extents[iv] = m_rmap.at(iv).extent;
+        for (const IterVarRelation& rel : m_stage->relations)
+            if (!step(rel))
+                return std::nullopt;
+        if (m_plan.remainders.empty() || !inLoopOrder())
+            return std::nullopt;
+        return std::move(m_plan);
+    }
+
+private:
+    bool same(const Expr& a, const Expr& b) {
+        return a.same_as(b) || structuralEqual(a, b) || m_analyzer.canProveEqual(a, b);
+    }
+    bool uniform(const IterVar& iv) { return same(m_plan.extents.at(iv), m_rmap.at(iv).extent); }
+
+    Expr ceilDiv(const Expr& a, const Expr& b) {
+        if (m_analyzer.canProve(eq(floormod(a, b), 0)))
+            return m_analyzer.simplify(floordiv(a, b));
+        return m_analyzer.simplify(floordiv(a + (b - 1), b));
+    }
+
+    bool step(const IterVarRelation& rel) {
+        auto& ext = m_plan.extents;
+        if (const auto* s = rel.as<SplitNode>()) {
+            if (!ext.count(s->parent) || !m_rmap.count(s->inner) || !m_rmap.count(s->outer))
+                return false;
+            Expr parent = ext.at(s->parent), stride = m_rmap.at(s->inner).extent;
+            Expr outer = m_rmap.at(s->outer).extent;
+            bool divides = uniform(s->parent) && m_analyzer.canProve(eq(stride * outer, parent));
+            if (divides || m_dominating[s->parent] || hasAnnotatedLeaf(m_stage, m_positions[s->inner])) {
+                ext[s->outer] = outer;
+                ext[s->inner] = stride;
+                return uniform(s->parent);
+            }
+            Expr needed = ceilDiv(parent, stride);
+            ext[s->outer] = same(needed, outer) ? outer : needed;
+            ext[s->inner] = min(stride, m_analyzer.simplify(parent - s->outer->var * stride));
+            m_plan.remainders.insert(s);
+            return true;
+        }
+        if (const auto* f = rel.as<FuseNode>()) {
+            // floordiv/floormod by the inner extent need rows of one length.
+            if (!ext.count(f->outer) || !ext.count(f->inner) || !uniform(f->inner))
+                return false;
+            ext[f->fused] = uniform(f->outer) ? m_rmap.at(f->fused).extent
+                                              : m_analyzer.simplify(ext.at(f->outer) * ext.at(f->inner));
+            return true;
+        }
+        if (const auto* r = rel.as<RebaseNode>()) {
+            if (!ext.count(r->parent))
+                return false;
+            ext[r->rebased] = uniform(r->parent) ? m_rmap.at(r->rebased).extent : ext.at(r->parent);
+            return true;
+        }
+        if (const auto* single = rel.as<SingletonNode>())
+            ext[single->iter] = 1;
+        return true;
+    }
+
+    /// A remainder extent names the outer loop's variable, so every leaf of that outer IterVar
+    /// must enclose the loop that runs the remainder.
+    bool inLoopOrder() {
+        const auto& leaves = m_stage->leafIterVars;
+        for (size_t i = 0; i < leaves.size(); ++i) {
+            auto it = m_plan.extents.find(leaves[i]);
+            if (it == m_plan.extents.end() || uniform(leaves[i]))
+                continue;
+            for (const IterVar& iv : m_stage->allIterVars) {
+                if (!usesVar(it->second, iv->var))
+                    continue;
+                const auto& pos = m_positions[iv];
+                if (pos.empty() || std::any_of(pos.begin(), pos.end(), [&](size_t p) { return p >= i; }))
+                    return false;
+            }
+        }
+        return true;
+    }
+
+    const Stage& m_stage;
+    const IterVarMap<Range>& m_rmap;
+    Analyzer& m_analyzer;
+    IterVarMap<std::vector<size_t>> m_positions;
+    IterVarMap<bool> m_dominating;
+    RemainderPlan m_plan;
+};
+
+/// TVM's PassUpBoundCheck (lower/LoopNest.cpp), with a split that runs its remainder exact.
+IterVarMap<bool> needsCheck(const Stage& stage, const IterVarMap<Range>& rmap, Analyzer& analyzer,
+                            const RemainderPlan& plan) {
+    IterVarMap<bool> state;
+    for (const IterVar& iv : stage->leafIterVars)
+        state[iv] = false;
+    for (size_t i = stage->relations.size(); i-- > 0;) {
+        const IterVarRelation& rel = stage->relations[i];
+        if (const auto* s = rel.as<SplitNode>()) {
+            bool child = state[s->outer] || state[s->inner];
+            if (plan.remainders.count(s) || child) {
+                state[s->parent] = child;
+                continue;
+            }
+            bool covered = rmap.count(s->inner) && rmap.count(s->outer) && rmap.count(s->parent) &&
+                           analyzer.canProve(eq(rmap.at(s->parent).extent,
+                                                rmap.at(s->inner).extent * rmap.at(s->outer).extent));
+            state[s->parent] = !covered;
+        } else if (const auto* f = rel.as<FuseNode>()) {
+            state[f->outer] = state[f->fused];
+            state[f->inner] = state[f->fused];
+        } else if (const auto* r = rel.as<RebaseNode>()) {
+            state[r->parent] = state[r->rebased];
+        }
+    }
+    return state;
+}
+
+bool rangeIsDom(const IterVar& iv, const IterVarMap<Range>& rmap, Analyzer& analyzer) {
+    auto it = rmap.find(iv);
+    return iv->dom.defined() && it != rmap.end() && analyzer.canProveEqual(it->second.min, iv->dom.min) &&
+           analyzer.canProveEqual(it->second.extent, iv->dom.extent);
+}
+
+} // namespace
+
+void refineSplitRemainders(const Stage& stage, Analyzer& analyzer, const IterVarSet& rootsInsideDom,
+                           InferBoundResult& result) {
+    const IterVarMap<Range>& rmap = result.bounds;
+    RemainderPlan plan = RemainderPlanner(stage, rmap, analyzer).plan().value_or(RemainderPlan{});
+    for (const IterVar& leaf : stage->leafIterVars) {
+        auto it = plan.extents.find(leaf);
+        if (it != plan.extents.end() && rmap.count(leaf) && !analyzer.canProveEqual(it->second, rmap.at(leaf).extent))
+            result.loopExtents[leaf] = it->second;
+    }
+    IterVarMap<bool> check = needsCheck(stage, rmap, analyzer, plan);
+    std::vector<IterVar> roots = stage->op->rootIterVars();
+    for (const IterVar& iv : stage->allIterVars) {
+        if (check[iv])
+            continue;
+        bool isRoot = std::any_of(roots.begin(), roots.end(), [&](const IterVar& r) { return r.same_as(iv); });
+        if (isRoot && !rootsInsideDom.count(iv) && !rangeIsDom(iv, rmap, analyzer))
+            continue;
+        result.provenInRange.insert(iv);
+    }
+}
+
+} // namespace bs::tight

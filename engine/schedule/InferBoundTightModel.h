@@ -1,0 +1,62 @@
+/// \file
+/// The exact model of what a producer's consumers read of it (private to engine/schedule, built
+/// only with ISL): for each read of one of the producer's tensors, the set of elements it touches
+/// during one iteration of the loops around the producer's realize, as an ISL set over the
+/// consumer's iteration domain (leaves, the relations between its IterVars, the bound checks),
+/// parametric in those loops. InferBound's phase-1 decisions (the trace) say which consumer
+/// loops are single points and which are relaxed, so the model relaxes exactly what TVM relaxes.
+#pragma once
+
+#ifdef BOUNDSCOPE_WITH_ISL
+
+#include "schedule/InferBound.h"
+#include "schedule/InferBoundTightIsl.h"
+
+namespace bs::tight {
+
+/// Which consumer loops are relaxed.
+enum class RelaxMode {
+    AsTraced,  ///< as InferBound decided (position, thread binding, storage scope)
+    PerThread, ///< thread-bound loops are single points: what one thread reads
+};
+
+/// One read of the producer by one consumer.
+struct AccessSet {
+    Operation consumer;
+    int index = 0;    ///< the n-th read of the producer in the consumer's body
+    std::vector<Expr> indices;
+    std::string text; ///< `{ [a0, ...] : ... }` without the parameter header
+};
+
+struct NeedModel {
+    ParamSpace params;
+    std::vector<AccessSet> accesses;
+    std::vector<bool> axisExact;     ///< every read's index on this axis is quasi-affine
+    std::string domainConstraints;   ///< the attach loops' ranges, over the parameters
+    bool domainExact = true;         ///< no range of an attach loop had to be dropped
+
+    /// The parameter domain as an ISL set.
+    isl::set paramDomain(isl::ctx ctx) const;
+    /// The union of the reads, restricted to the parameter domain.
+    isl::set unionSet(isl::ctx ctx) const;
+    /// One read, restricted to the parameter domain.
+    isl::set accessSet(isl::ctx ctx, size_t i) const;
+};
+
+/// What the model is built from: a (partial) InferBound run in which the consumers of the
+/// producer are final.
+struct ModelInputs {
+    const Schedule& sch;
+    const IterVarMap<Range>& rmap;
+    const IterVarMap<Expr>& loopExtents;
+    const IterVarMap<IterVar>& bindMap;
+};
+
+/// The model of `stage` (a compute stage that is neither an output nor inlined) from its trace;
+/// nullopt when a consumer's loop nest is not quasi-affine (the interval result then stands).
+std::optional<NeedModel> buildNeedModel(const ModelInputs& in, const Stage& stage,
+                                        const StageTrace& trace, RelaxMode mode);
+
+} // namespace bs::tight
+
+#endif // BOUNDSCOPE_WITH_ISL

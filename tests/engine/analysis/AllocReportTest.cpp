@@ -1,0 +1,310 @@
+// The allocation report (analysis/AllocReport.h) on the examples of the InferBound issue: the
+// elements allocated under each rule set, needed and computed, and the cause of every gap.
+#include "analysis/AllocReport.h"
+#include "ir/Op.h"
+#include "schedule/InferBoundTight.h"
+#include "te/Compute.h"
+#include "te/Reduce.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+using namespace bs;
+
+namespace {
+
+#define REQUIRE_ISL()                                                                              \
+    if (!hasIsl())                                                                                 \
+    GTEST_SKIP() << "built without ISL"
+
+Expr f32(double v) { return makeConst(DataType::float32(), v); }
+const ComputeOpNode* opOf(const Tensor& t) { return t.op.as<ComputeOpNode>(); }
+
+std::optional<int64_t> allocated(const BufferReport& b, BoundRules rules) {
+    return b.allocation(rules)->allocated;
+}
+std::optional<int64_t> computed(const BufferReport& b, BoundRules rules) {
+    return b.allocation(rules)->computed;
+}
+
+const AllocCause* causeOf(const BufferReport& b, WasteCause kind) {
+    for (const AllocCause& c : b.causes)
+        if (c.kind == kind)
+            return &c;
+    return nullptr;
+}
+
+std::vector<WasteCause> kinds(const BufferReport& b) {
+    std::vector<WasteCause> out;
+    for (const AllocCause& c : b.causes)
+        out.push_back(c.kind);
+    return out;
+}
+
+const BufferReport& buffer(const AllocReport& r, const std::string& name) {
+    const BufferReport* b = r.find(name);
+    EXPECT_NE(b, nullptr) << name;
+    return *b;
+}
+
+/// 64x64 fused, split (nparts 512 or factor 48), B computed at the outer loop.
+Schedule fuseExample(bool nparts, int n) {
+    Tensor B = compute({64, 64}, [](const std::vector<Var>& v) { return v[0] + v[1]; }, "B", "", {"i", "j"});
+    Tensor C = compute({64, 64}, [&](const std::vector<Var>& v) { return B({v[0], v[1]}); }, "C", "", {"i", "j"});
+    Schedule s = createSchedule(C.op);
+    IterVar fused = s[C].fuse(opOf(C)->axis[0], opOf(C)->axis[1]);
+    auto parts = nparts ? s[C].splitByNParts(fused, n) : s[C].split(fused, n);
+    s[B].computeAt(s[C], parts.first);
+    return s;
+}
+
+Schedule splitRemainder() {
+    Tensor A = placeholder({20}, DataType::float32(), "A");
+    Tensor B = compute({20}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
+    Tensor C = compute({20}, [&](const std::vector<Var>& v) { return B({v[0]}) + f32(1); }, "C");
+    Schedule s = createSchedule(C.op);
+    auto [xo, xi] = s[C].split(opOf(C)->axis[0], 16);
+    s[B].computeAt(s[C], xo);
+    return s;
+}
+
+Schedule gatherDisjoint() {
+    Tensor A = placeholder({4, 4}, DataType::float32(), "A");
+    Tensor T = compute({4, 4}, [&](const std::vector<Var>& v) { return A({v[0], v[1]}) + f32(1); }, "T");
+    Tensor CA = compute({2, 2}, [&](const std::vector<Var>& v) { return T({v[0], v[1]}) * f32(2); }, "CA");
+    Tensor CB = compute({2, 2}, [&](const std::vector<Var>& v) { return T({v[0] + 2, v[1] + 2}) * f32(3); }, "CB");
+    Tensor Out = compute({2, 2}, [&](const std::vector<Var>& v) { return CA({v[0], v[1]}) + CB({v[0], v[1]}); }, "Out");
+    return createSchedule(Out.op);
+}
+
+} // namespace
+
+TEST(AllocReport, FuseExampleAllocatesTheWholeProducerOnlyUnderTvm06) {
+    REQUIRE_ISL();
+    AllocReport r = allocReport(fuseExample(/*nparts=*/true, 512));
+    const BufferReport& b = buffer(r, "B");
+    EXPECT_EQ(allocated(b, BoundRules::Tvm06), 4096);
+    EXPECT_EQ(allocated(b, BoundRules::Tvm), 8);
+    EXPECT_EQ(allocated(b, BoundRules::Tight), 8);
+    EXPECT_EQ(b.needed, 8);
+    EXPECT_EQ(kinds(b), std::vector<WasteCause>{WasteCause::FuseFallback});
+    EXPECT_EQ(b.causes[0].rules, std::vector<BoundRules>{BoundRules::Tvm06});
+    EXPECT_EQ(b.wastePercent(), 0.0);
+}
+
+TEST(AllocReport, UnalignedSplitNamesTheFusedSegmentThatWrapsARow) {
+    REQUIRE_ISL();
+    AllocReport r = allocReport(fuseExample(/*nparts=*/false, 48));
+    const BufferReport& b = buffer(r, "B");
+    const RuleAllocation* tvm = b.allocation(BoundRules::Tvm);
+    EXPECT_TRUE(tvm->varies) << tvm->size; // TVM's row count is symbolic
+    EXPECT_EQ(tvm->allocated, 128);
+    const RuleAllocation* tight = b.allocation(BoundRules::Tight);
+    EXPECT_FALSE(tight->varies);
+    EXPECT_EQ(tight->allocated, 128);
+    EXPECT_EQ(tight->region, "[floordiv((i.j.fused.outer*48), 64), 2], [0, 64]");
+    EXPECT_EQ(b.needed, 48);
+    const AllocCause* wrap = causeOf(b, WasteCause::FusedSegmentWrapsRow);
+    ASSERT_NE(wrap, nullptr);
+    EXPECT_EQ(wrap->summary, "the fused segment wraps a row");
+    EXPECT_EQ(wrap->rules, (std::vector<BoundRules>{BoundRules::Tvm, BoundRules::Tight}));
+    EXPECT_NE(wrap->hint.find("divisor of the row length 64 (32, 16, 8)"), std::string::npos) << wrap->hint;
+    EXPECT_EQ(causeOf(b, WasteCause::StridedRead), nullptr) << "the wrap explains the box";
+    EXPECT_EQ(computed(b, BoundRules::Tight), 8192); // 86 iterations of at most 2 whole rows
+}
+
+TEST(AllocReport, DisjointConsumerRequestsAllocateSixteenForEight) {
+    REQUIRE_ISL();
+    AllocReport r = allocReport(gatherDisjoint());
+    const BufferReport& t = buffer(r, "T");
+    for (BoundRules rules : {BoundRules::Tvm06, BoundRules::Tvm, BoundRules::Tight})
+        EXPECT_EQ(allocated(t, rules), 16) << boundRulesName(rules);
+    EXPECT_EQ(t.needed, 8);
+    EXPECT_EQ(t.wastePercent(), 50.0);
+    ASSERT_EQ(kinds(t), std::vector<WasteCause>{WasteCause::DisjointRequests});
+    EXPECT_EQ(t.causes[0].summary, "the dimension-wise union of disjoint consumer requests");
+    EXPECT_NE(t.causes[0].detail.find("CA reads T[0:2, 0:2] and CB reads T[2:4, 2:4]"), std::string::npos)
+        << t.causes[0].detail;
+    EXPECT_NE(t.causes[0].hint.find("compute the consumers' regions separately"), std::string::npos);
+    EXPECT_TRUE(buffer(r, "CA").causes.empty());
+}
+
+TEST(AllocReport, SplitRemainderIsComputedNotAllocated) {
+    REQUIRE_ISL();
+    AllocReport r = allocReport(splitRemainder());
+    const BufferReport& b = buffer(r, "B");
+    for (BoundRules rules : {BoundRules::Tvm06, BoundRules::Tvm, BoundRules::Tight})
+        EXPECT_EQ(allocated(b, rules), 16);
+    EXPECT_EQ(b.needed, 16);
+    EXPECT_EQ(computed(b, BoundRules::Tvm), 32);
+    EXPECT_EQ(computed(b, BoundRules::Tight), 20);
+    const AllocCause* remainder = causeOf(b, WasteCause::SplitRemainder);
+    ASSERT_NE(remainder, nullptr);
+    EXPECT_NE(remainder->detail.find("C splits i (extent 20) by 16: the last iteration of i.outer needs 4"),
+              std::string::npos)
+        << remainder->detail;
+    EXPECT_NE(remainder->hint.find("(10, 5, 4)"), std::string::npos) << remainder->hint;
+    const BufferReport& c = buffer(r, "C");
+    EXPECT_EQ(computed(c, BoundRules::Tvm), 32);
+    EXPECT_EQ(computed(c, BoundRules::Tight), 20);
+    EXPECT_NE(causeOf(c, WasteCause::SplitRemainder), nullptr);
+}
+
+TEST(AllocReport, StridedReadIsTheIntervalHull) {
+    REQUIRE_ISL();
+    Tensor A = placeholder({16}, DataType::float32(), "A");
+    Tensor B = compute({16}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "B");
+    Tensor C = compute({8}, [&](const std::vector<Var>& v) { return B({v[0] * 2}) * f32(2); }, "C");
+    AllocReport r = allocReport(createSchedule(C.op));
+    const BufferReport& b = buffer(r, "B");
+    EXPECT_EQ(allocated(b, BoundRules::Tight), 15);
+    EXPECT_EQ(b.needed, 8);
+    ASSERT_EQ(kinds(b), std::vector<WasteCause>{WasteCause::StridedRead});
+    EXPECT_NE(b.causes[0].detail.find("C reads B[(i*2)] within B[0:15]"), std::string::npos) << b.causes[0].detail;
+    EXPECT_NE(b.causes[0].hint.find("no rectangle can fix it"), std::string::npos);
+}
+
+TEST(AllocReport, SharedScopeRelaxationIsNamed) {
+    REQUIRE_ISL();
+    Tensor A = placeholder({200, 400}, DataType::float32(), "A");
+    Tensor B = compute({200, 400}, [&](const std::vector<Var>& v) { return f32(3.14) * A({v[0], v[1]}); }, "B", "", {"i", "j"});
+    Tensor C = compute({100, 200}, [&](const std::vector<Var>& v) { return f32(2.72) * B({v[0], v[1]}); }, "C", "", {"i", "j"});
+    Schedule s = createSchedule(C.op);
+    IterVar threadX = threadAxis("threadIdx.x");
+    s[C].bind(opOf(C)->axis[0], threadAxis("blockIdx.x"));
+    s[C].bind(opOf(C)->axis[1], threadX);
+    s[B].setScope("shared");
+    s[B].computeAt(s[C], opOf(C)->axis[1]); // Ex. 7: at j, itself bound to threadIdx.x
+    s[B].bind(opOf(B)->axis[1], threadX);
+    AllocReport r = allocReport(s);
+    const BufferReport& b = buffer(r, "B");
+    EXPECT_EQ(b.scope, "shared");
+    EXPECT_EQ(allocated(b, BoundRules::Tight), 200);
+    EXPECT_EQ(b.needed, 200);
+    EXPECT_EQ(b.perThread, 1);
+    EXPECT_EQ(computed(b, BoundRules::Tvm), 20000) << "one element per thread of each of 100 blocks";
+    const AllocCause* relax = causeOf(b, WasteCause::ThreadRelaxation);
+    ASSERT_NE(relax, nullptr);
+    EXPECT_NE(relax->detail.find("threadIdx.x relaxed"), std::string::npos) << relax->detail;
+    EXPECT_NE(relax->hint.find("set_scope('local')"), std::string::npos);
+}
+
+TEST(AllocReport, GlobalBufferInsideThreadLoopsIsSharedByAllThreads) {
+    REQUIRE_ISL();
+    Tensor A = placeholder({1024}, DataType::float32(), "A");
+    Tensor B = compute({1024}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
+    Tensor C = compute({1024}, [&](const std::vector<Var>& v) { return B({v[0]}) + f32(1); }, "C");
+    Schedule s = createSchedule(C.op);
+    auto [bx, tx] = s[C].split(opOf(C)->axis[0], 64);
+    s[C].bind(bx, threadAxis("blockIdx.x"));
+    s[C].bind(tx, threadAxis("threadIdx.x"));
+    s[B].setScope("global");
+    s[B].computeAt(s[C], tx);
+    AllocReport r = allocReport(s);
+    const BufferReport& b = buffer(r, "B");
+    EXPECT_EQ(allocated(b, BoundRules::Tvm), 1024);
+    EXPECT_EQ(b.perThread, 1);
+    const AllocCause* relax = causeOf(b, WasteCause::ThreadRelaxation);
+    ASSERT_NE(relax, nullptr);
+    EXPECT_NE(relax->detail.find("threadIdx.x, blockIdx.x relaxed"), std::string::npos) << relax->detail;
+}
+
+TEST(AllocReport, ExactSchedulesHaveNoCauses) {
+    REQUIRE_ISL();
+    Tensor C = compute({5, 16}, [](const std::vector<Var>&) { return Expr(5); }, "C", "", {"i", "j"});
+    Tensor D = compute({5, 16}, [&](const std::vector<Var>& v) { return C({v[0], v[1]}) * 2; }, "D", "", {"i", "j"});
+    Schedule s = createSchedule(D.op);
+    s[C].computeAt(s[D], opOf(D)->axis[0]); // Ex. 3: one row of C per row of D
+    AllocReport r = allocReport(s);
+    const BufferReport& c = buffer(r, "C");
+    EXPECT_EQ(allocated(c, BoundRules::Tvm), 16);
+    EXPECT_EQ(c.needed, 16);
+    EXPECT_EQ(computed(c, BoundRules::Tvm), 80);
+    EXPECT_TRUE(c.causes.empty());
+    EXPECT_TRUE(buffer(r, "D").isOutput);
+    EXPECT_EQ(buffer(r, "D").needed, 80);
+}
+
+TEST(AllocReport, InterpreterCountsTouchedElements) {
+    REQUIRE_ISL();
+    AllocReport r = allocReport(splitRemainder());
+    const BufferReport& b = buffer(r, "B");
+    EXPECT_EQ(b.touchedPeak, 16); // the first iteration of i.outer writes and reads 16
+    EXPECT_EQ(buffer(r, "C").touchedTotal, 20);
+    AllocReportOptions never;
+    never.interpreterBudget = 0;
+    EXPECT_FALSE(buffer(allocReport(splitRemainder(), never), "B").touchedPeak.has_value());
+}
+
+TEST(AllocReport, SymbolicShapesKeepSymbolicSizes) {
+    Var n = var("n"), m = var("m");
+    Tensor A = placeholder({n, m}, DataType::float32(), "A");
+    Tensor B = compute({n, m}, [&](const std::vector<Var>& v) { return A({v[0], v[1]}) * f32(2); }, "B");
+    Tensor C = compute({n, m}, [&](const std::vector<Var>& v) { return B({v[0], v[1]}) + f32(1); }, "C");
+    Schedule s = createSchedule(C.op);
+    auto [xo, xi] = s[C].split(opOf(C)->axis[0], 8);
+    s[B].computeAt(s[C], xo);
+    AllocReport r = allocReport(s);
+    const RuleAllocation* tvm = buffer(r, "B").allocation(BoundRules::Tvm);
+    EXPECT_FALSE(tvm->allocated.has_value());
+    EXPECT_EQ(tvm->region, "[(i.outer*8), 8], [0, m]");
+    EXPECT_NE(tvm->size.find("m"), std::string::npos) << tvm->size;
+    EXPECT_NE(r.toText().find(tvm->size), std::string::npos);
+    EXPECT_FALSE(buffer(r, "B").touchedPeak.has_value());
+}
+
+TEST(AllocReport, NonAffineReadIsNamed) {
+    REQUIRE_ISL();
+    Tensor A = placeholder({64}, DataType::float32(), "A");
+    Tensor B = compute({64}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "B");
+    Tensor C = compute({8}, [&](const std::vector<Var>& v) { return B({v[0] * v[0]}); }, "C");
+    AllocReport r = allocReport(createSchedule(C.op));
+    const AllocCause* cause = causeOf(buffer(r, "B"), WasteCause::NotQuasiAffine);
+    ASSERT_NE(cause, nullptr);
+    EXPECT_EQ(cause->rules, std::vector<BoundRules>{BoundRules::Tight});
+}
+
+TEST(AllocReport, InlinedStagesAndPlaceholdersAreNotBuffers) {
+    Tensor A = placeholder({8}, DataType::float32(), "A");
+    Tensor B = compute({8}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "B");
+    Tensor C = compute({8}, [&](const std::vector<Var>& v) { return B({v[0]}) * f32(2); }, "C");
+    Schedule s = createSchedule(C.op);
+    s[B].computeInline();
+    AllocReport r = allocReport(s);
+    ASSERT_EQ(r.buffers.size(), 1u);
+    EXPECT_EQ(r.buffers[0].name, "C");
+}
+
+TEST(AllocReport, TextIsAnAlignedTableWithCauses) {
+    REQUIRE_ISL();
+    std::string text = allocReport(gatherDisjoint()).toText();
+    EXPECT_EQ(text.substr(0, text.find('\n')),
+              "buffer  scope              tvm-0.6  tvm  tight  needed  waste %  causes");
+    EXPECT_NE(text.find("\nT       global (inferred)  16       16   16     8       50.0     disjoint-requests\n"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("  disjoint-requests [tvm-0.6, tvm, tight]: the dimension-wise union"), std::string::npos);
+    EXPECT_NE(text.find("    hint: no rectangle can fix it"), std::string::npos);
+    std::string fuse = allocReport(fuseExample(false, 48)).toText();
+    EXPECT_NE(fuse.find("128*"), std::string::npos) << fuse;
+    EXPECT_NE(fuse.find("* the size changes from one iteration"), std::string::npos);
+}
+
+TEST(AllocReport, JsonHoldsEveryNumberAndCause) {
+    REQUIRE_ISL();
+    nlohmann::json j = nlohmann::json::parse(allocReport(splitRemainder()).toJson());
+    EXPECT_TRUE(j["tight_available"].get<bool>());
+    const auto& b = j["buffers"][0];
+    EXPECT_EQ(b["name"], "B");
+    EXPECT_EQ(b["scope"], "global");
+    EXPECT_TRUE(b["scope_inferred"].get<bool>());
+    EXPECT_EQ(b["allocations"][2]["rules"], "tight");
+    EXPECT_EQ(b["allocations"][2]["region"], "[(i.outer*16), 16]");
+    EXPECT_EQ(b["allocations"][2]["allocated"], 16);
+    EXPECT_EQ(b["allocations"][2]["computed"], 20);
+    EXPECT_EQ(b["allocations"][1]["computed"], 32);
+    EXPECT_EQ(b["needed"], 16);
+    EXPECT_EQ(b["touched_peak"], 16);
+    EXPECT_EQ(b["causes"][0]["kind"], "split-remainder");
+    EXPECT_EQ(b["causes"][0]["rules"], nlohmann::json({"tvm-0.6", "tvm"}));
+}
