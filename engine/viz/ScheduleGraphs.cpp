@@ -1,0 +1,105 @@
+// The stage DAG, the stage lookup of the CLI's `--stage`, and the dispatcher of `graph --kind`.
+// The other pictures are in IterVarGraph.cpp, AttachTreeGraph.cpp and RequestGraph.cpp.
+#include "viz/GraphBuild.h"
+
+#include "support/Check.h"
+
+namespace bs::viz {
+
+using namespace detail;
+
+namespace {
+
+/// `B`, or `B[1]` for output 1 of a multi-output operation.
+std::string tensorLabel(const Tensor& t) {
+    if (t.op->numOutputs() <= 1)
+        return t.name();
+    return t.name() + "[" + std::to_string(t.valueIndex) + "]";
+}
+
+/// The rows under a stage's name: what TEDD's dataflow graph spreads over tensor ovals and
+/// `Scope:` lines, in one table (reference/TEDD.md, "View 1").
+std::vector<LabelRow> dagRows(const GraphNode& node, const Stage& stage) {
+    std::vector<LabelRow> rows;
+    std::string kind = node.field("op");
+    if (stage->isOutput)
+        kind += ", output";
+    rows.push_back(textRow(kind, node.ref, node.location));
+    rows.push_back(textRow(node.field("type"), node.ref, node.location));
+    if (stage->op.as<PlaceholderOpNode>())
+        return rows;
+    ScopeInfo scope{node.field("scope"), node.field("scope_source")};
+    rows.push_back(textRow("scope: " + scope.text(), node.ref, node.location));
+    rows.push_back(textRow(node.field("attach"), node.ref, stage->attachLocation));
+    return rows;
+}
+
+} // namespace
+
+Graph stageDag(const GraphInput& input) {
+    BS_CHECK(input.schedule.defined()) << "stageDag of an undefined schedule";
+    Graph graph;
+    graph.kind = GraphKind::StageDag;
+    graph.name = "Stage DAG";
+    graph.rankDir = RankDir::TopToBottom;
+    const std::vector<Stage>& stages = input.schedule.stages();
+    for (size_t s = 0; s < stages.size(); ++s) {
+        GraphNode node = stageNode(input, int(s));
+        node.rows = dagRows(node, stages[s]);
+        graph.nodes.push_back(std::move(node));
+    }
+    // One edge per tensor read, in the consumer's order of first read; a tensor whose producer
+    // has no stage (not in this schedule) has nothing to point from.
+    for (size_t s = 0; s < stages.size(); ++s) {
+        for (const Tensor& t : stages[s]->op->inputTensors()) {
+            int producer = stageIndexOf(input.schedule, input.schedule.findStage(t.op));
+            if (producer < 0)
+                continue;
+            GraphEdge& edge = addEdge(graph, "stage" + std::to_string(producer), "",
+                                      "stage" + std::to_string(s), "", EdgeStyle::Dataflow);
+            edge.label = tensorLabel(t);
+            edge.ref = stageRef(int(s));
+            edge.location = stages[s]->op->location;
+        }
+    }
+    checkGraph(graph);
+    return graph;
+}
+
+Stage findStageByName(const Schedule& sch, const std::string& name) {
+    Stage found;
+    int count = 0;
+    std::string all;
+    for (const Stage& stage : sch.stages()) {
+        all += (all.empty() ? "'" : ", '") + stage.name() + "'";
+        if (stage.name() == name) {
+            found = found.defined() ? found : stage;
+            ++count;
+        }
+    }
+    if (count == 0)
+        throw UserError("no stage named '" + name + "'; the stages are " + all);
+    if (count > 1)
+        throw UserError("stage name '" + name + "' is ambiguous: " + std::to_string(count) +
+                        " stages have it; give the tensors distinct names");
+    return found;
+}
+
+Graph buildGraph(const GraphInput& input, GraphKind kind, const std::string& stageName) {
+    Stage stage = stageName.empty() ? Stage() : findStageByName(input.schedule, stageName);
+    switch (kind) {
+    case GraphKind::StageDag:
+        return stageDag(input);
+    case GraphKind::IterVarRelations:
+        return iterVarGraph(input, stage);
+    case GraphKind::AttachTree:
+        return attachTree(input, stage);
+    case GraphKind::ConsumerRequests:
+        if (!stage.defined())
+            throw UserError("the requests graph needs a stage (--stage NAME)");
+        return consumerRequests(input, stage);
+    }
+    BS_UNREACHABLE("unknown graph kind");
+}
+
+} // namespace bs::viz
