@@ -1,0 +1,56 @@
+/// \file
+/// The subcommands of the `boundscope` command line (DESIGN.md, "Command line contract"). Each
+/// lives in its own file: `add<Name>Command` declares its arguments on the parser and returns
+/// the action that runs once the command line is parsed.
+///
+/// Exit codes: 0 success; 1 the script or the analysis failed (one `FILE:LINE: error: MESSAGE`
+/// line on stderr); 2 bad usage (unknown option, missing or unreadable file); 3 the command is
+/// not available in this build.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+
+namespace bs::cli {
+
+enum ExitCode : int {
+    kExitOk = 0,
+    kExitFailure = 1,
+    kExitUsage = 2,
+    kExitUnavailable = 3,
+};
+
+/// What a subcommand does after parsing; returns the process's exit code.
+using CommandAction = std::function<int()>;
+
+struct Subcommand {
+    CLI::App* app = nullptr;
+    CommandAction action;
+};
+
+Subcommand addLowerCommand(CLI::App& parent);
+Subcommand addBoundsCommand(CLI::App& parent);
+Subcommand addTraceCommand(CLI::App& parent);
+Subcommand addAllocCommand(CLI::App& parent);
+Subcommand addGraphCommand(CLI::App& parent);
+Subcommand addCodegenCommand(CLI::App& parent);
+Subcommand addRunCommand(CLI::App& parent);
+Subcommand addScriptCommand(CLI::App& parent);
+
+// Shared pieces of the subcommands (CommandSupport.cpp).
+
+/// The positional `FILE.py` argument.
+void addScriptArgument(CLI::App& command, std::string& file);
+/// `--rules tvm|tvm-0.6|tight` (default tvm).
+void addRulesOption(CLI::App& command, std::string& rules);
+
+/// Prints `boundscope: error: MESSAGE` to stderr.
+void printError(const std::string& message);
+/// Whether `file` can be read; if not, prints `boundscope: error: cannot open 'FILE': REASON`.
+bool checkScriptReadable(const std::string& file);
+/// Prints `boundscope NAME: not available in this build yet` and returns kExitUnavailable.
+int reportUnavailable(const std::string& command);
+
+} // namespace bs::cli

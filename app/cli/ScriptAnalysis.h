@@ -1,0 +1,22 @@
+/// \file
+/// Running a script and analysing its current program, for the subcommands that show an
+/// analysis (lower, bounds, trace, alloc, graph, codegen, run).
+#pragma once
+
+#include "analysis/Analysis.h"
+
+#include <optional>
+#include <string>
+
+namespace bs::cli {
+
+/// Runs `file` in the embedded interpreter (its output goes to stderr, so stdout holds only the
+/// command's result) and analyses the program it defines. On failure prints one message
+/// (`FILE:LINE: error: MESSAGE`) and sets `exitCode`; returns nullopt.
+std::optional<Analysis> analyzeScript(const std::string& file, const AnalysisOptions& options,
+                                      int* exitCode);
+
+/// Parses a rules name already checked by the option parser.
+BoundRules rulesFromName(const std::string& name);
+
+} // namespace bs::cli

@@ -1,0 +1,68 @@
+/// `boundscope script FILE.py [ARGS...]`: runs the script in the embedded interpreter, as
+/// `python3 FILE.py` would, with `import tvm` resolving to Boundscope. Its output goes to stdout
+/// and stderr as it is produced; a failure is one line `FILE:LINE: error: MESSAGE` on stderr.
+
+#include "Commands.h"
+
+#ifdef BOUNDSCOPE_WITH_PYTHON
+#include "script/ScriptRunner.h"
+#endif
+
+#include <chrono>
+#include <iostream>
+#include <memory>
+#include <vector>
+
+namespace bs::cli {
+
+namespace {
+
+struct ScriptCommandOptions {
+    std::string file;
+    std::vector<std::string> arguments;
+    double timeoutSeconds = 0;
+};
+
+#ifdef BOUNDSCOPE_WITH_PYTHON
+int runScript(const ScriptCommandOptions& options) {
+    if (!checkScriptReadable(options.file))
+        return kExitUsage;
+    script::ScriptOptions scriptOptions;
+    scriptOptions.arguments = options.arguments;
+    scriptOptions.echoOutput = true;
+    scriptOptions.timeout =
+        std::chrono::milliseconds(static_cast<long long>(options.timeoutSeconds * 1000));
+    script::ScriptRunner runner;
+    script::ScriptResult result = runner.runFile(options.file, scriptOptions);
+    if (result.ok())
+        return kExitOk;
+    if (result.status == script::ScriptStatus::CannotOpen) {
+        printError(result.diagnostic->message);
+        return kExitUsage;
+    }
+    std::cerr << result.diagnostic->toString() << '\n';
+    return kExitFailure;
+}
+#else
+int runScript(const ScriptCommandOptions&) {
+    std::cerr << "boundscope script: Python support was not built (configure with "
+                 "-DBOUNDSCOPE_WITH_PYTHON=ON, which needs python3-dev and pybind11-dev)\n";
+    return kExitUnavailable;
+}
+#endif
+
+} // namespace
+
+Subcommand addScriptCommand(CLI::App& parent) {
+    auto options = std::make_shared<ScriptCommandOptions>();
+    CLI::App* command = parent.add_subcommand(
+        "script", "Run the script (prints, asserts) with Boundscope as its tvm");
+    addScriptArgument(*command, options->file);
+    command->add_option("args", options->arguments, "Arguments for the script (sys.argv[1:]); put them after -- when they start with -");
+    command->add_option("--timeout", options->timeoutSeconds,
+                        "Interrupt the script after this many seconds (0: no limit)")
+        ->check(CLI::NonNegativeNumber);
+    return {command, [options] { return runScript(*options); }};
+}
+
+} // namespace bs::cli

@@ -1,0 +1,45 @@
+/// `boundscope`: the headless front end. Parses the command line (DESIGN.md, "Command line
+/// contract") and runs the one subcommand given; each subcommand is its own file (Commands.h).
+
+#include "Commands.h"
+
+#include "support/Diagnostic.h"
+
+#include <exception>
+#include <iostream>
+#include <vector>
+
+using namespace bs::cli;
+
+int main(int argc, char** argv) {
+    CLI::App app{"Boundscope: explore TVM-style tensor-expression schedules and how InferBound "
+                 "derives their loop bounds",
+                 "boundscope"};
+    app.set_version_flag("--version", std::string("boundscope ") + BOUNDSCOPE_VERSION);
+    app.require_subcommand(1);
+    const std::vector<Subcommand> commands = {
+        addLowerCommand(app), addBoundsCommand(app),  addTraceCommand(app),
+        addAllocCommand(app), addGraphCommand(app),   addCodegenCommand(app),
+        addRunCommand(app),   addScriptCommand(app),
+    };
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& error) {
+        if (error.get_exit_code() == 0)
+            return app.exit(error); // --help, --version
+        printError(error.what());
+        return kExitUsage;
+    }
+    try {
+        for (const Subcommand& command : commands)
+            if (command.app->parsed())
+                return command.action();
+    } catch (const bs::UserError& error) {
+        std::cerr << error.diagnostic().toString() << '\n';
+        return kExitFailure;
+    } catch (const std::exception& error) {
+        printError(error.what());
+        return kExitFailure;
+    }
+    return kExitUsage;
+}

@@ -1,0 +1,113 @@
+#include "script/PythonErrors.h"
+
+namespace bs::script {
+
+namespace py = pybind11;
+
+namespace {
+
+/// The line of the innermost traceback entry in `scriptFile`; 0 when the script has none (an
+/// error while setting up the run).
+int innermostScriptLine(const py::object& trace, const std::string& scriptFile) {
+    int line = 0;
+    for (py::object tb = trace; tb && !tb.is_none(); tb = tb.attr("tb_next")) {
+        py::object file = tb.attr("tb_frame").attr("f_code").attr("co_filename");
+        if (py::str(file).cast<std::string>() == scriptFile)
+            line = tb.attr("tb_lineno").cast<int>();
+    }
+    return line;
+}
+
+std::string formatTraceback(const py::error_already_set& error) {
+    try {
+        // A SyntaxError from compile() has no traceback object at all.
+        py::object trace = error.trace() ? error.trace() : py::none();
+        py::object lines = py::module_::import("traceback")
+                               .attr("format_exception")(error.type(), error.value(), trace);
+        return py::str("").attr("join")(lines).cast<std::string>();
+    } catch (const py::error_already_set&) {
+        return error.what();
+    }
+}
+
+bool isEngineError(const py::error_already_set& error) {
+    try {
+        py::object tvmError = py::module_::import("_boundscope").attr("TVMError");
+        return error.matches(tvmError);
+    } catch (const py::error_already_set&) {
+        return false;
+    }
+}
+
+std::string describeValue(const py::error_already_set& error) {
+    std::string typeName = py::str(error.type().attr("__name__"));
+    if (error.matches(PyExc_SyntaxError)) {
+        py::object msg = error.value().attr("msg");
+        return typeName + ": " + std::string(py::str(msg));
+    }
+    std::string text = py::str(error.value());
+    if (isEngineError(error))
+        return text;
+    return text.empty() ? typeName : typeName + ": " + text;
+}
+
+/// SystemExit: nullopt for a successful exit, else the message for the user.
+std::optional<std::string> describeExit(const py::error_already_set& error) {
+    py::object code = error.value().attr("code");
+    if (code.is_none())
+        return std::nullopt;
+    if (PyLong_Check(code.ptr())) {
+        long long status = code.cast<long long>();
+        if (status == 0)
+            return std::nullopt;
+        return "script exited with status " + std::to_string(status);
+    }
+    return std::string(py::str(code));
+}
+
+} // namespace
+
+std::string toOneLine(const std::string& text) {
+    std::string out;
+    size_t end = text.find_last_not_of(" \t\r\n");
+    for (size_t i = 0; end != std::string::npos && i <= end; ++i) {
+        if (text[i] != '\n' && text[i] != '\r') {
+            out += text[i];
+            continue;
+        }
+        while (i + 1 <= end && (text[i + 1] == ' ' || text[i + 1] == '\t' || text[i + 1] == '\n'))
+            ++i;
+        out += ' ';
+    }
+    return out;
+}
+
+std::optional<PythonFailure> describePythonError(const py::error_already_set& error,
+                                                 const std::string& scriptFile) {
+    PythonFailure failure;
+    failure.diagnostic.location = SourceLocation{scriptFile, 0};
+    if (error.matches(PyExc_SystemExit)) {
+        auto message = describeExit(error);
+        if (!message)
+            return std::nullopt;
+        failure.diagnostic.message = toOneLine(*message);
+    } else if (error.matches(PyExc_KeyboardInterrupt)) {
+        failure.status = ScriptStatus::Interrupted;
+        failure.diagnostic.message = "interrupted";
+    } else {
+        failure.diagnostic.message = toOneLine(describeValue(error));
+        failure.traceback = formatTraceback(error);
+    }
+    int line = 0;
+    if (error.matches(PyExc_SyntaxError) && py::hasattr(error.value(), "filename") &&
+        py::str(error.value().attr("filename")).cast<std::string>() == scriptFile) {
+        py::object lineno = error.value().attr("lineno");
+        line = lineno.is_none() ? 0 : lineno.cast<int>();
+    } else {
+        line = innermostScriptLine(error.trace(), scriptFile);
+    }
+    failure.diagnostic.location.line = line;
+    return failure;
+}
+
+} // namespace bs::script

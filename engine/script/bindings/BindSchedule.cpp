@@ -1,0 +1,306 @@
+/// The schedule layer with TVM's names: `te.create_schedule`, `tvm.te.Schedule` (`s[C]`,
+/// `s.stages`, `cache_read`, `cache_write`, `rfactor`, `normalize`), `tvm.te.Stage` with every
+/// primitive and TVM's keyword arguments, the relations (`Split`, `Fuse`, `Rebase`, `Singleton`),
+/// `tvm.te.schedule.InferBound`, the bound trace, and lowering (`tvm.lower`). Schedules created
+/// here are recorded as the script's current program (analysis/Program.h).
+
+#include "analysis/Program.h"
+#include "ir/Printer.h"
+#include "lower/Lower.h"
+#include "schedule/Graph.h"
+#include "schedule/InferBound.h"
+#include "script/bindings/Bindings.h"
+#include "script/bindings/CallGuard.h"
+#include "script/bindings/Casters.h"
+
+namespace bs::script {
+
+namespace {
+
+/// Python views of the relations; `stage.relations` builds one per relation.
+struct PySplit {
+    IterVarRelation rel;
+};
+struct PyFuse {
+    IterVarRelation rel;
+};
+struct PyRebase {
+    IterVarRelation rel;
+};
+struct PySingleton {
+    IterVarRelation rel;
+};
+
+py::object relationObject(const IterVarRelation& rel) {
+    switch (rel.kind()) {
+    case RelationKind::Split:
+        return py::cast(PySplit{rel});
+    case RelationKind::Fuse:
+        return py::cast(PyFuse{rel});
+    case RelationKind::Rebase:
+        return py::cast(PyRebase{rel});
+    case RelationKind::Singleton:
+        return py::cast(PySingleton{rel});
+    }
+    return py::none();
+}
+
+py::object locationObject(const SourceLocation& where) {
+    if (!where.known())
+        return py::none();
+    return py::make_tuple(where.file, where.line);
+}
+
+template <typename Wrapper> py::class_<Wrapper> bindRelation(py::module_& m, const char* name) {
+    py::class_<Wrapper> cls(m, name);
+    cls.def("__str__", [](const Wrapper& w) { return toString(w.rel); })
+        .def("__repr__", [](const Wrapper& w) { return toString(w.rel); })
+        .def_property_readonly("source_location",
+                               [](const Wrapper& w) { return locationObject(w.rel->location); });
+    return cls;
+}
+
+void bindRelations(py::module_& m) {
+    bindRelation<PySplit>(m, "Split")
+        .def_property_readonly("parent", [](const PySplit& w) { return w.rel.as<SplitNode>()->parent; })
+        .def_property_readonly("outer", [](const PySplit& w) { return w.rel.as<SplitNode>()->outer; })
+        .def_property_readonly("inner", [](const PySplit& w) { return w.rel.as<SplitNode>()->inner; })
+        .def_property_readonly("factor", [](const PySplit& w) { return w.rel.as<SplitNode>()->factor; })
+        .def_property_readonly("nparts", [](const PySplit& w) { return w.rel.as<SplitNode>()->nparts; });
+    bindRelation<PyFuse>(m, "Fuse")
+        .def_property_readonly("outer", [](const PyFuse& w) { return w.rel.as<FuseNode>()->outer; })
+        .def_property_readonly("inner", [](const PyFuse& w) { return w.rel.as<FuseNode>()->inner; })
+        .def_property_readonly("fused", [](const PyFuse& w) { return w.rel.as<FuseNode>()->fused; });
+    bindRelation<PyRebase>(m, "Rebase")
+        .def_property_readonly("parent", [](const PyRebase& w) { return w.rel.as<RebaseNode>()->parent; })
+        .def_property_readonly("rebased", [](const PyRebase& w) { return w.rel.as<RebaseNode>()->rebased; });
+    bindRelation<PySingleton>(m, "Singleton")
+        .def_property_readonly("iter", [](const PySingleton& w) { return w.rel.as<SingletonNode>()->iter; });
+}
+
+Operation opOf(const py::handle& value, const char* what) {
+    if (py::isinstance<Tensor>(value))
+        return value.cast<Tensor>().op;
+    if (py::isinstance<OperationNode>(value))
+        return Operation(value.cast<OperationNode*>());
+    throw UserError(std::string(what) + " must be a Tensor or an Operation");
+}
+
+std::vector<Operation> opList(const py::object& value, const char* what) {
+    if (py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value)) {
+        std::vector<Operation> ops;
+        for (py::handle item : value)
+            ops.push_back(opOf(item, what));
+        return ops;
+    }
+    return {opOf(value, what)};
+}
+
+std::vector<IterVar> ivList(const py::args& args) {
+    std::vector<IterVar> out;
+    for (py::handle a : args) {
+        if (py::isinstance<py::list>(a) || py::isinstance<py::tuple>(a)) {
+            for (py::handle b : a)
+                out.push_back(b.cast<IterVar>());
+            continue;
+        }
+        out.push_back(a.cast<IterVar>());
+    }
+    return out;
+}
+
+py::object splitStage(const Stage& s, const IterVar& parent, const py::object& factor,
+                      const py::object& nparts) {
+    if (!factor.is_none() && !nparts.is_none())
+        throw UserError("split of '" + parent->var.name() + "' in stage '" + s.name() +
+                        "': give factor or nparts, not both");
+    std::pair<IterVar, IterVar> parts;
+    if (!factor.is_none())
+        parts = s.split(parent, convertExpr(factor, "factor"));
+    else if (!nparts.is_none())
+        parts = s.splitByNParts(parent, convertExpr(nparts, "nparts"));
+    else
+        throw UserError("split of '" + parent->var.name() + "' in stage '" + s.name() +
+                        "': give factor or nparts");
+    return py::make_tuple(parts.first, parts.second);
+}
+
+void bindStage(py::module_& m) {
+    py::class_<Stage>(m, "Stage")
+        .def("split", &splitStage, py::arg("parent"), py::arg("factor") = py::none(),
+             py::arg("nparts") = py::none(), Located())
+        .def(
+            "fuse", [](const Stage& s, py::args args) { return s.fuse(ivList(args)); }, Located())
+        .def(
+            "reorder", [](const Stage& s, py::args args) { s.reorder(ivList(args)); }, Located())
+        .def(
+            "tile",
+            [](const Stage& s, const IterVar& x, const IterVar& y, const Expr& xf, const Expr& yf) {
+                TileResult t = s.tile(x, y, xf, yf);
+                return py::make_tuple(t.xOuter, t.yOuter, t.xInner, t.yInner);
+            },
+            py::arg("x_parent"), py::arg("y_parent"), py::arg("x_factor"), py::arg("y_factor"),
+            Located())
+        .def("compute_at", &Stage::computeAt, py::arg("parent"), py::arg("scope"), Located())
+        .def("compute_root", &Stage::computeRoot, Located())
+        .def("compute_inline", &Stage::computeInline, Located())
+        .def("bind", &Stage::bind, py::arg("ivar"), py::arg("thread_ivar"), Located())
+        .def("set_scope", &Stage::setScope, py::arg("scope"), Located())
+        .def("vectorize", &Stage::vectorize, py::arg("var"), Located())
+        .def("unroll", &Stage::unroll, py::arg("var"), Located())
+        .def("parallel", &Stage::parallel, py::arg("var"), Located())
+        .def(
+            "pragma",
+            [](const Stage& s, const IterVar& iv, const std::string& key, const std::optional<Expr>& value) {
+                s.pragma(iv, key, value ? *value : Expr());
+            },
+            py::arg("var"), py::arg("pragma_type"), py::arg("pragma_value") = py::none(), Located())
+        .def_property_readonly("op", [](const Stage& s) { return wrapNode(s->op.get()); })
+        .def_property_readonly("origin_op", [](const Stage& s) { return wrapNode(s->originOp.get()); })
+        .def_property_readonly("name", [](const Stage& s) { return s.name(); })
+        .def_property_readonly("leaf_iter_vars", [](const Stage& s) { return s->leafIterVars; })
+        .def_property_readonly("all_iter_vars", [](const Stage& s) { return s->allIterVars; })
+        .def_property_readonly("relations",
+                               [](const Stage& s) {
+                                   py::list out;
+                                   for (const IterVarRelation& r : s->relations)
+                                       out.append(relationObject(r));
+                                   return out;
+                               })
+        .def_property_readonly("attach_type", [](const Stage& s) { return int(s->attachType); })
+        .def_property_readonly("attach_ivar", [](const Stage& s) { return s->attachIVar; })
+        .def_property_readonly("attach_stage",
+                               [](const Stage& s) -> py::object {
+                                   if (!s->attachStage.defined())
+                                       return py::none();
+                                   return py::cast(s->attachStage);
+                               })
+        .def_property_readonly("scope", [](const Stage& s) { return s->scope; })
+        .def_property_readonly("is_output", [](const Stage& s) { return s->isOutput; })
+        .def_property_readonly("source_location",
+                               [](const Stage& s) { return locationObject(s->location); })
+        .def("__eq__", [](const Stage& a, py::object b) {
+            return py::isinstance<Stage>(b) && a.same_as(b.cast<Stage>());
+        })
+        .def("__hash__", [](const Stage& s) { return StageHash()(s); })
+        .def("__repr__", [](const Stage& s) { return "stage(" + s.name() + ", " + nodeToString(s->op) + ")"; });
+}
+
+py::object tensorsOrOne(const std::vector<Tensor>& tensors) {
+    if (tensors.size() == 1)
+        return py::cast(tensors[0]);
+    return py::cast(tensors);
+}
+
+void bindSchedule(py::module_& m) {
+    py::class_<Schedule>(m, "Schedule")
+        .def(
+            "__getitem__", [](const Schedule& s, py::object key) { return s[opOf(key, "s[...]")]; },
+            Located())
+        .def_property_readonly("stages", [](const Schedule& s) { return s.stages(); })
+        .def_property_readonly("outputs",
+                               [](const Schedule& s) {
+                                   py::list out;
+                                   for (const Operation& op : s.outputs())
+                                       out.append(wrapNode(op.get()));
+                                   return out;
+                               })
+        .def(
+            "cache_read",
+            [](const Schedule& s, const Tensor& t, const std::string& scope, py::object readers) {
+                return s.cacheRead(t, scope, opList(readers, "a reader"));
+            },
+            py::arg("tensor"), py::arg("scope"), py::arg("readers"), Located())
+        .def(
+            "cache_write",
+            [](const Schedule& s, py::object tensor, const std::string& scope) -> py::object {
+                if (py::isinstance<Tensor>(tensor))
+                    return py::cast(s.cacheWrite(tensor.cast<Tensor>(), scope));
+                return py::cast(s.cacheWrite(tensor.cast<std::vector<Tensor>>(), scope));
+            },
+            py::arg("tensor"), py::arg("scope"), Located())
+        .def(
+            "rfactor",
+            [](const Schedule& s, const Tensor& t, const IterVar& axis, int factorAxis) {
+                return tensorsOrOne(s.rfactor(t, axis, factorAxis));
+            },
+            py::arg("tensor"), py::arg("axis"), py::arg("factor_axis") = 0, Located())
+        .def("normalize", &Schedule::normalize, Located())
+        .def("copy", &Schedule::copy, Located())
+        .def("__eq__", [](const Schedule& a, py::object b) {
+            return py::isinstance<Schedule>(b) && a.same_as(b.cast<Schedule>());
+        })
+        .def("__hash__", [](const Schedule& s) { return std::hash<const void*>()(s.get()); });
+
+    m.def(
+        "_create_schedule",
+        [](py::object ops) {
+            Schedule s = createSchedule(opList(ops, "an output"));
+            ProgramRecorder::current().noteSchedule(s);
+            return s;
+        },
+        py::arg("ops"), Located());
+}
+
+BoundRules rulesOf(const std::string& name) {
+    auto rules = parseBoundRules(name);
+    if (!rules)
+        throw UserError("unknown rule set '" + name + "': expected tvm, tvm-0.6 or tight");
+    return *rules;
+}
+
+void bindAnalyses(py::module_& m) {
+    m.def(
+        "_infer_bound",
+        [](const Schedule& s, const std::string& rules) {
+            InferBoundResult r = inferBound(s, rulesOf(rules));
+            py::dict out;
+            for (const auto& [iv, range] : r.bounds)
+                out[wrapNode(iv.get())] = py::cast(range);
+            return out;
+        },
+        py::arg("schedule"), py::arg("rules") = "tvm", Located());
+    m.def(
+        "_bound_trace_json",
+        [](const Schedule& s, const std::string& rules) {
+            return inferBound(s.normalize(), rulesOf(rules)).trace.toJson();
+        },
+        py::arg("schedule"), py::arg("rules") = "tvm", Located());
+    m.def(
+        "_lower",
+        [](const Schedule& s, const std::vector<Tensor>& args, const std::string& rules,
+           bool keepTrivialLoops, const std::string& pass, bool record) {
+            auto after = parseLowerPass(pass);
+            if (!after)
+                throw UserError("unknown pass '" + pass +
+                                "': expected schedule_ops, flatten, simplify, cse or final");
+            if (record)
+                ProgramRecorder::current().show(s, args);
+            LowerOptions options{rulesOf(rules), keepTrivialLoops};
+            return toString(lower(s, args, options).func.after(*after));
+        },
+        py::arg("schedule"), py::arg("args"), py::arg("rules") = "tvm",
+        py::arg("keep_trivial_loops") = false, py::arg("after") = "final", py::arg("record") = true,
+        Located());
+    m.def(
+        "_show",
+        [](const Schedule& s, const std::vector<Tensor>& args) { ProgramRecorder::current().show(s, args); },
+        py::arg("schedule"), py::arg("args"), Located());
+    m.def(
+        "_default_args", [](const Schedule& s) { return defaultArguments(s); }, py::arg("schedule"));
+    m.def(
+        "_attach_path",
+        [](const Schedule& s, py::object key) { return createAttachPath(s).at(opOf(key, "the stage")); },
+        py::arg("schedule"), py::arg("op"), Located());
+}
+
+} // namespace
+
+void bindScheduleLayer(py::module_& m) {
+    bindRelations(m);
+    bindStage(m);
+    bindSchedule(m);
+    bindAnalyses(m);
+}
+
+} // namespace bs::script

@@ -1,0 +1,31 @@
+/// \file
+/// The `_boundscope` Python module: the engine's API with TVM's names, one binding source per
+/// engine layer (BindIr*.cpp for engine/ir; the te, schedule and later layers each add theirs and
+/// a call in `defineModule`). The same definition serves the module embedded in the CLI and the
+/// app (script/EmbeddedModule.cpp) and the extension that plain `python3` imports
+/// (script/extension/PythonExtension.cpp). The public Python API is the pure-Python `boundscope`
+/// and `tvm` packages in resources/python, which re-export these names where TVM has them.
+///
+/// Rules for binding code: every function that calls into the engine is declared with
+/// `Located()` (CallGuard.h), takes and returns engine handles (Casters.h), and reports user
+/// mistakes by throwing `bs::UserError`, which Python sees as `tvm.error.TVMError`.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+namespace bs::script {
+
+/// Defines everything in `_boundscope` (classes, functions, TVMError).
+void defineModule(pybind11::module_& m);
+
+/// engine/ir: expression node classes, Range, IterVar, CommReducer, operators and functions.
+void bindIr(pybind11::module_& m);
+void bindIrAxes(pybind11::module_& m);
+void bindIrFunctions(pybind11::module_& m);
+
+/// engine/te: Tensor, operations and their builders.
+void bindTe(pybind11::module_& m);
+/// engine/schedule and engine/lower: schedules, stages, relations, InferBound, lowering.
+void bindScheduleLayer(pybind11::module_& m);
+
+} // namespace bs::script

@@ -1,0 +1,38 @@
+#include "script/bindings/Bindings.h"
+
+#include "script/bindings/CallGuard.h"
+#include "support/Diagnostic.h"
+
+namespace bs::script {
+
+namespace py = pybind11;
+
+void defineModule(py::module_& m) {
+    m.doc() = "Boundscope's engine bindings; use the `boundscope` or `tvm` package instead.";
+
+    // A UserError thrown by the engine becomes tvm.error.TVMError with the same message, a
+    // RuntimeError as in TVM, so `except RuntimeError` in TVM's tests still catches it.
+    auto tvmError = py::register_exception<UserError>(m, "TVMError", PyExc_RuntimeError);
+    tvmError.attr("__module__") = "tvm.error";
+
+    m.def("_add_library_path", &addLibraryPath, py::arg("directory"),
+          "Marks a directory of Boundscope's own Python files (never the user's line).");
+    m.def(
+        "_current_location",
+        []() -> py::object {
+            const SourceLocation& where = currentSourceLocation();
+            if (!where.known())
+                return py::none();
+            return py::make_tuple(where.file, where.line);
+        },
+        Located(), "The script line the engine attributes this call to, as (file, line).");
+    m.def(
+        "_raise_user_error", [](const std::string& message) { throw UserError(message); },
+        py::arg("message"), Located(), "Raises an engine UserError (for tests).");
+
+    bindIr(m);
+    bindTe(m);
+    bindScheduleLayer(m);
+}
+
+} // namespace bs::script

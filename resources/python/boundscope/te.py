@@ -1,0 +1,198 @@
+"""The tensor-expression language and schedules (engine/te, engine/schedule) with TVM's Python
+API: placeholder, compute, reduce_axis, sum/max/min, comm_reducer, thread_axis,
+create_schedule, and the Schedule and Stage classes with every primitive."""
+
+import inspect as _inspect
+
+import _boundscope as _core
+
+from . import expr as _expr
+
+Tensor = _core.Tensor
+Operation = _core.Operation
+PlaceholderOp = _core.PlaceholderOp
+ComputeOp = _core.ComputeOp
+Schedule = _core.Schedule
+Stage = _core.Stage
+Split = _core.Split
+Fuse = _core.Fuse
+Rebase = _core.Rebase
+Singleton = _core.Singleton
+
+__all__ = [
+    "Tensor", "Operation", "PlaceholderOp", "ComputeOp", "Schedule", "Stage", "Split", "Fuse",
+    "Rebase", "Singleton", "placeholder", "compute", "reduce_axis", "thread_axis", "sum", "max",
+    "min", "comm_reducer", "create_schedule", "InferBound", "lower", "show", "bound_trace",
+]
+
+
+class TensorSlice:
+    """`A[i]` of a tensor with more dimensions: index it again (`A[i][j]`), as in TVM."""
+
+    def __init__(self, tensor, indices):
+        self.tensor = tensor
+        self.indices = indices
+
+    def __getitem__(self, index):
+        if not isinstance(index, tuple):
+            index = (index,)
+        return _index(self.tensor, self.indices + index)
+
+    @property
+    def dtype(self):
+        return self.tensor.dtype
+
+
+def _index(tensor, indices):
+    if len(indices) < tensor.ndim:
+        return TensorSlice(tensor, indices)
+    return tensor._load(list(indices))
+
+
+def _tensor_getitem(self, index):
+    if not isinstance(index, tuple):
+        index = (index,)
+    return _index(self, index)
+
+
+def _tensor_call(self, *indices):
+    if len(indices) == 1 and isinstance(indices[0], (tuple, list)):
+        indices = tuple(indices[0])
+    return self._load(list(indices))
+
+
+Tensor.__getitem__ = _tensor_getitem
+Tensor.__call__ = _tensor_call
+
+
+def _shape_list(shape):
+    if isinstance(shape, (tuple, list)):
+        return list(shape)
+    return [shape]
+
+
+def placeholder(shape, dtype=None, name="placeholder"):
+    """te.placeholder(shape, dtype="float32", name="placeholder")."""
+    return _core._placeholder(_shape_list(shape), dtype or "float32", name)
+
+
+def compute(shape, fcompute, name="compute", tag="", attrs=None, varargs_names=None):
+    """te.compute(shape, fcompute, name="compute", tag=""): the axes are named after fcompute's
+    parameters, as in TVM (a `*args` fcompute gets `i0`, `i1`, ...)."""
+    shape = _shape_list(shape)
+    params = _inspect.signature(fcompute).parameters
+    names = [p.name for p in params.values()
+             if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if any(p.kind == p.VAR_POSITIONAL for p in params.values()):
+        names = list(varargs_names) if varargs_names else ["i%d" % k for k in range(len(shape))]
+    if len(names) != len(shape):
+        raise ValueError("fcompute takes %d arguments but the shape has %d dimensions"
+                         % (len(names), len(shape)))
+    return _core._compute(shape, fcompute, name, tag, names)
+
+
+def reduce_axis(dom, name="rv", thread_tag="", span=None):
+    """te.reduce_axis((begin, end), name="rv")."""
+    return _core._reduce_axis(dom, name)
+
+
+def thread_axis(dom=None, tag="", name="", span=None):
+    """te.thread_axis("threadIdx.x") or te.thread_axis((0, 32), "threadIdx.x")."""
+    if isinstance(dom, str):
+        dom, tag = None, dom
+    return _core._thread_axis(dom, tag, name)
+
+
+def _reducer(kind, binary):
+    def reducer(expr, axis=None, where=None, *args):
+        if axis is None or isinstance(axis, (_expr.PrimExpr, int, float)) and not isinstance(
+                axis, _expr.IterVar):
+            # Two expressions: the elementwise operation, as TVM's reducers allow.
+            return binary(expr, axis)
+        return _core._reduce(kind, expr, axis, where)
+
+    reducer.__name__ = kind
+    return reducer
+
+
+sum = _reducer("sum", lambda a, b: a + b)  # noqa: A001 - TVM's name
+max = _reducer("max", _expr.max)  # noqa: A001 - TVM's name
+min = _reducer("min", _expr.min)  # noqa: A001 - TVM's name
+
+
+def comm_reducer(fcombine, fidentity, name="reduce"):
+    """te.comm_reducer(fcombine, fidentity, name): a reducer over one value or a tuple."""
+
+    def reducer(expr, axis, where=None, *args):
+        values = list(expr) if isinstance(expr, (tuple, list)) else [expr]
+        dtypes = [v.dtype for v in values]
+        code = fcombine.__code__
+        lhs_name, rhs_name = (code.co_varnames + ("x", "y"))[:2]
+        if len(values) == 1:
+            lhs = [_expr.Var(lhs_name, dtypes[0])]
+            rhs = [_expr.Var(rhs_name, dtypes[0])]
+            result = [fcombine(lhs[0], rhs[0])]
+            identity = [fidentity(dtypes[0])]
+        else:
+            lhs = [_expr.Var("%s_%d" % (lhs_name, k), t) for k, t in enumerate(dtypes)]
+            rhs = [_expr.Var("%s_%d" % (rhs_name, k), t) for k, t in enumerate(dtypes)]
+            result = list(fcombine(tuple(lhs), tuple(rhs)))
+            identity = list(fidentity(*dtypes))
+        result = [_expr.const(r) if isinstance(r, (int, float)) else r for r in result]
+        identity = [_expr.const(i, t) if isinstance(i, (int, float)) else i
+                    for i, t in zip(identity, dtypes)]
+        combiner = _expr.CommReducer(lhs, rhs, result, identity)
+        outs = _core._make_reduce(combiner, values, axis, where)
+        return outs[0] if len(outs) == 1 else tuple(outs)
+
+    reducer.__name__ = name
+    return reducer
+
+
+def create_schedule(ops):
+    """te.create_schedule(op or [ops]); the last one created is the script's current program."""
+    if not isinstance(ops, (list, tuple)):
+        ops = [ops]
+    return _core._create_schedule(list(ops))
+
+
+def InferBound(sch, rules="tvm"):  # noqa: N802 - TVM's name
+    """tvm.te.schedule.InferBound(s): {IterVar: Range}. Like TVM, the schedule should be
+    normalized first (s.normalize())."""
+    return _core._infer_bound(sch, rules)
+
+
+def bound_trace(sch, rules="tvm"):
+    """The BoundTrace of a (not yet normalized) schedule as JSON text."""
+    return _core._bound_trace_json(sch, rules)
+
+
+class LoweredFunc:
+    """What tvm.lower returns: str() is the lowered IR in TVM's classic text form."""
+
+    def __init__(self, text, name):
+        self.text = text
+        self.name = name
+
+    def __str__(self):
+        return self.text
+
+    __repr__ = __str__
+
+
+def lower(sch, args=None, name="main", binds=None, simple_mode=False, rules="tvm",
+          after="final", keep_trivial_loops=False):
+    """tvm.lower(s, [A, C], simple_mode=True): lowers and records (s, args) as the program the
+    Boundscope CLI and app show."""
+    if args is None:
+        args = _core._default_args(sch)
+    tensors = [a for a in args if isinstance(a, Tensor)]
+    text = _core._lower(sch, tensors, rules, keep_trivial_loops, after, True)
+    return LoweredFunc(text, name)
+
+
+def show(sch, args=None):
+    """boundscope.show(s, args): the program the CLI and the app analyse."""
+    if args is None:
+        args = _core._default_args(sch)
+    _core._show(sch, list(args))

@@ -1,0 +1,11 @@
+"""tvm.ir: the base classes of TVM's IR that scripts name (Range, PrimExpr)."""
+
+import boundscope as _bs
+
+from ._placeholder import missing as _missing
+
+Object = _bs.Object
+PrimExpr = _bs.PrimExpr
+Range = _bs.Range
+
+__getattr__ = _missing("tvm.ir")

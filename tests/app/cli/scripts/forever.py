@@ -1,0 +1,3 @@
+# Never finishes: for --timeout.
+while True:
+    pass
