@@ -1,0 +1,89 @@
+/// The host CPU for LLVM, and the O3 pipeline (see LlvmHost.h).
+#include "codegen/llvm/LlvmHost.h"
+
+#include "support/Diagnostic.h"
+
+#include <llvm/ADT/StringMap.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/Host.h>
+#include <llvm/Support/TargetSelect.h>
+
+#include <algorithm>
+
+namespace bs::llvmgen {
+
+namespace {
+
+HostTarget detectHost() {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    HostTarget host;
+    host.triple = llvm::sys::getProcessTriple();
+    host.cpu = llvm::sys::getHostCPUName().str();
+    // Sorted, so that the printed IR of a kernel is the same from one run to the next.
+    std::vector<std::string> features;
+    llvm::StringMap<bool> featureMap;
+    if (llvm::sys::getHostCPUFeatures(featureMap)) {
+        for (const auto& feature : featureMap)
+            features.push_back((feature.second ? "+" : "-") + feature.first().str());
+    }
+    std::sort(features.begin(), features.end());
+    for (const std::string& feature : features)
+        host.features += (host.features.empty() ? "" : ",") + feature;
+    host.featureList = std::move(features);
+    return host;
+}
+
+} // namespace
+
+const HostTarget& hostTarget() {
+    static const HostTarget host = detectHost();
+    return host;
+}
+
+llvm::orc::JITTargetMachineBuilder hostMachineBuilder() {
+    const HostTarget& host = hostTarget();
+    llvm::orc::JITTargetMachineBuilder builder{llvm::Triple(host.triple)};
+    builder.setCPU(host.cpu);
+    builder.addFeatures(host.featureList);
+    builder.setCodeGenOptLevel(llvm::CodeGenOpt::Aggressive);
+    return builder;
+}
+
+std::unique_ptr<llvm::TargetMachine> createHostTargetMachine() {
+    llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
+        hostMachineBuilder().createTargetMachine();
+    if (!machine)
+        throw UserError("cannot generate code for this CPU (" + hostTarget().triple + ", " +
+                        hostTarget().cpu + "): " + errorText(machine.takeError()));
+    return std::move(*machine);
+}
+
+void optimizeModule(llvm::Module& module, llvm::TargetMachine& machine) {
+    // The new pass manager's standard setup (llvm/docs/NewPassManager.rst); with the target
+    // machine, the cost model is the host's, so the vectorizers use its vector width.
+    llvm::LoopAnalysisManager loops;
+    llvm::FunctionAnalysisManager functions;
+    llvm::CGSCCAnalysisManager sccs;
+    llvm::ModuleAnalysisManager modules;
+    llvm::PipelineTuningOptions tuning;
+    tuning.LoopUnrolling = true;
+    tuning.LoopVectorization = true;
+    tuning.SLPVectorization = true;
+    llvm::PassBuilder builder(&machine, tuning);
+    builder.registerModuleAnalyses(modules);
+    builder.registerCGSCCAnalyses(sccs);
+    builder.registerFunctionAnalyses(functions);
+    builder.registerLoopAnalyses(loops);
+    builder.crossRegisterProxies(loops, functions, sccs, modules);
+    llvm::ModulePassManager passes =
+        builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+    passes.run(module, modules);
+}
+
+std::string errorText(llvm::Error error) {
+    return llvm::toString(std::move(error));
+}
+
+} // namespace bs::llvmgen

@@ -1,0 +1,45 @@
+/// The runtime functions generated CPU kernels call (see LlvmRuntime.h).
+#include "codegen/llvm/LlvmRuntime.h"
+
+#include "runtime/ThreadPool.h"
+
+#include <atomic>
+#include <cstdlib>
+
+extern "C" {
+
+int32_t bs_llvm_parallel_for(BsParallelChunk chunk, void* closure, int64_t begin, int64_t end) {
+    // Every chunk runs even after one failed: chunks cannot be cancelled halfway, and a status
+    // is only an early return of the kernel, reported once.
+    std::atomic<int32_t> status{0};
+    bs::ThreadPool::global().parallelFor(begin, end, [&](int64_t lo, int64_t hi) {
+        int32_t code = chunk(lo, hi, closure);
+        int32_t expected = 0;
+        if (code != 0)
+            status.compare_exchange_strong(expected, code);
+    });
+    return status.load();
+}
+
+void* bs_llvm_alloc(int64_t bytes) {
+    if (bytes < 0)
+        return nullptr;
+    // aligned_alloc wants a multiple of the alignment.
+    size_t size = (size_t(bytes) + 63) / 64 * 64;
+    return std::aligned_alloc(64, size == 0 ? 64 : size);
+}
+
+void bs_llvm_free(void* pointer) {
+    std::free(pointer);
+}
+}
+
+namespace bs::llvmgen {
+
+std::vector<RuntimeSymbol> runtimeSymbols() {
+    return {{kParallelForSymbol, reinterpret_cast<void*>(&bs_llvm_parallel_for)},
+            {kAllocSymbol, reinterpret_cast<void*>(&bs_llvm_alloc)},
+            {kFreeSymbol, reinterpret_cast<void*>(&bs_llvm_free)}};
+}
+
+} // namespace bs::llvmgen
