@@ -67,6 +67,12 @@ void Analyzer::bind(const Var& var, const Range& r, bool allowOverride) {
     }
     m_constIntBound.bind(var, r, allowOverride);
     m_varRanges[var] = IntSet::fromRange(r);
+    if (allowOverride) {
+        // A variable bound again as a range (one loop variable shared by sibling loops, as in
+        // unrolled copies) loses the value an earlier extent-1 binding gave it.
+        m_varValues.erase(var);
+        m_modularSet.update(var, ModularSet::everything(), true);
+    }
 }
 
 void Analyzer::bind(const Var& var, const Expr& value, bool allowOverride) {

@@ -3,6 +3,7 @@
 #include "ir/Functor.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace bs {
 
@@ -15,12 +16,51 @@ public:
 protected:
     using IRMutator::visit;
     Expr visit(const VarNode* op) override {
+        if (std::find(m_reducerParams.begin(), m_reducerParams.end(), op) != m_reducerParams.end())
+            return Expr(op);
         Expr replacement = m_fn(Var(op));
         return replacement.defined() ? replacement : Expr(op);
     }
 
+    /// A reducer's result and identity may use variables of the enclosing computation, e.g.
+    /// `max(x + y, float(n))` with `n` a compute axis: they are replaced too, as TVM's te
+    /// VarReplacer does (MutateCommReducer), or cache_write would leave the old axis free in
+    /// the cache's init (TVM's test_loop_dep_reduce_cache_write, issue 5). The reducer's own
+    /// lhs/rhs are its parameters, never free, so they are left alone.
+    Expr visit(const ReduceNode* op) override {
+        Expr e = IRMutator::visit(op);
+        const auto* reduce = e.as<ReduceNode>();
+        CommReducer combiner = substituteCombiner(reduce->combiner);
+        if (combiner.same_as(reduce->combiner))
+            return e;
+        return ReduceNode::make(combiner, reduce->source, reduce->axis, reduce->condition,
+                                reduce->valueIndex);
+    }
+
 private:
+    /// One result per reducer, so the outputs of a multi-output reduction keep sharing theirs.
+    CommReducer substituteCombiner(const CommReducer& combiner) {
+        auto it = m_combiners.find(combiner.get());
+        if (it != m_combiners.end())
+            return it->second;
+        for (const std::vector<Var>* params : {&combiner->lhs, &combiner->rhs})
+            for (const Var& v : *params)
+                m_reducerParams.push_back(v.get());
+        bool changed = false;
+        std::vector<Expr> result = visitExprs(combiner->result, &changed);
+        std::vector<Expr> identity = visitExprs(combiner->identityElement, &changed);
+        m_reducerParams.clear();
+        CommReducer out = combiner;
+        if (changed)
+            out = CommReducer(combiner->lhs, combiner->rhs, std::move(result), std::move(identity));
+        m_combiners.emplace(combiner.get(), out);
+        return out;
+    }
+
     const std::function<Expr(const Var&)>& m_fn;
+    std::unordered_map<const CommReducerNode*, CommReducer> m_combiners;
+    /// The lhs/rhs of the reducer being substituted (reducers do not nest).
+    std::vector<const VarNode*> m_reducerParams;
 };
 
 std::function<Expr(const Var&)> lookupIn(const VarMap<Expr>& map) {

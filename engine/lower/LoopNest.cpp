@@ -66,13 +66,16 @@ void emitLoop(const Stage& stage, const IterVar& iv, const Range& dom, const Loo
 /// A leaf bound to a thread: `// attr [thread] thread_extent = e`; the value is the thread
 /// variable where the stage's storage is shared by that thread, else the min (a local stage's
 /// thread offset is already in its realize region). Note: the scope STRING decides here, with
-/// no inference, as in TVM.
+/// no inference, as in TVM. A bound leaf keeps a non-zero min when normalize() could not rebase
+/// it: a root axis of a compute_at'ed stage bound directly (`s[AS].bind(AS.op.axis[0], ty)`
+/// ranges over `[by*16, 16)`). TVM rejects that with `ICHECK(is_zero(dom->min))`; we run it
+/// as TVM would after rebasing, the thread covering the range from its min: `min + threadIdx`.
 void emitThread(const Stage& stage, const IterVar& iv, const IterVar& thread, const Range& dom,
                 const LoopNestOptions& opt, std::vector<Stmt>& level, IterVarMap<Expr>* valueMap) {
     const std::string& tag = thread->threadTag;
     if (tag == "vthread" || tag == "cthread") {
         level.push_back(AttrStmtNode::make(thread, attr::kVirtualThread, dom.extent, noOp()));
-        (*valueMap)[iv] = thread->var;
+        (*valueMap)[iv] = isZero(dom.min) ? Expr(thread->var) : dom.min + thread->var;
         return;
     }
     level.push_back(AttrStmtNode::make(thread, attr::kThreadExtent, dom.extent, noOp()));
@@ -83,7 +86,10 @@ void emitThread(const Stage& stage, const IterVar& iv, const IterVar& thread, co
     ThreadScope ts = ThreadScope::create(tag);
     bool shared = stage->scope.empty() || stage->scope == "warp" ||
                   int(StorageScope::create(stage->scope).rank) <= ts.rank;
-    (*valueMap)[iv] = shared ? Expr(thread->var) : dom.min;
+    if (!shared)
+        (*valueMap)[iv] = dom.min;
+    else
+        (*valueMap)[iv] = isZero(dom.min) ? Expr(thread->var) : dom.min + thread->var;
 }
 
 bool isRangeSame(const Range& a, const Range& b) {

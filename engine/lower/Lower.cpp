@@ -7,6 +7,8 @@
 #include "lower/RemoveNoOp.h"
 #include "lower/ScheduleOps.h"
 #include "lower/Simplify.h"
+#include "lower/ThreadSync.h"
+#include "lower/VerifyVars.h"
 
 #include <algorithm>
 
@@ -95,7 +97,11 @@ LowerResult lower(const Schedule& sch, const std::vector<Tensor>& args, const Lo
     // TVM's order: loop annotations, simplify and clean-up, then CSE last, so that unrolled
     // copies and vector indices are shared rather than recomputed.
     Stmt annotated = removeNoOp(simplifyStmt(vectorizeLoops(unrollLoops(f.afterSimplify))));
-    f.final = commonSubexprElim(annotated);
+    // TVM runs ThreadSync on the device code after lowering (build_module's device passes):
+    // barriers go between the shared-memory writes and reads of each kernel.
+    f.final = insertThreadSync(commonSubexprElim(annotated));
+    // TVM's MakeAPI, the end of tvm.lower, rejects bodies with free variables.
+    verifyDefinedVars(f.final, f.scalarParams);
     return result;
 }
 

@@ -1,8 +1,9 @@
 /// \file
 /// The lowering pipeline, TVM's `tvm.lower`: normalize, InferBound, ScheduleOps, storage
 /// flattening, simplification, common subexpression elimination (seed 001), then the loop
-/// annotations and clean-ups. Every intermediate statement is kept so the IR can be printed
-/// after any pass (`--after schedule_ops|flatten|simplify|cse|final`).
+/// annotations and clean-ups, and the barriers of GPU kernels (ThreadSync) in the final IR.
+/// Every intermediate statement is kept so the IR can be printed after any pass
+/// (`--after schedule_ops|flatten|simplify|cse|final`).
 #pragma once
 
 #include "lower/StorageFlatten.h"

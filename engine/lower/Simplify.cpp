@@ -8,11 +8,29 @@ namespace bs {
 
 namespace {
 
+/// A reduction over no axes is its source where its condition holds, else the identity: what
+/// TVM's canonical simplifier makes of it. rfactor over a stage's only reduce axis leaves one in
+/// the rfactor stage (`C.rf[k, i] = reduce(..., axis=[])`).
+class EmptyReductionRemover : public IRMutator {
+protected:
+    using IRMutator::visit;
+    Expr visit(const ReduceNode* op) override {
+        Expr e = IRMutator::visit(op);
+        const auto* r = e.as<ReduceNode>();
+        if (!r || !r->axis.empty())
+            return e;
+        Expr value = r->source[size_t(r->valueIndex)];
+        if (isOne(r->condition))
+            return value;
+        return select(r->condition, value, r->combiner->identityElement[size_t(r->valueIndex)]);
+    }
+};
+
 /// Simplifies expressions bottom-up and binds each loop variable's range (and each let's value)
 /// for the statements inside it, so index arithmetic folds with what is known there.
 class StmtSimplifier : public IRMutator {
 public:
-    Expr visitExpr(const Expr& e) override { return m_analyzer.simplify(e); }
+    Expr visitExpr(const Expr& e) override { return m_analyzer.simplify(EmptyReductionRemover().visitExpr(e)); }
 
 protected:
     using IRMutator::visit;

@@ -2,9 +2,11 @@
 
 #include "ir/Equality.h"
 #include "ir/Functor.h"
+#include "ir/Op.h"
 #include "ir/Substitute.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace bs {
@@ -23,6 +25,34 @@ bool isStorageSync(const Stmt& stmt) {
 namespace {
 
 enum class AccessKind { Read, Write, Sync };
+
+/// The largest constant extent of each thread axis of a kernel: its launch extent.
+using LaunchExtents = std::map<std::string, int64_t>;
+
+LaunchExtents launchExtentsOf(const Stmt& kernel) {
+    LaunchExtents extents;
+    postOrderVisit(kernel, [&](const NodeRef& node) {
+        const auto* a = node.as<AttrStmtNode>();
+        const auto* iv = a && a->key == attr::kThreadExtent ? a->node.as<IterVarNode>() : nullptr;
+        auto extent = iv ? asConstInt(a->value) : std::nullopt;
+        if (!extent)
+            return;
+        int64_t& launch = extents[iv->threadTag];
+        launch = std::max(launch, *extent);
+    });
+    return extents;
+}
+
+/// A thread nest smaller than the launch along its axis: it runs on some threads only (the
+/// launch takes the largest extent and guards the smaller nests, SplitHostDevice.h).
+bool isPartialNest(const AttrStmtNode* op, const LaunchExtents& launch) {
+    const auto* iv = op->node.as<IterVarNode>();
+    if (op->key != attr::kThreadExtent || !iv)
+        return false;
+    auto extent = asConstInt(op->value);
+    auto it = launch.find(iv->threadTag);
+    return extent && it != launch.end() && *extent < it->second;
+}
 
 /// One access to a synchronised buffer, or a barrier (TVM's AccessEntry).
 struct Access {
@@ -100,6 +130,7 @@ public:
     std::set<int> syncBefore;
 
     void plan(const Stmt& stmt) {
+        m_launchExtents = launchExtentsOf(stmt);
         m_frames.emplace_back();
         visitStmt(stmt);
         summarize(m_frames.back(), false);
@@ -169,7 +200,17 @@ protected:
         m_threads.push_back(iv->var.get());
         if (iv->threadTag.rfind("blockIdx", 0) != 0)
             m_divergentVars.insert(iv->var);
-        visitStmt(op->body);
+        if (isPartialNest(op, m_launchExtents)) {
+            // Some threads skip the nest: it is one statement of its block, so a barrier it
+            // needs against what came before goes in front of it, where every thread passes.
+            Entry entry{m_nextId++, {}};
+            ++m_partialDepth;
+            entry.accesses = inFrame(op->body, false);
+            --m_partialDepth;
+            m_frames.back().push_back(std::move(entry));
+        } else {
+            visitStmt(op->body);
+        }
         m_threads.pop_back();
     }
 
@@ -236,6 +277,12 @@ private:
                             "' needs a barrier inside a condition that depends on the thread "
                             "index; threads that skip it would never reach the barrier");
         }
+        if (m_partialDepth > 0) {
+            throw UserError("shared buffer '" + access.buffer.name() +
+                            "' needs a barrier inside a thread nest smaller than the block "
+                            "(two stages bind one thread axis with different extents); the "
+                            "threads outside it would never reach the barrier");
+        }
         syncBefore.insert(entry.id);
     }
 
@@ -248,6 +295,8 @@ private:
     std::vector<const VarNode*> m_threads;
     VarSet m_divergentVars;
     int m_divergentDepth = 0;
+    int m_partialDepth = 0;
+    LaunchExtents m_launchExtents;
     int m_nextId = 0;
 };
 
@@ -308,8 +357,8 @@ std::vector<Access> SyncPlanner::exposed(const std::vector<Entry>& frame) const 
 /// Puts the planned barriers in, numbering statements exactly as the planner did.
 class SyncInserter : public IRMutator {
 public:
-    SyncInserter(const std::set<int>& syncBefore, std::string scope)
-        : m_syncBefore(syncBefore), m_scope(std::move(scope)) {}
+    SyncInserter(const std::set<int>& syncBefore, std::string scope, LaunchExtents launch)
+        : m_syncBefore(syncBefore), m_scope(std::move(scope)), m_launch(std::move(launch)) {}
 
 protected:
     using IRMutator::visit;
@@ -319,6 +368,9 @@ protected:
     Stmt visit(const LetStmtNode* op) override { return entry(op); }
     Stmt visit(const ForNode* op) override { return entry(op); }
     Stmt visit(const IfThenElseNode* op) override { return entry(op); }
+    Stmt visit(const AttrStmtNode* op) override {
+        return isPartialNest(op, m_launch) ? entry(op) : IRMutator::visit(op);
+    }
 
 private:
     template <typename T> Stmt entry(const T* op) {
@@ -331,6 +383,7 @@ private:
 
     const std::set<int>& m_syncBefore;
     std::string m_scope;
+    LaunchExtents m_launch;
     int m_nextId = 0;
 };
 
@@ -349,7 +402,22 @@ VarSet buffersInScope(const Stmt& stmt, const std::string& scope) {
     return buffers;
 }
 
+/// Applies threadSync at each outermost kernel attribute; kernels do not nest.
+class KernelSync : public IRMutator {
+protected:
+    using IRMutator::visit;
+    Stmt visit(const AttrStmtNode* op) override {
+        if (op->key == attr::kThreadExtent)
+            return threadSync(Stmt(op));
+        return IRMutator::visit(op);
+    }
+};
+
 } // namespace
+
+Stmt insertThreadSync(const Stmt& body) {
+    return KernelSync().visitStmt(body);
+}
 
 Stmt threadSync(const Stmt& stmt, const std::string& scope) {
     VarSet buffers = buffersInScope(stmt, scope);
@@ -359,7 +427,7 @@ Stmt threadSync(const Stmt& stmt, const std::string& scope) {
     planner.plan(stmt);
     if (planner.syncBefore.empty())
         return stmt;
-    return SyncInserter(planner.syncBefore, scope).visitStmt(stmt);
+    return SyncInserter(planner.syncBefore, scope, launchExtentsOf(stmt)).visitStmt(stmt);
 }
 
 } // namespace bs

@@ -34,4 +34,9 @@ bool isStorageSync(const Stmt& stmt);
 /// thread index (threads that skip it would hang the block).
 Stmt threadSync(const Stmt& stmt, const std::string& scope = "shared");
 
+/// Runs threadSync("shared") on every kernel of a lowered function body (each outermost
+/// `thread_extent` attribute), as TVM runs it on the device functions SplitHostDevice makes;
+/// host code is left alone. lower() calls it for the final IR. Running it again adds nothing.
+Stmt insertThreadSync(const Stmt& body);
+
 } // namespace bs

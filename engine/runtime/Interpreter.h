@@ -12,9 +12,12 @@
 /// run as cooperative fibers when the kernel has a `tvm_storage_sync` barrier, so no thread passes
 /// a barrier before all reached it. Virtual threads (`vthread`) are serial loops; where two
 /// attributes give one axis different extents, the launch takes the largest and the smaller one
-/// guards its body (as SplitHostDevice does). Note that `lower()` inserts no barriers: run
-/// ThreadSync (lower/ThreadSync.h) on GPU IR whose threads exchange data through shared memory, as
-/// the CUDA path does, or the missing barrier shows as poisoned (NaN) results.
+/// guards its body (as SplitHostDevice does). As CUDA's builtins, every thread index bound in a
+/// kernel holds its value throughout the kernel, also before its own thread_extent; launch
+/// extents must be known at the launch, and a shared allocation entered again in a loop keeps
+/// its size (its region may move: a realize at [ko*16, 16) inside the ko loop). `lower()` puts
+/// the barriers into its final IR (ThreadSync, lower/ThreadSync.h); IR written or taken from an
+/// earlier pass has none, and a missing barrier shows as poisoned (NaN) results.
 ///
 /// Any access outside an allocation, an integer division by zero, a failed assertion, an
 /// unbound variable or a barrier that not all threads of a block reach throws UserError naming

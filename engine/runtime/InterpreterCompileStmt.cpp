@@ -6,17 +6,16 @@
 #include "ir/Op.h"
 #include "ir/Operation.h"
 #include "ir/Printer.h"
+#include "ir/Substitute.h"
 
 namespace bs::interp {
 
 namespace {
 
-/// The launch axes in SplitHostDevice's kThreadTags order (engine/lower is not a dependency).
+/// The position of `tag` among kThreadAxisNames, or -1.
 int threadAxisIndex(const std::string& tag) {
-    static const char* const kTags[kThreadAxes] = {"blockIdx.x",  "blockIdx.y",  "blockIdx.z",
-                                                   "threadIdx.x", "threadIdx.y", "threadIdx.z"};
     for (int i = 0; i < kThreadAxes; ++i) {
-        if (tag == kTags[i])
+        if (tag == kThreadAxisNames[i])
             return i;
     }
     return -1;
@@ -316,21 +315,38 @@ int32_t Compiler::launch(const AttrStmtNode* op) {
     // The launch extents come from every thread_extent of the nest and are evaluated where the
     // kernel is launched, so they may use host variables only (as in SplitHostDevice).
     std::vector<std::pair<int, Expr>> extents;
+    std::vector<std::pair<int, Var>> threadVars;
     postOrderVisit(Stmt(op), [&](const NodeRef& node) {
         const auto* attr = node.as<AttrStmtNode>();
         if (!attr || attr->key != attr::kThreadExtent)
             return;
         const auto* iv = attr->node.as<IterVarNode>();
-        if (int axis = iv ? threadAxisIndex(iv->threadTag) : -1; axis >= 0)
+        if (int axis = iv ? threadAxisIndex(iv->threadTag) : -1; axis >= 0) {
             extents.emplace_back(axis, attr->value);
+            threadVars.emplace_back(axis, iv->var);
+        }
     });
+    Kernel& kernel = m_p.kernels[size_t(id)];
     for (const auto& [axis, extent] : extents) {
-        int32_t e = expr(extent, 0);
-        m_p.kernels[size_t(id)].extents[axis].push_back(e);
+        for (const Var& v : usedVars(extent)) {
+            auto live = m_live.find(v);
+            if (live == m_live.end() || live->second <= 0)
+                fail("the launch extent " + toString(extent) + " of " + kThreadAxisNames[axis] +
+                     " uses '" + v.name() +
+                     "', which only the kernel defines: a GPU needs every launch extent "
+                     "before the kernel starts");
+        }
+        kernel.extents[axis].push_back(expr(extent, 0));
+    }
+    for (const auto& [axis, v] : threadVars) {
+        kernel.threadSlots.emplace_back(axis, slotOf(v));
+        enter(v);
     }
     m_kernel = id;
     int32_t body = threadExtent(op);
     m_kernel = -1;
+    for (const auto& [axis, v] : threadVars)
+        leave(v);
     m_p.kernels[size_t(id)].body = body;
     SNode n;
     n.op = SOp::Launch;

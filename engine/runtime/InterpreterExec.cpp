@@ -228,6 +228,8 @@ void Executor::execAllocate(const SNode& n) {
         Storage*& instance = m_kernelInstance[size_t(n.aux)];
         if (!instance)
             instance = openStorage(n.aux);
+        else
+            reenterKernelStorage(*instance, n.aux);
         s = instance;
     } else {
         s = openStorage(n.aux);
@@ -241,10 +243,23 @@ void Executor::execAllocate(const SNode& n) {
         closeStorage(s);
 }
 
-Storage* Executor::openStorage(int32_t siteId) {
-    const AllocSite& site = m_p.sites[size_t(siteId)];
+void Executor::reenterKernelStorage(Storage& s, int32_t siteId) {
     int64_t mins[kMaxRank] = {};
     int64_t extents[kMaxRank] = {};
+    int rank = 1;
+    int64_t size = evalShape(siteId, mins, extents, &rank);
+    // A region that moves (a realize at [ko*16, 16) inside the ko loop) is the same memory
+    // indexed from its new mins; a size that changes has no GPU equivalent.
+    if (size != s.size)
+        fail("allocation " + m_p.sites[size_t(siteId)].name + " of a block changes size between "
+             "entries (" + std::to_string(s.size) + " elements, then " + std::to_string(size) +
+             "): shared memory has one constant size per kernel");
+    std::copy(mins, mins + kMaxRank, s.mins);
+    std::copy(extents, extents + kMaxRank, s.extents);
+}
+
+int64_t Executor::evalShape(int32_t siteId, int64_t* mins, int64_t* extents, int* rankOut) {
+    const AllocSite& site = m_p.sites[size_t(siteId)];
     int rank = 1;
     int64_t size = 1;
     if (site.mins.empty()) {
@@ -267,6 +282,16 @@ Storage* Executor::openStorage(int32_t siteId) {
             size = cappedProduct(size, extents[d]);
         }
     }
+    *rankOut = rank;
+    return size;
+}
+
+Storage* Executor::openStorage(int32_t siteId) {
+    const AllocSite& site = m_p.sites[size_t(siteId)];
+    int64_t mins[kMaxRank] = {};
+    int64_t extents[kMaxRank] = {};
+    int rank = 1;
+    int64_t size = evalShape(siteId, mins, extents, &rank);
     if (size > kMaxAllocationElements)
         fail("allocation of " + site.name + " is too large to interpret (more than " +
              std::to_string(kMaxAllocationElements) + " elements)");

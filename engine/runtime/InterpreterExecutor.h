@@ -82,6 +82,10 @@ private:
     void execStoreND(const SNode& n);
     void execAllocate(const SNode& n);
     Storage* openStorage(int32_t site);
+    /// Another entry of a block's (or launch's) allocation, which all its threads share.
+    void reenterKernelStorage(Storage& s, int32_t site);
+    /// Evaluates a site's region: fills `mins` and `extents`, returns the element count.
+    int64_t evalShape(int32_t site, int64_t* mins, int64_t* extents, int* rank);
     void closeStorage(Storage* s);
     void closeSites(const std::vector<int32_t>& sites);
     void poison(Storage& s);
@@ -94,7 +98,7 @@ private:
     // Kernels (InterpreterGpu.cpp).
     void launch(const SNode& n);
     void runBlockSequential(const Kernel& kernel, const int64_t* dims);
-    void runBlockAsFibers(const int64_t* dims);
+    void runBlockAsFibers(const Kernel& kernel, const int64_t* dims);
     void enterThread(ThreadContext& t);
     void checkBarrierRound(int64_t threads);
     void bindThread(const SNode& n);

@@ -16,18 +16,19 @@ namespace {
 /// burden.
 constexpr int64_t kMaxFiberThreads = 4096;
 
-const char* const kAxisNames[kThreadAxes] = {"blockIdx.x",  "blockIdx.y",  "blockIdx.z",
-                                             "threadIdx.x", "threadIdx.y", "threadIdx.z"};
-
 /// A new thread starts from the launching (host) frame: it sees the host's variables and
-/// buffers, and binds its own.
+/// buffers, and binds its own. Every thread variable of the kernel holds its coordinate from
+/// the start, as CUDA's builtins do.
 void resetThread(ThreadContext& t, const std::vector<Value>& slots,
-                 const std::vector<Storage*>& buffers, int64_t tx, int64_t ty, int64_t tz) {
+                 const std::vector<Storage*>& buffers, const Kernel& kernel, const int64_t* block,
+                 int64_t tx, int64_t ty, int64_t tz) {
     t.slots.assign(slots.begin(), slots.end());
     t.buffers.assign(buffers.begin(), buffers.end());
     t.coord[0] = tx;
     t.coord[1] = ty;
     t.coord[2] = tz;
+    for (const auto& [axis, slot] : kernel.threadSlots)
+        t.slots[size_t(slot)].i = axis < 3 ? block[axis] : t.coord[axis - 3];
     t.stmt = nullptr;
     t.waitingAt = -1;
     t.done = false;
@@ -47,7 +48,7 @@ void Executor::launch(const SNode& n) {
         for (int32_t e : kernel.extents[axis]) {
             int64_t extent = eval(e).i;
             if (extent < 0)
-                fail(std::string("negative launch extent of ") + kAxisNames[axis] + ": " +
+                fail(std::string("negative launch extent of ") + kThreadAxisNames[axis] + ": " +
                      std::to_string(extent));
             dims[axis] = std::max(dims[axis], extent);
         }
@@ -69,7 +70,7 @@ void Executor::launch(const SNode& n) {
                 m_coord[1] = by;
                 m_coord[2] = bz;
                 if (asFibers)
-                    runBlockAsFibers(dims);
+                    runBlockAsFibers(kernel, dims);
                 else
                     runBlockSequential(kernel, dims);
                 closeSites(kernel.perBlockSites);
@@ -98,7 +99,7 @@ void Executor::runBlockSequential(const Kernel& kernel, const int64_t* dims) {
     for (int64_t tz = 0; tz < dims[5]; ++tz) {
         for (int64_t ty = 0; ty < dims[4]; ++ty) {
             for (int64_t tx = 0; tx < dims[3]; ++tx) {
-                resetThread(t, m_hostSlots, m_hostBufs, tx, ty, tz);
+                resetThread(t, m_hostSlots, m_hostBufs, kernel, m_coord, tx, ty, tz);
                 enterThread(t);
                 exec(kernel.body);
             }
@@ -116,7 +117,7 @@ void Executor::fiberMain(void* arg) {
     t->done = true;
 }
 
-void Executor::runBlockAsFibers(const int64_t* dims) {
+void Executor::runBlockAsFibers(const Kernel& kernel, const int64_t* dims) {
     const int64_t threads = dims[3] * dims[4] * dims[5];
     if (m_threads.size() < size_t(threads))
         m_threads.resize(size_t(threads));
@@ -126,7 +127,7 @@ void Executor::runBlockAsFibers(const int64_t* dims) {
     for (int64_t tz = 0; tz < dims[5]; ++tz) {
         for (int64_t ty = 0; ty < dims[4]; ++ty) {
             for (int64_t tx = 0; tx < dims[3]; ++tx, ++k) {
-                resetThread(m_threads[k], m_hostSlots, m_hostBufs, tx, ty, tz);
+                resetThread(m_threads[k], m_hostSlots, m_hostBufs, kernel, m_coord, tx, ty, tz);
                 m_threads[k].owner = this;
                 m_fibers[k]->start(&Executor::fiberMain, &m_threads[k]);
             }

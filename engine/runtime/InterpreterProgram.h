@@ -210,12 +210,19 @@ struct ArgBinding {
 
 /// The block/thread axes in launch order (SplitHostDevice's kThreadTags).
 inline constexpr int kThreadAxes = 6;
+/// The launch axes in SplitHostDevice's kThreadTags order (engine/lower is not a dependency).
+inline constexpr const char* kThreadAxisNames[kThreadAxes] = {
+    "blockIdx.x", "blockIdx.y", "blockIdx.z", "threadIdx.x", "threadIdx.y", "threadIdx.z"};
 
 /// One outermost thread_extent nest.
 struct Kernel {
     /// Every extent given to each axis in the nest, compiled in the launching scope; the
     /// launch uses the largest (SplitHostDevice's rule), 1 when none.
     std::vector<int32_t> extents[kThreadAxes];
+    /// The slot of every thread variable of the nest with its axis: as CUDA's builtins, a
+    /// thread index is defined throughout its kernel, also outside its own thread_extent
+    /// (a local stage attached at threadIdx.y may use threadIdx.x in its region).
+    std::vector<std::pair<int, int32_t>> threadSlots;
     int32_t body = -1;
     bool hasBarrier = false;
     /// Sites that live per block / per launch inside this kernel.

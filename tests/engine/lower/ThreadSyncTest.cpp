@@ -190,3 +190,35 @@ tvm_storage_sync("shared")
 C[((blockIdx.x*32) + threadIdx.x)] = S[(31 - threadIdx.x)]
 )");
 }
+
+TEST(ThreadSync, BarrierInsideASmallerThreadNestIsAnError) {
+    // The launch has 32 threads along x (the largest nest); the nest of 16 runs on half of
+    // them (SplitHostDevice guards it), so a barrier inside it would hang the other half.
+    Block b;
+    Stmt exchange = threadExtent(b.tx, 16, SeqNode::make({b.fill(b.t), b.drain(15 - b.t)}));
+    Stmt kernel = threadExtent(b.bx, 4, allocate(b.s, "shared", 32,
+                                                 SeqNode::make({threadExtent(b.tx, 32, b.fill(b.t)), exchange})));
+    try {
+        threadSync(kernel);
+        FAIL() << "expected a UserError";
+    } catch (const UserError& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  "shared buffer 'S' needs a barrier inside a thread nest smaller than the block (two "
+                  "stages bind one thread axis with different extents); the threads outside it would "
+                  "never reach the barrier");
+    }
+}
+
+TEST(ThreadSync, BarrierBeforeASmallerThreadNestGoesOutsideIt) {
+    // The smaller nest reads what the full nest wrote: the barrier goes in front of the nest,
+    // where all 32 threads pass.
+    Block b;
+    Stmt drain = threadExtent(b.tx, 16, b.drain(31 - b.t));
+    Stmt kernel = threadExtent(b.bx, 4, allocate(b.s, "shared", 32,
+                                                 SeqNode::make({threadExtent(b.tx, 32, b.fill(b.t)), drain})));
+    EXPECT_EQ(innerListing(threadSync(kernel)), R"(S[threadIdx.x] = A[((blockIdx.x*32) + threadIdx.x)]
+tvm_storage_sync("shared")
+// attr [iter_var(threadIdx.x, , threadIdx.x)] thread_extent = 16
+C[((blockIdx.x*32) + threadIdx.x)] = S[(31 - threadIdx.x)]
+)");
+}

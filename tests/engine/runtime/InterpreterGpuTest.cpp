@@ -306,3 +306,82 @@ TEST(InterpreterGpu, TiledMatmulWithSharedTilesAndBarriers) {
     }
     EXPECT_EQ(result.barriers, 16 * (n / t) * 2);
 }
+
+TEST(InterpreterGpu, ThreadIndexIsDefinedThroughoutItsKernel) {
+    // As CUDA's threadIdx.x, the index holds its value before its own thread_extent: a local
+    // stage computed at threadIdx.y reads A[ty * 4 + tx] before the threadIdx.x nest starts.
+    Axes ax;
+    Var a = bufferVar("A"), l = bufferVar("L"), c = bufferVar("C");
+    Expr index = ax.ty->var * 4 + ax.tx->var;
+    Stmt body = threadExtent(
+        ax.bx, 1,
+        threadExtent(ax.ty, 2,
+                     allocate(l, DataType::float32(), 1,
+                              seq({store(l, load(a, index), 0),
+                                   threadExtent(ax.tx, 4, store(c, load(l, 0) + Expr(1.0f), index))}),
+                              "local")));
+    Buffer bufA = iotaBuffer("A", 8);
+    Buffer bufC("C", DataType::float32(), {8});
+    Interpreter interp;
+    interp.bindBuffer(a, bufA);
+    interp.bindBuffer(c, bufC);
+    interp.run(body);
+    for (int64_t i = 0; i < 8; ++i)
+        EXPECT_EQ(bufC.getDouble(i), double(i) + 1) << i;
+}
+
+TEST(InterpreterGpu, SharedAllocationThatChangesSizeIsAnError) {
+    // One block's shared buffer is entered once per iteration of i with i + 1 elements: a GPU
+    // has no such memory (the CUDA backend asks for a constant size too).
+    Axes ax;
+    Var s = bufferVar("S"), c = bufferVar("C"), i("i");
+    Stmt body = threadExtent(
+        ax.bx, 1,
+        threadExtent(ax.tx, 2,
+                     loop(i, 3, allocate(s, DataType::float32(), i + 1,
+                                         seq({store(s, Expr(1.0f), 0), store(c, load(s, 0), i)}), "shared"))));
+    Buffer bufC("C", DataType::float32(), {3});
+    Interpreter interp;
+    interp.bindBuffer(c, bufC);
+    EXPECT_NE(errorOf(interp, body).find(
+                  "allocation S of a block changes size between entries (1 elements, then 2)"),
+              std::string::npos)
+        << errorOf(interp, body);
+}
+
+TEST(InterpreterGpu, SharedRealizeMovesWithItsLoop) {
+    // Unflattened IR: the block's shared tile T is realized at [i*2, 2) inside the loop over i,
+    // so each entry indexes the same memory from a new min.
+    Axes ax;
+    Tensor a = makeTensor("A", {6}), t = makeTensor("T", {6}), c = makeTensor("C", {6});
+    Var i("i");
+    Expr tx = ax.tx->var, index = i * 2 + tx;
+    Stmt fill = ProducerStoreNode::make(t, a({index}) * Expr(2.0f), {index});
+    Stmt use = ProducerStoreNode::make(c, t({index}) + Expr(1.0f), {index});
+    Stmt realize = ProducerRealizeNode::make(t, {Range(i * 2, 2)}, Expr(), seq({fill, use}), "shared");
+    Stmt body = threadExtent(ax.bx, 1, threadExtent(ax.tx, 2, loop(i, 3, realize)));
+    Buffer bufA = iotaBuffer("A", 6);
+    Buffer bufC("C", DataType::float32(), {6});
+    Interpreter interp;
+    interp.bindTensor(a, bufA);
+    interp.bindTensor(c, bufC);
+    interp.run(body);
+    for (int64_t k = 0; k < 6; ++k)
+        EXPECT_EQ(bufC.getDouble(k), 2.0 * double(k) + 1) << k;
+}
+
+TEST(InterpreterGpu, LaunchExtentDefinedInsideTheKernelIsAnError) {
+    // The nest of threadIdx.x inside the block loop over i has extent i + 1: the launch cannot
+    // know it before the kernel starts.
+    Axes ax;
+    Var c = bufferVar("C"), i("i");
+    Stmt body = threadExtent(
+        ax.bx, 1, loop(i, 2, threadExtent(ax.tx, i + 1, store(c, Expr(1.0f), ax.tx->var))));
+    Buffer bufC("C", DataType::float32(), {2});
+    Interpreter interp;
+    interp.bindBuffer(c, bufC);
+    EXPECT_NE(errorOf(interp, body).find("the launch extent (i + 1) of threadIdx.x uses 'i', which "
+                                         "only the kernel defines"),
+              std::string::npos)
+        << errorOf(interp, body);
+}
