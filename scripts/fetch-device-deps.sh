@@ -8,7 +8,7 @@ set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 dest="$root/.device-deps"
-packages=(libgtest-dev nlohmann-json3-dev libcli11-dev)
+packages=(libgtest-dev nlohmann-json3-dev libcli11-dev libbenchmark-dev libbenchmark1debian)
 
 mkdir -p "$dest"
 rm -f "$dest"/*.deb

@@ -87,7 +87,12 @@ done
 gtest_dir=$(dirname "$(find "$prefix" -name GTestConfig.cmake | head -1)")
 json_dir=$(dirname "$(find "$prefix" -name nlohmann_jsonConfig.cmake | head -1)")
 cli11_dir=$(dirname "$(find "$prefix" -name CLI11Config.cmake | head -1)")
-note "deps: GTest_DIR=$gtest_dir nlohmann_json_DIR=$json_dir CLI11_DIR=$cli11_dir"
+benchmark_dir=$(dirname "$(find "$prefix" -name benchmarkConfig.cmake | head -1)")
+note "deps: GTest_DIR=$gtest_dir nlohmann_json_DIR=$json_dir CLI11_DIR=$cli11_dir benchmark_DIR=$benchmark_dir"
+# The unpacked shared libraries (libbenchmark) are found at run time from the prefix.
+export LD_LIBRARY_PATH="$prefix/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+bench=OFF
+[ "$benchmark_dir" != "." ] && bench=ON
 
 # 3. Configure: no GUI, LLVM, Graphviz or Python (the GPU machine has none of them).
 generator=()
@@ -96,7 +101,7 @@ step configure "$out/configure.log" cmake -S "$root" -B "$build" "${generator[@]
     -DCMAKE_BUILD_TYPE=Release \
     -DBOUNDSCOPE_WITH_GUI=OFF -DBOUNDSCOPE_WITH_LLVM=OFF \
     -DBOUNDSCOPE_WITH_GRAPHVIZ=OFF -DBOUNDSCOPE_WITH_PYTHON=OFF \
-    -DBOUNDSCOPE_BUILD_BENCHMARKS=OFF \
+    -DBOUNDSCOPE_BUILD_BENCHMARKS=$bench -Dbenchmark_DIR="$benchmark_dir" \
     -DCMAKE_PREFIX_PATH="$prefix/usr" -DGTest_ROOT="$prefix/usr" \
     -DGTest_DIR="$gtest_dir" -Dnlohmann_json_DIR="$json_dir" -DCLI11_DIR="$cli11_dir" ||
     fail "configure"
@@ -120,7 +125,15 @@ if [ "$gpu_visible" = 1 ] && [ "$skipped" -gt 0 ]; then
     note "a GPU is visible but the GPU tests were skipped"
 fi
 
-# 5. The whole project (engine, CLI, every test), as a CPU machine builds it: informative only,
+# 5. The GPU benchmark (tests/bench/CudaMatmulBench.cpp): figures for BENCHMARKS.md.
+if [ "$bench" = ON ] && [ "$gpu_visible" = 1 ]; then
+    step "build bench_cuda_matmul" "$out/bench.log" cmake --build "$build" --target bench_cuda_matmul -j "$jobs" &&
+        step "bench_cuda_matmul" "$out/bench.log" "$build/tests/bench/bench_cuda_matmul" \
+            --benchmark_counters_tabular=true --benchmark_out="$out/bench.json" --benchmark_out_format=json
+    grep -E '^BM_' "$out/bench.log" | tee -a "$summary"
+fi
+
+# 6. The whole project (engine, CLI, every test), as a CPU machine builds it: informative only,
 # and only in the time left before GPU_CHECK_DEADLINE seconds (the device allows 600 a command).
 deadline=${GPU_CHECK_DEADLINE:-540}
 if [ "$full" = 1 ] && [ $((deadline - SECONDS)) -gt 60 ]; then

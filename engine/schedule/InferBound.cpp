@@ -188,6 +188,33 @@ private:
     ConsumerTrace& m_trace;
 };
 
+/// Binds the ranges the consumer's expressions can mention: the consumer's own IterVars, the
+/// loops around it (its attach path) and around the producer, with the threads they are bound
+/// to. TVM binds every range inferred so far, but no other variable can appear in these
+/// expressions, and binding only these keeps InferBound linear in the number of stages.
+void bindVisibleRanges(const Stage& consumer, const std::vector<IterVar>& producerAttach,
+                       const GraphContext& ctx, const IterVarMap<Range>& rmap, Analyzer& analyzer) {
+    VarMap<bool> bound;
+    auto bindOne = [&](const IterVar& iv) {
+        auto it = rmap.find(iv);
+        if (it == rmap.end() || !bound.emplace(iv->var, true).second)
+            return;
+        analyzer.bind(iv->var, it->second);
+    };
+    auto bindWithThread = [&](const IterVar& iv) {
+        bindOne(iv);
+        auto thread = ctx.bindMap.find(iv);
+        if (thread != ctx.bindMap.end())
+            bindOne(thread->second);
+    };
+    for (const IterVar& iv : consumer->allIterVars)
+        bindWithThread(iv);
+    for (const IterVar& iv : ctx.attachPath.at(consumer->op))
+        bindWithThread(iv);
+    for (const IterVar& iv : producerAttach)
+        bindWithThread(iv);
+}
+
 /// Phases 1-3 for one consumer of `stage`.
 void requestFromConsumer(const Schedule& sch, const Stage& stage, const Operation& consumerOp,
                          const StorageScope& scope, const GraphContext& ctx,
@@ -208,8 +235,7 @@ void requestFromConsumer(const Schedule& sch, const Stage& stage, const Operatio
     passUpDomain(consumer, rmap, rules, &upState);
 
     Analyzer analyzer;
-    for (const auto& [iv, r] : rmap)
-        analyzer.bind(iv->var, r);
+    bindVisibleRanges(consumer, attach, ctx, rmap, analyzer);
     VarMap<IntSet> domMap;
     for (const IterVar& iv : consumerOp->rootIterVars()) {
         RootSetEntry entry{iv, std::nullopt, iv->dom, IntSet()};

@@ -78,7 +78,8 @@ llvm::Value* CodeGenLlvm::emitIntrinsicCall(const CallNode* op) {
         requireArgs(op, 1);
         return visitExpr(op->args[0]);
     }
-    if (name == "if_then_else") {
+    // `tvm_if_then_else` is the spelling TVM's te.if_then_else and topi's padding produce.
+    if (name == "if_then_else" || name == "tvm_if_then_else") {
         requireArgs(op, 3);
         return emitIfThenElse(op);
     }

@@ -8,6 +8,7 @@
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/Host.h>
 #include <llvm/Support/TargetSelect.h>
+#include <llvm/Target/TargetOptions.h>
 
 #include <algorithm>
 
@@ -48,6 +49,10 @@ llvm::orc::JITTargetMachineBuilder hostMachineBuilder() {
     builder.setCPU(host.cpu);
     builder.addFeatures(host.featureList);
     builder.setCodeGenOptLevel(llvm::CodeGenOpt::Aggressive);
+    // As TVM's LLVM target does: contract a*b+c into fused multiply-adds where the CPU has them.
+    llvm::TargetOptions options;
+    options.AllowFPOpFusion = llvm::FPOpFusion::Fast;
+    builder.setOptions(options);
     return builder;
 }
 

@@ -273,14 +273,18 @@ TEST(LlvmCodegen, LikelyConditionBecomesBranchWeights) {
 TEST(LlvmCodegen, IfThenElseIntrinsicOnlyLoadsTheChosenValue) {
     // Padding: B[i] = if_then_else(1 <= i && i <= n, A[i - 1], 0f) reads A only in bounds;
     // A is the last element of an allocation, so a read at -1 or n would be out of bounds.
-    Var a = bufferVar("A"), b = bufferVar("B"), i("i"), n("n");
-    Expr inside = Expr(1) <= i && i <= n;
-    Expr padded = CallNode::make(f32, "if_then_else", {inside, load(a, i - 1), Expr(0.0f)},
-                                 CallKind::Intrinsic);
-    JitKernel kernel = compileKernel("pad", {a, b}, {n}, loop(i, 0, n + 2, store(b, padded, i)));
-    std::vector<float> av = {1, 2, 3}, bv(5);
-    kernel.run(pointers(av, bv), {3});
-    EXPECT_EQ(bv, (std::vector<float>{0, 1, 2, 3, 0}));
+    // Both spellings: TVM's te.if_then_else (and topi's padding) make `tvm_if_then_else`.
+    for (const char* name : {"if_then_else", "tvm_if_then_else"}) {
+        Var a = bufferVar("A"), b = bufferVar("B"), i("i"), n("n");
+        Expr inside = Expr(1) <= i && i <= n;
+        Expr padded = CallNode::make(f32, name, {inside, load(a, i - 1), Expr(0.0f)},
+                                     CallKind::Intrinsic);
+        JitKernel kernel =
+            compileKernel("pad", {a, b}, {n}, loop(i, 0, n + 2, store(b, padded, i)));
+        std::vector<float> av = {1, 2, 3}, bv(5);
+        kernel.run(pointers(av, bv), {3});
+        EXPECT_EQ(bv, (std::vector<float>{0, 1, 2, 3, 0})) << name;
+    }
 }
 
 TEST(LlvmCodegen, MathCallsMatchTheCLibrary) {

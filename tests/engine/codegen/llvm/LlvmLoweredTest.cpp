@@ -125,3 +125,34 @@ TEST(LlvmLowered, BlurWithComputeAtMatchesTheInterpreter) {
     LowerResult lowered = lower(s, {in, by});
     expectJitMatchesInterpreter(lowered.func, {{h + 2, w + 2}, {h, w}});
 }
+
+// Vector widths 1, 4, 8 and 16 through the whole pipeline: te split + vectorize + parallel,
+// lowered, compiled and run, on an extent the width divides (the vector type shows in the IR)
+// and on one it does not (the guarded tail must still match).
+class LlvmLoweredVectorWidth : public ::testing::TestWithParam<int> {};
+
+TEST_P(LlvmLoweredVectorWidth, SplitVectorizedParallelStencilMatchesTheInterpreter) {
+    const int lanes = GetParam();
+    for (int width : {48, 45}) {
+        Tensor a = placeholder({12, width + 1}, DataType::float32(), "A");
+        Tensor b = compute(
+            {12, width},
+            [&](const std::vector<Var>& v) {
+                return a({v[0], v[1]}) * makeConst(DataType::float32(), 2.0) + a({v[0], v[1] + 1});
+            },
+            "B");
+        Schedule s = createSchedule(b.op);
+        auto [outer, inner] = s[b].split(axis(b, 1), lanes);
+        s[b].vectorize(inner);
+        s[b].parallel(axis(b, 0));
+        LowerResult lowered = lower(s, {a, b});
+        std::string ir = printLlvmIr(cpuKernelOf(lowered.func), LlvmCodegenOptions{false, 64 * 1024});
+        EXPECT_NE(ir.find("@bs_llvm_parallel_for"), std::string::npos);
+        if (lanes > 1 && width % lanes == 0) {
+            EXPECT_NE(ir.find("<" + std::to_string(lanes) + " x float>"), std::string::npos) << ir;
+        }
+        expectJitMatchesInterpreter(lowered.func, {{12, width + 1}, {12, width}});
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Widths, LlvmLoweredVectorWidth, ::testing::Values(1, 4, 8, 16));

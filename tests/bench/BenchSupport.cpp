@@ -1,0 +1,81 @@
+/// \file
+/// The shared helpers of the CPU benchmarks (BenchSupport.h).
+
+#include "BenchSupport.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+
+namespace bs::bench {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double millisecondsSince(Clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+std::map<std::string, double>& figures() {
+    static std::map<std::string, double> values;
+    return values;
+}
+
+} // namespace
+
+CompiledSchedule compileSchedule(LlvmJit& jit, const Schedule& sch, const std::vector<Tensor>& args,
+                                 const std::string& name) {
+    Clock::time_point start = Clock::now();
+    LoweredFunc func = lower(sch, args).func;
+    double lowerMs = millisecondsSince(start);
+    JitKernel kernel = jit.compile(cpuKernelOf(func, name));
+    JitTimings timings = kernel.timings();
+    return CompiledSchedule{std::move(func), std::move(kernel), lowerMs, timings};
+}
+
+RunTimes timeRuns(benchmark::State& state, const std::function<void()>& body) {
+    std::vector<double> seconds;
+    for (auto _ : state) {
+        Clock::time_point start = Clock::now();
+        body();
+        double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+        state.SetIterationTime(elapsed);
+        seconds.push_back(elapsed);
+    }
+    if (seconds.empty())
+        return {};
+    std::sort(seconds.begin(), seconds.end());
+    return RunTimes{seconds.front(), seconds[seconds.size() / 2]};
+}
+
+void recordFigure(const std::string& name, double value) {
+    figures()[name] = value;
+}
+
+std::optional<double> figure(const std::string& name) {
+    auto it = figures().find(name);
+    if (it == figures().end())
+        return std::nullopt;
+    return it->second;
+}
+
+void reportCompileCost(benchmark::State& state, const CompiledSchedule& compiled) {
+    state.counters["lower_ms"] = compiled.lowerMs;
+    state.counters["jit_ms"] = compiled.jit.totalSeconds() * 1e3;
+    state.counters["lower+jit_ms"] = compiled.compileMs();
+    state.counters["compile_under_1s"] = compiled.compileMs() <= 1000.0 ? 1 : 0;
+}
+
+bool checkClose(benchmark::State& state, const Buffer& actual, const Buffer& expected,
+                const std::string& what) {
+    // float32 sums of 1024 products of values in [-1, 1) differ by reassociation (vector lanes,
+    // fused multiply-adds, BLAS's blocking): a few ulps of the magnitude, far below 1e-3.
+    std::string mismatch;
+    if (Buffer::allClose(actual, expected, 1e-3, 1e-3, &mismatch))
+        return true;
+    state.SkipWithError((what + ": " + mismatch).c_str());
+    return false;
+}
+
+} // namespace bs::bench

@@ -1,0 +1,153 @@
+/// \file
+/// InferBound's cost per stage (issue 3, item 6): `inferBound` (rules `tvm`) on
+///
+///   chainN    N element-wise stages in a chain, s_i[y, x] = s_{i-1}[y, x] + 1 (64 x 64), each
+///             at the root with its x axis split by 8;
+///   dag200    200 stages where s_i reads s_{i-1} (shifted by one row) and, for even i, also
+///             s_{i-2}: every stage split by 8 in x, and every odd stage computed at the outer
+///             x loop of the even stage after it, so half the stages have an attach path and
+///             the even ones two consumers.
+///
+///   bench_inferbound --benchmark_counters_tabular=true
+///
+/// The schedule is built and normalized outside the timed loop; the timed work is inferBound
+/// alone, measured as the thread's CPU time (the best of the iterations), which other
+/// processes on a shared machine do not inflate; `wall_us_per_stage` is the wall time.
+/// Counters: `us_per_stage`, and for chain1000 `x_per_stage_100`, its time per stage over
+/// chain100's measured earlier in the same run (issue 3's target: at most 2).
+
+#include "ir/Op.h"
+#include "schedule/InferBound.h"
+#include "te/Compute.h"
+#include "te/Operation.h"
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <map>
+
+using namespace bs;
+
+namespace {
+
+constexpr int kExtent = 64;
+constexpr int kFactor = 8;
+
+/// Time per stage of the benchmarks run so far, by name (chain1000 divides by chain100's).
+std::map<std::string, double>& perStageFigures() {
+    static std::map<std::string, double> figures;
+    return figures;
+}
+
+const ComputeOpNode* computeOf(const Tensor& t) {
+    return t.op.as<ComputeOpNode>();
+}
+
+/// s_i from s_{i-1} (and s_{i-2} when given), shifted down by `shift` rows with a clamp so
+/// every read stays inside the producer.
+Tensor nextStage(const Tensor& previous, const Tensor& second, int shift, int index) {
+    // Appended rather than `"s" + std::to_string(index)`, which trips GCC 12's -Wrestrict
+    // false positive (GCC bug 105329) at -O3.
+    std::string name = "s";
+    name += std::to_string(index);
+    return compute(
+        {kExtent, kExtent},
+        [&](const std::vector<Var>& v) {
+            Expr row = shift == 0 ? Expr(v[0]) : min(v[0] + shift, kExtent - 1);
+            Expr value = previous({row, v[1]}) + 1.0f;
+            return second.defined() ? value + second({v[0], v[1]}) : value;
+        },
+        name);
+}
+
+Schedule chain(int stages) {
+    std::vector<Tensor> ts = {placeholder({kExtent, kExtent}, DataType::float32(), "s0")};
+    for (int i = 1; i <= stages; ++i)
+        ts.push_back(nextStage(ts.back(), Tensor(), 0, i));
+    Schedule s = createSchedule(ts.back().op);
+    for (size_t i = 1; i < ts.size(); ++i)
+        s[ts[i]].split(computeOf(ts[i])->axis[1], kFactor);
+    return s.normalize();
+}
+
+Schedule dag(int stages) {
+    std::vector<Tensor> ts = {placeholder({kExtent, kExtent}, DataType::float32(), "s0")};
+    // Only even stages read a second input, and it is an even (root) stage, so an odd stage has
+    // one consumer, the stage it is attached to (TVM rejects a consumer outside the attach
+    // point's loop nest).
+    for (int i = 1; i <= stages; ++i) {
+        bool second = i >= 2 && i % 2 == 0;
+        ts.push_back(nextStage(ts.back(), second ? ts[size_t(i) - 2] : Tensor(), 1, i));
+    }
+    Schedule s = createSchedule(ts.back().op);
+    std::vector<IterVar> outer(ts.size());
+    for (size_t i = 1; i < ts.size(); ++i)
+        outer[i] = s[ts[i]].split(computeOf(ts[i])->axis[1], kFactor).first;
+    // Odd stages at the outer x loop of the stage that reads them first (the next one).
+    for (size_t i = 1; i + 1 < ts.size(); i += 2)
+        s[ts[i]].computeAt(s[ts[i + 1]], outer[i + 1]);
+    return s.normalize();
+}
+
+/// CPU seconds of the calling thread: inferBound is single-threaded, and on a machine shared
+/// with other work its wall time also counts the time other processes held the core.
+double threadCpuSeconds() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return double(t.tv_sec) + double(t.tv_nsec) * 1e-9;
+}
+
+void runInferBound(benchmark::State& state, const std::string& name, Schedule (*make)(int),
+                   int stages) {
+    Schedule s = make(stages);
+    std::vector<double> cpu, wall;
+    for (auto _ : state) {
+        auto start = std::chrono::steady_clock::now();
+        double cpuStart = threadCpuSeconds();
+        InferBoundResult r = inferBound(s);
+        cpu.push_back(threadCpuSeconds() - cpuStart);
+        wall.push_back(
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        state.SetIterationTime(cpu.back());
+        benchmark::DoNotOptimize(r.bounds.size());
+    }
+    std::sort(cpu.begin(), cpu.end());
+    std::sort(wall.begin(), wall.end());
+    double perStageUs = cpu.front() / stages * 1e6;
+    state.counters["stages"] = stages;
+    state.counters["us_per_stage"] = perStageUs;
+    state.counters["wall_us_per_stage"] = wall.front() / stages * 1e6;
+    perStageFigures()[name] = perStageUs;
+    auto base = perStageFigures().find("chain100");
+    if (name == "chain1000" && base != perStageFigures().end())
+        state.counters["x_per_stage_100"] = perStageUs / base->second;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    // chain100 first: chain1000 reports its time per stage over chain100's.
+    struct Entry {
+        const char* name;
+        Schedule (*make)(int);
+        int stages;
+        int iterations;
+    };
+    const Entry entries[] = {{"chain100", chain, 100, 20},
+                             {"chain1000", chain, 1000, 5},
+                             {"dag200", dag, 200, 10}};
+    for (const Entry& e : entries)
+        benchmark::RegisterBenchmark(("InferBound/" + std::string(e.name)).c_str(),
+                                     [e](benchmark::State& st) {
+                                         runInferBound(st, e.name, e.make, e.stages);
+                                     })
+            ->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(e.iterations);
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv))
+        return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
