@@ -35,9 +35,4 @@ bool checkScriptReadable(const std::string& file) {
     return false;
 }
 
-int reportUnavailable(const std::string& command) {
-    std::cerr << "boundscope " << command << ": not available in this build yet\n";
-    return kExitUnavailable;
-}
-
 } // namespace bs::cli

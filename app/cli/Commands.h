@@ -50,7 +50,5 @@ void addRulesOption(CLI::App& command, std::string& rules);
 void printError(const std::string& message);
 /// Whether `file` can be read; if not, prints `boundscope: error: cannot open 'FILE': REASON`.
 bool checkScriptReadable(const std::string& file);
-/// Prints `boundscope NAME: not available in this build yet` and returns kExitUnavailable.
-int reportUnavailable(const std::string& command);
 
 } // namespace bs::cli

@@ -16,6 +16,10 @@ namespace bs::cli {
 std::optional<Analysis> analyzeScript(const std::string& file, const AnalysisOptions& options,
                                       int* exitCode);
 
+/// Prints `d` as `FILE:LINE: error: MESSAGE` on stderr, `FILE: error: MESSAGE` when it has no
+/// location of its own (e.g. an error of the engine after the script ran).
+void printDiagnostic(const Diagnostic& d, const std::string& file);
+
 /// Parses a rules name already checked by the option parser.
 BoundRules rulesFromName(const std::string& name);
 

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -207,6 +208,153 @@ TEST(Cli, ScriptWithoutAScheduleSaysSo) {
     EXPECT_NE(r.err.find("schedule"), std::string::npos) << r.err;
 }
 
+// `run` and `codegen` (issue 6): the kernel of every example runs and passes its check, CPU
+// schedules with the LLVM JIT, GPU schedules in the interpreter's emulation.
+
+namespace {
+
+/// Whether an example binds loops to GPU threads (a thread_axis and a bind).
+bool isGpuExample(const std::filesystem::path& path) {
+    std::string text = readAll(path);
+    return text.find("thread_axis") != std::string::npos && text.find("bind(") != std::string::npos;
+}
+
+std::vector<std::filesystem::path> examples(bool gpu) {
+    std::vector<std::filesystem::path> paths;
+    for (const auto& entry : std::filesystem::directory_iterator(BOUNDSCOPE_EXAMPLES))
+        if (entry.path().extension() == ".py" && isGpuExample(entry.path()) == gpu)
+            paths.push_back(entry.path());
+    std::sort(paths.begin(), paths.end());
+    return paths;
+}
+
+std::string example(const char* name) {
+    return std::string("'" BOUNDSCOPE_EXAMPLES "/") + name + "'";
+}
+
+} // namespace
+
+#ifdef BOUNDSCOPE_WITH_LLVM
+TEST(CliRun, EveryCpuExampleRunsAndPassesItsCheck) {
+    std::vector<std::filesystem::path> paths = examples(false);
+    EXPECT_GE(paths.size(), 15u);
+    for (const auto& path : paths) {
+        CommandResult r = runCli("run '" + path.string() + "' --check --repeat 1");
+        EXPECT_EQ(r.exitCode, 0) << path << "\n" << r.out << r.err;
+        EXPECT_NE(r.out.find("check      passed against "), std::string::npos) << path << r.out;
+        EXPECT_NE(r.out.find("target     cpu: "), std::string::npos) << path << r.out;
+    }
+}
+
+TEST(CliRun, PrintsTimingsAndLeavesTheCheckOutUnlessAsked) {
+    CommandResult r = runCli("run " + example("matmul_naive.py") + " --repeat 3");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    for (const char* row : {"compile ", "runs       3\n", "best ", "median ", "spread ", "GFLOP/s ",
+                            "GB/s ", "check      not run (add --check)\n"})
+        EXPECT_NE(r.out.find(row), std::string::npos) << row << "\n" << r.out;
+    // 256 x 256 x 256, a multiply and an add per iteration.
+    EXPECT_NE(r.out.find("(33554432 flops per run)"), std::string::npos) << r.out;
+}
+
+TEST(CliRun, SymbolicSizesTakeTheDefaultOrTheGivenValues) {
+    CommandResult r = runCli("run " + example("symbolic_shape.py") + " --check --repeat 1");
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("sizes      n=256, m=256\n"), std::string::npos) << r.out;
+    r = runCli("run " + example("symbolic_shape.py") + " --check --repeat 1 --size n=37 --size m=5");
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("sizes      n=37, m=5\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("check      passed"), std::string::npos) << r.out;
+    r = runCli("run " + example("symbolic_shape.py") + " --size q=3");
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("symbolic_shape.py: error: size 'q' names no symbolic size"),
+              std::string::npos)
+        << r.err;
+    r = runCli("run " + example("symbolic_shape.py") + " --size n");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_EQ(r.err,
+              "boundscope: error: --size expects NAME=VALUE with an integer VALUE, got 'n'\n");
+}
+
+TEST(CliRun, GpuScheduleOnTheCpuSaysWhichTargetsFit) {
+    CommandResult r = runCli("run " + example("gpu_vector_add.py"));
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("gpu_vector_add.py: error: the schedule of 'main' binds loops to GPU "
+                         "threads"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("--target emulate"), std::string::npos) << r.err;
+}
+
+TEST(CliCodegen, LlvmIrOfACpuSchedule) {
+    CommandResult r = runCli("codegen " + example("matmul_tiled.py") + " --target llvm");
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("define "), std::string::npos);
+    EXPECT_NE(r.out.find("x float>"), std::string::npos) << "vectorized loop";
+    r = runCli("codegen " + example("gpu_vector_add.py") + " --target llvm");
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("binds loops to GPU threads"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty());
+}
+#else
+TEST(CliRun, CpuTargetAndLlvmSayTheyAreNotBuilt) {
+    CommandResult r = runCli("run good.py");
+    EXPECT_EQ(r.exitCode, 3);
+    EXPECT_NE(r.err.find("this build has no LLVM JIT"), std::string::npos) << r.err;
+    r = runCli("codegen good.py --target llvm");
+    EXPECT_EQ(r.exitCode, 3);
+    EXPECT_NE(r.err.find("no LLVM code generator"), std::string::npos) << r.err;
+}
+#endif
+
+TEST(CliRun, GpuExamplesPassTheirCheckInTheEmulation) {
+    std::vector<std::filesystem::path> paths = examples(true);
+    EXPECT_GE(paths.size(), 5u);
+    for (const char* name : {"ex6_shared_scope.py", "gpu_matmul_shared.py"})
+        EXPECT_NE(std::find(paths.begin(), paths.end(),
+                            std::filesystem::path(BOUNDSCOPE_EXAMPLES) / name),
+                  paths.end())
+            << name;
+    for (const auto& path : paths) {
+        CommandResult r = runCli("run '" + path.string() + "' --target emulate --check --repeat 1");
+        EXPECT_EQ(r.exitCode, 0) << path << "\n" << r.out << r.err;
+        EXPECT_NE(r.out.find("target     emulate: interpreter (GPU emulation)"), std::string::npos)
+            << path << r.out;
+        EXPECT_NE(r.out.find("check      passed against unscheduled program"), std::string::npos)
+            << path << r.out;
+    }
+}
+
+TEST(CliRun, CudaTargetRunsOrSaysThereIsNoGpu) {
+    CommandResult r = runCli("run " + example("gpu_vector_add.py") + " --target cuda --check");
+    if (r.exitCode == 0) {
+        EXPECT_NE(r.out.find("check      passed"), std::string::npos) << r.out;
+        return;
+    }
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("gpu_vector_add.py: error: no CUDA"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("--target cuda needs"), std::string::npos) << r.err;
+}
+
+TEST(CliRun, CpuScheduleOnCudaSaysSo) {
+    CommandResult r = runCli("run " + example("matmul_naive.py") + " --target cuda");
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("binds no loop to a GPU thread"), std::string::npos) << r.err;
+}
+
+TEST(CliCodegen, CudaSourceOfAGpuSchedule) {
+    CommandResult r = runCli("codegen " + example("ex6_shared_scope.py") + " --target cuda");
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("extern \"C\" __global__ void"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("__shared__ float B[200];"), std::string::npos) << r.out;
+    r = runCli("codegen " + example("matmul_naive.py") + " --target cuda");
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("matmul_naive.py: error: the schedule of 'main' binds no loop to a GPU "
+                         "thread"),
+              std::string::npos)
+        << r.err;
+    EXPECT_TRUE(r.out.empty());
+}
+
 #else
 
 TEST(Cli, ScriptSaysPythonWasNotBuilt) {
@@ -217,12 +365,3 @@ TEST(Cli, ScriptSaysPythonWasNotBuilt) {
 
 #endif
 
-TEST(Cli, CommandsNotBuiltYetSaySo) {
-    // TODO(issues 3, 6): each command leaves this list when it is wired to the engine.
-    for (const char* command : {"alloc", "run"}) {
-        CommandResult r = runCli(std::string(command) + " good.py");
-        EXPECT_EQ(r.exitCode, 3) << command;
-        EXPECT_EQ(r.err, std::string("boundscope ") + command + ": not available in this build yet\n");
-    }
-    EXPECT_EQ(runCli("codegen good.py --target llvm").exitCode, 3);
-}

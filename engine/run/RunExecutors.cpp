@@ -1,0 +1,146 @@
+/// \file
+/// The backends a kernel runs on (issue 6): the LLVM JIT on the CPU (only when built with
+/// LLVM), CUDA through codegen/CudaExecutor, and the reference interpreter with its GPU
+/// emulation. Each compiles once and then runs the function on the engine's Buffers.
+#include "run/RunInternal.h"
+
+#include "codegen/CudaCodegen.h"
+#include "codegen/CudaExecutor.h"
+#include "runtime/Interpreter.h"
+#include "runtime/ThreadPool.h"
+
+#ifdef BOUNDSCOPE_WITH_LLVM
+#include "codegen/llvm/LlvmJit.h"
+#endif
+
+#include <chrono>
+
+namespace bs::run_detail {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double millisecondsSince(Clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+/// Runs `once` once untimed, then up to `repeat` times timed, until they took `budgetMs`.
+template <typename F> std::vector<double> timeRuns(int repeat, double budgetMs, F&& once) {
+    once();
+    std::vector<double> times;
+    double total = 0;
+    for (int i = 0; i < repeat && (i == 0 || total < budgetMs); ++i) {
+        Clock::time_point start = Clock::now();
+        once();
+        times.push_back(millisecondsSince(start));
+        total += times.back();
+    }
+    return times;
+}
+
+#ifdef BOUNDSCOPE_WITH_LLVM
+/// One JIT for the process: its construction (target lookup) is paid once; every kernel still
+/// has its own resource tracker (LlvmJit.h), freed with the executor.
+LlvmJit& processJit() {
+    static LlvmJit jit;
+    return jit;
+}
+
+class LlvmExecutor : public Executor {
+public:
+    LlvmExecutor(const LoweredFunc& func, std::vector<int64_t> sizes)
+        : m_kernel(processJit().compile(cpuKernelOf(func))), m_sizes(std::move(sizes)) {
+        compileMs = m_kernel.timings().totalSeconds() * 1000.0;
+        device = m_kernel.cpuName() + " (LLVM JIT, " +
+                 std::to_string(ThreadPool::global().threadCount()) + " threads)";
+    }
+
+    std::vector<double> run(std::vector<Buffer>& args, int repeat, double budgetMs) override {
+        std::vector<void*> data;
+        for (Buffer& b : args)
+            data.push_back(b.data());
+        return timeRuns(repeat, budgetMs, [&] { m_kernel.run(data, m_sizes); });
+    }
+
+private:
+    JitKernel m_kernel;
+    std::vector<int64_t> m_sizes;
+};
+#endif
+
+class CudaRunner : public Executor {
+public:
+    CudaRunner(const LoweredFunc& func, const std::vector<int64_t>& sizes) {
+        CudaModule module = buildCudaModule(func.final, func.name, kernelArguments(func));
+        Clock::time_point start = Clock::now();
+        m_executor = std::make_unique<CudaExecutor>(std::move(module.program), module.source);
+        compileMs = millisecondsSince(start);
+        device = CudaRuntime::instance().device().name + " (CUDA, " + binary().arch + ")";
+        m_bufferVars = func.argBuffers;
+        for (size_t i = 0; i < func.scalarParams.size(); ++i)
+            m_scalars[func.scalarParams[i]] = sizes[i];
+    }
+
+    std::vector<double> run(std::vector<Buffer>& args, int repeat, double) override {
+        VarMap<Buffer*> buffers;
+        for (size_t i = 0; i < args.size(); ++i)
+            buffers[m_bufferVars[i]] = &args[i];
+        return m_executor->run(buffers, m_scalars, repeat).milliseconds;
+    }
+
+private:
+    const CudaBinary& binary() const { return m_executor->binary(); }
+
+    std::unique_ptr<CudaExecutor> m_executor;
+    std::vector<Var> m_bufferVars;
+    VarMap<int64_t> m_scalars;
+};
+
+class InterpreterExecutor : public Executor {
+public:
+    InterpreterExecutor(const LoweredFunc& func, const std::vector<int64_t>& sizes)
+        : m_func(func), m_sizes(sizes) {
+        device = usesGpuThreads(func) ? "interpreter (GPU emulation)" : "interpreter";
+    }
+
+    std::vector<double> run(std::vector<Buffer>& args, int repeat, double budgetMs) override {
+        Interpreter interpreter;
+        for (size_t i = 0; i < args.size(); ++i)
+            interpreter.bindBuffer(m_func.argBuffers[i], args[i]);
+        for (size_t i = 0; i < m_sizes.size(); ++i)
+            interpreter.bindScalar(m_func.scalarParams[i], m_sizes[i]);
+        return timeRuns(repeat, budgetMs, [&] { interpreter.run(m_func.final); });
+    }
+
+private:
+    const LoweredFunc& m_func;
+    std::vector<int64_t> m_sizes;
+};
+
+} // namespace
+
+std::unique_ptr<Executor> makeLlvmExecutor(const LoweredFunc& func,
+                                           const std::vector<int64_t>& sizes) {
+#ifdef BOUNDSCOPE_WITH_LLVM
+    return std::make_unique<LlvmExecutor>(func, sizes);
+#else
+    (void)func;
+    (void)sizes;
+    throw UserError("this build of boundscope has no LLVM JIT (configured with "
+                    "BOUNDSCOPE_WITH_LLVM=OFF): --target cpu is not available; use --target "
+                    "emulate to run the kernel in the interpreter");
+#endif
+}
+
+std::unique_ptr<Executor> makeCudaExecutor(const LoweredFunc& func,
+                                           const std::vector<int64_t>& sizes) {
+    return std::make_unique<CudaRunner>(func, sizes);
+}
+
+std::unique_ptr<Executor> makeInterpreterExecutor(const LoweredFunc& func,
+                                                  const std::vector<int64_t>& sizes) {
+    return std::make_unique<InterpreterExecutor>(func, sizes);
+}
+
+} // namespace bs::run_detail

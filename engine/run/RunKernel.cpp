@@ -1,0 +1,199 @@
+/// \file
+/// runKernel: compile for the target, run on random inputs, time, check against a reference
+/// (issue 6, items 1 and 3; the choice of reference is described in RunKernel.h).
+#include "run/RunInternal.h"
+
+#include "codegen/CudaCodegen.h"
+#include "te/Operation.h"
+
+#ifdef BOUNDSCOPE_WITH_LLVM
+#include "codegen/llvm/LlvmCodegen.h"
+#endif
+
+#include <algorithm>
+
+namespace bs {
+
+using namespace run_detail;
+
+const char* runTargetName(RunTarget target) {
+    switch (target) {
+    case RunTarget::Cpu:
+        return "cpu";
+    case RunTarget::Cuda:
+        return "cuda";
+    case RunTarget::Emulate:
+        return "emulate";
+    }
+    return "?";
+}
+
+std::optional<RunTarget> parseRunTarget(const std::string& name) {
+    for (RunTarget t : {RunTarget::Cpu, RunTarget::Cuda, RunTarget::Emulate})
+        if (name == runTargetName(t))
+            return t;
+    return std::nullopt;
+}
+
+bool runHasLlvm() {
+#ifdef BOUNDSCOPE_WITH_LLVM
+    return true;
+#else
+    return false;
+#endif
+}
+
+namespace {
+
+/// Refuses a target the schedule cannot run on, before anything is compiled.
+void checkTargetFits(const LoweredFunc& func, RunTarget target) {
+    bool gpu = usesGpuThreads(func);
+    if (target == RunTarget::Cpu && gpu)
+        throw UserError("the schedule of '" + func.name +
+                        "' binds loops to GPU threads (blockIdx/threadIdx), so it cannot run on "
+                        "the CPU; use --target cuda, or --target emulate to run it in the "
+                        "interpreter");
+    if (target == RunTarget::Cuda && !gpu)
+        throw UserError("the schedule of '" + func.name +
+                        "' binds no loop to a GPU thread (blockIdx/threadIdx): --target cuda "
+                        "needs a GPU schedule (bind the outer loops with s[T].bind); use "
+                        "--target cpu");
+}
+
+std::unique_ptr<Executor> makeExecutor(RunTarget target, const LoweredFunc& func,
+                                       const std::vector<int64_t>& sizes) {
+    switch (target) {
+    case RunTarget::Cpu:
+        return makeLlvmExecutor(func, sizes);
+    case RunTarget::Cuda:
+        return makeCudaExecutor(func, sizes);
+    case RunTarget::Emulate:
+        break;
+    }
+    return makeInterpreterExecutor(func, sizes);
+}
+
+void summarizeTimes(RunReport& report) {
+    std::vector<double> sorted = report.timesMs;
+    std::sort(sorted.begin(), sorted.end());
+    if (sorted.empty())
+        return;
+    size_t n = sorted.size();
+    report.bestMs = sorted.front();
+    report.medianMs = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    report.spread = report.medianMs > 0 ? (sorted.back() - sorted.front()) / report.medianMs : 0;
+    if (report.bestMs > 0) {
+        report.gflops = double(report.flops) / (report.bestMs * 1e6);
+        report.gbps = double(report.bytes) / (report.bestMs * 1e6);
+    }
+}
+
+/// The same computation with no schedule: create_schedule of the function's computed arguments,
+/// lowered with the same arguments (so the same buffers and symbolic sizes, in the same order).
+LowerResult lowerUnscheduled(const LoweredFunc& func, const LowerOptions& options) {
+    std::vector<Operation> outputs;
+    for (const Tensor& t : func.args)
+        if (t.op.as<ComputeOpNode>() &&
+            std::none_of(outputs.begin(), outputs.end(),
+                         [&](const Operation& op) { return op.same_as(t.op); }))
+            outputs.push_back(t.op);
+    return lower(createSchedule(outputs), func.args, options);
+}
+
+/// Runs the reference of RunKernel.h's file comment on `expected` (a copy of the inputs) and
+/// returns its name.
+std::string runReference(const LoweredFunc& func, const RunRequest& request,
+                         const std::vector<int64_t>& sizes, bool small,
+                         std::vector<Buffer>& expected) {
+    if (small && request.target != RunTarget::Emulate) {
+        makeInterpreterExecutor(func, sizes)->run(expected, 0, 0);
+        return "interpreter";
+    }
+    LowerResult reference = lowerUnscheduled(func, request.lowerOptions);
+    if (!small && runHasLlvm()) {
+        makeLlvmExecutor(reference.func, sizes)->run(expected, 0, 0);
+        return "unscheduled program (LLVM JIT)";
+    }
+    makeInterpreterExecutor(reference.func, sizes)->run(expected, 0, 0);
+    return "unscheduled program (interpreter)";
+}
+
+void checkResult(const LoweredFunc& func, const RunRequest& request,
+                 const std::vector<int64_t>& sizes, const WorkCount& work,
+                 std::vector<Buffer> expected, const std::vector<Buffer>& actual,
+                 RunReport& report) {
+    report.checked = true;
+    bool hasOutput = std::any_of(func.args.begin(), func.args.end(),
+                                 [](const Tensor& t) { return t.op.as<ComputeOpNode>(); });
+    if (!hasOutput) {
+        report.passed = true;
+        report.checkDetail = "'" + func.name + "' computes no argument: nothing to compare";
+        return;
+    }
+    // The reference's outputs start from other random values than the kernel's, so that an
+    // element neither writes (the same IR run by the interpreter) shows as a mismatch.
+    for (size_t i = 0; i < func.args.size(); ++i)
+        if (func.args[i].op.as<ComputeOpNode>())
+            expected[i].fillRandom(request.seed * 1000003 + func.args.size() + i);
+    bool small = work.iterations <= request.interpreterCheckLimit;
+    try {
+        report.reference = runReference(func, request, sizes, small, expected);
+    } catch (const UserError& e) {
+        // The interpreter stops on what compiled code would do silently (an out-of-bounds
+        // access, a read of an element never written): that is the check's finding.
+        report.reference = small ? "interpreter" : "unscheduled program";
+        report.passed = false;
+        report.checkDetail = std::string("the reference run stopped: ") + e.what();
+        return;
+    }
+    report.passed = compareOutputs(func, actual, expected, longestReduction(func, sizes),
+                                   &report.checkDetail);
+}
+
+} // namespace
+
+RunReport runKernel(const LowerResult& lowered, const RunRequest& request) {
+    const LoweredFunc& func = lowered.func;
+    if (request.repeat < 1)
+        throw UserError("the number of timed runs must be at least 1, got " +
+                        std::to_string(request.repeat));
+    RunReport report;
+    report.target = request.target;
+    std::vector<int64_t> sizes = bindSizes(func, request.sizes);
+    for (size_t i = 0; i < sizes.size(); ++i)
+        report.sizes.emplace_back(func.scalarParams[i].name(), sizes[i]);
+    checkTargetFits(func, request.target);
+
+    std::vector<Buffer> initial = makeArgumentBuffers(func, sizes, request.seed);
+    std::unique_ptr<Executor> executor = makeExecutor(request.target, func, sizes);
+    report.compileMs = executor->compileMs;
+    report.device = executor->device;
+    std::vector<Buffer> args = initial;
+    report.timesMs = executor->run(args, request.repeat, request.timeBudgetMs);
+
+    WorkCount work = countWork(func, sizes);
+    report.flops = work.flops;
+    report.bytes = work.bytes;
+    summarizeTimes(report);
+    if (request.check)
+        checkResult(func, request, sizes, work, std::move(initial), args, report);
+    return report;
+}
+
+std::string printKernelLlvmIr(const LowerResult& lowered) {
+    checkTargetFits(lowered.func, RunTarget::Cpu);
+#ifdef BOUNDSCOPE_WITH_LLVM
+    return printLlvmIr(cpuKernelOf(lowered.func));
+#else
+    throw UserError("this build of boundscope has no LLVM code generator (configured with "
+                    "BOUNDSCOPE_WITH_LLVM=OFF): --target llvm is not available");
+#endif
+}
+
+std::string printKernelCudaSource(const LowerResult& lowered) {
+    const LoweredFunc& func = lowered.func;
+    checkTargetFits(func, RunTarget::Cuda);
+    return buildCudaModule(func.final, func.name, kernelArguments(func)).source;
+}
+
+} // namespace bs

@@ -1,0 +1,223 @@
+/// \file
+/// The arithmetic of a run: symbolic sizes bound to values, the argument buffers, the work a
+/// program does (FLOPs, bytes) and the comparison of its outputs with a reference.
+#include "run/RunInternal.h"
+
+#include "arith/ConstEval.h"
+#include "ir/Printer.h"
+#include "ir/Functor.h"
+#include "lower/SplitHostDevice.h"
+#include "te/Operation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <unordered_set>
+
+namespace bs {
+
+namespace run_detail {
+
+std::vector<int64_t> bindSizes(const LoweredFunc& func,
+                               const std::map<std::string, int64_t>& sizes) {
+    for (const auto& [name, value] : sizes) {
+        bool known = std::any_of(func.scalarParams.begin(), func.scalarParams.end(),
+                                 [&](const Var& v) { return v.name() == name; });
+        if (!known) {
+            std::string names;
+            for (const Var& v : func.scalarParams)
+                names += (names.empty() ? "" : ", ") + v.name();
+            throw UserError("size '" + name + "' names no symbolic size of '" + func.name + "' (" +
+                            (names.empty() ? std::string("it has none") : "it has " + names) + ")");
+        }
+        if (value <= 0)
+            throw UserError("size '" + name + "' must be positive, got " + std::to_string(value));
+    }
+    std::vector<int64_t> values;
+    for (const Var& v : func.scalarParams) {
+        auto it = sizes.find(v.name());
+        values.push_back(it == sizes.end() ? kDefaultSymbolicSize : it->second);
+    }
+    return values;
+}
+
+int64_t evaluateSize(const Expr& e, const LoweredFunc& func, const std::vector<int64_t>& sizes) {
+    VarMap<int64_t> values;
+    for (size_t i = 0; i < func.scalarParams.size() && i < sizes.size(); ++i)
+        values[func.scalarParams[i]] = sizes[i];
+    std::optional<int64_t> value = evaluateInt(e, values);
+    if (!value)
+        throw UserError("the size '" + toString(e) + "' of '" + func.name +
+                        "' is not a constant once its symbolic sizes are bound");
+    return *value;
+}
+
+std::vector<Buffer> makeArgumentBuffers(const LoweredFunc& func, const std::vector<int64_t>& sizes,
+                                        uint64_t seed) {
+    std::vector<Buffer> buffers;
+    for (size_t i = 0; i < func.args.size(); ++i) {
+        const Tensor& t = func.args[i];
+        std::vector<int64_t> shape;
+        for (const Expr& extent : t.shape())
+            shape.push_back(evaluateSize(extent, func, sizes));
+        buffers.emplace_back(t.name(), t.dtype(), shape);
+        buffers.back().fillRandom(seed * 1000003 + i);
+    }
+    return buffers;
+}
+
+std::vector<Var> kernelArguments(const LoweredFunc& func) {
+    std::vector<Var> arguments = func.argBuffers;
+    arguments.insert(arguments.end(), func.scalarParams.begin(), func.scalarParams.end());
+    return arguments;
+}
+
+namespace {
+
+bool isKernelRoot(const AttrStmtNode* op) {
+    const auto* iv = op->node.as<IterVarNode>();
+    return op->key == attr::kThreadExtent && iv && threadTagIndex(iv->threadTag) >= 0;
+}
+
+/// Every ComputeOp the arguments depend on, each once.
+std::vector<const ComputeOpNode*> computeOps(const LoweredFunc& func) {
+    std::vector<const ComputeOpNode*> ops;
+    std::unordered_set<const Node*> seen;
+    std::vector<Tensor> work(func.args.begin(), func.args.end());
+    while (!work.empty()) {
+        Tensor t = work.back();
+        work.pop_back();
+        if (!seen.insert(t.op.get()).second)
+            continue;
+        for (const Tensor& input : t.op->inputTensors())
+            work.push_back(input);
+        if (const auto* compute = t.op.as<ComputeOpNode>())
+            ops.push_back(compute);
+    }
+    return ops;
+}
+
+int64_t product(const std::vector<IterVar>& axes, const LoweredFunc& func,
+                const std::vector<int64_t>& sizes) {
+    int64_t n = 1;
+    for (const IterVar& iv : axes)
+        n *= evaluateSize(iv->dom.extent, func, sizes);
+    return n;
+}
+
+/// Float arithmetic nodes of `e`: + - * / % min max and calls (math functions).
+int64_t floatOps(const Expr& e) {
+    int64_t count = 0;
+    postOrderVisit(e, [&](const NodeRef& n) {
+        if (!isExprKind(n.kind()) || !static_cast<const ExprNode*>(n.get())->type.isFloat())
+            return;
+        switch (n.kind()) {
+        case NodeKind::Add: case NodeKind::Sub: case NodeKind::Mul: case NodeKind::Div:
+        case NodeKind::Mod: case NodeKind::FloorDiv: case NodeKind::FloorMod:
+        case NodeKind::Min: case NodeKind::Max: case NodeKind::Call:
+            ++count;
+            break;
+        default:
+            break;
+        }
+    });
+    return count;
+}
+
+/// Float operations of one iteration of a compute body: a reduction's sources and combiner
+/// (shared by all of its outputs), or each output's expression.
+int64_t bodyFloatOps(const ComputeOpNode* op) {
+    int64_t count = 0;
+    if (const auto* reduce = op->body[0].as<ReduceNode>()) {
+        for (const Expr& source : reduce->source)
+            count += floatOps(source);
+        for (const Expr& result : reduce->combiner->result)
+            count += floatOps(result);
+        return count;
+    }
+    for (const Expr& e : op->body)
+        count += floatOps(e);
+    return count;
+}
+
+} // namespace
+
+int64_t longestReduction(const LoweredFunc& func, const std::vector<int64_t>& sizes) {
+    int64_t longest = 1;
+    for (const ComputeOpNode* op : computeOps(func))
+        longest = std::max(longest, product(op->reduceAxis, func, sizes));
+    return longest;
+}
+
+bool compareOutputs(const LoweredFunc& func, const std::vector<Buffer>& actual,
+                    const std::vector<Buffer>& expected, int64_t reductionLength,
+                    std::string* detail) {
+    bool passed = true;
+    std::ostringstream os;
+    os.precision(3);
+    std::string firstMismatch;
+    for (size_t i = 0; i < func.args.size(); ++i) {
+        if (!func.args[i].op.as<ComputeOpNode>())
+            continue;
+        auto [rtol, atol] = checkTolerance(actual[i].dtype());
+        if (actual[i].dtype().isFloat())
+            atol *= std::sqrt(double(reductionLength));
+        double maxAbs = 0, maxRel = 0;
+        for (int64_t k = 0; k < actual[i].size(); ++k) {
+            double a = actual[i].getDouble(k), e = expected[i].getDouble(k);
+            double diff = std::isnan(a) != std::isnan(e) ? INFINITY : std::fabs(a - e);
+            maxAbs = std::max(maxAbs, std::isnan(diff) ? 0 : diff);
+            if (std::fabs(e) > atol)
+                maxRel = std::max(maxRel, diff / std::fabs(e));
+        }
+        std::string mismatch;
+        bool close = Buffer::allClose(actual[i], expected[i], rtol, atol, &mismatch);
+        passed = passed && close;
+        if (!close && firstMismatch.empty())
+            firstMismatch = mismatch;
+        os << (os.tellp() > 0 ? "; " : "") << actual[i].name() << ": max abs error " << maxAbs
+           << ", max rel error " << maxRel;
+    }
+    if (!firstMismatch.empty())
+        os << "; first mismatch " << firstMismatch;
+    *detail = os.str();
+    return passed;
+}
+
+} // namespace run_detail
+
+WorkCount countWork(const LoweredFunc& func, const std::vector<int64_t>& sizes) {
+    WorkCount work;
+    for (const ComputeOpNode* op : run_detail::computeOps(func)) {
+        int64_t iterations = run_detail::product(op->axis, func, sizes) *
+                             run_detail::product(op->reduceAxis, func, sizes);
+        work.iterations += iterations;
+        work.flops += iterations * run_detail::bodyFloatOps(op);
+    }
+    for (const Tensor& t : func.args) {
+        int64_t elements = 1;
+        for (const Expr& extent : t.shape())
+            elements *= run_detail::evaluateSize(extent, func, sizes);
+        work.bytes += elements * std::max(1, t.dtype().bits() / 8) * t.dtype().lanes();
+    }
+    return work;
+}
+
+std::pair<double, double> checkTolerance(DataType dtype) {
+    if (!dtype.isFloat())
+        return {0.0, 0.0};
+    if (dtype.bits() == 64)
+        return {1e-9, 1e-12};
+    return {1e-4, 1e-5};
+}
+
+bool usesGpuThreads(const LoweredFunc& func) {
+    bool found = false;
+    postOrderVisit(func.final, [&](const NodeRef& n) {
+        if (const auto* attr = n.as<AttrStmtNode>())
+            found = found || run_detail::isKernelRoot(attr);
+    });
+    return found;
+}
+
+} // namespace bs

@@ -1,0 +1,329 @@
+// runKernel (issue 6): schedules built as the examples build them, run on the CPU (LLVM JIT) and
+// in the GPU emulation, timed and checked against the interpreter or the unscheduled program.
+#include "run/RunKernel.h"
+
+#include "ir/Op.h"
+#include "runtime/CudaRuntime.h"
+#include "te/Compute.h"
+#include "te/Operation.h"
+#include "te/Reduce.h"
+
+#include <gtest/gtest.h>
+
+using namespace bs;
+
+namespace {
+
+Expr f32(double v) { return makeConst(DataType::float32(), v); }
+
+IterVar axis(const Tensor& t, size_t i) { return t.op.as<ComputeOpNode>()->axis[i]; }
+
+/// C = A x B, n x n x n float32, the TVM CPU tutorial's blocking: tiled, k split and unrolled,
+/// the inner columns vectorized, the outer rows parallel.
+struct Matmul {
+    int n;
+    Tensor a, b, c;
+    IterVar k;
+    Schedule s;
+
+    explicit Matmul(int size, bool scheduled = true) : n(size) {
+        a = placeholder({n, n}, DataType::float32(), "A");
+        b = placeholder({n, n}, DataType::float32(), "B");
+        k = reduceAxis(Range(0, n), "k");
+        c = compute(
+            {n, n}, [&](const std::vector<Var>& v) { return sum(a({v[0], k}) * b({k, v[1]}), k); },
+            "C");
+        s = createSchedule(c.op);
+        if (!scheduled)
+            return;
+        TileResult tile = s[c].tile(axis(c, 0), axis(c, 1), 16, 16);
+        auto [ko, ki] = s[c].split(k, 4);
+        s[c].reorder({tile.xOuter, tile.yOuter, ko, ki, tile.xInner, tile.yInner});
+        s[c].vectorize(tile.yInner);
+        s[c].unroll(ki);
+        s[c].parallel(tile.xOuter);
+    }
+    LowerResult lowered() const { return lower(s, {a, b, c}); }
+};
+
+/// Seed 002's Ex. 6 with a neighbour read: C[i, j] = B[i, j] + B[i, j + 1], B in shared memory
+/// per block, so threads read elements other threads wrote (a barrier is needed).
+LowerResult sharedNeighbourKernel() {
+    Tensor a = placeholder({64, 33}, DataType::float32(), "A");
+    Tensor b = compute(
+        {64, 33}, [&](const std::vector<Var>& v) { return f32(3.0) * a({v[0], v[1]}); }, "B");
+    Tensor c = compute(
+        {64, 32}, [&](const std::vector<Var>& v) { return b({v[0], v[1]}) + b({v[0], v[1] + 1}); },
+        "C");
+    Schedule s = createSchedule(c.op);
+    IterVar blockX = threadAxis("blockIdx.x"), threadX = threadAxis("threadIdx.x");
+    s[c].bind(axis(c, 0), blockX);
+    s[c].bind(axis(c, 1), threadX);
+    s[b].setScope("shared");
+    s[b].computeAt(s[c], axis(c, 0));
+    auto [outer, inner] = s[b].split(axis(b, 1), 32);
+    s[b].bind(inner, threadX);
+    return lower(s, {a, c});
+}
+
+/// B = A * 2 + 1 over n (symbolic), split by 8, vectorized and parallel.
+LowerResult symbolicKernel() {
+    Var n = sizeVar("n");
+    Tensor a = placeholder({n}, DataType::float32(), "A");
+    Tensor b = compute(
+        {n}, [&](const std::vector<Var>& v) { return a({v[0]}) * f32(2.0) + f32(1.0); }, "B");
+    Schedule s = createSchedule(b.op);
+    auto [outer, inner] = s[b].split(axis(b, 0), 8);
+    s[b].vectorize(inner);
+    s[b].parallel(outer);
+    return lower(s, {a, b});
+}
+
+/// A request for `repeat` timed runs on `target`; tests change the other fields as they need.
+RunRequest request(int repeat, RunTarget target = RunTarget::Cpu) {
+    RunRequest r;
+    r.repeat = repeat;
+    r.target = target;
+    return r;
+}
+
+RunRequest withSizes(RunRequest r, std::map<std::string, int64_t> sizes) {
+    r.sizes = std::move(sizes);
+    return r;
+}
+
+RunRequest withCheckLimit(RunRequest r, int64_t limit) {
+    r.interpreterCheckLimit = limit;
+    return r;
+}
+
+std::string errorOf(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const UserError& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
+#define SKIP_WITHOUT_LLVM()                                                                     \
+    if (!runHasLlvm())                                                                          \
+    GTEST_SKIP() << "built without LLVM"
+
+} // namespace
+
+TEST(RunKernel, TargetNamesRoundTrip) {
+    for (RunTarget t : {RunTarget::Cpu, RunTarget::Cuda, RunTarget::Emulate})
+        EXPECT_EQ(parseRunTarget(runTargetName(t)), t);
+    EXPECT_FALSE(parseRunTarget("tpu").has_value());
+}
+
+TEST(RunKernel, CpuMatmulIsTimedAndPassesTheInterpreterCheck) {
+    SKIP_WITHOUT_LLVM();
+    RunReport report = runKernel(Matmul(64).lowered(), request(3));
+    EXPECT_EQ(report.timesMs.size(), 3u);
+    EXPECT_GT(report.bestMs, 0);
+    EXPECT_LE(report.bestMs, report.medianMs);
+    EXPECT_GE(report.spread, 0);
+    EXPECT_GT(report.compileMs, 0);
+    EXPECT_NE(report.device.find("LLVM JIT"), std::string::npos) << report.device;
+    EXPECT_EQ(report.flops, 2 * 64 * 64 * 64);
+    EXPECT_EQ(report.bytes, 3 * 64 * 64 * 4);
+    EXPECT_NEAR(report.gflops, report.flops / (report.bestMs * 1e6), 1e-9);
+    EXPECT_TRUE(report.checked);
+    EXPECT_TRUE(report.passed) << report.checkDetail;
+    EXPECT_EQ(report.reference, "interpreter");
+    EXPECT_NE(report.checkDetail.find("C: max abs error"), std::string::npos) << report.checkDetail;
+}
+
+TEST(RunKernel, LargeWorkIsCheckedAgainstTheUnscheduledProgram) {
+    SKIP_WITHOUT_LLVM();
+    RunReport report = runKernel(Matmul(128).lowered(), withCheckLimit(request(1), 1000));
+    EXPECT_EQ(report.reference, "unscheduled program (LLVM JIT)");
+    EXPECT_TRUE(report.passed) << report.checkDetail;
+}
+
+TEST(RunKernel, WrongKernelFailsTheCheckWithTheFirstMismatch) {
+    SKIP_WITHOUT_LLVM();
+    // The lowered code of D = A + 2 passed off as C = A + 1: the unscheduled C differs.
+    Tensor a = placeholder({40}, DataType::float32(), "A");
+    Tensor c = compute({40}, [&](const std::vector<Var>& v) { return a({v[0]}) + f32(1.0); }, "C");
+    Tensor d = compute({40}, [&](const std::vector<Var>& v) { return a({v[0]}) + f32(2.0); }, "D");
+    LowerResult wrong = lower(createSchedule(d.op), {a, d});
+    wrong.func.args = {a, c};
+    RunReport report = runKernel(wrong, withCheckLimit(request(1), 0));
+    EXPECT_TRUE(report.checked);
+    EXPECT_FALSE(report.passed);
+    EXPECT_NE(report.checkDetail.find("first mismatch C[0]"), std::string::npos)
+        << report.checkDetail;
+    EXPECT_NE(report.checkDetail.find("max abs error 1"), std::string::npos) << report.checkDetail;
+}
+
+TEST(RunKernel, WithoutCheckNothingIsCompared) {
+    SKIP_WITHOUT_LLVM();
+    RunRequest noCheck = request(2);
+    noCheck.check = false;
+    RunReport report = runKernel(Matmul(32).lowered(), noCheck);
+    EXPECT_FALSE(report.checked);
+    EXPECT_TRUE(report.reference.empty());
+    EXPECT_EQ(report.timesMs.size(), 2u);
+}
+
+TEST(RunKernel, SymbolicSizesGetTheDefaultOrTheGivenValue) {
+    SKIP_WITHOUT_LLVM();
+    LowerResult lowered = symbolicKernel();
+    RunReport byDefault = runKernel(lowered, request(1));
+    ASSERT_EQ(byDefault.sizes.size(), 1u);
+    EXPECT_EQ(byDefault.sizes[0], std::make_pair(std::string("n"), kDefaultSymbolicSize));
+    EXPECT_EQ(byDefault.bytes, 2 * kDefaultSymbolicSize * 4);
+    EXPECT_TRUE(byDefault.passed) << byDefault.checkDetail;
+    for (int64_t n : {1, 37, 1000}) {
+        RunReport report = runKernel(lowered, withSizes(request(1), {{"n", n}}));
+        EXPECT_EQ(report.sizes[0].second, n);
+        EXPECT_EQ(report.flops, 2 * n);
+        EXPECT_TRUE(report.passed) << n << ": " << report.checkDetail;
+    }
+}
+
+TEST(RunKernel, BadSizeBindingsAreUserErrors) {
+    LowerResult lowered = symbolicKernel();
+    EXPECT_EQ(errorOf([&] { runKernel(lowered, withSizes(request(1), {{"m", 4}})); }),
+              "size 'm' names no symbolic size of 'main' (it has n)");
+    EXPECT_EQ(errorOf([&] { runKernel(lowered, withSizes(request(1), {{"n", 0}})); }),
+              "size 'n' must be positive, got 0");
+    EXPECT_EQ(errorOf([&] { runKernel(lowered, request(0)); }),
+              "the number of timed runs must be at least 1, got 0");
+}
+
+TEST(RunKernel, EmulationRunsASharedMemoryKernelWithItsBarriers) {
+    RunReport report = runKernel(sharedNeighbourKernel(),
+                                 request(1, RunTarget::Emulate));
+    EXPECT_EQ(report.device, "interpreter (GPU emulation)");
+    EXPECT_EQ(report.reference, "unscheduled program (interpreter)");
+    EXPECT_TRUE(report.passed) << report.checkDetail;
+    EXPECT_EQ(report.compileMs, 0);
+}
+
+TEST(RunKernel, TargetsThatDoNotFitTheScheduleSaySo) {
+    EXPECT_NE(errorOf([] { runKernel(sharedNeighbourKernel()); })
+                  .find("binds loops to GPU threads (blockIdx/threadIdx), so it cannot run on the "
+                        "CPU; use --target cuda"),
+              std::string::npos);
+    EXPECT_NE(errorOf([] { runKernel(Matmul(16).lowered(), request(1, RunTarget::Cuda)); })
+                  .find("binds no loop to a GPU thread"),
+              std::string::npos);
+    EXPECT_NE(errorOf([] { printKernelCudaSource(Matmul(16).lowered()); }).find("--target cpu"),
+              std::string::npos);
+    EXPECT_NE(errorOf([] { printKernelLlvmIr(sharedNeighbourKernel()); }).find("--target cuda"),
+              std::string::npos);
+}
+
+TEST(RunKernel, CudaTargetWithoutAGpuSaysSo) {
+    std::string reason;
+    if (CudaRuntime::isAvailable(&reason))
+        GTEST_SKIP() << "a GPU is available";
+    std::string error =
+        errorOf([] { runKernel(sharedNeighbourKernel(), request(1, RunTarget::Cuda)); });
+    EXPECT_NE(error.find("--target cuda needs"), std::string::npos) << error;
+}
+
+TEST(RunKernel, CudaTargetRunsAndPassesOnAGpu) {
+    if (!CudaRuntime::isAvailable())
+        GTEST_SKIP() << "no GPU";
+    RunReport report =
+        runKernel(sharedNeighbourKernel(), request(3, RunTarget::Cuda));
+    EXPECT_EQ(report.timesMs.size(), 3u);
+    EXPECT_NE(report.device.find("CUDA"), std::string::npos);
+    EXPECT_TRUE(report.passed) << report.checkDetail;
+}
+
+TEST(RunKernel, GeneratedSourcesForEachTarget) {
+    EXPECT_NE(printKernelCudaSource(sharedNeighbourKernel()).find("__shared__ float B["),
+              std::string::npos);
+    if (runHasLlvm())
+        EXPECT_NE(printKernelLlvmIr(Matmul(16).lowered()).find("define"), std::string::npos);
+    else
+        EXPECT_NE(errorOf([] { printKernelLlvmIr(Matmul(16).lowered()); }).find("no LLVM"),
+                  std::string::npos);
+}
+
+TEST(RunKernel, WorkCountsFloatOperationsTimesIterations) {
+    // softmax-like: exp and a division per element, a max and a sum reduction per row.
+    Tensor x = placeholder({8, 16}, DataType::float32(), "X");
+    IterVar k1 = reduceAxis(Range(0, 16), "k1");
+    Tensor e = compute(
+        {8, 16},
+        [&](const std::vector<Var>& v) {
+            return CallNode::make(DataType::float32(), "exp", {x({v[0], v[1]})},
+                                  CallKind::PureExtern);
+        },
+        "E");
+    Tensor s = compute({8}, [&](const std::vector<Var>& v) { return sum(e({v[0], k1}), k1); },
+                       "S");
+    Tensor y = compute(
+        {8, 16}, [&](const std::vector<Var>& v) { return e({v[0], v[1]}) / s({v[0]}); }, "Y");
+    LowerResult lowered = lower(createSchedule(y.op), {x, y});
+    WorkCount work = countWork(lowered.func, {});
+    EXPECT_EQ(work.iterations, 8 * 16 + 8 * 16 + 8 * 16);
+    EXPECT_EQ(work.flops, 8 * 16 * 1 + 8 * 16 * 1 + 8 * 16 * 1);
+    EXPECT_EQ(work.bytes, 2 * 8 * 16 * 4);
+}
+
+TEST(RunKernel, TolerancesPerElementType) {
+    EXPECT_EQ(checkTolerance(DataType::float32()), std::make_pair(1e-4, 1e-5));
+    EXPECT_EQ(checkTolerance(DataType::float64()), std::make_pair(1e-9, 1e-12));
+    EXPECT_EQ(checkTolerance(DataType::int32()), std::make_pair(0.0, 0.0));
+}
+
+TEST(RunKernel, IntegerKernelsMustMatchExactly) {
+    SKIP_WITHOUT_LLVM();
+    Tensor a = placeholder({100}, DataType::int32(), "A");
+    Tensor b = compute(
+        {100}, [&](const std::vector<Var>& v) { return floordiv(a({v[0]}) * 7, Expr(3)); }, "B");
+    Schedule s = createSchedule(b.op);
+    auto [outer, inner] = s[b].split(axis(b, 0), 16);
+    s[b].vectorize(inner);
+    RunReport report = runKernel(lower(s, {a, b}), request(1));
+    EXPECT_TRUE(report.passed) << report.checkDetail;
+    EXPECT_EQ(report.flops, 0);
+    EXPECT_NE(report.checkDetail.find("B: max abs error 0"), std::string::npos)
+        << report.checkDetail;
+}
+
+TEST(RunKernel, TimedRunsStopOnceTheTimeBudgetIsSpent) {
+    RunRequest slow = request(5, RunTarget::Emulate);
+    slow.check = false;
+    slow.timeBudgetMs = 0;
+    EXPECT_EQ(runKernel(sharedNeighbourKernel(), slow).timesMs.size(), 1u);
+    slow.timeBudgetMs = 1e9;
+    EXPECT_EQ(runKernel(sharedNeighbourKernel(), slow).timesMs.size(), 5u);
+}
+
+TEST(RunKernel, OutputElementsTheKernelNeverWritesFailTheCheck) {
+    SKIP_WITHOUT_LLVM();
+    // The code of a 20-element C run on a 40-element C: the interpreter, running the same code,
+    // leaves the same elements unwritten, and they must still show.
+    Tensor a = placeholder({40}, DataType::float32(), "A");
+    Tensor half = compute({20}, [&](const std::vector<Var>& v) { return a({v[0]}) + f32(1.0); },
+                          "C");
+    Tensor c = compute({40}, [&](const std::vector<Var>& v) { return a({v[0]}) + f32(1.0); }, "C");
+    LowerResult partial = lower(createSchedule(half.op), {a, half});
+    partial.func.args = {a, c};
+    RunReport report = runKernel(partial, request(1));
+    EXPECT_EQ(report.reference, "interpreter");
+    EXPECT_FALSE(report.passed);
+    EXPECT_NE(report.checkDetail.find("first mismatch C[20]"), std::string::npos)
+        << report.checkDetail;
+}
+
+TEST(RunKernel, CodeTheBackendCannotCompileIsAUserErrorNotACrash) {
+    SKIP_WITHOUT_LLVM();
+    LowerResult lowered = Matmul(8).lowered();
+    lowered.func.final = EvaluateNode::make(
+        CallNode::make(DataType::float32(), "no_such_intrinsic", {f32(1.0)}, CallKind::Intrinsic));
+    EXPECT_NE(errorOf([&] { runKernel(lowered, request(1)); })
+                  .find("unknown intrinsic 'no_such_intrinsic'"),
+              std::string::npos);
+    // The process's JIT still compiles and runs the next kernel.
+    EXPECT_TRUE(runKernel(Matmul(8).lowered(), request(1)).passed);
+}
