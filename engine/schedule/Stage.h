@@ -100,6 +100,8 @@ public:
     void computeRoot() const;
     /// Marks the stage to be inlined into its consumers by normalize().
     void computeInline() const;
+    /// Folds this stage into its only producer in `schedule` (schedule/ReverseComputeInline.h).
+    void reverseComputeInline(const class Schedule& schedule) const;
     /// Binds leaf `iv` to the thread axis `thread` (records `bindThread`; the kind stays).
     void bind(const IterVar& iv, const IterVar& thread) const;
     /// Sets the storage scope (`global`, `shared`, `local`, `warp`, ...).
