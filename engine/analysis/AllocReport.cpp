@@ -35,6 +35,8 @@ const char* wasteCauseName(WasteCause cause) {
         return "thread-relaxation";
     case WasteCause::SplitRemainder:
         return "split-remainder";
+    case WasteCause::Recompute:
+        return "recompute";
     case WasteCause::NotQuasiAffine:
         return "not-quasi-affine";
     }
@@ -272,6 +274,26 @@ std::optional<int64_t> domainSize(const ComputeOpNode* op) {
     return n;
 }
 
+/// A buffer's numbers (the causes come later): `stage` and `trace` are the tvm run's.
+BufferReport bufferReport(const std::vector<RuleRun>& runs, const Stage& stage, const StageTrace& trace,
+                          const std::optional<StageNeed>& need) {
+    BufferReport buffer;
+    buffer.name = stage->originOp->name;
+    buffer.isOutput = trace.kind == StageTrace::Kind::Output;
+    buffer.scope = trace.scope.empty() ? (stage->scope.empty() ? "global" : stage->scope) : trace.scope;
+    buffer.scopeInferred = trace.scopeInferred;
+    for (const RuleRun& run : runs)
+        buffer.allocations.push_back(allocationUnder(run, run.stageOf(stage->originOp), *run.traceOf(stage->originOp)));
+    if (need) {
+        buffer.needed = need->needed;
+        buffer.perThread = need->perThread;
+        buffer.distinct = need->distinct;
+    } else if (buffer.isOutput) {
+        buffer.needed = buffer.distinct = domainSize(stage->op.as<ComputeOpNode>());
+    }
+    return buffer;
+}
+
 RuleRun runRules(const Schedule& sch, BoundRules rules) {
     RuleRun run{rules, sch.normalize(), {}, {}};
     run.result = inferBound(run.normalized, rules);
@@ -290,37 +312,31 @@ AllocReport allocReport(const Schedule& sch, const AllocReportOptions& options) 
     if (report.tightAvailable)
         runs.push_back(runRules(sch, BoundRules::Tight));
     const RuleRun& reference = runs[1];
+    std::vector<const RuleRun*> runPointers;
+    for (const RuleRun& run : runs)
+        runPointers.push_back(&run);
+    std::vector<alloc::BufferFacts> facts;
+    std::vector<std::optional<StageNeed>> needs;
+    needs.reserve(reference.normalized->stages.size()); // BufferFacts point into it
     for (const Stage& stage : reference.normalized->stages) {
         const StageTrace* trace = reference.result.trace.find(stage->op);
-        const auto* compute = stage->op.as<ComputeOpNode>();
-        if (!compute || !trace || trace->kind == StageTrace::Kind::InlinedAlready)
+        if (!stage->op.as<ComputeOpNode>() || !trace || trace->kind == StageTrace::Kind::InlinedAlready)
             continue;
-        BufferReport buffer;
-        buffer.name = stage->originOp->name;
-        buffer.isOutput = trace->kind == StageTrace::Kind::Output;
-        buffer.scope = trace->scope.empty() ? (stage->scope.empty() ? "global" : stage->scope) : trace->scope;
-        buffer.scopeInferred = trace->scopeInferred;
-        for (const RuleRun& run : runs)
-            buffer.allocations.push_back(allocationUnder(run, run.stageOf(stage->originOp),
-                                                         *run.traceOf(stage->originOp)));
         std::optional<StageNeed> need;
         if (report.tightAvailable) {
             const RuleRun& tight = runs.back();
             need = analyzeStageNeed(tight.normalized, tight.result, tight.stageOf(stage->originOp)->op);
         }
-        if (need) {
-            buffer.needed = need->needed;
-            buffer.perThread = need->perThread;
-        } else if (buffer.isOutput) {
-            buffer.needed = domainSize(compute);
-        }
-        std::vector<const RuleRun*> runPointers;
-        for (const RuleRun& run : runs)
-            runPointers.push_back(&run);
-        buffer.causes = alloc::findCauses(alloc::BufferFacts{stage->originOp, &buffer, runPointers, &need});
-        report.buffers.push_back(std::move(buffer));
+        report.buffers.push_back(bufferReport(runs, stage, *trace, need));
+        needs.push_back(std::move(need));
+        facts.push_back(alloc::BufferFacts{stage->originOp, nullptr, runPointers, &needs.back()});
     }
+    // The causes read the interpreter's counts too (which iterations a bound check skipped).
     alloc::addTouchedCounts(sch, options, report);
+    for (size_t i = 0; i < facts.size(); ++i) {
+        facts[i].report = &report.buffers[i];
+        report.buffers[i].causes = alloc::findCauses(facts[i]);
+    }
     return report;
 }
 

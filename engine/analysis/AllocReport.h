@@ -8,7 +8,9 @@
 /// - the interval hull of a strided or non-contiguous read (no rectangle can fix it);
 /// - the dimension-wise union of disjoint consumer requests (no rectangle can fix it);
 /// - relaxation by thread binding or storage scope (threads share the buffer);
-/// - a split remainder (computed, not allocated).
+/// - a split remainder (computed, not allocated);
+/// - iterations that need overlapping regions (a stencil's halo, the attach path's unused
+///   loops, a block's copy of a tile) and so compute the same elements again.
 /// `boundscope alloc FILE.py [--json]` prints it; the app shows it.
 #pragma once
 
@@ -30,10 +32,12 @@ enum class WasteCause {
     DisjointRequests,     ///< the dimension-wise union of different consumers' requests
     ThreadRelaxation,     ///< threads share the buffer (thread binding or storage scope)
     SplitRemainder,       ///< a split that does not divide computes past the end
+    Recompute,            ///< iterations that need overlapping regions compute them again
     NotQuasiAffine,       ///< a read the tight rules cannot reason about exactly
 };
 /// `fuse-fallback`, `interval-imprecision`, `fused-segment-wraps-row`, `strided-read`,
-/// `disjoint-requests`, `thread-relaxation`, `split-remainder`, `not-quasi-affine`.
+/// `disjoint-requests`, `thread-relaxation`, `split-remainder`, `recompute`,
+/// `not-quasi-affine`.
 const char* wasteCauseName(WasteCause cause);
 
 /// One cause of a difference between allocated, needed and computed elements.
@@ -52,7 +56,9 @@ struct RuleAllocation {
     std::string size;                  ///< the product of its extents, as an expression
     std::optional<int64_t> allocated;  ///< elements, maximised over the attach iterations
     bool varies = false;               ///< the size changes from one attach iteration to the next
-    std::optional<int64_t> computed;   ///< iterations of its loop nest over the whole run
+    /// Elements computed: iterations of its loop nest over the whole run (under tvm-0.6 and
+    /// tvm, iterations a bound check skips included).
+    std::optional<int64_t> computed;
 };
 
 struct BufferReport {
@@ -66,9 +72,16 @@ struct BufferReport {
     std::optional<int64_t> needed;
     /// The same for one thread (every thread loop a single point).
     std::optional<int64_t> perThread;
-    /// Really touched elements, from the reference interpreter (peak per entry, total).
+    /// What its consumers read over the whole run, each element once (an output: its shape).
+    std::optional<int64_t> distinct;
+    /// Really touched elements, from the reference interpreter (tvm rules): the most distinct
+    /// elements touched in one entry of the allocation (one iteration of the loops around it),
+    /// and the distinct offsets of the allocation touched over the whole run.
     std::optional<int64_t> touchedPeak;
     std::optional<int64_t> touchedTotal;
+    /// The stores the interpreter executed on it (tvm rules): the elements really computed,
+    /// iterations a bound check skips excluded (a reduction counts its init and each update).
+    std::optional<int64_t> computedRun;
     std::vector<AllocCause> causes;
 
     const RuleAllocation* allocation(BoundRules rules) const;
@@ -81,8 +94,8 @@ struct AllocReport {
     bool tightAvailable = false;       ///< false in builds without ISL
 
     const BufferReport* find(const std::string& name) const;
-    /// An aligned table (buffer, scope, tvm-0.6, tvm, tight, needed, waste %, causes), then each
-    /// buffer's elements computed and its causes with their hints.
+    /// An aligned table (buffer, scope, tvm-0.6, tvm, tight, needed, touched, computed, waste %,
+    /// causes) with a legend, then each buffer's numbers in full and its causes with hints.
     std::string toText() const;
     std::string toJson(int indent = 2) const;
 };

@@ -11,6 +11,7 @@
 #include "te/Operation.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace bs::alloc {
 
@@ -29,6 +30,13 @@ std::optional<int64_t> computed(const BufferFacts& f, BoundRules rules) {
 }
 
 bool greater(std::optional<int64_t> a, std::optional<int64_t> b) { return a && b && *a > *b; }
+
+/// "computed 1.25 times on average".
+std::string timesOnAverage(int64_t computed, int64_t distinct) {
+    char text[64];
+    std::snprintf(text, sizeof text, "computed %.2f times on average", double(computed) / double(distinct));
+    return text;
+}
 
 /// Divisors of `n` no larger than `limit`, largest first (at most three).
 std::string divisorsUpTo(int64_t n, int64_t limit) {
@@ -84,6 +92,32 @@ std::string fuseName(const FusedSegment& s) {
     return s.consumer + " fuses " + s.fuse->outer->var.name() + " and " + s.fuse->inner->var.name();
 }
 
+/// Elements computed under `rules`: the iterations of the loop nest, less the reduction's own
+/// loops (each element is one reduction over them).
+std::optional<int64_t> elementsComputed(const BufferFacts& f, BoundRules rules) {
+    std::optional<int64_t> iterations = computed(f, rules);
+    const auto* op = f.origin.as<ComputeOpNode>();
+    if (!iterations || !op)
+        return iterations;
+    const auto* reduce = op->body[0].as<ReduceNode>();
+    for (const IterVar& k : reduce ? reduce->axis : op->reduceAxis) {
+        std::optional<int64_t> extent = asConstInt(k->dom.extent);
+        if (!extent || *extent <= 0)
+            return std::nullopt;
+        *iterations /= *extent;
+    }
+    return iterations;
+}
+
+/// What computing whole rows costs over the run, where it shows.
+std::string recomputedRows(const BufferFacts& f) {
+    std::optional<int64_t> done = elementsComputed(f, f.runs.size() > 2 ? BoundRules::Tight : BoundRules::Tvm);
+    if (!greater(done, f.report->distinct))
+        return "";
+    return "; the rows shared by two iterations are computed by both: " + num(done) + " elements for the " +
+           num(f.report->distinct) + " read, each " + timesOnAverage(*done, *f.report->distinct);
+}
+
 void fuseCauses(const BufferFacts& f, std::vector<AllocCause>& out) {
     const std::string& name = f.report->name;
     if (greater(allocated(f, BoundRules::Tvm06), allocated(f, BoundRules::Tvm)))
@@ -92,7 +126,8 @@ void fuseCauses(const BufferFacts& f, std::vector<AllocCause>& out) {
                            fuseName(s) + "; one iteration reads a segment of " + toString(s.segment) +
                                " elements of the fused loop, which tvm-0.6 widens to the full ranges "
                                "of both: " + name + " allocates " + num(allocated(f, BoundRules::Tvm06)) +
-                               " instead of " + num(allocated(f, BoundRules::Tvm)),
+                               " instead of " + num(allocated(f, BoundRules::Tvm)) + " and computes all of " +
+                               "them on every iteration, " + num(computed(f, BoundRules::Tvm06)) + " in all",
                            "use --rules tvm or --rules tight (TVM fixed this after 0.6)",
                            {BoundRules::Tvm06}});
     for (const FusedSegment& s : fusedSegments(f, *f.runs[1])) {
@@ -115,7 +150,7 @@ void fuseCauses(const BufferFacts& f, std::vector<AllocCause>& out) {
                            toString(s.segment) + " consecutive elements of the fused loop, which can "
                            "span two rows, so the bounding box is whole rows: " + name + " holds " +
                            num(allocated(f, BoundRules::Tight)) + " elements for " + num(f.report->needed) +
-                           " read" + varies,
+                           " read" + varies + recomputedRows(f),
                        hint, rules});
     }
 }
@@ -229,9 +264,40 @@ void threadCause(const BufferFacts& f, std::vector<AllocCause>& out) {
                    hint, {BoundRules::Tvm06, BoundRules::Tvm, BoundRules::Tight}});
 }
 
-/// Splits in the stage or its consumers that run their remainder under the tight rules.
+/// " (the interpreter ran N stores: the bound check skips the rest)" where it tells.
+std::string skippedText(const BufferFacts& f, const Stage& stage) {
+    std::optional<int64_t> iterations = computed(f, BoundRules::Tvm), stores = f.report->computedRun;
+    const auto* op = stage->op.as<ComputeOpNode>();
+    if (!greater(iterations, stores) || !op || op->isReduction()) // a reduction also stores its init
+        return "";
+    return " (the interpreter ran " + num(stores) + " stores: a bound check skips the other " +
+           std::to_string(*iterations - *stores) + ")";
+}
+
+/// Why the tight rules keep a split's factor: a thread runs every index of the inner loop.
+std::string keptReason(const RuleRun& run, const Stage& stage, const SplitNode* s) {
+    auto bound = run.bindMap.find(s->inner);
+    if (bound != run.bindMap.end())
+        return "its inner loop is bound to " + bound->second->threadTag + ", so the last " +
+               (bound->second->threadTag.rfind("blockIdx", 0) == 0 ? "blocks" : "threads") +
+               " run idle behind a bound check";
+    const IterVarAttr* attr = stage.attrOf(s->inner);
+    if (attr && attr->iterType == IterVarType::Vectorized)
+        return "its inner loop is vectorized, so the last vector runs past the end behind a bound check";
+    return "its loops are reordered, so the last iterations run behind a bound check";
+}
+
+/// "a factor that divides 20 (10, 5, 4)", or "" where there is none up to the factor.
+std::string dividingFactors(std::optional<int64_t> extent, std::optional<int64_t> factor) {
+    if (!extent || !factor || divisorsUpTo(*extent, *factor).empty())
+        return "";
+    return "a factor that divides " + std::to_string(*extent) + " (" + divisorsUpTo(*extent, *factor) + ")";
+}
+
+/// Splits in the stage or in the consumers it is computed in whose last iteration runs past
+/// the end: the tight rules run only the remainder where they can (computed, not allocated).
 void remainderCause(const BufferFacts& f, std::vector<AllocCause>& out) {
-    if (f.runs.size() < 3 || !greater(computed(f, BoundRules::Tvm), computed(f, BoundRules::Tight)))
+    if (f.runs.size() < 3)
         return;
     const RuleRun& tight = *f.runs[2];
     std::vector<Stage> stages{tight.stageOf(f.origin)};
@@ -240,23 +306,62 @@ void remainderCause(const BufferFacts& f, std::vector<AllocCause>& out) {
     for (const Stage& stage : stages)
         for (const IterVarRelation& rel : stage->relations) {
             const auto* s = rel.as<SplitNode>();
-            if (!s || !tight.result.loopExtents.count(s->inner))
+            if (!s)
                 continue;
             Expr extent = tight.result.bounds.at(s->parent).extent;
             Expr factor = tight.result.bounds.at(s->inner).extent;
             std::optional<int64_t> e = asConstInt(extent), fct = asConstInt(factor);
+            bool shortened = tight.result.loopExtents.count(s->inner) > 0;
+            if (shortened ? !greater(computed(f, BoundRules::Tvm), computed(f, BoundRules::Tight))
+                          : !(e && fct && *e % *fct != 0 && greater(computed(f, BoundRules::Tight), f.report->distinct)))
+                continue;
             std::string last = e && fct ? std::to_string(*e % *fct) : "the remainder";
-            std::string hint = "use --rules tight";
-            if (e && fct && !divisorsUpTo(*e, *fct).empty())
-                hint += ", or a factor that divides " + std::to_string(*e) + " (" + divisorsUpTo(*e, *fct) + ")";
-            out.push_back({WasteCause::SplitRemainder, "a split remainder (computed, not allocated)",
-                           stage->op->name + " splits " + s->parent->var.name() + " (extent " + toString(extent) +
+            std::string what = stage->op->name + " splits " + s->parent->var.name() + " (extent " + toString(extent) +
                                ") by " + toString(factor) + ": the last iteration of " + s->outer->var.name() +
-                               " needs " + last + ", not " + toString(factor) + "; " + f.report->name +
-                               " computes " + num(computed(f, BoundRules::Tvm)) + " elements under tvm, " +
-                               num(computed(f, BoundRules::Tight)) + " under tight",
-                           hint, {BoundRules::Tvm06, BoundRules::Tvm}});
+                               " needs " + last + ", not " + toString(factor) + "; ";
+            std::string divides = dividingFactors(e, fct);
+            if (shortened)
+                out.push_back({WasteCause::SplitRemainder, "a split remainder (computed, not allocated)",
+                               what + f.report->name + " computes " + num(computed(f, BoundRules::Tvm)) +
+                                   " elements under tvm" + skippedText(f, stage) + ", " +
+                                   num(computed(f, BoundRules::Tight)) + " under tight",
+                               "use --rules tight" + (divides.empty() ? "" : ", or " + divides),
+                               {BoundRules::Tvm06, BoundRules::Tvm}});
+            else
+                out.push_back({WasteCause::SplitRemainder, "a split remainder (computed, not allocated)",
+                               what + keptReason(tight, stage, s) + ": " + f.report->name + " runs " +
+                                   num(computed(f, BoundRules::Tight)) + " iterations for " +
+                                   num(f.report->distinct) + " elements under every rule set" + skippedText(f, stage),
+                               divides.empty() ? "" : "use " + divides,
+                               {BoundRules::Tvm06, BoundRules::Tvm, BoundRules::Tight}});
         }
+}
+
+/// Iterations whose regions overlap compute the shared elements again (a stencil's halo, a
+/// block's copy of a tile). What the other causes already explain is not counted twice.
+void recomputeCause(const BufferFacts& f, std::vector<AllocCause>& out) {
+    std::optional<int64_t> done = elementsComputed(f, f.runs.size() > 2 ? BoundRules::Tight : BoundRules::Tvm);
+    const StageTrace* trace = f.runs[1]->traceOf(f.origin);
+    // A stage computed at the root computes each element once; its excess is the box's.
+    if (f.report->isOutput || !trace || trace->attachPath.empty() || !greater(done, f.report->distinct))
+        return;
+    for (const AllocCause& c : out)
+        if (c.kind != WasteCause::FuseFallback && c.kind != WasteCause::IntervalImprecision &&
+            c.kind != WasteCause::ThreadRelaxation)
+            return; // the box's own waste is computed too: the excess is not all recomputation
+    std::string at = trace->attachPath.front()->var.name();
+    const std::string& name = f.report->name;
+    const std::string& scope = f.report->scope;
+    bool cache = scope == "shared" || scope == "local" || scope == "warp";
+    out.push_back({WasteCause::Recompute, "overlapping iterations compute the same elements again",
+                   "the iterations of the loops around " + name + " (attached at " + at + ") need overlapping "
+                   "regions: " + name + " computes " + num(done) + " elements for the " + num(f.report->distinct) +
+                   " its consumers read, each of them " + timesOnAverage(*done, *f.report->distinct),
+                   cache ? "by design for a " + scope + " copy: each block or thread loads what it reads; "
+                           "larger tiles per block load each element fewer times"
+                         : "compute_root computes each element once (at the cost of a buffer for all of " + name +
+                               "), or attach at an outer loop so that fewer iterations overlap",
+                   {BoundRules::Tvm06, BoundRules::Tvm, BoundRules::Tight}});
 }
 
 void notQuasiAffineCause(const BufferFacts& f, std::vector<AllocCause>& out) {
@@ -288,6 +393,7 @@ std::vector<AllocCause> findCauses(const BufferFacts& facts) {
     readShapeCauses(facts, out);
     threadCause(facts, out);
     remainderCause(facts, out);
+    recomputeCause(facts, out);
     notQuasiAffineCause(facts, out);
     return out;
 }

@@ -66,14 +66,36 @@ void printTable(std::ostringstream& os, const std::vector<std::vector<std::strin
     }
 }
 
-std::string computedLine(const BufferReport& b) {
-    std::string out = b.name + ": computed ";
-    for (size_t i = 0; i < b.allocations.size(); ++i)
-        out += (i ? ", " : "") + num(b.allocations[i].computed) + " (" + boundRulesName(b.allocations[i].rules) + ")";
+/// `peak/total` from the interpreter, "-" when it did not run.
+std::string touchedCell(const BufferReport& b) {
+    return b.touchedPeak ? std::to_string(*b.touchedPeak) + "/" + num(b.touchedTotal) : "-";
+}
+
+/// "16 (tvm-0.6), 16 (tvm), 16 (tight)" for one number of every rule set.
+std::string perRules(const BufferReport& b, std::optional<int64_t> RuleAllocation::*field) {
+    std::string out;
+    for (size_t i = 0; i < b.allocations.size(); ++i) {
+        const RuleAllocation& a = b.allocations[i];
+        std::string value = field == &RuleAllocation::allocated && !a.allocated ? a.size : num(a.*field);
+        out += (i ? ", " : "") + value + (a.varies && field == &RuleAllocation::allocated ? "*" : "") + " (" +
+               boundRulesName(a.rules) + ")";
+    }
+    return out;
+}
+
+/// The buffer's numbers in full, one line each.
+std::string bufferLines(const BufferReport& b) {
+    std::string out = b.name + ":\n  allocated " + perRules(b, &RuleAllocation::allocated) + "\n  needed " +
+                      num(b.needed) + " per iteration";
     if (b.perThread && b.perThread != b.needed)
-        out += "; one thread reads " + std::to_string(*b.perThread);
+        out += " (" + std::to_string(*b.perThread) + " per thread)";
+    out += ", " + num(b.distinct) + " over the run\n  computed " + perRules(b, &RuleAllocation::computed);
+    if (b.computedRun)
+        out += "; the interpreter ran " + std::to_string(*b.computedRun) + " stores (tvm)";
+    out += "\n";
     if (b.touchedPeak)
-        out += "; touched " + std::to_string(*b.touchedPeak) + " per entry, " + num(b.touchedTotal) + " in total";
+        out += "  touched " + std::to_string(*b.touchedPeak) + " in one iteration at most; " + num(b.touchedTotal) +
+               " of its allocated elements touched at some point (interpreter, tvm)\n";
     return out;
 }
 
@@ -82,12 +104,13 @@ std::string computedLine(const BufferReport& b) {
 std::string AllocReport::toText() const {
     std::ostringstream os;
     std::vector<std::vector<std::string>> rows{
-        {"buffer", "scope", "tvm-0.6", "tvm", "tight", "needed", "waste %", "causes"}};
+        {"buffer", "scope", "tvm-0.6", "tvm", "tight", "needed", "touched", "computed", "waste %", "causes"}};
     bool varies = false;
     for (const BufferReport& b : buffers) {
         rows.push_back({b.name, b.scope + (b.scopeInferred ? " (inferred)" : ""),
                         allocationCell(b, BoundRules::Tvm06), allocationCell(b, BoundRules::Tvm),
                         tightAvailable ? allocationCell(b, BoundRules::Tight) : "n/a", num(b.needed),
+                        touchedCell(b), b.allocation(BoundRules::Tvm) ? num(b.allocation(BoundRules::Tvm)->computed) : "?",
                         wasteCell(b), causeNames(b)});
         for (const RuleAllocation& a : b.allocations)
             varies = varies || (a.allocated && a.varies);
@@ -98,9 +121,13 @@ std::string AllocReport::toText() const {
               "the largest is shown\n";
     if (!tightAvailable)
         os << "tight: n/a (this build lacks ISL)\n";
-    os << "waste %: the share of the tvm allocation that one iteration does not need\n";
+    os << "needed: what one iteration of the loops around the buffer reads of it\n"
+          "touched: the most elements one iteration touched / elements of the allocation touched at "
+          "some point (interpreter, tvm rules)\n"
+          "computed: iterations of its loop nest under tvm\n"
+          "waste %: the share of the tvm allocation not needed\n";
     for (const BufferReport& b : buffers) {
-        os << "\n" << computedLine(b) << "\n";
+        os << "\n" << bufferLines(b);
         for (const AllocCause& c : b.causes) {
             os << "  " << wasteCauseName(c.kind) << " [" << rulesList(c.rules) << "]: " << c.summary
                << "\n    " << c.detail << "\n";
@@ -132,6 +159,8 @@ std::string AllocReport::toJson(int indent) const {
         buffer["per_thread"] = optional(b.perThread);
         buffer["touched_peak"] = optional(b.touchedPeak);
         buffer["touched_total"] = optional(b.touchedTotal);
+        buffer["distinct"] = optional(b.distinct);
+        buffer["computed_run"] = optional(b.computedRun);
         std::optional<double> waste = b.wastePercent();
         buffer["waste_percent"] = waste ? Json(*waste) : Json(nullptr);
         buffer["causes"] = Json::array();

@@ -72,6 +72,7 @@ void addTouchedCounts(const Schedule& sch, const AllocReportOptions& options, Al
                 continue;
             b.touchedPeak = trace->peakTouched;
             b.touchedTotal = trace->totalTouched();
+            b.computedRun = trace->stores;
         }
     } catch (const UserError&) {
         // A program the interpreter cannot run (e.g. an intrinsic it lacks) has no touched

@@ -72,6 +72,9 @@ struct StageNeed {
     std::optional<int64_t> perThread;
     /// Elements of the bounding box of the union in one iteration.
     std::optional<int64_t> hull;
+    /// Elements read over the whole run: the union over every iteration, where what several
+    /// iterations read counts once (more computed than this is recomputation).
+    std::optional<int64_t> distinct;
     bool exact = false; ///< every read is quasi-affine
 };
 

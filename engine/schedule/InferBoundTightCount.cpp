@@ -233,6 +233,39 @@ MaxCounts maxOverIterations(isl::ctx ctx, const NeedModel& model, const isl::set
     return out;
 }
 
+/// `set` over every attach iteration at once: the attach parameters projected out.
+isl::set overTheRun(const NeedModel& model, const isl::set& set) {
+    isl_set* s = set.copy();
+    for (const std::string& name : model.params.attachNames()) {
+        int pos = isl_set_find_dim_by_name(s, isl_dim_param, name.c_str());
+        if (pos >= 0)
+            s = isl_set_project_out(s, isl_dim_param, unsigned(pos), 1);
+    }
+    return isl::manage(s);
+}
+
+/// The elements of `set` read over the whole run (the union over the attach iterations, where
+/// overlapping iterations count once): the product of its box's extents when dense (a stencil's
+/// union is), else counted by ISL within the budget; nullopt when it depends on a symbolic size.
+std::optional<int64_t> countOverTheRun(const NeedModel& model, const isl::set& set, const isl::set& context) {
+    isl::set all = overTheRun(model, set);
+    std::optional<std::vector<std::string>> names = involvedParams(model, all);
+    if (!names || !names->empty())
+        return std::nullopt;
+    if (auto extents = denseExtents(model, all, overTheRun(model, context))) {
+        int64_t n = 1;
+        for (const Expr& e : *extents) {
+            std::optional<int64_t> v = asConstInt(e);
+            if (!v)
+                return std::nullopt;
+            n *= std::max<int64_t>(*v, 0);
+        }
+        return n;
+    }
+    auto counted = countAt(all, {}, {});
+    return counted ? std::optional<int64_t>(counted->first) : std::nullopt;
+}
+
 /// The bounding box of one read over one iteration, `lo:hi` per axis when constant, else
 /// `min..max` where ISL gives single expressions.
 std::string regionOf(const isl::set& set, const NeedModel& model, const isl::set& context) {
@@ -285,6 +318,7 @@ std::optional<StageNeed> analyzeStageNeed(const Schedule& normalized, const Infe
         MaxCounts all = maxOverIterations(ctx, *model, model->unionSet(ctx), context);
         need.needed = all.count;
         need.hull = all.hull;
+        need.distinct = countOverTheRun(*model, model->unionSet(ctx), context);
         std::optional<NeedModel> perThread = tight::buildNeedModel(in, stage, *trace, tight::RelaxMode::PerThread);
         if (perThread)
             need.perThread = maxOverIterations(ctx, *perThread, perThread->unionSet(ctx),

@@ -1,51 +1,15 @@
 // The allocation report (analysis/AllocReport.h) on the examples of the InferBound issue: the
 // elements allocated under each rule set, needed and computed, and the cause of every gap.
-#include "analysis/AllocReport.h"
-#include "ir/Op.h"
-#include "schedule/InferBoundTight.h"
-#include "te/Compute.h"
+#include "AllocReportTestUtil.h"
+
 #include "te/Reduce.h"
 
-#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 using namespace bs;
+using namespace bs::test;
 
 namespace {
-
-#define REQUIRE_ISL()                                                                              \
-    if (!hasIsl())                                                                                 \
-    GTEST_SKIP() << "built without ISL"
-
-Expr f32(double v) { return makeConst(DataType::float32(), v); }
-const ComputeOpNode* opOf(const Tensor& t) { return t.op.as<ComputeOpNode>(); }
-
-std::optional<int64_t> allocated(const BufferReport& b, BoundRules rules) {
-    return b.allocation(rules)->allocated;
-}
-std::optional<int64_t> computed(const BufferReport& b, BoundRules rules) {
-    return b.allocation(rules)->computed;
-}
-
-const AllocCause* causeOf(const BufferReport& b, WasteCause kind) {
-    for (const AllocCause& c : b.causes)
-        if (c.kind == kind)
-            return &c;
-    return nullptr;
-}
-
-std::vector<WasteCause> kinds(const BufferReport& b) {
-    std::vector<WasteCause> out;
-    for (const AllocCause& c : b.causes)
-        out.push_back(c.kind);
-    return out;
-}
-
-const BufferReport& buffer(const AllocReport& r, const std::string& name) {
-    const BufferReport* b = r.find(name);
-    EXPECT_NE(b, nullptr) << name;
-    return *b;
-}
 
 /// 64x64 fused, split (nparts 512 or factor 48), B computed at the outer loop.
 Schedule fuseExample(bool nparts, int n) {
@@ -89,6 +53,12 @@ TEST(AllocReport, FuseExampleAllocatesTheWholeProducerOnlyUnderTvm06) {
     EXPECT_EQ(b.needed, 8);
     EXPECT_EQ(kinds(b), std::vector<WasteCause>{WasteCause::FuseFallback});
     EXPECT_EQ(b.causes[0].rules, std::vector<BoundRules>{BoundRules::Tvm06});
+    EXPECT_EQ(computed(b, BoundRules::Tvm06), 512 * 4096); // the whole of B on every iteration
+    EXPECT_NE(b.causes[0].detail.find("B allocates 4096 instead of 8 and computes all of them on every "
+                                      "iteration, 2097152 in all"), std::string::npos) << b.causes[0].detail;
+    EXPECT_EQ(computed(b, BoundRules::Tvm), 4096);
+    EXPECT_EQ(b.distinct, 4096);
+    EXPECT_EQ(b.touchedPeak, 8);
     EXPECT_EQ(b.wastePercent(), 0.0);
 }
 
@@ -111,6 +81,15 @@ TEST(AllocReport, UnalignedSplitNamesTheFusedSegmentThatWrapsARow) {
     EXPECT_NE(wrap->hint.find("divisor of the row length 64 (32, 16, 8)"), std::string::npos) << wrap->hint;
     EXPECT_EQ(causeOf(b, WasteCause::StridedRead), nullptr) << "the wrap explains the box";
     EXPECT_EQ(computed(b, BoundRules::Tight), 8192); // 86 iterations of at most 2 whole rows
+    EXPECT_EQ(allocated(b, BoundRules::Tvm06), 4096);
+    EXPECT_EQ(computed(b, BoundRules::Tvm), 8256);  // the last iteration's second row is past the end,
+    EXPECT_EQ(b.computedRun, 8192);                 // skipped by TVM's bound check
+    EXPECT_EQ(b.distinct, 4096);
+    EXPECT_EQ(b.touchedPeak, 128);
+    EXPECT_NE(wrap->detail.find("B holds 128 elements for 48 read"), std::string::npos) << wrap->detail;
+    EXPECT_NE(wrap->detail.find("8192 elements for the 4096 read, each computed 2.00 times on average"),
+              std::string::npos) << wrap->detail;
+    EXPECT_EQ(causeOf(b, WasteCause::Recompute), nullptr) << "the wrap explains the recomputed rows";
 }
 
 TEST(AllocReport, DisjointConsumerRequestsAllocateSixteenForEight) {
@@ -144,6 +123,9 @@ TEST(AllocReport, SplitRemainderIsComputedNotAllocated) {
               std::string::npos)
         << remainder->detail;
     EXPECT_NE(remainder->hint.find("(10, 5, 4)"), std::string::npos) << remainder->hint;
+    EXPECT_NE(remainder->detail.find("B computes 32 elements under tvm (the interpreter ran 20 stores: a bound "
+                                     "check skips the other 12), 20 under tight"), std::string::npos)
+        << remainder->detail;
     const BufferReport& c = buffer(r, "C");
     EXPECT_EQ(computed(c, BoundRules::Tvm), 32);
     EXPECT_EQ(computed(c, BoundRules::Tight), 20);
@@ -279,8 +261,14 @@ TEST(AllocReport, TextIsAnAlignedTableWithCauses) {
     REQUIRE_ISL();
     std::string text = allocReport(gatherDisjoint()).toText();
     EXPECT_EQ(text.substr(0, text.find('\n')),
-              "buffer  scope              tvm-0.6  tvm  tight  needed  waste %  causes");
-    EXPECT_NE(text.find("\nT       global (inferred)  16       16   16     8       50.0     disjoint-requests\n"),
+              "buffer  scope              tvm-0.6  tvm  tight  needed  touched  computed  waste %  causes");
+    EXPECT_NE(text.find("\nT       global (inferred)  16       16   16     8       16/16    16        50.0     "
+                        "disjoint-requests\n"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("\nT:\n  allocated 16 (tvm-0.6), 16 (tvm), 16 (tight)\n  needed 8 per iteration, 8 over "
+                        "the run\n  computed 16 (tvm-0.6), 16 (tvm), 16 (tight); the interpreter ran 16 stores (tvm)\n"
+                        "  touched 16 in one iteration at most; 16 of its allocated elements touched at some point"),
               std::string::npos)
         << text;
     EXPECT_NE(text.find("  disjoint-requests [tvm-0.6, tvm, tight]: the dimension-wise union"), std::string::npos);
@@ -305,6 +293,9 @@ TEST(AllocReport, JsonHoldsEveryNumberAndCause) {
     EXPECT_EQ(b["allocations"][1]["computed"], 32);
     EXPECT_EQ(b["needed"], 16);
     EXPECT_EQ(b["touched_peak"], 16);
+    EXPECT_EQ(b["touched_total"], 16);
+    EXPECT_EQ(b["distinct"], 20);
+    EXPECT_EQ(b["computed_run"], 20);
     EXPECT_EQ(b["causes"][0]["kind"], "split-remainder");
     EXPECT_EQ(b["causes"][0]["rules"], nlohmann::json({"tvm-0.6", "tvm"}));
 }

@@ -1,6 +1,7 @@
 #include "analysis/Analysis.h"
 #include "ir/Op.h"
 #include "ir/Printer.h"
+#include "schedule/InferBoundTight.h"
 #include "te/Compute.h"
 
 #include <gtest/gtest.h>
@@ -58,4 +59,22 @@ TEST(Analysis, ReportsAnErrorInsteadOfThrowing) {
     Schedule s = createSchedule(c.C.op);
     Analysis tight = analyze(Program{s, {c.A, c.C}, true}, AnalysisOptions{BoundRules::Tvm06, false});
     EXPECT_TRUE(tight.ok());
+}
+
+TEST(Analysis, TightRulesWorkOrSayIslIsMissing) {
+    Chain c;
+    Schedule s = createSchedule(c.C.op);
+    s[c.B].computeAt(s[c.C], s[c.C].split(c.C.op.as<ComputeOpNode>()->axis[0], 3).first);
+    Analysis a = analyze(Program{s, {c.A, c.C}, true}, AnalysisOptions{BoundRules::Tight, false});
+    if (!hasIsl()) {
+        ASSERT_TRUE(a.error.has_value());
+        EXPECT_EQ(a.error->message, "the tight rule set needs ISL, which this build lacks");
+        return;
+    }
+    ASSERT_TRUE(a.ok()) << a.error->message;
+    // 8 split by 3: the last iteration computes the 2 elements left, without a bound check.
+    std::string ir = toString(a.lowered->func.after(LowerPass::Final));
+    EXPECT_NE(ir.find("allocate B[float32 * 3]"), std::string::npos) << ir;
+    EXPECT_NE(ir.find("min(3, (8 - (i.outer*3)))"), std::string::npos) << ir;
+    EXPECT_EQ(ir.find("likely"), std::string::npos) << ir;
 }

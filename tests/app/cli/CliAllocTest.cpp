@@ -1,0 +1,179 @@
+// `boundscope alloc FILE.py [--json]` as a user runs it (DESIGN.md, "Command line contract";
+// issue 3, deliverable 4): the table of every buffer under each rule set with its touched and
+// computed counts, the causes with their hints below it, the JSON keys; and `lower --rules tight`
+// on every example script. Builds without ISL show "n/a" for tight and say so for --rules tight.
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+struct Outcome {
+    int exitCode = -1;
+    std::string out;
+    std::string err;
+};
+
+/// `boundscope ARGS` in the scripts folder: stdout through a pipe, stderr through a file.
+Outcome boundscope(const std::string& args) {
+    auto errPath = std::filesystem::temp_directory_path() / ("bs_cli_alloc_err_" + std::to_string(::getpid()));
+    std::string command = "cd '" BOUNDSCOPE_CLI_SCRIPTS "' && '" BOUNDSCOPE_CLI "' " + args + " 2>'" +
+                          errPath.string() + "' </dev/null";
+    Outcome result;
+    FILE* pipe = ::popen(command.c_str(), "r");
+    if (!pipe)
+        return result;
+    std::array<char, 4096> chunk{};
+    size_t n = 0;
+    while ((n = std::fread(chunk.data(), 1, chunk.size(), pipe)) > 0)
+        result.out.append(chunk.data(), n);
+    int status = ::pclose(pipe);
+    result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    std::ifstream err(errPath);
+    std::ostringstream text;
+    text << err.rdbuf();
+    result.err = text.str();
+    std::filesystem::remove(errPath);
+    return result;
+}
+
+std::string example(const std::string& name) { return "'" BOUNDSCOPE_EXAMPLES "/" + name + "'"; }
+
+/// The table row of `buffer` (the line starting with its name and a space).
+std::string rowOf(const std::string& table, const std::string& buffer) {
+    size_t at = table.rfind("\n" + buffer + " ", table.find("\n\n"));
+    return at == std::string::npos ? "" : table.substr(at + 1, table.find('\n', at + 1) - at - 1);
+}
+
+/// The cells of a table row (separated by two or more spaces).
+std::vector<std::string> cells(const std::string& row) {
+    std::vector<std::string> out;
+    size_t i = 0;
+    while (i < row.size()) {
+        size_t end = row.find("  ", i);
+        out.push_back(row.substr(i, end - i));
+        if (end == std::string::npos)
+            break;
+        i = row.find_first_not_of(' ', end);
+    }
+    return out;
+}
+
+bool tightBuilt(const Outcome& r) { return r.out.find("tight: n/a") == std::string::npos; }
+
+} // namespace
+
+TEST(CliAlloc, MissingFileIsAUsageError) {
+    Outcome r = boundscope("alloc missing.py");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_EQ(r.err, "boundscope: error: cannot open 'missing.py': No such file or directory\n");
+}
+
+#ifdef BOUNDSCOPE_WITH_PYTHON
+
+TEST(CliAlloc, ScriptWithoutAScheduleSaysSo) {
+    Outcome r = boundscope("alloc good.py");
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("good.py: error:"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << "nothing printed before the error";
+}
+
+TEST(CliAlloc, UnalignedFuseShowsAllocationNeedComputedAndTheWrap) {
+    Outcome r = boundscope("alloc " + example("fuse_split_unaligned.py"));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(cells(r.out.substr(0, r.out.find('\n'))),
+              (std::vector<std::string>{"buffer", "scope", "tvm-0.6", "tvm", "tight", "needed", "touched", "computed",
+                                        "waste %", "causes"}));
+    std::vector<std::string> b = cells(rowOf(r.out, "B"));
+    ASSERT_EQ(b.size(), 10u) << r.out;
+    EXPECT_EQ(b[2], "4096");
+    EXPECT_EQ(b[3], "128*"); // TVM's row count is symbolic: one or two rows
+    EXPECT_EQ(b[5], "48");
+    EXPECT_EQ(b[6], "128/128");
+    EXPECT_EQ(b[7], "8256");
+    EXPECT_EQ(b[8], "62.5");
+    if (tightBuilt(r)) {
+        EXPECT_EQ(b[4], "128");
+        EXPECT_NE(r.out.find("  fused-segment-wraps-row [tvm, tight]: the fused segment wraps a row\n"),
+                  std::string::npos) << r.out;
+        EXPECT_NE(r.out.find("  computed 352256 (tvm-0.6), 8256 (tvm), 8192 (tight); the interpreter ran 8192 stores"),
+                  std::string::npos) << r.out;
+        EXPECT_NE(r.out.find("    hint: split the fused loop by a divisor of the row length 64 (32, 16, 8)"),
+                  std::string::npos) << r.out;
+    }
+}
+
+TEST(CliAlloc, FuseExampleAllocatesTheWholeProducerOnlyUnderTvm06) {
+    Outcome r = boundscope("alloc " + example("fuse_split_attach.py"));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    std::vector<std::string> b = cells(rowOf(r.out, "B"));
+    ASSERT_EQ(b.size(), 10u) << r.out;
+    EXPECT_EQ(b[2], "4096");
+    EXPECT_EQ(b[3], "8");
+    EXPECT_EQ(b[5], tightBuilt(r) ? "8" : "?");
+    EXPECT_EQ(b[9], "fuse-fallback");
+    EXPECT_NE(r.out.find("    hint: use --rules tvm or --rules tight"), std::string::npos) << r.out;
+}
+
+TEST(CliAlloc, JsonHasStableKeys) {
+    Outcome r = boundscope("alloc " + example("gather_disjoint.py") + " --json");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(r.out.rfind("{\n  \"tight_available\": ", 0), 0u) << r.out;
+    for (const char* key : {"\"buffers\": [", "\"name\": \"T\"", "\"scope\": \"global\"", "\"scope_inferred\": true",
+                            "\"output\": false", "\"allocations\": [", "\"rules\": \"tvm-0.6\"", "\"region\": \"[0, 4], [0, 4]\"",
+                            "\"size\": \"16\"", "\"allocated\": 16", "\"varies\": false", "\"computed\": 16",
+                            "\"touched_peak\": 16", "\"touched_total\": 16", "\"computed_run\": 16",
+                            "\"waste_percent\": ", "\"causes\": [", "\"summary\": ", "\"detail\": ", "\"hint\": "})
+        EXPECT_NE(r.out.find(key), std::string::npos) << key;
+    if (r.out.find("\"tight_available\": true") != std::string::npos) {
+        EXPECT_NE(r.out.find("\"needed\": 8"), std::string::npos);
+        EXPECT_NE(r.out.find("\"distinct\": 8"), std::string::npos);
+        EXPECT_NE(r.out.find("\"kind\": \"disjoint-requests\""), std::string::npos);
+    }
+}
+
+TEST(CliAlloc, SplitRemainderIsComputedNotAllocated) {
+    Outcome r = boundscope("alloc " + example("split_remainder.py"));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    std::vector<std::string> b = cells(rowOf(r.out, "B"));
+    ASSERT_EQ(b.size(), 10u) << r.out;
+    EXPECT_EQ(b[3], "16");
+    EXPECT_EQ(b[6], "16/16");
+    EXPECT_EQ(b[7], "32");
+    if (tightBuilt(r))
+        EXPECT_NE(r.out.find("C splits i (extent 20) by 16: the last iteration of i.outer needs 4, not 16"),
+                  std::string::npos) << r.out;
+}
+
+TEST(CliAlloc, EveryExampleHasAReport) {
+    for (const auto& entry : std::filesystem::directory_iterator(BOUNDSCOPE_EXAMPLES)) {
+        if (entry.path().extension() != ".py" || entry.path().filename() == "default.py")
+            continue;
+        Outcome r = boundscope("alloc '" + entry.path().string() + "'");
+        EXPECT_EQ(r.exitCode, 0) << entry.path() << ": " << r.err;
+        EXPECT_EQ(r.out.rfind("buffer  ", 0), 0u) << entry.path() << ": " << r.out;
+    }
+}
+
+TEST(CliAlloc, LowerTightWorksOnEveryExampleOrSaysIslIsMissing) {
+    for (const auto& entry : std::filesystem::directory_iterator(BOUNDSCOPE_EXAMPLES)) {
+        if (entry.path().extension() != ".py" || entry.path().filename() == "default.py")
+            continue;
+        Outcome r = boundscope("lower '" + entry.path().string() + "' --rules tight");
+        if (r.exitCode != 0) {
+            EXPECT_NE(r.err.find("the tight rule set needs ISL, which this build lacks"), std::string::npos)
+                << entry.path() << ": " << r.err;
+            continue;
+        }
+        EXPECT_NE(r.out.find("produce "), std::string::npos) << entry.path() << ": " << r.out;
+    }
+}
+
+#endif

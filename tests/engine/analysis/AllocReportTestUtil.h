@@ -1,0 +1,48 @@
+/// \file
+/// Helpers for the allocation report's tests: a buffer's numbers and causes by name.
+#pragma once
+
+#include "analysis/AllocReport.h"
+#include "ir/Op.h"
+#include "schedule/InferBoundTight.h"
+#include "te/Compute.h"
+
+#include <gtest/gtest.h>
+
+#define REQUIRE_ISL()                                                                              \
+    if (!::bs::hasIsl())                                                                           \
+    GTEST_SKIP() << "built without ISL"
+
+namespace bs::test {
+
+inline Expr f32(double v) { return makeConst(DataType::float32(), v); }
+inline const ComputeOpNode* opOf(const Tensor& t) { return t.op.as<ComputeOpNode>(); }
+
+inline std::optional<int64_t> allocated(const BufferReport& b, BoundRules rules) {
+    return b.allocation(rules)->allocated;
+}
+inline std::optional<int64_t> computed(const BufferReport& b, BoundRules rules) {
+    return b.allocation(rules)->computed;
+}
+
+inline const AllocCause* causeOf(const BufferReport& b, WasteCause kind) {
+    for (const AllocCause& c : b.causes)
+        if (c.kind == kind)
+            return &c;
+    return nullptr;
+}
+
+inline std::vector<WasteCause> kinds(const BufferReport& b) {
+    std::vector<WasteCause> out;
+    for (const AllocCause& c : b.causes)
+        out.push_back(c.kind);
+    return out;
+}
+
+inline const BufferReport& buffer(const AllocReport& r, const std::string& name) {
+    const BufferReport* b = r.find(name);
+    EXPECT_NE(b, nullptr) << name;
+    return *b;
+}
+
+} // namespace bs::test
