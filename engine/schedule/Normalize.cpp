@@ -153,6 +153,10 @@ void rebaseNonZeroMinLoop(ScheduleNode& sch) {
             int index = s.leafIndex(iv);
             if (index < 0)
                 continue;
+            // Outside a script call (lowering, the Analysis) the rebase is attributed to the line
+            // of the IterVar it rebases, so the GUI can still link it to the script (issue 5).
+            const SourceLocation& current = currentSourceLocation();
+            ScopedSourceLocation where(current.known() ? current : iv->location);
             IterVar rebased(Range(), copyWithSuffix(iv->var, ""), iv->iterType);
             node->relations.push_back(IterVarRelation::rebase(iv, rebased));
             node->allIterVars.push_back(rebased);

@@ -1,8 +1,5 @@
 #include "support/Check.h"
 
-#include <cstdio>
-#include <cstdlib>
-
 namespace bs {
 
 CheckFailure::CheckFailure(const char* file, int line, const char* condition) {
@@ -10,10 +7,8 @@ CheckFailure::CheckFailure(const char* file, int line, const char* condition) {
              << ": ";
 }
 
-CheckFailure::~CheckFailure() {
-    std::fprintf(stderr, "%s\n", m_stream.str().c_str());
-    std::fflush(stderr);
-    std::abort();
+CheckFailure::~CheckFailure() noexcept(false) {
+    throw InternalError(m_stream.str());
 }
 
 } // namespace bs

@@ -1,18 +1,27 @@
 /// \file
-/// Internal invariants: `BS_CHECK(cond) << "context"` reports file, line and condition, then
-/// aborts. These are for bugs in Boundscope, never for user mistakes (see Diagnostic.h).
+/// Internal invariants: `BS_CHECK(cond) << "context"` reports file, line and condition by
+/// throwing InternalError. These are for bugs in Boundscope, never for user mistakes (see
+/// Diagnostic.h); as TVM's ICHECK does, they throw rather than abort, so that the CLI, the app
+/// and Python report a bug met on some input instead of crashing and losing the user's work.
 #pragma once
 
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 namespace bs {
 
-/// Collects the message of a failed check and aborts when destroyed.
+/// A failed internal check: a bug in Boundscope (Python sees tvm.error.InternalError).
+class InternalError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// Collects the message of a failed check and throws InternalError when destroyed.
 class CheckFailure {
 public:
     CheckFailure(const char* file, int line, const char* condition);
-    [[noreturn]] ~CheckFailure();
+    [[noreturn]] ~CheckFailure() noexcept(false);
 
     template <typename T> CheckFailure& operator<<(const T& value) {
         m_stream << value;

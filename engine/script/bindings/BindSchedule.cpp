@@ -109,23 +109,58 @@ std::vector<IterVar> ivList(const py::args& args) {
     return out;
 }
 
+/// `stage.split(parent, factor=None, nparts=None)`; like TVM's Python Stage.split, a call with
+/// both or neither raises ValueError before the engine is asked.
 py::object splitStage(const Stage& s, const IterVar& parent, const py::object& factor,
                       const py::object& nparts) {
     if (!factor.is_none() && !nparts.is_none())
-        throw UserError("split of '" + parent->var.name() + "' in stage '" + s.name() +
-                        "': give factor or nparts, not both");
+        throw py::value_error("split of '" + parent->var.name() + "' in stage '" + s.name() +
+                              "': give factor or nparts, not both");
     std::pair<IterVar, IterVar> parts;
     if (!factor.is_none())
         parts = s.split(parent, convertExpr(factor, "factor"));
     else if (!nparts.is_none())
         parts = s.splitByNParts(parent, convertExpr(nparts, "nparts"));
     else
-        throw UserError("split of '" + parent->var.name() + "' in stage '" + s.name() +
-                        "': give factor or nparts");
+        throw py::value_error("split of '" + parent->var.name() + "' in stage '" + s.name() +
+                              "': give factor or nparts");
     return py::make_tuple(parts.first, parts.second);
 }
 
+/// TVM's IterVarAttr: what vectorize/unroll/parallel/bind/pragma set on one IterVar.
+void bindIterVarAttr(py::module_& m) {
+    py::class_<IterVarAttr>(m, "IterVarAttr")
+        .def_property_readonly("iter_type", [](const IterVarAttr& a) { return int(a.iterType); })
+        .def_property_readonly("bind_thread", [](const IterVarAttr& a) { return a.bindThread; })
+        .def_property_readonly("pragma_keys",
+                               [](const IterVarAttr& a) {
+                                   std::vector<Expr> keys;
+                                   for (const auto& [key, value] : a.pragmas)
+                                       keys.push_back(StringImmNode::make(key));
+                                   return keys;
+                               })
+        .def_property_readonly("pragma_values",
+                               [](const IterVarAttr& a) {
+                                   std::vector<Expr> values;
+                                   for (const auto& [key, value] : a.pragmas)
+                                       values.push_back(value);
+                                   return values;
+                               })
+        .def_property_readonly("source_location",
+                               [](const IterVarAttr& a) { return locationObject(a.location); });
+}
+
+py::dict iterVarAttrs(const Stage& s) {
+    py::dict out;
+    // In the order of allIterVars, so that printing the map is deterministic.
+    for (const IterVar& iv : s->allIterVars)
+        if (const IterVarAttr* attr = s.attrOf(iv))
+            out[wrapNode(iv.get())] = py::cast(*attr);
+    return out;
+}
+
 void bindStage(py::module_& m) {
+    bindIterVarAttr(m);
     py::class_<Stage>(m, "Stage")
         .def("split", &splitStage, py::arg("parent"), py::arg("factor") = py::none(),
              py::arg("nparts") = py::none(), Located())
@@ -144,6 +179,8 @@ void bindStage(py::module_& m) {
         .def("compute_at", &Stage::computeAt, py::arg("parent"), py::arg("scope"), Located())
         .def("compute_root", &Stage::computeRoot, Located())
         .def("compute_inline", &Stage::computeInline, Located())
+        .def("reverse_compute_inline", &reverseComputeInlineFromPython,
+             py::arg("schedule") = py::none(), Located())
         .def("bind", &Stage::bind, py::arg("ivar"), py::arg("thread_ivar"), Located())
         .def("set_scope", &Stage::setScope, py::arg("scope"), Located())
         .def("vectorize", &Stage::vectorize, py::arg("var"), Located())
@@ -177,8 +214,11 @@ void bindStage(py::module_& m) {
                                })
         .def_property_readonly("scope", [](const Stage& s) { return s->scope; })
         .def_property_readonly("is_output", [](const Stage& s) { return s->isOutput; })
+        .def_property_readonly("iter_var_attrs", &iterVarAttrs)
         .def_property_readonly("source_location",
                                [](const Stage& s) { return locationObject(s->location); })
+        .def_property_readonly("attach_source_location",
+                               [](const Stage& s) { return locationObject(s->attachLocation); })
         .def("__eq__", [](const Stage& a, py::object b) {
             return py::isinstance<Stage>(b) && a.same_as(b.cast<Stage>());
         })
@@ -198,6 +238,15 @@ void bindSchedule(py::module_& m) {
             "__getitem__", [](const Schedule& s, py::object key) { return s[opOf(key, "s[...]")]; },
             Located())
         .def_property_readonly("stages", [](const Schedule& s) { return s.stages(); })
+        .def_property_readonly("stage_map",
+                               [](const Schedule& s) {
+                                   py::dict out;
+                                   for (const Stage& stage : s.stages())
+                                       out[wrapNode(stage->originOp.get())] = py::cast(stage);
+                                   return out;
+                               })
+        .def_property_readonly("source_location",
+                               [](const Schedule& s) { return locationObject(s->location); })
         .def_property_readonly("outputs",
                                [](const Schedule& s) {
                                    py::list out;

@@ -46,9 +46,11 @@ void bindTensor(py::module_& m) {
         .def(
             "_load",
             [](const Tensor& t, const std::vector<Expr>& indices) {
+                // TVM's Tensor.__call__ raises ValueError for a wrong number of indices.
                 if (indices.size() != t.ndim())
-                    throw UserError("tensor '" + t.name() + "' has " + std::to_string(t.ndim()) +
-                                    " dimensions, indexed with " + std::to_string(indices.size()));
+                    throw py::value_error("tensor '" + t.name() + "' has " +
+                                          std::to_string(t.ndim()) + " dimensions, indexed with " +
+                                          std::to_string(indices.size()));
                 return t(indices);
             },
             py::arg("indices"), Located())

@@ -27,5 +27,13 @@ void bindIrFunctions(pybind11::module_& m);
 void bindTe(pybind11::module_& m);
 /// engine/schedule and engine/lower: schedules, stages, relations, InferBound, lowering.
 void bindScheduleLayer(pybind11::module_& m);
+/// engine/tc: `_tc_build` and the TC program types (BindTc.cpp); `Stage.reverse_compute_inline`.
+void bindTc(pybind11::module_& m);
+void reverseComputeInlineFromPython(const pybind11::object& stage,
+                                    const pybind11::object& schedule);
+/// tvm.build: lowering + the LLVM JIT, a callable built function (BindBuild.cpp).
+void bindBuild(pybind11::module_& m);
+/// engine/arith: tvm.arith.Analyzer, ConstIntBound, ModularSet; substitute.
+void bindArith(pybind11::module_& m);
 
 } // namespace bs::script

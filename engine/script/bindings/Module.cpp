@@ -1,6 +1,7 @@
 #include "script/bindings/Bindings.h"
 
 #include "script/bindings/CallGuard.h"
+#include "support/Check.h"
 #include "support/Diagnostic.h"
 
 namespace bs::script {
@@ -14,6 +15,10 @@ void defineModule(py::module_& m) {
     // RuntimeError as in TVM, so `except RuntimeError` in TVM's tests still catches it.
     auto tvmError = py::register_exception<UserError>(m, "TVMError", PyExc_RuntimeError);
     tvmError.attr("__module__") = "tvm.error";
+    // A failed internal check (a Boundscope bug) becomes tvm.error.InternalError, as TVM's
+    // ICHECK does, so a script that hits one gets a traceback instead of a dead process.
+    auto internalError = py::register_exception<InternalError>(m, "InternalError", tvmError.ptr());
+    internalError.attr("__module__") = "tvm.error";
 
     m.def("_add_library_path", &addLibraryPath, py::arg("directory"),
           "Marks a directory of Boundscope's own Python files (never the user's line).");
@@ -29,10 +34,16 @@ void defineModule(py::module_& m) {
     m.def(
         "_raise_user_error", [](const std::string& message) { throw UserError(message); },
         py::arg("message"), Located(), "Raises an engine UserError (for tests).");
+    m.def(
+        "_fail_internal_check", [] { BS_CHECK(false) << "requested by _fail_internal_check"; },
+        "Fails an internal check (for tests: it must raise InternalError, not abort).");
 
     bindIr(m);
     bindTe(m);
     bindScheduleLayer(m);
+    bindTc(m);
+    bindBuild(m);
+    bindArith(m);
 }
 
 } // namespace bs::script

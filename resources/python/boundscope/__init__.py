@@ -23,8 +23,12 @@ from .expr import __all__ as _expr_all  # noqa: E402
 from .te import *  # noqa: E402,F401,F403
 from .te import __all__ as _te_all  # noqa: E402
 from . import te  # noqa: E402,F401
+from . import arith  # noqa: E402,F401
+from .container import Map, Array  # noqa: E402,F401
+from .tc import tc, TcProgram, TcWarning  # noqa: E402,F401
 
 TVMError = _core.TVMError
+InternalError = _core.InternalError
 
-__all__ = list(_expr_all) + list(_te_all) + ["TVMError"]
+__all__ = list(_expr_all) + list(_te_all) + ["TVMError", "InternalError", "Map", "Array"]
 __version__ = "0.1.0"

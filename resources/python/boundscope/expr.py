@@ -2,6 +2,8 @@
 
 import _boundscope as _core
 
+from .container import Map as _Map
+
 # Node classes (isinstance checks work as in TVM: `isinstance(x + 1, Add)`).
 Object = _core.Object
 PrimExpr = _core.PrimExpr
@@ -92,9 +94,12 @@ def SizeVar(name, dtype="int32"):  # noqa: N802 - TVM's name
 
 
 def convert(value):
-    """TVM's `tvm.runtime.convert`: numbers become constants, lists and tuples lists of them."""
+    """TVM's `tvm.runtime.convert`: numbers become constants, lists and tuples lists of them,
+    dicts a Map with their values converted."""
     if isinstance(value, (list, tuple)):
         return [convert(v) for v in value]
+    if isinstance(value, dict):
+        return _Map((k, convert(v)) for k, v in value.items())
     if isinstance(value, (Object, Range)):
         return value
     return const(value)

@@ -7,6 +7,7 @@ import inspect as _inspect
 import _boundscope as _core
 
 from . import expr as _expr
+from .container import Map as _Map
 
 Tensor = _core.Tensor
 Operation = _core.Operation
@@ -14,16 +15,34 @@ PlaceholderOp = _core.PlaceholderOp
 ComputeOp = _core.ComputeOp
 Schedule = _core.Schedule
 Stage = _core.Stage
+IterVarAttr = _core.IterVarAttr
 Split = _core.Split
 Fuse = _core.Fuse
 Rebase = _core.Rebase
 Singleton = _core.Singleton
 
 __all__ = [
-    "Tensor", "Operation", "PlaceholderOp", "ComputeOp", "Schedule", "Stage", "Split", "Fuse",
-    "Rebase", "Singleton", "placeholder", "compute", "reduce_axis", "thread_axis", "sum", "max",
-    "min", "comm_reducer", "create_schedule", "InferBound", "lower", "show", "bound_trace",
+    "Tensor", "Operation", "PlaceholderOp", "ComputeOp", "Schedule", "Stage", "IterVarAttr",
+    "Split", "Fuse", "Rebase", "Singleton", "placeholder", "compute", "reduce_axis",
+    "thread_axis", "sum", "max", "min", "comm_reducer", "create_schedule", "InferBound",
+    "ScheduleOps", "lower", "show", "bound_trace",
 ]
+
+
+def _not_available(cls, names):
+    """TVM's methods of `cls` the engine does not offer: reading one raises AttributeError
+    saying so (hasattr() is False, as for any missing attribute)."""
+    for name in names:
+        def missing(self, _name=name):
+            raise AttributeError("'%s' object has no attribute '%s' (not available in Boundscope "
+                                 "yet)" % (type(self).__name__, _name))
+
+        setattr(cls, name, property(missing))
+
+
+_not_available(Stage, ("set_store_predicate", "env_threads", "storage_align", "double_buffer",
+                       "tensorize", "prefetch", "rolling_buffer", "transform_layout"))
+_not_available(Schedule, ("create_group", "groups"))
 
 
 class TensorSlice:
@@ -103,12 +122,30 @@ def thread_axis(dom=None, tag="", name="", span=None):
     return _core._thread_axis(dom, tag, name)
 
 
+def _is_axis(axis):
+    return isinstance(axis, (_expr.IterVar, list, tuple))
+
+
+def _combine_directly(fcombine, *values):
+    """A reducer called with expressions instead of axes combines them, left to right (TVM's
+    `_reduce_directly`): `te.max(a, b)`, `mysum(m, n)`. Unused (None) parameters are skipped."""
+    values = [v for v in values if v is not None]
+    result = values[0]
+    for value in values[1:]:
+        result = fcombine(result, value)
+    return result
+
+
+def _check_no_init(init):
+    if init is not None:
+        raise ValueError("a reduction's init value is not available in Boundscope yet")
+
+
 def _reducer(kind, binary):
-    def reducer(expr, axis=None, where=None, *args):
-        if axis is None or isinstance(axis, (_expr.PrimExpr, int, float)) and not isinstance(
-                axis, _expr.IterVar):
-            # Two expressions: the elementwise operation, as TVM's reducers allow.
-            return binary(expr, axis)
+    def reducer(expr, axis=None, where=None, init=None, *args):
+        if not _is_axis(axis):
+            return _combine_directly(binary, expr, axis, where, init, *args)
+        _check_no_init(init)
         return _core._reduce(kind, expr, axis, where)
 
     reducer.__name__ = kind
@@ -123,7 +160,10 @@ min = _reducer("min", _expr.min)  # noqa: A001 - TVM's name
 def comm_reducer(fcombine, fidentity, name="reduce"):
     """te.comm_reducer(fcombine, fidentity, name): a reducer over one value or a tuple."""
 
-    def reducer(expr, axis, where=None, *args):
+    def reducer(expr, axis, where=None, init=None, *args):
+        if not _is_axis(axis):
+            return _combine_directly(fcombine, expr, axis, where, init, *args)
+        _check_no_init(init)
         values = list(expr) if isinstance(expr, (tuple, list)) else [expr]
         dtypes = [v.dtype for v in values]
         code = fcombine.__code__
@@ -157,9 +197,9 @@ def create_schedule(ops):
 
 
 def InferBound(sch, rules="tvm"):  # noqa: N802 - TVM's name
-    """tvm.te.schedule.InferBound(s): {IterVar: Range}. Like TVM, the schedule should be
+    """tvm.te.schedule.InferBound(s): a Map {IterVar: Range}. Like TVM, the schedule should be
     normalized first (s.normalize())."""
-    return _core._infer_bound(sch, rules)
+    return _Map(_core._infer_bound(sch, rules))
 
 
 def bound_trace(sch, rules="tvm"):
@@ -189,6 +229,18 @@ def lower(sch, args=None, name="main", binds=None, simple_mode=False, rules="tvm
     tensors = [a for a in args if isinstance(a, Tensor)]
     text = _core._lower(sch, tensors, rules, keep_trivial_loops, after, True)
     return LoweredFunc(text, name)
+
+
+def ScheduleOps(sch, bounds, debug_keep_trivial_loop=False):  # noqa: N802 - TVM's name
+    """tvm.te.schedule.ScheduleOps(s, bounds): the loop nest with realize and produce (the IR
+    after the schedule_ops pass). Like every use in TVM, `bounds` must be InferBound(s):
+    lowering infers them again from `s`, under the same (tvm) rules."""
+    if not isinstance(bounds, dict):
+        raise TypeError("ScheduleOps expects the Map that InferBound returned, got %s"
+                        % type(bounds).__name__)
+    args = _core._default_args(sch)
+    text = _core._lower(sch, args, "tvm", debug_keep_trivial_loop, "schedule_ops", False)
+    return LoweredFunc(text, "main")
 
 
 def show(sch, args=None):

@@ -9,11 +9,12 @@ Names Boundscope does not offer yet raise AttributeError saying so.
 
 import boundscope as _bs
 
-from . import error, ir, runtime, tir, te, arith, testing, nd  # noqa: F401
+from . import error, ir, runtime, tir, te, arith, testing, nd, container, ir_pass  # noqa: F401
 from ._placeholder import missing as _missing
 from .error import TVMError  # noqa: F401
 from .ir import Range, PrimExpr  # noqa: F401
 from .runtime import const, convert  # noqa: F401
+from .driver import build, cpu, device  # noqa: F401 - tvm.build on the CPU (LLVM)
 
 __version__ = "0.0.0+boundscope." + _bs.__version__
 __boundscope__ = True
@@ -28,8 +29,6 @@ truncmod = _bs.truncmod
 indexdiv = _bs.indexdiv
 indexmod = _bs.indexmod
 if_then_else = _bs.if_then_else
-min = _bs.min  # noqa: A001 - TVM's name
-max = _bs.max  # noqa: A001 - TVM's name
 all = _bs.all  # noqa: A001 - TVM's name
 any = _bs.any  # noqa: A001 - TVM's name
 exp = _bs.exp
@@ -44,7 +43,10 @@ compute = _bs.compute
 reduce_axis = _bs.reduce_axis
 thread_axis = _bs.thread_axis
 create_schedule = _bs.create_schedule
-sum = _bs.sum  # noqa: A001 - TVM's name
+# In TVM 0.6 tvm.sum/min/max are reducers that also combine two expressions elementwise.
+sum = _bs.te.sum  # noqa: A001 - TVM's name
+min = _bs.te.min  # noqa: A001 - TVM's name
+max = _bs.te.max  # noqa: A001 - TVM's name
 comm_reducer = _bs.comm_reducer
 schedule = te.schedule
 

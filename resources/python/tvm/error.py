@@ -6,8 +6,8 @@ import boundscope as _bs
 TVMError = _bs.TVMError
 
 
-class InternalError(TVMError):
-    """TVM's InternalError."""
+# A failed internal check of the engine (a Boundscope bug), as TVM's ICHECK raises it.
+InternalError = _bs.InternalError
 
 
 class OpError(TVMError):

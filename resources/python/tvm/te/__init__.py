@@ -1,5 +1,5 @@
-"""tvm.te: TVM's tensor-expression language. For now the variables; placeholder, compute,
-reductions and schedules are added as the engine's te and schedule layers are bound."""
+"""tvm.te: TVM's tensor-expression language: variables, placeholder, compute, reductions,
+thread axes and schedules, plus the tir operators TVM's te re-exports."""
 
 import boundscope as _bs
 
@@ -17,6 +17,26 @@ sqrt = _bs.sqrt
 tanh = _bs.tanh
 sigmoid = _bs.sigmoid
 power = _bs.power
+erf = _bs.erf
+sin = _bs.sin
+cos = _bs.cos
+tan = _bs.tan
+rsqrt = _bs.rsqrt
+floor = _bs.floor
+ceil = _bs.ceil
+log2 = _bs.log2
+log10 = _bs.log10
+trunc = _bs.trunc
+round = _bs.round  # noqa: A001 - TVM's name
+all = _bs.all  # noqa: A001 - TVM's name
+any = _bs.any  # noqa: A001 - TVM's name
+min_value = _bs.min_value
+max_value = _bs.max_value
+div = _bs.div
+indexdiv = _bs.indexdiv
+indexmod = _bs.indexmod
+truncdiv = _bs.truncdiv
+truncmod = _bs.truncmod
 
 from boundscope.te import (  # noqa: E402,F401
     Tensor, Operation, PlaceholderOp, ComputeOp, Schedule, Stage, placeholder, compute,

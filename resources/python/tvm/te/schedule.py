@@ -1,5 +1,11 @@
-"""tvm.te.schedule: schedules, stages, relations and InferBound."""
+"""tvm.te.schedule: schedules, stages, relations, IterVar (with its kinds: `IterVar.Unrolled`),
+InferBound and ScheduleOps."""
 
+from boundscope.expr import IterVar  # noqa: F401
 from boundscope.te import (  # noqa: F401
-    Schedule, Stage, Split, Fuse, Rebase, Singleton, create_schedule, InferBound,
+    Schedule, Stage, IterVarAttr, Split, Fuse, Rebase, Singleton, create_schedule, InferBound,
+    ScheduleOps,
 )
+from .._placeholder import missing as _missing
+
+__getattr__ = _missing("tvm.te.schedule")

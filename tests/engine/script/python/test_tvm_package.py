@@ -11,7 +11,8 @@ from tvm import te
 
 
 def test_modules_exist_with_tvms_names():
-    for name in ("te", "tir", "arith", "testing", "error", "runtime", "nd", "ir"):
+    for name in ("te", "tir", "arith", "testing", "error", "runtime", "nd", "ir", "container",
+                 "ir_pass"):
         assert hasattr(tvm, name), name
     from tvm.tir.expr import Var, IntImm  # noqa: F401
     from tvm.tir.op import floordiv  # noqa: F401
@@ -34,7 +35,7 @@ def test_error_types():
 
 
 def test_missing_names_say_so():
-    for module, name in ((tvm.arith, "Analyzer"), (tvm.nd, "array"), (tvm, "build_module_x")):
+    for module, name in ((tvm.arith, "IntervalSet"), (tvm.te, "scan"), (tvm, "build_module_x")):
         try:
             getattr(module, name)
         except AttributeError as err:
