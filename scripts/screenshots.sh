@@ -25,10 +25,19 @@ trap 'rm -rf "$XDG_CONFIG_HOME"' EXIT
 shot() {
     local name="$1" example="$2" stage="$3"
     shift 3
-    "$app" --screenshot "$out/$name.png" --example "$example" --select-stage "$stage" "$@"
+    "$app" --screenshot "$out/$name.png" --size 1600x1000 --example "$example" \
+        --select-stage "$stage" "$@"
     echo "screenshots/$name.png"
 }
 
-shot ex6_shared_scope ex6_shared_scope B --pass final
-shot fuse_split_attach_tvm06 fuse_split_attach B --rules tvm-0.6 --pass simplify
-shot blur_compute_at blur_compute_at Bx --show bounds
+# Ex. 6: what C requests of the shared stage B, and why threadIdx.x was relaxed.
+shot ex6_shared_scope ex6_shared_scope B --show dag,ir --pass final
+# The same request as a graph: C's request per axis, the relax decisions, the union, the range.
+shot ex6_requests_graph ex6_shared_scope B --show requests,bounds
+# B's attach path (at C's blockIdx.x loop) and the CUDA kernel with B in __shared__ memory.
+shot ex6_attach_tree_cuda ex6_shared_scope B --show attach,code
+# The seed's fuse example under the 2019 rules: C's axes fused then split; B needs 4096 elements.
+shot fuse_split_attach_itervars fuse_split_attach C --select-itervar i.j.fused.outer \
+    --rules tvm-0.6 --show itervar,ir --pass simplify
+# A tiled GPU matrix multiply staging A and B through shared memory.
+shot gpu_matmul_shared gpu_matmul_shared A.shared --show dag,code

@@ -1,0 +1,183 @@
+#include "AppOptions.h"
+
+#include "MainWindow.h"
+#include "document/ScriptDocument.h"
+#include "panels/IrPanel.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QCommandLineParser>
+#include <QDockWidget>
+#include <QEventLoop>
+#include <QHash>
+#include <QImage>
+#include <QRegularExpression>
+#include <QTimer>
+
+#include <cstdio>
+
+namespace bs::gui {
+
+namespace {
+
+constexpr int kScreenshotTimeoutMs = 60000;
+
+bool parseSize(const QString& text, QSize& size) {
+    const QRegularExpressionMatch m =
+        QRegularExpression(QStringLiteral("^(\\d+)x(\\d+)$")).match(text);
+    if (!m.hasMatch())
+        return false;
+    size = QSize(m.captured(1).toInt(), m.captured(2).toInt());
+    return size.width() >= 400 && size.height() >= 300;
+}
+
+} // namespace
+
+/// Opens the options' file or example (or the default example) in `window`.
+bool openInitialScript(MainWindow& window, const AppOptions& options, QString* errorMessage) {
+    if (!options.file.isEmpty())
+        return window.openFile(options.file, errorMessage);
+    if (!options.example.isEmpty())
+        return window.openExample(options.example, errorMessage);
+    return window.openDefaultExample(errorMessage);
+}
+
+namespace {
+
+/// Runs the event loop until the document's next analysis ends; false on timeout.
+bool waitForAnalysis(ScriptDocument& document) {
+    QEventLoop loop;
+    QTimer timeout;
+    timeout.setSingleShot(true);
+    QObject::connect(&timeout, &QTimer::timeout, &loop, [&loop] { loop.exit(1); });
+    QObject::connect(&document, &ScriptDocument::analysisFinished, &loop,
+                     [&loop] { loop.exit(0); });
+    timeout.start(kScreenshotTimeoutMs);
+    return loop.exec() == 0;
+}
+
+void settle(int ms) {
+    QEventLoop loop;
+    QTimer::singleShot(ms, &loop, &QEventLoop::quit);
+    loop.exec();
+}
+
+} // namespace
+
+std::optional<AppOptions> parseAppOptions(const QStringList& arguments, QString* errorMessage) {
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Boundscope: explore TVM-style schedules"));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("the script to open"));
+    const QCommandLineOption example(QStringLiteral("example"), QStringLiteral("open an example"),
+                                     QStringLiteral("name"));
+    const QCommandLineOption rules(QStringLiteral("rules"), QStringLiteral("tvm, tvm-0.6 or tight"),
+                                   QStringLiteral("rules"));
+    const QCommandLineOption shot(QStringLiteral("screenshot"),
+                                  QStringLiteral("write a PNG of the window and exit"),
+                                  QStringLiteral("out.png"));
+    const QCommandLineOption stage(QStringLiteral("select-stage"),
+                                   QStringLiteral("stage to select"), QStringLiteral("name"));
+    const QCommandLineOption pass(QStringLiteral("pass"), QStringLiteral("IR pass to show"),
+                                  QStringLiteral("pass"));
+    const QCommandLineOption itervar(QStringLiteral("select-itervar"),
+                                     QStringLiteral("IterVar of that stage to select"),
+                                     QStringLiteral("name"));
+    const QCommandLineOption show(QStringLiteral("show"),
+                                  QStringLiteral("docks to raise: dag, itervar, attach, requests, "
+                                                 "inspector, ir, code, bounds (comma-separated)"),
+                                  QStringLiteral("docks"));
+    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("window size WxH"),
+                                  QStringLiteral("size"));
+    parser.addOptions({example, rules, shot, stage, itervar, pass, show, size});
+    if (!parser.parse(arguments)) {
+        *errorMessage = parser.errorText();
+        return std::nullopt;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        std::fputs(qPrintable(parser.helpText()), stdout);
+        std::exit(0);
+    }
+    AppOptions options;
+    options.file = parser.positionalArguments().value(0);
+    options.example = parser.value(example);
+    options.screenshot = parser.value(shot);
+    options.selectStage = parser.value(stage);
+    options.selectIterVar = parser.value(itervar);
+    options.showDocks = parser.value(show).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    for (const QString& name : std::as_const(options.showDocks)) {
+        if (dockObjectName(name).isEmpty()) {
+            *errorMessage = QStringLiteral("unknown dock '%1' (dag, itervar, attach, requests, "
+                                           "inspector, ir, code, bounds)")
+                                .arg(name);
+            return std::nullopt;
+        }
+    }
+    if (parser.isSet(rules) &&
+        !(options.rules = parseBoundRules(parser.value(rules).toStdString()))) {
+        *errorMessage =
+            QStringLiteral("unknown rules '%1' (tvm, tvm-0.6, tight)").arg(parser.value(rules));
+        return std::nullopt;
+    }
+    if (parser.isSet(pass) && !(options.pass = parseLowerPass(parser.value(pass).toStdString()))) {
+        *errorMessage = QStringLiteral("unknown pass '%1'").arg(parser.value(pass));
+        return std::nullopt;
+    }
+    if (parser.isSet(size) && !parseSize(parser.value(size), options.size)) {
+        *errorMessage =
+            QStringLiteral("bad size '%1' (WxH, at least 400x300)").arg(parser.value(size));
+        return std::nullopt;
+    }
+    return options;
+}
+
+QString dockObjectName(const QString& shortName) {
+    static const QHash<QString, QString> names = {
+        {QStringLiteral("dag"), QStringLiteral("stageDagDock")},
+        {QStringLiteral("itervar"), QStringLiteral("iterVarDock")},
+        {QStringLiteral("attach"), QStringLiteral("attachTreeDock")},
+        {QStringLiteral("requests"), QStringLiteral("requestsGraphDock")},
+        {QStringLiteral("inspector"), QStringLiteral("inspectorDock")},
+        {QStringLiteral("ir"), QStringLiteral("loweredIrDock")},
+        {QStringLiteral("code"), QStringLiteral("generatedCodeDock")},
+        {QStringLiteral("bounds"), QStringLiteral("boundsDock")}};
+    return names.value(shortName);
+}
+
+int runScreenshot(const AppOptions& options) {
+    MainWindow window(MainWindow::Options{false, false});
+    window.resize(options.size);
+    window.show();
+    if (options.rules)
+        window.rulesSelector()->setCurrentIndex(
+            window.rulesSelector()->findData(int(*options.rules)));
+    if (options.pass)
+        window.irPanel()->setPass(*options.pass);
+    for (const QString& name : options.showDocks)
+        window.dock(dockObjectName(name))->raise();
+    QString error;
+    if (!openInitialScript(window, options, &error)) {
+        std::fprintf(stderr, "boundscope-gui: %s\n", qPrintable(error));
+        return 1;
+    }
+    if (!waitForAnalysis(*window.document())) {
+        std::fprintf(stderr, "boundscope-gui: the analysis did not finish in time\n");
+        return 1;
+    }
+    if (!options.selectStage.isEmpty())
+        window.selection()->select(options.selectStage, options.selectIterVar);
+    // The graphs are laid out on a worker thread: wait until every dock shows the latest.
+    for (int waited = 0; !window.graphsAreCurrent() && waited < kScreenshotTimeoutMs; waited += 50)
+        settle(50);
+    settle(300);
+    const QImage image = window.grab().toImage();
+    if (!image.save(options.screenshot, "PNG")) {
+        std::fprintf(stderr, "boundscope-gui: cannot write '%s'\n", qPrintable(options.screenshot));
+        return 1;
+    }
+    if (const auto& problem = window.document()->problem())
+        std::fprintf(stderr, "boundscope-gui: note: %s\n", problem->toString().c_str());
+    return 0;
+}
+
+} // namespace bs::gui

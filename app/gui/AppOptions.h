@@ -1,0 +1,48 @@
+/// \file
+/// The command line of `boundscope-gui`: a script to open (else the default example), and a
+/// headless screenshot mode used by scripts/screenshots.sh:
+///   boundscope-gui [FILE.py] [--example NAME] [--rules tvm|tvm-0.6|tight]
+///                  [--screenshot OUT.png [--select-stage S] [--select-itervar V] [--pass P]
+///                   [--show DOCK[,DOCK...]] [--size WxH]]
+/// where DOCK is dag, itervar, attach, requests, inspector, ir, code or bounds (the tab raised).
+#pragma once
+
+#include "analysis/Analysis.h"
+
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace bs::gui {
+
+struct AppOptions {
+    QString file;
+    QString example;
+    std::optional<BoundRules> rules;
+    QString screenshot;    ///< write a PNG of the window here and exit
+    QString selectStage;   ///< the stage to select before the screenshot
+    QString selectIterVar; ///< and its IterVar
+    std::optional<LowerPass> pass;
+    QStringList showDocks; ///< the docks to raise (short names, see above)
+    QSize size{1400, 900};
+};
+
+/// Parses `arguments` (argv, program name first); nullopt with `errorMessage` set when they are
+/// invalid (the message names the argument).
+std::optional<AppOptions> parseAppOptions(const QStringList& arguments, QString* errorMessage);
+
+class MainWindow;
+
+/// Opens the options' file or example, else the default example, in `window`.
+bool openInitialScript(MainWindow& window, const AppOptions& options, QString* errorMessage);
+
+/// The dock objectName of a short name (`dag` -> `stageDagDock`), or empty.
+QString dockObjectName(const QString& shortName);
+
+/// Opens what `options` name in a fresh window, waits for the analysis and the graph layouts,
+/// selects the stage and writes the screenshot. Returns the process exit code.
+int runScreenshot(const AppOptions& options);
+
+} // namespace bs::gui

@@ -1,0 +1,357 @@
+#include "MainWindow.h"
+
+#include "document/Autosave.h"
+#include "document/RecentFiles.h"
+#include "document/ScriptDocument.h"
+#include "edit/ScheduleTools.h"
+#include "models/TraceRows.h"
+#include "panels/BoundsPanel.h"
+#include "panels/CodePanel.h"
+#include "panels/EditorPanel.h"
+#include "panels/GraphPanel.h"
+#include "panels/InspectorPanel.h"
+#include "panels/IrPanel.h"
+#include "views/GraphView.h"
+#include "views/ScriptEditor.h"
+
+#include <QAction>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QLabel>
+#include <QMenuBar>
+#include <QSettings>
+#include <QStatusBar>
+#include <QToolBar>
+
+namespace bs::gui {
+
+namespace {
+const char* const kGeometryKey = "mainWindow/geometry";
+const char* const kStateKey = "mainWindow/state";
+const char* const kRulesKey = "analysis/rules";
+// Bump when the docks change, so an old saved layout is not applied to new docks.
+constexpr int kLayoutVersion = 2;
+} // namespace
+
+MainWindow::MainWindow(Options options, QWidget* parent)
+    : QMainWindow(parent), m_document(new ScriptDocument(this)),
+      m_recentFiles(new RecentFiles(this)) {
+    setObjectName(QStringLiteral("mainWindow"));
+    setAcceptDrops(true);
+    createActions();
+    createMenus();
+    createToolBar();
+    createPanels();
+    wireDocument();
+    wireSelection();
+    m_scheduleTools = new ScheduleTools(this);
+    resize(1500, 950);
+    if (options.restoreLayout)
+        restoreLayout();
+    if (options.autosave)
+        m_autosave = new Autosave(m_document, this);
+    updateTitle();
+}
+
+MainWindow::~MainWindow() = default;
+
+SelectionModel* MainWindow::selection() const { return m_document->selection(); }
+
+QList<GraphPanel*> MainWindow::graphPanels() const {
+    return {m_dag, m_iterVars, m_attachTree, m_requests};
+}
+
+void MainWindow::createPanels() {
+    m_editorPanel = new EditorPanel(m_document->textDocument(), this);
+    setCentralWidget(m_editorPanel);
+    m_dag = new GraphPanel(viz::GraphKind::StageDag, this);
+    m_iterVars = new GraphPanel(viz::GraphKind::IterVarRelations, this);
+    m_attachTree = new GraphPanel(viz::GraphKind::AttachTree, this);
+    m_requests = new GraphPanel(viz::GraphKind::ConsumerRequests, this);
+    m_inspector = new InspectorPanel(this);
+    m_bounds = new BoundsPanel(this);
+    m_ir = new IrPanel(this);
+    m_code = new CodePanel(this);
+
+    // The right-hand docks take the full height; the bottom ones sit under the editor.
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+    setCorner(Qt::TopRightCorner, Qt::RightDockWidgetArea);
+    setDockNestingEnabled(true);
+    // The inspector is split off below the DAG before the other graphs join the DAG's tabs
+    // (splitting a tabbed dock would tab the new one too).
+    QDockWidget* dag = addDock(m_dag, tr("Stage DAG"), QStringLiteral("stageDagDock"),
+                               Qt::RightDockWidgetArea);
+    QDockWidget* inspector = addDock(m_inspector, tr("InferBound Inspector"),
+                                     QStringLiteral("inspectorDock"), Qt::RightDockWidgetArea);
+    splitDockWidget(dag, inspector, Qt::Vertical);
+    addDock(m_iterVars, tr("IterVar Relations"), QStringLiteral("iterVarDock"),
+            Qt::RightDockWidgetArea, dag);
+    addDock(m_attachTree, tr("Attach Tree"), QStringLiteral("attachTreeDock"),
+            Qt::RightDockWidgetArea, dag);
+    addDock(m_requests, tr("Requests Graph"), QStringLiteral("requestsGraphDock"),
+            Qt::RightDockWidgetArea, dag);
+    QDockWidget* ir = addDock(m_ir, tr("Lowered IR"), QStringLiteral("loweredIrDock"),
+                              Qt::BottomDockWidgetArea);
+    addDock(m_code, tr("Generated Code"), QStringLiteral("generatedCodeDock"),
+            Qt::BottomDockWidgetArea, ir);
+    addDock(m_bounds, tr("Bounds"), QStringLiteral("boundsDock"), Qt::BottomDockWidgetArea, ir);
+    dag->raise();
+    ir->raise();
+    resizeDocks({dag, inspector}, {470, 460}, Qt::Vertical);
+    resizeDocks({dag}, {860}, Qt::Horizontal);
+    resizeDocks({ir}, {360}, Qt::Vertical);
+}
+
+QDockWidget* MainWindow::addDock(QWidget* content, const QString& title,
+                                 const QString& objectName, Qt::DockWidgetArea area,
+                                 QDockWidget* tabifyWith) {
+    auto* dock = new QDockWidget(title, this);
+    // saveState/restoreState find docks by objectName; without one they silently fail.
+    dock->setObjectName(objectName);
+    dock->setWidget(content);
+    addDockWidget(area, dock);
+    if (tabifyWith)
+        tabifyDockWidget(tabifyWith, dock);
+    m_docks << dock;
+    if (m_viewMenu)
+        m_viewMenu->insertAction(m_viewMenu->actions().value(m_docks.size() - 1),
+                                 dock->toggleViewAction());
+    return dock;
+}
+
+QDockWidget* MainWindow::dock(const QString& objectName) const {
+    for (QDockWidget* d : m_docks) {
+        if (d->objectName() == objectName)
+            return d;
+    }
+    return nullptr;
+}
+
+void MainWindow::createActions() {
+    auto make = [this](const QString& text, const QKeySequence& key, auto slot) {
+        auto* action = new QAction(text, this);
+        action->setShortcut(key);
+        connect(action, &QAction::triggered, this, slot);
+        return action;
+    };
+    m_newAction = make(tr("&New"), QKeySequence::New, &MainWindow::newScript);
+    m_openAction = make(tr("&Open…"), QKeySequence::Open, &MainWindow::openWithDialog);
+    m_saveAction = make(tr("&Save"), QKeySequence::Save, &MainWindow::save);
+    m_saveAsAction = make(tr("Save &As…"), QKeySequence::SaveAs, &MainWindow::saveAsWithDialog);
+    m_quitAction = make(tr("&Quit"), QKeySequence::Quit, &QWidget::close);
+    m_runAction = make(tr("&Analyse Now"), QKeySequence(Qt::Key_F5),
+                       [this] { m_document->reanalyse(); });
+    m_stopAction = make(tr("&Stop Script"), QKeySequence(Qt::SHIFT | Qt::Key_F5),
+                        [this] { m_document->stop(); });
+    m_stopAction->setToolTip(tr("Interrupt a script that runs too long (Shift+F5)"));
+    m_stopAction->setEnabled(false);
+    m_trivialLoopsAction = make(tr("&Keep Trivial Loops"), QKeySequence(), [this](bool on) {
+        m_document->setKeepTrivialLoops(on);
+    });
+    m_trivialLoopsAction->setCheckable(true);
+    m_fitAction = make(tr("&Fit Graphs"), QKeySequence(Qt::CTRL | Qt::Key_0), [this] {
+        for (GraphPanel* panel : graphPanels())
+            panel->view()->fitGraph();
+    });
+    m_aboutAction = make(tr("&About Boundscope"), QKeySequence(), &MainWindow::showAbout);
+}
+
+void MainWindow::createMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addActions({m_newAction, m_openAction});
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::populateRecentMenu);
+    file->addSeparator();
+    file->addActions({m_saveAction, m_saveAsAction});
+    m_exportMenu = file->addMenu(tr("&Export"));
+    m_exportMenu->addAction(tr("Lowered &IR…"), this, &MainWindow::exportIr);
+    m_exportMenu->addAction(tr("Generated &Code…"), this, &MainWindow::exportCode);
+    m_exportMenu->addAction(tr("Bounds &Trace (JSON)…"), this, &MainWindow::exportTrace);
+    m_exportMenu->addSeparator();
+    const QList<QPair<QString, GraphPanel* MainWindow::*>> graphs = {
+        {tr("Stage &DAG…"), &MainWindow::m_dag},
+        {tr("I&terVar Relations…"), &MainWindow::m_iterVars},
+        {tr("&Attach Tree…"), &MainWindow::m_attachTree},
+        {tr("&Requests Graph…"), &MainWindow::m_requests}};
+    for (const auto& graph : graphs) {
+        GraphPanel* MainWindow::*member = graph.second;
+        m_exportMenu->addAction(graph.first, this, [this, member] { exportGraph(this->*member); });
+    }
+    file->addSeparator();
+    file->addAction(m_quitAction);
+
+    m_examplesMenu = menuBar()->addMenu(tr("E&xamples"));
+    m_examplesMenu->setToolTipsVisible(true);
+    populateExamplesMenu();
+
+    m_analysisMenu = menuBar()->addMenu(tr("&Analysis"));
+    m_analysisMenu->addActions({m_runAction, m_stopAction});
+    m_analysisMenu->addSeparator();
+    m_analysisMenu->addAction(m_trivialLoopsAction);
+
+    // The docks' toggles are inserted above the separator as addDock creates them.
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    m_viewMenu->addSeparator();
+    m_viewMenu->addAction(m_fitAction);
+
+    menuBar()->addMenu(tr("&Help"))->addAction(m_aboutAction);
+}
+
+void MainWindow::createToolBar() {
+    m_toolBar = addToolBar(tr("Main"));
+    m_toolBar->setObjectName(QStringLiteral("mainToolBar"));
+    m_toolBar->setMovable(false);
+    m_toolBar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_toolBar->addActions({m_openAction, m_saveAction});
+    m_toolBar->addSeparator();
+    m_toolBar->addWidget(new QLabel(tr(" Rules "), m_toolBar));
+    m_rules = new QComboBox(m_toolBar);
+    m_rules->setObjectName(QStringLiteral("rulesSelector"));
+    for (BoundRules rules : {BoundRules::Tvm, BoundRules::Tvm06, BoundRules::Tight})
+        m_rules->addItem(QString::fromLatin1(boundRulesName(rules)), int(rules));
+    m_rules->setItemData(0, tr("TVM's final TE InferBound"), Qt::ToolTipRole);
+    m_rules->setItemData(1, tr("The 2019 behaviour the seed documents (fuse falls back to the "
+                               "full ranges, split inner is always the factor)"), Qt::ToolTipRole);
+    m_rules->setItemData(2, tr("The smallest static rectangle each realize needs"),
+                         Qt::ToolTipRole);
+    m_rules->setToolTip(tr("The InferBound rules every view is analysed under"));
+    connect(m_rules, &QComboBox::currentIndexChanged, this, [this] {
+        m_document->setRules(BoundRules(m_rules->currentData().toInt()));
+    });
+    m_toolBar->addWidget(m_rules);
+    m_toolBar->addSeparator();
+    m_toolBar->addActions({m_runAction, m_stopAction});
+    m_statusRules = new QLabel(this);
+    m_statusRules->setMinimumWidth(m_statusRules->fontMetrics().horizontalAdvance(
+        QStringLiteral("rules tvm-0.6 · 99999 ms  ")));
+    m_statusRules->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    statusBar()->addPermanentWidget(m_statusRules);
+}
+
+void MainWindow::wireDocument() {
+    connect(m_document, &ScriptDocument::analysisChanged, this, &MainWindow::onAnalysisChanged);
+    connect(m_document, &ScriptDocument::problemChanged, this, &MainWindow::onProblemChanged);
+    connect(m_document, &ScriptDocument::analysisFinished, this, &MainWindow::onAnalysisFinished);
+    connect(m_document, &ScriptDocument::fileChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &ScriptDocument::modificationChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &ScriptDocument::busyChanged, this, [this](bool busy) {
+        m_stopAction->setEnabled(busy);
+        if (busy)
+            statusBar()->showMessage(tr("Running %1…").arg(m_document->scriptName()));
+    });
+    for (GraphPanel* panel : graphPanels())
+        connect(panel, &GraphPanel::exportRequested, this, [this, panel] { exportGraph(panel); });
+}
+
+void MainWindow::wireSelection() {
+    SelectionModel* selection = m_document->selection();
+    auto selectStage = [selection](const QString& stage) { selection->select(stage); };
+    for (GraphPanel* panel : graphPanels())
+        connect(panel, &GraphPanel::objectChosen, selection, &SelectionModel::select);
+    connect(m_inspector, &InspectorPanel::stageChosen, selection, selectStage);
+    connect(m_inspector, &InspectorPanel::iterVarChosen, selection, &SelectionModel::select);
+    connect(m_bounds, &BoundsPanel::rowChosen, selection, &SelectionModel::select);
+    connect(m_ir, &IrPanel::lineChosen, selection, &SelectionModel::select);
+    connect(selection, &SelectionModel::changed, this, &MainWindow::onSelectionChanged);
+}
+
+void MainWindow::onAnalysisChanged() {
+    const std::shared_ptr<const Analysis>& analysis = m_document->analysis();
+    m_bounds->setAnalysis(analysis);
+    m_inspector->setAnalysis(analysis);
+    m_ir->setAnalysis(analysis);
+    m_code->setAnalysis(analysis);
+    for (GraphPanel* panel : graphPanels())
+        panel->setAnalysis(analysis);
+    selectDefaultStage();
+    onSelectionChanged();
+}
+
+/// A new script starts with its output selected, so every view has something to show; a
+/// selection that survives the edit is kept.
+void MainWindow::selectDefaultStage() {
+    const Analysis& analysis = *m_document->analysis();
+    const QStringList names = stageNames(analysis);
+    if (names.contains(selection()->stage()))
+        return;
+    for (const Stage& stage : scheduleShown(analysis).stages()) {
+        if (stage->isOutput) {
+            selection()->select(qstr(stage.name()));
+            return;
+        }
+    }
+    selection()->clear();
+}
+
+void MainWindow::onSelectionChanged() {
+    const QString& stage = selection()->stage();
+    const QString& iterVar = selection()->iterVar();
+    for (GraphPanel* panel : graphPanels())
+        panel->showSelection(stage, iterVar);
+    m_bounds->showSelection(stage, iterVar);
+    m_inspector->showStage(stage);
+    m_ir->showSelection(stage, iterVar);
+    const std::shared_ptr<const Analysis>& analysis = m_document->analysis();
+    m_editorPanel->editor()->setLinkedLine(analysis ? sourceLine(*analysis, stage, iterVar) : 0);
+}
+
+void MainWindow::onProblemChanged() {
+    m_editorPanel->showProblem(m_document->problem(), m_document->scriptName(),
+                               m_document->analysis() != nullptr);
+}
+
+void MainWindow::onAnalysisFinished() {
+    const QString rules = QString::fromLatin1(boundRulesName(m_document->rules()));
+    m_statusRules->setText(tr("rules %1 · %2 ms ").arg(rules).arg(m_document->lastRunMs()));
+    if (const auto& problem = m_document->problem()) {
+        statusBar()->showMessage(tr("Error: %1").arg(QString::fromStdString(problem->toString())));
+        return;
+    }
+    const int stages = int(stageNames(*m_document->analysis()).size());
+    statusBar()->showMessage(tr("Analysed %1 stages of %2 under the %3 rules")
+                                 .arg(stages)
+                                 .arg(m_document->scriptName(), rules));
+}
+
+bool MainWindow::graphsAreCurrent() const {
+    for (GraphPanel* panel : graphPanels()) {
+        if (panel->isLayingOut())
+            return false;
+    }
+    return true;
+}
+
+void MainWindow::updateTitle() {
+    setWindowTitle(tr("%1[*] — Boundscope").arg(m_document->scriptName()));
+    setWindowModified(m_document->isModified());
+}
+
+void MainWindow::restoreLayout() {
+    QSettings settings;
+    restoreGeometry(settings.value(QLatin1String(kGeometryKey)).toByteArray());
+    restoreState(settings.value(QLatin1String(kStateKey)).toByteArray(), kLayoutVersion);
+    const int rules = m_rules->findText(settings.value(QLatin1String(kRulesKey)).toString());
+    if (rules >= 0)
+        m_rules->setCurrentIndex(rules);
+}
+
+void MainWindow::saveLayout() {
+    QSettings settings;
+    settings.setValue(QLatin1String(kGeometryKey), saveGeometry());
+    settings.setValue(QLatin1String(kStateKey), saveState(kLayoutVersion));
+    settings.setValue(QLatin1String(kRulesKey), m_rules->currentText());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
+    saveLayout();
+    if (m_autosave)
+        m_autosave->discard();
+    event->accept();
+}
+
+} // namespace bs::gui

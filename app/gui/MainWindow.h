@@ -1,0 +1,165 @@
+/// \file
+/// The main window of `boundscope-gui`. It only wires (STYLE.md): the ScriptDocument owns the
+/// script and its Analysis, the panels show it, and MainWindow connects them, the shared
+/// selection, the actions and the menus. The editor is the central widget; every view is a
+/// movable dock whose layout is saved in QSettings.
+///
+/// Other parts of the app hook in through `addDock` (which also lists the dock in the View
+/// menu and keeps its place in the saved layout), the menus and toolbar accessors, and the
+/// document: `document()->analysis()` is the current Analysis and `document()->selection()`
+/// the shared selection.
+#pragma once
+
+#include <QMainWindow>
+
+class QAction;
+class QComboBox;
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QToolBar;
+
+namespace bs::gui {
+
+class Autosave;
+class CodePanel;
+class EditorPanel;
+class GraphPanel;
+class InspectorPanel;
+class IrPanel;
+class BoundsPanel;
+class RecentFiles;
+class ScriptDocument;
+class ScheduleTools;
+class SelectionModel;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    struct Options {
+        /// Restore the window geometry and dock layout saved by the last session.
+        bool restoreLayout = true;
+        /// Keep an autosave copy of unsaved changes (off for screenshots).
+        bool autosave = true;
+    };
+
+    explicit MainWindow(Options options, QWidget* parent = nullptr);
+    MainWindow() : MainWindow(Options{}) {}
+    ~MainWindow() override;
+
+    ScriptDocument* document() const { return m_document; }
+    SelectionModel* selection() const;
+    EditorPanel* editorPanel() const { return m_editorPanel; }
+    GraphPanel* stageDag() const { return m_dag; }
+    GraphPanel* iterVarGraph() const { return m_iterVars; }
+    GraphPanel* attachTree() const { return m_attachTree; }
+    GraphPanel* requestsGraph() const { return m_requests; }
+    QList<GraphPanel*> graphPanels() const;
+    InspectorPanel* inspector() const { return m_inspector; }
+    BoundsPanel* bounds() const { return m_bounds; }
+    IrPanel* irPanel() const { return m_ir; }
+    CodePanel* codePanel() const { return m_code; }
+    QComboBox* rulesSelector() const { return m_rules; }
+    Autosave* autosave() const { return m_autosave; }
+    /// The Schedule menu (editing by direct manipulation) and the Allocations and Run docks.
+    ScheduleTools* scheduleTools() const { return m_scheduleTools; }
+
+    /// Adds `content` as a dock named `objectName` (the key of the saved layout) in `area`,
+    /// tabbed with `tabifyWith` when given, and lists it in the View menu.
+    QDockWidget* addDock(QWidget* content, const QString& title, const QString& objectName,
+                         Qt::DockWidgetArea area, QDockWidget* tabifyWith = nullptr);
+    /// The dock named `objectName`, or null.
+    QDockWidget* dock(const QString& objectName) const;
+    QMenu* viewMenu() const { return m_viewMenu; }
+    QMenu* analysisMenu() const { return m_analysisMenu; }
+    QMenu* exportMenu() const { return m_exportMenu; }
+    QToolBar* mainToolBar() const { return m_toolBar; }
+
+    /// Opens `path` (no dialogs: false with `errorMessage` set when it cannot be read).
+    bool openFile(const QString& path, QString* errorMessage);
+    /// Opens the example `nameOrPath` (`ex6_shared_scope`, or a path) as an untitled copy.
+    bool openExample(const QString& nameOrPath, QString* errorMessage);
+    /// Opens the default example (resources/examples/default.py, else the first one).
+    bool openDefaultExample(QString* errorMessage);
+    /// Offers to recover the unsaved text of a session that ended without saving it (asks);
+    /// true when a text was recovered.
+    bool offerRecovery();
+    /// Whether every graph dock shows the latest analysis (no layout running).
+    bool graphsAreCurrent() const;
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    // MainWindow.cpp: building and wiring.
+    void createPanels();
+    void createActions();
+    void createMenus();
+    void createToolBar();
+    void wireDocument();
+    void wireSelection();
+    void onAnalysisChanged();
+    void onProblemChanged();
+    void onAnalysisFinished();
+    void onSelectionChanged();
+    void selectDefaultStage();
+    void updateTitle();
+    void restoreLayout();
+    void saveLayout();
+
+    // MainWindowFiles.cpp: file and export actions (these may show dialogs).
+    void newScript();
+    void openWithDialog();
+    void openRecent(const QString& path);
+    bool save();
+    bool saveAsWithDialog();
+    /// Asks whether to save unsaved changes; false when the user cancels.
+    bool maybeSave();
+    void populateExamplesMenu();
+    void populateRecentMenu();
+    void exportIr();
+    void exportCode();
+    void exportTrace();
+    void exportGraph(GraphPanel* panel);
+    void showAbout();
+    void reportError(const QString& title, const QString& message);
+
+    ScriptDocument* m_document;
+    RecentFiles* m_recentFiles;
+    Autosave* m_autosave = nullptr;
+    ScheduleTools* m_scheduleTools = nullptr;
+
+    EditorPanel* m_editorPanel = nullptr;
+    GraphPanel* m_dag = nullptr;
+    GraphPanel* m_iterVars = nullptr;
+    GraphPanel* m_attachTree = nullptr;
+    GraphPanel* m_requests = nullptr;
+    InspectorPanel* m_inspector = nullptr;
+    BoundsPanel* m_bounds = nullptr;
+    IrPanel* m_ir = nullptr;
+    CodePanel* m_code = nullptr;
+    QList<QDockWidget*> m_docks;
+
+    QToolBar* m_toolBar = nullptr;
+    QComboBox* m_rules = nullptr;
+    QLabel* m_statusRules = nullptr;
+    QMenu* m_examplesMenu = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QMenu* m_viewMenu = nullptr;
+    QMenu* m_analysisMenu = nullptr;
+    QMenu* m_exportMenu = nullptr;
+    QAction* m_newAction = nullptr;
+    QAction* m_openAction = nullptr;
+    QAction* m_saveAction = nullptr;
+    QAction* m_saveAsAction = nullptr;
+    QAction* m_quitAction = nullptr;
+    QAction* m_runAction = nullptr;
+    QAction* m_stopAction = nullptr;
+    QAction* m_trivialLoopsAction = nullptr;
+    QAction* m_fitAction = nullptr;
+    QAction* m_aboutAction = nullptr;
+};
+
+} // namespace bs::gui

@@ -1,0 +1,303 @@
+// The file, example and export actions of MainWindow: the only part of the window that shows
+// dialogs. Unsaved changes are never dropped silently (issue 7, "Files").
+#include "MainWindow.h"
+
+#include "document/Autosave.h"
+#include "document/ExampleCatalog.h"
+#include "document/Exporter.h"
+#include "document/RecentFiles.h"
+#include "document/ScriptDocument.h"
+#include "models/GraphModels.h"
+#include "panels/CodePanel.h"
+#include "panels/GraphPanel.h"
+#include "panels/IrPanel.h"
+
+#include <QAction>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QLocale>
+#include <QMenu>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QStatusBar>
+
+namespace bs::gui {
+
+namespace {
+
+const char* const kNewScript = R"(# A new schedule: edit it, and every view follows.
+import tvm
+from tvm import te
+
+n = 64
+A = te.placeholder((n, n), name="A")
+B = te.compute((n, n), lambda i, j: A[i, j] * 2, name="B")
+C = te.compute((n, n), lambda i, j: B[i, j] + 1, name="C")
+
+s = te.create_schedule(C.op)
+xo, xi = s[C].split(C.op.axis[0], factor=8)
+s[B].compute_at(s[C], xo)
+)";
+
+/// A file name for an export: the script's name without `.py`, a suffix and an extension, in
+/// the script's folder (or the current one for untitled scripts).
+QString suggestedExportPath(const ScriptDocument& document, const QString& suffix) {
+    const QString base = QFileInfo(document.scriptName()).completeBaseName() + suffix;
+    const QString dir = document.filePath().isEmpty() ? QDir::currentPath()
+                                                      : QFileInfo(document.filePath()).path();
+    return QDir(dir).filePath(base);
+}
+
+} // namespace
+
+bool MainWindow::openFile(const QString& path, QString* errorMessage) {
+    if (!m_document->openFile(path, errorMessage))
+        return false;
+    m_recentFiles->add(path);
+    return true;
+}
+
+bool MainWindow::openExample(const QString& nameOrPath, QString* errorMessage) {
+    QString path = QFileInfo(nameOrPath).isFile() ? nameOrPath : QString();
+    if (path.isEmpty())
+        path = findExample(examplesDirectory(), nameOrPath);
+    if (path.isEmpty()) {
+        *errorMessage = tr("no example named '%1' in '%2'").arg(nameOrPath, examplesDirectory());
+        return false;
+    }
+    return m_document->openExample(path, errorMessage);
+}
+
+bool MainWindow::openDefaultExample(QString* errorMessage) {
+    const QString path = defaultExample(examplesDirectory());
+    if (path.isEmpty()) {
+        *errorMessage = tr("no examples found (looked for resources/examples)");
+        return false;
+    }
+    return m_document->openExample(path, errorMessage);
+}
+
+void MainWindow::newScript() {
+    if (maybeSave())
+        m_document->setUntitled(QString::fromUtf8(kNewScript), QStringLiteral("untitled.py"));
+}
+
+void MainWindow::openWithDialog() {
+    if (!maybeSave())
+        return;
+    const QString dir = m_document->filePath().isEmpty() ? examplesDirectory()
+                                                         : QFileInfo(m_document->filePath()).path();
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Script"), dir,
+                                                      tr("Python scripts (*.py);;All files (*)"));
+    QString error;
+    if (!path.isEmpty() && !openFile(path, &error))
+        reportError(tr("Open Script"), error);
+}
+
+void MainWindow::openRecent(const QString& path) {
+    if (!maybeSave())
+        return;
+    QString error;
+    if (openFile(path, &error))
+        return;
+    m_recentFiles->remove(path);
+    reportError(tr("Open Recent"), error);
+}
+
+bool MainWindow::save() {
+    if (m_document->filePath().isEmpty())
+        return saveAsWithDialog();
+    QString error;
+    if (!m_document->saveAs(m_document->filePath(), &error)) {
+        reportError(tr("Save"), error);
+        return false;
+    }
+    statusBar()->showMessage(tr("Saved %1").arg(m_document->filePath()), 4000);
+    return true;
+}
+
+bool MainWindow::saveAsWithDialog() {
+    const QString suggested = suggestedExportPath(*m_document, QStringLiteral(".py"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save Script As"), suggested,
+                                                      tr("Python scripts (*.py)"));
+    if (path.isEmpty())
+        return false;
+    QString error;
+    if (!m_document->saveAs(path, &error)) {
+        reportError(tr("Save As"), error);
+        return false;
+    }
+    m_recentFiles->add(path);
+    statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
+    return true;
+}
+
+bool MainWindow::maybeSave() {
+    if (!m_document->isModified())
+        return true;
+    const auto answer = QMessageBox::warning(
+        this, tr("Unsaved Changes"),
+        tr("%1 has unsaved changes. Save them first?").arg(m_document->scriptName()),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Save)
+        return save();
+    return answer == QMessageBox::Discard;
+}
+
+void MainWindow::populateExamplesMenu() {
+    m_examplesMenu->clear();
+    const QList<ExampleInfo> examples = listExamples(examplesDirectory());
+    if (examples.isEmpty()) {
+        m_examplesMenu->addAction(tr("(no examples found)"))->setEnabled(false);
+        return;
+    }
+    for (const ExampleInfo& example : examples) {
+        QAction* action = m_examplesMenu->addAction(example.name);
+        action->setToolTip(example.summary);
+        action->setStatusTip(example.summary);
+        connect(action, &QAction::triggered, this, [this, path = example.path] {
+            QString error;
+            if (maybeSave() && !m_document->openExample(path, &error))
+                reportError(tr("Open Example"), error);
+        });
+    }
+}
+
+void MainWindow::populateRecentMenu() {
+    m_recentMenu->clear();
+    for (const QString& path : m_recentFiles->files()) {
+        QAction* action = m_recentMenu->addAction(QFileInfo(path).fileName());
+        action->setToolTip(path);
+        connect(action, &QAction::triggered, this, [this, path] { openRecent(path); });
+    }
+    if (m_recentFiles->files().isEmpty()) {
+        m_recentMenu->addAction(tr("(none)"))->setEnabled(false);
+        return;
+    }
+    m_recentMenu->addSeparator();
+    connect(m_recentMenu->addAction(tr("Clear List")), &QAction::triggered, m_recentFiles,
+            &RecentFiles::clear);
+}
+
+void MainWindow::exportIr() {
+    if (!m_document->analysis())
+        return reportError(tr("Export Lowered IR"), tr("there is no analysis to export yet"));
+    const QString pass = QString::fromLatin1(lowerPassName(m_ir->pass()));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export Lowered IR"),
+        suggestedExportPath(*m_document, QLatin1Char('-') + pass + QStringLiteral(".txt")),
+        tr("Text files (*.txt);;All files (*)"));
+    QString error;
+    if (!path.isEmpty() &&
+        !writeFileAtomically(path, loweredIrText(*m_document->analysis(), m_ir->pass()).toUtf8(),
+                             &error))
+        reportError(tr("Export Lowered IR"), error);
+}
+
+void MainWindow::exportCode() {
+    const GeneratedCode& code = m_code->code();
+    if (code.language.isEmpty())
+        return reportError(tr("Export Generated Code"),
+                           tr("there is no generated code to export: %1").arg(code.message));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export %1").arg(code.language),
+        suggestedExportPath(*m_document, QLatin1Char('.') + code.suffix),
+        tr("%1 (*.%2);;All files (*)").arg(code.language, code.suffix));
+    QString error;
+    if (!path.isEmpty() && !writeFileAtomically(path, code.text.toUtf8(), &error))
+        reportError(tr("Export Generated Code"), error);
+}
+
+void MainWindow::exportTrace() {
+    if (!m_document->analysis())
+        return reportError(tr("Export Bounds Trace"), tr("there is no analysis to export yet"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export Bounds Trace"),
+        suggestedExportPath(*m_document, QStringLiteral("-trace.json")),
+        tr("JSON files (*.json)"));
+    const std::string json = m_document->analysis()->lowered->bounds.trace.toJson();
+    QString error;
+    if (!path.isEmpty() && !writeFileAtomically(path, QByteArray::fromStdString(json), &error))
+        reportError(tr("Export Bounds Trace"), error);
+}
+
+void MainWindow::exportGraph(GraphPanel* panel) {
+    const QString kind = QString::fromLatin1(viz::graphKindName(panel->kind()));
+    QString filter = tr("PNG image (*.png)");
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export %1").arg(graphKindTitle(panel->kind())),
+        suggestedExportPath(*m_document, QLatin1Char('-') + kind + QStringLiteral(".png")),
+        tr("PNG image (*.png);;SVG image (*.svg);;Graphviz DOT (*.dot)"), &filter);
+    QString error;
+    if (!path.isEmpty() && !panel->exportTo(path, &error))
+        reportError(tr("Export %1").arg(graphKindTitle(panel->kind())), error);
+}
+
+bool MainWindow::offerRecovery() {
+    if (!m_autosave)
+        return false;
+    const std::optional<RecoveredScript> found = m_autosave->findRecoverable();
+    if (!found)
+        return false;
+    const auto answer = QMessageBox::question(
+        this, tr("Recover Unsaved Changes"),
+        tr("Boundscope ended without saving the changes to %1 (autosaved %2). Recover them?")
+            .arg(found->scriptName, QLocale().toString(found->savedAt, QLocale::ShortFormat)),
+        QMessageBox::Yes | QMessageBox::Discard, QMessageBox::Yes);
+    if (answer != QMessageBox::Yes) {
+        m_autosave->discardRecoverable(*found);
+        return false;
+    }
+    m_document->recover(found->text, found->filePath, found->scriptName);
+    m_autosave->discardRecoverable(*found);
+    statusBar()->showMessage(tr("Recovered the unsaved changes to %1").arg(found->scriptName),
+                             8000);
+    return true;
+}
+
+namespace {
+
+/// The local script files a drag carries.
+QStringList droppedScripts(const QMimeData* mime) {
+    QStringList paths;
+    for (const QUrl& url : mime->urls()) {
+        if (url.isLocalFile() && QFileInfo(url.toLocalFile()).isFile())
+            paths << url.toLocalFile();
+    }
+    return paths;
+}
+
+} // namespace
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (!droppedScripts(event->mimeData()).isEmpty())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const QStringList paths = droppedScripts(event->mimeData());
+    if (paths.isEmpty())
+        return;
+    event->acceptProposedAction();
+    QString error;
+    if (maybeSave() && !openFile(paths.first(), &error))
+        reportError(tr("Open Script"), error);
+}
+
+void MainWindow::showAbout() {
+    QMessageBox::about(this, tr("About Boundscope"),
+                       tr("<b>Boundscope %1</b><p>An interactive explorer of tensor-expression "
+                          "schedules: edit a TVM-style schedule and see how InferBound derives "
+                          "every loop extent and buffer, and the lowered IR.</p>")
+                           .arg(QStringLiteral(BOUNDSCOPE_VERSION)));
+}
+
+void MainWindow::reportError(const QString& title, const QString& message) {
+    statusBar()->showMessage(message, 8000);
+    QMessageBox::warning(this, title, message);
+}
+
+} // namespace bs::gui

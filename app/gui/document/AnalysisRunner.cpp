@@ -1,0 +1,182 @@
+#include "document/AnalysisRunner.h"
+
+#if BOUNDSCOPE_WITH_PYTHON
+#include "script/ScriptRunner.h"
+#endif
+
+#include <QElapsedTimer>
+
+#include <mutex>
+#include <thread>
+
+namespace bs::gui {
+
+namespace {
+
+#if BOUNDSCOPE_WITH_PYTHON
+script::ScriptResult interruptedBeforeRunning(const AnalysisRequest& request) {
+    script::ScriptResult result;
+    result.status = script::ScriptStatus::Interrupted;
+    result.diagnostic =
+        Diagnostic{"interrupted", SourceLocation{request.fileName, 0}, Severity::Error};
+    return result;
+}
+
+/// Runs the script, stopping it when `cancelled` is set. A Stop can come before the run is
+/// registered with the ScriptRunner (the interpreter may still be starting), when
+/// ScriptRunner::interrupt() finds nothing to interrupt; so the run is registered first
+/// (startSource) and the flag checked after: the canceller sets the flag before it calls
+/// interrupt(), so one of the two always sees the other.
+script::ScriptResult runCancellable(const AnalysisRequest& request, script::ScriptRunner& runner,
+                                    const std::atomic<bool>* cancelled) {
+    if (cancelled && *cancelled)
+        return interruptedBeforeRunning(request);
+    std::future<script::ScriptResult> run = runner.startSource(request.source, request.fileName);
+    if (cancelled && *cancelled)
+        runner.interrupt();
+    return run.get();
+}
+
+/// Runs the script and reads the program it defined. The ProgramRecorder belongs to the thread
+/// that runs scripts, so it is reset and read on the Python thread (`withGlobals`), right
+/// before and after the run. The three steps are three jobs on the one Python thread, and the
+/// recorder is one per process: the runs of two documents (two windows, or a document being
+/// destroyed while its script still runs) must not interleave, or one reads the other's
+/// program. One lock across the steps keeps each reset-run-read together. Returns false when
+/// the script failed.
+bool runScript(const AnalysisRequest& request, script::ScriptRunner& runner,
+               const std::atomic<bool>* cancelled, AnalysisOutcome& outcome) {
+    static std::mutex recorderMutex;
+    std::lock_guard<std::mutex> lock(recorderMutex);
+    runner.withGlobals([](const pybind11::dict&) { ProgramRecorder::current().reset(); });
+    script::ScriptResult result = runCancellable(request, runner, cancelled);
+    outcome.output = result.output + result.errorOutput;
+    if (!result.ok()) {
+        outcome.interrupted = result.status == script::ScriptStatus::Interrupted ||
+                              result.status == script::ScriptStatus::TimedOut;
+        outcome.error = result.diagnostic.value_or(
+            Diagnostic{"the script failed", SourceLocation{request.fileName, 0}, Severity::Error});
+        return false;
+    }
+    runner.withGlobals([&outcome](const pybind11::dict&) {
+        outcome.program = ProgramRecorder::current().program();
+        ProgramRecorder::current().reset();
+    });
+    return true;
+}
+#endif
+
+bool runScriptOrExplain(const AnalysisRequest& request, script::ScriptRunner* runner,
+                        const std::atomic<bool>* cancelled, AnalysisOutcome& outcome) {
+    outcome.ranScript = true;
+#if BOUNDSCOPE_WITH_PYTHON
+    if (runner)
+        return runScript(request, *runner, cancelled, outcome);
+#else
+    (void)runner;
+    (void)cancelled;
+#endif
+    outcome.error = Diagnostic{"this build has no Python front end (configure with "
+                               "-DBOUNDSCOPE_WITH_PYTHON=ON to run scripts)",
+                               SourceLocation{request.fileName, 0}, Severity::Error};
+    return false;
+}
+
+} // namespace
+
+AnalysisOutcome runAnalysisRequest(const AnalysisRequest& request, script::ScriptRunner* runner,
+                                   const std::atomic<bool>* cancelled) {
+    QElapsedTimer timer;
+    timer.start();
+    AnalysisOutcome outcome;
+    // Nothing may escape a worker thread: user errors become the outcome's error, and anything
+    // else is reported as an internal error rather than terminating the app.
+    try {
+        if (request.program)
+            outcome.program = *request.program;
+        else if (!runScriptOrExplain(request, runner, cancelled, outcome)) {
+            outcome.elapsedMs = timer.elapsed();
+            return outcome;
+        }
+        auto analysis = std::make_shared<Analysis>(analyze(outcome.program, request.options));
+        if (analysis->error)
+            outcome.error = analysis->error;
+        outcome.analysis = std::move(analysis);
+    } catch (const UserError& e) {
+        outcome.error = e.diagnostic();
+    } catch (const std::exception& e) {
+        outcome.error = Diagnostic{std::string("internal error: ") + e.what(), SourceLocation{},
+                                   Severity::Error};
+    }
+    outcome.elapsedMs = timer.elapsed();
+    return outcome;
+}
+
+AnalysisRunner::AnalysisRunner(QObject* parent)
+    : QObject(parent), m_mailbox(std::make_shared<Mailbox<AnalysisRunner>>(this)) {
+#if BOUNDSCOPE_WITH_PYTHON
+    m_scripts = std::make_shared<script::ScriptRunner>();
+#endif
+}
+
+AnalysisRunner::~AnalysisRunner() {
+    m_mailbox->close();
+    interruptRunning();
+}
+
+void AnalysisRunner::start(AnalysisRequest request) {
+    if (!m_busy) {
+        launch(std::move(request));
+        return;
+    }
+    // The running request is stale: interrupt its script; its outcome is dropped when it
+    // arrives and this one starts then (scripts run one at a time anyway).
+    m_pending = std::move(request);
+    interruptRunning();
+}
+
+void AnalysisRunner::stop() {
+    m_pending.reset();
+    interruptRunning();
+}
+
+void AnalysisRunner::interruptRunning() {
+    if (m_cancelled)
+        *m_cancelled = true;
+#if BOUNDSCOPE_WITH_PYTHON
+    if (m_busy && m_scripts)
+        m_scripts->interrupt();
+#endif
+}
+
+void AnalysisRunner::launch(AnalysisRequest request) {
+    setBusy(true);
+    m_cancelled = std::make_shared<std::atomic<bool>>(false);
+    // A detached thread rather than a pool: a script that ignores interrupts must never make
+    // the app wait for it on exit.
+    std::thread([mailbox = m_mailbox, scripts = m_scripts, cancelled = m_cancelled,
+                 request = std::move(request)] {
+        AnalysisOutcome outcome = runAnalysisRequest(request, scripts.get(), cancelled.get());
+        mailbox->post([outcome](AnalysisRunner* runner) { runner->onWorkerDone(outcome); });
+    }).detach();
+}
+
+void AnalysisRunner::onWorkerDone(const AnalysisOutcome& outcome) {
+    if (m_pending) {
+        AnalysisRequest next = std::move(*m_pending);
+        m_pending.reset();
+        launch(std::move(next));
+        return;
+    }
+    setBusy(false);
+    Q_EMIT finished(outcome);
+}
+
+void AnalysisRunner::setBusy(bool busy) {
+    if (busy == m_busy)
+        return;
+    m_busy = busy;
+    Q_EMIT busyChanged(busy);
+}
+
+} // namespace bs::gui

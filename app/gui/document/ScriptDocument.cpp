@@ -1,0 +1,167 @@
+#include "document/ScriptDocument.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QPlainTextDocumentLayout>
+#include <QSaveFile>
+#include <QTextDocument>
+
+namespace bs::gui {
+
+ScriptDocument::ScriptDocument(QObject* parent)
+    : QObject(parent), m_text(new QTextDocument(this)), m_selection(new SelectionModel(this)),
+      m_runner(new AnalysisRunner(this)), m_scriptName(QStringLiteral("untitled.py")) {
+    // A QPlainTextEdit only shows documents with the plain-text layout.
+    m_text->setDocumentLayout(new QPlainTextDocumentLayout(m_text));
+    m_typingPause.setSingleShot(true);
+    m_typingPause.setInterval(kReanalyseDelayMs);
+    connect(&m_typingPause, &QTimer::timeout, this, &ScriptDocument::reanalyse);
+    connect(m_text, &QTextDocument::contentsChanged, this, [this] { m_typingPause.start(); });
+    connect(m_text, &QTextDocument::modificationChanged, this,
+            &ScriptDocument::modificationChanged);
+    connect(m_runner, &AnalysisRunner::finished, this, &ScriptDocument::onFinished);
+    connect(m_runner, &AnalysisRunner::busyChanged, this, &ScriptDocument::busyChanged);
+}
+
+bool ScriptDocument::openFile(const QString& path, QString* errorMessage) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *errorMessage = tr("cannot open '%1': %2").arg(path, file.errorString());
+        return false;
+    }
+    const QString text = QString::fromUtf8(file.readAll());
+    QFileInfo info(path);
+    m_filePath = info.absoluteFilePath();
+    m_scriptName = info.fileName();
+    replaceText(text);
+    Q_EMIT fileChanged();
+    reanalyse();
+    return true;
+}
+
+bool ScriptDocument::openExample(const QString& path, QString* errorMessage) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *errorMessage = tr("cannot open example '%1': %2").arg(path, file.errorString());
+        return false;
+    }
+    setUntitled(QString::fromUtf8(file.readAll()), QFileInfo(path).fileName());
+    return true;
+}
+
+void ScriptDocument::setUntitled(const QString& text, const QString& scriptName) {
+    m_filePath.clear();
+    m_scriptName = scriptName;
+    replaceText(text);
+    Q_EMIT fileChanged();
+    reanalyse();
+}
+
+void ScriptDocument::recover(const QString& text, const QString& filePath,
+                             const QString& scriptName) {
+    m_filePath = filePath.isEmpty() ? QString() : QFileInfo(filePath).absoluteFilePath();
+    m_scriptName = scriptName.isEmpty() ? QStringLiteral("untitled.py") : scriptName;
+    replaceText(text);
+    m_text->setModified(true);
+    Q_EMIT fileChanged();
+    reanalyse();
+}
+
+bool ScriptDocument::saveAs(const QString& path, QString* errorMessage) {
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        *errorMessage = tr("cannot save '%1': %2").arg(path, file.errorString());
+        return false;
+    }
+    file.write(m_text->toPlainText().toUtf8());
+    if (!file.commit()) {
+        *errorMessage = tr("cannot save '%1': %2").arg(path, file.errorString());
+        return false;
+    }
+    QFileInfo info(path);
+    m_filePath = info.absoluteFilePath();
+    m_scriptName = info.fileName();
+    m_text->setModified(false);
+    Q_EMIT fileChanged();
+    return true;
+}
+
+bool ScriptDocument::isModified() const {
+    return m_text->isModified();
+}
+
+void ScriptDocument::setRules(BoundRules rules) {
+    if (rules == m_options.rules)
+        return;
+    m_options.rules = rules;
+    reanalyse();
+}
+
+void ScriptDocument::setKeepTrivialLoops(bool keep) {
+    if (keep == m_options.keepTrivialLoops)
+        return;
+    m_options.keepTrivialLoops = keep;
+    reanalyse();
+}
+
+void ScriptDocument::analyseProgram(const Program& program) {
+    m_typingPause.stop();
+    m_program = program;
+    m_programSource = m_text->toPlainText();
+    startAnalysis(program);
+}
+
+void ScriptDocument::reanalyse() {
+    m_typingPause.stop();
+    // Only the text decides what the script defines: while it is unchanged, its program is
+    // re-analysed (a rules change) without running Python again.
+    if (m_program.defined() && m_programSource == m_text->toPlainText()) {
+        startAnalysis(m_program);
+        return;
+    }
+    startAnalysis(std::nullopt);
+}
+
+void ScriptDocument::stop() {
+    m_typingPause.stop();
+    m_runner->stop();
+}
+
+void ScriptDocument::replaceText(const QString& text) {
+    m_typingPause.stop();
+    m_text->setPlainText(text);
+    m_text->clearUndoRedoStacks();
+    m_text->setModified(false);
+    // The setPlainText above restarted the typing pause; the caller analyses at once instead.
+    m_typingPause.stop();
+}
+
+void ScriptDocument::startAnalysis(std::optional<Program> program) {
+    AnalysisRequest request;
+    m_requestSource = m_text->toPlainText();
+    request.source = m_requestSource.toStdString();
+    request.fileName = m_scriptName.toStdString();
+    request.options = m_options;
+    request.program = std::move(program);
+    m_runner->start(std::move(request));
+}
+
+void ScriptDocument::onFinished(const AnalysisOutcome& outcome) {
+    if (outcome.ranScript) {
+        m_program = outcome.program;
+        m_programSource = m_requestSource;
+        m_output = QString::fromStdString(outcome.output);
+    }
+    m_lastRunMs = outcome.elapsedMs;
+    if (outcome.ok()) {
+        m_analysis = outcome.analysis;
+        m_problem.reset();
+        Q_EMIT analysisChanged();
+    } else {
+        m_problem = outcome.error;
+    }
+    Q_EMIT problemChanged();
+    Q_EMIT analysisFinished();
+}
+
+} // namespace bs::gui

@@ -1,0 +1,132 @@
+#include "edit/ScheduleEditor.h"
+
+#include "document/ScriptDocument.h"
+
+#include <QTextCursor>
+#include <QTextDocument>
+#include <QUndoStack>
+
+namespace bs::gui {
+
+ScheduleEditor::ScheduleEditor(ScriptDocument *document, QObject *parent)
+    : QObject(parent), m_document(document), m_stack(new QUndoStack(this)) {
+    connect(document, &ScriptDocument::analysisFinished, this, [this] {
+        if (!m_document->problem() && m_document->analysis())
+            m_analysedText = m_document->textDocument()->toPlainText();
+    });
+    connect(document->textDocument(), &QTextDocument::contentsChanged, this,
+            &ScheduleEditor::onTextChanged);
+    connect(document->selection(), &SelectionModel::changed, this,
+            &ScheduleEditor::onSelectionChanged);
+}
+
+QString ScheduleEditor::blocker() const {
+    if (!m_document->analysis() || !m_document->analysis()->program.defined())
+        return tr("the script defines no schedule yet");
+    if (m_document->isBusy())
+        return tr("the script is still running");
+    if (m_document->problem())
+        return tr("the script has an error: fix it first");
+    if (m_analysedText != m_document->textDocument()->toPlainText())
+        return tr("the script changed since it was analysed");
+    return QString();
+}
+
+bool ScheduleEditor::apply(const ScheduleEdit &edit, QString *error) {
+    *error = blocker();
+    if (error->isEmpty()) {
+        const QString before = m_document->textDocument()->toPlainText();
+        const EditText text = writeEdit(before, m_document->analysis()->program, edit);
+        *error = text.error;
+        if (text.ok()) {
+            m_stack->push(new ScriptEditCommand(this, before, appendLines(before, text.lines),
+                                                edit.description()));
+            Q_EMIT edited(edit.description());
+            return true;
+        }
+    }
+    Q_EMIT refused(*error);
+    return false;
+}
+
+bool ScheduleEditor::beginComputeAt(const QString &stage, QString *error) {
+    *error = blocker();
+    if (!error->isEmpty() || stage.isEmpty()) {
+        if (error->isEmpty())
+            *error = tr("select the stage to compute at a loop first");
+        Q_EMIT refused(*error);
+        return false;
+    }
+    m_pickingFor = stage;
+    Q_EMIT pickingChanged(true);
+    return true;
+}
+
+void ScheduleEditor::cancelComputeAt() {
+    if (m_pickingFor.isEmpty())
+        return;
+    m_pickingFor.clear();
+    Q_EMIT pickingChanged(false);
+}
+
+void ScheduleEditor::onSelectionChanged() {
+    // The target is a loop of another stage; selecting a stage alone (or the same stage's
+    // loops, on the way to the target) keeps waiting.
+    const SelectionModel *selection = m_document->selection();
+    if (m_pickingFor.isEmpty() || selection->iterVar().isEmpty() ||
+        selection->stage() == m_pickingFor)
+        return;
+    ScheduleEdit edit;
+    edit.kind = EditKind::ComputeAt;
+    edit.stage = m_pickingFor;
+    edit.targetStage = selection->stage();
+    edit.targetIterVar = selection->iterVar();
+    cancelComputeAt();
+    QString error;
+    apply(edit, &error);
+}
+
+void ScheduleEditor::onTextChanged() {
+    if (m_settingText)
+        return;
+    // Typed text is not in the recorded before/after texts: undoing an edit now would drop it.
+    m_stack->clear();
+    cancelComputeAt();
+}
+
+void ScheduleEditor::setScriptText(const QString &text) {
+    QTextDocument *document = m_document->textDocument();
+    const QString current = document->toPlainText();
+    const int common = int(qMin(current.size(), text.size()));
+    int prefix = 0;
+    while (prefix < common && current[prefix] == text[prefix])
+        ++prefix;
+    int suffix = 0;
+    while (suffix < common - prefix &&
+           current[current.size() - 1 - suffix] == text[text.size() - 1 - suffix])
+        ++suffix;
+    m_settingText = true;
+    QTextCursor cursor(document);
+    cursor.beginEditBlock();
+    cursor.setPosition(prefix);
+    cursor.setPosition(int(current.size()) - suffix, QTextCursor::KeepAnchor);
+    cursor.insertText(text.mid(prefix, text.size() - prefix - suffix));
+    cursor.endEditBlock();
+    m_settingText = false;
+    m_document->reanalyse();
+}
+
+ScriptEditCommand::ScriptEditCommand(ScheduleEditor *editor, QString before, QString after,
+                                     const QString &text)
+    : QUndoCommand(text), m_editor(editor), m_before(std::move(before)), m_after(std::move(after)) {
+}
+
+void ScriptEditCommand::redo() {
+    m_editor->setScriptText(m_after);
+}
+
+void ScriptEditCommand::undo() {
+    m_editor->setScriptText(m_before);
+}
+
+} // namespace bs::gui

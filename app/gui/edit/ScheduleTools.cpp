@@ -1,0 +1,84 @@
+#include "edit/ScheduleTools.h"
+
+#include "MainWindow.h"
+#include "document/ScriptDocument.h"
+#include "edit/EditActions.h"
+#include "edit/ScheduleEditor.h"
+#include "panels/AllocationsPanel.h"
+#include "panels/RunPanel.h"
+
+#include <QDockWidget>
+#include <QMenu>
+#include <QMenuBar>
+#include <QStatusBar>
+
+namespace bs::gui {
+
+namespace {
+/// How long an edit's message stays in the status bar.
+constexpr int kMessageMs = 6000;
+} // namespace
+
+ScheduleTools::ScheduleTools(MainWindow *window)
+    : QObject(window), m_window(window), m_editor(new ScheduleEditor(window->document(), this)),
+      m_actions(new EditActions(m_editor, window)) {
+    m_menu = m_actions->createMenu(window);
+    QMenu *view = window->viewMenu();
+    if (view)
+        window->menuBar()->insertMenu(view->menuAction(), m_menu);
+    else
+        window->menuBar()->addMenu(m_menu);
+    createDocks();
+    wire();
+}
+
+void ScheduleTools::createDocks() {
+    m_allocations = new AllocationsPanel(m_window);
+    m_run = new RunPanel(m_window);
+    // Beside the lowered IR under the editor, where there is room for their tables.
+    QDockWidget *ir = m_window->dock(QStringLiteral("loweredIrDock"));
+    QDockWidget *allocations =
+        m_window->addDock(m_allocations, tr("Allocations"), QStringLiteral("allocationsDock"),
+                          Qt::BottomDockWidgetArea, ir);
+    m_window->addDock(m_run, tr("Run"), QStringLiteral("runDock"), Qt::BottomDockWidgetArea,
+                      allocations);
+    if (ir)
+        ir->raise();
+}
+
+void ScheduleTools::wire() {
+    ScriptDocument *document = m_window->document();
+    SelectionModel *selection = document->selection();
+    connect(document, &ScriptDocument::analysisChanged, this, &ScheduleTools::onAnalysisChanged);
+    connect(document, &ScriptDocument::fileChanged, this,
+            [this, document] { m_run->setScriptName(document->scriptName()); });
+    connect(selection, &SelectionModel::changed, this,
+            [this, selection] { m_allocations->showStage(selection->stage()); });
+    connect(m_allocations, &AllocationsPanel::stageChosen, selection,
+            [selection](const QString &stage) { selection->select(stage); });
+    connect(m_editor, &ScheduleEditor::edited, this,
+            [this](const QString &what) { showMessage(tr("Edit: %1").arg(what)); });
+    connect(m_editor, &ScheduleEditor::refused, this,
+            [this](const QString &why) { showMessage(tr("Cannot edit: %1").arg(why)); });
+    connect(m_editor, &ScheduleEditor::pickingChanged, this, [this, selection](bool picking) {
+        if (picking)
+            m_window->statusBar()->showMessage(
+                tr("compute_at %1: click the loop to compute it at (Esc cancels)")
+                    .arg(selection->stage()));
+        else
+            m_window->statusBar()->clearMessage();
+    });
+    m_run->setScriptName(document->scriptName());
+}
+
+void ScheduleTools::onAnalysisChanged() {
+    const auto &analysis = m_window->document()->analysis();
+    m_allocations->setAnalysis(analysis);
+    m_run->setAnalysis(analysis);
+}
+
+void ScheduleTools::showMessage(const QString &text) {
+    m_window->statusBar()->showMessage(text, kMessageMs);
+}
+
+} // namespace bs::gui

@@ -1,0 +1,222 @@
+#include "panels/AllocationsPanel.h"
+
+#include "document/Mailbox.h"
+#include "models/TraceRows.h"
+#include "panels/TableViews.h"
+
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include <thread>
+
+namespace bs::gui {
+
+namespace {
+
+QString countText(const std::optional<int64_t> &count) {
+    return count ? QString::number(*count) : QStringLiteral("?");
+}
+
+/// `8`, or `8*` when the size changes from one attach iteration to the next (the maximum).
+QString allocationCell(const BufferReport &buffer, BoundRules rules, QString *toolTip) {
+    const RuleAllocation *a = buffer.allocation(rules);
+    if (!a)
+        return QStringLiteral("—");
+    *toolTip = QStringLiteral("%1: realize %2 = %3 elements")
+                   .arg(QString::fromLatin1(boundRulesName(rules)), qstr(a->region), qstr(a->size));
+    if (a->computed)
+        *toolTip += QStringLiteral("; %1 computed in all").arg(*a->computed);
+    if (a->varies)
+        *toolTip += QStringLiteral("; varies between iterations, the maximum is shown");
+    return countText(a->allocated) + (a->varies ? QStringLiteral("*") : QString());
+}
+
+} // namespace
+
+QStringList allocationHeaders() {
+    return {QStringLiteral("Buffer"),  QStringLiteral("Scope"), QStringLiteral("tvm-0.6"),
+            QStringLiteral("tvm"),     QStringLiteral("tight"), QStringLiteral("Needed"),
+            QStringLiteral("Touched"), QStringLiteral("Waste"), QStringLiteral("Causes")};
+}
+
+QList<TableRow> allocationRows(const AllocReport &report) {
+    QList<TableRow> rows;
+    for (const BufferReport &buffer : report.buffers) {
+        TableRow row;
+        row.stage = qstr(buffer.name);
+        QString scope = qstr(buffer.scope);
+        if (buffer.scopeInferred)
+            scope += QStringLiteral(" (inferred)");
+        row.cells << row.stage + (buffer.isOutput ? QStringLiteral(" (output)") : QString())
+                  << scope;
+        row.toolTips << QString() << QString();
+        for (BoundRules rules : {BoundRules::Tvm06, BoundRules::Tvm, BoundRules::Tight}) {
+            QString tip;
+            row.cells << allocationCell(buffer, rules, &tip);
+            row.toolTips << tip;
+        }
+        row.cells << countText(buffer.needed);
+        row.toolTips << (buffer.perThread ? QStringLiteral("%1 per thread").arg(*buffer.perThread)
+                                          : QString());
+        row.cells << countText(buffer.touchedPeak);
+        row.toolTips
+            << (buffer.touchedTotal
+                    ? QStringLiteral("%1 touched over the whole run").arg(*buffer.touchedTotal)
+                    : QStringLiteral("not run in the interpreter"));
+        const std::optional<double> waste = buffer.wastePercent();
+        row.cells << (waste ? QStringLiteral("%1 %").arg(*waste, 0, 'f', 1) : QStringLiteral("?"));
+        row.toolTips << QStringLiteral("share of the tvm allocation not needed");
+        QStringList causes;
+        for (const AllocCause &cause : buffer.causes)
+            causes << QString::fromLatin1(wasteCauseName(cause.kind));
+        row.cells << causes.join(QStringLiteral(", "));
+        row.toolTips << allocationDetails(buffer);
+        rows << row;
+    }
+    return rows;
+}
+
+QString allocationDetails(const BufferReport &buffer) {
+    QStringList lines;
+    for (const AllocCause &cause : buffer.causes) {
+        QStringList rules;
+        for (BoundRules r : cause.rules)
+            rules << QString::fromLatin1(boundRulesName(r));
+        lines << QStringLiteral("%1: %2 (%3)")
+                     .arg(QString::fromLatin1(wasteCauseName(cause.kind)), qstr(cause.summary),
+                          rules.join(QStringLiteral(", ")));
+        if (!cause.detail.empty())
+            lines << QStringLiteral("    ") + qstr(cause.detail);
+        lines << QStringLiteral("    fix: ") +
+                     (cause.hint.empty() ? QStringLiteral("no rectangular realize can avoid it")
+                                         : qstr(cause.hint));
+    }
+    if (lines.isEmpty())
+        lines << QStringLiteral("%1 allocates what it needs").arg(qstr(buffer.name));
+    return lines.join(QLatin1Char('\n'));
+}
+
+/// What the worker hands back.
+struct AllocationsPanel::Result {
+    std::shared_ptr<const AllocReport> report;
+    QString error;
+};
+
+AllocationsPanel::AllocationsPanel(QWidget *parent)
+    : QWidget(parent), m_mailbox(std::make_shared<Mailbox<AllocationsPanel>>(this)),
+      m_model(new StringTableModel(allocationHeaders(), this)), m_status(new QLabel(this)),
+      m_details(new QPlainTextEdit(this)) {
+    m_view = createTableView(m_model, this);
+    m_view->setObjectName(QStringLiteral("allocationsTable"));
+    m_status->setWordWrap(true);
+    m_details->setReadOnly(true);
+    m_details->setFont(m_view->font());
+    m_details->setPlaceholderText(tr("Select a buffer to see the causes of its waste"));
+    auto *splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(m_view);
+    splitter->addWidget(m_details);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 1);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_status);
+    layout->addWidget(splitter, 1);
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &current) {
+                if (!current.isValid())
+                    return;
+                const QString stage = current.data(StringTableModel::StageRole).toString();
+                showDetails(stage);
+                if (!m_updating)
+                    Q_EMIT stageChosen(stage);
+            });
+}
+
+AllocationsPanel::~AllocationsPanel() {
+    m_mailbox->close();
+}
+
+void AllocationsPanel::setAnalysis(const std::shared_ptr<const Analysis> &analysis) {
+    if (!analysis || !analysis->program.defined()) {
+        ++m_generation;
+        m_computing = false;
+        m_schedule = Schedule();
+        m_report.reset();
+        m_model->setRows({});
+        m_status->setText(tr("No program"));
+        return;
+    }
+    const Program &program = analysis->program;
+    if (program.schedule.same_as(m_schedule) && m_report)
+        return; // the report covers every rule set: a rules change needs no new one
+    m_schedule = program.schedule;
+    m_computing = true;
+    m_status->setText(tr("Computing the allocation report…"));
+    const quint64 generation = ++m_generation;
+    AllocReportOptions options;
+    options.args = program.args;
+    // A detached thread, as AnalysisRunner's: the interpreter run of a big program must never
+    // make the app wait on exit; a superseded result is dropped by its generation.
+    std::thread([mailbox = m_mailbox, schedule = program.schedule, options, generation] {
+        auto result = std::make_shared<Result>();
+        try {
+            result->report = std::make_shared<AllocReport>(allocReport(schedule, options));
+        } catch (const UserError &e) {
+            result->error = QString::fromStdString(e.diagnostic().message);
+        } catch (const std::exception &e) {
+            result->error = QStringLiteral("internal error: %1").arg(QString::fromUtf8(e.what()));
+        }
+        mailbox->post(
+            [generation, result](AllocationsPanel *panel) { panel->onResult(generation, result); });
+    }).detach();
+}
+
+void AllocationsPanel::onResult(quint64 generation, const std::shared_ptr<Result> &result) {
+    if (generation != m_generation)
+        return;
+    m_computing = false;
+    m_report = result->report;
+    m_updating = true;
+    m_model->setRows(m_report ? allocationRows(*m_report) : QList<TableRow>());
+    m_updating = false;
+    if (!m_report) {
+        m_schedule = Schedule(); // retried on the next analysis
+        m_status->setText(tr("No allocation report: %1").arg(result->error));
+    } else {
+        QString text = tr("%n realized buffer(s); elements per attach iteration", nullptr,
+                          int(m_report->buffers.size()));
+        if (!m_report->tightAvailable)
+            text += tr(" (tight rules unavailable: built without ISL)");
+        m_status->setText(text);
+    }
+    m_details->clear();
+    Q_EMIT reportReady();
+}
+
+void AllocationsPanel::showStage(const QString &stage) {
+    const int row = m_model->findRow(stage);
+    m_updating = true;
+    if (row < 0)
+        m_view->clearSelection();
+    else
+        m_view->selectRow(row);
+    m_updating = false;
+}
+
+void AllocationsPanel::showDetails(const QString &stage) {
+    const BufferReport *buffer = m_report ? m_report->find(stage.toStdString()) : nullptr;
+    m_details->setPlainText(buffer ? allocationDetails(*buffer) : QString());
+}
+
+QString AllocationsPanel::statusText() const {
+    return m_status->text();
+}
+
+QString AllocationsPanel::detailsText() const {
+    return m_details->toPlainText();
+}
+
+} // namespace bs::gui

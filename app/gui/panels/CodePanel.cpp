@@ -1,0 +1,95 @@
+#include "panels/CodePanel.h"
+
+#include "views/Highlighters.h"
+
+#if BOUNDSCOPE_GUI_WITH_RUN
+#include "run/RunKernel.h"
+#endif
+
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QVBoxLayout>
+
+namespace bs::gui {
+
+GeneratedCode generateCode(const Analysis& analysis) {
+    GeneratedCode code;
+    if (!analysis.lowered) {
+        code.message = QStringLiteral("no lowered function yet");
+        return code;
+    }
+#if BOUNDSCOPE_GUI_WITH_RUN
+    const bool gpu = usesGpuThreads(analysis.lowered->func);
+    if (!gpu && !runHasLlvm()) {
+        code.message = QStringLiteral(
+            "This schedule binds no loop to a GPU thread, so it has no CUDA kernel, and this "
+            "build has no LLVM code generator for the CPU (configure with "
+            "-DBOUNDSCOPE_WITH_LLVM=ON).");
+        return code;
+    }
+    code.language = gpu ? QStringLiteral("CUDA C") : QStringLiteral("LLVM IR");
+    code.suffix = gpu ? QStringLiteral("cu") : QStringLiteral("ll");
+    // The code generators report what they cannot express (a type, a storage scope) as user
+    // errors; nothing may escape into a Qt slot.
+    try {
+        code.text = QString::fromStdString(gpu ? printKernelCudaSource(*analysis.lowered)
+                                               : printKernelLlvmIr(*analysis.lowered));
+    } catch (const std::exception& e) {
+        code.language.clear();
+        code.message = QString::fromStdString(e.what());
+    }
+#else
+    code.message = QStringLiteral("this build has no code generation (engine/run)");
+#endif
+    return code;
+}
+
+CodePanel::CodePanel(QWidget* parent)
+    : QWidget(parent), m_caption(new QLabel(this)), m_text(new QPlainTextEdit(this)) {
+    m_caption->setWordWrap(true);
+    m_caption->setStyleSheet(QStringLiteral("color: #4a505a;"));
+    m_text->setReadOnly(true);
+    m_text->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_text->setFont(codeFont());
+    m_text->setFrameShape(QFrame::NoFrame);
+    new CodeHighlighter(m_text->document());
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    auto* captionRow = new QVBoxLayout;
+    captionRow->setContentsMargins(6, 4, 6, 0);
+    captionRow->addWidget(m_caption);
+    layout->addLayout(captionRow);
+    layout->addWidget(m_text, 1);
+}
+
+void CodePanel::setAnalysis(std::shared_ptr<const Analysis> analysis) {
+    m_analysis = std::move(analysis);
+    m_stale = true;
+    if (isVisible())
+        regenerate();
+}
+
+const GeneratedCode& CodePanel::code() {
+    if (m_stale)
+        regenerate();
+    return m_code;
+}
+
+void CodePanel::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (m_stale)
+        regenerate();
+}
+
+void CodePanel::regenerate() {
+    m_stale = false;
+    m_code =
+        m_analysis ? generateCode(*m_analysis) : GeneratedCode{{}, {}, {}, tr("No analysis yet.")};
+    m_caption->setText(m_code.language.isEmpty()
+                           ? m_code.message
+                           : tr("%1 of the lowered function").arg(m_code.language));
+    m_text->setPlainText(m_code.text);
+}
+
+} // namespace bs::gui

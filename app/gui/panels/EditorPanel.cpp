@@ -1,0 +1,55 @@
+#include "panels/EditorPanel.h"
+
+#include "views/Highlighters.h"
+#include "views/ScriptEditor.h"
+
+#include <QFileInfo>
+#include <QLabel>
+#include <QVBoxLayout>
+
+namespace bs::gui {
+
+EditorPanel::EditorPanel(QTextDocument* document, QWidget* parent)
+    : QWidget(parent), m_editor(new ScriptEditor(this)), m_banner(new QLabel(this)) {
+    m_editor->setDocument(document);
+    m_editor->setFont(codeFont());
+    new PythonHighlighter(document);
+    m_banner->setObjectName(QStringLiteral("problemBanner"));
+    m_banner->setWordWrap(true);
+    m_banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_banner->setStyleSheet(QStringLiteral(
+        "QLabel#problemBanner { background: #fdecea; color: #8a1c1c; border-top: 1px solid "
+        "#f0b8b4; padding: 6px 10px; }"));
+    m_banner->hide();
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_editor, 1);
+    layout->addWidget(m_banner);
+}
+
+void EditorPanel::showProblem(const std::optional<Diagnostic>& problem, const QString& scriptName,
+                              bool viewsAreStale) {
+    if (!problem) {
+        m_editor->clearProblem();
+        m_banner->clear();
+        m_banner->hide();
+        return;
+    }
+    const QString message = QString::fromStdString(problem->message);
+    const SourceLocation& where = problem->location;
+    const QString file = QFileInfo(QString::fromStdString(where.file)).fileName();
+    const bool inThisScript = where.known() && (file.isEmpty() || file == scriptName);
+    m_editor->setProblem(inThisScript ? where.line : 0, message);
+    QString text = inThisScript ? tr("Line %1: %2").arg(where.line).arg(message) : message;
+    if (viewsAreStale)
+        text += tr("\nThe views show the last successful analysis.");
+    m_banner->setText(text);
+    m_banner->show();
+}
+
+QString EditorPanel::bannerText() const {
+    return m_banner->isHidden() ? QString() : m_banner->text();
+}
+
+} // namespace bs::gui

@@ -1,0 +1,156 @@
+#include "panels/GraphPanel.h"
+
+#include "document/Exporter.h"
+#include "document/GraphLayouter.h"
+#include "models/GraphModels.h"
+#include "views/GraphScene.h"
+#include "views/GraphView.h"
+#include "viz/Dot.h"
+#include "viz/GraphExport.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace bs::gui {
+
+GraphPanel::GraphPanel(viz::GraphKind kind, QWidget* parent)
+    : QWidget(parent), m_kind(kind), m_scene(new GraphScene(this)),
+      m_view(new GraphView(m_scene, this)), m_layouter(new GraphLayouter(this)),
+      m_caption(new QLabel(this)) {
+    setObjectName(QStringLiteral("graphPanel_") + QString::fromLatin1(viz::graphKindName(kind)));
+    m_caption->setTextFormat(Qt::PlainText);
+    m_caption->setWordWrap(true);
+    m_caption->setStyleSheet(QStringLiteral("color: #4a505a;"));
+    auto button = [this](const QString& text, const QString& tip, auto slot) {
+        auto* b = new QToolButton(this);
+        b->setText(text);
+        b->setToolTip(tip);
+        b->setAutoRaise(true);
+        connect(b, &QToolButton::clicked, this, slot);
+        return b;
+    };
+    auto* bar = new QHBoxLayout;
+    bar->setContentsMargins(6, 2, 2, 2);
+    bar->addWidget(m_caption, 1);
+    bar->addWidget(button(tr("Fit"), tr("Show the whole graph"), [this] { m_view->fitGraph(); }));
+    bar->addWidget(button(tr("+"), tr("Zoom in"), [this] { m_view->zoomIn(); }));
+    bar->addWidget(button(tr("−"), tr("Zoom out"), [this] { m_view->zoomOut(); }));
+    bar->addWidget(button(tr("Export…"), tr("Save this graph as DOT, SVG or PNG"),
+                          [this] { Q_EMIT exportRequested(); }));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addLayout(bar);
+    layout->addWidget(m_view, 1);
+
+    connect(m_layouter, &GraphLayouter::laidOut, this, &GraphPanel::onLaidOut);
+    connect(m_layouter, &GraphLayouter::failed, this, &GraphPanel::onLayoutFailed);
+    connect(m_scene, &GraphScene::objectActivated, this, [this](const viz::ObjectRef& ref) {
+        if (!m_analysis)
+            return;
+        const ObjectNames names = objectNamesOf(*m_analysis, ref);
+        if (!names.stage.isEmpty())
+            Q_EMIT objectChosen(names.stage, names.iterVar);
+    });
+    showMessage(tr("No analysis yet."));
+}
+
+void GraphPanel::setAnalysis(std::shared_ptr<const Analysis> analysis) {
+    m_analysis = std::move(analysis);
+    rebuild();
+}
+
+void GraphPanel::showSelection(const QString& stage, const QString& iterVar) {
+    const bool stageChanged = stage != m_stage;
+    m_stage = stage;
+    m_iterVar = iterVar;
+    // The DAG is the same whatever is selected; the other graphs are about the selected stage.
+    if (stageChanged && m_kind != viz::GraphKind::StageDag)
+        rebuild();
+    applySelection();
+}
+
+void GraphPanel::applySelection() {
+    m_scene->setSelectedObject(m_analysis ? objectRefOf(*m_analysis, m_stage, m_iterVar)
+                                          : viz::ObjectRef{});
+    m_view->revealSelection();
+}
+
+void GraphPanel::rebuild() {
+    if (!m_analysis) {
+        showMessage(tr("No analysis yet."));
+        return;
+    }
+    QString message;
+    std::optional<viz::Graph> graph = buildGraphOf(*m_analysis, m_kind, m_stage, &message);
+    if (!graph) {
+        showMessage(message);
+        return;
+    }
+    std::string dot = viz::toDot(*graph);
+    if (dot == m_requestedDot && m_scene->graph()) {
+        applySelection();
+        return;
+    }
+    m_requestedDot = std::move(dot);
+    m_waiting = true;
+    m_caption->setText(QString::fromStdString(graph->name) + tr("  (laying out…)"));
+    m_layouter->request(std::move(*graph));
+}
+
+void GraphPanel::onLaidOut(std::shared_ptr<const LaidOutGraph> graph) {
+    m_waiting = false;
+    m_caption->setText(QString::fromStdString(graph->graph.name));
+    m_scene->setGraph(std::move(graph));
+    applySelection();
+    Q_EMIT graphShown();
+}
+
+void GraphPanel::onLayoutFailed(const QString& message) {
+    m_waiting = false;
+    showMessage(tr("Cannot lay out the graph: %1").arg(message));
+    Q_EMIT graphShown();
+}
+
+void GraphPanel::showMessage(const QString& message) {
+    m_requestedDot.clear();
+    m_waiting = false;
+    m_scene->setGraph(nullptr);
+    m_caption->setText(message);
+}
+
+std::shared_ptr<const LaidOutGraph> GraphPanel::shownGraph() const {
+    return m_scene->graph();
+}
+
+QString GraphPanel::caption() const {
+    return m_caption->text();
+}
+
+bool GraphPanel::exportTo(const QString& path, QString* errorMessage) const {
+    const std::shared_ptr<const LaidOutGraph>& graph = m_scene->graph();
+    if (!graph) {
+        *errorMessage = tr("there is no %1 to export: %2").arg(graphKindTitle(m_kind), caption());
+        return false;
+    }
+    const QString suffix = path.section(QLatin1Char('.'), -1).toLower();
+    if (suffix != QLatin1String("dot") && suffix != QLatin1String("svg"))
+        return exportScene(*m_scene, path, errorMessage);
+    // DOT and SVG come from the engine, exactly as `boundscope graph` writes them.
+    try {
+        viz::writeGraph(graph->graph,
+                        suffix == QLatin1String("dot") ? viz::GraphFormat::Dot
+                                                       : viz::GraphFormat::Svg,
+                        path.toStdString());
+        return true;
+    } catch (const UserError& e) {
+        *errorMessage = QString::fromStdString(e.diagnostic().message);
+    } catch (const std::exception& e) {
+        *errorMessage = QString::fromStdString(e.what());
+    }
+    return false;
+}
+
+} // namespace bs::gui

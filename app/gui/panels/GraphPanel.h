@@ -1,0 +1,81 @@
+/// \file
+/// A dock showing one engine/viz graph of the current Analysis (issue 7, items 1-2): the stage
+/// DAG, the IterVar relations of the selected stage, the attach tree with the selected stage's
+/// attach path highlighted, or the consumer requests of the selected stage. The model is built
+/// on the GUI thread from the Analysis (cheap), then laid out by Graphviz on a worker thread
+/// (GraphLayouter); until the layout arrives the previous drawing stays. A model identical to
+/// the one shown (same DOT text) is not laid out again. Clicking a node or row selects its
+/// stage or IterVar; the shared selection is drawn in the accent colour.
+#pragma once
+
+#include "analysis/Analysis.h"
+#include "viz/GraphModel.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QLabel;
+
+namespace bs::gui {
+
+class GraphLayouter;
+class GraphScene;
+class GraphView;
+struct LaidOutGraph;
+
+class GraphPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit GraphPanel(viz::GraphKind kind, QWidget* parent = nullptr);
+
+    viz::GraphKind kind() const { return m_kind; }
+    GraphScene* scene() const { return m_scene; }
+    GraphView* view() const { return m_view; }
+
+    void setAnalysis(std::shared_ptr<const Analysis> analysis);
+    /// Shows the shared selection (rebuilding the graphs that depend on the selected stage).
+    /// Emits nothing.
+    void showSelection(const QString& stage, const QString& iterVar);
+
+    /// The graph drawn now (null while there is none).
+    std::shared_ptr<const LaidOutGraph> shownGraph() const;
+    /// Whether a layout for the latest model is still running.
+    bool isLayingOut() const { return m_waiting; }
+    /// The caption above the drawing: the graph's name, or why there is none.
+    QString caption() const;
+
+    /// Writes the graph shown: DOT (`.dot`, the model's DOT text), SVG (`.svg`, rendered by
+    /// Graphviz) or PNG (anything else, the drawing at twice its size). Atomic; false with
+    /// `errorMessage` set on failure.
+    bool exportTo(const QString& path, QString* errorMessage) const;
+
+Q_SIGNALS:
+    /// The user clicked the node or row of `stage` (and of its IterVar `iterVar`).
+    void objectChosen(const QString& stage, const QString& iterVar);
+    /// The layout of the latest model arrived (or failed): the drawing is up to date.
+    void graphShown();
+    /// The user asked to export this graph (the panel's Export button).
+    void exportRequested();
+
+private:
+    void rebuild();
+    void onLaidOut(std::shared_ptr<const LaidOutGraph> graph);
+    void onLayoutFailed(const QString& message);
+    void showMessage(const QString& message);
+    void applySelection();
+
+    viz::GraphKind m_kind;
+    GraphScene* m_scene;
+    GraphView* m_view;
+    GraphLayouter* m_layouter;
+    QLabel* m_caption;
+    std::shared_ptr<const Analysis> m_analysis;
+    QString m_stage;
+    QString m_iterVar;
+    /// The DOT text of the model last sent to the layouter (skips identical relayouts).
+    std::string m_requestedDot;
+    bool m_waiting = false;
+};
+
+} // namespace bs::gui

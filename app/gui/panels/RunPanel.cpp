@@ -1,0 +1,270 @@
+#include "panels/RunPanel.h"
+
+#include "document/Mailbox.h"
+#include "models/TraceRows.h"
+#include "panels/TableViews.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <cmath>
+#include <thread>
+
+namespace bs::gui {
+
+namespace {
+
+const char *const kTargetKey = "run/target";
+const char *const kRepeatKey = "run/repeat";
+
+QString targetLabel(RunTarget target) {
+    switch (target) {
+    case RunTarget::Cpu:
+        return QStringLiteral("CPU");
+    case RunTarget::Cuda:
+        return QStringLiteral("GPU");
+    case RunTarget::Emulate:
+        return QStringLiteral("GPU emulation");
+    }
+    return QString();
+}
+
+QString msText(double ms) {
+    return QString::number(ms, 'g', 4);
+}
+
+} // namespace
+
+QStringList runHeaders() {
+    return {QStringLiteral("Target"),    QStringLiteral("Runs"),     QStringLiteral("Best ms"),
+            QStringLiteral("Median ms"), QStringLiteral("Spread"),   QStringLiteral("GFLOP/s"),
+            QStringLiteral("Check"),     QStringLiteral("Baseline"), QStringLiteral("Device")};
+}
+
+QString baselineComparison(double bestMs, double baselineMs) {
+    if (bestMs <= 0 || baselineMs <= 0)
+        return QStringLiteral("?");
+    const double ratio = baselineMs / bestMs;
+    // Closer than 2 % is within the noise of a few runs.
+    if (std::abs(ratio - 1.0) < 0.02)
+        return QStringLiteral("same");
+    if (ratio > 1.0)
+        return QStringLiteral("%1× faster").arg(ratio, 0, 'f', 2);
+    return QStringLiteral("%1× slower").arg(1.0 / ratio, 0, 'f', 2);
+}
+
+TableRow runRow(const RunReport &report, int runs, std::optional<double> baselineMs) {
+    TableRow row;
+    QString check = QStringLiteral("not checked");
+    if (report.checked)
+        check = report.passed ? QStringLiteral("pass") : QStringLiteral("FAIL");
+    row.cells << targetLabel(report.target) << QString::number(runs) << msText(report.bestMs)
+              << msText(report.medianMs)
+              << QStringLiteral("%1 %").arg(report.spread * 100.0, 0, 'f', 1)
+              << QString::number(report.gflops, 'f', 3) << check
+              << (baselineMs ? QStringLiteral("%1 (%2 ms)")
+                                   .arg(baselineComparison(report.bestMs, *baselineMs),
+                                        msText(*baselineMs))
+                             : QStringLiteral("none"))
+              << qstr(report.device);
+    QStringList times;
+    for (double t : report.timesMs)
+        times << msText(t);
+    row.toolTips << QString() << times.join(QStringLiteral(", "))
+                 << QStringLiteral("compile %1 ms").arg(msText(report.compileMs)) << QString()
+                 << QStringLiteral("(slowest - fastest) / median")
+                 << QStringLiteral("%1 FLOP, %2 GB/s").arg(report.flops).arg(report.gbps, 0, 'f', 2)
+                 << (report.checked ? QStringLiteral("against the %1: %2")
+                                          .arg(qstr(report.reference), qstr(report.checkDetail))
+                                    : QString());
+    return row;
+}
+
+struct RunPanel::Outcome {
+    std::optional<RunReport> report;
+    QString error;
+};
+
+RunPanel::RunPanel(QWidget *parent)
+    : QWidget(parent), m_mailbox(std::make_shared<Mailbox<RunPanel>>(this)),
+      m_target(new QComboBox(this)), m_repeat(new QSpinBox(this)),
+      m_runButton(new QPushButton(tr("&Run"), this)),
+      m_checkButton(new QPushButton(tr("&Check"), this)),
+      m_baselineButton(new QPushButton(tr("Save &Baseline"), this)), m_status(new QLabel(this)),
+      m_model(new StringTableModel(runHeaders(), this)) {
+    for (RunTarget target : {RunTarget::Cpu, RunTarget::Cuda, RunTarget::Emulate})
+        m_target->addItem(targetLabel(target), int(target));
+    m_target->setObjectName(QStringLiteral("runTarget"));
+    m_target->setToolTip(tr("CPU: the LLVM JIT; GPU: CUDA; GPU emulation: the reference "
+                            "interpreter running the GPU kernel's threads"));
+    m_repeat->setRange(1, 1000);
+    m_repeat->setPrefix(tr("N = "));
+    m_repeat->setToolTip(tr("Timed runs after one warm-up run"));
+    m_runButton->setToolTip(tr("Time N runs of the kernel"));
+    m_checkButton->setToolTip(tr("Run once and compare the outputs with the reference"));
+    m_baselineButton->setToolTip(tr("Keep the latest best time to compare later runs with"));
+    m_status->setWordWrap(true);
+    QSettings settings;
+    setTarget(RunTarget(settings.value(QLatin1String(kTargetKey), int(RunTarget::Cpu)).toInt()));
+    m_repeat->setValue(settings.value(QLatin1String(kRepeatKey), 10).toInt());
+
+    auto *controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(tr("Target"), this));
+    controls->addWidget(m_target);
+    controls->addWidget(m_repeat);
+    controls->addWidget(m_runButton);
+    controls->addWidget(m_checkButton);
+    controls->addStretch(1);
+    controls->addWidget(m_baselineButton);
+    m_view = createTableView(m_model, this);
+    m_view->setObjectName(QStringLiteral("runTable"));
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(controls);
+    layout->addWidget(m_status);
+    layout->addWidget(m_view, 1);
+
+    connect(m_runButton, &QPushButton::clicked, this, [this] { run(false); });
+    connect(m_checkButton, &QPushButton::clicked, this, [this] { run(true); });
+    connect(m_baselineButton, &QPushButton::clicked, this, &RunPanel::saveBaseline);
+    connect(m_target, &QComboBox::currentIndexChanged, this,
+            [this] { QSettings().setValue(QLatin1String(kTargetKey), int(target())); });
+    connect(m_repeat, &QSpinBox::valueChanged, this,
+            [](int runs) { QSettings().setValue(QLatin1String(kRepeatKey), runs); });
+    updateButtons();
+}
+
+RunPanel::~RunPanel() {
+    m_mailbox->close();
+}
+
+void RunPanel::setAnalysis(const std::shared_ptr<const Analysis> &analysis) {
+    m_analysis = analysis && analysis->ok() ? analysis : nullptr;
+    updateButtons();
+}
+
+void RunPanel::setScriptName(const QString &name) {
+    m_scriptName = name;
+}
+
+RunTarget RunPanel::target() const {
+    return RunTarget(m_target->currentData().toInt());
+}
+
+void RunPanel::setTarget(RunTarget target) {
+    const int index = m_target->findData(int(target));
+    if (index >= 0)
+        m_target->setCurrentIndex(index);
+}
+
+void RunPanel::setRepeat(int runs) {
+    m_repeat->setValue(runs);
+}
+
+bool RunPanel::run(bool check) {
+    if (m_running)
+        return false;
+    if (!m_analysis) {
+        m_status->setText(tr("Nothing to run: the script has no analysed program"));
+        return false;
+    }
+    RunRequest request;
+    request.target = target();
+    request.check = check;
+    request.repeat = check ? 1 : m_repeat->value();
+    request.lowerOptions =
+        LowerOptions{m_analysis->options.rules, m_analysis->options.keepTrivialLoops};
+    m_running = true;
+    updateButtons();
+    m_status->setText(
+        tr("%1 on %2…").arg(check ? tr("Checking") : tr("Running"), targetLabel(request.target)));
+    // The Analysis is shared and immutable: the worker keeps it alive while it runs.
+    std::thread([mailbox = m_mailbox, analysis = m_analysis, request] {
+        auto outcome = std::make_shared<Outcome>();
+        try {
+            outcome->report = runKernel(*analysis->lowered, request);
+        } catch (const UserError &e) {
+            outcome->error = QString::fromStdString(e.diagnostic().message);
+        } catch (const std::exception &e) {
+            outcome->error = QStringLiteral("internal error: %1").arg(QString::fromUtf8(e.what()));
+        }
+        mailbox->post(
+            [outcome, runs = request.repeat](RunPanel *panel) { panel->onOutcome(outcome, runs); });
+    }).detach();
+    return true;
+}
+
+void RunPanel::onOutcome(const std::shared_ptr<Outcome> &outcome, int runs) {
+    m_running = false;
+    m_lastError = outcome->error;
+    if (outcome->report) {
+        m_lastReport = outcome->report;
+        const std::optional<double> base = baselineFor(m_lastReport->target);
+        m_rows.prepend(runRow(*m_lastReport, runs, base));
+        m_model->setRows(m_rows);
+        QString status = tr("%1: best %2 ms, %3 GFLOP/s")
+                             .arg(targetLabel(m_lastReport->target), msText(m_lastReport->bestMs))
+                             .arg(m_lastReport->gflops, 0, 'f', 3);
+        if (m_lastReport->checked)
+            status += m_lastReport->passed
+                          ? tr(", matches the %1").arg(qstr(m_lastReport->reference))
+                          : tr(", WRONG: %1").arg(qstr(m_lastReport->checkDetail));
+        m_status->setText(status);
+    } else {
+        m_status->setText(tr("Cannot run: %1").arg(outcome->error));
+    }
+    updateButtons();
+    Q_EMIT runFinished();
+}
+
+void RunPanel::updateButtons() {
+    const bool canRun = m_analysis && !m_running;
+    m_runButton->setEnabled(canRun);
+    m_checkButton->setEnabled(canRun);
+    m_baselineButton->setEnabled(m_lastReport.has_value() && !m_running);
+    if (!m_analysis && !m_running)
+        m_status->setText(tr("Run or check the kernel once the script is analysed"));
+}
+
+QString RunPanel::baselineKey(RunTarget target) const {
+    QString script = m_scriptName.isEmpty() ? QStringLiteral("untitled") : m_scriptName;
+    script.replace(QLatin1Char('/'), QLatin1Char('_'));
+    return QStringLiteral("run/baselines/%1/%2")
+        .arg(script, QString::fromLatin1(runTargetName(target)));
+}
+
+bool RunPanel::saveBaseline() {
+    if (!m_lastReport)
+        return false;
+    QSettings().setValue(baselineKey(m_lastReport->target), m_lastReport->bestMs);
+    m_status->setText(
+        tr("Baseline for %1 on %2: %3 ms")
+            .arg(m_scriptName, targetLabel(m_lastReport->target), msText(m_lastReport->bestMs)));
+    return true;
+}
+
+std::optional<double> RunPanel::baseline() const {
+    return baselineFor(target());
+}
+
+std::optional<double> RunPanel::baselineFor(RunTarget target) const {
+    const QVariant value = QSettings().value(baselineKey(target));
+    if (!value.isValid())
+        return std::nullopt;
+    return value.toDouble();
+}
+
+void RunPanel::clearBaseline() {
+    QSettings().remove(baselineKey(target()));
+}
+
+QString RunPanel::statusText() const {
+    return m_status->text();
+}
+
+} // namespace bs::gui

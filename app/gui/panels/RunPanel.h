@@ -1,0 +1,97 @@
+/// \file
+/// The Run panel (issue 7, item 1): runs the current program's lowered kernel on a target
+/// (CPU through the LLVM JIT, GPU through CUDA, or the reference interpreter's GPU emulation)
+/// with engine/run (`runKernel`, the same as `boundscope run`). Run times N runs; Check runs
+/// once and compares the outputs with the reference. Each result becomes a row of the table:
+/// best, median and spread of the times, GFLOP/s, pass/fail, and the comparison with the saved
+/// baseline of this script and target (QSettings). The kernel runs in a worker thread; a
+/// target that cannot run here (no GPU, no LLVM, a GPU schedule on the CPU) shows the engine's
+/// message in the panel.
+#pragma once
+
+#include "analysis/Analysis.h"
+#include "models/StringTableModel.h"
+#include "run/RunKernel.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+class QTableView;
+
+namespace bs::gui {
+
+template <class Receiver> class Mailbox;
+
+/// The table's headers and the row of one result (widget-free, for the panel and its tests).
+QStringList runHeaders();
+TableRow runRow(const RunReport &report, int runs, std::optional<double> baselineMs);
+/// `1.50× faster` / `2.00× slower` / `same` for a best time against the baseline's.
+QString baselineComparison(double bestMs, double baselineMs);
+
+class RunPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit RunPanel(QWidget *parent = nullptr);
+    ~RunPanel() override;
+
+    /// The program to run: its lowered function (null or failed: nothing to run).
+    void setAnalysis(const std::shared_ptr<const Analysis> &analysis);
+    /// The script's name, which keys the saved baselines.
+    void setScriptName(const QString &name);
+
+    RunTarget target() const;
+    void setTarget(RunTarget target);
+    void setRepeat(int runs);
+    /// Starts a timed run (`check` false) or a checked one; false when one is running or
+    /// there is nothing to run (the status says why).
+    bool run(bool check);
+    bool isRunning() const { return m_running; }
+
+    /// Saves the latest result's best time as the baseline of this script and target.
+    bool saveBaseline();
+    /// The saved baseline's best time for this script and the current target.
+    std::optional<double> baseline() const;
+    void clearBaseline();
+
+    const std::optional<RunReport> &lastReport() const { return m_lastReport; }
+    /// The latest run's error message (empty when it ran).
+    const QString &lastError() const { return m_lastError; }
+    StringTableModel *model() const { return m_model; }
+    QString statusText() const;
+
+Q_SIGNALS:
+    /// A run ended (its row was added, or its error shown).
+    void runFinished();
+
+private:
+    struct Outcome;
+    void onOutcome(const std::shared_ptr<Outcome> &outcome, int runs);
+    void updateButtons();
+    QString baselineKey(RunTarget target) const;
+    std::optional<double> baselineFor(RunTarget target) const;
+
+    std::shared_ptr<Mailbox<RunPanel>> m_mailbox;
+    std::shared_ptr<const Analysis> m_analysis;
+    QString m_scriptName;
+    bool m_running = false;
+    std::optional<RunReport> m_lastReport;
+    QString m_lastError;
+    QList<TableRow> m_rows;
+
+    QComboBox *m_target;
+    QSpinBox *m_repeat;
+    QPushButton *m_runButton;
+    QPushButton *m_checkButton;
+    QPushButton *m_baselineButton;
+    QLabel *m_status;
+    StringTableModel *m_model;
+    QTableView *m_view;
+};
+
+} // namespace bs::gui

@@ -1,0 +1,414 @@
+#include "views/GraphItems.h"
+
+#include "views/GraphScene.h"
+#include "viz/Dot.h"
+
+#include <QCursor>
+#include <QGraphicsSceneHoverEvent>
+#include <QGraphicsSceneMouseEvent>
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace bs::gui {
+
+namespace {
+
+// The DOT writer's table (viz/Dot.cpp): CELLPADDING 4, 1-point cell borders, Helvetica 10.
+constexpr qreal kPadding = 4;
+constexpr qreal kFontSize = 10;
+constexpr qreal kArrowHalfWidth = 3.6;
+
+QFont cellFont(bool bold) {
+    QFont font(QStringLiteral("Helvetica"));
+    font.setStyleHint(QFont::SansSerif);
+    font.setPixelSize(int(kFontSize));
+    font.setBold(bold);
+    return font;
+}
+
+QStringList linesOf(const std::string& text) {
+    return QString::fromStdString(text).split(QLatin1Char('\n'));
+}
+
+/// The size a cell's text needs, padding included.
+QSizeF textSize(const std::string& text, bool bold) {
+    const QFontMetricsF metrics(cellFont(bold));
+    qreal width = 0;
+    const QStringList lines = linesOf(text);
+    for (const QString& line : lines)
+        width = std::max(width, metrics.horizontalAdvance(line));
+    return {width + 2 * kPadding, lines.size() * metrics.lineSpacing() + 2 * kPadding};
+}
+
+QColor colorOf(const std::string& hex, const QColor& fallback) {
+    const QColor color(QString::fromStdString(hex));
+    return color.isValid() ? color : fallback;
+}
+
+/// `key: value` lines of a node's fields, for its tooltip.
+QString fieldsText(const std::vector<viz::Field>& fields) {
+    QStringList lines;
+    for (const viz::Field& f : fields)
+        lines << QStringLiteral("%1: %2").arg(QString::fromStdString(f.key),
+                                              QString::fromStdString(f.value));
+    return lines.join(QLatin1Char('\n'));
+}
+
+bool isMultiLine(const viz::LabelCell& cell) {
+    return cell.text.find('\n') != std::string::npos;
+}
+
+} // namespace
+
+QColor GraphPalette::accent() {
+    return QColor(0xe0, 0x7b, 0x00);
+}
+QColor GraphPalette::highlight() {
+    return QColor(0xc0, 0x39, 0x2b);
+}
+QColor GraphPalette::highlightFill() {
+    return QColor(0xf9, 0xe7, 0x9f);
+}
+QColor GraphPalette::ink() {
+    return QColor(0x22, 0x22, 0x22);
+}
+
+GraphNodeItem::GraphNodeItem(const viz::GraphNode& node, const viz::Box& box)
+    : m_node(node), m_box(box.x, box.y, box.width, box.height) {
+    setAcceptHoverEvents(true);
+    setCursor(Qt::PointingHandCursor);
+    setToolTip(fieldsText(node.fields));
+    setZValue(1);
+    layoutTable();
+}
+
+void GraphNodeItem::layoutTable() {
+    if (m_node.rows.empty())
+        return;
+    int columns = 1;
+    for (const viz::LabelRow& row : m_node.rows)
+        columns = std::max(columns, int(row.cells.size()));
+    // Natural column widths from the cells that span one column; a short row's last cell
+    // spans the rest (as the DOT writer's COLSPAN does) and widens the last column if needed.
+    QList<qreal> widths(columns, 0);
+    QList<qreal> heights;
+    for (const viz::LabelRow& row : m_node.rows) {
+        qreal height = 0;
+        for (int c = 0; c < int(row.cells.size()); ++c) {
+            const QSizeF size = textSize(row.cells[c].text, row.cells[c].bold);
+            height = std::max(height, size.height());
+            if (c + 1 < int(row.cells.size()) || int(row.cells.size()) == columns)
+                widths[c] = std::max(widths[c], size.width());
+        }
+        heights << std::max(height, textSize(" ", false).height());
+    }
+    auto total = [](const QList<qreal>& values) {
+        return std::accumulate(values.begin(), values.end(), qreal(0));
+    };
+    for (const viz::LabelRow& row : m_node.rows) {
+        const int last = int(row.cells.size()) - 1;
+        if (last < 0 || last + 1 == columns)
+            continue;
+        const qreal spanned = total(widths.mid(last));
+        widths[columns - 1] +=
+            std::max<qreal>(0, textSize(row.cells[last].text, false).width() - spanned);
+    }
+    const QSizeF title = m_node.title.empty() ? QSizeF(0, 0) : textSize(m_node.title, true);
+    widths[columns - 1] += std::max<qreal>(0, title.width() - total(widths));
+    const qreal naturalWidth = total(widths);
+    const qreal naturalHeight = title.height() + total(heights);
+
+    // Shrink to fit Graphviz's box when our fonts are wider than its estimate, then stretch
+    // columns and rows evenly to fill it.
+    m_scale = std::min({qreal(1), m_box.width() / naturalWidth, m_box.height() / naturalHeight});
+    const qreal extraWidth = (m_box.width() / m_scale - naturalWidth) / columns;
+    const qreal extraHeight = (m_box.height() / m_scale - naturalHeight) /
+                              (m_node.rows.size() + (title.isEmpty() ? 0 : 1));
+    for (qreal& w : widths)
+        w += extraWidth;
+    qreal y = 0;
+    if (!title.isEmpty()) {
+        m_titleRect = QRectF(0, 0, total(widths), title.height() + extraHeight);
+        y = m_titleRect.bottom();
+    }
+    for (int r = 0; r < int(m_node.rows.size()); ++r) {
+        const viz::LabelRow& row = m_node.rows[r];
+        const qreal height = heights[r] + extraHeight;
+        QList<Cell> cells;
+        qreal x = 0;
+        for (int c = 0; c < int(row.cells.size()); ++c) {
+            const bool spans = c + 1 == int(row.cells.size());
+            const qreal width = spans ? total(widths) - x : widths[c];
+            cells << Cell{QRectF(x, y, width, height), &row.cells[c]};
+            x += width;
+        }
+        m_rowRects << QRectF(0, y, total(widths), height);
+        m_cells << cells;
+        y += height;
+    }
+}
+
+QRectF GraphNodeItem::boundingRect() const {
+    return m_box.adjusted(-3, -3, 3, 3);
+}
+
+void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) {
+    painter->setRenderHint(QPainter::Antialiasing);
+    if (m_node.rows.empty())
+        paintPlain(painter);
+    else
+        paintTable(painter);
+    if (!m_selected && !m_node.highlighted)
+        return;
+    // The selection is drawn around the viz highlight, so a selected stage on a highlighted
+    // attach path shows both.
+    const qreal inset = m_selected ? -2 : 0;
+    painter->setPen(QPen(m_selected ? GraphPalette::accent() : GraphPalette::highlight(), 3));
+    painter->setBrush(Qt::NoBrush);
+    if (m_node.kind == viz::GraphNodeKind::Root)
+        painter->drawEllipse(m_box.adjusted(inset, inset, -inset, -inset));
+    else
+        painter->drawRect(m_box.adjusted(inset, inset, -inset, -inset));
+}
+
+void GraphNodeItem::paintPlain(QPainter* painter) {
+    const QColor fill(viz::styleFill(m_node.style));
+    painter->setBrush(m_hoverRow == -1 ? fill.darker(106) : fill);
+    painter->setPen(QPen(GraphPalette::ink(), 1));
+    if (m_node.kind == viz::GraphNodeKind::Root)
+        painter->drawEllipse(m_box.adjusted(0.5, 0.5, -0.5, -0.5));
+    else
+        painter->drawRoundedRect(m_box.adjusted(0.5, 0.5, -0.5, -0.5), 4, 4);
+    painter->setFont(cellFont(false));
+    painter->setPen(GraphPalette::ink());
+    painter->drawText(m_box, Qt::AlignCenter, QString::fromStdString(m_node.title));
+}
+
+void GraphNodeItem::paintTable(QPainter* painter) {
+    painter->save();
+    painter->translate(m_box.topLeft());
+    painter->scale(m_scale, m_scale);
+    const QColor nodeFill(viz::styleFill(m_node.style));
+    const QPen grid(QColor(0x55, 0x55, 0x55), 1);
+    if (!m_titleRect.isEmpty()) {
+        painter->setPen(grid);
+        painter->setBrush(m_hoverRow == -1 ? nodeFill.darker(106) : nodeFill);
+        painter->drawRect(m_titleRect);
+        painter->setFont(cellFont(true));
+        painter->setPen(GraphPalette::ink());
+        painter->drawText(m_titleRect, Qt::AlignCenter, QString::fromStdString(m_node.title));
+    }
+    for (int r = 0; r < m_cells.size(); ++r) {
+        const viz::LabelRow& row = m_node.rows[r];
+        const bool rowSelected = m_rowRef.stage >= 0 && row.ref == m_rowRef;
+        for (const Cell& cell : m_cells[r]) {
+            QColor fill = colorOf(cell.cell->fill,
+                                  row.highlighted ? GraphPalette::highlightFill() : nodeFill);
+            if (rowSelected)
+                fill = QColor(0xff, 0xd8, 0xa8);
+            if (r == m_hoverRow)
+                fill = fill.darker(106);
+            painter->setPen(grid);
+            painter->setBrush(fill);
+            painter->drawRect(cell.rect);
+            painter->setFont(cellFont(cell.cell->bold));
+            painter->setPen(GraphPalette::ink());
+            const Qt::Alignment align = isMultiLine(*cell.cell) && !cell.cell->bold
+                                            ? Qt::AlignLeft | Qt::AlignVCenter
+                                            : Qt::AlignCenter;
+            painter->drawText(cell.rect.adjusted(kPadding, 0, -kPadding, 0), align,
+                              QString::fromStdString(cell.cell->text));
+        }
+    }
+    painter->restore();
+}
+
+void GraphNodeItem::setSelection(bool nodeSelected, const viz::ObjectRef& rowRef) {
+    if (nodeSelected == m_selected && rowRef == m_rowRef)
+        return;
+    m_selected = nodeSelected;
+    m_rowRef = rowRef;
+    setZValue(nodeSelected ? 2 : 1);
+    update();
+}
+
+int GraphNodeItem::rowAt(const QPointF& pos) const {
+    if (!m_box.contains(pos))
+        return -2;
+    const QPointF local = (pos - m_box.topLeft()) / m_scale;
+    for (int r = 0; r < m_rowRects.size(); ++r) {
+        if (m_rowRects[r].contains(local))
+            return r;
+    }
+    return -1;
+}
+
+viz::ObjectRef GraphNodeItem::objectAt(const QPointF& pos) const {
+    const int row = rowAt(pos);
+    if (row >= 0 && m_node.rows[row].ref.stage >= 0)
+        return m_node.rows[row].ref;
+    return m_node.ref;
+}
+
+void GraphNodeItem::hoverMoveEvent(QGraphicsSceneHoverEvent* event) {
+    const int row = rowAt(event->pos());
+    if (row != m_hoverRow) {
+        m_hoverRow = row;
+        update();
+    }
+}
+
+void GraphNodeItem::hoverLeaveEvent(QGraphicsSceneHoverEvent*) {
+    m_hoverRow = -2;
+    update();
+}
+
+void GraphNodeItem::mousePressEvent(QGraphicsSceneMouseEvent* event) {
+    // Accepting the press keeps the view from starting a pan on a node.
+    event->setAccepted(event->button() == Qt::LeftButton);
+}
+
+void GraphNodeItem::mouseReleaseEvent(QGraphicsSceneMouseEvent* event) {
+    if (auto* graphScene = qobject_cast<GraphScene*>(scene());
+        graphScene && boundingRect().contains(event->pos()))
+        graphScene->objectClicked(objectAt(event->pos()));
+}
+
+namespace {
+
+QPainterPath splinePath(const viz::EdgeSpline& spline) {
+    QPainterPath path;
+    if (spline.points.empty())
+        return path;
+    auto at = [](const viz::Point& p) { return QPointF(p.x, p.y); };
+    path.moveTo(at(spline.points[0]));
+    // Graphviz's splines are p0 followed by (c1, c2, p) triples.
+    for (size_t i = 1; i + 2 < spline.points.size(); i += 3)
+        path.cubicTo(at(spline.points[i]), at(spline.points[i + 1]), at(spline.points[i + 2]));
+    return path;
+}
+
+/// A filled arrow head from `from` (where the curve ends) to the tip.
+QPolygonF arrowHead(const QPointF& from, const QPointF& tip) {
+    const QPointF d = tip - from;
+    const qreal length = std::hypot(d.x(), d.y());
+    if (length < 0.01)
+        return {};
+    const QPointF normal(-d.y() / length * kArrowHalfWidth, d.x() / length * kArrowHalfWidth);
+    return QPolygonF({tip, from + normal, from - normal});
+}
+
+} // namespace
+
+GraphEdgeItem::GraphEdgeItem(const viz::GraphEdge& edge, const viz::EdgeLayout& layout)
+    : m_edge(edge) {
+    QPainterPath path;
+    for (const viz::EdgeSpline& spline : layout.splines) {
+        path.addPath(splinePath(spline));
+        if (spline.points.empty())
+            continue;
+        const viz::Point first = spline.points.front();
+        const viz::Point last = spline.points.back();
+        if (spline.arrowAtEnd)
+            m_arrows << arrowHead({last.x, last.y}, {spline.arrowAtEnd->x, spline.arrowAtEnd->y});
+        if (spline.arrowAtStart)
+            m_arrows << arrowHead({first.x, first.y},
+                                  {spline.arrowAtStart->x, spline.arrowAtStart->y});
+    }
+    setPath(path);
+    if (layout.labelCenter && !edge.label.empty()) {
+        m_hasLabel = true;
+        m_labelCenter = QPointF(layout.labelCenter->x, layout.labelCenter->y);
+    }
+    setToolTip(QString::fromStdString(edge.label));
+    setZValue(0);
+}
+
+QPen GraphEdgeItem::currentPen() const {
+    if (m_accented)
+        return QPen(GraphPalette::accent(), 2.2);
+    if (m_edge.highlighted)
+        return QPen(GraphPalette::highlight(), 2.2);
+    switch (m_edge.style) {
+    case viz::EdgeStyle::Note:
+        return QPen(QColor(0x99, 0x99, 0x99), 1, Qt::DashLine);
+    case viz::EdgeStyle::Request:
+        return QPen(QColor(0x2c, 0x6f, 0xbb), 1.2);
+    case viz::EdgeStyle::Relation:
+        return QPen(QColor(0x70, 0x70, 0x70), 1);
+    default:
+        return QPen(QColor(0x44, 0x44, 0x44), 1.2);
+    }
+}
+
+void GraphEdgeItem::setAccented(bool accented) {
+    if (accented == m_accented)
+        return;
+    m_accented = accented;
+    update();
+}
+
+QRectF GraphEdgeItem::boundingRect() const {
+    QRectF rect = QGraphicsPathItem::boundingRect().adjusted(-4, -4, 4, 4);
+    for (const QPolygonF& arrow : m_arrows)
+        rect |= arrow.boundingRect();
+    if (m_hasLabel)
+        rect |= QRectF(m_labelCenter - QPointF(60, 8), QSizeF(120, 16));
+    return rect;
+}
+
+QPainterPath GraphEdgeItem::shape() const {
+    QPainterPathStroker stroker;
+    stroker.setWidth(6);
+    return stroker.createStroke(path());
+}
+
+void GraphEdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) {
+    painter->setRenderHint(QPainter::Antialiasing);
+    const QPen pen = currentPen();
+    painter->setPen(pen);
+    painter->setBrush(Qt::NoBrush);
+    painter->drawPath(path());
+    painter->setPen(QPen(pen.color(), 1));
+    painter->setBrush(pen.color());
+    for (const QPolygonF& arrow : m_arrows)
+        painter->drawPolygon(arrow);
+    if (!m_hasLabel)
+        return;
+    QFont font = cellFont(false);
+    font.setPixelSize(9);
+    painter->setFont(font);
+    // Graphviz centres the label just beside the edge; a light backing keeps it legible where
+    // the line runs under it.
+    const QString label = QString::fromStdString(m_edge.label);
+    const QRectF box = QFontMetricsF(font).boundingRect(label).adjusted(-2, 0, 2, 0);
+    const QRectF at(m_labelCenter - QPointF(box.width() / 2, box.height() / 2), box.size());
+    painter->fillRect(at, QColor(255, 255, 255, 220));
+    painter->setPen(pen.color() == GraphPalette::accent() ? pen.color() : QColor(0x44, 0x44, 0x44));
+    painter->drawText(at, Qt::AlignCenter, label);
+}
+
+GraphClusterItem::GraphClusterItem(const viz::GraphCluster& cluster, const viz::Box& box)
+    : m_label(QString::fromStdString(cluster.label)), m_box(box.x, box.y, box.width, box.height) {
+    setZValue(-1);
+}
+
+QRectF GraphClusterItem::boundingRect() const {
+    return m_box.adjusted(-1, -1, 1, 1);
+}
+
+void GraphClusterItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) {
+    painter->setPen(QPen(QColor(0x9a, 0xa3, 0xad), 1, Qt::DashLine));
+    painter->setBrush(QColor(0xf7, 0xf9, 0xfb));
+    painter->drawRoundedRect(m_box, 6, 6);
+    QFont font = cellFont(true);
+    font.setPixelSize(11);
+    painter->setFont(font);
+    painter->setPen(QColor(0x44, 0x4c, 0x56));
+    painter->drawText(m_box.adjusted(6, 4, -6, 0), Qt::AlignHCenter | Qt::AlignTop, m_label);
+}
+
+} // namespace bs::gui

@@ -1,0 +1,103 @@
+/// \file
+/// The QGraphicsItems of a laid-out viz::Graph (UI_ANCHORS.md section 7, option 1: read
+/// Graphviz's geometry, draw real items): a node is its table label (bold title, rows of cells
+/// with their fills) fitted into the box Graphviz reserved for it; an edge is Graphviz's
+/// Bézier spline with its arrow head and label; a cluster is a labelled frame. Items hover,
+/// show their fields as a tooltip, and report clicks to their GraphScene.
+#pragma once
+
+#include "viz/Layout.h"
+
+#include <QGraphicsItem>
+#include <QGraphicsPathItem>
+
+namespace bs::gui {
+
+class GraphScene;
+
+/// The colours every graph view shares: the selection accent, the viz highlight (attach
+/// paths), and the text.
+struct GraphPalette {
+    static QColor accent();
+    static QColor highlight();
+    static QColor highlightFill();
+    static QColor ink();
+};
+
+class GraphNodeItem : public QGraphicsItem {
+public:
+    GraphNodeItem(const viz::GraphNode& node, const viz::Box& box);
+
+    const viz::GraphNode& node() const { return m_node; }
+    QRectF boundingRect() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+    /// Marks the node (whole border) and the rows showing `ref` as selected.
+    void setSelection(bool nodeSelected, const viz::ObjectRef& rowRef);
+    bool isNodeSelected() const { return m_selected; }
+    /// The object shown at item position `pos`: the row's when it names one, else the node's.
+    viz::ObjectRef objectAt(const QPointF& pos) const;
+
+protected:
+    void hoverMoveEvent(QGraphicsSceneHoverEvent* event) override;
+    void hoverLeaveEvent(QGraphicsSceneHoverEvent* event) override;
+    void mousePressEvent(QGraphicsSceneMouseEvent* event) override;
+    void mouseReleaseEvent(QGraphicsSceneMouseEvent* event) override;
+
+private:
+    struct Cell {
+        QRectF rect;
+        const viz::LabelCell* cell;
+    };
+    /// Lays the title and rows out as a table in the node's box (`m_rowRects`, `m_cells`,
+    /// `m_scale`): natural sizes from the fonts, shrunk to fit, stretched to fill.
+    void layoutTable();
+    void paintPlain(QPainter* painter);
+    void paintTable(QPainter* painter);
+    int rowAt(const QPointF& pos) const;
+
+    viz::GraphNode m_node;
+    QRectF m_box;
+    qreal m_scale = 1;
+    QRectF m_titleRect;       ///< in table coordinates (before m_scale)
+    QList<QRectF> m_rowRects; ///< per row, in table coordinates
+    QList<QList<Cell>> m_cells;
+    bool m_selected = false;
+    viz::ObjectRef m_rowRef;
+    int m_hoverRow = -2; ///< -1: the title, -2: none
+};
+
+class GraphEdgeItem : public QGraphicsPathItem {
+public:
+    GraphEdgeItem(const viz::GraphEdge& edge, const viz::EdgeLayout& layout);
+
+    const viz::GraphEdge& edge() const { return m_edge; }
+    /// Draws the edge in the accent colour (it touches the selected node).
+    void setAccented(bool accented);
+    QRectF boundingRect() const override;
+    QPainterPath shape() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+private:
+    QPen currentPen() const;
+
+    viz::GraphEdge m_edge;
+    QList<QPolygonF> m_arrows;
+    QPointF m_labelCenter;
+    bool m_hasLabel = false;
+    bool m_accented = false;
+};
+
+/// A cluster's frame and label, behind everything.
+class GraphClusterItem : public QGraphicsItem {
+public:
+    GraphClusterItem(const viz::GraphCluster& cluster, const viz::Box& box);
+    QRectF boundingRect() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+private:
+    QString m_label;
+    QRectF m_box;
+};
+
+} // namespace bs::gui

@@ -1,0 +1,64 @@
+/// \file
+/// One laid-out graph of engine/viz (the stage DAG, the IterVar relations of a stage, the
+/// attach tree or the consumer requests of a stage) as interactive QGraphicsItems in Graphviz's
+/// coordinates (points, y down). The scene knows schedule objects only by viz::ObjectRef
+/// (positions in the schedule the graph was built from); the GraphPanel translates them to and
+/// from the shared selection's names.
+#pragma once
+
+#include "document/GraphLayouter.h"
+
+#include <QGraphicsScene>
+#include <QHash>
+
+#include <memory>
+
+namespace bs::gui {
+
+class GraphEdgeItem;
+class GraphNodeItem;
+
+class GraphScene : public QGraphicsScene {
+    Q_OBJECT
+public:
+    explicit GraphScene(QObject* parent = nullptr);
+
+    /// Replaces the drawing by `graph` (null: an empty scene); the selection is re-applied.
+    void setGraph(std::shared_ptr<const LaidOutGraph> graph);
+    /// The graph shown, or null.
+    const std::shared_ptr<const LaidOutGraph>& graph() const { return m_graph; }
+
+    /// Selects the nodes and rows showing `ref`: a stage node when `ref` names its stage, an
+    /// IterVar node or row when it names that IterVar. Emits nothing.
+    void setSelectedObject(const viz::ObjectRef& ref);
+    const viz::ObjectRef& selectedObject() const { return m_selected; }
+
+    /// The node item with model id `id`, or null.
+    GraphNodeItem* nodeItem(const QString& id) const { return m_nodes.value(id); }
+    /// The ids of the nodes drawn as selected, in model order.
+    QStringList selectedNodeIds() const;
+    /// The bounding rectangle of the selected nodes (empty when none).
+    QRectF selectionRect() const;
+
+    /// Called by a node item when the user clicks it.
+    void objectClicked(const viz::ObjectRef& ref);
+
+Q_SIGNALS:
+    /// The user clicked a node (or a row of one) showing `ref`.
+    void objectActivated(const bs::viz::ObjectRef& ref);
+    /// setGraph replaced the drawing.
+    void graphChanged();
+
+private:
+    void applySelection();
+
+    std::shared_ptr<const LaidOutGraph> m_graph;
+    viz::ObjectRef m_selected;
+    QHash<QString, GraphNodeItem*> m_nodes;
+    QList<GraphEdgeItem*> m_edges;
+};
+
+/// Whether a node showing `node` is the selection `selected` (see setSelectedObject).
+bool nodeShowsSelection(const viz::GraphNode& node, const viz::ObjectRef& selected);
+
+} // namespace bs::gui

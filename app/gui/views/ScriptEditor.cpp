@@ -1,0 +1,219 @@
+#include "views/ScriptEditor.h"
+
+#include "views/Highlighters.h"
+
+#include <QDragEnterEvent>
+#include <QHelpEvent>
+#include <QMimeData>
+#include <QPainter>
+#include <QScrollBar>
+#include <QTextBlock>
+#include <QToolTip>
+
+namespace bs::gui {
+
+namespace {
+const QColor kProblemTint(0xfd, 0xe8, 0xe8);
+const QColor kProblemInk(0xc6, 0x28, 0x28);
+const QColor kLinkedTint(0xff, 0xf3, 0xc4);
+const QColor kCurrentLineTint(0xf3, 0xf6, 0xfa);
+const QColor kGutterBackground(0xf4, 0xf4, 0xf4);
+const QColor kGutterInk(0x9a, 0x9a, 0x9a);
+constexpr int kIndent = 4;
+} // namespace
+
+/// The line-number gutter, painted by the editor.
+class ScriptEditor::Gutter : public QWidget {
+public:
+    explicit Gutter(ScriptEditor* editor) : QWidget(editor), m_editor(editor) {}
+    QSize sizeHint() const override { return QSize(m_editor->gutterWidth(), 0); }
+
+protected:
+    void paintEvent(QPaintEvent* event) override { m_editor->paintGutter(event); }
+
+private:
+    ScriptEditor* m_editor;
+};
+
+ScriptEditor::ScriptEditor(QWidget* parent) : QPlainTextEdit(parent), m_gutter(new Gutter(this)) {
+    setFont(codeFont());
+    setLineWrapMode(QPlainTextEdit::NoWrap);
+    setTabStopDistance(fontMetrics().horizontalAdvance(QLatin1Char(' ')) * kIndent);
+    connect(this, &QPlainTextEdit::blockCountChanged, this,
+            [this] { setViewportMargins(gutterWidth(), 0, 0, 0); });
+    connect(this, &QPlainTextEdit::updateRequest, this, &ScriptEditor::updateGutter);
+    connect(this, &QPlainTextEdit::cursorPositionChanged, this,
+            &ScriptEditor::updateExtraSelections);
+    setViewportMargins(gutterWidth(), 0, 0, 0);
+    updateExtraSelections();
+}
+
+int ScriptEditor::gutterWidth() const {
+    int digits = 2;
+    for (int lines = qMax(1, blockCount()); lines >= 100; lines /= 10)
+        ++digits;
+    // Room for the digits and, left of them, the problem marker.
+    return 18 + fontMetrics().horizontalAdvance(QLatin1Char('9')) * digits;
+}
+
+void ScriptEditor::setProblem(int line, const QString& message) {
+    m_problemLine = qMax(0, line);
+    m_problemMessage = message;
+    updateExtraSelections();
+    m_gutter->update();
+    viewport()->update();
+}
+
+void ScriptEditor::setLinkedLine(int line) {
+    m_linkedLine = qMax(0, line);
+    updateExtraSelections();
+    if (m_linkedLine > 0 && lineRect(m_linkedLine).isEmpty()) {
+        const int visibleLines = qMax(1, viewport()->height() / fontMetrics().height());
+        verticalScrollBar()->setValue(qMax(0, m_linkedLine - 1 - visibleLines / 3));
+    }
+}
+
+QRectF ScriptEditor::lineRect(int line) const {
+    const QTextBlock block = document()->findBlockByNumber(line - 1);
+    if (!block.isValid() || !block.isVisible())
+        return QRectF();
+    const QRectF rect = blockBoundingGeometry(block).translated(contentOffset());
+    if (rect.bottom() < 0 || rect.top() > viewport()->height())
+        return QRectF();
+    return rect;
+}
+
+void ScriptEditor::updateExtraSelections() {
+    QList<QTextEdit::ExtraSelection> selections;
+    auto lineSelection = [this](int line, const QColor& tint) {
+        QTextEdit::ExtraSelection s;
+        s.format.setBackground(tint);
+        s.format.setProperty(QTextFormat::FullWidthSelection, true);
+        s.cursor = QTextCursor(document()->findBlockByNumber(line - 1));
+        return s;
+    };
+    selections << lineSelection(textCursor().blockNumber() + 1, kCurrentLineTint);
+    if (m_linkedLine > 0)
+        selections << lineSelection(m_linkedLine, kLinkedTint);
+    if (m_problemLine > 0 && m_problemLine <= blockCount()) {
+        selections << lineSelection(m_problemLine, kProblemTint);
+        QTextEdit::ExtraSelection underline;
+        underline.format.setUnderlineStyle(QTextCharFormat::WaveUnderline);
+        underline.format.setUnderlineColor(kProblemInk);
+        underline.cursor = QTextCursor(document()->findBlockByNumber(m_problemLine - 1));
+        underline.cursor.movePosition(QTextCursor::EndOfBlock, QTextCursor::KeepAnchor);
+        selections << underline;
+    }
+    setExtraSelections(selections);
+}
+
+void ScriptEditor::resizeEvent(QResizeEvent* event) {
+    QPlainTextEdit::resizeEvent(event);
+    const QRect area = contentsRect();
+    m_gutter->setGeometry(QRect(area.left(), area.top(), gutterWidth(), area.height()));
+}
+
+void ScriptEditor::updateGutter(const QRect& rect, int dy) {
+    if (dy != 0)
+        m_gutter->scroll(0, dy);
+    else
+        m_gutter->update(0, rect.y(), m_gutter->width(), rect.height());
+}
+
+void ScriptEditor::paintGutter(QPaintEvent* event) {
+    QPainter painter(m_gutter);
+    painter.fillRect(event->rect(), kGutterBackground);
+    painter.setFont(font());
+    QTextBlock block = firstVisibleBlock();
+    int top = qRound(blockBoundingGeometry(block).translated(contentOffset()).top());
+    const int lineHeight = fontMetrics().height();
+    while (block.isValid() && top <= event->rect().bottom()) {
+        const int line = block.blockNumber() + 1;
+        if (block.isVisible() && top + lineHeight >= event->rect().top()) {
+            const bool isProblem = line == m_problemLine;
+            if (isProblem) {
+                painter.setBrush(kProblemInk);
+                painter.setPen(Qt::NoPen);
+                painter.drawEllipse(QPointF(7, top + lineHeight / 2.0), 3.5, 3.5);
+            }
+            painter.setPen(isProblem ? kProblemInk : kGutterInk);
+            painter.drawText(0, top, m_gutter->width() - 5, lineHeight, Qt::AlignRight,
+                             QString::number(line));
+        }
+        top += qRound(blockBoundingRect(block).height());
+        block = block.next();
+    }
+}
+
+void ScriptEditor::paintEvent(QPaintEvent* event) {
+    QPlainTextEdit::paintEvent(event);
+    paintProblemMessage();
+}
+
+void ScriptEditor::paintProblemMessage() {
+    if (m_problemLine <= 0 || m_problemMessage.isEmpty())
+        return;
+    const QRectF rect = lineRect(m_problemLine);
+    if (rect.isEmpty())
+        return;
+    // After the line's own text, two spaces on; lines too long for it leave the message to the
+    // banner and the tooltip.
+    const QString text = document()->findBlockByNumber(m_problemLine - 1).text();
+    const QFontMetrics metrics(font());
+    const qreal x = contentOffset().x() + document()->documentMargin() +
+                    metrics.horizontalAdvance(text) +
+                    metrics.horizontalAdvance(QStringLiteral("    "));
+    const qreal room = viewport()->width() - x - 4;
+    if (room < metrics.horizontalAdvance(QStringLiteral("mmmmmmmmmm")))
+        return;
+    QPainter painter(viewport());
+    QFont messageFont = font();
+    messageFont.setItalic(true);
+    painter.setFont(messageFont);
+    painter.setPen(kProblemInk);
+    const QString elided =
+        QFontMetrics(messageFont).elidedText(m_problemMessage, Qt::ElideRight, int(room));
+    painter.drawText(QRectF(x, rect.top(), room, rect.height()), Qt::AlignVCenter, elided);
+}
+
+void ScriptEditor::keyPressEvent(QKeyEvent* event) {
+    if (event->key() == Qt::Key_Tab && event->modifiers() == Qt::NoModifier) {
+        textCursor().insertText(QString(kIndent, QLatin1Char(' ')));
+        return;
+    }
+    if (event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter) {
+        // Keep the indentation, one level more after a line that opens a block.
+        const QString line = textCursor().block().text();
+        int indent = 0;
+        while (indent < line.size() && line[indent] == QLatin1Char(' '))
+            ++indent;
+        if (line.trimmed().endsWith(QLatin1Char(':')))
+            indent += kIndent;
+        textCursor().insertText(QLatin1Char('\n') + QString(indent, QLatin1Char(' ')));
+        ensureCursorVisible();
+        return;
+    }
+    QPlainTextEdit::keyPressEvent(event);
+}
+
+bool ScriptEditor::viewportEvent(QEvent* event) {
+    if (event->type() != QEvent::ToolTip || m_problemLine <= 0)
+        return QPlainTextEdit::viewportEvent(event);
+    auto* help = static_cast<QHelpEvent*>(event);
+    const int line = cursorForPosition(help->pos()).blockNumber() + 1;
+    if (line == m_problemLine && !m_problemMessage.isEmpty())
+        QToolTip::showText(help->globalPos(), m_problemMessage, this);
+    else
+        QToolTip::hideText();
+    return true;
+}
+
+void ScriptEditor::dragEnterEvent(QDragEnterEvent* event) {
+    if (event->mimeData()->hasUrls()) {
+        event->ignore();
+        return;
+    }
+    QPlainTextEdit::dragEnterEvent(event);
+}
+
+} // namespace bs::gui

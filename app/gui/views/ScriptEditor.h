@@ -1,0 +1,56 @@
+/// \file
+/// The script editor: a QPlainTextEdit with line numbers, Python highlighting, the failing line
+/// marked with its message (issue 7: "the failing line marked with the message"), and the line
+/// that created the selected stage or IterVar highlighted (the shared selection, DESIGN.md).
+#pragma once
+
+#include <QPlainTextEdit>
+
+namespace bs::gui {
+
+class ScriptEditor : public QPlainTextEdit {
+    Q_OBJECT
+public:
+    explicit ScriptEditor(QWidget* parent = nullptr);
+
+    /// Marks 1-based `line` as failing with `message`: a tinted line, a wavy underline, a marker
+    /// in the gutter and the message after the line's text. Line 0 marks no line.
+    void setProblem(int line, const QString& message);
+    void clearProblem() { setProblem(0, QString()); }
+    int problemLine() const { return m_problemLine; }
+    const QString& problemMessage() const { return m_problemMessage; }
+
+    /// Highlights 1-based `line` as the origin of the selection and scrolls it into view
+    /// (without moving the cursor); 0 clears the highlight.
+    void setLinkedLine(int line);
+    int linkedLine() const { return m_linkedLine; }
+
+    /// The width the line-number gutter needs for the current line count.
+    int gutterWidth() const;
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    /// Files dragged onto the editor are left to the main window, which opens them.
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    /// Shows the problem's message as the tooltip of the failing line.
+    bool viewportEvent(QEvent* event) override;
+
+private:
+    class Gutter;
+
+    void paintGutter(QPaintEvent* event);
+    void paintProblemMessage();
+    void updateExtraSelections();
+    void updateGutter(const QRect& rect, int dy);
+    /// The viewport rectangle of 1-based `line`, or an empty one when it is not visible.
+    QRectF lineRect(int line) const;
+
+    Gutter* m_gutter;
+    int m_problemLine = 0;
+    QString m_problemMessage;
+    int m_linkedLine = 0;
+};
+
+} // namespace bs::gui

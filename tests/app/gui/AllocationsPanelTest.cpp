@@ -1,0 +1,174 @@
+// The Allocations panel (panels/AllocationsPanel.h) on the examples the allocation report was
+// made for: the seed's fuse example and the GatherBound example.
+#include "GuiTestSupport.h"
+#include "TestPrograms.h"
+
+#include "MainWindow.h"
+#include "document/ExampleCatalog.h"
+#include "edit/ScheduleTools.h"
+#include "panels/AllocationsPanel.h"
+#include "panels/RunPanel.h"
+
+#include <QDockWidget>
+#include <QMenu>
+#include <QMenuBar>
+#include <QTableView>
+#include <QtTest>
+
+namespace bs::gui::test {
+
+namespace {
+
+constexpr int kReportTimeoutMs = 60000;
+
+/// The cells of `stage`'s row, by header.
+QMap<QString, QString> rowOf(const AllocationsPanel &panel, const QString &stage) {
+    QMap<QString, QString> cells;
+    const int row = panel.model()->findRow(stage);
+    if (row < 0)
+        return cells;
+    const QStringList headers = allocationHeaders();
+    for (int c = 0; c < headers.size(); ++c)
+        cells[headers[c]] = panel.model()->row(row).cells.value(c);
+    return cells;
+}
+
+/// Opens `example`, analyses it and waits for the panel's report; false on any failure.
+bool showExample(ScriptDocument &document, AllocationsPanel &panel, const QString &example) {
+    QString error;
+    if (!document.openExample(findExample(examplesDirectory(), example), &error) ||
+        !waitForAnalysis(document) || document.problem()) {
+        qWarning("%s", qPrintable(error));
+        return false;
+    }
+    QSignalSpy ready(&panel, &AllocationsPanel::reportReady);
+    panel.setAnalysis(document.analysis());
+    return ready.wait(kReportTimeoutMs) && panel.report();
+}
+
+} // namespace
+
+class AllocationsPanelTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void fuseExampleAllocatesEightElementsExceptUnderTvm06();
+    void gatherExampleWastesHalfOfTForDisjointRequests();
+    void selectingARowShowsItsCausesAndSelectsTheStage();
+    void rulesChangeKeepsTheReportOfTheSameProgram();
+    void noProgramClearsThePanel();
+    void mainWindowShowsTheReportAndTheScheduleTools();
+};
+
+void AllocationsPanelTest::fuseExampleAllocatesEightElementsExceptUnderTvm06() {
+    ScriptDocument document;
+    AllocationsPanel panel;
+#if BOUNDSCOPE_WITH_PYTHON
+    QVERIFY(showExample(document, panel, QStringLiteral("fuse_split_attach")));
+#else
+    QSignalSpy ready(&panel, &AllocationsPanel::reportReady);
+    document.analyseProgram(fuseExample());
+    QVERIFY(waitForAnalysis(document));
+    panel.setAnalysis(document.analysis());
+    QVERIFY(ready.wait(kReportTimeoutMs));
+#endif
+    const auto b = rowOf(panel, QStringLiteral("B"));
+    QCOMPARE(b.value(QStringLiteral("tvm-0.6")), QStringLiteral("4096"));
+    QCOMPARE(b.value(QStringLiteral("tvm")), QStringLiteral("8"));
+    if (panel.report()->tightAvailable)
+        QCOMPARE(b.value(QStringLiteral("tight")), QStringLiteral("8"));
+    QCOMPARE(b.value(QStringLiteral("Needed")), QStringLiteral("8"));
+    QCOMPARE(b.value(QStringLiteral("Waste")), QStringLiteral("0.0 %"));
+    QVERIFY(b.value(QStringLiteral("Causes")).contains(QStringLiteral("fuse-fallback")));
+    QVERIFY(rowOf(panel, QStringLiteral("C"))
+                .value(QStringLiteral("Buffer"))
+                .contains(QStringLiteral("output")));
+}
+
+void AllocationsPanelTest::gatherExampleWastesHalfOfTForDisjointRequests() {
+#if !BOUNDSCOPE_WITH_PYTHON
+    QSKIP("this build has no Python front end");
+#endif
+    ScriptDocument document;
+    AllocationsPanel panel;
+    QVERIFY(showExample(document, panel, QStringLiteral("gather_disjoint")));
+    const auto t = rowOf(panel, QStringLiteral("T"));
+    QCOMPARE(t.value(QStringLiteral("tvm")), QStringLiteral("16"));
+    QCOMPARE(t.value(QStringLiteral("tvm-0.6")), QStringLiteral("16"));
+    QCOMPARE(t.value(QStringLiteral("Needed")), QStringLiteral("8"));
+    QCOMPARE(t.value(QStringLiteral("Waste")), QStringLiteral("50.0 %"));
+    QVERIFY(t.value(QStringLiteral("Causes")).contains(QStringLiteral("disjoint-requests")));
+    // The interpreter ran it: touched counts are known.
+    QVERIFY(t.value(QStringLiteral("Touched")) != QStringLiteral("?"));
+    QVERIFY(panel.statusText().contains(QStringLiteral("realized buffer")));
+}
+
+void AllocationsPanelTest::selectingARowShowsItsCausesAndSelectsTheStage() {
+    ScriptDocument document;
+    AllocationsPanel panel;
+    QSignalSpy ready(&panel, &AllocationsPanel::reportReady);
+    document.analyseProgram(fuseExample());
+    QVERIFY(waitForAnalysis(document));
+    panel.setAnalysis(document.analysis());
+    QVERIFY(ready.wait(kReportTimeoutMs));
+    QSignalSpy chosen(&panel, &AllocationsPanel::stageChosen);
+    panel.showStage(QStringLiteral("B"));
+    QCOMPARE(chosen.count(), 0); // showing a selection echoes nothing back
+    QVERIFY(panel.detailsText().contains(QStringLiteral("fuse-fallback")));
+    QVERIFY(panel.detailsText().contains(QStringLiteral("fix: ")));
+    auto *view = panel.findChild<QTableView *>(QStringLiteral("allocationsTable"));
+    QVERIFY(view);
+    view->selectRow(panel.model()->findRow(QStringLiteral("C")));
+    QCOMPARE(chosen.count(), 1);
+    QCOMPARE(chosen.first().first().toString(), QStringLiteral("C"));
+}
+
+void AllocationsPanelTest::rulesChangeKeepsTheReportOfTheSameProgram() {
+    ScriptDocument document;
+    AllocationsPanel panel;
+    QSignalSpy ready(&panel, &AllocationsPanel::reportReady);
+    document.analyseProgram(fuseExample());
+    QVERIFY(waitForAnalysis(document));
+    panel.setAnalysis(document.analysis());
+    QVERIFY(ready.wait(kReportTimeoutMs));
+    const AllocReport *report = panel.report();
+    document.setRules(BoundRules::Tvm06);
+    QVERIFY(waitForAnalysis(document));
+    panel.setAnalysis(document.analysis());
+    QVERIFY(!panel.isComputing());
+    QCOMPARE(panel.report(), report);
+}
+
+void AllocationsPanelTest::noProgramClearsThePanel() {
+    AllocationsPanel panel;
+    panel.setAnalysis(nullptr);
+    QCOMPARE(panel.model()->rowCount(), 0);
+    QVERIFY(!panel.report());
+    QCOMPARE(panel.statusText(), QStringLiteral("No program"));
+}
+
+void AllocationsPanelTest::mainWindowShowsTheReportAndTheScheduleTools() {
+    MainWindow window(MainWindow::Options{false, false});
+    ScheduleTools *tools = window.scheduleTools();
+    QVERIFY(tools);
+    QCOMPARE(window.dock(QStringLiteral("allocationsDock"))->widget(),
+             static_cast<QWidget *>(tools->allocations()));
+    QCOMPARE(window.dock(QStringLiteral("runDock"))->widget(),
+             static_cast<QWidget *>(tools->run()));
+    QVERIFY(window.menuBar()->actions().contains(tools->menu()->menuAction()));
+    QSignalSpy ready(tools->allocations(), &AllocationsPanel::reportReady);
+    window.document()->analyseProgram(fuseExample());
+    QVERIFY(ready.wait(kReportTimeoutMs));
+    QVERIFY(tools->allocations()->model()->findRow(QStringLiteral("B")) >= 0);
+    // The shared selection reaches the panel, and its rows reach the selection.
+    window.selection()->select(QStringLiteral("B"));
+    QVERIFY(tools->allocations()->detailsText().contains(QStringLiteral("fuse-fallback")));
+    auto *view = tools->allocations()->findChild<QTableView *>(QStringLiteral("allocationsTable"));
+    view->selectRow(tools->allocations()->model()->findRow(QStringLiteral("C")));
+    QCOMPARE(window.selection()->stage(), QStringLiteral("C"));
+}
+
+BS_GUI_TEST_SUITE(AllocationsPanelTest);
+
+} // namespace bs::gui::test
+
+#include "AllocationsPanelTest.moc"

@@ -1,0 +1,206 @@
+// The document layer: files (atomic save), re-analysis under other rules, and a failing
+// script keeping the last good Analysis.
+#include "GuiTestSupport.h"
+#include "TestPrograms.h"
+
+#include "document/ExampleCatalog.h"
+#include "document/RecentFiles.h"
+#include "models/TraceRows.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTextDocument>
+#include <QtTest>
+
+namespace bs::gui::test {
+
+namespace {
+
+QByteArray readAll(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+} // namespace
+
+class DocumentTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void saveReplacesTheWholeFileAndLeavesNoTemporaryFile();
+    void saveIntoAMissingFolderFailsWithoutWritingAnything();
+    void openFileReadsTheTextAndClearsTheModifiedFlag();
+    void rulesChangeReanalysesTheProgramWithoutTheScript();
+    void scriptErrorKeepsTheLastGoodAnalysis();
+    void stopInterruptsARunningScript();
+    void newerTextSupersedesARunningScript();
+    void scriptSummaryIsTheOpeningComment();
+    void examplesAreFoundInTheSourceTree();
+    void recentFilesKeepTheNewestFirstWithoutDuplicates();
+};
+
+void DocumentTest::saveReplacesTheWholeFileAndLeavesNoTemporaryFile() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("script.py"));
+    {
+        QFile old(path);
+        QVERIFY(old.open(QIODevice::WriteOnly));
+        old.write("a much longer old text that must not survive as a tail\n");
+    }
+    ScriptDocument document;
+    document.textDocument()->setPlainText(QStringLiteral("x = 1\n"));
+    QVERIFY(document.isModified());
+    QString error;
+    QVERIFY2(document.saveAs(path, &error), qPrintable(error));
+    QCOMPARE(readAll(path), QByteArray("x = 1\n"));
+    QVERIFY(!document.isModified());
+    QCOMPARE(document.filePath(), QFileInfo(path).absoluteFilePath());
+    QCOMPARE(document.scriptName(), QStringLiteral("script.py"));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{QStringLiteral("script.py")});
+}
+
+void DocumentTest::saveIntoAMissingFolderFailsWithoutWritingAnything() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("missing/script.py"));
+    ScriptDocument document;
+    document.textDocument()->setPlainText(QStringLiteral("x = 1\n"));
+    QString error;
+    QVERIFY(!document.saveAs(path, &error));
+    QVERIFY2(error.contains(QStringLiteral("cannot save")), qPrintable(error));
+    QVERIFY(!QFile::exists(path));
+    QVERIFY(document.isModified());
+    QVERIFY(document.filePath().isEmpty());
+}
+
+void DocumentTest::openFileReadsTheTextAndClearsTheModifiedFlag() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("mine.py"));
+    {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("y = 2\n");
+    }
+    ScriptDocument document;
+    QString error;
+    QVERIFY2(document.openFile(path, &error), qPrintable(error));
+    QCOMPARE(document.textDocument()->toPlainText(), QStringLiteral("y = 2\n"));
+    QVERIFY(!document.isModified());
+    QCOMPARE(document.scriptName(), QStringLiteral("mine.py"));
+    QVERIFY(waitForAnalysis(document));
+    QVERIFY(!document.openFile(dir.filePath(QStringLiteral("absent.py")), &error));
+    QVERIFY2(error.contains(QStringLiteral("absent.py")), qPrintable(error));
+}
+
+void DocumentTest::rulesChangeReanalysesTheProgramWithoutTheScript() {
+    ScriptDocument document;
+    document.analyseProgram(fuseExample());
+    QVERIFY(waitForAnalysis(document));
+    QVERIFY(document.analysis());
+    QCOMPARE(document.analysis()->options.rules, BoundRules::Tvm);
+    const auto first = document.analysis();
+
+    document.setRules(BoundRules::Tvm06);
+    QVERIFY(waitForAnalysis(document));
+    QVERIFY(!document.problem());
+    QCOMPARE(document.analysis()->options.rules, BoundRules::Tvm06);
+    QVERIFY(document.analysis() != first);
+    // The same program, not a new script run: the schedule is the very same object.
+    QVERIFY(document.analysis()->program.schedule.same_as(first->program.schedule));
+}
+
+void DocumentTest::scriptErrorKeepsTheLastGoodAnalysis() {
+    ScriptDocument document;
+    document.analyseProgram(sharedScopeExample());
+    QVERIFY(waitForAnalysis(document));
+    const auto good = document.analysis();
+    QVERIFY(good && good->ok());
+
+    document.setUntitled(QStringLiteral("x = 1\ny = (\n"), QStringLiteral("broken.py"));
+    QVERIFY(waitForAnalysis(document));
+    QVERIFY(document.problem().has_value());
+    QCOMPARE(document.analysis(), good);
+#if BOUNDSCOPE_WITH_PYTHON
+    // Python reports the unclosed parenthesis at the line where it opened.
+    QCOMPARE(document.problem()->location.line, 2);
+    QVERIFY2(
+        QString::fromStdString(document.problem()->message).contains(QStringLiteral("SyntaxError")),
+        document.problem()->message.c_str());
+#endif
+}
+
+void DocumentTest::stopInterruptsARunningScript() {
+#if BOUNDSCOPE_WITH_PYTHON
+    ScriptDocument document;
+    QSignalSpy busy(&document, &ScriptDocument::busyChanged);
+    document.setUntitled(QStringLiteral("while True:\n    pass\n"), QStringLiteral("forever.py"));
+    QVERIFY(document.isBusy());
+    QTest::qWait(200);
+    QVERIFY(document.isBusy());
+    document.stop();
+    QVERIFY(waitForAnalysis(document));
+    QVERIFY(!document.isBusy());
+    QVERIFY(document.problem().has_value());
+    QCOMPARE(QString::fromStdString(document.problem()->message), QStringLiteral("interrupted"));
+    QCOMPARE(busy.count(), 2);
+#else
+    QSKIP("built without the Python front end");
+#endif
+}
+
+void DocumentTest::newerTextSupersedesARunningScript() {
+#if BOUNDSCOPE_WITH_PYTHON
+    ScriptDocument document;
+    QSignalSpy finished(&document, &ScriptDocument::analysisFinished);
+    document.setUntitled(QStringLiteral("while True:\n    pass\n"), QStringLiteral("forever.py"));
+    QTest::qWait(100);
+    document.textDocument()->setPlainText(QStringLiteral("x = 1\nraise ValueError('late')\n"));
+    document.reanalyse();
+    QVERIFY(waitForAnalysis(document));
+    // Only the newest text's outcome arrives; the interrupted run's is dropped.
+    QCOMPARE(finished.count(), 1);
+    QVERIFY(document.problem().has_value());
+    QCOMPARE(document.problem()->location.line, 2);
+    QVERIFY(QString::fromStdString(document.problem()->message).contains(QStringLiteral("late")));
+#else
+    QSKIP("built without the Python front end");
+#endif
+}
+
+void DocumentTest::scriptSummaryIsTheOpeningComment() {
+    QCOMPARE(
+        scriptSummary(QStringLiteral("# Ex. 6: shared.\n#  B is relaxed.\nimport tvm\n# later")),
+        QStringLiteral("Ex. 6: shared. B is relaxed."));
+    QCOMPARE(scriptSummary(QStringLiteral("import tvm\n")), QString());
+}
+
+void DocumentTest::examplesAreFoundInTheSourceTree() {
+    const QString dir = examplesDirectory();
+    QVERIFY2(!dir.isEmpty(), "resources/examples not found");
+    const QList<ExampleInfo> examples = listExamples(dir);
+    QVERIFY(!examples.isEmpty());
+    QVERIFY(!findExample(dir, QStringLiteral("ex6_shared_scope")).isEmpty());
+    QVERIFY(findExample(dir, QStringLiteral("no_such_example")).isEmpty());
+    for (const ExampleInfo& example : examples)
+        QVERIFY2(!example.summary.isEmpty(), qPrintable(example.name + " has no header comment"));
+    QVERIFY(!defaultExample(dir).isEmpty());
+}
+
+void DocumentTest::recentFilesKeepTheNewestFirstWithoutDuplicates() {
+    RecentFiles recent;
+    recent.clear();
+    for (int i = 0; i < RecentFiles::kMaxFiles + 2; ++i)
+        recent.add(QStringLiteral("/tmp/f%1.py").arg(i));
+    recent.add(QStringLiteral("/tmp/f5.py"));
+    QCOMPARE(recent.files().size(), RecentFiles::kMaxFiles);
+    QCOMPARE(recent.files().first(), QStringLiteral("/tmp/f5.py"));
+    QCOMPARE(recent.files().count(QStringLiteral("/tmp/f5.py")), 1);
+    RecentFiles reloaded;
+    QCOMPARE(reloaded.files(), recent.files());
+    recent.clear();
+}
+
+BS_GUI_TEST_SUITE(DocumentTest);
+
+} // namespace bs::gui::test
+
+#include "DocumentTest.moc"

@@ -1,0 +1,301 @@
+// Schedule edits on a real script (edit/ScheduleEditor.h, edit/EditActions.h): each edit's
+// Python runs in the embedded interpreter and re-analyses, and undo/redo restore the exact text
+// and the analysis of it.
+#include "GuiTestSupport.h"
+
+#include "edit/EditActions.h"
+#include "edit/ScheduleEditor.h"
+#include "models/TraceRows.h"
+
+#include <QAction>
+#include <QListWidget>
+#include <QMainWindow>
+#include <QPlainTextEdit>
+#include <QTextDocument>
+#include <QUndoStack>
+#include <QVBoxLayout>
+#include <QtTest>
+
+namespace bs::gui::test {
+
+namespace {
+
+const char *const kScript = R"(import tvm
+from tvm import te
+
+A = te.placeholder((64, 64), name="A")
+B = te.compute((64, 64), lambda i, j: A[i, j] + 1.0, name="B")
+C = te.compute((64, 64), lambda i, j: B[i, j] * 2.0, name="C")
+s = te.create_schedule(C.op)
+i, j = s[C].op.axis
+)";
+
+/// What the views would show of `stage` in the document's current analysis, as one line:
+/// `stages=3 leaves=i,j attach=kGroupRoot scope= kinds=0,0 bound=,`.
+QString describe(const ScriptDocument &document, const QString &stageName) {
+    const auto &analysis = document.analysis();
+    if (!analysis)
+        return QStringLiteral("no analysis");
+    const Schedule &sch = analysis->program.schedule;
+    const Stage stage = findStageByName(sch, stageName);
+    if (!stage.defined())
+        return QStringLiteral("no stage ") + stageName;
+    QStringList leaves, kinds, bound;
+    for (const IterVar &iv : stage->leafIterVars) {
+        leaves << qstr(iv->var.name());
+        const IterVarAttr *attr = stage.attrOf(iv);
+        kinds << QString::number(attr ? int(attr->iterType) : 0);
+        bound << (attr && attr->bindThread.defined() ? qstr(attr->bindThread->threadTag)
+                                                     : QString());
+    }
+    return QStringLiteral("stages=%1 leaves=%2 attach=%3 scope=%4 kinds=%5 bound=%6")
+        .arg(sch.stages().size())
+        .arg(leaves.join(','), QString::fromLatin1(attachTypeName(stage->attachType)),
+             qstr(stage->scope), kinds.join(','), bound.join(','));
+}
+
+QString problemText(const ScriptDocument &document) {
+    const auto &problem = document.problem();
+    return problem ? QString::fromStdString(problem->toString()) : QString();
+}
+
+} // namespace
+
+class EditCommandTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void init();
+    void cleanup();
+    void editRoundTrip_data();
+    void editRoundTrip();
+    void refusedEditLeavesTheScriptAlone();
+    void typingClearsTheEditHistory();
+    void computeAtWaitsForTheTargetLoop();
+    void editsWaitForACurrentAnalysis();
+    void actionsFollowTheSelectionAndAskForArguments();
+    void singleKeysEditOutsideTheScriptEditorOnly();
+
+private:
+    bool openScript();
+
+    ScriptDocument *m_document = nullptr;
+    ScheduleEditor *m_editor = nullptr;
+};
+
+void EditCommandTest::init() {
+#if !BOUNDSCOPE_WITH_PYTHON
+    QSKIP("this build has no Python front end");
+#endif
+    m_document = new ScriptDocument;
+    m_editor = new ScheduleEditor(m_document, m_document);
+}
+
+void EditCommandTest::cleanup() {
+    delete m_document;
+    m_document = nullptr;
+}
+
+bool EditCommandTest::openScript() {
+    m_document->setUntitled(QString::fromLatin1(kScript), QStringLiteral("edit.py"));
+    return waitForAnalysis(*m_document) && !m_document->problem();
+}
+
+void EditCommandTest::editRoundTrip_data() {
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<QString>("stage");
+    QTest::addColumn<QString>("iterVar");
+    QTest::addColumn<QString>("argument");
+    QTest::addColumn<QString>("expected"); ///< part of describe(stage) after the edit
+    const auto row = [](const char *name, EditKind kind, const char *stage, const char *iv,
+                        const char *argument, const QString &expected) {
+        QTest::newRow(name) << int(kind) << QString::fromLatin1(stage) << QString::fromLatin1(iv)
+                            << QString::fromLatin1(argument) << expected;
+    };
+    row("split", EditKind::Split, "C", "i", "8", QStringLiteral("leaves=i.outer,i.inner,j "));
+    row("fuse", EditKind::Fuse, "C", "i", "", QStringLiteral("leaves=i.j.fused "));
+    row("move in", EditKind::MoveIn, "C", "i", "", QStringLiteral("leaves=j,i "));
+    row("move out", EditKind::MoveOut, "C", "j", "", QStringLiteral("leaves=j,i "));
+    row("bind", EditKind::Bind, "C", "i", "blockIdx.x", QStringLiteral("bound=blockIdx.x,"));
+    row("vectorize", EditKind::Vectorize, "C", "j", "",
+        QStringLiteral("kinds=0,%1").arg(int(IterVarType::Vectorized)));
+    row("unroll", EditKind::Unroll, "C", "j", "",
+        QStringLiteral("kinds=0,%1").arg(int(IterVarType::Unrolled)));
+    row("parallel", EditKind::Parallel, "C", "i", "",
+        QStringLiteral("kinds=%1,0").arg(int(IterVarType::Parallelized)));
+    row("compute_at", EditKind::ComputeAt, "B", "", "C.i", QStringLiteral("attach=kScope"));
+    row("compute_inline", EditKind::ComputeInline, "B", "", "", QStringLiteral("attach=kInline"));
+    row("compute_root", EditKind::ComputeRoot, "B", "", "", QStringLiteral("attach=kGroupRoot"));
+    row("set_scope", EditKind::SetScope, "B", "", "local", QStringLiteral("scope=local"));
+    row("cache_read", EditKind::CacheRead, "A", "", "shared", QStringLiteral("stages=4"));
+    row("cache_write", EditKind::CacheWrite, "C", "", "local", QStringLiteral("stages=4"));
+}
+
+void EditCommandTest::editRoundTrip() {
+    QFETCH(int, kind);
+    QFETCH(QString, stage);
+    QFETCH(QString, iterVar);
+    QFETCH(QString, argument);
+    QFETCH(QString, expected);
+    QVERIFY(openScript());
+    const QString original = m_document->textDocument()->toPlainText();
+    const QString before = describe(*m_document, stage);
+
+    ScheduleEdit edit;
+    edit.kind = EditKind(kind);
+    edit.stage = stage;
+    edit.iterVar = iterVar;
+    edit.factor = argument.toLongLong();
+    edit.thread = argument;
+    edit.scope = argument;
+    edit.targetStage = argument.section(QLatin1Char('.'), 0, 0);
+    edit.targetIterVar = argument.section(QLatin1Char('.'), 1);
+    QString error;
+    QVERIFY2(m_editor->apply(edit, &error), qPrintable(error));
+    const QString edited = m_document->textDocument()->toPlainText();
+    QVERIFY(edited.startsWith(original) && edited.size() > original.size());
+    QVERIFY(waitForAnalysis(*m_document));
+    QVERIFY2(!m_document->problem(), qPrintable(problemText(*m_document) + "\n" + edited));
+    QVERIFY2(describe(*m_document, stage).contains(expected),
+             qPrintable(describe(*m_document, stage)));
+
+    m_editor->undoStack()->undo();
+    QCOMPARE(m_document->textDocument()->toPlainText(), original);
+    QVERIFY(waitForAnalysis(*m_document));
+    QVERIFY(!m_document->problem());
+    QCOMPARE(describe(*m_document, stage), before);
+
+    m_editor->undoStack()->redo();
+    QCOMPARE(m_document->textDocument()->toPlainText(), edited);
+    QVERIFY(waitForAnalysis(*m_document));
+    QVERIFY(!m_document->problem());
+    QVERIFY(describe(*m_document, stage).contains(expected));
+}
+
+void EditCommandTest::refusedEditLeavesTheScriptAlone() {
+    QVERIFY(openScript());
+    QSignalSpy refused(m_editor, &ScheduleEditor::refused);
+    ScheduleEdit edit;
+    edit.kind = EditKind::Fuse;
+    edit.stage = QStringLiteral("C");
+    edit.iterVar = QStringLiteral("j");
+    QString error;
+    QVERIFY(!m_editor->apply(edit, &error));
+    QCOMPARE(error, QStringLiteral("'j' is the innermost loop of stage 'C'"));
+    QCOMPARE(refused.count(), 1);
+    QCOMPARE(m_document->textDocument()->toPlainText(), QString::fromLatin1(kScript));
+    QCOMPARE(m_editor->undoStack()->count(), 0);
+}
+
+void EditCommandTest::typingClearsTheEditHistory() {
+    QVERIFY(openScript());
+    ScheduleEdit edit;
+    edit.kind = EditKind::Vectorize;
+    edit.stage = QStringLiteral("C");
+    edit.iterVar = QStringLiteral("j");
+    QString error;
+    QVERIFY2(m_editor->apply(edit, &error), qPrintable(error));
+    QCOMPARE(m_editor->undoStack()->count(), 1);
+    QVERIFY(waitForAnalysis(*m_document));
+    QTextCursor cursor(m_document->textDocument());
+    cursor.movePosition(QTextCursor::End);
+    cursor.insertText(QStringLiteral("# typed\n"));
+    QCOMPARE(m_editor->undoStack()->count(), 0);
+    QVERIFY(!m_editor->blocker().isEmpty());
+}
+
+void EditCommandTest::computeAtWaitsForTheTargetLoop() {
+    QVERIFY(openScript());
+    QString error;
+    QVERIFY(m_editor->beginComputeAt(QStringLiteral("B"), &error));
+    QVERIFY(m_editor->isPickingTarget());
+    m_document->selection()->select(QStringLiteral("C")); // a stage alone is no target
+    QCOMPARE(m_editor->undoStack()->count(), 0);
+    m_document->selection()->select(QStringLiteral("C"), QStringLiteral("j"));
+    QVERIFY(!m_editor->isPickingTarget());
+    QCOMPARE(m_editor->undoStack()->count(), 1);
+    QVERIFY(m_document->textDocument()->toPlainText().endsWith(
+        QStringLiteral("s[B].compute_at(s[C], j)\n")));
+    QVERIFY(waitForAnalysis(*m_document));
+    QVERIFY(describe(*m_document, QStringLiteral("B")).contains(QStringLiteral("attach=kScope")));
+}
+
+void EditCommandTest::editsWaitForACurrentAnalysis() {
+    QVERIFY(openScript());
+    QVERIFY(m_editor->blocker().isEmpty());
+    m_document->textDocument()->setPlainText(QString::fromLatin1(kScript) +
+                                             QStringLiteral("x = 1\n"));
+    QCOMPARE(m_editor->blocker(), QStringLiteral("the script changed since it was analysed"));
+    m_document->reanalyse();
+    QVERIFY(waitForAnalysis(*m_document));
+    QVERIFY(m_editor->blocker().isEmpty());
+    m_document->textDocument()->setPlainText(QStringLiteral("raise ValueError('no')\n"));
+    m_document->reanalyse();
+    QVERIFY(waitForAnalysis(*m_document));
+    QCOMPARE(m_editor->blocker(), QStringLiteral("the script has an error: fix it first"));
+}
+
+void EditCommandTest::actionsFollowTheSelectionAndAskForArguments() {
+    QVERIFY(openScript());
+    QMainWindow window;
+    EditActions actions(m_editor, &window);
+    QStringList asked;
+    actions.setPrompt([&asked](const QString &, const QString &label, const QStringList &) {
+        asked << label;
+        return std::optional<QString>(QStringLiteral("4"));
+    });
+    m_document->selection()->select(QStringLiteral("C"));
+    QVERIFY(!actions.action(EditKind::Split)->isEnabled());
+    QVERIFY(actions.action(EditKind::CacheWrite)->isEnabled());
+    m_document->selection()->select(QStringLiteral("C"), QStringLiteral("i"));
+    QVERIFY(actions.action(EditKind::Split)->isEnabled());
+    QCOMPARE(actions.action(EditKind::Split)->shortcut(), QKeySequence(Qt::Key_S));
+    QCOMPARE(actions.action(EditKind::MoveOut)->shortcut(), QKeySequence(Qt::SHIFT | Qt::Key_Up));
+    actions.action(EditKind::Split)->trigger();
+    QCOMPARE(asked.size(), 1);
+    QVERIFY(m_document->textDocument()->toPlainText().endsWith(
+        QStringLiteral("i_outer, i_inner = s[C].split(i, factor=4)\n")));
+    // While the edited script runs, nothing can be edited.
+    QVERIFY(!actions.action(EditKind::Fuse)->isEnabled());
+    QVERIFY(waitForAnalysis(*m_document));
+    QVERIFY(actions.action(EditKind::Fuse)->isEnabled());
+    actions.undoAction()->trigger();
+    QCOMPARE(m_document->textDocument()->toPlainText(), QString::fromLatin1(kScript));
+}
+
+void EditCommandTest::singleKeysEditOutsideTheScriptEditorOnly() {
+    QVERIFY(openScript());
+    QMainWindow window;
+    auto *editor = new QPlainTextEdit(&window);
+    auto *other = new QListWidget(&window);
+    auto *central = new QWidget(&window);
+    auto *layout = new QVBoxLayout(central);
+    layout->addWidget(editor);
+    layout->addWidget(other);
+    window.setCentralWidget(central);
+    EditActions actions(m_editor, &window);
+    int prompts = 0;
+    actions.setPrompt([&prompts](const QString &, const QString &, const QStringList &) {
+        ++prompts;
+        return std::optional<QString>(QStringLiteral("2"));
+    });
+    m_document->selection()->select(QStringLiteral("C"), QStringLiteral("j"));
+    window.show();
+    window.activateWindow();
+    if (!QTest::qWaitForWindowActive(&window))
+        QSKIP("the window cannot be activated on this platform");
+    editor->setFocus();
+    QTest::keyClick(editor, Qt::Key_S);
+    QCOMPARE(editor->toPlainText(), QStringLiteral("s"));
+    QCOMPARE(prompts, 0);
+    other->setFocus();
+    QTest::keyClick(other, Qt::Key_S);
+    QCOMPARE(prompts, 1);
+    QVERIFY(m_document->textDocument()->toPlainText().endsWith(
+        QStringLiteral("j_outer, j_inner = s[C].split(j, factor=2)\n")));
+}
+
+BS_GUI_TEST_SUITE(EditCommandTest);
+
+} // namespace bs::gui::test
+
+#include "EditCommandTest.moc"

@@ -1,0 +1,337 @@
+// The main window end to end, offscreen: one selection links the graphs, the inspector, the
+// Bounds table, the IR and the editor both ways; the rules selector re-analyses; a script
+// error keeps the views; exports write valid files. Every example is opened in
+// ExamplesTest.cpp.
+#include "GuiTestSupport.h"
+#include "TestPrograms.h"
+
+#include "document/Exporter.h"
+#include "document/GraphLayouter.h"
+#include "models/StringTableModel.h"
+#include "panels/BoundsPanel.h"
+#include "panels/EditorPanel.h"
+#include "panels/GraphPanel.h"
+#include "panels/InspectorPanel.h"
+#include "panels/IrPanel.h"
+#include "views/GraphItems.h"
+#include "views/GraphScene.h"
+#include "views/GraphView.h"
+#include "views/ScriptEditor.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMenu>
+#include <QPlainTextEdit>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTextBlock>
+#include <QTextDocument>
+#include <QtTest>
+
+namespace bs::gui::test {
+
+namespace {
+
+/// A window showing `program` as if the pretend script had defined it.
+struct Fixture {
+    MainWindow window{MainWindow::Options{false, false}};
+
+    bool show(const Program& program, const QString& script = sharedScopeScript()) {
+        window.resize(1400, 900);
+        window.show();
+        window.document()->setUntitled(script, QStringLiteral("ex6_shared_scope.py"));
+        if (!waitForAnalysis(*window.document()))
+            return false;
+        window.document()->analyseProgram(program);
+        return waitForAnalysis(*window.document()) && window.document()->analysis() &&
+               waitForGraphs(window);
+    }
+
+    /// With BOUNDSCOPE_GUI_TEST_SHOTS=DIR, each test leaves a PNG of its window there.
+    ~Fixture() {
+        const QString dir = qEnvironmentVariable("BOUNDSCOPE_GUI_TEST_SHOTS");
+        if (!dir.isEmpty())
+            window.grab().save(QDir(dir).filePath(
+                QString::fromLatin1(QTest::currentTestFunction()) + QStringLiteral(".png")));
+    }
+
+    /// Clicks node `id` of `panel`'s graph (at `rowOffset` points below its centre).
+    void clickNode(GraphPanel* panel, const QString& id, qreal rowOffset = 0) {
+        GraphNodeItem* item = panel->scene()->nodeItem(id);
+        QVERIFY2(item, qPrintable(id));
+        panel->view()->centerOn(item);
+        const QPointF at = item->sceneBoundingRect().center() + QPointF(0, rowOffset);
+        QTest::mouseClick(panel->view()->viewport(), Qt::LeftButton, Qt::NoModifier,
+                          panel->view()->mapFromScene(at));
+    }
+};
+
+int column(const StringTableModel* model, const QString& header) {
+    for (int c = 0; c < model->columnCount(); ++c) {
+        if (model->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString() == header)
+            return c;
+    }
+    return -1;
+}
+
+/// The text of the 0-based lines of `panel` drawn as selected.
+QStringList highlightedIr(const IrPanel* panel) {
+    QStringList lines;
+    const QStringList all = panel->text().split(QLatin1Char('\n'));
+    for (int n : panel->highlightedLines())
+        lines << all.value(n).trimmed();
+    return lines;
+}
+
+} // namespace
+
+class MainWindowTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void clickingADagNodeSelectsTheStageEverywhere();
+    void selectedStageDrivesTheIterVarGraphAndAttachPath();
+    void clickingAnIterVarNodeSelectsTheIterVar();
+    void clickingAnIrLineSelectsItsStage();
+    void choosingAStageInTheInspectorHighlightsItInTheDag();
+    void selectingABoundsRowSelectsItsStageAndIterVar();
+    void rulesSelectorChangesTheBoundsShown();
+    void scriptErrorShowsTheMessageAndKeepsTheViews();
+    void irPassSelectorShowsEachPass();
+    void exportsWriteValidFiles();
+    void docksCanBeAddedAndAreListedInTheViewMenu();
+};
+
+void MainWindowTest::clickingADagNodeSelectsTheStageEverywhere() {
+    Fixture f;
+    QVERIFY(f.show(sharedScopeExample()));
+    // The output is selected at first, so every view has something to show.
+    QCOMPARE(f.window.selection()->stage(), QStringLiteral("C"));
+    f.clickNode(f.window.stageDag(), QStringLiteral("stage1"));
+    QCOMPARE(f.window.selection()->stage(), QStringLiteral("B"));
+    QCOMPARE(f.window.stageDag()->scene()->selectedNodeIds(),
+             QStringList{QStringLiteral("stage1")});
+    QCOMPARE(f.window.inspector()->stage(), QStringLiteral("B"));
+    // C requests [blockIdx.x, blockIdx.x] of B's axis 0 and the whole of axis 1: threadIdx.x is
+    // relaxed because B is shared (seed Ex. 6).
+    const StringTableModel* requests = f.window.inspector()->model(InspectorPanel::Table::Requests);
+    QCOMPARE(requests->rowCount(), 2);
+    QCOMPARE(requests->row(0).cells.value(0), QStringLiteral("C"));
+    QCOMPARE(requests->row(1).cells.value(column(requests, QStringLiteral("Request"))),
+             QStringLiteral("[0, 199]"));
+    QVERIFY(requests->row(1)
+                .cells.value(column(requests, QStringLiteral("Why")))
+                .contains(QStringLiteral("threadIdx.x")));
+    const StringTableModel* leaves = f.window.inspector()->model(InspectorPanel::Table::LeafSets);
+    const int leafJ = leaves->findRow(QStringLiteral("C"), QStringLiteral("j"));
+    QVERIFY(leafJ >= 0);
+    QCOMPARE(leaves->row(leafJ).cells.value(column(leaves, QStringLiteral("Case"))),
+             QStringLiteral("relax"));
+    const StringTableModel* ranges = f.window.inspector()->model(InspectorPanel::Table::Union);
+    QCOMPARE(ranges->row(1).cells.value(column(ranges, QStringLiteral("Range"))),
+             QStringLiteral("min=0, ext=200"));
+    QVERIFY(f.window.inspector()->summaryText().contains(QStringLiteral("shared (set)")));
+    QCOMPARE(f.window.editorPanel()->editor()->linkedLine(), kSharedScopeLineOfB);
+    QVERIFY(highlightedIr(f.window.irPanel()).contains(QStringLiteral("produce B {")));
+    QVERIFY(!highlightedIr(f.window.irPanel()).contains(QStringLiteral("produce C {")));
+    const QModelIndexList rows = f.window.bounds()->view()->selectionModel()->selectedRows();
+    QVERIFY(!rows.isEmpty());
+    for (const QModelIndex& row : rows)
+        QCOMPARE(row.data(StringTableModel::StageRole).toString(), QStringLiteral("B"));
+}
+
+void MainWindowTest::selectedStageDrivesTheIterVarGraphAndAttachPath() {
+    Fixture f;
+    QVERIFY(f.show(sharedScopeExample()));
+    f.window.selection()->select(QStringLiteral("B"));
+    QVERIFY(waitForGraphs(f.window));
+    const auto iterVars = f.window.iterVarGraph()->shownGraph();
+    QVERIFY(iterVars);
+    QCOMPARE(QString::fromStdString(iterVars->graph.name),
+             QStringLiteral("IterVar relations of B"));
+    // The attach tree highlights B and the path up to the root through C's blockIdx.x loop.
+    const auto attach = f.window.attachTree()->shownGraph();
+    QVERIFY(attach);
+    int highlightedEdges = 0;
+    for (const viz::GraphEdge& edge : attach->graph.edges)
+        highlightedEdges += edge.highlighted ? 1 : 0;
+    QCOMPARE(highlightedEdges, 2);
+    QVERIFY(attach->graph.findNode("stage1")->highlighted);
+    const auto requests = f.window.requestsGraph()->shownGraph();
+    QVERIFY(requests);
+    QVERIFY(requests->graph.findNode("consumer0"));
+}
+
+void MainWindowTest::clickingAnIterVarNodeSelectsTheIterVar() {
+    Fixture f;
+    QVERIFY(f.show(sharedScopeExample()));
+    // C's IterVars are i (0) and j (1), both roots and leaves.
+    f.clickNode(f.window.iterVarGraph(), QStringLiteral("iv2_1"));
+    QCOMPARE(f.window.selection()->stage(), QStringLiteral("C"));
+    QCOMPARE(f.window.selection()->iterVar(), QStringLiteral("j"));
+    QCOMPARE(f.window.iterVarGraph()->scene()->selectedNodeIds(),
+             QStringList{QStringLiteral("iv2_1")});
+    // j is bound to threadIdx.x: its thread_extent line is C's loop over j.
+    QVERIFY(!f.window.irPanel()->highlightedLines().isEmpty());
+}
+
+void MainWindowTest::clickingAnIrLineSelectsItsStage() {
+    Fixture f;
+    QVERIFY(f.show(sharedScopeExample()));
+    f.window.irPanel()->setPass(LowerPass::ScheduleOps);
+    const QStringList lines = f.window.irPanel()->text().split(QLatin1Char('\n'));
+    const int realizeB = int(lines.indexOf(QRegularExpression(QStringLiteral("^\\s*realize B.*"))));
+    QVERIFY(realizeB >= 0);
+    QPlainTextEdit* text = f.window.irPanel()->textView();
+    text->setTextCursor(QTextCursor(text->document()->findBlockByNumber(realizeB)));
+    QCOMPARE(f.window.selection()->stage(), QStringLiteral("B"));
+    QCOMPARE(f.window.selection()->iterVar(), QString());
+    // B's store sits inside its produce block; the thread_extent line above C's store is the
+    // loop of C's j.
+    const int storeC = int(lines.indexOf(QRegularExpression(QStringLiteral("^\\s*C\\(.*"))));
+    QVERIFY(f.window.irPanel()->chooseLine(storeC - 1));
+    QCOMPARE(f.window.selection()->stage(), QStringLiteral("C"));
+    QCOMPARE(f.window.selection()->iterVar(), QStringLiteral("j"));
+    QCOMPARE(f.window.stageDag()->scene()->selectedNodeIds(),
+             QStringList{QStringLiteral("stage2")});
+}
+
+void MainWindowTest::choosingAStageInTheInspectorHighlightsItInTheDag() {
+    Fixture f;
+    QVERIFY(f.show(sharedScopeExample()));
+    f.window.selection()->select(QStringLiteral("B"));
+    auto* stages = f.window.inspector()->findChild<QComboBox*>();
+    QVERIFY(stages);
+    stages->setCurrentText(QStringLiteral("C"));
+    QCOMPARE(f.window.selection()->stage(), QStringLiteral("C"));
+    QCOMPARE(f.window.stageDag()->scene()->selectedNodeIds(),
+             QStringList{QStringLiteral("stage2")});
+    QCOMPARE(f.window.editorPanel()->editor()->linkedLine(), kSharedScopeLineOfC);
+    // A click on the background keeps the selection (it pans the view).
+    QTest::mouseClick(f.window.stageDag()->view()->viewport(), Qt::LeftButton, Qt::NoModifier,
+                      QPoint(2, 2));
+    QCOMPARE(f.window.selection()->stage(), QStringLiteral("C"));
+}
+
+void MainWindowTest::selectingABoundsRowSelectsItsStageAndIterVar() {
+    Fixture f;
+    QVERIFY(f.show(sharedScopeExample()));
+    const StringTableModel* model = f.window.bounds()->model();
+    const int row = model->findRow(QStringLiteral("B"), QStringLiteral("j"));
+    QVERIFY(row >= 0);
+    QTableView* view = f.window.bounds()->view();
+    view->selectionModel()->setCurrentIndex(view->model()->index(row, 0),
+                                            QItemSelectionModel::ClearAndSelect |
+                                                QItemSelectionModel::Rows);
+    QCOMPARE(f.window.selection()->stage(), QStringLiteral("B"));
+    QCOMPARE(f.window.selection()->iterVar(), QStringLiteral("j"));
+    QCOMPARE(f.window.inspector()->stage(), QStringLiteral("B"));
+    QVERIFY(waitForGraphs(f.window));
+    QCOMPARE(f.window.iterVarGraph()->scene()->selectedNodeIds(),
+             QStringList{QStringLiteral("iv1_1")});
+}
+
+void MainWindowTest::rulesSelectorChangesTheBoundsShown() {
+    Fixture f;
+    QVERIFY(f.show(fuseExample()));
+    QCOMPARE(f.window.bounds()->rootElements(QStringLiteral("B")), qint64(8));
+    QComboBox* rules = f.window.rulesSelector();
+    rules->setCurrentIndex(rules->findText(QStringLiteral("tvm-0.6")));
+    QVERIFY(waitForAnalysis(*f.window.document()));
+    QCOMPARE(f.window.document()->rules(), BoundRules::Tvm06);
+    QCOMPARE(f.window.bounds()->rootElements(QStringLiteral("B")), qint64(4096));
+    QVERIFY(f.window.irPanel()->text().contains(QStringLiteral("allocate B[int32 * 4096]")));
+}
+
+void MainWindowTest::scriptErrorShowsTheMessageAndKeepsTheViews() {
+    Fixture f;
+    QVERIFY(f.show(sharedScopeExample()));
+    f.window.selection()->select(QStringLiteral("B"));
+    QVERIFY(waitForGraphs(f.window));
+    const QString irBefore = f.window.irPanel()->text();
+    const int boundsBefore = f.window.bounds()->model()->rowCount();
+
+    f.window.document()->textDocument()->setPlainText(QStringLiteral("import tvm\nA = (\n"));
+    QVERIFY(waitForAnalysis(*f.window.document()));
+    QVERIFY(f.window.document()->problem().has_value());
+    const QString banner = f.window.editorPanel()->bannerText();
+    QVERIFY2(banner.contains(QStringLiteral("last successful analysis")), qPrintable(banner));
+#if BOUNDSCOPE_WITH_PYTHON
+    QCOMPARE(f.window.editorPanel()->editor()->problemLine(), 2);
+    QVERIFY(banner.startsWith(QStringLiteral("Line 2:")));
+#endif
+    QCOMPARE(f.window.irPanel()->text(), irBefore);
+    QCOMPARE(f.window.bounds()->model()->rowCount(), boundsBefore);
+    QCOMPARE(int(f.window.stageDag()->shownGraph()->graph.nodes.size()), 3);
+    QVERIFY(f.window.iterVarGraph()->shownGraph());
+    QCOMPARE(f.window.inspector()->stage(), QStringLiteral("B"));
+}
+
+void MainWindowTest::irPassSelectorShowsEachPass() {
+    Fixture f;
+    QVERIFY(f.show(sharedScopeExample()));
+    f.window.irPanel()->setPass(LowerPass::ScheduleOps);
+    QVERIFY(f.window.irPanel()->text().contains(
+        QStringLiteral("realize B([blockIdx.x, 1], [0, 200])")));
+    f.window.irPanel()->setPass(LowerPass::Final);
+    QVERIFY(f.window.irPanel()->text().contains(QStringLiteral("allocate B")));
+    QVERIFY(!f.window.irPanel()->text().contains(QStringLiteral("realize B")));
+}
+
+void MainWindowTest::exportsWriteValidFiles() {
+    Fixture f;
+    QVERIFY(f.show(sharedScopeExample()));
+    QTemporaryDir dir;
+    QString error;
+    for (GraphPanel* panel : f.window.graphPanels()) {
+        const QString base = dir.filePath(QString::fromLatin1(viz::graphKindName(panel->kind())));
+        QVERIFY2(panel->exportTo(base + QStringLiteral(".png"), &error), qPrintable(error));
+        QVERIFY(!QImage(base + QStringLiteral(".png")).isNull());
+        QVERIFY2(panel->exportTo(base + QStringLiteral(".dot"), &error), qPrintable(error));
+        QFile dot(base + QStringLiteral(".dot"));
+        QVERIFY(dot.open(QIODevice::ReadOnly));
+        QVERIFY(dot.readAll().startsWith("digraph"));
+        if (!viz::graphvizAvailable())
+            continue;
+        QVERIFY2(panel->exportTo(base + QStringLiteral(".svg"), &error), qPrintable(error));
+        QFile svg(base + QStringLiteral(".svg"));
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        QVERIFY(svg.readAll().contains("<svg"));
+    }
+    // A failed export names the file and leaves nothing behind.
+    const QString missing = dir.filePath(QStringLiteral("missing/dag.dot"));
+    QVERIFY(!f.window.stageDag()->exportTo(missing, &error));
+    QVERIFY2(error.contains(QStringLiteral("missing/dag.dot")), qPrintable(error));
+    QVERIFY(!QFile::exists(missing));
+
+    const QString json = dir.filePath(QStringLiteral("trace.json"));
+    const std::string trace = f.window.document()->analysis()->lowered->bounds.trace.toJson();
+    QVERIFY(writeFileAtomically(json, QByteArray::fromStdString(trace), &error));
+    QFile jsonFile(json);
+    QVERIFY(jsonFile.open(QIODevice::ReadOnly));
+    const QJsonDocument parsed = QJsonDocument::fromJson(jsonFile.readAll());
+    QCOMPARE(parsed.object().value(QStringLiteral("rules")).toString(), QStringLiteral("tvm"));
+    QCOMPARE(parsed.object().value(QStringLiteral("stages")).toArray().size(), 3);
+}
+
+void MainWindowTest::docksCanBeAddedAndAreListedInTheViewMenu() {
+    MainWindow window(MainWindow::Options{false, false});
+    auto* content = new QWidget;
+    QDockWidget* dock =
+        window.addDock(content, QStringLiteral("Extra"), QStringLiteral("extraDock"),
+                       Qt::BottomDockWidgetArea, window.dock(QStringLiteral("loweredIrDock")));
+    QCOMPARE(window.dock(QStringLiteral("extraDock")), dock);
+    QVERIFY(window.viewMenu()->actions().contains(dock->toggleViewAction()));
+    QVERIFY(
+        window.tabifiedDockWidgets(dock).contains(window.dock(QStringLiteral("loweredIrDock"))));
+}
+
+BS_GUI_TEST_SUITE(MainWindowTest);
+
+} // namespace bs::gui::test
+
+#include "MainWindowTest.moc"
