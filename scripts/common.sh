@@ -14,6 +14,10 @@ step() { printf '\n== %s\n' "$*"; }
 
 setup_ccache() {
     export CCACHE_DIR=${CCACHE_DIR:-$HOME/.ccache}
+    # Paths relative to the checkout, so another clone or build folder reuses the cache (a CI
+    # run on a fresh clone hits what an earlier run compiled).
+    export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$root}
+    export CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-true}
     mkdir -p "$CCACHE_DIR"
     ccache --max-size="${CCACHE_MAXSIZE:-5G}" >/dev/null
     ccache --zero-stats >/dev/null
