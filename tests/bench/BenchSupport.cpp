@@ -78,4 +78,22 @@ bool checkClose(benchmark::State& state, const Buffer& actual, const Buffer& exp
     return false;
 }
 
+void registerVariant(const std::string& group, const std::string& name, int iterations,
+                     std::function<void(benchmark::State&)> run,
+                     std::function<void(benchmark::State&)> compile) {
+    benchmark::RegisterBenchmark((group + "/" + name).c_str(), std::move(run))
+        ->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(iterations);
+    benchmark::RegisterBenchmark((group + "Compile/" + name).c_str(), std::move(compile))
+        ->Unit(benchmark::kMillisecond)->Iterations(3);
+}
+
+int runRegisteredBenchmarks(int argc, char** argv) {
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv))
+        return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
+
 } // namespace bs::bench

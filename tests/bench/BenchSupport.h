@@ -55,4 +55,13 @@ void reportCompileCost(benchmark::State& state, const CompiledSchedule& compiled
 bool checkClose(benchmark::State& state, const Buffer& actual, const Buffer& expected,
                 const std::string& what);
 
+/// Registers `GROUP/NAME`, which times the kernel over `iterations` runs (manual time), and
+/// `GROUPCompile/NAME`, which measures lowering and JIT compilation over 3.
+void registerVariant(const std::string& group, const std::string& name, int iterations,
+                     std::function<void(benchmark::State&)> run,
+                     std::function<void(benchmark::State&)> compile);
+
+/// Google Benchmark's main after the registrations: runs what the command line selects.
+int runRegisteredBenchmarks(int argc, char** argv);
+
 } // namespace bs::bench

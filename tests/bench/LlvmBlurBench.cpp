@@ -150,17 +150,8 @@ const Entry kVariants[] = {{"root", root},
 int main(int argc, char** argv) {
     // root first: the others report their speed-up over it.
     for (const Entry& e : kVariants)
-        benchmark::RegisterBenchmark(("Blur2048/" + std::string(e.name)).c_str(),
-                                     [e](benchmark::State& st) { runVariant(st, e.name, e.apply); })
-            ->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(40);
-    for (const Entry& e : kVariants)
-        benchmark::RegisterBenchmark(("Blur2048Compile/" + std::string(e.name)).c_str(),
-                                     [e](benchmark::State& st) { compileOnly(st, e.apply); })
-            ->Unit(benchmark::kMillisecond)->Iterations(3);
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv))
-        return 1;
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+        registerVariant(
+            "Blur2048", e.name, 40, [e](benchmark::State& st) { runVariant(st, e.name, e.apply); },
+            [e](benchmark::State& st) { compileOnly(st, e.apply); });
+    return runRegisteredBenchmarks(argc, argv);
 }

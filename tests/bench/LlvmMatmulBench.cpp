@@ -254,17 +254,8 @@ int main(int argc, char** argv) {
         ->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(20);
 #endif
     for (const Entry& e : kVariants)
-        benchmark::RegisterBenchmark(("Matmul1024/" + std::string(e.name)).c_str(),
-                                     [e](benchmark::State& st) { runVariant(st, e.name, e.make); })
-            ->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(e.iterations);
-    for (const Entry& e : kVariants)
-        benchmark::RegisterBenchmark(("Matmul1024Compile/" + std::string(e.name)).c_str(),
-                                     [e](benchmark::State& st) { compileOnly(st, e.make); })
-            ->Unit(benchmark::kMillisecond)->Iterations(3);
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv))
-        return 1;
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+        registerVariant(
+            "Matmul1024", e.name, e.iterations, [e](benchmark::State& st) { runVariant(st, e.name, e.make); },
+            [e](benchmark::State& st) { compileOnly(st, e.make); });
+    return runRegisteredBenchmarks(argc, argv);
 }
