@@ -9,6 +9,7 @@ import sys
 import tempfile
 
 import tvm
+import tvm.testing
 from tvm import te
 
 
@@ -170,18 +171,5 @@ def test_library_frames_are_not_the_users_line():
     assert where == (__file__, line) or where[1] == line, where
 
 
-def main():
-    tests = [value for name, value in sorted(globals().items()) if name.startswith("test_")]
-    failed = 0
-    for test in tests:
-        try:
-            test()
-        except Exception as err:  # noqa: BLE001 - report every failing test
-            failed += 1
-            print("FAILED %s: %s: %s" % (test.__name__, type(err).__name__, err))
-    print("%d passed, %d failed" % (len(tests) - failed, failed))
-    return failed
-
-
 if __name__ == "__main__":
-    sys.exit(1 if main() else 0)
+    tvm.testing.main()

@@ -1,10 +1,10 @@
 """The `tvm` compatibility package offers TVM's module layout and names, and says clearly when a
 name is not available yet."""
 
-import sys
 
 import boundscope
 import tvm
+import tvm.testing
 import tvm.tir
 import tvm.te
 from tvm import te
@@ -49,18 +49,5 @@ def test_runtime_convert():
     assert values[0].dtype == "int32" and values[1].dtype == "float32"
 
 
-def main():
-    tests = [value for name, value in sorted(globals().items()) if name.startswith("test_")]
-    failed = 0
-    for test in tests:
-        try:
-            test()
-        except Exception as err:  # noqa: BLE001 - report every failing test
-            failed += 1
-            print("FAILED %s: %s: %s" % (test.__name__, type(err).__name__, err))
-    print("%d passed, %d failed" % (len(tests) - failed, failed))
-    return failed
-
-
 if __name__ == "__main__":
-    sys.exit(1 if main() else 0)
+    tvm.testing.main()
