@@ -118,6 +118,18 @@ std::string runReference(const LoweredFunc& func, const RunRequest& request,
     return "unscheduled program (interpreter)";
 }
 
+/// What stops the interpreter running `func` on a copy of `inputs` (an out-of-bounds access
+/// named with its statement), or empty when it runs to the end.
+std::string interpreterStop(const LoweredFunc& func, const std::vector<int64_t>& sizes,
+                            std::vector<Buffer> inputs) {
+    try {
+        makeInterpreterExecutor(func, sizes)->run(inputs, 0, 0);
+    } catch (const UserError& e) {
+        return e.what();
+    }
+    return std::string();
+}
+
 void checkResult(const LoweredFunc& func, const RunRequest& request,
                  const std::vector<int64_t>& sizes, const WorkCount& work,
                  std::vector<Buffer> expected, const std::vector<Buffer>& actual,
@@ -169,9 +181,21 @@ RunReport runKernel(const LowerResult& lowered, const RunRequest& request) {
     report.compileMs = executor->compileMs;
     report.device = executor->device;
     std::vector<Buffer> args = initial;
-    report.timesMs = executor->run(args, request.repeat, request.timeBudgetMs);
-
     WorkCount work = countWork(func, sizes);
+    try {
+        report.timesMs = executor->run(args, request.repeat, request.timeBudgetMs);
+    } catch (const UserError& e) {
+        // A compiled kernel that stops (a memory fault, a failed assert) says little about
+        // where; the interpreter names the access, when the work is small enough to run there.
+        if (request.target == RunTarget::Emulate || work.iterations > request.interpreterCheckLimit)
+            throw;
+        std::string where = interpreterStop(func, sizes, initial);
+        if (where.empty())
+            throw;
+        throw UserError(std::string(e.what()) + "; the interpreter, running the same program, " +
+                        "stops at: " + where);
+    }
+
     report.flops = work.flops;
     report.bytes = work.bytes;
     summarizeTimes(report);

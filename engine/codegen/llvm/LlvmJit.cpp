@@ -3,6 +3,7 @@
 /// handle removes when it is destroyed.
 #include "codegen/llvm/LlvmJit.h"
 
+#include "codegen/llvm/FaultGuard.h"
 #include "codegen/llvm/LlvmHost.h"
 #include "codegen/llvm/LlvmModuleImpl.h"
 #include "codegen/llvm/LlvmRuntime.h"
@@ -78,7 +79,17 @@ JitKernel& JitKernel::operator=(JitKernel&&) noexcept = default;
 JitKernel::~JitKernel() = default;
 
 int32_t JitKernel::call(void* const* buffers, const int64_t* scalars) const {
-    return m_state->entry(const_cast<void**>(buffers), const_cast<int64_t*>(scalars));
+    struct Call {
+        State::Entry entry;
+        void** buffers;
+        int64_t* scalars;
+    } args{m_state->entry, const_cast<void**>(buffers), const_cast<int64_t*>(scalars)};
+    return llvmgen::runGuarded(
+        [](void* context) {
+            auto* call = static_cast<Call*>(context);
+            return call->entry(call->buffers, call->scalars);
+        },
+        &args);
 }
 
 void JitKernel::run(const std::vector<void*>& buffers, const std::vector<int64_t>& scalars) const {
@@ -109,6 +120,9 @@ const std::string& JitKernel::cpuName() const {
 }
 
 const std::string& JitKernel::failureMessage(int32_t status) const {
+    static const std::string memoryFault = llvmgen::kMemoryFaultMessage;
+    if (status == llvmgen::kMemoryFaultStatus)
+        return memoryFault;
     BS_CHECK(status > 0 && size_t(status) <= m_state->failureMessages.size())
         << "unknown status " << status << " of kernel '" << m_state->name << "'";
     return m_state->failureMessages[size_t(status - 1)];

@@ -1,6 +1,8 @@
 /// The runtime functions generated CPU kernels call (see LlvmRuntime.h).
 #include "codegen/llvm/LlvmRuntime.h"
 
+#include "codegen/llvm/FaultGuard.h"
+
 #include "runtime/ThreadPool.h"
 
 #include <atomic>
@@ -12,8 +14,21 @@ int32_t bs_llvm_parallel_for(BsParallelChunk chunk, void* closure, int64_t begin
     // Every chunk runs even after one failed: chunks cannot be cancelled halfway, and a status
     // is only an early return of the kernel, reported once.
     std::atomic<int32_t> status{0};
+    struct Chunk {
+        BsParallelChunk chunk;
+        void* closure;
+        int64_t lo, hi;
+    };
     bs::ThreadPool::global().parallelFor(begin, end, [&](int64_t lo, int64_t hi) {
-        int32_t code = chunk(lo, hi, closure);
+        // Each chunk is guarded on the thread that runs it: a memory fault in a worker thread
+        // becomes this loop's status (FaultGuard.h).
+        Chunk args{chunk, closure, lo, hi};
+        int32_t code = bs::llvmgen::runGuarded(
+            [](void* context) {
+                auto* c = static_cast<Chunk*>(context);
+                return c->chunk(c->lo, c->hi, c->closure);
+            },
+            &args);
         int32_t expected = 0;
         if (code != 0)
             status.compare_exchange_strong(expected, code);

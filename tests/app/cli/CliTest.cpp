@@ -2,48 +2,18 @@
 // starts the built executable in the folder of the test scripts and checks its exit code,
 // stdout and stderr.
 
+#include "CliRun.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-#include <sys/wait.h>
 
 namespace {
 
-struct CommandResult {
-    int exitCode = -1;
-    std::string out;
-    std::string err;
-};
-
-std::string readAll(const std::filesystem::path& path) {
-    std::ifstream in(path);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-/// Runs `boundscope ARGS` in the scripts folder, with `environment` (`NAME=value ...`) prefixed.
-CommandResult runCli(const std::string& args, const std::string& environment = "") {
-    auto tmp = std::filesystem::temp_directory_path();
-    auto outPath = tmp / ("bs_cli_out_" + std::to_string(::getpid()));
-    auto errPath = tmp / ("bs_cli_err_" + std::to_string(::getpid()));
-    std::string command = "cd '" BOUNDSCOPE_CLI_SCRIPTS "' && " + environment + " '" +
-                          BOUNDSCOPE_CLI "' " + args + " >'" + outPath.string() + "' 2>'" +
-                          errPath.string() + "' </dev/null";
-    int status = std::system(command.c_str());
-    CommandResult result;
-    result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    result.out = readAll(outPath);
-    result.err = readAll(errPath);
-    std::filesystem::remove(outPath);
-    std::filesystem::remove(errPath);
-    return result;
-}
+using bs::test::CommandResult;
+using bs::test::readAll;
+using bs::test::runCli;
 
 } // namespace
 
@@ -273,6 +243,17 @@ TEST(CliRun, SymbolicSizesTakeTheDefaultOrTheGivenValues) {
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_EQ(r.err,
               "boundscope: error: --size expects NAME=VALUE with an integer VALUE, got 'n'\n");
+}
+
+TEST(CliRun, AKernelThatReadsFarOutsideItsInputIsReportedNotACrash) {
+    for (const char* check : {"", " --check"}) {
+        CommandResult r = runCli(std::string("run far_read.py --repeat 1") + check);
+        EXPECT_EQ(r.exitCode, 1) << check << "\n" << r.out << r.err;
+        EXPECT_NE(r.err.find("accessed memory outside its buffers"), std::string::npos)
+            << check << "\n" << r.out << r.err;
+        // The interpreter names the access.
+        EXPECT_NE(r.err.find("out-of-bounds read of A[100000000]"), std::string::npos) << r.err;
+    }
 }
 
 TEST(CliRun, GpuScheduleOnTheCpuSaysWhichTargetsFit) {
