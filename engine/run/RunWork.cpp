@@ -11,8 +11,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
 #include <sstream>
 #include <unordered_set>
+
+#include <unistd.h>
 
 namespace bs {
 
@@ -32,6 +35,12 @@ std::vector<int64_t> bindSizes(const LoweredFunc& func,
         }
         if (value <= 0)
             throw UserError("size '" + name + "' must be positive, got " + std::to_string(value));
+        const Var& param = *std::find_if(func.scalarParams.begin(), func.scalarParams.end(),
+                                         [&](const Var& v) { return v.name() == name; });
+        int bits = param.type().bits();
+        if (bits < 64 && value > (int64_t(1) << (bits - 1)) - 1)
+            throw UserError("size '" + name + "' is " + param.type().toString() +
+                            ", which cannot hold " + std::to_string(value));
     }
     std::vector<int64_t> values;
     for (const Var& v : func.scalarParams) {
@@ -52,15 +61,64 @@ int64_t evaluateSize(const Expr& e, const LoweredFunc& func, const std::vector<i
     return *value;
 }
 
+namespace {
+
+std::string byteText(double bytes) {
+    const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    int unit = 0;
+    while (bytes >= 1024 && unit < 6) {
+        bytes /= 1024;
+        ++unit;
+    }
+    std::ostringstream text;
+    text << std::setprecision(3) << bytes << " " << units[unit];
+    return text.str();
+}
+
+/// Refuses shapes whose buffers cannot be allocated: a run keeps three copies of every
+/// argument (the inputs, the kernel's, the reference's), and they must fit in memory.
+void checkArgumentsFit(const LoweredFunc& func, const std::vector<std::vector<int64_t>>& shapes) {
+    double total = 0;
+    std::string largest;
+    double largestBytes = -1;
+    for (size_t i = 0; i < func.args.size(); ++i) {
+        double bytes = double(func.args[i].dtype().bytes());
+        std::string dims;
+        for (int64_t extent : shapes[i]) {
+            bytes *= double(extent);
+            dims += (dims.empty() ? "" : " x ") + std::to_string(extent);
+        }
+        total += bytes;
+        if (bytes > largestBytes) {
+            largestBytes = bytes;
+            largest = func.args[i].name() + " (" + dims + " " + func.args[i].dtype().toString() +
+                      ", " + byteText(bytes) + ")";
+        }
+    }
+    double memory = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE));
+    if (memory > 0 && 3 * total > memory)
+        throw UserError("running '" + func.name + "' needs " + byteText(3 * total) +
+                        " (the three copies of its arguments a run keeps; the largest is " +
+                        largest + "), more than this machine's " + byteText(memory) +
+                        ": run smaller shapes (--size sets symbolic ones)");
+}
+
+} // namespace
+
 std::vector<Buffer> makeArgumentBuffers(const LoweredFunc& func, const std::vector<int64_t>& sizes,
                                         uint64_t seed) {
-    std::vector<Buffer> buffers;
-    for (size_t i = 0; i < func.args.size(); ++i) {
-        const Tensor& t = func.args[i];
+    std::vector<std::vector<int64_t>> shapes;
+    for (const Tensor& t : func.args) {
         std::vector<int64_t> shape;
         for (const Expr& extent : t.shape())
             shape.push_back(evaluateSize(extent, func, sizes));
-        buffers.emplace_back(t.name(), t.dtype(), shape);
+        shapes.push_back(std::move(shape));
+    }
+    checkArgumentsFit(func, shapes);
+    std::vector<Buffer> buffers;
+    for (size_t i = 0; i < func.args.size(); ++i) {
+        const Tensor& t = func.args[i];
+        buffers.emplace_back(t.name(), t.dtype(), shapes[i]);
         buffers.back().fillRandom(seed * 1000003 + i);
     }
     return buffers;

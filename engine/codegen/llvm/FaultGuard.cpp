@@ -1,9 +1,10 @@
-/// Memory faults in generated code (see FaultGuard.h): a process-wide SIGSEGV/SIGBUS handler
+/// Faults in generated code (see FaultGuard.h): a process-wide SIGSEGV/SIGBUS/SIGFPE handler
 /// that jumps back to the innermost guard of the faulting thread, or passes the signal on.
 #include "codegen/llvm/FaultGuard.h"
 
 #include <csetjmp>
 #include <csignal>
+#include <iterator>
 #include <mutex>
 
 namespace bs::llvmgen {
@@ -17,11 +18,18 @@ struct Guard {
 
 thread_local Guard* t_innermost = nullptr;
 
-struct sigaction g_previousSegv;
-struct sigaction g_previousBus;
+constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGFPE};
+struct sigaction g_previous[std::size(kSignals)];
+
+const struct sigaction& previousAction(int signal) {
+    size_t i = 0;
+    while (kSignals[i] != signal)
+        ++i;
+    return g_previous[i];
+}
 
 void passOn(int signal, siginfo_t* info, void* context) {
-    const struct sigaction& previous = signal == SIGSEGV ? g_previousSegv : g_previousBus;
+    const struct sigaction& previous = previousAction(signal);
     if ((previous.sa_flags & SA_SIGINFO) != 0 && previous.sa_sigaction != nullptr) {
         previous.sa_sigaction(signal, info, context);
         return;
@@ -38,7 +46,7 @@ void passOn(int signal, siginfo_t* info, void* context) {
 
 void onFault(int signal, siginfo_t* info, void* context) {
     if (Guard* guard = t_innermost)
-        siglongjmp(guard->jump, 1);
+        siglongjmp(guard->jump, signal);
     passOn(signal, info, context);
 }
 
@@ -47,8 +55,8 @@ void installHandlers() {
     action.sa_sigaction = &onFault;
     action.sa_flags = SA_SIGINFO | SA_ONSTACK;
     sigemptyset(&action.sa_mask);
-    sigaction(SIGSEGV, &action, &g_previousSegv);
-    sigaction(SIGBUS, &action, &g_previousBus);
+    for (size_t i = 0; i < std::size(kSignals); ++i)
+        sigaction(kSignals[i], &action, &g_previous[i]);
 }
 
 } // namespace
@@ -59,14 +67,27 @@ int32_t runGuarded(int32_t (*body)(void* context), void* context) {
     Guard guard;
     guard.previous = t_innermost;
     // sigsetjmp(…, 1) saves the signal mask, so the jump unblocks SIGSEGV again.
-    if (sigsetjmp(guard.jump, 1) != 0) {
+    if (int signal = sigsetjmp(guard.jump, 1); signal != 0) {
         t_innermost = guard.previous;
-        return kMemoryFaultStatus;
+        return signal == SIGFPE ? kArithmeticFaultStatus : kMemoryFaultStatus;
     }
     t_innermost = &guard;
     int32_t status = body(context);
     t_innermost = guard.previous;
     return status;
+}
+
+const char* faultMessage(int32_t status) {
+    switch (status) {
+    case kMemoryFaultStatus:
+        return "it accessed memory outside its buffers (a memory fault, caught): an index of "
+               "the script reads past a tensor's shape";
+    case kArithmeticFaultStatus:
+        return "an integer division or modulo by zero (an arithmetic fault, caught): a divisor "
+               "of the script is zero for some input";
+    default:
+        return nullptr;
+    }
 }
 
 } // namespace bs::llvmgen

@@ -1,11 +1,12 @@
 /// \file
-/// Memory faults in generated code become a kernel status (internal to engine/codegen/llvm).
-/// A script whose index reads far outside a tensor (`A[i * 100000000]`) makes the JIT-compiled
-/// kernel touch unmapped memory; without this the SIGSEGV would kill the CLI, the app or the
-/// Python process that ran it. While `runGuarded` runs generated code on a thread, a SIGSEGV or
-/// SIGBUS raised on that thread jumps back out of the generated frames and the call returns
-/// kMemoryFaultStatus. Faults anywhere else go to the handler that was installed before (or
-/// the default action), so crashes of Boundscope itself stay crashes.
+/// Faults in generated code become a kernel status (internal to engine/codegen/llvm). A script
+/// whose index reads far outside a tensor (`A[i * 100000000]`) makes the JIT-compiled kernel
+/// touch unmapped memory, and an integer division by a value that is zero at run time traps;
+/// without this the signal would kill the CLI, the app or the Python process that ran it.
+/// While `runGuarded` runs generated code on a thread, a SIGSEGV, SIGBUS or SIGFPE raised on
+/// that thread jumps back out of the generated frames and the call returns kMemoryFaultStatus
+/// or kArithmeticFaultStatus. Faults anywhere else go to the handler that was installed before
+/// (or the default action), so crashes of Boundscope itself stay crashes.
 ///
 /// Only generated code may run inside the guard: the jump skips the frames it leaves, so no C++
 /// frame with destructors or held locks may be between the guard and the faulting instruction
@@ -16,13 +17,12 @@
 
 namespace bs::llvmgen {
 
-/// The status of a kernel call that faulted (generated kernels use 1, 2, ... for their own).
+/// The statuses of a kernel call that faulted (generated kernels use 1, 2, ... for their own).
 inline constexpr int32_t kMemoryFaultStatus = -1;
+inline constexpr int32_t kArithmeticFaultStatus = -2;
 
-/// What a faulted kernel call reports.
-inline constexpr const char* kMemoryFaultMessage =
-    "it accessed memory outside its buffers (a memory fault, caught): an index of the script "
-    "reads past a tensor's shape";
+/// What a faulted kernel call reports, or null for a status that is not a fault.
+const char* faultMessage(int32_t status);
 
 /// Runs `body(context)` with memory faults on this thread turned into kMemoryFaultStatus;
 /// otherwise returns what `body` returned. Guards nest (the innermost catches).

@@ -120,9 +120,13 @@ const std::string& JitKernel::cpuName() const {
 }
 
 const std::string& JitKernel::failureMessage(int32_t status) const {
-    static const std::string memoryFault = llvmgen::kMemoryFaultMessage;
+    static const std::string memoryFault = llvmgen::faultMessage(llvmgen::kMemoryFaultStatus);
+    static const std::string arithmeticFault =
+        llvmgen::faultMessage(llvmgen::kArithmeticFaultStatus);
     if (status == llvmgen::kMemoryFaultStatus)
         return memoryFault;
+    if (status == llvmgen::kArithmeticFaultStatus)
+        return arithmeticFault;
     BS_CHECK(status > 0 && size_t(status) <= m_state->failureMessages.size())
         << "unknown status " << status << " of kernel '" << m_state->name << "'";
     return m_state->failureMessages[size_t(status - 1)];

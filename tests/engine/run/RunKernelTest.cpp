@@ -195,6 +195,33 @@ TEST(RunKernel, BadSizeBindingsAreUserErrors) {
               "the number of timed runs must be at least 1, got 0");
 }
 
+TEST(RunKernel, ArgumentsLargerThanTheMachinesMemoryAreRefusedBeforeAllocating) {
+    // n x n float32 with n = 2^20: 4 TiB per argument, 24 TiB in the three copies of a run.
+    Var n = sizeVar("n");
+    Tensor a = placeholder({n, n}, DataType::float32(), "A");
+    Tensor b = compute(
+        {n, n}, [&](const std::vector<Var>& v) { return a({v[0], v[1]}) * f32(2.0); }, "B");
+    Schedule s = createSchedule(b.op);
+    LowerResult lowered = lower(s, {a, b});
+    std::string error =
+        errorOf([&] { runKernel(lowered, withSizes(request(1), {{"n", int64_t(1) << 20}})); });
+    EXPECT_NE(error.find("running 'main' needs 24 TiB (the three copies of its arguments"),
+              std::string::npos)
+        << error;
+    EXPECT_NE(error.find("the largest is A (1048576 x 1048576 float32, 4 TiB)"),
+              std::string::npos)
+        << error;
+    EXPECT_NE(error.find("run smaller shapes (--size sets symbolic ones)"), std::string::npos)
+        << error;
+}
+
+TEST(RunKernel, SizesTheirTypeCannotHoldAreRefused) {
+    EXPECT_EQ(errorOf([&] {
+                  runKernel(symbolicKernel(), withSizes(request(1), {{"n", int64_t(1) << 40}}));
+              }),
+              "size 'n' is int32, which cannot hold 1099511627776");
+}
+
 TEST(RunKernel, EmulationRunsASharedMemoryKernelWithItsBarriers) {
     RunReport report = runKernel(sharedNeighbourKernel(),
                                  request(1, RunTarget::Emulate));

@@ -4,6 +4,7 @@
 #include "LlvmTestUtil.h"
 
 #include "codegen/llvm/FaultGuard.h"
+#include "ir/Op.h"
 #include "lower/Lower.h"
 #include "runtime/Buffer.h"
 #include "te/Compute.h"
@@ -80,6 +81,27 @@ TEST(LlvmFault, ReadFarOutsideAnInputIsAKernelFailureNotACrash) {
 
 TEST(LlvmFault, FaultInAParallelLoopIsReportedFromTheWorkerThread) {
     expectFaultIsReported(/*parallel=*/true);
+}
+
+TEST(LlvmFault, IntegerDivisionByARunTimeZeroIsAKernelFailureNotACrash) {
+    Tensor a = placeholder({64}, DataType::int32(), "A");
+    Tensor b = placeholder({64}, DataType::int32(), "B");
+    Tensor c = compute(
+        {64}, [&](const std::vector<Var>& v) { return floordiv(a({v[0]}), b({v[0]})); }, "C");
+    Schedule s = createSchedule(c.op);
+    LowerResult lowered = lower(s, {a, b, c});
+    const LoweredFunc& f = lowered.func;
+    JitKernel kernel = compileKernel(f.name, f.argBuffers, f.scalarParams, f.final);
+    Buffer av("A", DataType::int32(), {64}), bv("B", DataType::int32(), {64}),
+        cv("C", DataType::int32(), {64});
+    av.fillRandom(1); // B stays all zeros
+    try {
+        kernel.run({av.data(), bv.data(), cv.data()});
+        FAIL() << "dividing by zero was not reported";
+    } catch (const UserError& e) {
+        EXPECT_NE(std::string(e.what()).find("division or modulo by zero"), std::string::npos)
+            << e.what();
+    }
 }
 
 TEST(LlvmFault, GuardsNestAndReturnTheBodysStatus) {
