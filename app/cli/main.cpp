@@ -3,6 +3,7 @@
 
 #include "Commands.h"
 
+#include "support/DeepStack.h"
 #include "support/Diagnostic.h"
 
 #include <exception>
@@ -30,16 +31,20 @@ int main(int argc, char** argv) {
         printError(error.what());
         return kExitUsage;
     }
-    try {
-        for (const Subcommand& command : commands)
-            if (command.app->parsed())
-                return command.action();
-    } catch (const bs::UserError& error) {
-        std::cerr << error.diagnostic().toString() << '\n';
-        return kExitFailure;
-    } catch (const std::exception& error) {
-        printError(error.what());
-        return kExitFailure;
-    }
-    return kExitUsage;
+    // The command runs on a thread with a deep stack: the engine recurses through the script's
+    // expressions, which can be very deep (support/DeepStack.h).
+    return bs::callOnDeepStack([&commands]() -> int {
+        try {
+            for (const Subcommand& command : commands)
+                if (command.app->parsed())
+                    return command.action();
+        } catch (const bs::UserError& error) {
+            std::cerr << error.diagnostic().toString() << '\n';
+            return kExitFailure;
+        } catch (const std::exception& error) {
+            printError(error.what());
+            return kExitFailure;
+        }
+        return kExitUsage;
+    });
 }

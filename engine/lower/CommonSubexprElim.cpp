@@ -187,6 +187,7 @@ private:
 
 Stmt commonSubexprElim(const Stmt& stmt, const CseOptions& options) {
     BS_CHECK(stmt.defined()) << "CSE of an undefined statement";
+    cse::AnalysisMemo memo;
     CommonSubexpressionEliminator eliminator(stmt, options);
     return eliminator.visitStmt(stmt);
 }

@@ -5,8 +5,20 @@
 
 #include <algorithm>
 #include <initializer_list>
+#include <memory>
+#include <unordered_map>
 
 namespace bs::cse {
+
+/// Per-node answers of the analyses below during one CSE run (AnalysisMemo). The nodes are held,
+/// so that no address is reused by a new node while its answer is remembered.
+struct MemoTables {
+    std::unordered_map<const Node*, std::pair<NodeRef, bool>> forbidden;
+    std::unordered_map<const Node*, std::pair<NodeRef, size_t>> complexity;
+    /// Expressions in which computationsDoneBy finds nothing (most sub-expressions of a long
+    /// chain of reads): CSE asks again at every level of an expression.
+    std::unordered_map<const Node*, NodeRef> doNothing;
+};
 
 namespace {
 
@@ -20,16 +32,54 @@ bool isForbiddenComputation(const Expr& e) {
     return call && call->callKind != CallKind::PureExtern;
 }
 
-bool containsForbiddenComputation(const Expr& e) {
+thread_local MemoTables* t_memo = nullptr;
+
+/// Whether `e` is or contains a forbidden computation, each node decided once per CSE run:
+/// the candidates of CSE are nested in each other, and deciding each on its own would make
+/// the pass quadratic in the depth of an expression (a long sum written as a Python loop).
+class ForbiddenFinder : public IRVisitor {
+public:
     bool found = false;
-    postOrderVisit(e, [&found](const NodeRef& n) {
-        if (!found && isExprKind(n.kind()))
-            found = isForbiddenComputation(Expr(static_cast<const ExprNode*>(n.get())));
-    });
-    return found;
+
+    void visitExpr(const Expr& e) override {
+        if (found)
+            return;
+        if (t_memo) {
+            auto it = t_memo->forbidden.find(e.get());
+            if (it != t_memo->forbidden.end()) {
+                found = it->second.second;
+                return;
+            }
+        }
+        found = isForbiddenComputation(e);
+        if (!found)
+            IRVisitor::visitExpr(e); // the children; stops at the first forbidden one
+        if (t_memo)
+            t_memo->forbidden.emplace(e.get(), std::make_pair(NodeRef(e), found));
+    }
+};
+
+bool containsForbiddenComputation(const Expr& e) {
+    ForbiddenFinder finder;
+    finder.visitExpr(e);
+    return finder.found;
+}
+
+size_t countNodes(const Expr& e) {
+    size_t nodes = 0;
+    postOrderVisit(e, [&nodes](const NodeRef&) { ++nodes; });
+    return nodes;
 }
 
 } // namespace
+
+AnalysisMemo::AnalysisMemo() : m_tables(std::make_unique<MemoTables>()), m_previous(t_memo) {
+    t_memo = m_tables.get();
+}
+
+AnalysisMemo::~AnalysisMemo() {
+    t_memo = m_previous;
+}
 
 bool isEligibleComputation(const Expr& e) {
     if (e.as<IntImmNode>() || e.as<FloatImmNode>() || e.as<StringImmNode>() || e.as<VarNode>())
@@ -44,8 +94,13 @@ bool canContainEligibleComputations(const Expr& e) {
 }
 
 size_t exprComplexity(const Expr& e) {
-    size_t nodes = 0;
-    postOrderVisit(e, [&nodes](const NodeRef&) { ++nodes; });
+    if (!t_memo)
+        return countNodes(e);
+    auto it = t_memo->complexity.find(e.get());
+    if (it != t_memo->complexity.end())
+        return it->second.second;
+    size_t nodes = countNodes(e);
+    t_memo->complexity.emplace(e.get(), std::make_pair(NodeRef(e), nodes));
     return nodes;
 }
 
@@ -123,12 +178,18 @@ public:
     ComputationTable table;
 
     void visitExpr(const Expr& e) override {
+        if (t_memo && t_memo->doNothing.count(e.get()))
+            return;
         if (isEligibleComputation(e)) {
             table.add(e);
+            ++m_found;
             return;
         }
+        size_t before = m_found;
         if (canContainEligibleComputations(e))
             IRVisitor::visitExpr(e);
+        if (t_memo && m_found == before)
+            t_memo->doNothing.emplace(e.get(), NodeRef(e));
     }
 
 protected:
@@ -152,6 +213,8 @@ private:
     }
     void visitChild(const Expr& e) { visitExpr(e); }
     void visitChild(const Stmt& s) { visitStmt(s); }
+
+    size_t m_found = 0; ///< computations recorded, to tell which expressions do none
 };
 
 /// TVM's DirectSubexpr: the first level of eligible computations strictly below the root.

@@ -9,11 +9,28 @@
 #include "ir/Stmt.h"
 
 #include <functional>
+#include <memory>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
 namespace bs::cse {
+
+struct MemoTables;
+
+/// While alive, remembers per expression node what isEligibleComputation and exprComplexity
+/// found (on this thread), so that one CSE run decides each node once. Scopes nest.
+class AnalysisMemo {
+public:
+    AnalysisMemo();
+    ~AnalysisMemo();
+    AnalysisMemo(const AnalysisMemo&) = delete;
+    AnalysisMemo& operator=(const AnalysisMemo&) = delete;
+
+private:
+    std::unique_ptr<MemoTables> m_tables;
+    MemoTables* m_previous;
+};
 
 /// A computation that may be put into a variable: not a constant nor a variable, not a
 /// ramp/broadcast, not a reduction, and neither being nor containing a load, a tensor read or

@@ -2,10 +2,12 @@
 
 #include "script/EmbeddedModule.h"
 #include "script/PythonPaths.h"
+#include "support/DeepStack.h"
 
 #include <pybind11/embed.h>
 
 #include <future>
+#include <memory>
 #include <stdexcept>
 
 namespace bs::script {
@@ -26,9 +28,15 @@ bool PythonThread::started() { return g_started.load(); }
 
 PythonThread::PythonThread() {
     g_started = true;
-    m_thread = std::thread([this] { threadMain(); });
-    m_threadId = m_thread.get_id();
-    m_thread.detach();
+    // A deep stack: scripts build expressions, and the engine calls they make recurse through
+    // them (support/DeepStack.h). The thread's id is known before anything is posted to it.
+    auto started = std::make_shared<std::promise<std::thread::id>>();
+    std::future<std::thread::id> id = started->get_future();
+    startDeepStackThread([this, started] {
+        started->set_value(std::this_thread::get_id());
+        threadMain();
+    });
+    m_threadId = id.get();
 }
 
 bool PythonThread::isCurrentThread() const { return std::this_thread::get_id() == m_threadId; }

@@ -51,7 +51,6 @@ private:
 
     void deliverInterrupt(uint64_t runId);
 
-    std::thread m_thread;
     std::thread::id m_threadId;
     std::mutex m_mutex;
     std::condition_variable m_wakeUp;

@@ -51,6 +51,12 @@ TEST(Cli, GraphNeedsItsRequiredOptions) {
 
 #ifdef BOUNDSCOPE_WITH_PYTHON
 
+TEST(Cli, AnExpressionFiftyThousandLevelsDeepIsLowered) {
+    CommandResult r = runCli("lower deep_expression.py");
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("C[i] = ((((("), std::string::npos) << r.out.substr(0, 200);
+}
+
 TEST(Cli, ScriptPrintsItsOutputAndExitsZero) {
     CommandResult r = runCli("script good.py");
     EXPECT_EQ(r.exitCode, 0) << r.err;
