@@ -1,8 +1,9 @@
 /// The arithmetic layer with TVM's names (tvm/arith/analyzer.py): `tvm.arith.Analyzer` with
 /// `simplify`, `rewrite_simplify`, `canonical_simplify`, `const_int_bound`, `modular_set`,
 /// `can_prove`, `bind`/`update` and constraint scopes, the `ConstIntBound` and `ModularSet`
-/// results, and `tvm.tir.stmt_functor.substitute`. TVM's own schedule tests compare bounds with
-/// `tvm.testing.assert_prim_expr_equal`, which simplifies `lhs - rhs` with this Analyzer.
+/// results, and `tvm.tir.stmt_functor.substitute` (of an expression or a statement). TVM's own
+/// schedule tests compare bounds with `tvm.testing.assert_prim_expr_equal`, which simplifies
+/// `lhs - rhs` with this Analyzer.
 
 #include "arith/Analyzer.h"
 #include "ir/Op.h"
@@ -42,6 +43,14 @@ Var keyVar(py::handle key) {
         return key.cast<Var>();
     throw py::type_error("substitute: a key must be a Var or an IterVar, got '" +
                          std::string(py::str(key.get_type().attr("__name__"))) + "'");
+}
+
+/// `{var or IterVar: value}` of `substitute` as the engine's map.
+VarMap<Expr> substitutionMap(const py::dict& vmap) {
+    VarMap<Expr> map;
+    for (auto [key, value] : vmap)
+        map[keyVar(key)] = convertExpr(value, "a substituted value");
+    return map;
 }
 
 /// TVM's `Analyzer.bind(var, expr_or_range)` and `update(var, info, override)`. A finite
@@ -147,13 +156,12 @@ void bindArith(py::module_& m) {
     bindAnalyzer(m);
     m.def(
         "_substitute",
-        [](const Expr& e, const py::dict& vmap) {
-            VarMap<Expr> map;
-            for (auto [key, value] : vmap)
-                map[keyVar(key)] = convertExpr(value, "a substituted value");
-            return substitute(e, map);
-        },
+        [](const Expr& e, const py::dict& vmap) { return substitute(e, substitutionMap(vmap)); },
         py::arg("expr"), py::arg("vmap"), Located());
+    m.def(
+        "_substitute",
+        [](const Stmt& s, const py::dict& vmap) { return substitute(s, substitutionMap(vmap)); },
+        py::arg("stmt"), py::arg("vmap"), Located());
 }
 
 } // namespace bs::script

@@ -151,6 +151,7 @@ void bindCompound(py::module_& m) {
         .def_property_readonly("name", [](const CallNode& n) { return n.name; })
         .def_property_readonly("args", [](const CallNode& n) { return n.args; });
     NodeClass<ProducerLoadNode>(m, "ProducerLoad")
+        .def_property_readonly("producer", [](const ProducerLoadNode& n) { return n.tensor; })
         .def_property_readonly("indices", [](const ProducerLoadNode& n) { return n.indices; });
     NodeClass<LoadNode>(m, "Load")
         .def_property_readonly("buffer_var", [](const LoadNode& n) { return n.bufferVar; })
@@ -184,6 +185,7 @@ void bindIr(py::module_& m) {
     bindCompound(m);
     bindIrAxes(m);
     bindIrFunctions(m);
+    bindIrStmt(m);
     bindDeferredComparisons(m);
 }
 

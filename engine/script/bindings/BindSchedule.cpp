@@ -326,7 +326,11 @@ void bindAnalyses(py::module_& m) {
             if (record)
                 ProgramRecorder::current().show(s, args);
             LowerOptions options{rulesOf(rules), keepTrivialLoops};
-            return toString(lower(s, args, options).func.after(*after));
+            LoweredFunc func = lower(s, args, options).func;
+            // TVM's PrimFunc params: the arguments' buffers, then the symbolic shape variables.
+            std::vector<Var> params = func.argBuffers;
+            params.insert(params.end(), func.scalarParams.begin(), func.scalarParams.end());
+            return py::make_tuple(func.after(*after), params);
         },
         py::arg("schedule"), py::arg("args"), py::arg("rules") = "tvm",
         py::arg("keep_trivial_loops") = false, py::arg("after") = "final", py::arg("record") = true,

@@ -22,6 +22,8 @@ void defineModule(pybind11::module_& m);
 void bindIr(pybind11::module_& m);
 void bindIrAxes(pybind11::module_& m);
 void bindIrFunctions(pybind11::module_& m);
+/// engine/ir statements (tvm.tir.For, ...), post_order_visit and structural equality.
+void bindIrStmt(pybind11::module_& m);
 
 /// engine/te: Tensor, operations and their builders.
 void bindTe(pybind11::module_& m);

@@ -2,13 +2,13 @@
 /// How engine values cross into Python and back. IR nodes are Python objects whose holder is the
 /// engine's own intrusive pointer, so a node keeps one identity on both sides (`te.var` returned
 /// twice is the same Python object) and lives as long as either side holds it. Handles (`Expr`,
-/// `Var`, `IterVar`) convert to and from those node objects; an `Expr` parameter also accepts
-/// what TVM's `convert` accepts: Python ints, floats and bools, IterVars (their variable) and the
-/// deferred `a == b` objects. Every binding source includes this header, so all translation
+/// `Stmt`, `Var`, `IterVar`) convert to and from those node objects; an `Expr` parameter also
+/// accepts what TVM's `convert` accepts: Python ints, floats and bools, IterVars (their variable)
+/// and the deferred `a == b` objects. Every binding source includes this header, so all translation
 /// units agree on these casters.
 #pragma once
 
-#include "ir/Expr.h"
+#include "ir/Stmt.h"
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -67,6 +67,10 @@ template <> struct type_caster<bs::Var> : BsHandleCaster<bs::Var, bs::VarNode> {
 
 template <> struct type_caster<bs::IterVar> : BsHandleCaster<bs::IterVar, bs::IterVarNode> {
     static constexpr auto name = const_name("IterVar");
+};
+
+template <> struct type_caster<bs::Stmt> : BsHandleCaster<bs::Stmt, bs::StmtNode> {
+    static constexpr auto name = const_name("Stmt");
 };
 
 template <> struct type_caster<bs::CommReducer>

@@ -8,6 +8,7 @@ import _boundscope as _core
 
 from . import expr as _expr
 from .container import Map as _Map
+from .ir_module import IRModule as _IRModule, PrimFunc as _PrimFunc
 
 Tensor = _core.Tensor
 Operation = _core.Operation
@@ -207,40 +208,29 @@ def bound_trace(sch, rules="tvm"):
     return _core._bound_trace_json(sch, rules)
 
 
-class LoweredFunc:
-    """What tvm.lower returns: str() is the lowered IR in TVM's classic text form."""
-
-    def __init__(self, text, name):
-        self.text = text
-        self.name = name
-
-    def __str__(self):
-        return self.text
-
-    __repr__ = __str__
-
-
 def lower(sch, args=None, name="main", binds=None, simple_mode=False, rules="tvm",
           after="final", keep_trivial_loops=False):
-    """tvm.lower(s, [A, C], simple_mode=True): lowers and records (s, args) as the program the
-    Boundscope CLI and app show."""
+    """tvm.lower(s, [A, C], simple_mode=True): an IRModule whose `mod[name]` is the lowered
+    PrimFunc (`.body`, `.params`) and whose str() is the printed IR. Records (s, args) as the
+    program the Boundscope CLI and app show."""
     if args is None:
         args = _core._default_args(sch)
     tensors = [a for a in args if isinstance(a, Tensor)]
-    text = _core._lower(sch, tensors, rules, keep_trivial_loops, after, True)
-    return LoweredFunc(text, name)
+    body, params = _core._lower(sch, tensors, rules, keep_trivial_loops, after, True)
+    return _IRModule({name: _PrimFunc(params, body, name)})
 
 
 def ScheduleOps(sch, bounds, debug_keep_trivial_loop=False):  # noqa: N802 - TVM's name
     """tvm.te.schedule.ScheduleOps(s, bounds): the loop nest with realize and produce (the IR
-    after the schedule_ops pass). Like every use in TVM, `bounds` must be InferBound(s):
-    lowering infers them again from `s`, under the same (tvm) rules."""
+    after the schedule_ops pass), a Stmt whose str() is the printed IR. Like every use in TVM,
+    `bounds` must be InferBound(s): lowering infers them again from `s`, under the same (tvm)
+    rules."""
     if not isinstance(bounds, dict):
         raise TypeError("ScheduleOps expects the Map that InferBound returned, got %s"
                         % type(bounds).__name__)
     args = _core._default_args(sch)
-    text = _core._lower(sch, args, "tvm", debug_keep_trivial_loop, "schedule_ops", False)
-    return LoweredFunc(text, "main")
+    body, _ = _core._lower(sch, args, "tvm", debug_keep_trivial_loop, "schedule_ops", False)
+    return body
 
 
 def show(sch, args=None):

@@ -12,7 +12,7 @@ import boundscope as _bs
 from . import error, ir, runtime, tir, te, arith, testing, nd, container, ir_pass  # noqa: F401
 from ._placeholder import missing as _missing
 from .error import TVMError  # noqa: F401
-from .ir import Range, PrimExpr  # noqa: F401
+from .ir import Range, PrimExpr, IRModule  # noqa: F401
 from .runtime import const, convert  # noqa: F401
 from .driver import build, cpu, device  # noqa: F401 - tvm.build on the CPU (LLVM)
 
@@ -35,6 +35,7 @@ exp = _bs.exp
 log = _bs.log
 sqrt = _bs.sqrt
 expr = tir  # tvm.expr.Var in TVM 0.6
+stmt = tir  # tvm.stmt.For in TVM 0.6
 
 # tvm.lower and the TVM 0.6 tensor-expression spellings of the seeds (tvm.placeholder, ...).
 lower = _bs.lower

@@ -1,4 +1,5 @@
-"""tvm.ir: the base classes of TVM's IR that scripts name (Range, PrimExpr) and its containers."""
+"""tvm.ir: the base classes of TVM's IR that scripts name (Range, PrimExpr), its containers,
+IRModule (what tvm.lower returns) and structural equality."""
 
 import boundscope as _bs
 
@@ -9,5 +10,8 @@ PrimExpr = _bs.PrimExpr
 Range = _bs.Range
 Map = _bs.Map
 Array = _bs.Array
+IRModule = _bs.ir_module.IRModule
+structural_equal = _bs.stmt.structural_equal
+assert_structural_equal = _bs.stmt.assert_structural_equal
 
 __getattr__ = _missing("tvm.ir")

@@ -1,8 +1,11 @@
-"""tvm.tir: TVM's tensor-level IR: expression node classes and operators."""
+"""tvm.tir: TVM's tensor-level IR: expression and statement node classes, operators, and the
+PrimFunc that tvm.lower's IRModule holds."""
 
+from boundscope.ir_module import PrimFunc  # noqa: F401
 from .expr import *  # noqa: F401,F403
+from .stmt import *  # noqa: F401,F403
 from .op import *  # noqa: F401,F403
-from . import stmt_functor  # noqa: F401
+from . import stmt, stmt_functor  # noqa: F401
 from .._placeholder import missing as _missing
 
 __getattr__ = _missing("tvm.tir")

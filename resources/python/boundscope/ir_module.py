@@ -1,0 +1,48 @@
+"""What `tvm.lower` returns, with TVM's types: an IRModule holding one PrimFunc per lowered
+function, `mod["main"].body` its statement and `mod["main"].params` its parameters. `str()` of
+the module is the function's IR as Boundscope prints it (TVM's classic text form, without
+TVM's `primfn(...)` header), which the CLI, the app and the golden tests compare."""
+
+import _boundscope as _core
+
+
+class PrimFunc:
+    """tvm.tir.PrimFunc: a lowered function. `params` are the handle variables of its tensor
+    arguments' buffers, in argument order, then the symbolic shape variables its body uses;
+    `body` is its statement; `attrs["global_symbol"]` its name."""
+
+    def __init__(self, params, body, name):
+        self.params = list(params)
+        self.body = body
+        self.attrs = {"global_symbol": name}
+
+    def __str__(self):
+        return "" if self.body is None else str(self.body)
+
+    __repr__ = __str__
+
+
+class IRModule:
+    """tvm.IRModule: functions by name. `mod["main"]` (or the name given to tvm.lower) is a
+    PrimFunc; an unknown name raises TVMError. `functions` maps each name to its function."""
+
+    def __init__(self, functions=None):
+        self.functions = dict(functions or {})
+
+    def __getitem__(self, name):
+        key = getattr(name, "name_hint", name)
+        if key not in self.functions:
+            raise _core.TVMError('Cannot find global var "%s" in the Module (it has %s)'
+                                 % (key, ", ".join(sorted(self.functions)) or "no functions"))
+        return self.functions[key]
+
+    def __contains__(self, name):
+        return getattr(name, "name_hint", name) in self.functions
+
+    def __str__(self):
+        return "\n".join(str(f) for f in self.functions.values())
+
+    __repr__ = __str__
+
+
+__all__ = ["PrimFunc", "IRModule"]
