@@ -9,9 +9,10 @@
 namespace bs::cli {
 
 void addScriptArgument(CLI::App& command, std::string& file) {
-    command.add_option("file", file, "The Python script (TVM te API) to analyse")
+    command.add_option("file", file,
+                       "The Python script (TVM te API), or a Tensor Comprehensions file (.tc)")
         ->required()
-        ->type_name("FILE.py");
+        ->type_name("FILE.py|FILE.tc");
 }
 
 void addRulesOption(CLI::App& command, std::string& rules) {

@@ -41,7 +41,7 @@ Subcommand addScriptCommand(CLI::App& parent);
 
 // Shared pieces of the subcommands (CommandSupport.cpp).
 
-/// The positional `FILE.py` argument.
+/// The positional `FILE.py` (or `FILE.tc`) argument.
 void addScriptArgument(CLI::App& command, std::string& file);
 /// `--rules tvm|tvm-0.6|tight` (default tvm).
 void addRulesOption(CLI::App& command, std::string& rules);

@@ -6,7 +6,7 @@
 #include "script/ScriptRunner.h"
 #endif
 
-#include "tc/Tc.h"
+#include "analysis/TcSource.h"
 
 #include <fstream>
 #include <iostream>
@@ -28,35 +28,38 @@ void printDiagnostic(const Diagnostic& d, const std::string& file) {
     std::cerr << text << '\n';
 }
 
-namespace {
-
-/// A `.tc` file (seed 003) needs no Python: its program is the default schedule of its outputs,
-/// sizes left symbolic; its warnings go to stderr.
-std::optional<Analysis> analyzeTcFile(const std::string& file, const AnalysisOptions& options,
-                                      int* exitCode) {
+std::optional<Program> loadTcFile(const std::string& file) {
     std::ifstream in(file);
     std::stringstream source;
     source << in.rdbuf();
     try {
-        tc::TcProgram built = tc::buildTc(source.str(), tc::TcOptions{{}, file});
-        for (const Diagnostic& warning : built.warnings)
+        Program program = tcSourceProgram(source.str(), file);
+        for (const Diagnostic& warning : program.tcPrograms.front()->warnings)
             std::cerr << warning.toString() << '\n';
-        Schedule sch = tc::defaultSchedule(built);
-        Analysis analysis = analyze(Program{sch, defaultArguments(sch), false}, options);
-        if (analysis.ok()) {
-            *exitCode = kExitOk;
-            return analysis;
-        }
-        printDiagnostic(*analysis.error, file);
+        return program;
     } catch (const UserError& e) {
         printDiagnostic(e.diagnostic(), file);
     }
-    *exitCode = kExitFailure;
     return std::nullopt;
 }
 
-bool isTcFile(const std::string& file) {
-    return file.size() > 3 && file.compare(file.size() - 3, 3, ".tc") == 0;
+namespace {
+
+/// A `.tc` file (seed 003) needs no Python: its program is the default schedule of its outputs,
+/// sizes left symbolic.
+std::optional<Analysis> analyzeTcFile(const std::string& file, const AnalysisOptions& options,
+                                      int* exitCode) {
+    *exitCode = kExitFailure;
+    std::optional<Program> program = loadTcFile(file);
+    if (!program)
+        return std::nullopt;
+    Analysis analysis = analyze(*program, options);
+    if (!analysis.ok()) {
+        printDiagnostic(*analysis.error, file);
+        return std::nullopt;
+    }
+    *exitCode = kExitOk;
+    return analysis;
 }
 
 } // namespace
@@ -68,7 +71,7 @@ std::optional<Analysis> analyzeScript(const std::string& file, const AnalysisOpt
         *exitCode = kExitUsage;
         return std::nullopt;
     }
-    if (isTcFile(file))
+    if (isTcFileName(file))
         return analyzeTcFile(file, options, exitCode);
     ProgramRecorder::current().reset();
     script::ScriptOptions scriptOptions;
@@ -93,8 +96,12 @@ std::optional<Analysis> analyzeScript(const std::string& file, const AnalysisOpt
 #else
 std::optional<Analysis> analyzeScript(const std::string& file, const AnalysisOptions& options,
                                       int* exitCode) {
-    if (isTcFile(file) && checkScriptReadable(file))
-        return analyzeTcFile(file, options, exitCode);
+    if (isTcFileName(file)) {
+        if (checkScriptReadable(file))
+            return analyzeTcFile(file, options, exitCode);
+        *exitCode = kExitUsage;
+        return std::nullopt;
+    }
     std::cerr << "boundscope: Python support was not built (configure with "
                  "-DBOUNDSCOPE_WITH_PYTHON=ON, which needs python3-dev and pybind11-dev)\n";
     *exitCode = kExitUnavailable;

@@ -16,6 +16,11 @@ namespace bs::cli {
 std::optional<Analysis> analyzeScript(const std::string& file, const AnalysisOptions& options,
                                       int* exitCode);
 
+/// Builds the `.tc` file `file` (tc/Tc.h) as its default schedule, printing its warnings
+/// (`FILE:LINE: warning: MESSAGE`) on stderr. On failure prints one `FILE:LINE: error: MESSAGE`
+/// and returns nullopt.
+std::optional<Program> loadTcFile(const std::string& file);
+
 /// Prints `d` as `FILE:LINE: error: MESSAGE` on stderr, `FILE: error: MESSAGE` when it has no
 /// location of its own (e.g. an error of the engine after the script ran).
 void printDiagnostic(const Diagnostic& d, const std::string& file);

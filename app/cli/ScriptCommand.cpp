@@ -1,8 +1,13 @@
 /// `boundscope script FILE.py [ARGS...]`: runs the script in the embedded interpreter, as
 /// `python3 FILE.py` would, with `import tvm` resolving to Boundscope. Its output goes to stdout
 /// and stderr as it is produced; a failure is one line `FILE:LINE: error: MESSAGE` on stderr.
+/// `boundscope script FILE.tc` builds the Tensor Comprehensions definition instead and prints
+/// the ranges TC inferred, per statement (its warnings on stderr).
 
 #include "Commands.h"
+#include "ScriptAnalysis.h"
+
+#include "analysis/TcSource.h"
 
 #ifdef BOUNDSCOPE_WITH_PYTHON
 #include "script/ScriptRunner.h"
@@ -22,6 +27,16 @@ struct ScriptCommandOptions {
     std::vector<std::string> arguments;
     double timeoutSeconds = 0;
 };
+
+int printTcRanges(const std::string& file) {
+    if (!checkScriptReadable(file))
+        return kExitUsage;
+    std::optional<Program> program = loadTcFile(file);
+    if (!program)
+        return kExitFailure;
+    std::cout << tc::rangesText(*program->tcPrograms.front());
+    return kExitOk;
+}
 
 #ifdef BOUNDSCOPE_WITH_PYTHON
 int runScript(const ScriptCommandOptions& options) {
@@ -62,7 +77,10 @@ Subcommand addScriptCommand(CLI::App& parent) {
     command->add_option("--timeout", options->timeoutSeconds,
                         "Interrupt the script after this many seconds (0: no limit)")
         ->check(CLI::NonNegativeNumber);
-    return {command, [options] { return runScript(*options); }};
+    return {command, [options] {
+                return isTcFileName(options->file) ? printTcRanges(options->file)
+                                                   : runScript(*options);
+            }};
 }
 
 } // namespace bs::cli

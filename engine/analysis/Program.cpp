@@ -25,6 +25,7 @@ void ProgramRecorder::reset() {
     std::lock_guard<std::mutex> lock(m_mutex);
     m_lastSchedule = Schedule();
     m_shown = Program();
+    m_tcPrograms.clear();
 }
 
 void ProgramRecorder::noteSchedule(const Schedule& sch) {
@@ -38,13 +39,19 @@ void ProgramRecorder::show(const Schedule& sch, std::vector<Tensor> args) {
     m_shown = Program{sch, std::move(args), true};
 }
 
+void ProgramRecorder::noteTc(std::shared_ptr<const tc::TcProgram> program) {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    m_tcPrograms.push_back(std::move(program));
+}
+
 Program ProgramRecorder::program() const {
     std::lock_guard<std::mutex> lock(m_mutex);
-    if (m_shown.defined())
-        return m_shown;
-    if (!m_lastSchedule.defined())
-        return Program();
-    return Program{m_lastSchedule, defaultArguments(m_lastSchedule), false};
+    Program current = m_shown;
+    if (!current.defined() && m_lastSchedule.defined())
+        current = Program{m_lastSchedule, defaultArguments(m_lastSchedule), false};
+    if (current.defined())
+        current.tcPrograms = m_tcPrograms;
+    return current;
 }
 
 } // namespace bs

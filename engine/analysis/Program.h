@@ -5,16 +5,25 @@
 #pragma once
 
 #include "schedule/Schedule.h"
+#include "tc/Tc.h"
 
+#include <memory>
 #include <mutex>
 
 namespace bs {
 
 struct Program {
+    Program() = default;
+    Program(Schedule schedule, std::vector<Tensor> args, bool argsGiven)
+        : schedule(std::move(schedule)), args(std::move(args)), argsGiven(argsGiven) {}
+
     Schedule schedule;
     std::vector<Tensor> args;
     /// True when the script chose the arguments (`boundscope.show`, `tvm.lower(s, args)`).
     bool argsGiven = false;
+    /// The Tensor Comprehensions definitions the script built (`boundscope.tc`, or the `.tc`
+    /// file itself), in order, for TC's ranges next to InferBound's (tc/RangeComparison.h).
+    std::vector<std::shared_ptr<const tc::TcProgram>> tcPrograms;
 
     bool defined() const { return schedule.defined(); }
 };
@@ -35,6 +44,8 @@ public:
     void noteSchedule(const Schedule& sch);
     /// Makes `sch` the current program with these arguments.
     void show(const Schedule& sch, std::vector<Tensor> args);
+    /// Notes a TC definition the script built; every program read after carries it.
+    void noteTc(std::shared_ptr<const tc::TcProgram> program);
     /// The current program: the last one shown, else the last schedule created (with its default
     /// arguments); undefined when the script created no schedule.
     Program program() const;
@@ -43,6 +54,7 @@ private:
     mutable std::mutex m_mutex;
     Schedule m_lastSchedule;
     Program m_shown;
+    std::vector<std::shared_ptr<const tc::TcProgram>> m_tcPrograms;
 };
 
 } // namespace bs

@@ -198,10 +198,10 @@ private:
             inferRanges(exprs.variables(), exprs.accesses(), m_scope.fileName);
         for (Diagnostic& w : inferred.warnings)
             m_program.warnings.push_back(std::move(w));
-        m_program.statements.push_back(
-            StatementRanges{st.tensor, statementText(st), st.pos.line, inferred.ranges});
-        m_scope.tensors[st.tensor] =
-            makeCompute(st, exprs.variables(), inferred.ranges, rhs, previous);
+        StatementRanges record{st.tensor, statementText(st), st.pos.line, inferred.ranges,
+                               Operation(), Operation()};
+        m_scope.tensors[st.tensor] = makeCompute(st, exprs.variables(), record, rhs, previous);
+        m_program.statements.push_back(std::move(record));
         m_defined.insert(st.tensor);
     }
 
@@ -237,10 +237,12 @@ private:
 
     /// The stage of one statement: axes for the left-hand side variables (shifted by their
     /// mins), reduce axes for the others, combined with the previous value for `+=` and friends.
+    /// Sets the record's `op` and `reduceOp`.
     Tensor makeCompute(const AstStatement& st, const std::vector<IndexVariable>& vars,
-                       const std::vector<InferredRange>& ranges, const Expr& rhs,
-                       const Tensor& previous) {
+                       StatementRanges& record, const Expr& rhs, const Tensor& previous) {
+        const std::vector<InferredRange>& ranges = record.ranges;
         Axes a = axesOf(st, vars, ranges);
+        Operation partialOp;
         const AstParam* decl = m_outputs.at(st.tensor);
         FCompute body = [&](const std::vector<Var>& axes) {
             Analyzer analyzer;
@@ -255,19 +257,26 @@ private:
             if (!previous.defined())
                 return value;
             Expr before = previous(std::vector<Expr>(axes.begin(), axes.end()));
-            if (!a.reduceAxes.empty())
-                value = reduced(st, a.shape, value, a.reduceAxes, axes);
-            return combine(st.reduction, before, value);
+            if (a.reduceAxes.empty())
+                return combine(st.reduction, before, value);
+            Tensor partial = reduced(st, a.shape, value, a.reduceAxes, axes);
+            partialOp = partial.op;
+            return combine(st.reduction, before,
+                           partial(std::vector<Expr>(axes.begin(), axes.end())));
         };
-        return compute(a.shape, body, versionName(st.tensor), "", st.indices);
+        Tensor result = compute(a.shape, body, versionName(st.tensor), "", st.indices);
+        record.op = result.op;
+        if (!a.reduceAxes.empty())
+            record.reduceOp = partialOp.defined() ? partialOp : result.op;
+        return result;
     }
 
     /// `C(i) += sum_k(...)`: TE allows a reduction only at the top of a body, so the sum gets
     /// its own stage (`C_red`) that the combining stage reads.
-    Expr reduced(const AstStatement& st, const std::vector<Expr>& shape, const Expr& value,
-                 const std::vector<IterVar>& reduceAxes, const std::vector<Var>& axes) {
+    Tensor reduced(const AstStatement& st, const std::vector<Expr>& shape, const Expr& value,
+                   const std::vector<IterVar>& reduceAxes, const std::vector<Var>& axes) {
         VarMap<Expr> toOwnAxes;
-        Tensor partial = compute(
+        return compute(
             shape,
             [&](const std::vector<Var>& own) {
                 for (size_t k = 0; k < axes.size(); ++k)
@@ -275,7 +284,6 @@ private:
                 return reduce(st.reduction, substitute(value, toOwnAxes), reduceAxes);
             },
             st.tensor + "_red", "", st.indices);
-        return partial(std::vector<Expr>(axes.begin(), axes.end()));
     }
 
     void noteShift(const AstStatement& st, size_t k, const InferredRange& range) {
@@ -316,6 +324,16 @@ TcProgram buildTc(const std::string& source, const TcOptions& options) {
                    "); build one at a time");
     }
     return Builder(defs[0], options).run();
+}
+
+std::string rangesText(const TcProgram& program) {
+    std::string text;
+    for (const StatementRanges& st : program.statements) {
+        text += st.text + "\n";
+        for (const InferredRange& r : st.ranges)
+            text += "    " + r.toString() + "    (" + r.origin + ")\n";
+    }
+    return text;
 }
 
 Schedule defaultSchedule(const TcProgram& program) {

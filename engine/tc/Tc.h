@@ -40,6 +40,13 @@ struct StatementRanges {
     std::string text;   ///< `C(m, n) +=! A(m, r_k) * B(r_k, n)`
     int line = 0;
     std::vector<InferredRange> ranges; ///< left-hand side variables first, then reductions
+    /// The stage the statement built: its axes are the left-hand side variables, in order, each
+    /// shifted so that axis 0 holds the variable's range min.
+    Operation op;
+    /// The stage whose reduce axes are the other variables (in order): `op` for `=` and the `!`
+    /// forms, the separate `C_red` stage for `+=` and friends with a reduction; undefined when
+    /// the statement reduces over nothing.
+    Operation reduceOp;
 };
 
 struct TcProgram {
@@ -57,6 +64,14 @@ struct TcProgram {
 /// offending line with its column in the message, for syntax errors, unknown names, wrong
 /// arities, sizes not in the definition, and variables whose range cannot be inferred.
 TcProgram buildTc(const std::string& source, const TcOptions& options = {});
+
+/// TC's inferred ranges in its own notation, one paragraph per statement (what
+/// `boundscope script FILE.tc` and Python's `TcProgram.ranges_text()` print):
+///
+///     C(m, n) +=! A(m, r_k) * B(r_k, n)
+///         0 <= m < M    (A(m, r_k))
+///         0 <= r_k < K    (A(m, r_k), B(r_k, n))
+std::string rangesText(const TcProgram& program);
 
 /// The default schedule of a TC program: one stage per operation, outputs in declaration order
 /// (what the CLI analyses for a `.tc` file).

@@ -1,6 +1,7 @@
 /// Tensor Comprehensions from Python (issue 8): `_tc_build(source, sizes, file)` returns the
 /// built program (inputs, outputs, per-statement inferred ranges, warnings), which the
-/// `boundscope.tc` wrapper (resources/python/boundscope/tc.py) presents; and
+/// `boundscope.tc` wrapper (resources/python/boundscope/tc.py) presents, and notes it in the
+/// ProgramRecorder for the app's side-by-side ranges; and
 /// `Stage.reverse_compute_inline([schedule])` (bound in BindSchedule.cpp).
 
 #include "analysis/Program.h"
@@ -36,7 +37,10 @@ tc::TcProgram buildFromPython(const std::string& source,
                               const std::map<std::string, int64_t>& sizes,
                               const std::string& file) {
     try {
-        return tc::buildTc(source, tc::TcOptions{sizes, file});
+        tc::TcProgram program = tc::buildTc(source, tc::TcOptions{sizes, file});
+        // The app shows its ranges next to InferBound's when its stages are scheduled.
+        ProgramRecorder::current().noteTc(std::make_shared<const tc::TcProgram>(program));
+        return program;
     } catch (const UserError& e) {
         rethrowAtCaller(e);
     }
@@ -82,6 +86,7 @@ void bindTc(py::module_& m) {
         .def_readonly("inputs", &tc::TcProgram::inputs)
         .def_readonly("outputs", &tc::TcProgram::outputs)
         .def_readonly("statements", &tc::TcProgram::statements)
+        .def("ranges_text", &tc::rangesText)
         .def_property_readonly("sizes",
                                [](const tc::TcProgram& p) {
                                    py::dict out;

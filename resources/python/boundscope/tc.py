@@ -60,12 +60,7 @@ class TcProgram:
 
     def ranges_text(self):
         """The inferred ranges, one statement per paragraph, in TC's notation."""
-        lines = []
-        for st in self.statements:
-            lines.append(st.text)
-            for r in st.ranges:
-                lines.append(f"    {r}    ({r.origin})")
-        return "\n".join(lines)
+        return self._program.ranges_text().rstrip("\n")
 
     def __repr__(self):
         return f"TcProgram({self.name}: {', '.join(t.name for t in self.outputs)})"

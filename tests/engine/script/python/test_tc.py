@@ -37,6 +37,8 @@ def test_matmul_ranges_and_schedule():
     ranges = [str(r) for r in prog.ranges["C(m, n) +=! A(m, r_k) * B(r_k, n)"]]
     assert ranges == ["0 <= m < 16", "0 <= n < N", "0 <= r_k < K"], ranges
     assert set(prog.sizes) == {"M", "K", "N"}
+    text = prog.ranges_text().splitlines()
+    assert text[:2] == ["C(m, n) +=! A(m, r_k) * B(r_k, n)", "    0 <= m < 16    (A(m, r_k))"], text
     s = te.create_schedule(C.op)
     mo, mi = s[C].split(C.op.axis[0], factor=4)
     text = str(tvm.lower(s, [prog["A"], prog["B"], C], simple_mode=True))
