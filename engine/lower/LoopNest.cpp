@@ -3,6 +3,7 @@
 #include "arith/Analyzer.h"
 #include "ir/Equality.h"
 #include "ir/Op.h"
+#include "schedule/InferBoundPassing.h"
 #include "schedule/StorageScope.h"
 #include "support/Check.h"
 
@@ -70,12 +71,24 @@ void emitLoop(const Stage& stage, const IterVar& iv, const Range& dom, const Loo
 /// it: a root axis of a compute_at'ed stage bound directly (`s[AS].bind(AS.op.axis[0], ty)`
 /// ranges over `[by*16, 16)`). TVM rejects that with `ICHECK(is_zero(dom->min))`; we run it
 /// as TVM would after rebasing, the thread covering the range from its min: `min + threadIdx`.
+///
+/// A virtual thread (`virtual_thread` attr) is a serial loop, whose value TVM always takes as
+/// the thread variable. That is right where the stage's region covers every virtual thread
+/// (global or shared storage, or a thread only the stage itself binds), but where the region
+/// already holds the thread (regionHoldsVirtualThread) the offset would count twice: TVM's
+/// test_local_stage_predicate ("local vs. vthread") stores B at `vthread + vthread` under a
+/// guard `vthread < 1`. There the leaf contributes its min, as a local stage's threadIdx leaf
+/// does, and StorageFlatten gives each virtual thread its own copy of the buffer.
 void emitThread(const Stage& stage, const IterVar& iv, const IterVar& thread, const Range& dom,
-                const LoopNestOptions& opt, std::vector<Stmt>& level, IterVarMap<Expr>* valueMap) {
+                const IterVarMap<Range>& bounds, const LoopNestOptions& opt,
+                std::vector<Stmt>& level, IterVarMap<Expr>* valueMap) {
     const std::string& tag = thread->threadTag;
     if (tag == "vthread" || tag == "cthread") {
         level.push_back(AttrStmtNode::make(thread, attr::kVirtualThread, dom.extent, noOp()));
-        (*valueMap)[iv] = isZero(dom.min) ? Expr(thread->var) : dom.min + thread->var;
+        if (regionHoldsVirtualThread(stage, bounds, thread))
+            (*valueMap)[iv] = dom.min;
+        else
+            (*valueMap)[iv] = isZero(dom.min) ? Expr(thread->var) : dom.min + thread->var;
         return;
     }
     level.push_back(AttrStmtNode::make(thread, attr::kThreadExtent, dom.extent, noOp()));
@@ -151,7 +164,7 @@ LoopNest makeLoopNest(const Stage& stage, const IterVarMap<Range>& bounds,
         if (thread->threadTag.empty())
             emitLoop(stage, iv, dom, opt, nest[i + 1], valueMap);
         else
-            emitThread(stage, iv, thread, it->second, opt, nest[i + 1], valueMap);
+            emitThread(stage, iv, thread, it->second, bounds, opt, nest[i + 1], valueMap);
         if (!opt.newLoopVars)
             nest[i + 1].push_back(AttrStmtNode::make(iv, attr::kLoopScope, iv->var, noOp()));
     }

@@ -4,6 +4,7 @@
 #include "ir/Functor.h"
 #include "ir/Op.h"
 #include "ir/Operation.h"
+#include "ir/Substitute.h"
 
 #include <optional>
 #include <unordered_map>
@@ -50,11 +51,13 @@ const char* defaultScope(int threadRank) {
 }
 
 /// The flat buffer that stands for a tensor: its data Var and the region it is indexed over
-/// (the realize region, or [0, shape) for an argument).
+/// (the realize region, or [0, shape) for an argument). A buffer private to virtual threads
+/// has one leading dimension per thread, [0, thread extent), indexed by the thread variable.
 struct BufferEntry {
     Var data;
     std::vector<Expr> mins;
     std::vector<Expr> extents;
+    std::vector<Expr> threadIndices; ///< the thread variables of the leading dimensions
     bool external = false;
 };
 
@@ -68,7 +71,9 @@ Expr relativeIndex(const Expr& index, const Expr& min) {
 }
 
 /// Row-major offset over the entry's region (TVM's BufferNode::ElemOffset).
-Expr flatIndex(const BufferEntry& entry, const std::vector<Expr>& indices) {
+Expr flatIndex(const BufferEntry& entry, const std::vector<Expr>& tensorIndices) {
+    std::vector<Expr> indices = entry.threadIndices;
+    indices.insert(indices.end(), tensorIndices.begin(), tensorIndices.end());
     BS_CHECK(indices.size() == entry.extents.size()) << "flat index of a wrong-rank access";
     if (indices.empty())
         return Expr(0);
@@ -76,6 +81,19 @@ Expr flatIndex(const BufferEntry& entry, const std::vector<Expr>& indices) {
     for (size_t k = 1; k < indices.size(); ++k)
         offset = offset * entry.extents[k] + relativeIndex(indices[k], entry.mins[k]);
     return offset;
+}
+
+/// The extent of every virtual thread whose `virtual_thread` attr lies in `body`, by variable.
+VarMap<Expr> virtualThreadsIn(const Stmt& body) {
+    VarMap<Expr> threads;
+    postOrderVisit(body, [&](const NodeRef& node) {
+        const auto* attr = node.as<AttrStmtNode>();
+        const auto* iv = attr && attr->key == attr::kVirtualThread ? attr->node.as<IterVarNode>()
+                                                                    : nullptr;
+        if (iv)
+            threads.emplace(iv->var, attr->value);
+    });
+    return threads;
 }
 
 class StorageFlattener : public IRMutator {
@@ -127,12 +145,14 @@ protected:
             return visitStmt(op->body); // an argument's storage is the caller's
         BufferEntry entry;
         entry.data = Var(bufferName(op->tensor), DataType::handle());
-        Expr size = Expr(1);
+        addPrivateThreadDimensions(op, &entry);
         for (const Range& r : op->bounds) {
             entry.mins.push_back(r.min);
             entry.extents.push_back(r.extent);
-            size = size * r.extent;
         }
+        Expr size = Expr(1);
+        for (const Expr& extent : entry.extents)
+            size = size * extent;
         m_result.allocations.emplace_back(op->tensor, entry.data);
         Stmt body = withEntry(op->tensor, entry, op->body);
         Stmt alloc = AllocateNode::make(entry.data, op->tensor.dtype(), {size}, Expr(), body);
@@ -156,6 +176,32 @@ protected:
     }
 
 private:
+    /// A realize whose region uses the variable of a virtual thread that runs inside it (and
+    /// not around it) holds one region per virtual thread: InferBound kept the thread as a
+    /// point because the storage is private to it ("local" under a consumer's vthread loop).
+    /// The threads run one after the other, so each gets its own copy, as TVM's
+    /// InjectVirtualThread gives one to a buffer allocated inside the thread
+    /// (`allocate B[n * size]`, accessed at `vthread*size + index`).
+    static void addPrivateThreadDimensions(const ProducerRealizeNode* op, BufferEntry* entry) {
+        std::vector<Var> regionVars;
+        for (const Range& r : op->bounds)
+            for (const Expr& e : {r.min, r.extent})
+                for (const Var& v : usedVars(e))
+                    regionVars.push_back(v);
+        if (regionVars.empty())
+            return;
+        VarMap<Expr> threads = virtualThreadsIn(op->body);
+        for (const Var& v : regionVars) {
+            auto it = threads.find(v);
+            if (it == threads.end() || !it->second.defined())
+                continue;
+            entry->threadIndices.push_back(v);
+            entry->mins.push_back(Expr(0));
+            entry->extents.push_back(it->second);
+            it->second = Expr(); // one dimension per thread, however often the region uses it
+        }
+    }
+
     /// Visits `body` with `entry` standing for `tensor`, then restores what stood before (a
     /// tensor may be realized at several places, one after the other).
     Stmt withEntry(const Tensor& tensor, const BufferEntry& entry, const Stmt& body) {

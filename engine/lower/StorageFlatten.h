@@ -36,6 +36,11 @@ struct FlattenResult {
 ///   A multi-output op's buffers are named `name.v0`, `name.v1`, ...
 /// - `T(i, j) = v` and reads `T(i, j)` become `T[flat]`, flat being row-major over the realize
 ///   region with its mins subtracted: `(i - min0)*ext1 + (j - min1)` (TVM's buffer vstore/vload).
+/// - A realize whose region uses the variable of a virtual thread running inside it (a "local"
+///   stage computed outside its consumer's vthread loop, region `[vthread, 1]`) holds one region
+///   per virtual thread: it gets one leading dimension per such thread, `[0, extent)` indexed
+///   by the thread variable, so that the threads, which run one after the other, do not share
+///   one copy (what TVM's InjectVirtualThread does for buffers allocated inside the thread).
 /// - Argument tensors (placeholders and outputs) are never allocated: a realize of one only
 ///   keeps its body, and accesses use the argument's buffer Var, row-major over its shape.
 /// `produce` blocks are kept. Throws UserError when a tensor is accessed that is neither

@@ -13,6 +13,7 @@
 #include "codegen/llvm/LlvmJit.h"
 #endif
 
+#include <algorithm>
 #include <chrono>
 
 namespace bs::run_detail {
@@ -25,9 +26,16 @@ double millisecondsSince(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-/// Runs `once` once untimed, then up to `repeat` times timed, until they took `budgetMs`.
-template <typename F> std::vector<double> timeRuns(int repeat, double budgetMs, F&& once) {
-    once();
+/// Runs `once` up to `repeat` times timed, until they took `budgetMs`. With `warmUp` (compiled
+/// code, whose first run pays for page faults and cold caches) one untimed run comes first;
+/// without it (the interpreter, whose runs all cost the same) the first run is timed, and at
+/// least one runs.
+template <typename F>
+std::vector<double> timeRuns(int repeat, double budgetMs, bool warmUp, F&& once) {
+    if (warmUp)
+        once();
+    else
+        repeat = std::max(repeat, 1);
     std::vector<double> times;
     double total = 0;
     for (int i = 0; i < repeat && (i == 0 || total < budgetMs); ++i) {
@@ -60,7 +68,7 @@ public:
         std::vector<void*> data;
         for (Buffer& b : args)
             data.push_back(b.data());
-        return timeRuns(repeat, budgetMs, [&] { m_kernel.run(data, m_sizes); });
+        return timeRuns(repeat, budgetMs, /*warmUp=*/true, [&] { m_kernel.run(data, m_sizes); });
     }
 
 private:
@@ -110,7 +118,8 @@ public:
             interpreter.bindBuffer(m_func.argBuffers[i], args[i]);
         for (size_t i = 0; i < m_sizes.size(); ++i)
             interpreter.bindScalar(m_func.scalarParams[i], m_sizes[i]);
-        return timeRuns(repeat, budgetMs, [&] { interpreter.run(m_func.final); });
+        return timeRuns(repeat, budgetMs, /*warmUp=*/false,
+                        [&] { interpreter.run(m_func.final); });
     }
 
 private:

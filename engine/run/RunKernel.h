@@ -48,7 +48,9 @@ inline constexpr int64_t kDefaultSymbolicSize = 256;
 
 struct RunRequest {
     RunTarget target = RunTarget::Cpu;
-    /// Timed runs after one untimed warm-up run (which is the one checked). At least 1.
+    /// Timed runs, after one untimed warm-up run on compiled targets (the interpreter's runs
+    /// all cost the same, so the emulation has none). The first run is the one checked.
+    /// At least 1.
     int repeat = 10;
     /// Timed runs stop early once they took this long in total (at least one runs), so that a
     /// slow target (the emulation of a large kernel) does not run for minutes; RunReport::timesMs

@@ -39,6 +39,8 @@ const char* leafCaseName(LeafCase c) {
         return "no-relax";
     case LeafCase::Relax:
         return "relax";
+    case LeafCase::ThreadInRegion:
+        return "thread-in-region";
     }
     return "relax";
 }

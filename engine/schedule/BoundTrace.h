@@ -26,6 +26,9 @@ enum class LeafCase {
     ExtentOne, ///< case 1: the leaf's range has extent 1, a single point at its min
     NoRelax,   ///< case 2: a single point, the leaf variable (or its bound thread) itself
     Relax,     ///< case 3: the leaf's whole range
+    /// Bound to a virtual thread that the stage's own region already holds
+    /// (regionHoldsVirtualThread): a single point at its min, as the loop nest computes it
+    ThreadInRegion,
 };
 const char* leafCaseName(LeafCase c);
 

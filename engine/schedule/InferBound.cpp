@@ -46,9 +46,15 @@ bool needRelax(const IterVar& iv, bool foundAttach, const IterVarMap<IterVar>& b
         *reason = "bound to threadIdx.x and the storage is warp: one buffer serves the warp's lanes";
         return true;
     }
+    // Storage shared at this thread level needs every index of the axis (shared storage and
+    // threadIdx: the threads of a block share the buffer); storage private to it needs one
+    // (shared storage and blockIdx: each block has its own buffer).
     bool relax = int(scope.rank) <= ts.rank;
-    *reason = "bound to " + tag + (relax ? ", shared by the threads of " : ", private to each thread of ") +
-              scope.toString() + " storage";
+    const std::string unit = ts.rank == 0 ? "block" : "thread";
+    const std::string buffer = scope.toString() + " buffer";
+    *reason = "bound to " + tag +
+              (relax ? ": the " + unit + "s share one " + buffer + ", so all its indices are needed"
+                     : ": each " + unit + " has its own " + buffer + ", so one index at a time");
     return relax;
 }
 
@@ -100,16 +106,23 @@ void initLeafSets(const Stage& consumer, const std::vector<IterVar>& attach, con
         BS_CHECK(it != rmap.end()) << "consumer leaf " << iv->var.name() << " has no range yet";
         const Range& r = it->second;
         LeafSetEntry entry{iv, r, IntSet(), LeafCase::Relax, ""};
+        auto bound = ctx.bindMap.find(iv);
         if (isOne(r.extent)) {
             entry.set = IntSet::singlePoint(r.min);
             entry.leafCase = LeafCase::ExtentOne;
             entry.reason = "extent is 1: a single point at its min";
+        } else if (bound != ctx.bindMap.end() &&
+                   regionHoldsVirtualThread(consumer, rmap, bound->second)) {
+            // As the loop nest computes it (lower/LoopNest.cpp); TVM takes the thread variable.
+            entry.set = IntSet::singlePoint(r.min);
+            entry.leafCase = LeafCase::ThreadInRegion;
+            entry.reason = "bound to " + bound->second->threadTag +
+                           ", whose offset the stage's own region already holds: its min";
         } else if (!needRelax(iv, *found, ctx.bindMap, scope, &entry.reason)) {
             if (!isConstInt(r.min, 0))
                 throw UserError("InferBound requires every leaf iter var's min to be 0, but '" +
                                 iv->var.name() + "' of stage '" + consumer->op->name +
                                 "' starts at " + toString(r.min) + "; call schedule.normalize()");
-            auto bound = ctx.bindMap.find(iv);
             entry.set = IntSet::singlePoint(bound != ctx.bindMap.end() ? Expr(bound->second->var)
                                                                         : Expr(iv->var));
             entry.leafCase = LeafCase::NoRelax;
@@ -118,6 +131,35 @@ void initLeafSets(const Stage& consumer, const std::vector<IterVar>& attach, con
         }
         (*upState)[iv] = entry.set;
         trace->leafSets.push_back(std::move(entry));
+    }
+}
+
+/// A virtual thread's variable is defined only inside the loops bound to it. Where the
+/// consumer's region holds one (regionHoldsVirtualThread: a "local" consumer computed outside
+/// its own consumer's vthread loop) and the producer is attached outside every loop bound to
+/// it, the producer serves all of the thread's values: the thread joins the relax set. TVM
+/// leaves the thread variable free in the producer's region, and its MakeAPI then rejects the
+/// program ("Not all Vars are passed").
+void relaxVirtualThreadsOutOfScope(const Stage& consumer, const std::vector<IterVar>& attach,
+                                   const GraphContext& ctx, const IterVarMap<Range>& rmap,
+                                   VarMap<IntSet>* relaxSet, ConsumerTrace* trace) {
+    auto inScope = [&](const IterVar& thread) {
+        return std::any_of(attach.begin(), attach.end(), [&](const IterVar& iv) {
+            auto bound = ctx.bindMap.find(iv);
+            return bound != ctx.bindMap.end() && bound->second.same_as(thread);
+        });
+    };
+    for (const auto& [leaf, thread] : ctx.bindMap) {
+        auto range = rmap.find(thread);
+        if (relaxSet->count(thread->var) || range == rmap.end() ||
+            !regionHoldsVirtualThread(consumer, rmap, thread) || inScope(thread))
+            continue;
+        IntSet set = IntSet::fromRange(range->second);
+        (*relaxSet)[thread->var] = set;
+        trace->relaxSet.push_back(RelaxEntry{
+            thread, thread->var, set,
+            "a virtual thread the consumer's region holds, not defined at the attach point: "
+            "all its values are needed"});
     }
 }
 
@@ -228,6 +270,7 @@ void requestFromConsumer(const Schedule& sch, const Stage& stage, const Operatio
     initLeafSets(consumer, attach, scope, ctx, rmap, &upState, &found, &trace);
     VarMap<IntSet> relaxSet;
     collectRelaxSet(consumerOp, attach, scope, ctx, rmap, &found, &relaxSet, &trace);
+    relaxVirtualThreadsOutOfScope(consumer, attach, ctx, rmap, &relaxSet, &trace);
     if (!found && !attach.empty())
         throw UserError("invalid schedule: cannot find the producer '" + stage->op->name +
                         "' along the loop nest specified by compute_at of consumer '" +

@@ -3,6 +3,7 @@
 #include "arith/EvalSet.h"
 #include "ir/Op.h"
 #include "ir/Printer.h"
+#include "ir/Substitute.h"
 #include "support/Check.h"
 
 namespace bs {
@@ -200,6 +201,19 @@ void passDownDomain(const Stage& stage, IterVarMap<Range>* rmap, Analyzer* analy
             continue;
         update(rmap, attr.bindThread, rmap->at(iv), analyzer);
     }
+}
+
+bool regionHoldsVirtualThread(const Stage& stage, const IterVarMap<Range>& rmap,
+                              const IterVar& thread) {
+    if (thread->threadTag != "vthread" && thread->threadTag != "cthread")
+        return false;
+    for (const IterVar& root : stage->op->rootIterVars()) {
+        auto it = rmap.find(root);
+        if (it != rmap.end() &&
+            (usesVar(it->second.min, thread->var) || usesVar(it->second.extent, thread->var)))
+            return true;
+    }
+    return false;
 }
 
 } // namespace bs

@@ -26,4 +26,15 @@ void passDownDomain(const Stage& stage, IterVarMap<Range>* rmap, Analyzer* analy
 /// (TVM's PassUpThreadBinding).
 IterVarMap<bool> dominatingThreads(const Stage& stage);
 
+/// Whether `thread` is a virtual thread (`vthread`, `cthread`) that the region of `stage`
+/// already holds: a root range in `rmap` uses its variable, because InferBound kept a
+/// consumer's loop bound to it as a point (storage private to each virtual thread, such as a
+/// "local" stage computed outside the consumer's vthread loop). A leaf of `stage` bound to
+/// such a thread then adds nothing to the stage's indices: it stands at its min, both in the
+/// loop nest (MakeLoopNest) and in what the stage asks of its producers (InferBound phase 1).
+/// TVM takes the thread variable in both places and so counts the offset twice (its
+/// test_local_stage_predicate, "local vs. vthread", stores B at `vthread + vthread`).
+bool regionHoldsVirtualThread(const Stage& stage, const IterVarMap<Range>& rmap,
+                              const IterVar& thread);
+
 } // namespace bs

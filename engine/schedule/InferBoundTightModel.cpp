@@ -182,7 +182,7 @@ private:
         for (const LeafSetEntry& e : m_ct.leafSets) {
             const std::string& x = m_local.at(e.iv->var);
             bool threadBound = isThreadBound(e.iv, m_in.bindMap);
-            if (e.leafCase == LeafCase::ExtentOne) {
+            if (e.leafCase == LeafCase::ExtentOne || e.leafCase == LeafCase::ThreadInRegion) {
                 if (!addEq(x, e.set.pointValue()))
                     return false;
                 continue;

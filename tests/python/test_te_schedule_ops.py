@@ -4,6 +4,9 @@
 # ScheduleOps or tvm.lower. Where TVM inspects the statement tree (post_order_visit), these
 # tests read the printed IR instead. (Scans, tensor intrinsics, auto-inline and schedule records
 # have no counterpart in Boundscope.)
+import numpy as np
+
+import _boundscope
 import tvm
 import tvm.testing
 from tvm import te
@@ -185,11 +188,68 @@ def test_local_stage_predicate():
         return s
 
     # A stage in local (shared) memory needs no guard for a thread (block) it is not relaxed over.
-    # TVM's test also checks ("vthread", "local"); Boundscope still guards B's store there with
-    # `if (likely((vthread < 1)))`, a known difference in lowering not checked here.
-    for tag, scope in (("threadIdx.x", "local"), ("blockIdx.y", "shared")):
+    for tag, scope in (("threadIdx.x", "local"), ("vthread", "local"), ("blockIdx.y", "shared")):
         text = str(tvm.lower(schedule(te.thread_axis(tag), scope), [A, C], simple_mode=True))
         assert "if (" not in text, (tag, scope, text)
+    # Local storage is private to each virtual thread: B's region is one row per thread (TVM's
+    # bounds), B's store adds the thread once, and each of the 3 threads gets its own row.
+    s = schedule(te.thread_axis("vthread"), "local")
+    text = _schedule_ops(s)
+    assert "realize B([0, 1], [vthread, 1], [0, 2])" in text, text
+    assert "B(0, vthread, bk) =A(0, vthread, bk)" in text, text
+    text = str(tvm.lower(s, [A, C], simple_mode=True))
+    assert "allocate B[float32 * 6]" in text, text
+
+
+def _local_stage_at_vthread_loops():
+    # TVM's test_local_stage_predicate ("local vs. vthread") without the block binding, so that
+    # it runs on the CPU, where a virtual thread is a serial loop.
+    A = te.placeholder((2, 3, 4), name="A")
+    B = te.compute((2, 3, 4), lambda i, j, k: A[i, j, k] * 2.0, name="B")
+    C = te.compute((2, 3, 4), lambda i, j, k: B[i, j, k] + 1.0, name="C")
+    s = te.create_schedule(C.op)
+    vx = te.thread_axis("vthread", name="vx")
+    s[B].compute_at(s[C], C.op.axis[0])
+    s[B].set_scope("local")
+    _, inner = s[B].split(B.op.axis[1], factor=3)
+    s[C].bind(C.op.axis[1], vx)
+    s[B].bind(inner, vx)
+    return A, C, s
+
+
+def test_local_stage_at_vthread_loops_runs():
+    A, C, s = _local_stage_at_vthread_loops()
+    text = str(tvm.lower(s, [A, C], simple_mode=True))
+    assert "if (" not in text, text
+    assert "allocate B[float32 * 12]" in text, text
+    if not _boundscope._has_llvm:
+        return
+    f = tvm.build(s, [A, C])
+    a = np.random.uniform(size=(2, 3, 4)).astype("float32")
+    c = np.zeros((2, 3, 4), dtype="float32")
+    f(a, c)
+    np.testing.assert_allclose(c, a * 2.0 + 1.0, rtol=1e-6)
+
+
+def test_local_stage_at_vthread_loops_producer_relaxes_the_thread():
+    # A global producer of the per-thread local stage, computed at the root (outside every
+    # vthread loop), serves all the virtual threads: its region covers their rows. (TVM leaves
+    # `vx` free in that region and rejects the program.)
+    A = te.placeholder((2, 3, 4), name="A")
+    P = te.compute((2, 3, 4), lambda i, j, k: A[i, j, k] - 1.0, name="P")
+    B = te.compute((2, 3, 4), lambda i, j, k: P[i, j, k] * 2.0, name="B")
+    C = te.compute((2, 3, 4), lambda i, j, k: B[i, j, k] + 1.0, name="C")
+    s = te.create_schedule(C.op)
+    vx = te.thread_axis("vthread", name="vx")
+    s[B].compute_at(s[C], C.op.axis[0])
+    s[B].set_scope("local")
+    _, inner = s[B].split(B.op.axis[1], factor=3)
+    s[C].bind(C.op.axis[1], vx)
+    s[B].bind(inner, vx)
+    bounds = tvm.te.schedule.InferBound(s.normalize())
+    assert bounds[P.op.axis[1]].extent.value == 3
+    text = str(tvm.lower(s, [A, C], simple_mode=True))
+    assert "allocate P[float32 * 24]" in text, text
 
 
 def test_local_stage_predicate2():

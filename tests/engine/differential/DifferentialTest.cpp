@@ -92,18 +92,19 @@ std::string check(const DiffProgram& p, const Reference& ref, const Schedule& s,
     }
 }
 
-} // namespace
-
-TEST(Differential, RandomSchedulesMatchTheUnscheduledProgram) {
+/// Lowers `cases` random schedules (seeds kSeed + seedOffset + c) under every rule set and
+/// checks each against the unscheduled program.
+void checkRandomSchedules(int cases, uint64_t seedOffset, RandomScheduleOptions options) {
     std::vector<DiffProgram> programs = makeDiffPrograms();
     std::vector<Reference> refs;
     for (const DiffProgram& p : programs)
         refs.push_back(referenceOf(p));
     int runs = 0, rejected = 0, failures = 0;
     auto previous = std::signal(SIGABRT, printCurrentCase);
-    for (int c = 0; c < kCases && failures < 10; ++c) {
+    for (int c = 0; c < cases && failures < 10; ++c) {
         const DiffProgram& p = programs[size_t(c) % programs.size()];
-        RandomScheduleCase sc = RandomScheduler(p, kSeed + uint64_t(c)).make();
+        uint64_t seed = kSeed + seedOffset + uint64_t(c);
+        RandomScheduleCase sc = RandomScheduler(p, seed, options).make();
         for (BoundRules rules : rulesToTry()) {
             g_currentCase = std::string("under ") + boundRulesName(rules) + ":\n" + sc.python(p);
             std::string problem = check(p, refs[size_t(c) % programs.size()], sc.schedule, rules);
@@ -123,9 +124,22 @@ TEST(Differential, RandomSchedulesMatchTheUnscheduledProgram) {
         }
     }
     std::signal(SIGABRT, previous);
-    std::cout << runs << " lowerings of " << kCases << " random schedules, " << rejected
+    std::cout << runs << " lowerings of " << cases << " random schedules, " << rejected
               << " rejected by lower() or as GPU programs\n";
     // Most random schedules are legal; a generator that produced mostly rejected ones would
     // test nothing.
     EXPECT_LT(rejected * 10, runs) << rejected << " of " << runs << " lowerings rejected";
+}
+
+} // namespace
+
+TEST(Differential, RandomSchedulesMatchTheUnscheduledProgram) {
+    checkRandomSchedules(kCases, 0, {});
+}
+
+TEST(Differential, RandomGpuSchedulesWithVirtualThreadsMatchTheUnscheduledProgram) {
+    // Issue 4: every case a GPU one whose root stages run virtual threads inside their threads,
+    // so that "local" producers computed at the thread loop hold one region per virtual thread
+    // and bind the consumer's vthread (the generator's shareVirtualThread).
+    checkRandomSchedules(kCases / 2, 1000000, {.gpu = 1.0, .virtualThreads = 1.0});
 }

@@ -39,12 +39,13 @@ std::string RandomScheduleCase::python(const DiffProgram& program) const {
     return out + "print(tvm.lower(s, [" + joinPython(args) + "], simple_mode=True))\n";
 }
 
-RandomScheduler::RandomScheduler(const DiffProgram& program, uint64_t seed)
-    : m_program(program), m_rng(seed) {}
+RandomScheduler::RandomScheduler(const DiffProgram& program, uint64_t seed,
+                                 RandomScheduleOptions options)
+    : m_program(program), m_options(options), m_rng(seed) {}
 
 RandomScheduleCase RandomScheduler::make() {
     m_case.schedule = createSchedule(m_program.output().op);
-    m_case.gpu = chance(0.3);
+    m_case.gpu = chance(m_options.gpu);
     structural();
     std::vector<Stage> stages = m_case.schedule->stages;
     for (size_t i = stages.size(); i-- > 0;) {
@@ -211,10 +212,21 @@ void RandomScheduler::bindGpu(const Stage& stage) {
     }
     static const int kThreads[] = {4, 5, 8, 16};
     int threads = kThreads[pick(4)];
+    // Virtual threads inside the threads (a "local" producer computed at the thread loop is
+    // then private to each virtual thread), or none.
+    int virtualThreads = chance(m_options.virtualThreads) ? 2 + pick(2) : 1;
     apply([&] {
-        auto [outer, inner] = fuseAndSplit(stage, axes, threads);
+        auto [outer, inner] = fuseAndSplit(stage, axes, threads * virtualThreads);
         m_case.lines.push_back(bindLine(stage, outer, "blockIdx.x"));
-        return bindLine(stage, inner, "threadIdx.x");
+        if (virtualThreads == 1)
+            return bindLine(stage, inner, "threadIdx.x");
+        std::string parent = ivName(stage, inner);
+        auto [thread, virt] = stage.split(inner, virtualThreads);
+        m_case.lines.push_back(newName(thread) + ", " + newName(virt) + " = " + stageName(stage) +
+                               ".split(" + parent + ", factor=" + std::to_string(virtualThreads) +
+                               ")");
+        m_case.lines.push_back(bindLine(stage, thread, "threadIdx.x"));
+        return bindLine(stage, virt, "vthread");
     });
 }
 

@@ -12,6 +12,7 @@
 
 #include "DiffPrograms.h"
 
+#include <optional>
 #include <random>
 #include <string>
 #include <unordered_map>
@@ -32,9 +33,16 @@ struct RandomScheduleCase {
 /// `a, b, c`: a Python argument list.
 std::string joinPython(const std::vector<std::string>& parts);
 
+struct RandomScheduleOptions {
+    /// The probability of a GPU case (thread bindings, shared and local stages).
+    double gpu = 0.3;
+    /// The probability that a GPU root stage splits virtual threads off its threads.
+    double virtualThreads = 0.3;
+};
+
 class RandomScheduler {
 public:
-    RandomScheduler(const DiffProgram& program, uint64_t seed);
+    RandomScheduler(const DiffProgram& program, uint64_t seed, RandomScheduleOptions options = {});
 
     RandomScheduleCase make();
 
@@ -51,6 +59,20 @@ private:
     void attachProducers(const Stage& consumer);
     void placeAttached(const Stage& producer, const Stage& consumer, const IterVar& leaf);
     void bindCooperatively(const Stage& stage);
+    /// A "local" producer attached outside a consumer loop bound to a virtual thread holds one
+    /// region per virtual thread (InferBound keeps the thread as a point), so it binds the same
+    /// thread, on the inner part of a split of the axis whose region is that point (TVM's
+    /// test_local_stage_predicate). Binds a consumer leaf inside the attach point to a new
+    /// vthread when none is bound there.
+    void shareVirtualThread(const Stage& producer, const Stage& consumer, int pos);
+    /// An unbound data-parallel leaf of several iterations whose value goes unscaled into a
+    /// root axis.
+    bool isPointCandidate(const Stage& stage, const IterVar& leaf,
+                          const IterVarMap<Range>& bounds) const;
+    /// InferBound of the schedule as it stands; nullopt when it throws.
+    std::optional<IterVarMap<Range>> currentBounds() const;
+    void bindThreadOfPointAxis(const Stage& producer, const IterVar& thread,
+                               const std::string& threadName);
     /// Fuses `axes` (when more than one) and splits the result by `factor`, recording both.
     std::pair<IterVar, IterVar> fuseAndSplit(const Stage& stage, const std::vector<IterVar>& axes,
                                              int factor);
@@ -81,6 +103,7 @@ private:
     bool chance(double p) { return std::uniform_real_distribution<double>(0, 1)(m_rng) < p; }
 
     const DiffProgram& m_program;
+    RandomScheduleOptions m_options;
     std::mt19937_64 m_rng;
     RandomScheduleCase m_case;
     std::unordered_map<const Node*, std::string> m_ivNames;

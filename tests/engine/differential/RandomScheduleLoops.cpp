@@ -1,9 +1,14 @@
 // The per-stage part of RandomScheduler: loop transforms, annotations and compute_at.
 #include "RandomSchedule.h"
 
+#include "ir/Op.h"
+#include "ir/Printer.h"
+#include "ir/Substitute.h"
+#include "schedule/InferBound.h"
 #include "te/Compute.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace bs::test {
 
@@ -129,6 +134,93 @@ void RandomScheduler::placeAttached(const Stage& producer, const Stage& consumer
     });
     if (level == 1)
         bindCooperatively(producer);
+    else
+        shareVirtualThread(producer, consumer, consumer.leafIndex(leaf));
+}
+
+std::optional<IterVarMap<Range>> RandomScheduler::currentBounds() const {
+    try {
+        return inferBound(m_case.schedule.normalize()).bounds;
+    } catch (const UserError&) {
+        return std::nullopt;
+    }
+}
+
+bool RandomScheduler::isPointCandidate(const Stage& stage, const IterVar& leaf,
+                                       const IterVarMap<Range>& bounds) const {
+    // A root axis or the inner part of a split adds its value to its axis unscaled, so a
+    // consumer read at that axis asks one point of the producer per thread value; a loop of
+    // one iteration asks its min and needs no thread.
+    auto range = bounds.find(leaf);
+    if (isBound(stage, leaf) || leaf->iterType != IterVarType::DataPar || range == bounds.end() ||
+        !isZero(range->second.min) || asConstInt(range->second.extent).value_or(1) <= 1)
+        return false;
+    const auto& axes = stage->op.as<ComputeOpNode>()->axis;
+    if (std::any_of(axes.begin(), axes.end(), [&](const IterVar& a) { return a.same_as(leaf); }))
+        return true;
+    return std::any_of(stage->relations.begin(), stage->relations.end(),
+                       [&](const IterVarRelation& rel) {
+                           const auto* split = rel.as<SplitNode>();
+                           return split && split->inner.same_as(leaf);
+                       });
+}
+
+void RandomScheduler::shareVirtualThread(const Stage& producer, const Stage& consumer, int pos) {
+    // A vthread-bound consumer loop inside the attach point: one the consumer has, else a new
+    // one on its innermost candidate leaf.
+    std::optional<IterVarMap<Range>> bounds = currentBounds();
+    if (!bounds)
+        return;
+    const auto& leaves = consumer->leafIterVars;
+    IterVar thread, threadLeaf, candidate;
+    for (size_t i = size_t(pos) + 1; i < leaves.size(); ++i) {
+        const IterVarAttr* attr = consumer.attrOf(leaves[i]);
+        if (attr && attr->bindThread.defined() && attr->bindThread->threadTag == "vthread") {
+            thread = attr->bindThread;
+            threadLeaf = leaves[i];
+        } else if (isPointCandidate(consumer, leaves[i], *bounds)) {
+            candidate = leaves[i];
+        }
+    }
+    std::string threadName = "vt" + std::to_string(m_nextName++);
+    if (thread.defined()) {
+        m_case.lines.push_back(threadName + " = " + stageName(consumer) + ".iter_var_attrs[" +
+                               ivName(consumer, threadLeaf) + "].bind_thread");
+    } else if (candidate.defined()) {
+        thread = threadAxis("vthread");
+        m_case.lines.push_back(threadName + " = te.thread_axis(\"vthread\")");
+        m_case.lines.push_back(stageName(consumer) + ".bind(" + ivName(consumer, candidate) +
+                               ", " + threadName + ")");
+        consumer.bind(candidate, thread);
+    } else {
+        return;
+    }
+    bindThreadOfPointAxis(producer, thread, threadName);
+}
+
+void RandomScheduler::bindThreadOfPointAxis(const Stage& producer, const IterVar& thread,
+                                            const std::string& threadName) {
+    std::optional<IterVarMap<Range>> bounds = currentBounds();
+    if (!bounds || !bounds->count(thread))
+        return;
+    Expr factor = bounds->at(thread).extent;
+    const auto& axes = producer->op.as<ComputeOpNode>()->axis;
+    for (size_t d = 0; d < axes.size(); ++d) {
+        auto range = bounds->find(axes[d]);
+        if (range == bounds->end() || !isOne(range->second.extent) ||
+            !usesVar(range->second.min, thread->var))
+            continue;
+        apply([&] {
+            std::string axis = stageName(producer) + ".op.axis[" + std::to_string(d) + "]";
+            auto [outer, inner] = producer.split(axes[d], factor);
+            producer.bind(inner, thread);
+            return newName(outer) + ", " + newName(inner) + " = " + stageName(producer) +
+                   ".split(" + axis + ", factor=" + toString(factor) + ")\n" +
+                   stageName(producer) + ".bind(" + m_ivNames[inner.get()] + ", " + threadName +
+                   ")";
+        });
+        return;
+    }
 }
 
 void RandomScheduler::bindCooperatively(const Stage& stage) {

@@ -161,7 +161,12 @@ TEST(InferBound, Ex7SharedScopeRelaxesThreadAxisAtTheAttachPoint) {
     const LeafSetEntry& j = trace->consumers[0].leafSets[0];
     EXPECT_EQ(j.iv->var.name(), "j");
     EXPECT_EQ(j.leafCase, LeafCase::Relax);
-    EXPECT_NE(j.reason.find("threadIdx.x"), std::string::npos);
+    EXPECT_EQ(j.reason, "bound to threadIdx.x: the threads share one shared buffer, so all its "
+                        "indices are needed");
+    const LeafSetEntry& i = trace->consumers[0].leafSets[1];
+    EXPECT_EQ(i.iv->var.name(), "i");
+    EXPECT_EQ(i.reason, "bound to blockIdx.x: each block has its own shared buffer, so one index "
+                        "at a time");
 }
 
 TEST(InferBound, Ex8InfersSharedScopeFromTheBlockIdxAttachPath) {
