@@ -2,11 +2,12 @@
 # Regenerates screenshots/*.png: the main window of boundscope-gui on a few examples, rendered
 # headless (QT_QPA_PLATFORM=offscreen) with the app's --screenshot mode. README.md shows them.
 #
-#   scripts/screenshots.sh [BUILD_DIR]     (default: build-gui; the app must be built there)
+#   scripts/screenshots.sh [BUILD_DIR]     (default: $BUILD_DIR, else build/, as scripts/test.sh;
+#                                           the app must be built there)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="${1:-${BUILD_DIR:-$root/build-gui}}"
+build="${1:-${BUILD_DIR:-$root/build}}"
 app="$build/app/gui/boundscope-gui"
 out="$root/screenshots"
 
@@ -36,8 +37,15 @@ shot ex6_shared_scope ex6_shared_scope B --show dag,ir --pass final
 shot ex6_requests_graph ex6_shared_scope B --show requests,bounds
 # B's attach path (at C's blockIdx.x loop) and the CUDA kernel with B in __shared__ memory.
 shot ex6_attach_tree_cuda ex6_shared_scope B --show attach,code
+# The kernel run and checked: a GPU schedule cannot run on the CPU, so the Run panel takes GPU
+# emulation (the interpreter runs every block and thread; no GPU needed).
+shot ex6_run_emulation ex6_shared_scope B --show itervar,run --run check
 # The seed's fuse example under the 2019 rules: C's axes fused then split; B needs 4096 elements.
 shot fuse_split_attach_itervars fuse_split_attach C --select-itervar i.j.fused.outer \
     --rules tvm-0.6 --show itervar,ir --pass simplify
+# The same schedule's allocations: B needs 8 elements, but TVM 0.6 allocates 4096 (fuse-fallback).
+shot fuse_split_attach_allocations fuse_split_attach B --show attach,allocations
 # A tiled GPU matrix multiply staging A and B through shared memory.
 shot gpu_matmul_shared gpu_matmul_shared A.shared --show dag,code
+# A Tensor Comprehensions file: TC's input-driven ranges beside InferBound's for its stages.
+shot tc_matmul_ranges tc_matmul.tc C --select-itervar r_k --show dag,tc

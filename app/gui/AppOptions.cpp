@@ -2,7 +2,10 @@
 
 #include "MainWindow.h"
 #include "document/ScriptDocument.h"
+#include "edit/ScheduleTools.h"
+#include "panels/CodePanel.h"
 #include "panels/IrPanel.h"
+#include "panels/RunPanel.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -56,6 +59,26 @@ bool waitForAnalysis(ScriptDocument& document) {
     return loop.exec() == 0;
 }
 
+/// Runs the kernel in the Run panel (checked or timed) and waits for the result; false with a
+/// message when it could not start or did not end in time.
+bool runInPanel(MainWindow& window, bool check) {
+    RunPanel* panel = window.scheduleTools()->run();
+    QEventLoop loop;
+    QTimer timeout;
+    timeout.setSingleShot(true);
+    QObject::connect(&timeout, &QTimer::timeout, &loop, [&loop] { loop.exit(1); });
+    QObject::connect(panel, &RunPanel::runFinished, &loop, [&loop] { loop.exit(0); });
+    if (!panel->run(check)) {
+        std::fprintf(stderr, "boundscope-gui: cannot run: %s\n", qPrintable(panel->statusText()));
+        return false;
+    }
+    timeout.start(kScreenshotTimeoutMs);
+    if (loop.exec() == 0)
+        return true;
+    std::fprintf(stderr, "boundscope-gui: the run did not finish in time\n");
+    return false;
+}
+
 void settle(int ms) {
     QEventLoop loop;
     QTimer::singleShot(ms, &loop, &QEventLoop::quit);
@@ -85,11 +108,15 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, QString*
                                      QStringLiteral("name"));
     const QCommandLineOption show(QStringLiteral("show"),
                                   QStringLiteral("docks to raise: dag, itervar, attach, requests, "
-                                                 "inspector, ir, code, bounds (comma-separated)"),
+                                                 "inspector, ir, code, bounds, allocations, "
+                                                 "run, tc (comma-separated)"),
                                   QStringLiteral("docks"));
     const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("window size WxH"),
                                   QStringLiteral("size"));
-    parser.addOptions({example, rules, shot, stage, itervar, pass, show, size});
+    const QCommandLineOption run(
+        QStringLiteral("run"), QStringLiteral("run the kernel before the screenshot: check or time"),
+        QStringLiteral("how"));
+    parser.addOptions({example, rules, shot, stage, itervar, pass, show, size, run});
     if (!parser.parse(arguments)) {
         *errorMessage = parser.errorText();
         return std::nullopt;
@@ -108,7 +135,7 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, QString*
     for (const QString& name : std::as_const(options.showDocks)) {
         if (dockObjectName(name).isEmpty()) {
             *errorMessage = QStringLiteral("unknown dock '%1' (dag, itervar, attach, requests, "
-                                           "inspector, ir, code, bounds)")
+                                           "inspector, ir, code, bounds, allocations, run, tc)")
                                 .arg(name);
             return std::nullopt;
         }
@@ -122,6 +149,14 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, QString*
     if (parser.isSet(pass) && !(options.pass = parseLowerPass(parser.value(pass).toStdString()))) {
         *errorMessage = QStringLiteral("unknown pass '%1'").arg(parser.value(pass));
         return std::nullopt;
+    }
+    if (parser.isSet(run)) {
+        const QString how = parser.value(run);
+        if (how != QLatin1String("check") && how != QLatin1String("time")) {
+            *errorMessage = QStringLiteral("unknown run '%1' (check, time)").arg(how);
+            return std::nullopt;
+        }
+        options.runCheck = how == QLatin1String("check");
     }
     if (parser.isSet(size) && !parseSize(parser.value(size), options.size)) {
         *errorMessage =
@@ -140,7 +175,10 @@ QString dockObjectName(const QString& shortName) {
         {QStringLiteral("inspector"), QStringLiteral("inspectorDock")},
         {QStringLiteral("ir"), QStringLiteral("loweredIrDock")},
         {QStringLiteral("code"), QStringLiteral("generatedCodeDock")},
-        {QStringLiteral("bounds"), QStringLiteral("boundsDock")}};
+        {QStringLiteral("bounds"), QStringLiteral("boundsDock")},
+        {QStringLiteral("allocations"), QStringLiteral("allocationsDock")},
+        {QStringLiteral("run"), QStringLiteral("runDock")},
+        {QStringLiteral("tc"), QStringLiteral("tcRangesDock")}};
     return names.value(shortName);
 }
 
@@ -166,8 +204,15 @@ int runScreenshot(const AppOptions& options) {
     }
     if (!options.selectStage.isEmpty())
         window.selection()->select(options.selectStage, options.selectIterVar);
-    // The graphs are laid out on a worker thread: wait until every dock shows the latest.
-    for (int waited = 0; !window.graphsAreCurrent() && waited < kScreenshotTimeoutMs; waited += 50)
+    if (options.runCheck && !runInPanel(window, *options.runCheck))
+        return 1;
+    // The graphs are laid out and the code generated on worker threads: wait until every dock
+    // shows the latest.
+    auto current = [&window] {
+        const CodePanel* code = window.codePanel();
+        return window.graphsAreCurrent() && (!code->isVisible() || code->isCurrent());
+    };
+    for (int waited = 0; !current() && waited < kScreenshotTimeoutMs; waited += 50)
         settle(50);
     settle(300);
     const QImage image = window.grab().toImage();

@@ -1,10 +1,12 @@
 /// \file
 /// The command line of `boundscope-gui`: a script to open (else the default example), and a
 /// headless screenshot mode used by scripts/screenshots.sh:
-///   boundscope-gui [FILE.py] [--example NAME] [--rules tvm|tvm-0.6|tight]
+///   boundscope-gui [FILE.py|FILE.tc] [--example NAME] [--rules tvm|tvm-0.6|tight]
 ///                  [--screenshot OUT.png [--select-stage S] [--select-itervar V] [--pass P]
-///                   [--show DOCK[,DOCK...]] [--size WxH]]
-/// where DOCK is dag, itervar, attach, requests, inspector, ir, code or bounds (the tab raised).
+///                   [--show DOCK[,DOCK...]] [--run check|time] [--size WxH]]
+/// where DOCK is dag, itervar, attach, requests, inspector, ir, code, bounds, allocations, run
+/// or tc (the tab raised); `--run` runs the kernel in the Run panel first (checked or timed, on
+/// the target the panel chooses) and waits for the result.
 #pragma once
 
 #include "analysis/Analysis.h"
@@ -26,6 +28,7 @@ struct AppOptions {
     QString selectIterVar; ///< and its IterVar
     std::optional<LowerPass> pass;
     QStringList showDocks; ///< the docks to raise (short names, see above)
+    std::optional<bool> runCheck; ///< run the kernel before the screenshot: checked (true) or timed
     QSize size{1400, 900};
 };
 

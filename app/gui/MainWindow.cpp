@@ -11,6 +11,7 @@
 #include "panels/GraphPanel.h"
 #include "panels/InspectorPanel.h"
 #include "panels/IrPanel.h"
+#include "panels/TcRangesPanel.h"
 #include "views/GraphView.h"
 #include "views/ScriptEditor.h"
 
@@ -36,7 +37,7 @@ constexpr int kLayoutVersion = 2;
 
 MainWindow::MainWindow(Options options, QWidget* parent)
     : QMainWindow(parent), m_document(new ScriptDocument(this)),
-      m_recentFiles(new RecentFiles(this)) {
+      m_recentFiles(new RecentFiles(this)), m_dialogs(Dialogs::modal(this)) {
     setObjectName(QStringLiteral("mainWindow"));
     setAcceptDrops(true);
     createActions();
@@ -73,6 +74,7 @@ void MainWindow::createPanels() {
     m_bounds = new BoundsPanel(this);
     m_ir = new IrPanel(this);
     m_code = new CodePanel(this);
+    m_tcRanges = new TcRangesPanel(this);
 
     // The right-hand docks take the full height; the bottom ones sit under the editor.
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
@@ -96,9 +98,11 @@ void MainWindow::createPanels() {
     addDock(m_code, tr("Generated Code"), QStringLiteral("generatedCodeDock"),
             Qt::BottomDockWidgetArea, ir);
     addDock(m_bounds, tr("Bounds"), QStringLiteral("boundsDock"), Qt::BottomDockWidgetArea, ir);
+    addDock(m_tcRanges, tr("TC Ranges"), QStringLiteral("tcRangesDock"), Qt::BottomDockWidgetArea,
+            ir);
     dag->raise();
     ir->raise();
-    resizeDocks({dag, inspector}, {470, 460}, Qt::Vertical);
+    resizeDocks({dag, inspector}, {400, 530}, Qt::Vertical);
     resizeDocks({dag}, {860}, Qt::Horizontal);
     resizeDocks({ir}, {360}, Qt::Vertical);
 }
@@ -140,6 +144,11 @@ void MainWindow::createActions() {
     m_saveAction = make(tr("&Save"), QKeySequence::Save, &MainWindow::save);
     m_saveAsAction = make(tr("Save &As…"), QKeySequence::SaveAs, &MainWindow::saveAsWithDialog);
     m_quitAction = make(tr("&Quit"), QKeySequence::Quit, &QWidget::close);
+    // Named, so the tests find them with findChild.
+    m_newAction->setObjectName(QStringLiteral("newAction"));
+    m_openAction->setObjectName(QStringLiteral("openAction"));
+    m_saveAction->setObjectName(QStringLiteral("saveAction"));
+    m_saveAsAction->setObjectName(QStringLiteral("saveAsAction"));
     m_runAction = make(tr("&Analyse Now"), QKeySequence(Qt::Key_F5),
                        [this] { m_document->reanalyse(); });
     m_stopAction = make(tr("&Stop Script"), QKeySequence(Qt::SHIFT | Qt::Key_F5),
@@ -234,6 +243,8 @@ void MainWindow::wireDocument() {
     connect(m_document, &ScriptDocument::problemChanged, this, &MainWindow::onProblemChanged);
     connect(m_document, &ScriptDocument::analysisFinished, this, &MainWindow::onAnalysisFinished);
     connect(m_document, &ScriptDocument::fileChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &ScriptDocument::fileChanged, this,
+            [this] { m_editorPanel->setTcSource(m_document->isTcSource()); });
     connect(m_document, &ScriptDocument::modificationChanged, this, &MainWindow::updateTitle);
     connect(m_document, &ScriptDocument::busyChanged, this, [this](bool busy) {
         m_stopAction->setEnabled(busy);
@@ -252,6 +263,7 @@ void MainWindow::wireSelection() {
     connect(m_inspector, &InspectorPanel::stageChosen, selection, selectStage);
     connect(m_inspector, &InspectorPanel::iterVarChosen, selection, &SelectionModel::select);
     connect(m_bounds, &BoundsPanel::rowChosen, selection, &SelectionModel::select);
+    connect(m_tcRanges, &TcRangesPanel::rowChosen, selection, &SelectionModel::select);
     connect(m_ir, &IrPanel::lineChosen, selection, &SelectionModel::select);
     connect(selection, &SelectionModel::changed, this, &MainWindow::onSelectionChanged);
 }
@@ -262,6 +274,7 @@ void MainWindow::onAnalysisChanged() {
     m_inspector->setAnalysis(analysis);
     m_ir->setAnalysis(analysis);
     m_code->setAnalysis(analysis);
+    m_tcRanges->setAnalysis(analysis);
     for (GraphPanel* panel : graphPanels())
         panel->setAnalysis(analysis);
     selectDefaultStage();
@@ -290,6 +303,7 @@ void MainWindow::onSelectionChanged() {
     for (GraphPanel* panel : graphPanels())
         panel->showSelection(stage, iterVar);
     m_bounds->showSelection(stage, iterVar);
+    m_tcRanges->showSelection(stage, iterVar);
     m_inspector->showStage(stage);
     m_ir->showSelection(stage, iterVar);
     const std::shared_ptr<const Analysis>& analysis = m_document->analysis();

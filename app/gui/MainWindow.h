@@ -10,6 +10,8 @@
 /// the shared selection.
 #pragma once
 
+#include "Dialogs.h"
+
 #include <QMainWindow>
 
 class QAction;
@@ -31,6 +33,7 @@ class BoundsPanel;
 class RecentFiles;
 class ScriptDocument;
 class ScheduleTools;
+class TcRangesPanel;
 class SelectionModel;
 
 class MainWindow : public QMainWindow {
@@ -59,6 +62,8 @@ public:
     BoundsPanel* bounds() const { return m_bounds; }
     IrPanel* irPanel() const { return m_ir; }
     CodePanel* codePanel() const { return m_code; }
+    /// TC's ranges next to InferBound's, for programs built from Tensor Comprehensions.
+    TcRangesPanel* tcRanges() const { return m_tcRanges; }
     QComboBox* rulesSelector() const { return m_rules; }
     Autosave* autosave() const { return m_autosave; }
     /// The Schedule menu (editing by direct manipulation) and the Allocations and Run docks.
@@ -74,6 +79,10 @@ public:
     QMenu* analysisMenu() const { return m_analysisMenu; }
     QMenu* exportMenu() const { return m_exportMenu; }
     QToolBar* mainToolBar() const { return m_toolBar; }
+
+    /// What the file actions ask the user (the real dialogs unless replaced, e.g. by a test).
+    const Dialogs& dialogs() const { return m_dialogs; }
+    void setDialogs(Dialogs dialogs) { m_dialogs = std::move(dialogs); }
 
     /// Opens `path` (no dialogs: false with `errorMessage` set when it cannot be read).
     bool openFile(const QString& path, QString* errorMessage);
@@ -109,7 +118,7 @@ private:
     void restoreLayout();
     void saveLayout();
 
-    // MainWindowFiles.cpp: file and export actions (these may show dialogs).
+    // MainWindowFiles.cpp: file and export actions (these ask through m_dialogs).
     void newScript();
     void openWithDialog();
     void openRecent(const QString& path);
@@ -128,6 +137,7 @@ private:
 
     ScriptDocument* m_document;
     RecentFiles* m_recentFiles;
+    Dialogs m_dialogs;
     Autosave* m_autosave = nullptr;
     ScheduleTools* m_scheduleTools = nullptr;
 
@@ -140,6 +150,7 @@ private:
     BoundsPanel* m_bounds = nullptr;
     IrPanel* m_ir = nullptr;
     CodePanel* m_code = nullptr;
+    TcRangesPanel* m_tcRanges = nullptr;
     QList<QDockWidget*> m_docks;
 
     QToolBar* m_toolBar = nullptr;

@@ -14,7 +14,6 @@
 
 #include <QAction>
 #include <QDir>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -90,8 +89,10 @@ void MainWindow::openWithDialog() {
         return;
     const QString dir = m_document->filePath().isEmpty() ? examplesDirectory()
                                                          : QFileInfo(m_document->filePath()).path();
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Script"), dir,
-                                                      tr("Python scripts (*.py);;All files (*)"));
+    const QString path =
+        m_dialogs.openFile(tr("Open Script"), dir,
+                           tr("Scripts (*.py *.tc);;Python scripts (*.py);;"
+                              "Tensor Comprehensions (*.tc);;All files (*)"));
     QString error;
     if (!path.isEmpty() && !openFile(path, &error))
         reportError(tr("Open Script"), error);
@@ -120,9 +121,12 @@ bool MainWindow::save() {
 }
 
 bool MainWindow::saveAsWithDialog() {
-    const QString suggested = suggestedExportPath(*m_document, QStringLiteral(".py"));
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save Script As"), suggested,
-                                                      tr("Python scripts (*.py)"));
+    const bool isTc = m_document->isTcSource();
+    const QString suggested =
+        suggestedExportPath(*m_document, isTc ? QStringLiteral(".tc") : QStringLiteral(".py"));
+    const QString path =
+        m_dialogs.saveFile(tr("Save Script As"), suggested,
+                           isTc ? tr("Tensor Comprehensions (*.tc)") : tr("Python scripts (*.py)"));
     if (path.isEmpty())
         return false;
     QString error;
@@ -138,13 +142,15 @@ bool MainWindow::saveAsWithDialog() {
 bool MainWindow::maybeSave() {
     if (!m_document->isModified())
         return true;
-    const auto answer = QMessageBox::warning(
-        this, tr("Unsaved Changes"),
-        tr("%1 has unsaved changes. Save them first?").arg(m_document->scriptName()),
-        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
-    if (answer == QMessageBox::Save)
+    switch (m_dialogs.askUnsaved(m_document->scriptName())) {
+    case Dialogs::Unsaved::Save:
         return save();
-    return answer == QMessageBox::Discard;
+    case Dialogs::Unsaved::Discard:
+        return true;
+    case Dialogs::Unsaved::Cancel:
+        break;
+    }
+    return false;
 }
 
 void MainWindow::populateExamplesMenu() {
@@ -186,8 +192,8 @@ void MainWindow::exportIr() {
     if (!m_document->analysis())
         return reportError(tr("Export Lowered IR"), tr("there is no analysis to export yet"));
     const QString pass = QString::fromLatin1(lowerPassName(m_ir->pass()));
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export Lowered IR"),
+    const QString path = m_dialogs.saveFile(
+        tr("Export Lowered IR"),
         suggestedExportPath(*m_document, QLatin1Char('-') + pass + QStringLiteral(".txt")),
         tr("Text files (*.txt);;All files (*)"));
     QString error;
@@ -202,8 +208,8 @@ void MainWindow::exportCode() {
     if (code.language.isEmpty())
         return reportError(tr("Export Generated Code"),
                            tr("there is no generated code to export: %1").arg(code.message));
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export %1").arg(code.language),
+    const QString path = m_dialogs.saveFile(
+        tr("Export %1").arg(code.language),
         suggestedExportPath(*m_document, QLatin1Char('.') + code.suffix),
         tr("%1 (*.%2);;All files (*)").arg(code.language, code.suffix));
     QString error;
@@ -214,8 +220,8 @@ void MainWindow::exportCode() {
 void MainWindow::exportTrace() {
     if (!m_document->analysis())
         return reportError(tr("Export Bounds Trace"), tr("there is no analysis to export yet"));
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export Bounds Trace"),
+    const QString path = m_dialogs.saveFile(
+        tr("Export Bounds Trace"),
         suggestedExportPath(*m_document, QStringLiteral("-trace.json")),
         tr("JSON files (*.json)"));
     const std::string json = m_document->analysis()->lowered->bounds.trace.toJson();
@@ -226,11 +232,10 @@ void MainWindow::exportTrace() {
 
 void MainWindow::exportGraph(GraphPanel* panel) {
     const QString kind = QString::fromLatin1(viz::graphKindName(panel->kind()));
-    QString filter = tr("PNG image (*.png)");
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export %1").arg(graphKindTitle(panel->kind())),
+    const QString path = m_dialogs.saveFile(
+        tr("Export %1").arg(graphKindTitle(panel->kind())),
         suggestedExportPath(*m_document, QLatin1Char('-') + kind + QStringLiteral(".png")),
-        tr("PNG image (*.png);;SVG image (*.svg);;Graphviz DOT (*.dot)"), &filter);
+        tr("PNG image (*.png);;SVG image (*.svg);;Graphviz DOT (*.dot)"));
     QString error;
     if (!path.isEmpty() && !panel->exportTo(path, &error))
         reportError(tr("Export %1").arg(graphKindTitle(panel->kind())), error);
@@ -242,12 +247,12 @@ bool MainWindow::offerRecovery() {
     const std::optional<RecoveredScript> found = m_autosave->findRecoverable();
     if (!found)
         return false;
-    const auto answer = QMessageBox::question(
-        this, tr("Recover Unsaved Changes"),
-        tr("Boundscope ended without saving the changes to %1 (autosaved %2). Recover them?")
-            .arg(found->scriptName, QLocale().toString(found->savedAt, QLocale::ShortFormat)),
-        QMessageBox::Yes | QMessageBox::Discard, QMessageBox::Yes);
-    if (answer != QMessageBox::Yes) {
+    const bool recover = m_dialogs.askYesNo(
+        tr("Recover Unsaved Changes"),
+        tr("Boundscope ended without saving the changes to %1 (autosaved %2). Recover them? "
+           "(No discards them.)")
+            .arg(found->scriptName, QLocale().toString(found->savedAt, QLocale::ShortFormat)));
+    if (!recover) {
         m_autosave->discardRecoverable(*found);
         return false;
     }
@@ -260,11 +265,19 @@ bool MainWindow::offerRecovery() {
 
 namespace {
 
-/// The local script files a drag carries.
+/// The file name extensions of the scripts the app opens: Python, Tensor Comprehensions.
+const QStringList& scriptSuffixes() {
+    static const QStringList suffixes = {QStringLiteral("py"), QStringLiteral("tc")};
+    return suffixes;
+}
+
+/// The local script files a drag carries (an image or a folder is no script: refused).
 QStringList droppedScripts(const QMimeData* mime) {
     QStringList paths;
     for (const QUrl& url : mime->urls()) {
-        if (url.isLocalFile() && QFileInfo(url.toLocalFile()).isFile())
+        const QFileInfo file(url.toLocalFile());
+        if (url.isLocalFile() && file.isFile() &&
+            scriptSuffixes().contains(file.suffix(), Qt::CaseInsensitive))
             paths << url.toLocalFile();
     }
     return paths;
@@ -297,7 +310,7 @@ void MainWindow::showAbout() {
 
 void MainWindow::reportError(const QString& title, const QString& message) {
     statusBar()->showMessage(message, 8000);
-    QMessageBox::warning(this, title, message);
+    m_dialogs.showError(title, message);
 }
 
 } // namespace bs::gui

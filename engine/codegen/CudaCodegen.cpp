@@ -179,8 +179,12 @@ void KernelPrinter::visit(const AllocateNode* op) {
                         "stage at a GPU thread loop or give it a scope with set_scope");
     }
     if (scope != "shared" && scope != "local") {
-        throw UserError("kernel '" + m_kernel.name + "': storage scope '" + scope +
-                        "' of buffer '" + bufferName + "' is not supported by the CUDA backend");
+        // TVM turns warp storage into register shuffles (LowerWarpMemory); we do not.
+        throw UserError("kernel '" + m_kernel.name + "': buffer '" + bufferName +
+                        "' has storage scope '" + scope +
+                        "', which the CUDA code generator cannot emit (only 'shared' and "
+                        "'local'); give it one of those with set_scope to get CUDA C, or run "
+                        "the kernel in GPU emulation (--target emulate)");
     }
     int64_t size = op->constantSize();
     if (size < 0) {

@@ -85,9 +85,11 @@ GraphNode iterVarNode(const GraphInput& input, int s, int i, const std::string& 
     node.cluster = cluster;
     node.ref = iterVarRef(s, i);
     node.location = iv->location;
-    // TEDD's row: the leaf index on the loop kind's colour, then the kind and the range.
+    // TEDD's row: the leaf index on the loop kind's colour, then the kind and the range. TEDD
+    // prints -1 for an IterVar that is no loop (not a leaf); a dash says so more plainly.
     LabelRow row;
-    row.cells.push_back(LabelCell{std::to_string(leaf), "", leafColor(stage, iv)});
+    row.cells.push_back(
+        LabelCell{leaf >= 0 ? std::to_string(leaf) : "\u2013", "", leafColor(stage, iv)});
     std::string text = iterVarKindText(stage, iv) + "\n" + rangeText(iv, input.bounds);
     if (!thread.empty())
         text += "\nbound to " + thread;

@@ -1,5 +1,8 @@
 #include "document/AnalysisRunner.h"
 
+#include "analysis/TcSource.h"
+#include "support/DeepStack.h"
+
 #if BOUNDSCOPE_WITH_PYTHON
 #include "script/ScriptRunner.h"
 #endif
@@ -66,9 +69,20 @@ bool runScript(const AnalysisRequest& request, script::ScriptRunner& runner,
 }
 #endif
 
+/// A `.tc` source is built, not run (analysis/TcSource.h); its warnings are its output.
+void buildTcSource(const AnalysisRequest& request, AnalysisOutcome& outcome) {
+    outcome.program = tcSourceProgram(request.source, request.fileName);
+    for (const Diagnostic& warning : outcome.program.tcPrograms.front()->warnings)
+        outcome.output += warning.toString() + "\n";
+}
+
 bool runScriptOrExplain(const AnalysisRequest& request, script::ScriptRunner* runner,
                         const std::atomic<bool>* cancelled, AnalysisOutcome& outcome) {
     outcome.ranScript = true;
+    if (isTcFileName(request.fileName)) {
+        buildTcSource(request, outcome);
+        return true;
+    }
 #if BOUNDSCOPE_WITH_PYTHON
     if (runner)
         return runScript(request, *runner, cancelled, outcome);
@@ -154,11 +168,12 @@ void AnalysisRunner::launch(AnalysisRequest request) {
     m_cancelled = std::make_shared<std::atomic<bool>>(false);
     // A detached thread rather than a pool: a script that ignores interrupts must never make
     // the app wait for it on exit.
-    std::thread([mailbox = m_mailbox, scripts = m_scripts, cancelled = m_cancelled,
-                 request = std::move(request)] {
+    // Its stack is deep: the engine recurses through the script's expressions (DeepStack.h).
+    startDeepStackThread([mailbox = m_mailbox, scripts = m_scripts, cancelled = m_cancelled,
+                          request = std::move(request)] {
         AnalysisOutcome outcome = runAnalysisRequest(request, scripts.get(), cancelled.get());
         mailbox->post([outcome](AnalysisRunner* runner) { runner->onWorkerDone(outcome); });
-    }).detach();
+    });
 }
 
 void AnalysisRunner::onWorkerDone(const AnalysisOutcome& outcome) {

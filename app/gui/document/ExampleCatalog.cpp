@@ -48,10 +48,11 @@ QList<ExampleInfo> listExamples(const QString& directory) {
     if (directory.isEmpty())
         return examples;
     const QDir dir(directory);
-    const QStringList files = dir.entryList({QStringLiteral("*.py")}, QDir::Files, QDir::Name);
+    const QStringList files =
+        dir.entryList({QStringLiteral("*.py"), QStringLiteral("*.tc")}, QDir::Files, QDir::Name);
     for (const QString& file : files) {
         ExampleInfo info;
-        info.name = QFileInfo(file).completeBaseName();
+        info.name = file.endsWith(QLatin1String(".tc")) ? file : QFileInfo(file).completeBaseName();
         info.path = dir.absoluteFilePath(file);
         QFile source(info.path);
         if (source.open(QIODevice::ReadOnly))
@@ -64,9 +65,17 @@ QList<ExampleInfo> listExamples(const QString& directory) {
 QString findExample(const QString& directory, const QString& name) {
     if (directory.isEmpty() || name.isEmpty())
         return QString();
-    const QString file = name.endsWith(QLatin1String(".py")) ? name : name + QLatin1String(".py");
-    const QString path = QDir(directory).absoluteFilePath(file);
-    return QFileInfo(path).isFile() ? path : QString();
+    const bool hasSuffix =
+        name.endsWith(QLatin1String(".py")) || name.endsWith(QLatin1String(".tc"));
+    const QStringList files =
+        hasSuffix ? QStringList{name}
+                  : QStringList{name + QLatin1String(".py"), name + QLatin1String(".tc")};
+    for (const QString& file : files) {
+        const QString path = QDir(directory).absoluteFilePath(file);
+        if (QFileInfo(path).isFile())
+            return path;
+    }
+    return QString();
 }
 
 QString defaultExample(const QString& directory) {

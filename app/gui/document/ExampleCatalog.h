@@ -10,7 +10,7 @@
 namespace bs::gui {
 
 struct ExampleInfo {
-    QString name;    ///< the file name without `.py`: `ex6_shared_scope`
+    QString name;    ///< the file name without `.py` (`ex6_shared_scope`); `tc_matmul.tc`
     QString path;    ///< absolute path of the script
     QString summary; ///< the opening comment, `#` markers removed, lines joined
 };
@@ -19,10 +19,10 @@ struct ExampleInfo {
 /// executable or one or two levels above it, else the source tree's; empty if none exists.
 QString examplesDirectory();
 
-/// Every `*.py` in `directory`, sorted by name.
+/// Every `*.py` and `*.tc` (Tensor Comprehensions) in `directory`, sorted by file name.
 QList<ExampleInfo> listExamples(const QString& directory);
 
-/// The example named `name` (with or without `.py`), or an empty path.
+/// The example named `name` (`.py` or `.tc`; without a suffix, `.py` first), or an empty path.
 QString findExample(const QString& directory, const QString& name);
 
 /// The script the app opens when given none: `default.py`, else the first example; empty when

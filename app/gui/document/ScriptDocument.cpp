@@ -1,5 +1,7 @@
 #include "document/ScriptDocument.h"
 
+#include "analysis/TcSource.h"
+
 #include <QFile>
 #include <QFileInfo>
 #include <QPlainTextDocumentLayout>
@@ -79,15 +81,25 @@ bool ScriptDocument::saveAs(const QString& path, QString* errorMessage) {
         return false;
     }
     QFileInfo info(path);
+    const bool wasTc = isTcSource();
     m_filePath = info.absoluteFilePath();
     m_scriptName = info.fileName();
     m_text->setModified(false);
     Q_EMIT fileChanged();
+    // Saved as the other language (`.py` <-> `.tc`): the same text now means another program.
+    if (wasTc != isTcSource()) {
+        m_program = Program();
+        reanalyse();
+    }
     return true;
 }
 
 bool ScriptDocument::isModified() const {
     return m_text->isModified();
+}
+
+bool ScriptDocument::isTcSource() const {
+    return isTcFileName(m_scriptName.toStdString());
 }
 
 void ScriptDocument::setRules(BoundRules rules) {

@@ -50,6 +50,9 @@ public:
     /// The name shown in the title and used for the script's diagnostics (`default.py`).
     const QString& scriptName() const { return m_scriptName; }
     bool isModified() const;
+    /// Whether the text is a Tensor Comprehensions definition (the script name ends in `.tc`):
+    /// it is analysed as its default schedule, no Python runs.
+    bool isTcSource() const;
 
     BoundRules rules() const { return m_options.rules; }
     /// Re-analyses under `rules` (without running an unchanged script again).

@@ -23,6 +23,9 @@ ScheduleEditor::ScheduleEditor(ScriptDocument *document, QObject *parent)
 QString ScheduleEditor::blocker() const {
     if (!m_document->analysis() || !m_document->analysis()->program.defined())
         return tr("the script defines no schedule yet");
+    if (m_document->isTcSource())
+        return tr("a .tc file has only its default schedule: to schedule its stages, build them "
+                  "with boundscope.tc in a Python script");
     if (m_document->isBusy())
         return tr("the script is still running");
     if (m_document->problem())

@@ -1,6 +1,7 @@
 #include "panels/AllocationsPanel.h"
 
 #include "document/Mailbox.h"
+#include "models/AppWording.h"
 #include "models/TraceRows.h"
 #include "panels/TableViews.h"
 
@@ -10,6 +11,7 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <thread>
 
 namespace bs::gui {
@@ -32,6 +34,22 @@ QString allocationCell(const BufferReport &buffer, BoundRules rules, QString *to
     if (a->varies)
         *toolTip += QStringLiteral("; varies between iterations, the maximum is shown");
     return countText(a->allocated) + (a->varies ? QStringLiteral("*") : QString());
+}
+
+/// The line above the table: how many buffers, and why a column shows `?`.
+QString summaryText(const AllocReport &report) {
+    QString text = QObject::tr("%n realized buffer(s); elements per attach iteration", nullptr,
+                               int(report.buffers.size()));
+    if (!report.tightAvailable)
+        text += QObject::tr(" (tight rules unavailable: built without ISL)");
+    const bool untouched = std::any_of(report.buffers.begin(), report.buffers.end(),
+                                       [](const BufferReport &b) { return !b.touchedPeak; });
+    if (untouched)
+        text += QObject::tr(". Touched is ? where the interpreter did not run the program: it "
+                            "runs only programs of constant shape computing at most %L1 "
+                            "elements")
+                    .arg(AllocReportOptions().interpreterBudget);
+    return text;
 }
 
 } // namespace
@@ -92,7 +110,7 @@ QString allocationDetails(const BufferReport &buffer) {
             lines << QStringLiteral("    ") + qstr(cause.detail);
         lines << QStringLiteral("    fix: ") +
                      (cause.hint.empty() ? QStringLiteral("no rectangular realize can avoid it")
-                                         : qstr(cause.hint));
+                                         : appWording(qstr(cause.hint)));
     }
     if (lines.isEmpty())
         lines << QStringLiteral("%1 allocates what it needs").arg(qstr(buffer.name));
@@ -147,6 +165,7 @@ void AllocationsPanel::setAnalysis(const std::shared_ptr<const Analysis> &analys
         m_report.reset();
         m_model->setRows({});
         m_status->setText(tr("No program"));
+        m_view->setEmptyText(tr("No program to allocate buffers for yet."));
         return;
     }
     const Program &program = analysis->program;
@@ -155,6 +174,7 @@ void AllocationsPanel::setAnalysis(const std::shared_ptr<const Analysis> &analys
     m_schedule = program.schedule;
     m_computing = true;
     m_status->setText(tr("Computing the allocation report…"));
+    m_view->setEmptyText(tr("Computing…"));
     const quint64 generation = ++m_generation;
     AllocReportOptions options;
     options.args = program.args;
@@ -185,18 +205,18 @@ void AllocationsPanel::onResult(quint64 generation, const std::shared_ptr<Result
     if (!m_report) {
         m_schedule = Schedule(); // retried on the next analysis
         m_status->setText(tr("No allocation report: %1").arg(result->error));
+        m_view->setEmptyText(tr("No allocation report (see above)."));
     } else {
-        QString text = tr("%n realized buffer(s); elements per attach iteration", nullptr,
-                          int(m_report->buffers.size()));
-        if (!m_report->tightAvailable)
-            text += tr(" (tight rules unavailable: built without ISL)");
-        m_status->setText(text);
+        m_status->setText(summaryText(*m_report));
+        m_view->setEmptyText(tr("The program realizes no buffer."));
     }
     m_details->clear();
+    showStage(m_stage);
     Q_EMIT reportReady();
 }
 
 void AllocationsPanel::showStage(const QString &stage) {
+    m_stage = stage;
     const int row = m_model->findRow(stage);
     m_updating = true;
     if (row < 0)
@@ -204,6 +224,7 @@ void AllocationsPanel::showStage(const QString &stage) {
     else
         m_view->selectRow(row);
     m_updating = false;
+    showDetails(stage);
 }
 
 void AllocationsPanel::showDetails(const QString &stage) {

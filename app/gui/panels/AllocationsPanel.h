@@ -18,10 +18,10 @@
 
 class QLabel;
 class QPlainTextEdit;
-class QTableView;
 
 namespace bs::gui {
 
+class HintTableView;
 template <class Receiver> class Mailbox;
 
 /// The table's headers and one row per buffer (widget-free, for the panel and its tests).
@@ -39,7 +39,7 @@ public:
     /// Computes the report of `analysis`'s program (in a worker; `reportReady` follows), unless
     /// it is the program already shown. A failed or missing analysis clears the panel.
     void setAnalysis(const std::shared_ptr<const Analysis> &analysis);
-    /// Selects the row of `stage`. Emits nothing.
+    /// Selects the row of `stage` (now, or when the report arrives). Emits nothing.
     void showStage(const QString &stage);
 
     /// The report shown; null while none is (computing, failed, or no program).
@@ -68,10 +68,11 @@ private:
     Schedule m_schedule; ///< the program the report is (being) computed for
     std::shared_ptr<const AllocReport> m_report;
     bool m_updating = false;
+    QString m_stage; ///< the selected stage, selected again when a report arrives
 
     StringTableModel *m_model;
     QLabel *m_status;
-    QTableView *m_view;
+    HintTableView *m_view;
     QPlainTextEdit *m_details;
 };
 

@@ -24,9 +24,12 @@ BoundsPanel::BoundsPanel(QWidget* parent)
     m_filter->setFilterCaseSensitivity(Qt::CaseInsensitive);
     m_filterEdit->setPlaceholderText(tr("Filter by stage, IterVar or role"));
     m_filterEdit->setClearButtonEnabled(true);
-    connect(m_filterEdit, &QLineEdit::textChanged, m_filter,
-            &QSortFilterProxyModel::setFilterFixedString);
     m_view = createTableView(m_filter, this);
+    connect(m_filterEdit, &QLineEdit::textChanged, this, [this](const QString& text) {
+        m_filter->setFilterFixedString(text);
+        updateEmptyText();
+    });
+    updateEmptyText();
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_filterEdit);
@@ -44,7 +47,14 @@ void BoundsPanel::setAnalysis(const std::shared_ptr<const Analysis>& analysis) {
     m_updating = true;
     m_model->setRows(analysis ? boundsRows(*analysis) : QList<TableRow>());
     m_updating = false;
+    updateEmptyText();
     showSelection(m_stage, m_iterVar);
+}
+
+void BoundsPanel::updateEmptyText() {
+    m_view->setEmptyText(m_model->rowCount()
+                             ? tr("No IterVar matches '%1'.").arg(m_filterEdit->text())
+                             : tr("No analysis yet."));
 }
 
 void BoundsPanel::showSelection(const QString& stage, const QString& iterVar) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "analysis/Analysis.h"
+#include "views/HintTableView.h"
 
 #include <QWidget>
 
@@ -12,7 +13,6 @@
 
 class QLineEdit;
 class QSortFilterProxyModel;
-class QTableView;
 
 namespace bs::gui {
 
@@ -28,7 +28,7 @@ public:
     void showSelection(const QString& stage, const QString& iterVar);
 
     StringTableModel* model() const { return m_model; }
-    QTableView* view() const { return m_view; }
+    HintTableView* view() const { return m_view; }
     /// The product of the extents of `stage`'s root IterVars that are constants (the elements
     /// of its realize region), or -1 when one is symbolic or the stage has none. For tests and
     /// the status line.
@@ -39,10 +39,13 @@ Q_SIGNALS:
     void rowChosen(const QString& stage, const QString& iterVar);
 
 private:
+    /// Why the table is empty: no analysis, or nothing matches the filter.
+    void updateEmptyText();
+
     StringTableModel* m_model;
     QSortFilterProxyModel* m_filter;
     QLineEdit* m_filterEdit;
-    QTableView* m_view;
+    HintTableView* m_view;
     bool m_updating = false;
     QString m_stage;
     QString m_iterVar;

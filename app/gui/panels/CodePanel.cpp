@@ -1,5 +1,7 @@
 #include "panels/CodePanel.h"
 
+#include "document/Mailbox.h"
+#include "models/AppWording.h"
 #include "views/Highlighters.h"
 
 #if BOUNDSCOPE_GUI_WITH_RUN
@@ -9,6 +11,8 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QVBoxLayout>
+
+#include <thread>
 
 namespace bs::gui {
 
@@ -35,8 +39,9 @@ GeneratedCode generateCode(const Analysis& analysis) {
         code.text = QString::fromStdString(gpu ? printKernelCudaSource(*analysis.lowered)
                                                : printKernelLlvmIr(*analysis.lowered));
     } catch (const std::exception& e) {
+        code.message = QStringLiteral("No %1: %2").arg(code.language,
+                                                        appWording(QString::fromUtf8(e.what())));
         code.language.clear();
-        code.message = QString::fromStdString(e.what());
     }
 #else
     code.message = QStringLiteral("this build has no code generation (engine/run)");
@@ -45,9 +50,10 @@ GeneratedCode generateCode(const Analysis& analysis) {
 }
 
 CodePanel::CodePanel(QWidget* parent)
-    : QWidget(parent), m_caption(new QLabel(this)), m_text(new QPlainTextEdit(this)) {
+    : QWidget(parent), m_mailbox(std::make_shared<Mailbox<CodePanel>>(this)),
+      m_caption(new QLabel(this)), m_text(new QPlainTextEdit(this)) {
     m_caption->setWordWrap(true);
-    m_caption->setStyleSheet(QStringLiteral("color: #4a505a;"));
+    m_caption->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_text->setReadOnly(true);
     m_text->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_text->setFont(codeFont());
@@ -63,33 +69,60 @@ CodePanel::CodePanel(QWidget* parent)
     layout->addWidget(m_text, 1);
 }
 
+CodePanel::~CodePanel() {
+    m_mailbox->close();
+}
+
 void CodePanel::setAnalysis(std::shared_ptr<const Analysis> analysis) {
     m_analysis = std::move(analysis);
     m_stale = true;
+    ++m_generation;
     if (isVisible())
-        regenerate();
+        regenerateLater();
 }
 
 const GeneratedCode& CodePanel::code() {
-    if (m_stale)
-        regenerate();
+    if (m_stale) {
+        ++m_generation; // a worker's result would only repeat this one
+        display(m_analysis ? generateCode(*m_analysis)
+                        : GeneratedCode{{}, {}, {}, tr("No analysis yet.")});
+    }
     return m_code;
 }
 
 void CodePanel::showEvent(QShowEvent* event) {
     QWidget::showEvent(event);
     if (m_stale)
-        regenerate();
+        regenerateLater();
 }
 
-void CodePanel::regenerate() {
+void CodePanel::regenerateLater() {
+    if (!m_analysis) {
+        display(GeneratedCode{{}, {}, {}, tr("No analysis yet.")});
+        return;
+    }
+    // A detached thread, as the Allocations panel's: the Analysis it holds is immutable and
+    // shared, and a result for a superseded analysis is dropped by its generation.
+    std::thread([mailbox = m_mailbox, analysis = m_analysis, generation = m_generation] {
+        auto code = std::make_shared<GeneratedCode>(generateCode(*analysis));
+        mailbox->post([generation, code](CodePanel* panel) {
+            if (generation == panel->m_generation && panel->m_stale)
+                panel->display(std::move(*code));
+        });
+    }).detach();
+}
+
+void CodePanel::display(GeneratedCode code) {
     m_stale = false;
-    m_code =
-        m_analysis ? generateCode(*m_analysis) : GeneratedCode{{}, {}, {}, tr("No analysis yet.")};
+    m_code = std::move(code);
     m_caption->setText(m_code.language.isEmpty()
                            ? m_code.message
                            : tr("%1 of the lowered function").arg(m_code.language));
+    // Without code the message is the content: full colour, not a grey caption.
+    m_caption->setStyleSheet(m_code.language.isEmpty() ? QString()
+                                                       : QStringLiteral("color: #4a505a;"));
     m_text->setPlainText(m_code.text);
+    Q_EMIT codeShown();
 }
 
 } // namespace bs::gui

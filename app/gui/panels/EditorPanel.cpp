@@ -13,7 +13,7 @@ EditorPanel::EditorPanel(QTextDocument* document, QWidget* parent)
     : QWidget(parent), m_editor(new ScriptEditor(this)), m_banner(new QLabel(this)) {
     m_editor->setDocument(document);
     m_editor->setFont(codeFont());
-    new PythonHighlighter(document);
+    m_highlighter = new PythonHighlighter(document);
     m_banner->setObjectName(QStringLiteral("problemBanner"));
     m_banner->setWordWrap(true);
     m_banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -46,6 +46,17 @@ void EditorPanel::showProblem(const std::optional<Diagnostic>& problem, const QS
         text += tr("\nThe views show the last successful analysis.");
     m_banner->setText(text);
     m_banner->show();
+}
+
+void EditorPanel::setTcSource(bool isTc) {
+    if (isTc == bool(qobject_cast<TcHighlighter*>(m_highlighter)))
+        return;
+    QTextDocument* document = m_highlighter->document();
+    delete m_highlighter;
+    if (isTc)
+        m_highlighter = new TcHighlighter(document);
+    else
+        m_highlighter = new PythonHighlighter(document);
 }
 
 QString EditorPanel::bannerText() const {

@@ -10,6 +10,7 @@
 #include <optional>
 
 class QLabel;
+class QSyntaxHighlighter;
 class QTextDocument;
 
 namespace bs::gui {
@@ -30,9 +31,15 @@ public:
     /// The banner's text (empty when hidden).
     QString bannerText() const;
 
+    /// Highlights the text as Tensor Comprehensions (`.tc` files) instead of Python.
+    void setTcSource(bool isTc);
+    /// The highlighter of the shown text (a PythonHighlighter or a TcHighlighter).
+    QSyntaxHighlighter* highlighter() const { return m_highlighter; }
+
 private:
     ScriptEditor* m_editor;
     QLabel* m_banner;
+    QSyntaxHighlighter* m_highlighter = nullptr;
 };
 
 } // namespace bs::gui

@@ -36,8 +36,10 @@ QWidget* titledTable(const QString& title, QWidget* table) {
 } // namespace
 
 InspectorPanel::InspectorPanel(QWidget* parent) : QWidget(parent) {
-    for (int i = 0; i < 5; ++i)
+    for (int i = 0; i < 5; ++i) {
         m_models << nullptr;
+        m_views << nullptr;
+    }
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->addWidget(createSummary());
@@ -46,7 +48,7 @@ InspectorPanel::InspectorPanel(QWidget* parent) : QWidget(parent) {
     // and phase-2 sets that explain them share a tab widget.
     auto* split = new QSplitter(Qt::Vertical, this);
     split->setChildrenCollapsible(false);
-    QTableView* requests = addTable(Table::Requests, requestHeaders());
+    HintTableView* requests = addTable(Table::Requests, requestHeaders());
     // Room for a header and two requests with their two-line reasons.
     requests->setMinimumHeight(requests->horizontalHeader()->sizeHint().height() +
                                5 * requests->verticalHeader()->defaultSectionSize());
@@ -103,10 +105,11 @@ QWidget* InspectorPanel::createSummary() {
     return box;
 }
 
-QTableView* InspectorPanel::addTable(Table table, const QStringList& headers) {
+HintTableView* InspectorPanel::addTable(Table table, const QStringList& headers) {
     auto* model = new StringTableModel(headers, this);
     m_models[int(table)] = model;
-    QTableView* view = createTableView(model, this);
+    HintTableView* view = createTableView(model, this);
+    m_views[int(table)] = view;
     view->setSelectionMode(QAbstractItemView::SingleSelection);
     view->setToolTip(QString());
     connect(view, &QTableView::clicked, this,
@@ -160,6 +163,37 @@ void InspectorPanel::refresh() {
     model(Table::Relax)->setRows(rows([&](const StageTrace& t) { return relaxRows(*a, t); }));
     model(Table::LeafSets)->setRows(rows([&](const StageTrace& t) { return leafSetRows(*a, t); }));
     model(Table::RootSets)->setRows(rows([&](const StageTrace& t) { return rootSetRows(*a, t); }));
+    setEmptyHints(summary);
+}
+
+void InspectorPanel::setEmptyHints(const StageSummary& summary) {
+    QString why;
+    if (!m_analysis)
+        why = tr("No analysis yet.");
+    else if (!summary.found)
+        why = tr("Select a stage to see how InferBound derived its bounds.");
+    else if (summary.kind == QLatin1String("output"))
+        why = tr("None: %1 is an output stage, so no stage consumes it and nothing requests a "
+                 "region of it; its range is its own domain (the union table).")
+                  .arg(m_stage);
+    else if (summary.kind == QLatin1String("placeholder"))
+        why = tr("None: %1 is a placeholder (an input): its shape is given, InferBound does "
+                 "not bound it.")
+                  .arg(m_stage);
+    else if (summary.kind == QLatin1String("inlined") ||
+             summary.attachPoint.startsWith(QLatin1String("inline")))
+        why = tr("None: %1 is inlined into its consumers, so it has no loops or buffer of its "
+                 "own to bound.")
+                  .arg(m_stage);
+    for (Table table : {Table::Requests, Table::LeafSets, Table::RootSets})
+        view(table)->setEmptyText(why.isEmpty() ? tr("None for %1.").arg(m_stage) : why);
+    view(Table::Relax)->setEmptyText(
+        why.isEmpty() ? tr("No loop of a consumer was relaxed for %1: each is at or outside "
+                           "the attach point, or bound to a thread that %1's scope keeps "
+                           "private.")
+                            .arg(m_stage)
+                      : why);
+    view(Table::Union)->setEmptyText(summary.found ? why : QString());
 }
 
 QString InspectorPanel::summaryText() const {

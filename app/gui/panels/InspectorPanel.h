@@ -7,6 +7,7 @@
 #pragma once
 
 #include "analysis/Analysis.h"
+#include "models/TraceRows.h"
 
 #include <QWidget>
 
@@ -15,10 +16,10 @@
 class QComboBox;
 class QLabel;
 class QTabWidget;
-class QTableView;
 
 namespace bs::gui {
 
+class HintTableView;
 class StringTableModel;
 
 class InspectorPanel : public QWidget {
@@ -35,6 +36,8 @@ public:
     const QString& stage() const { return m_stage; }
 
     StringTableModel* model(Table table) const;
+    /// The view of `table` (its hint says why it is empty).
+    HintTableView* view(Table table) const { return m_views.value(int(table)); }
     /// The header lines (visit order, attach point, attach path, scope) as shown.
     QString summaryText() const;
 
@@ -46,7 +49,9 @@ Q_SIGNALS:
 
 private:
     QWidget* createSummary();
-    QTableView* addTable(Table table, const QStringList& headers);
+    HintTableView* addTable(Table table, const QStringList& headers);
+    /// Says in each empty table why the stage has no rows there.
+    void setEmptyHints(const StageSummary& summary);
     void refresh();
     void onRowActivated(const QModelIndex& index, bool jumpToStage);
 
@@ -62,6 +67,7 @@ private:
     QLabel* m_scope;
     QTabWidget* m_tabs;
     QList<StringTableModel*> m_models; ///< indexed by Table
+    QList<HintTableView*> m_views;     ///< indexed by Table
 };
 
 } // namespace bs::gui

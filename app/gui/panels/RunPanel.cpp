@@ -1,6 +1,7 @@
 #include "panels/RunPanel.h"
 
 #include "document/Mailbox.h"
+#include "models/AppWording.h"
 #include "models/TraceRows.h"
 #include "panels/TableViews.h"
 
@@ -9,6 +10,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSettings>
+#include <QStandardItemModel>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -86,6 +88,7 @@ TableRow runRow(const RunReport &report, int runs, std::optional<double> baselin
 }
 
 struct RunPanel::Outcome {
+    RunTarget target = RunTarget::Cpu;
     std::optional<RunReport> report;
     QString error;
 };
@@ -110,7 +113,8 @@ RunPanel::RunPanel(QWidget *parent)
     m_baselineButton->setToolTip(tr("Keep the latest best time to compare later runs with"));
     m_status->setWordWrap(true);
     QSettings settings;
-    setTarget(RunTarget(settings.value(QLatin1String(kTargetKey), int(RunTarget::Cpu)).toInt()));
+    m_preferred = RunTarget(settings.value(QLatin1String(kTargetKey), int(RunTarget::Cpu)).toInt());
+    setTarget(m_preferred);
     m_repeat->setValue(settings.value(QLatin1String(kRepeatKey), 10).toInt());
 
     auto *controls = new QHBoxLayout;
@@ -123,6 +127,8 @@ RunPanel::RunPanel(QWidget *parent)
     controls->addWidget(m_baselineButton);
     m_view = createTableView(m_model, this);
     m_view->setObjectName(QStringLiteral("runTable"));
+    m_view->setEmptyText(tr("No runs yet: Run times N runs of the kernel, Check runs it once and "
+                            "compares its outputs with the reference."));
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(controls);
@@ -132,10 +138,14 @@ RunPanel::RunPanel(QWidget *parent)
     connect(m_runButton, &QPushButton::clicked, this, [this] { run(false); });
     connect(m_checkButton, &QPushButton::clicked, this, [this] { run(true); });
     connect(m_baselineButton, &QPushButton::clicked, this, &RunPanel::saveBaseline);
-    connect(m_target, &QComboBox::currentIndexChanged, this,
-            [this] { QSettings().setValue(QLatin1String(kTargetKey), int(target())); });
+    // Only the user's own choice is remembered, not a move off a target that does not fit.
+    connect(m_target, &QComboBox::activated, this, [this] {
+        m_preferred = target();
+        QSettings().setValue(QLatin1String(kTargetKey), int(m_preferred));
+    });
     connect(m_repeat, &QSpinBox::valueChanged, this,
             [](int runs) { QSettings().setValue(QLatin1String(kRepeatKey), runs); });
+    m_status->setText(scheduleText());
     updateButtons();
 }
 
@@ -145,7 +155,49 @@ RunPanel::~RunPanel() {
 
 void RunPanel::setAnalysis(const std::shared_ptr<const Analysis> &analysis) {
     m_analysis = analysis && analysis->ok() ? analysis : nullptr;
+    m_gpuSchedule = m_analysis && m_analysis->lowered && usesGpuThreads(m_analysis->lowered->func);
+    updateTargets();
+    if (!m_running)
+        m_status->setText(scheduleText());
     updateButtons();
+}
+
+bool RunPanel::targetFits(RunTarget target) const {
+    if (target == RunTarget::Emulate)
+        return true;
+    return (target == RunTarget::Cuda) == m_gpuSchedule;
+}
+
+void RunPanel::updateTargets() {
+    auto *items = qobject_cast<QStandardItemModel *>(m_target->model());
+    for (int i = 0; i < m_target->count(); ++i) {
+        const auto target = RunTarget(m_target->itemData(i).toInt());
+        const bool fits = !m_analysis || targetFits(target);
+        items->item(i)->setEnabled(fits);
+        items->item(i)->setToolTip(
+            fits ? QString()
+                 : m_gpuSchedule ? tr("This schedule binds loops to GPU threads: it cannot run on "
+                                      "the CPU")
+                                 : tr("This schedule binds no loop to a GPU thread: it has no GPU "
+                                      "kernel"));
+    }
+    if (!m_analysis)
+        return;
+    if (targetFits(m_preferred))
+        setTarget(m_preferred);
+    else if (!targetFits(target()))
+        setTarget(m_gpuSchedule || !runHasLlvm() ? RunTarget::Emulate : RunTarget::Cpu);
+}
+
+QString RunPanel::scheduleText() const {
+    if (!m_analysis)
+        return tr("Run or check the kernel once the script is analysed");
+    if (m_gpuSchedule)
+        return tr("A GPU schedule (loops bound to blockIdx/threadIdx): it runs on the GPU with "
+                  "CUDA, or in GPU emulation, where the interpreter runs every block and thread "
+                  "on the CPU (exact, but slow: not GPU timings).");
+    return tr("A CPU schedule: it runs on the CPU through the LLVM JIT, or in the interpreter "
+              "(the GPU emulation target).");
 }
 
 void RunPanel::setScriptName(const QString &name) {
@@ -189,10 +241,11 @@ bool RunPanel::run(bool check) {
         try {
             outcome->report = runKernel(*analysis->lowered, request);
         } catch (const UserError &e) {
-            outcome->error = QString::fromStdString(e.diagnostic().message);
+            outcome->error = appWording(QString::fromStdString(e.diagnostic().message));
         } catch (const std::exception &e) {
             outcome->error = QStringLiteral("internal error: %1").arg(QString::fromUtf8(e.what()));
         }
+        outcome->target = request.target;
         mailbox->post(
             [outcome, runs = request.repeat](RunPanel *panel) { panel->onOutcome(outcome, runs); });
     }).detach();
@@ -207,8 +260,12 @@ void RunPanel::onOutcome(const std::shared_ptr<Outcome> &outcome, int runs) {
         const std::optional<double> base = baselineFor(m_lastReport->target);
         m_rows.prepend(runRow(*m_lastReport, runs, base));
         m_model->setRows(m_rows);
+        // Emulated times are the interpreter's, not a GPU's: say so where they are read.
+        const QString where = m_lastReport->target == RunTarget::Emulate
+                                  ? tr("GPU emulation (interpreter times, not a GPU's)")
+                                  : targetLabel(m_lastReport->target);
         QString status = tr("%1: best %2 ms, %3 GFLOP/s")
-                             .arg(targetLabel(m_lastReport->target), msText(m_lastReport->bestMs))
+                             .arg(where, msText(m_lastReport->bestMs))
                              .arg(m_lastReport->gflops, 0, 'f', 3);
         if (m_lastReport->checked)
             status += m_lastReport->passed
@@ -216,7 +273,8 @@ void RunPanel::onOutcome(const std::shared_ptr<Outcome> &outcome, int runs) {
                           : tr(", WRONG: %1").arg(qstr(m_lastReport->checkDetail));
         m_status->setText(status);
     } else {
-        m_status->setText(tr("Cannot run: %1").arg(outcome->error));
+        m_status->setText(
+            tr("Cannot run on %1: %2").arg(targetLabel(outcome->target), outcome->error));
     }
     updateButtons();
     Q_EMIT runFinished();
@@ -227,8 +285,6 @@ void RunPanel::updateButtons() {
     m_runButton->setEnabled(canRun);
     m_checkButton->setEnabled(canRun);
     m_baselineButton->setEnabled(m_lastReport.has_value() && !m_running);
-    if (!m_analysis && !m_running)
-        m_status->setText(tr("Run or check the kernel once the script is analysed"));
 }
 
 QString RunPanel::baselineKey(RunTarget target) const {

@@ -4,9 +4,12 @@
 /// with engine/run (`runKernel`, the same as `boundscope run`). Run times N runs; Check runs
 /// once and compares the outputs with the reference. Each result becomes a row of the table:
 /// best, median and spread of the times, GFLOP/s, pass/fail, and the comparison with the saved
-/// baseline of this script and target (QSettings). The kernel runs in a worker thread; a
-/// target that cannot run here (no GPU, no LLVM, a GPU schedule on the CPU) shows the engine's
-/// message in the panel.
+/// baseline of this script and target (QSettings). The kernel runs in a worker thread.
+///
+/// The panel says which targets fit the schedule: a schedule bound to GPU threads cannot run on
+/// the CPU (that target is disabled, and GPU emulation is chosen when the CPU was), a CPU
+/// schedule cannot run on the GPU. A target that cannot run here (no GPU, no LLVM) shows one
+/// message in the panel, worded for the app (models/AppWording.h).
 #pragma once
 
 #include "analysis/Analysis.h"
@@ -22,10 +25,10 @@ class QComboBox;
 class QLabel;
 class QPushButton;
 class QSpinBox;
-class QTableView;
 
 namespace bs::gui {
 
+class HintTableView;
 template <class Receiver> class Mailbox;
 
 /// The table's headers and the row of one result (widget-free, for the panel and its tests).
@@ -46,7 +49,12 @@ public:
     void setScriptName(const QString &name);
 
     RunTarget target() const;
+    /// Chooses `target` (also a disabled one: running it then says why it cannot run).
     void setTarget(RunTarget target);
+    /// Whether `target` can run the current schedule (GPU threads need GPU or GPU emulation).
+    bool targetFits(RunTarget target) const;
+    /// Whether the current schedule binds loops to GPU threads.
+    bool isGpuSchedule() const { return m_gpuSchedule; }
     void setRepeat(int runs);
     /// Starts a timed run (`check` false) or a checked one; false when one is running or
     /// there is nothing to run (the status says why).
@@ -73,6 +81,10 @@ private:
     struct Outcome;
     void onOutcome(const std::shared_ptr<Outcome> &outcome, int runs);
     void updateButtons();
+    /// Enables the targets that fit the schedule and moves off one that does not.
+    void updateTargets();
+    /// What the schedule runs on, for the status line before a run.
+    QString scheduleText() const;
     QString baselineKey(RunTarget target) const;
     std::optional<double> baselineFor(RunTarget target) const;
 
@@ -80,6 +92,9 @@ private:
     std::shared_ptr<const Analysis> m_analysis;
     QString m_scriptName;
     bool m_running = false;
+    bool m_gpuSchedule = false;
+    /// The target the user last chose (QSettings), taken again whenever it fits.
+    RunTarget m_preferred = RunTarget::Cpu;
     std::optional<RunReport> m_lastReport;
     QString m_lastError;
     QList<TableRow> m_rows;
@@ -91,7 +106,7 @@ private:
     QPushButton *m_baselineButton;
     QLabel *m_status;
     StringTableModel *m_model;
-    QTableView *m_view;
+    HintTableView *m_view;
 };
 
 } // namespace bs::gui

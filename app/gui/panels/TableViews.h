@@ -1,17 +1,19 @@
 /// \file
 /// The common look of the app's tables: whole-row selection, no row numbers, expression text in
-/// the code font, columns sized to their contents with the last one stretched.
+/// the code font, columns and rows fitted to their text with the last column stretched, and a
+/// hint where a table is empty (HintTableView).
 #pragma once
 
 #include "views/Highlighters.h"
+#include "views/HintTableView.h"
 
 #include <QHeaderView>
 #include <QTableView>
 
 namespace bs::gui {
 
-inline QTableView* createTableView(QAbstractItemModel* model, QWidget* parent) {
-    auto* view = new QTableView(parent);
+inline HintTableView* createTableView(QAbstractItemModel* model, QWidget* parent) {
+    auto* view = new HintTableView(parent);
     view->setModel(model);
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
     view->setSelectionMode(QAbstractItemView::ExtendedSelection);
@@ -26,20 +28,10 @@ inline QTableView* createTableView(QAbstractItemModel* model, QWidget* parent) {
     view->horizontalHeader()->setStretchLastSection(true);
     view->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     view->horizontalHeader()->setHighlightSections(false);
-    // Each reset brings new text: size the columns to it, at most a quarter of the view each,
-    // and let the last column (usually the explanation) take the rest and wrap.
+    // Each reset brings new text: fit the columns to it, and let the last column (usually the
+    // explanation) take the rest and wrap.
     view->setWordWrap(true);
-    QObject::connect(model, &QAbstractItemModel::modelReset, view, [view] {
-        view->resizeColumnsToContents();
-        const int limit = qMax(90, view->viewport()->width() / 4);
-        for (int c = 0; c + 1 < view->model()->columnCount(); ++c)
-            view->setColumnWidth(c, qMin(view->columnWidth(c) + 8, limit));
-        view->resizeRowsToContents();
-    });
-    // Wrapped text needs taller rows when its column narrows (the stretched last column
-    // changes width with the dock).
-    QObject::connect(view->horizontalHeader(), &QHeaderView::sectionResized, view,
-                     [view] { view->resizeRowsToContents(); });
+    QObject::connect(model, &QAbstractItemModel::modelReset, view, &HintTableView::refit);
     return view;
 }
 

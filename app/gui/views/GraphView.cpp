@@ -25,7 +25,16 @@ GraphView::GraphView(GraphScene* scene, QWidget* parent)
 }
 
 void GraphView::fitGraph() {
-    m_autoFit = true;
+    m_fit = Fit::Whole;
+    applyFit();
+}
+
+void GraphView::fitLegibly() {
+    m_fit = Fit::Legible;
+    applyFit();
+}
+
+void GraphView::applyFit() {
     const QRectF rect = m_scene->sceneRect();
     if (rect.isEmpty())
         return;
@@ -33,12 +42,20 @@ void GraphView::fitGraph() {
     // Small graphs are not blown up beyond a comfortable reading size.
     if (zoom() > kMaxFitZoom)
         setTransform(QTransform::fromScale(kMaxFitZoom, kMaxFitZoom));
-    centerOn(rect.center());
+    if (m_fit == Fit::Whole || zoom() >= kMinLegibleZoom) {
+        centerOn(rect.center());
+        return;
+    }
+    // Too big to read whole: readable, scrolled to the selection, else to the graph's top
+    // (centring on the top edge scrolls as far up as the scene allows).
+    setTransform(QTransform::fromScale(kMinLegibleZoom, kMinLegibleZoom));
+    const QRectF selection = m_scene->selectionRect();
+    centerOn(selection.isEmpty() ? QPointF(rect.center().x(), rect.top()) : selection.center());
 }
 
 void GraphView::onGraphChanged() {
-    if (m_autoFit)
-        fitGraph();
+    if (m_fit != Fit::None)
+        applyFit();
     else
         revealSelection();
 }
@@ -54,7 +71,7 @@ void GraphView::revealSelection() {
 
 void GraphView::zoomBy(qreal factor) {
     const qreal target = qBound(kMinZoom, zoom() * factor, kMaxZoom);
-    m_autoFit = false;
+    m_fit = Fit::None;
     scale(target / zoom(), target / zoom());
 }
 
@@ -70,8 +87,8 @@ void GraphView::wheelEvent(QWheelEvent* event) {
 
 void GraphView::resizeEvent(QResizeEvent* event) {
     QGraphicsView::resizeEvent(event);
-    if (m_autoFit)
-        fitGraph();
+    if (m_fit != Fit::None)
+        applyFit();
 }
 
 } // namespace bs::gui

@@ -1,7 +1,9 @@
 /// \file
 /// The view of a GraphScene: zoom with the wheel (around the cursor), pan by dragging the
-/// background, fit the whole graph (automatically on new graphs and resizes until the user
-/// zooms), and scroll the selection into view.
+/// background, fit the graph (automatically on new graphs and resizes until the user zooms),
+/// and scroll the selection into view. The automatic fit keeps the text legible: a graph too
+/// big for the view is shown at a readable zoom around the selection, with scroll bars; the Fit
+/// button shows the whole graph, however small.
 #pragma once
 
 #include <QGraphicsView>
@@ -13,11 +15,19 @@ class GraphScene;
 class GraphView : public QGraphicsView {
     Q_OBJECT
 public:
+    /// Below this zoom the 10-pixel text of the nodes is too small to read.
+    static constexpr qreal kMinLegibleZoom = 0.7;
+
     explicit GraphView(GraphScene* scene, QWidget* parent = nullptr);
 
     GraphScene* graphScene() const { return m_scene; }
-    /// Shows the whole graph, never enlarged beyond 125%; resumes fitting automatically.
+    /// Shows the whole graph, never enlarged beyond 125%; resumes fitting automatically (the
+    /// whole graph).
     void fitGraph();
+    /// The automatic fit: the whole graph when it stays legible (kMinLegibleZoom at least),
+    /// else that zoom centred on the selection (or the top of the graph); resumes fitting
+    /// automatically.
+    void fitLegibly();
     void zoomIn() { zoomBy(1.25); }
     void zoomOut() { zoomBy(1 / 1.25); }
     /// Centres the selected nodes if they are outside the visible area.
@@ -29,12 +39,15 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
+    enum class Fit { Legible, Whole, None };
+
     void zoomBy(qreal factor);
     void onGraphChanged();
+    void applyFit();
 
     GraphScene* m_scene;
-    /// Fit on resize and on new graphs until the user zooms by hand.
-    bool m_autoFit = true;
+    /// How to fit on resize and on new graphs (None once the user zooms by hand).
+    Fit m_fit = Fit::Legible;
 };
 
 } // namespace bs::gui

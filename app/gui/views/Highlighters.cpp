@@ -225,4 +225,29 @@ void CodeHighlighter::highlightBlock(const QString& text) {
     });
 }
 
+TcHighlighter::TcHighlighter(QTextDocument* document) : QSyntaxHighlighter(document) {
+    const QStringList keywords = QStringLiteral("def|where|exists|in").split(QLatin1Char('|'));
+    const QStringList types =
+        QStringLiteral("float|float16|float32|float64|double|half|int|int32|int64|bool")
+            .split(QLatin1Char('|'));
+    const QStringList functions =
+        QStringLiteral("min|max|exp|log|sqrt|tanh|fabs").split(QLatin1Char('|'));
+    m_rules << wordsRule(keywords, charFormat(QColor(0x1f, 0x4e, 0xa8), true));
+    m_rules << wordsRule(types, charFormat(QColor(0x00, 0x6e, 0x6e)));
+    m_rules << wordsRule(functions, charFormat(QColor(0x7a, 0x3e, 0x9d)));
+    m_rules << HighlightRule{QRegularExpression(QStringLiteral("\\b[0-9]+(\\.[0-9]*)?f?\\b")),
+                             charFormat(QColor(0xa0, 0x52, 0x00))};
+    m_rules << HighlightRule{
+        QRegularExpression(QStringLiteral("(?:\\+|\\*|max|min)?=!?|->")),
+        charFormat(QColor(0xb0, 0x20, 0x60), true)};
+    m_rules << HighlightRule{QRegularExpression(QStringLiteral("#.*$")),
+                             charFormat(QColor(0x70, 0x70, 0x70), false, true)};
+}
+
+void TcHighlighter::highlightBlock(const QString& text) {
+    applyRules(m_rules, text, [this](int start, int count, const QTextCharFormat& f) {
+        setFormat(start, count, f);
+    });
+}
+
 } // namespace bs::gui

@@ -62,6 +62,20 @@ private:
     QList<HighlightRule> m_rules;
 };
 
+/// Tensor Comprehensions (seed 003): `def`, `where`, `exists`, `in`, the scalar types, the
+/// reduction operators (`+=!`, `max=!`, ...), built-in functions, numbers and `#` comments.
+class TcHighlighter : public QSyntaxHighlighter {
+    Q_OBJECT
+public:
+    explicit TcHighlighter(QTextDocument* document);
+
+protected:
+    void highlightBlock(const QString& text) override;
+
+private:
+    QList<HighlightRule> m_rules;
+};
+
 /// The fixed-pitch font every code view uses.
 QFont codeFont();
 

@@ -54,6 +54,8 @@ private Q_SLOTS:
     void fuseExampleAllocatesEightElementsExceptUnderTvm06();
     void gatherExampleWastesHalfOfTForDisjointRequests();
     void selectingARowShowsItsCausesAndSelectsTheStage();
+    void aStageSelectedBeforeTheReportIsSelectedWhenItArrives();
+    void unknownTouchedCountsAreExplained();
     void rulesChangeKeepsTheReportOfTheSameProgram();
     void noProgramClearsThePanel();
     void mainWindowShowsTheReportAndTheScheduleTools();
@@ -120,6 +122,40 @@ void AllocationsPanelTest::selectingARowShowsItsCausesAndSelectsTheStage() {
     view->selectRow(panel.model()->findRow(QStringLiteral("C")));
     QCOMPARE(chosen.count(), 1);
     QCOMPARE(chosen.first().first().toString(), QStringLiteral("C"));
+}
+
+void AllocationsPanelTest::aStageSelectedBeforeTheReportIsSelectedWhenItArrives() {
+    ScriptDocument document;
+    AllocationsPanel panel;
+    QSignalSpy ready(&panel, &AllocationsPanel::reportReady);
+    document.analyseProgram(fuseExample());
+    QVERIFY(waitForAnalysis(document));
+    panel.setAnalysis(document.analysis());
+    panel.showStage(QStringLiteral("B")); // the report is still being computed
+    QVERIFY(ready.wait(kReportTimeoutMs));
+    auto *view = panel.findChild<QTableView *>(QStringLiteral("allocationsTable"));
+    QVERIFY(view);
+    QCOMPARE(view->currentIndex().row(), panel.model()->findRow(QStringLiteral("B")));
+    QVERIFY(panel.detailsText().contains(QStringLiteral("fuse-fallback")));
+    // The fix names the app's Rules box, not the command line's --rules.
+    QVERIFY2(!panel.detailsText().contains(QStringLiteral("--rules")) &&
+                 panel.detailsText().contains(QStringLiteral("the Rules box")),
+             qPrintable(panel.detailsText()));
+}
+
+void AllocationsPanelTest::unknownTouchedCountsAreExplained() {
+#if !BOUNDSCOPE_WITH_PYTHON
+    QSKIP("built without the Python front end");
+#endif
+    ScriptDocument document;
+    AllocationsPanel panel;
+    // 256 x 256 x 256 multiply-adds: more than the interpreter runs for touched counts.
+    QVERIFY(showExample(document, panel, QStringLiteral("gpu_matmul_shared")));
+    QCOMPARE(rowOf(panel, QStringLiteral("A.shared")).value(QStringLiteral("Touched")),
+             QStringLiteral("?"));
+    QVERIFY2(panel.statusText().contains(QStringLiteral("Touched is ? where the interpreter did "
+                                                        "not run the program")),
+             qPrintable(panel.statusText()));
 }
 
 void AllocationsPanelTest::rulesChangeKeepsTheReportOfTheSameProgram() {

@@ -9,6 +9,7 @@
 #include "document/GraphLayouter.h"
 #include "models/StringTableModel.h"
 #include "panels/BoundsPanel.h"
+#include "panels/CodePanel.h"
 #include "panels/EditorPanel.h"
 #include "panels/GraphPanel.h"
 #include "panels/InspectorPanel.h"
@@ -104,6 +105,8 @@ private Q_SLOTS:
     void irPassSelectorShowsEachPass();
     void exportsWriteValidFiles();
     void docksCanBeAddedAndAreListedInTheViewMenu();
+    void bigGraphsStayLegibleUntilFitIsAsked();
+    void generatedCodeIsMadeOffTheGuiThread();
 };
 
 void MainWindowTest::clickingADagNodeSelectsTheStageEverywhere() {
@@ -328,6 +331,46 @@ void MainWindowTest::docksCanBeAddedAndAreListedInTheViewMenu() {
     QVERIFY(window.viewMenu()->actions().contains(dock->toggleViewAction()));
     QVERIFY(
         window.tabifiedDockWidgets(dock).contains(window.dock(QStringLiteral("loweredIrDock"))));
+}
+
+void MainWindowTest::bigGraphsStayLegibleUntilFitIsAsked() {
+    Fixture f;
+    QVERIFY(f.show(sharedScopeExample()));
+    // A small window: the three stages of the DAG do not fit at a readable size.
+    f.window.resize(700, 400);
+    QVERIFY(QTest::qWaitFor([&] { return f.window.stageDag()->view()->height() < 150; }));
+    GraphView* view = f.window.stageDag()->view();
+    view->fitLegibly();
+    QCOMPARE(view->zoom(), GraphView::kMinLegibleZoom);
+    // The selected output C is in view.
+    const QRectF visible = view->mapToScene(view->viewport()->rect()).boundingRect();
+    QVERIFY(visible.intersects(f.window.stageDag()->scene()->selectionRect()));
+    view->fitGraph(); // the Fit button: the whole graph, however small
+    QVERIFY(view->zoom() < GraphView::kMinLegibleZoom);
+    QVERIFY(view->mapToScene(view->viewport()->rect())
+                .boundingRect()
+                .contains(f.window.stageDag()->scene()->sceneRect().adjusted(1, 1, -1, -1)));
+}
+
+void MainWindowTest::generatedCodeIsMadeOffTheGuiThread() {
+    Fixture f;
+    QVERIFY(f.show(sharedScopeExample()));
+    CodePanel* code = f.window.codePanel();
+    f.window.dock(QStringLiteral("generatedCodeDock"))->raise();
+    QVERIFY(QTest::qWaitFor([code] { return code->isCurrent(); }, kAnalysisTimeoutMs));
+    // A new analysis: the analysis ends before the code of it is shown (a worker makes it),
+    // and the old code stays meanwhile.
+    const QString before = code->findChild<QPlainTextEdit*>()->toPlainText();
+    QSignalSpy shown(code, &CodePanel::codeShown);
+    f.window.rulesSelector()->setCurrentIndex(
+        f.window.rulesSelector()->findText(QStringLiteral("tvm-0.6")));
+    QVERIFY(waitForAnalysis(*f.window.document()));
+    QVERIFY(!code->isCurrent());
+    QCOMPARE(code->findChild<QPlainTextEdit*>()->toPlainText(), before);
+    QVERIFY(shown.wait(kAnalysisTimeoutMs));
+    QVERIFY(code->isCurrent());
+    QVERIFY2(code->code().text.contains(QStringLiteral("__shared__ float B[200];")),
+             qPrintable(code->code().text + code->code().message));
 }
 
 BS_GUI_TEST_SUITE(MainWindowTest);

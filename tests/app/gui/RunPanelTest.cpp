@@ -5,7 +5,9 @@
 
 #include "document/ExampleCatalog.h"
 #include "panels/RunPanel.h"
+#include "views/HintTableView.h"
 
+#include <QComboBox>
 #include <QtTest>
 
 namespace bs::gui::test {
@@ -49,6 +51,8 @@ private Q_SLOTS:
     void cpuRunTimesAndChecksTheKernel();
     void emulationChecksTheSharedScopeKernel();
     void gpuWithoutADeviceExplainsInThePanel();
+    void gpuScheduleOffersGpuEmulationInsteadOfTheCpu();
+    void emptyTableSaysHowToStart();
     void baselineIsSavedAndCompared();
     void nothingToRunWithoutAnAnalysis();
     void baselineComparisonText();
@@ -64,7 +68,7 @@ void RunPanelTest::cpuRunTimesAndChecksTheKernel() {
     if (!runHasLlvm()) {
         // A build without LLVM says so in the panel.
         QVERIFY(!panel.lastError().isEmpty());
-        QVERIFY(panel.statusText().startsWith(QStringLiteral("Cannot run: ")));
+        QVERIFY(panel.statusText().startsWith(QStringLiteral("Cannot run on CPU: ")));
         return;
     }
     QVERIFY2(panel.lastError().isEmpty(), qPrintable(panel.lastError()));
@@ -108,8 +112,51 @@ void RunPanelTest::gpuWithoutADeviceExplainsInThePanel() {
         return;
     }
     QCOMPARE(panel.model()->rowCount(), 0);
-    QCOMPARE(panel.statusText(), QStringLiteral("Cannot run: ") + panel.lastError());
+    QCOMPARE(panel.statusText(), QStringLiteral("Cannot run on GPU: ") + panel.lastError());
+    // One message in the app's words: what is missing and which target runs it instead.
+    QVERIFY2(!panel.lastError().contains(QStringLiteral("--target")),
+             qPrintable(panel.lastError()));
+    QVERIFY2(panel.lastError().contains(QStringLiteral("GPU emulation")),
+             qPrintable(panel.lastError()));
     QVERIFY(!panel.isRunning());
+}
+
+void RunPanelTest::gpuScheduleOffersGpuEmulationInsteadOfTheCpu() {
+    ScriptDocument document;
+    RunPanel panel;
+    // The user chose the CPU.
+    auto *targets = panel.findChild<QComboBox *>(QStringLiteral("runTarget"));
+    QVERIFY(targets);
+    targets->setCurrentIndex(targets->findData(int(RunTarget::Cpu)));
+    Q_EMIT targets->activated(targets->currentIndex());
+    QVERIFY(
+        analyseExample(document, panel, QStringLiteral("ex6_shared_scope"), sharedScopeExample()));
+    QVERIFY(panel.isGpuSchedule());
+    QVERIFY(!panel.targetFits(RunTarget::Cpu));
+    QVERIFY(panel.targetFits(RunTarget::Cuda));
+    QCOMPARE(panel.target(), RunTarget::Emulate);
+    QVERIFY2(panel.statusText().contains(QStringLiteral("GPU emulation")),
+             qPrintable(panel.statusText()));
+    // Chosen anyway, the CPU says why not, in the app's words.
+    panel.setTarget(RunTarget::Cpu);
+    QVERIFY(runAndWait(panel, false));
+    QVERIFY(panel.statusText().startsWith(QStringLiteral("Cannot run on CPU: ")));
+    QVERIFY2(!panel.lastError().contains(QStringLiteral("--target")),
+             qPrintable(panel.lastError()));
+    // A CPU schedule has no GPU kernel: the CPU, the user's choice, runs it again.
+    QVERIFY(analyseExample(document, panel, QStringLiteral("fuse_split_attach"), fuseExample()));
+    QVERIFY(!panel.isGpuSchedule());
+    QVERIFY(!panel.targetFits(RunTarget::Cuda));
+    QVERIFY(panel.targetFits(RunTarget::Emulate));
+    QCOMPARE(panel.target(), runHasLlvm() ? RunTarget::Cpu : RunTarget::Emulate);
+}
+
+void RunPanelTest::emptyTableSaysHowToStart() {
+    RunPanel panel;
+    auto *table = panel.findChild<HintTableView *>(QStringLiteral("runTable"));
+    QVERIFY(table);
+    QVERIFY(table->isShowingEmptyText());
+    QVERIFY(table->emptyText().startsWith(QStringLiteral("No runs yet")));
 }
 
 void RunPanelTest::baselineIsSavedAndCompared() {

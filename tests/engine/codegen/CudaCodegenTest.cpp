@@ -326,6 +326,20 @@ TEST(CudaCodegen, GlobalAllocationInsideAKernelIsAnError) {
               "scope with set_scope");
 }
 
+TEST(CudaCodegen, WarpStorageIsAnErrorThatSaysWhatToDo) {
+    Var c = buffer("C"), t = buffer("T");
+    IterVar tx = threadAxis("threadIdx.x");
+    Stmt alloc = AllocateNode::make(t, DataType::float32(), {Expr(4)}, Expr(),
+                                    StoreNode::make(c, load(t, Expr(0)), tx->var));
+    Stmt body = threadExtent(tx, 4, scoped(t, "warp", alloc));
+    EXPECT_EQ(errorOf([&] {
+                  cudaSource({"f", body, {c}});
+              }),
+              "kernel 'f_kernel0': buffer 'T' has storage scope 'warp', which the CUDA code "
+              "generator cannot emit (only 'shared' and 'local'); give it one of those with "
+              "set_scope to get CUDA C, or run the kernel in GPU emulation (--target emulate)");
+}
+
 TEST(CudaCodegen, NonConstantAllocationIsAnError) {
     Var c = buffer("C"), t = buffer("T");
     Var n("n");

@@ -79,6 +79,7 @@ TEST(IterVarGraph, LeavesAreRankedInLoopOrder) {
     EXPECT_EQ(leaves, (Names{"i.j.outer.fused#0", "j.inner#1", "k#2"}));
     // The root k is no longer a leaf: its rebased copy is.
     EXPECT_EQ(ivNode(g, "k", 0)->field("leaf_index"), "-1");
+    EXPECT_EQ(ivNode(g, "k", 0)->rows[0].cells[0].text, "\u2013"); // a dash: no loop position
     EXPECT_EQ(ivNode(g, "k", 0)->field("role"), "root");
     EXPECT_EQ(ivNode(g, "k", 1)->field("role"), "leaf");
 }

@@ -109,6 +109,8 @@ TEST(StageDag, InlinedStageIsStyledApartAndBypassedAfterNormalize) {
     Graph before = stageDag({s});
     EXPECT_EQ(before.findNode("stage1")->style, NodeStyle::Inlined);
     EXPECT_EQ(before.findNode("stage1")->field("attach"), "inline");
+    // It has no buffer, so its rows say so instead of a scope.
+    EXPECT_EQ(rowText(before.findNode("stage1")->rows[2]), "no buffer");
     Graph after = stageDag({s.normalize()});
     EXPECT_EQ(after.findNode("stage1")->field("attach"), "inlined");
     // C reads A directly now; B's own expression still reads A, nothing reads B.

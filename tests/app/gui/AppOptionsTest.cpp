@@ -1,0 +1,62 @@
+// The command line of boundscope-gui (AppOptions.h), which scripts/screenshots.sh drives: every
+// dock can be raised by its short name, the kernel can be run before the picture, and a bad
+// argument is one message that names it.
+#include "GuiTestSupport.h"
+
+#include "AppOptions.h"
+
+#include <QtTest>
+
+namespace bs::gui::test {
+
+namespace {
+
+std::optional<AppOptions> parse(const QStringList& arguments, QString* error) {
+    return parseAppOptions(QStringList{QStringLiteral("boundscope-gui")} + arguments, error);
+}
+
+} // namespace
+
+class AppOptionsTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void everyDockHasAShortNameThatNamesARealDock();
+    void runBeforeTheScreenshotIsCheckOrTime();
+    void badArgumentsAreNamedInTheMessage();
+};
+
+void AppOptionsTest::everyDockHasAShortNameThatNamesARealDock() {
+    MainWindow window(MainWindow::Options{false, false});
+    for (const char* name : {"dag", "itervar", "attach", "requests", "inspector", "ir", "code",
+                             "bounds", "allocations", "run"}) {
+        const QString object = dockObjectName(QLatin1String(name));
+        QVERIFY2(!object.isEmpty() && window.dock(object), name);
+    }
+    QString error;
+    const auto options = parse({QStringLiteral("--show"), QStringLiteral("allocations,run")},
+                               &error);
+    QVERIFY2(options, qPrintable(error));
+    QCOMPARE(options->showDocks,
+             (QStringList{QStringLiteral("allocations"), QStringLiteral("run")}));
+}
+
+void AppOptionsTest::runBeforeTheScreenshotIsCheckOrTime() {
+    QString error;
+    QVERIFY(!parse({}, &error)->runCheck);
+    QCOMPARE(parse({QStringLiteral("--run"), QStringLiteral("check")}, &error)->runCheck, true);
+    QCOMPARE(parse({QStringLiteral("--run"), QStringLiteral("time")}, &error)->runCheck, false);
+}
+
+void AppOptionsTest::badArgumentsAreNamedInTheMessage() {
+    QString error;
+    QVERIFY(!parse({QStringLiteral("--run"), QStringLiteral("fast")}, &error));
+    QCOMPARE(error, QStringLiteral("unknown run 'fast' (check, time)"));
+    QVERIFY(!parse({QStringLiteral("--show"), QStringLiteral("dag,nope")}, &error));
+    QVERIFY2(error.startsWith(QStringLiteral("unknown dock 'nope'")), qPrintable(error));
+}
+
+BS_GUI_TEST_SUITE(AppOptionsTest);
+
+} // namespace bs::gui::test
+
+#include "AppOptionsTest.moc"
