@@ -34,13 +34,9 @@ BoundsPanel::BoundsPanel(QWidget* parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_filterEdit);
     layout->addWidget(m_view, 1);
-    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) {
-                if (m_updating || !current.isValid())
-                    return;
-                Q_EMIT rowChosen(current.data(StringTableModel::StageRole).toString(),
-                                 current.data(StringTableModel::IterVarRole).toString());
-            });
+    onRowChosen(m_view, this, &m_updating, [this](const QString& stage, const QString& iterVar) {
+        Q_EMIT rowChosen(stage, iterVar);
+    });
 }
 
 void BoundsPanel::setAnalysis(const std::shared_ptr<const Analysis>& analysis) {

@@ -4,6 +4,7 @@
 /// hint where a table is empty (HintTableView).
 #pragma once
 
+#include "models/StringTableModel.h"
 #include "views/Highlighters.h"
 #include "views/HintTableView.h"
 
@@ -33,6 +34,19 @@ inline HintTableView* createTableView(QAbstractItemModel* model, QWidget* parent
     view->setWordWrap(true);
     QObject::connect(model, &QAbstractItemModel::modelReset, view, &HintTableView::refit);
     return view;
+}
+
+/// Calls `chosen(stage, iterVar)`, from the rows' StageRole and IterVarRole, when the current
+/// row of `view` moves, except while `*updating` (the panel refilling its model).
+template <typename Chosen>
+void onRowChosen(QTableView* view, QObject* context, const bool* updating, Chosen chosen) {
+    QObject::connect(view->selectionModel(), &QItemSelectionModel::currentRowChanged, context,
+                     [updating, chosen](const QModelIndex& current) {
+                         if (*updating || !current.isValid())
+                             return;
+                         chosen(current.data(StringTableModel::StageRole).toString(),
+                                current.data(StringTableModel::IterVarRole).toString());
+                     });
 }
 
 } // namespace bs::gui

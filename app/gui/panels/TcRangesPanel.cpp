@@ -27,13 +27,9 @@ TcRangesPanel::TcRangesPanel(QWidget* parent)
     layout->addWidget(m_summary);
     layout->addWidget(m_view, 1);
     layout->addWidget(m_warnings);
-    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) {
-                if (m_updating || !current.isValid())
-                    return;
-                Q_EMIT rowChosen(current.data(StringTableModel::StageRole).toString(),
-                                 current.data(StringTableModel::IterVarRole).toString());
-            });
+    onRowChosen(m_view, this, &m_updating, [this](const QString& stage, const QString& iterVar) {
+        Q_EMIT rowChosen(stage, iterVar);
+    });
 }
 
 void TcRangesPanel::setAnalysis(const std::shared_ptr<const Analysis>& analysis) {
