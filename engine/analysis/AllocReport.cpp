@@ -39,6 +39,8 @@ const char* wasteCauseName(WasteCause cause) {
         return "recompute";
     case WasteCause::NotQuasiAffine:
         return "not-quasi-affine";
+    case WasteCause::VirtualThreadCopies:
+        return "vthread-copies";
     }
     return "unknown";
 }
@@ -48,6 +50,18 @@ const RuleAllocation* BufferReport::allocation(BoundRules rules) const {
         if (a.rules == rules)
             return &a;
     return nullptr;
+}
+
+std::optional<int64_t> RuleAllocation::total() const {
+    if (!allocated || !copies)
+        return std::nullopt;
+    return *allocated * *copies;
+}
+
+std::string RuleAllocation::copiesSuffix() const {
+    if (copies == 1)
+        return "";
+    return "x" + (copies ? std::to_string(*copies) : std::string("?"));
 }
 
 std::optional<double> BufferReport::wastePercent() const {
@@ -259,6 +273,7 @@ RuleAllocation allocationUnder(const RuleRun& run, const Stage& stage, const Sta
     a.size = shown.defined() ? toString(analyzer.simplify(shown)) : "1";
     std::vector<alloc::Loop> around = alloc::attachLoops(run, stage, trace);
     a.allocated = alloc::maxOver(around, size, &a.varies);
+    alloc::addVirtualThreadCopies(run, region, around, &a);
     a.computed = alloc::countIterations(alloc::joinNests(around, alloc::ownLoops(run, stage)));
     return a;
 }

@@ -10,7 +10,9 @@
 /// - relaxation by thread binding or storage scope (threads share the buffer);
 /// - a split remainder (computed, not allocated);
 /// - iterations that need overlapping regions (a stencil's halo, the attach path's unused
-///   loops, a block's copy of a tile) and so compute the same elements again.
+///   loops, a block's copy of a tile) and so compute the same elements again;
+/// - one copy per virtual thread of a buffer private to them (not waste: sizes and needs are per
+///   thread, the touched counts span every copy).
 /// `boundscope alloc FILE.py [--json]` prints it; the app shows it.
 #pragma once
 
@@ -34,10 +36,11 @@ enum class WasteCause {
     SplitRemainder,       ///< a split that does not divide computes past the end
     Recompute,            ///< iterations that need overlapping regions compute them again
     NotQuasiAffine,       ///< a read the tight rules cannot reason about exactly
+    VirtualThreadCopies,  ///< one copy per virtual thread the buffer is private to (not waste)
 };
 /// `fuse-fallback`, `interval-imprecision`, `fused-segment-wraps-row`, `strided-read`,
 /// `disjoint-requests`, `thread-relaxation`, `split-remainder`, `recompute`,
-/// `not-quasi-affine`.
+/// `not-quasi-affine`, `vthread-copies`.
 const char* wasteCauseName(WasteCause cause);
 
 /// One cause of a difference between allocated, needed and computed elements.
@@ -59,6 +62,17 @@ struct RuleAllocation {
     /// Elements computed: iterations of its loop nest over the whole run (under tvm-0.6 and
     /// tvm, iterations a bound check skips included).
     std::optional<int64_t> computed;
+    /// The virtual threads (`vthread`, `cthread`) the buffer is private to: its region holds
+    /// their variables and they run inside its realize, so lowering gives each its own copy of
+    /// the region (`allocate B[copies * size]`). Their names, and the number of copies (1: none;
+    /// nullopt: an extent is symbolic). `allocated` is the size of one copy.
+    std::vector<std::string> virtualThreads;
+    std::optional<int64_t> copies = 1;
+
+    /// The elements lowering allocates: `allocated` times `copies`.
+    std::optional<int64_t> total() const;
+    /// `x3` after a per-thread count when there are 3 copies (`x?` when unknown); "" for one.
+    std::string copiesSuffix() const;
 };
 
 struct BufferReport {
@@ -69,6 +83,7 @@ struct BufferReport {
     std::vector<RuleAllocation> allocations; ///< tvm-0.6, tvm, then tight where ISL is built in
     /// What one iteration of the loops around the buffer reads of it (the union of its
     /// consumers' reads, threads shared as its scope shares them); the maximum over iterations.
+    /// Per virtual thread where the buffer has one copy per virtual thread.
     std::optional<int64_t> needed;
     /// The same for one thread (every thread loop a single point).
     std::optional<int64_t> perThread;
@@ -76,7 +91,8 @@ struct BufferReport {
     std::optional<int64_t> distinct;
     /// Really touched elements, from the reference interpreter (tvm rules): the most distinct
     /// elements touched in one entry of the allocation (one iteration of the loops around it),
-    /// and the distinct offsets of the allocation touched over the whole run.
+    /// and the distinct offsets of the allocation touched over the whole run (every virtual
+    /// thread's copy: compare with RuleAllocation::total).
     std::optional<int64_t> touchedPeak;
     std::optional<int64_t> touchedTotal;
     /// The stores the interpreter executed on it (tvm rules): the elements really computed,
@@ -85,7 +101,8 @@ struct BufferReport {
     std::vector<AllocCause> causes;
 
     const RuleAllocation* allocation(BoundRules rules) const;
-    /// Percentage of the `tvm` allocation not needed; nullopt when either is unknown.
+    /// Percentage of the `tvm` allocation not needed (both per virtual thread where it has
+    /// copies); nullopt when either is unknown.
     std::optional<double> wastePercent() const;
 };
 

@@ -395,6 +395,7 @@ std::vector<AllocCause> findCauses(const BufferFacts& facts) {
     remainderCause(facts, out);
     recomputeCause(facts, out);
     notQuasiAffineCause(facts, out);
+    virtualThreadCause(facts, out);
     return out;
 }
 

@@ -16,14 +16,20 @@ namespace {
 std::string num(std::optional<int64_t> v) { return v ? std::to_string(*v) : "?"; }
 
 /// A table cell for one rule set: the element count (`*` when it varies by iteration), or the
-/// size expression when it is symbolic.
+/// size expression when it is symbolic; `x3` after it for one copy per virtual thread of three.
 std::string allocationCell(const BufferReport& b, BoundRules rules) {
     const RuleAllocation* a = b.allocation(rules);
     if (!a)
         return "-";
     if (!a->allocated)
-        return a->size;
-    return std::to_string(*a->allocated) + (a->varies ? "*" : "");
+        return a->size + a->copiesSuffix();
+    return std::to_string(*a->allocated) + (a->varies ? "*" : "") + a->copiesSuffix();
+}
+
+/// The copies of the buffer under tvm, the rules the needed and touched counts go with.
+std::string tvmCopiesSuffix(const BufferReport& b) {
+    const RuleAllocation* tvm = b.allocation(BoundRules::Tvm);
+    return tvm ? tvm->copiesSuffix() : "";
 }
 
 std::string wasteCell(const BufferReport& b) {
@@ -76,24 +82,34 @@ std::string perRules(const BufferReport& b, std::optional<int64_t> RuleAllocatio
     std::string out;
     for (size_t i = 0; i < b.allocations.size(); ++i) {
         const RuleAllocation& a = b.allocations[i];
-        std::string value = field == &RuleAllocation::allocated && !a.allocated ? a.size : num(a.*field);
-        out += (i ? ", " : "") + value + (a.varies && field == &RuleAllocation::allocated ? "*" : "") + " (" +
-               boundRulesName(a.rules) + ")";
+        bool allocated = field == &RuleAllocation::allocated;
+        std::string value = allocated && !a.allocated ? a.size : num(a.*field);
+        if (allocated && a.varies)
+            value += "*";
+        if (allocated && a.copies != 1)
+            value += " per virtual thread x " + num(a.copies) + " = " + num(a.total());
+        out += (i ? ", " : "") + value + " (" + boundRulesName(a.rules) + ")";
     }
     return out;
 }
 
 /// The buffer's numbers in full, one line each.
 std::string bufferLines(const BufferReport& b) {
+    const RuleAllocation* tvm = b.allocation(BoundRules::Tvm);
+    bool copies = tvm && tvm->copies != 1;
     std::string out = b.name + ":\n  allocated " + perRules(b, &RuleAllocation::allocated) + "\n  needed " +
-                      num(b.needed) + " per iteration";
+                      num(b.needed) + " per iteration" + (copies ? " and virtual thread" : "");
     if (b.perThread && b.perThread != b.needed)
         out += " (" + std::to_string(*b.perThread) + " per thread)";
     out += ", " + num(b.distinct) + " over the run\n  computed " + perRules(b, &RuleAllocation::computed);
     if (b.computedRun)
         out += "; the interpreter ran " + std::to_string(*b.computedRun) + " stores (tvm)";
     out += "\n";
-    if (b.touchedPeak)
+    if (b.touchedPeak && copies)
+        out += "  touched " + std::to_string(*b.touchedPeak) + " in one iteration at most (all " + num(tvm->copies) +
+               " virtual threads); " + num(b.touchedTotal) + " of its " + num(tvm->total()) +
+               " allocated elements touched at some point (interpreter, tvm)\n";
+    else if (b.touchedPeak)
         out += "  touched " + std::to_string(*b.touchedPeak) + " in one iteration at most; " + num(b.touchedTotal) +
                " of its allocated elements touched at some point (interpreter, tvm)\n";
     return out;
@@ -105,20 +121,26 @@ std::string AllocReport::toText() const {
     std::ostringstream os;
     std::vector<std::vector<std::string>> rows{
         {"buffer", "scope", "tvm-0.6", "tvm", "tight", "needed", "touched", "computed", "waste %", "causes"}};
-    bool varies = false;
+    bool varies = false, copies = false;
     for (const BufferReport& b : buffers) {
         rows.push_back({b.name, b.scope + (b.scopeInferred ? " (inferred)" : ""),
                         allocationCell(b, BoundRules::Tvm06), allocationCell(b, BoundRules::Tvm),
-                        tightAvailable ? allocationCell(b, BoundRules::Tight) : "n/a", num(b.needed),
+                        tightAvailable ? allocationCell(b, BoundRules::Tight) : "n/a",
+                        num(b.needed) + (b.needed ? tvmCopiesSuffix(b) : ""),
                         touchedCell(b), b.allocation(BoundRules::Tvm) ? num(b.allocation(BoundRules::Tvm)->computed) : "?",
                         wasteCell(b), causeNames(b)});
-        for (const RuleAllocation& a : b.allocations)
+        for (const RuleAllocation& a : b.allocations) {
             varies = varies || (a.allocated && a.varies);
+            copies = copies || a.copies != 1;
+        }
     }
     printTable(os, rows);
     if (varies)
         os << "* the size changes from one iteration of the loops around the buffer to the next; "
               "the largest is shown\n";
+    if (copies)
+        os << "NxM: N elements per virtual thread, one copy for each of M virtual threads the buffer is "
+              "private to (N*M allocated); needed and waste % are per virtual thread, touched spans every copy\n";
     if (!tightAvailable)
         os << "tight: n/a (this build lacks ISL)\n";
     os << "needed: what one iteration of the loops around the buffer reads of it\n"
@@ -154,7 +176,9 @@ std::string AllocReport::toJson(int indent) const {
         for (const RuleAllocation& a : b.allocations)
             buffer["allocations"].push_back({{"rules", boundRulesName(a.rules)}, {"region", a.region},
                                              {"size", a.size}, {"allocated", optional(a.allocated)},
-                                             {"varies", a.varies}, {"computed", optional(a.computed)}});
+                                             {"varies", a.varies}, {"computed", optional(a.computed)},
+                                             {"virtual_threads", a.virtualThreads}, {"copies", optional(a.copies)},
+                                             {"allocated_total", optional(a.total())}});
         buffer["needed"] = optional(b.needed);
         buffer["per_thread"] = optional(b.perThread);
         buffer["touched_peak"] = optional(b.touchedPeak);

@@ -58,6 +58,13 @@ struct BufferFacts {
 
 std::vector<AllocCause> findCauses(const BufferFacts& facts);
 
+/// Sets `a`'s virtual threads and copies for a realize of `region` inside the loops `around`
+/// (AllocReportThreads.cpp).
+void addVirtualThreadCopies(const RuleRun& run, const Region& region, const std::vector<Loop>& around,
+                            RuleAllocation* a);
+/// The note for a buffer with one copy per virtual thread (not waste).
+void virtualThreadCause(const BufferFacts& facts, std::vector<AllocCause>& out);
+
 /// Runs the program in the reference interpreter (within the options' budget) and fills each
 /// buffer's touched counts.
 void addTouchedCounts(const Schedule& sch, const AllocReportOptions& options, AllocReport& report);

@@ -22,7 +22,16 @@ QString countText(const std::optional<int64_t> &count) {
     return count ? QString::number(*count) : QStringLiteral("?");
 }
 
-/// `8`, or `8*` when the size changes from one attach iteration to the next (the maximum).
+/// `vx, vy`.
+std::string joined(const std::vector<std::string> &names) {
+    std::string out;
+    for (const std::string &name : names)
+        out += (out.empty() ? "" : ", ") + name;
+    return out;
+}
+
+/// `8`, or `8*` when the size changes from one attach iteration to the next (the maximum);
+/// `2x3` for 2 elements per virtual thread, one copy for each of 3 (as `boundscope alloc`).
 QString allocationCell(const BufferReport &buffer, BoundRules rules, QString *toolTip) {
     const RuleAllocation *a = buffer.allocation(rules);
     if (!a)
@@ -33,7 +42,18 @@ QString allocationCell(const BufferReport &buffer, BoundRules rules, QString *to
         *toolTip += QStringLiteral("; %1 computed in all").arg(*a->computed);
     if (a->varies)
         *toolTip += QStringLiteral("; varies between iterations, the maximum is shown");
-    return countText(a->allocated) + (a->varies ? QStringLiteral("*") : QString());
+    if (a->copies != 1)
+        *toolTip +=
+            QStringLiteral("; one copy for each of %1 virtual threads (%2): %3 allocated")
+                .arg(countText(a->copies), qstr(joined(a->virtualThreads)), countText(a->total()));
+    return countText(a->allocated) + (a->varies ? QStringLiteral("*") : QString()) +
+           qstr(a->copiesSuffix());
+}
+
+/// The virtual-thread copies of the tvm allocation, which the needed and touched counts go with.
+const RuleAllocation *tvmCopies(const BufferReport &buffer) {
+    const RuleAllocation *tvm = buffer.allocation(BoundRules::Tvm);
+    return tvm && tvm->copies != 1 ? tvm : nullptr;
 }
 
 /// The line above the table: how many buffers, and why a column shows `?`.
@@ -76,14 +96,24 @@ QList<TableRow> allocationRows(const AllocReport &report) {
             row.cells << allocationCell(buffer, rules, &tip);
             row.toolTips << tip;
         }
-        row.cells << countText(buffer.needed);
-        row.toolTips << (buffer.perThread ? QStringLiteral("%1 per thread").arg(*buffer.perThread)
-                                          : QString());
+        const RuleAllocation *copies = tvmCopies(buffer);
+        row.cells << countText(buffer.needed) +
+                         (copies && buffer.needed ? qstr(copies->copiesSuffix()) : QString());
+        QString neededTip =
+            buffer.perThread ? QStringLiteral("%1 per thread").arg(*buffer.perThread) : QString();
+        if (copies)
+            neededTip = QStringLiteral("per virtual thread, as the allocation") +
+                        (neededTip.isEmpty() ? QString() : QStringLiteral("; ") + neededTip);
+        row.toolTips << neededTip;
         row.cells << countText(buffer.touchedPeak);
-        row.toolTips
-            << (buffer.touchedTotal
-                    ? QStringLiteral("%1 touched over the whole run").arg(*buffer.touchedTotal)
-                    : QStringLiteral("not run in the interpreter"));
+        QString touchedTip =
+            buffer.touchedTotal
+                ? QStringLiteral("%1 touched over the whole run").arg(*buffer.touchedTotal)
+                : QStringLiteral("not run in the interpreter");
+        if (buffer.touchedTotal && copies)
+            touchedTip += QStringLiteral(", of %1 allocated for its %2 virtual threads")
+                              .arg(countText(copies->total()), countText(copies->copies));
+        row.toolTips << touchedTip;
         const std::optional<double> waste = buffer.wastePercent();
         row.cells << (waste ? QStringLiteral("%1 %").arg(*waste, 0, 'f', 1) : QStringLiteral("?"));
         row.toolTips << QStringLiteral("share of the tvm allocation not needed");

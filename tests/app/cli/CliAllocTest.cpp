@@ -152,6 +152,30 @@ TEST(CliAlloc, SplitRemainderIsComputedNotAllocated) {
                   std::string::npos) << r.out;
 }
 
+TEST(CliAlloc, VirtualThreadCopiesArePerThreadTimesThreads) {
+    // TVM's test_local_stage_predicate, "local vs. vthread": lowering allocates B[6], 2 per thread.
+    Outcome r = boundscope("alloc vthread_local.py");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    std::vector<std::string> b = cells(rowOf(r.out, "B"));
+    ASSERT_EQ(b.size(), 10u) << r.out;
+    EXPECT_EQ(b[2], "2x3");
+    EXPECT_EQ(b[3], "2x3");
+    EXPECT_EQ(b[4], tightBuilt(r) ? "2x3" : "n/a");
+    EXPECT_EQ(b[5], tightBuilt(r) ? "2x3" : "?");
+    EXPECT_EQ(b[6], "6/6");
+    EXPECT_EQ(b[9], "vthread-copies");
+    EXPECT_NE(r.out.find("  allocated 2 per virtual thread x 3 = 6 (tvm-0.6), 2 per virtual thread x 3 = 6 (tvm)"),
+              std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("  touched 6 in one iteration at most (all 3 virtual threads); 6 of its 6 allocated"),
+              std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("]: one copy per virtual thread (not waste)\n"), std::string::npos) << r.out;
+    Outcome json = boundscope("alloc vthread_local.py --json");
+    ASSERT_EQ(json.exitCode, 0) << json.err;
+    for (const char* key : {"\"region\": \"[0, 1], [vthread, 1], [0, 2]\"", "\"allocated\": 2", "\"copies\": 3",
+                            "\"allocated_total\": 6", "\"kind\": \"vthread-copies\"", "\"touched_total\": 6"})
+        EXPECT_NE(json.out.find(key), std::string::npos) << key << "\n" << json.out;
+}
+
 TEST(CliAlloc, EveryExampleHasAReport) {
     for (const auto& entry : std::filesystem::directory_iterator(BOUNDSCOPE_EXAMPLES)) {
         if (entry.path().extension() != ".py" || entry.path().filename() == "default.py")

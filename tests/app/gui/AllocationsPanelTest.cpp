@@ -8,6 +8,7 @@
 #include "edit/ScheduleTools.h"
 #include "panels/AllocationsPanel.h"
 #include "panels/RunPanel.h"
+#include "te/Compute.h"
 
 #include <QDockWidget>
 #include <QMenu>
@@ -46,6 +47,35 @@ bool showExample(ScriptDocument &document, AllocationsPanel &panel, const QStrin
     return ready.wait(kReportTimeoutMs) && panel.report();
 }
 
+/// TVM's test_local_stage_predicate, "local vs. vthread": B "local", one row of 2 for each of the
+/// 3 virtual threads C's second axis is bound to (lowering allocates B[6]).
+Schedule localStageWithVirtualThreads() {
+    Tensor A = placeholder({1, 3, 2}, DataType::float32(), "A");
+    Tensor B = compute(
+        {1, 3, 2},
+        [&](const std::vector<Var> &v) {
+            return A({v[0], v[1], v[2]});
+        },
+        "B");
+    Tensor C = compute(
+        {1, 3, 2},
+        [&](const std::vector<Var> &v) {
+            return B({v[0], v[1], v[2]});
+        },
+        "C");
+    Schedule s = createSchedule(C.op);
+    const auto *b = B.op.as<ComputeOpNode>();
+    const auto *c = C.op.as<ComputeOpNode>();
+    IterVar vthread = threadAxis("vthread");
+    s[B].computeAt(s[C], c->axis[0]);
+    s[B].setScope("local");
+    IterVar inner = s[B].split(b->axis[1], 3).second;
+    s[C].bind(c->axis[0], threadAxis("blockIdx.x"));
+    s[C].bind(c->axis[1], vthread);
+    s[B].bind(inner, vthread);
+    return s;
+}
+
 } // namespace
 
 class AllocationsPanelTest : public QObject {
@@ -56,6 +86,7 @@ private Q_SLOTS:
     void selectingARowShowsItsCausesAndSelectsTheStage();
     void aStageSelectedBeforeTheReportIsSelectedWhenItArrives();
     void unknownTouchedCountsAreExplained();
+    void virtualThreadCopiesShowPerThreadSizeAndCount();
     void rulesChangeKeepsTheReportOfTheSameProgram();
     void noProgramClearsThePanel();
     void mainWindowShowsTheReportAndTheScheduleTools();
@@ -156,6 +187,45 @@ void AllocationsPanelTest::unknownTouchedCountsAreExplained() {
     QVERIFY2(panel.statusText().contains(QStringLiteral("Touched is ? where the interpreter did "
                                                         "not run the program")),
              qPrintable(panel.statusText()));
+}
+
+void AllocationsPanelTest::virtualThreadCopiesShowPerThreadSizeAndCount() {
+    const AllocReport report = allocReport(localStageWithVirtualThreads());
+    const QList<TableRow> rows = allocationRows(report);
+    QCOMPARE(rows.size(), 2);
+    const TableRow &b = rows[0];
+    QCOMPARE(b.stage, QStringLiteral("B"));
+    const QStringList headers = allocationHeaders();
+    auto cell = [&](const char *header) {
+        return b.cells.value(headers.indexOf(QLatin1String(header)));
+    };
+    auto tip = [&](const char *header) {
+        return b.toolTips.value(headers.indexOf(QLatin1String(header)));
+    };
+    QCOMPARE(cell("tvm-0.6"), QStringLiteral("2x3"));
+    QCOMPARE(cell("tvm"), QStringLiteral("2x3"));
+    QVERIFY2(tip("tvm").contains(
+                 QStringLiteral("one copy for each of 3 virtual threads (vthread): 6 allocated")),
+             qPrintable(tip("tvm")));
+    QCOMPARE(cell("Touched"), QStringLiteral("6"));
+    QVERIFY2(tip("Touched").contains(
+                 QStringLiteral("6 touched over the whole run, of 6 allocated for its 3 "
+                                "virtual threads")),
+             qPrintable(tip("Touched")));
+    if (report.tightAvailable) {
+        QCOMPARE(cell("tight"), QStringLiteral("2x3"));
+        QCOMPARE(cell("Needed"), QStringLiteral("2x3"));
+        QCOMPARE(cell("Waste"), QStringLiteral("0.0 %"));
+    }
+    QCOMPARE(cell("Causes"), QStringLiteral("vthread-copies"));
+    const QString details = allocationDetails(*report.find("B"));
+    QVERIFY2(
+        details.contains(
+            QStringLiteral("vthread-copies: one copy per virtual thread (not waste)")) &&
+            details.contains(QStringLiteral("lowering allocates 2 elements for each, 6 in all")),
+        qPrintable(details));
+    // The consumer has no copies: its cells are plain counts.
+    QCOMPARE(rows[1].cells.value(headers.indexOf(QStringLiteral("tvm"))), QStringLiteral("6"));
 }
 
 void AllocationsPanelTest::rulesChangeKeepsTheReportOfTheSameProgram() {
