@@ -164,7 +164,7 @@ private:
                 if (!equal(a->axis[i], b->axis[i]))
                     return false;
             return equalReducers(a->combiner, b->combiner) && equal(a->source, b->source) &&
-                   equal(a->condition, b->condition);
+                   equal(a->init, b->init) && equal(a->condition, b->condition);
         }
         default:
             return false;

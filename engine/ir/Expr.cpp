@@ -200,14 +200,15 @@ Expr LetNode::make(Var var, Expr value, Expr body) {
 }
 
 Expr ReduceNode::make(CommReducer combiner, std::vector<Expr> source, std::vector<IterVar> axis,
-                      Expr condition, int valueIndex) {
+                      Expr condition, int valueIndex, std::vector<Expr> init) {
     BS_CHECK(combiner.defined()) << "reduce without a combiner";
     BS_CHECK(valueIndex >= 0 && size_t(valueIndex) < source.size()) << "reduce value index";
+    BS_CHECK(init.empty() || init.size() == source.size()) << "reduce: one init per source";
     if (!condition.defined())
         condition = IntImmNode::make(DataType::boolean(), 1);
     DataType t = source[size_t(valueIndex)].type();
     return Expr(new ReduceNode(t, std::move(combiner), std::move(source), std::move(axis),
-                               std::move(condition), valueIndex));
+                               std::move(condition), valueIndex, std::move(init)));
 }
 
 } // namespace bs

@@ -324,19 +324,24 @@ struct LetNode : ExprNode, KindTag<NodeKind::Let> {
 };
 
 /// A commutative reduction of `source` over `axis`, where `condition` holds; value
-/// `valueIndex` of a multi-value reducer.
+/// `valueIndex` of a multi-value reducer. `init` (empty, or one value per source) is the
+/// reduction's start value in place of the reducer's identity (TVM's `te.sum(..., init=...)`).
 struct ReduceNode : ExprNode, KindTag<NodeKind::Reduce> {
     CommReducer combiner;
     std::vector<Expr> source;
     std::vector<IterVar> axis;
     Expr condition;
     int valueIndex;
+    std::vector<Expr> init;
     ReduceNode(DataType t, CommReducer combiner, std::vector<Expr> source,
-               std::vector<IterVar> axis, Expr condition, int valueIndex)
+               std::vector<IterVar> axis, Expr condition, int valueIndex, std::vector<Expr> init)
         : ExprNode(NodeKind::Reduce, t), combiner(std::move(combiner)), source(std::move(source)),
-          axis(std::move(axis)), condition(std::move(condition)), valueIndex(valueIndex) {}
+          axis(std::move(axis)), condition(std::move(condition)), valueIndex(valueIndex),
+          init(std::move(init)) {}
+    /// Checks `init` as TVM does (one per source, each an integer or float constant or a tensor
+    /// read, of its source's type); throws UserError.
     static Expr make(CommReducer combiner, std::vector<Expr> source, std::vector<IterVar> axis,
-                     Expr condition, int valueIndex);
+                     Expr condition, int valueIndex, std::vector<Expr> init = {});
 };
 
 /// Maps keyed by variable identity.

@@ -72,6 +72,8 @@ void IRVisitor::visit(const ReduceNode* op) {
     }
     for (const Expr& s : op->source)
         visitExpr(s);
+    for (const Expr& e : op->init)
+        visitExpr(e);
     visitExpr(op->condition);
 }
 
@@ -262,10 +264,12 @@ Expr IRMutator::visit(const ReduceNode* op) {
         axis.push_back(IterVar(dom, iv->var, iv->iterType, iv->threadTag));
     }
     std::vector<Expr> source = visitExprs(op->source, &changed);
+    std::vector<Expr> init = visitExprs(op->init, &changed);
     Expr cond = visitExpr(op->condition);
     if (!changed && cond.same_as(op->condition))
         return Expr(op);
-    return ReduceNode::make(op->combiner, std::move(source), std::move(axis), cond, op->valueIndex);
+    return ReduceNode::make(op->combiner, std::move(source), std::move(axis), cond, op->valueIndex,
+                            std::move(init));
 }
 
 Stmt IRMutator::visit(const LetStmtNode* op) {

@@ -251,6 +251,10 @@ protected:
         printReducer(op->combiner.get());
         m_os << ", source=[";
         printArgs(op->source);
+        if (!op->init.empty()) {
+            m_os << "], init=[";
+            printArgs(op->init);
+        }
         m_os << "], axis=[";
         for (size_t i = 0; i < op->axis.size(); ++i) {
             if (i)

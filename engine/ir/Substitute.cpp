@@ -34,7 +34,7 @@ protected:
         if (combiner.same_as(reduce->combiner))
             return e;
         return ReduceNode::make(combiner, reduce->source, reduce->axis, reduce->condition,
-                                reduce->valueIndex);
+                                reduce->valueIndex, reduce->init);
     }
 
 private:

@@ -90,7 +90,8 @@ ComputeLoopNest makeComputeLoopNest(const ComputeOpNode* op, const Stage& stage,
     return n;
 }
 
-/// The init and update statements of a reduction (TVM's MakeReduction).
+/// The init and update statements of a reduction (TVM's MakeReduction): the init stores the
+/// reduction's init values when it has them, else the reducer's identity.
 void makeReduction(const ComputeOpNode* op, const Operation& self, Stmt* init, Stmt* update) {
     std::vector<Expr> args = axisVars(op);
     const auto* reduce = op->body[0].as<ReduceNode>();
@@ -99,10 +100,12 @@ void makeReduction(const ComputeOpNode* op, const Operation& self, Stmt* init, S
     for (size_t i = 0; i < op->body.size(); ++i)
         lhs.push_back(self.output(int(i))(args));
     std::vector<Expr> updated = reduce->combiner.combine(lhs, reduce->source);
+    const std::vector<Expr>& start =
+        reduce->init.empty() ? reduce->combiner->identityElement : reduce->init;
     std::vector<Stmt> inits, updates;
     for (size_t i = 0; i < op->body.size(); ++i) {
         Tensor t = self.output(int(i));
-        inits.push_back(ProducerStoreNode::make(t, reduce->combiner->identityElement[i], args));
+        inits.push_back(ProducerStoreNode::make(t, start[i], args));
         updates.push_back(ProducerStoreNode::make(t, updated[i], args));
     }
     *init = SeqNode::make(inits);

@@ -10,7 +10,8 @@ namespace {
 
 /// A reduction over no axes is its source where its condition holds, else the identity: what
 /// TVM's canonical simplifier makes of it. rfactor over a stage's only reduce axis leaves one in
-/// the rfactor stage (`C.rf[k, i] = reduce(..., axis=[])`).
+/// the rfactor stage (`C.rf[k, i] = reduce(..., axis=[])`). With an init it is the init combined
+/// with the source, else the init.
 class EmptyReductionRemover : public IRMutator {
 protected:
     using IRMutator::visit;
@@ -19,10 +20,12 @@ protected:
         const auto* r = e.as<ReduceNode>();
         if (!r || !r->axis.empty())
             return e;
-        Expr value = r->source[size_t(r->valueIndex)];
+        const size_t k = size_t(r->valueIndex);
+        Expr value = r->init.empty() ? r->source[k] : r->combiner.combine(r->init, r->source)[k];
         if (isOne(r->condition))
             return value;
-        return select(r->condition, value, r->combiner->identityElement[size_t(r->valueIndex)]);
+        return select(r->condition, value,
+                      r->init.empty() ? r->combiner->identityElement[k] : r->init[k]);
     }
 };
 

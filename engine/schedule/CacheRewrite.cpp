@@ -47,7 +47,8 @@ Expr injectPredicate(const std::vector<Expr>& predicates, const Expr& body) {
         Expr condition = r->condition;
         for (const Expr& p : predicates)
             condition = condition && p;
-        return ReduceNode::make(r->combiner, r->source, r->axis, condition, r->valueIndex);
+        return ReduceNode::make(r->combiner, r->source, r->axis, condition, r->valueIndex,
+                                r->init);
     }
     Expr condition = makeBool(true);
     for (const Expr& p : predicates)
@@ -112,7 +113,8 @@ std::vector<Expr> cacheBody(const ComputeOpNode* compute, const AxisMapping& m) 
         if (const auto* r = body.as<ReduceNode>()) {
             if (firstReduce)
                 body = ReduceNode::make(firstReduce->combiner, firstReduce->source,
-                                        firstReduce->axis, firstReduce->condition, r->valueIndex);
+                                        firstReduce->axis, firstReduce->condition, r->valueIndex,
+                                        firstReduce->init);
             else
                 firstReduce = r;
         }

@@ -71,7 +71,8 @@ bool inlineInto(std::vector<Expr>& body, OperationInliner& inliner) {
         const auto* r = value.as<ReduceNode>();
         BS_CHECK(r && r->source.size() == body.size()) << "inlined reduction lost its shape";
         for (size_t k = 0; k < body.size(); ++k)
-            body[k] = ReduceNode::make(r->combiner, r->source, r->axis, r->condition, int(k));
+            body[k] =
+                ReduceNode::make(r->combiner, r->source, r->axis, r->condition, int(k), r->init);
         return true;
     }
     bool changed = false;

@@ -110,7 +110,9 @@ Operation makeFactorOp(const Stage& stage, const ComputeOpNode* compute, const R
     return ComputeOpNode::make(compute->name + ".rf", "", std::move(axes), std::move(body));
 }
 
-/// `B.repl`: reduces the rf tensors over `<axis>.v`, one output per reduced value.
+/// `B.repl`: reduces the rf tensors over `<axis>.v`, one output per reduced value. A reduction
+/// with an init keeps it here (the rf stage starts from the identity), its reads re-indexed by
+/// the repl axes as TVM does.
 std::vector<Tensor> makeReplacement(const Stage& stage, const ReduceNode* reduce,
                                     const Operation& factorOp, const IterVar& axis,
                                     const FactorPlan& plan) {
@@ -125,10 +127,17 @@ std::vector<Tensor> makeReplacement(const Stage& stage, const ReduceNode* reduce
         std::vector<Expr> factored;
         for (int i = 0; i < factorOp->numOutputs(); ++i)
             factored.push_back(factorOp.output(i)(indices));
+        VarMap<Expr> initSub;
+        const auto* compute = stage->op.as<ComputeOpNode>();
+        for (size_t i = 0; i < compute->axis.size() && i < vars.size(); ++i)
+            initSub[compute->axis[i]->var] = vars[i];
+        std::vector<Expr> init;
+        for (const Expr& e : reduce->init)
+            init.push_back(substitute(e, initSub));
         std::vector<Expr> reductions;
         for (size_t i = 0; i < factored.size(); ++i)
-            reductions.push_back(
-                ReduceNode::make(reduce->combiner, factored, {replAxis}, makeBool(true), int(i)));
+            reductions.push_back(ReduceNode::make(reduce->combiner, factored, {replAxis},
+                                                  makeBool(true), int(i), init));
         return reductions;
     };
     return computeMulti(shape, body, stage->op->name + ".repl", "", names);

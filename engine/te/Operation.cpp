@@ -49,8 +49,8 @@ bool reduceHasNestedReduce(const ReduceNode* r) {
 bool reduceEqualButIndex(const ReduceNode* a, const ReduceNode* b) {
     if (a == b)
         return true;
-    Expr ea = ReduceNode::make(a->combiner, a->source, a->axis, a->condition, 0);
-    Expr eb = ReduceNode::make(b->combiner, b->source, b->axis, b->condition, 0);
+    Expr ea = ReduceNode::make(a->combiner, a->source, a->axis, a->condition, 0, a->init);
+    Expr eb = ReduceNode::make(b->combiner, b->source, b->axis, b->condition, 0, b->init);
     return structuralEqual(ea, eb);
 }
 
@@ -201,7 +201,8 @@ Operation replaceInputs(const Operation& op, const TensorMap& map) {
             return op;
         const auto* r = replaced.as<ReduceNode>();
         for (size_t k = 0; k < compute->body.size(); ++k)
-            body.push_back(ReduceNode::make(r->combiner, r->source, r->axis, r->condition, int(k)));
+            body.push_back(
+                ReduceNode::make(r->combiner, r->source, r->axis, r->condition, int(k), r->init));
     } else {
         bool changed = false;
         for (const Expr& e : compute->body) {

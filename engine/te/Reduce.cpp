@@ -117,8 +117,10 @@ CommReducer Reducer::makeCombiner(const std::vector<DataType>& types) const {
 }
 
 std::vector<Expr> Reducer::operator()(const std::vector<Expr>& sources,
-                                      const std::vector<IterVar>& axes, const Expr& where) const {
+                                      const std::vector<IterVar>& axes, const Expr& where,
+                                      const std::vector<Expr>& init) const {
     checkOperands(sources, axes, where);
+    checkReduceInit(m_name, sources, init);
     std::vector<DataType> types;
     for (const Expr& s : sources)
         types.push_back(s.type());
@@ -126,13 +128,35 @@ std::vector<Expr> Reducer::operator()(const std::vector<Expr>& sources,
     Expr condition = where.defined() ? where : makeBool(true);
     std::vector<Expr> outputs;
     for (size_t i = 0; i < sources.size(); ++i)
-        outputs.push_back(ReduceNode::make(combiner, sources, axes, condition, int(i)));
+        outputs.push_back(ReduceNode::make(combiner, sources, axes, condition, int(i), init));
     return outputs;
 }
 
-Expr Reducer::operator()(const Expr& source, const std::vector<IterVar>& axes,
-                         const Expr& where) const {
-    return (*this)(std::vector<Expr>{source}, axes, where)[0];
+Expr Reducer::operator()(const Expr& source, const std::vector<IterVar>& axes, const Expr& where,
+                         const Expr& init) const {
+    std::vector<Expr> inits;
+    if (init.defined())
+        inits.push_back(init);
+    return (*this)(std::vector<Expr>{source}, axes, where, inits)[0];
+}
+
+void checkReduceInit(const std::string& reducer, const std::vector<Expr>& sources,
+                     const std::vector<Expr>& init) {
+    if (init.empty())
+        return;
+    if (init.size() != sources.size())
+        throw UserError(reducer + ": init needs one value per reduced value (" +
+                        std::to_string(sources.size()) + "), got " + std::to_string(init.size()));
+    for (size_t i = 0; i < init.size(); ++i) {
+        const Expr& e = init[i];
+        if (!e.defined() || !(e.as<IntImmNode>() || e.as<FloatImmNode>() || e.as<ProducerLoadNode>()))
+            throw UserError(reducer + ": init can only be an integer or float constant or a "
+                            "tensor element, got " + (e.defined() ? toString(e) : "nothing"));
+        if (e.type() != sources[i].type())
+            throw UserError(reducer + ": init " + toString(e) + " has type " +
+                            e.type().toString() + " but the reduced value has type " +
+                            sources[i].type().toString());
+    }
 }
 
 Reducer commReducer(Reducer::FCombine combine, Reducer::FIdentity identity, const std::string& name,
@@ -140,20 +164,23 @@ Reducer commReducer(Reducer::FCombine combine, Reducer::FIdentity identity, cons
     return Reducer(std::move(combine), std::move(identity), name, lhsName, rhsName);
 }
 
-Expr sum(const Expr& source, const std::vector<IterVar>& axes, const Expr& where) {
-    return builtinSum()(source, axes, where);
+Expr sum(const Expr& source, const std::vector<IterVar>& axes, const Expr& where,
+         const Expr& init) {
+    return builtinSum()(source, axes, where, init);
 }
 Expr sum(const Expr& source, const IterVar& axis, const Expr& where) {
     return sum(source, std::vector<IterVar>{axis}, where);
 }
-Expr max(const Expr& source, const std::vector<IterVar>& axes, const Expr& where) {
-    return builtinMax()(source, axes, where);
+Expr max(const Expr& source, const std::vector<IterVar>& axes, const Expr& where,
+         const Expr& init) {
+    return builtinMax()(source, axes, where, init);
 }
 Expr max(const Expr& source, const IterVar& axis, const Expr& where) {
     return max(source, std::vector<IterVar>{axis}, where);
 }
-Expr min(const Expr& source, const std::vector<IterVar>& axes, const Expr& where) {
-    return builtinMin()(source, axes, where);
+Expr min(const Expr& source, const std::vector<IterVar>& axes, const Expr& where,
+         const Expr& init) {
+    return builtinMin()(source, axes, where, init);
 }
 Expr min(const Expr& source, const IterVar& axis, const Expr& where) {
     return min(source, std::vector<IterVar>{axis}, where);

@@ -32,13 +32,16 @@ public:
     Reducer(FCombine combine, FIdentity identity, std::string name, std::string lhsName = "x",
             std::string rhsName = "y");
 
-    /// Reduces one value over `axes` (CommReduce IterVars) where `where` holds (default true).
+    /// Reduces one value over `axes` (CommReduce IterVars) where `where` holds (default true),
+    /// starting from `init` when given (else from the identity).
     Expr operator()(const Expr& source, const std::vector<IterVar>& axes,
-                    const Expr& where = Expr()) const;
+                    const Expr& where = Expr(), const Expr& init = Expr()) const;
     /// Reduces a tuple of values; returns one Reduce per value, all sharing one combiner,
-    /// source list, axis list and condition (so they can be the outputs of one compute).
+    /// source list, axis list, condition and init (so they can be the outputs of one compute).
+    /// `init` is empty or one value per source (see checkReduceInit).
     std::vector<Expr> operator()(const std::vector<Expr>& sources, const std::vector<IterVar>& axes,
-                                 const Expr& where = Expr()) const;
+                                 const Expr& where = Expr(),
+                                 const std::vector<Expr>& init = {}) const;
 
     const std::string& name() const { return m_name; }
 
@@ -59,15 +62,24 @@ Reducer commReducer(Reducer::FCombine combine, Reducer::FIdentity identity,
                     const std::string& name = "reduce", const std::string& lhsName = "x",
                     const std::string& rhsName = "y");
 
-/// `te.sum(source, axis, where)`: combiner `x + y`, identity 0.
-Expr sum(const Expr& source, const std::vector<IterVar>& axes, const Expr& where = Expr());
+/// Checks a reduction's init values as TVM does: none, or one per source, each an integer or
+/// float constant or a tensor read, of its source's type. `reducer` names the reducer in the
+/// message. Throws UserError.
+void checkReduceInit(const std::string& reducer, const std::vector<Expr>& sources,
+                     const std::vector<Expr>& init);
+
+/// `te.sum(source, axis, where, init)`: combiner `x + y`, identity 0.
+Expr sum(const Expr& source, const std::vector<IterVar>& axes, const Expr& where = Expr(),
+         const Expr& init = Expr());
 Expr sum(const Expr& source, const IterVar& axis, const Expr& where = Expr());
 /// `te.max(source, axis, where)`: combiner `max(x, y)`, identity the lowest value of the type
 /// (`-3.402823e+38f` for float32, as TVM's min_value).
-Expr max(const Expr& source, const std::vector<IterVar>& axes, const Expr& where = Expr());
+Expr max(const Expr& source, const std::vector<IterVar>& axes, const Expr& where = Expr(),
+         const Expr& init = Expr());
 Expr max(const Expr& source, const IterVar& axis, const Expr& where = Expr());
 /// `te.min(source, axis, where)`: combiner `min(x, y)`, identity the highest value of the type.
-Expr min(const Expr& source, const std::vector<IterVar>& axes, const Expr& where = Expr());
+Expr min(const Expr& source, const std::vector<IterVar>& axes, const Expr& where = Expr(),
+         const Expr& init = Expr());
 Expr min(const Expr& source, const IterVar& axis, const Expr& where = Expr());
 
 /// The lowest and highest finite value of a numeric type (TVM's min_value / max_value).

@@ -173,6 +173,7 @@ void bindCompound(py::module_& m) {
         .def_property_readonly("source", [](const ReduceNode& n) { return n.source; })
         .def_property_readonly("axis", [](const ReduceNode& n) { return n.axis; })
         .def_property_readonly("condition", [](const ReduceNode& n) { return n.condition; })
+        .def_property_readonly("init", [](const ReduceNode& n) { return n.init; })
         .def_property_readonly("value_index", [](const ReduceNode& n) { return n.valueIndex; });
 }
 

@@ -141,15 +141,16 @@ std::vector<IterVar> axisList(const py::object& axis) {
 }
 
 Expr makeReduce(const std::string& kind, const Expr& source, const py::object& axis,
-                const std::optional<Expr>& where) {
+                const std::optional<Expr>& where, const std::optional<Expr>& init) {
     std::vector<IterVar> axes = axisList(axis);
     Expr cond = where ? *where : Expr();
+    Expr start = init ? *init : Expr();
     if (kind == "sum")
-        return sum(source, axes, cond);
+        return sum(source, axes, cond, start);
     if (kind == "max")
-        return max(source, axes, cond);
+        return max(source, axes, cond, start);
     if (kind == "min")
-        return min(source, axes, cond);
+        return min(source, axes, cond, start);
     throw UserError("unknown reduction '" + kind + "'");
 }
 
@@ -175,20 +176,22 @@ void bindTe(py::module_& m) {
         },
         py::arg("dom"), py::arg("tag"), py::arg("name") = "", Located());
     m.def("_reduce", &makeReduce, py::arg("kind"), py::arg("source"), py::arg("axis"),
-          py::arg("where") = py::none(), Located());
+          py::arg("where") = py::none(), py::arg("init") = py::none(), Located());
     m.def(
         "_make_reduce",
         [](const CommReducer& combiner, const std::vector<Expr>& sources, const py::object& axis,
-           const std::optional<Expr>& where) {
+           const std::optional<Expr>& where, const std::vector<Expr>& init,
+           const std::string& name) {
             std::vector<IterVar> axes = axisList(axis);
             Expr cond = where ? *where : Expr();
+            checkReduceInit(name, sources, init);
             std::vector<Expr> out;
             for (size_t i = 0; i < sources.size(); ++i)
-                out.push_back(ReduceNode::make(combiner, sources, axes, cond, int(i)));
+                out.push_back(ReduceNode::make(combiner, sources, axes, cond, int(i), init));
             return out;
         },
         py::arg("combiner"), py::arg("sources"), py::arg("axis"), py::arg("where") = py::none(),
-        Located());
+        py::arg("init") = std::vector<Expr>{}, py::arg("name") = "reduce", Located());
 }
 
 } // namespace bs::script

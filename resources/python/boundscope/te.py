@@ -137,17 +137,25 @@ def _combine_directly(fcombine, *values):
     return result
 
 
-def _check_no_init(init):
-    if init is not None:
-        raise ValueError("a reduction's init value is not available in Boundscope yet")
+def _init_values(init, dtypes):
+    """A reduction's `init=`: None (start from the identity), or one value per reduced value;
+    Python numbers become constants of the reduced value's type."""
+    if init is None:
+        return []
+    values = list(init) if isinstance(init, (tuple, list)) else [init]
+    return [_expr.const(v, dtypes[i] if i < len(dtypes) else None)
+            if isinstance(v, (int, float)) else v for i, v in enumerate(values)]
 
 
 def _reducer(kind, binary):
     def reducer(expr, axis=None, where=None, init=None, *args):
         if not _is_axis(axis):
             return _combine_directly(binary, expr, axis, where, init, *args)
-        _check_no_init(init)
-        return _core._reduce(kind, expr, axis, where)
+        start = _init_values(init, [expr.dtype])
+        if len(start) > 1:
+            raise ValueError("%s: init needs one value per reduced value (1), got %d"
+                             % (kind, len(start)))
+        return _core._reduce(kind, expr, axis, where, start[0] if start else None)
 
     reducer.__name__ = kind
     return reducer
@@ -164,7 +172,6 @@ def comm_reducer(fcombine, fidentity, name="reduce"):
     def reducer(expr, axis, where=None, init=None, *args):
         if not _is_axis(axis):
             return _combine_directly(fcombine, expr, axis, where, init, *args)
-        _check_no_init(init)
         values = list(expr) if isinstance(expr, (tuple, list)) else [expr]
         dtypes = [v.dtype for v in values]
         code = fcombine.__code__
@@ -183,7 +190,7 @@ def comm_reducer(fcombine, fidentity, name="reduce"):
         identity = [_expr.const(i, t) if isinstance(i, (int, float)) else i
                     for i, t in zip(identity, dtypes)]
         combiner = _expr.CommReducer(lhs, rhs, result, identity)
-        outs = _core._make_reduce(combiner, values, axis, where)
+        outs = _core._make_reduce(combiner, values, axis, where, _init_values(init, dtypes), name)
         return outs[0] if len(outs) == 1 else tuple(outs)
 
     reducer.__name__ = name
