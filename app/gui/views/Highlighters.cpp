@@ -2,7 +2,6 @@
 
 #include <QFontDatabase>
 
-#include <functional>
 
 namespace bs::gui {
 
@@ -21,19 +20,6 @@ HighlightRule wordsRule(const QStringList& words, const QTextCharFormat& f) {
     return {QRegularExpression(QStringLiteral("\\b(%1)\\b").arg(words.join(QLatin1Char('|')))), f};
 }
 
-/// Applies every rule to `text` in order (later rules win where matches overlap).
-void applyRules(const QList<HighlightRule>& rules, const QString& text,
-                const std::function<void(int, int, const QTextCharFormat&)>& setFormat) {
-    for (const HighlightRule& rule : rules) {
-        QRegularExpressionMatchIterator it = rule.pattern.globalMatch(text);
-        while (it.hasNext()) {
-            const QRegularExpressionMatch m = it.next();
-            const int group = rule.pattern.captureCount() > 0 ? 1 : 0;
-            setFormat(int(m.capturedStart(group)), int(m.capturedLength(group)), rule.format);
-        }
-    }
-}
-
 // Triple-quoted string states of a block.
 constexpr int kNotInString = 0;
 constexpr int kInTripleSingle = 1;
@@ -48,7 +34,7 @@ QFont codeFont() {
     return font;
 }
 
-PythonHighlighter::PythonHighlighter(QTextDocument* document) : QSyntaxHighlighter(document) {
+PythonHighlighter::PythonHighlighter(QTextDocument* document) : RuleHighlighter(document) {
     const QStringList keywords = {
         QStringLiteral("and"),   QStringLiteral("as"),     QStringLiteral("assert"),
         QStringLiteral("break"), QStringLiteral("class"),  QStringLiteral("continue"),
@@ -101,9 +87,7 @@ PythonHighlighter::PythonHighlighter(QTextDocument* document) : QSyntaxHighlight
 }
 
 void PythonHighlighter::highlightBlock(const QString& text) {
-    applyRules(m_rules, text, [this](int start, int count, const QTextCharFormat& f) {
-        setFormat(start, count, f);
-    });
+    RuleHighlighter::highlightBlock(text);
     // Single-line strings and comments last, so keywords inside them are overwritten. A `#`
     // inside a string does not start a comment: scan once, tracking the quote.
     QChar quote;
@@ -164,7 +148,7 @@ void PythonHighlighter::highlightTripleQuotes(const QString& text) {
     setCurrentBlockState(state);
 }
 
-IrHighlighter::IrHighlighter(QTextDocument* document) : QSyntaxHighlighter(document) {
+IrHighlighter::IrHighlighter(QTextDocument* document) : RuleHighlighter(document) {
     const QStringList keywords = {
         QStringLiteral("for"),        QStringLiteral("produce"), QStringLiteral("realize"),
         QStringLiteral("allocate"),   QStringLiteral("if"),      QStringLiteral("else"),
@@ -189,13 +173,19 @@ IrHighlighter::IrHighlighter(QTextDocument* document) : QSyntaxHighlighter(docum
                              charFormat(QColor(0x5f, 0x6b, 0x7a), false, true)};
 }
 
-void IrHighlighter::highlightBlock(const QString& text) {
-    applyRules(m_rules, text, [this](int start, int count, const QTextCharFormat& f) {
-        setFormat(start, count, f);
-    });
+/// Applies every rule to `text` in order (later rules win where matches overlap).
+void RuleHighlighter::highlightBlock(const QString& text) {
+    for (const HighlightRule& rule : m_rules) {
+        QRegularExpressionMatchIterator it = rule.pattern.globalMatch(text);
+        while (it.hasNext()) {
+            const QRegularExpressionMatch m = it.next();
+            const int group = rule.pattern.captureCount() > 0 ? 1 : 0;
+            setFormat(int(m.capturedStart(group)), int(m.capturedLength(group)), rule.format);
+        }
+    }
 }
 
-CodeHighlighter::CodeHighlighter(QTextDocument* document) : QSyntaxHighlighter(document) {
+CodeHighlighter::CodeHighlighter(QTextDocument* document) : RuleHighlighter(document) {
     const QStringList keywords =
         QStringLiteral(
             "extern|for|if|else|return|void|const|__global__|__shared__|__device__|__restrict__|"
@@ -219,13 +209,7 @@ CodeHighlighter::CodeHighlighter(QTextDocument* document) : QSyntaxHighlighter(d
                              charFormat(QColor(0x5f, 0x6b, 0x7a), false, true)};
 }
 
-void CodeHighlighter::highlightBlock(const QString& text) {
-    applyRules(m_rules, text, [this](int start, int count, const QTextCharFormat& f) {
-        setFormat(start, count, f);
-    });
-}
-
-TcHighlighter::TcHighlighter(QTextDocument* document) : QSyntaxHighlighter(document) {
+TcHighlighter::TcHighlighter(QTextDocument* document) : RuleHighlighter(document) {
     const QStringList keywords = QStringLiteral("def|where|exists|in").split(QLatin1Char('|'));
     const QStringList types =
         QStringLiteral("float|float16|float32|float64|double|half|int|int32|int64|bool")
@@ -242,12 +226,6 @@ TcHighlighter::TcHighlighter(QTextDocument* document) : QSyntaxHighlighter(docum
         charFormat(QColor(0xb0, 0x20, 0x60), true)};
     m_rules << HighlightRule{QRegularExpression(QStringLiteral("#.*$")),
                              charFormat(QColor(0x70, 0x70, 0x70), false, true)};
-}
-
-void TcHighlighter::highlightBlock(const QString& text) {
-    applyRules(m_rules, text, [this](int start, int count, const QTextCharFormat& f) {
-        setFormat(start, count, f);
-    });
 }
 
 } // namespace bs::gui

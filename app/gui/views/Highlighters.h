@@ -18,7 +18,19 @@ struct HighlightRule {
     QTextCharFormat format;
 };
 
-class PythonHighlighter : public QSyntaxHighlighter {
+/// A highlighter made of rules only: each line gets every rule's matches, in order.
+class RuleHighlighter : public QSyntaxHighlighter {
+    Q_OBJECT
+public:
+    using QSyntaxHighlighter::QSyntaxHighlighter;
+
+protected:
+    void highlightBlock(const QString& text) override;
+
+    QList<HighlightRule> m_rules;
+};
+
+class PythonHighlighter : public RuleHighlighter {
     Q_OBJECT
 public:
     explicit PythonHighlighter(QTextDocument* document);
@@ -31,49 +43,30 @@ private:
     /// next line through the block state.
     void highlightTripleQuotes(const QString& text);
 
-    QList<HighlightRule> m_rules;
     QTextCharFormat m_stringFormat;
     QTextCharFormat m_commentFormat;
 };
 
-class IrHighlighter : public QSyntaxHighlighter {
+class IrHighlighter : public RuleHighlighter {
     Q_OBJECT
 public:
     explicit IrHighlighter(QTextDocument* document);
-
-protected:
-    void highlightBlock(const QString& text) override;
-
-private:
-    QList<HighlightRule> m_rules;
 };
 
 /// Generated code: CUDA C (keywords, `__global__`/`__shared__` qualifiers, thread indices,
 /// `//` comments) and LLVM IR (instructions, types, `%`/`@` names, `;` comments).
-class CodeHighlighter : public QSyntaxHighlighter {
+class CodeHighlighter : public RuleHighlighter {
     Q_OBJECT
 public:
     explicit CodeHighlighter(QTextDocument* document);
-
-protected:
-    void highlightBlock(const QString& text) override;
-
-private:
-    QList<HighlightRule> m_rules;
 };
 
 /// Tensor Comprehensions (seed 003): `def`, `where`, `exists`, `in`, the scalar types, the
 /// reduction operators (`+=!`, `max=!`, ...), built-in functions, numbers and `#` comments.
-class TcHighlighter : public QSyntaxHighlighter {
+class TcHighlighter : public RuleHighlighter {
     Q_OBJECT
 public:
     explicit TcHighlighter(QTextDocument* document);
-
-protected:
-    void highlightBlock(const QString& text) override;
-
-private:
-    QList<HighlightRule> m_rules;
 };
 
 /// The fixed-pitch font every code view uses.
