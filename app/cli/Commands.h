@@ -33,6 +33,7 @@ struct Subcommand {
 Subcommand addLowerCommand(CLI::App& parent);
 Subcommand addBoundsCommand(CLI::App& parent);
 Subcommand addTraceCommand(CLI::App& parent);
+Subcommand addStepsCommand(CLI::App& parent);
 Subcommand addAllocCommand(CLI::App& parent);
 Subcommand addGraphCommand(CLI::App& parent);
 Subcommand addCodegenCommand(CLI::App& parent);

@@ -1,5 +1,7 @@
-/// `boundscope lower FILE.py [--rules R] [--after PASS] [--keep-trivial-loops]`: the lowered IR
-/// of the script's current schedule in TVM's text form, after the chosen pass.
+/// `boundscope lower FILE.py [--rules R] [--after PASS] [--keep-trivial-loops] [--provenance]`:
+/// the lowered IR of the script's current schedule in TVM's text form, after the chosen pass;
+/// with `--provenance`, each loop, thread extent, realize, guard and allocate line ends with the
+/// step that produced its numbers (`allocate B[int32 * 8]  // step 41: ...`).
 
 #include "Commands.h"
 #include "ScriptAnalysis.h"
@@ -18,7 +20,37 @@ struct LowerCommandOptions {
     std::string rules = "tvm";
     std::string after = "final";
     bool keepTrivialLoops = false;
+    bool provenance = false;
 };
+
+/// The step's first sentence: what it did, without the why.
+std::string firstSentence(const std::string& text) {
+    size_t end = text.find(". ");
+    return end == std::string::npos ? text : text.substr(0, end + 1);
+}
+
+/// `text` with `// step N: ...` after each line a step produced.
+std::string withProvenance(const Stmt& stmt, const BoundSteps& steps) {
+    std::vector<StepMark> marks;
+    std::string text = printWithSteps(stmt, &marks);
+    std::string out;
+    size_t next = 0, lineStart = 0;
+    for (int line = 0; lineStart < text.size(); ++line) {
+        size_t end = text.find('\n', lineStart);
+        if (end == std::string::npos)
+            end = text.size();
+        out.append(text, lineStart, end - lineStart);
+        for (bool first = true; next < marks.size() && marks[next].line == line; ++next) {
+            const BoundStep& step = steps.at(marks[next].stepId);
+            out += (first ? "  // step " : "; step ") + std::to_string(step.id) + ": " +
+                   firstSentence(step.text);
+            first = false;
+        }
+        out += '\n';
+        lineStart = end + 1;
+    }
+    return out;
+}
 
 int runLower(const LowerCommandOptions& options) {
     int exitCode = kExitOk;
@@ -28,7 +60,11 @@ int runLower(const LowerCommandOptions& options) {
     if (!analysis)
         return exitCode;
     LowerPass pass = parseLowerPass(options.after).value_or(LowerPass::Final);
-    std::cout << toString(analysis->lowered->func.after(pass));
+    const Stmt& stmt = analysis->lowered->func.after(pass);
+    if (options.provenance)
+        std::cout << withProvenance(stmt, analysis->lowered->bounds.steps);
+    else
+        std::cout << toString(stmt);
     return kExitOk;
 }
 
@@ -45,6 +81,8 @@ Subcommand addLowerCommand(CLI::App& parent) {
         ->capture_default_str();
     command->add_flag("--keep-trivial-loops", options->keepTrivialLoops,
                       "Keep loops of extent 1 (TVM's debug_keep_trivial_loop)");
+    command->add_flag("--provenance", options->provenance,
+                      "End each loop, realize, guard and allocate line with the step that made it");
     return {command, [options] { return runLower(*options); }};
 }
 

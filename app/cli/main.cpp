@@ -19,9 +19,9 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", std::string("boundscope ") + BOUNDSCOPE_VERSION);
     app.require_subcommand(1);
     const std::vector<Subcommand> commands = {
-        addLowerCommand(app), addBoundsCommand(app),  addTraceCommand(app),
-        addAllocCommand(app), addGraphCommand(app),   addCodegenCommand(app),
-        addRunCommand(app),   addScriptCommand(app),
+        addLowerCommand(app),   addBoundsCommand(app), addStepsCommand(app),
+        addTraceCommand(app),   addAllocCommand(app),  addGraphCommand(app),
+        addCodegenCommand(app), addRunCommand(app),    addScriptCommand(app),
     };
     try {
         app.parse(argc, argv);

@@ -7,7 +7,7 @@
 #include "arith/Analyzer.h"
 #include "ir/Op.h"
 #include "ir/Printer.h"
-#include "schedule/InferBoundPassing.h"
+#include "schedule/MessagePassing.h"
 #include "te/Operation.h"
 
 #include <algorithm>

@@ -15,6 +15,8 @@ Analysis analyze(const Program& program, const AnalysisOptions& options) {
         LowerOptions lowerOptions;
         lowerOptions.rules = options.rules;
         lowerOptions.keepTrivialLoops = options.keepTrivialLoops;
+        lowerOptions.scalarArgs = program.scalarArgs;
+        lowerOptions.freeScalarsAsParams = true;
         analysis.lowered = lower(program.schedule, program.args, lowerOptions);
     } catch (const UserError& e) {
         analysis.error = e.diagnostic();

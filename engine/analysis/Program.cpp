@@ -34,9 +34,11 @@ void ProgramRecorder::noteSchedule(const Schedule& sch) {
     m_shown = Program();
 }
 
-void ProgramRecorder::show(const Schedule& sch, std::vector<Tensor> args) {
+void ProgramRecorder::show(const Schedule& sch, std::vector<Tensor> args,
+                           std::vector<Var> scalarArgs) {
     std::lock_guard<std::mutex> lock(m_mutex);
     m_shown = Program{sch, std::move(args), true};
+    m_shown.scalarArgs = std::move(scalarArgs);
 }
 
 void ProgramRecorder::noteTc(std::shared_ptr<const tc::TcProgram> program) {

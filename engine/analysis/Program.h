@@ -19,6 +19,8 @@ struct Program {
 
     Schedule schedule;
     std::vector<Tensor> args;
+    /// Scalar arguments the script gave (`tvm.lower(s, [A, B, n])`), in order.
+    std::vector<Var> scalarArgs;
     /// True when the script chose the arguments (`boundscope.show`, `tvm.lower(s, args)`).
     bool argsGiven = false;
     /// The Tensor Comprehensions definitions the script built (`boundscope.tc`, or the `.tc`
@@ -43,7 +45,7 @@ public:
     void reset();
     void noteSchedule(const Schedule& sch);
     /// Makes `sch` the current program with these arguments.
-    void show(const Schedule& sch, std::vector<Tensor> args);
+    void show(const Schedule& sch, std::vector<Tensor> args, std::vector<Var> scalarArgs = {});
     /// Notes a TC definition the script built; every program read after carries it.
     void noteTc(std::shared_ptr<const tc::TcProgram> program);
     /// The current program: the last one shown, else the last schedule created (with its default

@@ -144,6 +144,10 @@ Expr mutateIfDefined(IRMutator& m, const Expr& e) { return e.defined() ? m.visit
 Stmt mutateIfDefined(IRMutator& m, const Stmt& s) { return s.defined() ? m.visitStmt(s) : s; }
 } // namespace
 
+Stmt IRMutator::visitStmt(const Stmt& s) {
+    return carryStep(s, StmtFunctor<Stmt>::visitStmt(s));
+}
+
 std::vector<Expr> IRMutator::visitExprs(const std::vector<Expr>& exprs, bool* changed) {
     std::vector<Expr> out;
     out.reserve(exprs.size());

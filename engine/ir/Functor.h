@@ -100,7 +100,11 @@ protected:
 class IRMutator : public ExprFunctor<Expr>, public StmtFunctor<Stmt> {
 public:
     using ExprFunctor<Expr>::visitExpr;
-    using StmtFunctor<Stmt>::visitStmt;
+
+    /// Dispatches on the kind, then gives the statement that replaces `s` the step `s` was
+    /// made by (ir/Stmt.h, carryStep), so a loop, guard or allocate keeps its provenance
+    /// through the passes.
+    Stmt visitStmt(const Stmt& s) override;
 
     /// Convenience: mutate every expression of a list; `changed` tells whether any did.
     std::vector<Expr> visitExprs(const std::vector<Expr>& exprs, bool* changed);

@@ -42,7 +42,8 @@ std::string quote(const std::string& text) {
 /// Prints one node per call into a shared stream; statements are indented by two spaces a level.
 class Printer : public ExprFunctor<void>, public StmtFunctor<void> {
 public:
-    explicit Printer(std::ostream& os) : m_os(os) {}
+    explicit Printer(std::ostream& os, std::vector<std::pair<std::streamoff, int>>* marks = nullptr)
+        : m_os(os), m_marks(marks) {}
 
     void print(const Expr& e) {
         if (!e.defined()) {
@@ -268,6 +269,11 @@ protected:
 
     // Statements ------------------------------------------------------------------------------
     void indent() { m_os << std::string(size_t(m_indent) * 2, ' '); }
+    /// Notes where the statement's line starts when it carries a step.
+    void mark(const StmtNode* op) {
+        if (m_marks && op->stepId() >= 0)
+            m_marks->emplace_back(std::streamoff(m_os.tellp()), op->stepId());
+    }
     void block(const Stmt& body) {
         ++m_indent;
         print(body);
@@ -281,6 +287,7 @@ protected:
         print(op->body);
     }
     void visit(const AttrStmtNode* op) override {
+        mark(op);
         indent();
         m_os << "// attr [";
         printNode(op->node);
@@ -299,6 +306,7 @@ protected:
         print(op->body);
     }
     void visit(const ForNode* op) override {
+        mark(op);
         indent();
         m_os << forKindName(op->kind) << " (" << op->loopVar.name() << ", ";
         print(op->min);
@@ -310,6 +318,7 @@ protected:
         m_os << "}\n";
     }
     void visit(const ProducerRealizeNode* op) override {
+        mark(op);
         indent();
         m_os << "realize ";
         printTensorName(op->tensor);
@@ -346,6 +355,7 @@ protected:
         m_os << "}\n";
     }
     void visit(const AllocateNode* op) override {
+        mark(op);
         indent();
         m_os << "allocate " << op->bufferVar.name() << "[" << op->type.toString();
         for (const Expr& e : op->extents) {
@@ -377,6 +387,7 @@ protected:
             print(s);
     }
     void visit(const IfThenElseNode* op) override {
+        mark(op);
         indent();
         while (true) {
             m_os << "if (";
@@ -413,6 +424,7 @@ private:
     }
 
     std::ostream& m_os;
+    std::vector<std::pair<std::streamoff, int>>* m_marks;
     int m_indent = 0;
 };
 
@@ -426,6 +438,21 @@ template <typename T> std::string printToString(const T& value) {
 
 std::string toString(const Expr& e) { return printToString(e); }
 std::string toString(const Stmt& s) { return printToString(s); }
+
+std::string printWithSteps(const Stmt& s, std::vector<StepMark>* marks) {
+    std::ostringstream os;
+    std::vector<std::pair<std::streamoff, int>> offsets;
+    Printer(os, &offsets).print(s);
+    std::string text = os.str();
+    int line = 0;
+    std::streamoff pos = 0;
+    for (const auto& [offset, step] : offsets) {
+        for (; pos < offset && size_t(pos) < text.size(); ++pos)
+            line += text[size_t(pos)] == '\n';
+        marks->push_back(StepMark{line, step});
+    }
+    return text;
+}
 std::string toString(const Range& r) { return printToString(r); }
 std::string toString(const IterVar& iv) { return printToString(iv); }
 

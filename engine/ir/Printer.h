@@ -10,11 +10,21 @@
 
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace bs {
 
 std::string toString(const Expr& e);
 std::string toString(const Stmt& s);
+
+/// A printed statement line that carries a bound-inference step (StmtNode::stepId): a loop,
+/// a thread extent, a realize, an allocate or a guard.
+struct StepMark {
+    int line;   ///< 0-based line of the printed text
+    int stepId;
+};
+/// `s` printed as toString does, with the step of each statement line that has one, in order.
+std::string printWithSteps(const Stmt& s, std::vector<StepMark>* marks);
 /// `range(min=0, ext=16)`.
 std::string toString(const Range& r);
 /// `iter_var(k, range(min=0, ext=16))`, `iter_var(blockIdx.x, , blockIdx.x)`.

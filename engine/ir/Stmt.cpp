@@ -20,6 +20,22 @@ const char* forKindName(ForKind kind) {
     return "for";
 }
 
+Stmt withStep(Stmt s, int32_t step) {
+    if (s.defined())
+        s.get()->m_stepId = step;
+    return s;
+}
+
+Stmt carryStep(const Stmt& original, Stmt rebuilt) {
+    if (!rebuilt.defined() || rebuilt.same_as(original) || !original.defined())
+        return rebuilt;
+    const int32_t step = original->stepId();
+    if (step < 0 || rebuilt->stepId() >= 0 || rebuilt.kind() != original.kind() ||
+        rebuilt->useCount() != 1)
+        return rebuilt;
+    return withStep(std::move(rebuilt), step);
+}
+
 Stmt LetStmtNode::make(Var var, Expr value, Stmt body) {
     BS_CHECK(var.defined() && value.defined() && body.defined()) << "incomplete let statement";
     BS_CHECK(var.type() == value.type()) << "let " << var.name() << " binds a value of type "

@@ -7,9 +7,23 @@
 
 namespace bs {
 
+class Stmt;
+
 class StmtNode : public Node {
+public:
+    /// The bound-inference step that produced this statement's numbers (a loop's extent, a
+    /// thread extent, a realize region, an allocate size, a guard): an id into the analysis'
+    /// steps (schedule/BoundSteps.h), -1 for none. Like TVM's spans it is not part of the
+    /// structure: equality, hashing and printing ignore it, and IRMutator carries it to the
+    /// statement that replaces this one (carryStep).
+    int32_t stepId() const { return m_stepId; }
+
 protected:
     explicit StmtNode(NodeKind kind) : Node(kind) {}
+
+private:
+    friend Stmt withStep(Stmt s, int32_t step);
+    mutable int32_t m_stepId = -1;
 };
 
 class Stmt : public NodeRef {
@@ -19,6 +33,13 @@ public:
     const StmtNode* get() const { return static_cast<const StmtNode*>(NodeRef::get()); }
     const StmtNode* operator->() const { return get(); }
 };
+
+/// `s` marked as made by bound-inference step `step`. Only for a statement just built (one
+/// owner): a node shared with another tree would carry the mark there too.
+Stmt withStep(Stmt s, int32_t step);
+/// `rebuilt`, which replaces `original` in a pass, with the original's step when it has none of
+/// its own and is of the same kind and not shared (a node the pass just built).
+Stmt carryStep(const Stmt& original, Stmt rebuilt);
 
 /// `let var = value` over `body`.
 struct LetStmtNode : StmtNode, KindTag<NodeKind::LetStmt> {

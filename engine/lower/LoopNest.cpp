@@ -1,9 +1,8 @@
 #include "lower/LoopNest.h"
 
 #include "arith/Analyzer.h"
-#include "ir/Equality.h"
 #include "ir/Op.h"
-#include "schedule/InferBoundPassing.h"
+#include "schedule/MessagePassing.h"
 #include "schedule/StorageScope.h"
 #include "support/Check.h"
 
@@ -49,15 +48,16 @@ void emitLoop(const Stage& stage, const IterVar& iv, const Range& dom, const Loo
             level.push_back(AttrStmtNode::make(iv, std::string(attr::kPragmaPrefix) + key,
                                                value.defined() ? value : Expr(1), noOp()));
     }
+    const int step = opt.steps ? opt.steps->loopStep(iv) : -1;
     if (!opt.keepTrivialLoops && isOne(dom.extent)) {
         level.push_back(LetStmtNode::make(var, dom.min, noOp()));
         (*valueMap)[iv] = dom.min;
     } else if (isZero(dom.min)) {
-        level.push_back(ForNode::make(var, 0, dom.extent, forKindOf(stage, iv), noOp()));
+        level.push_back(withStep(ForNode::make(var, 0, dom.extent, forKindOf(stage, iv), noOp()), step));
         (*valueMap)[iv] = var;
     } else {
         Var idx(iv->var.name() + ".idx", iv->var.type());
-        level.push_back(ForNode::make(idx, 0, dom.extent, forKindOf(stage, iv), noOp()));
+        level.push_back(withStep(ForNode::make(idx, 0, dom.extent, forKindOf(stage, iv), noOp()), step));
         Expr value = dom.min + idx;
         (*valueMap)[iv] = value;
         level.push_back(LetStmtNode::make(var, value, noOp()));
@@ -83,15 +83,18 @@ void emitThread(const Stage& stage, const IterVar& iv, const IterVar& thread, co
                 const IterVarMap<Range>& bounds, const LoopNestOptions& opt,
                 std::vector<Stmt>& level, IterVarMap<Expr>* valueMap) {
     const std::string& tag = thread->threadTag;
+    int step = opt.steps ? opt.steps->rangeStep(thread) : -1;
+    if (step < 0 && opt.steps)
+        step = opt.steps->rangeStep(iv);
     if (tag == "vthread" || tag == "cthread") {
-        level.push_back(AttrStmtNode::make(thread, attr::kVirtualThread, dom.extent, noOp()));
+        level.push_back(withStep(AttrStmtNode::make(thread, attr::kVirtualThread, dom.extent, noOp()), step));
         if (regionHoldsVirtualThread(stage, bounds, thread))
             (*valueMap)[iv] = dom.min;
         else
             (*valueMap)[iv] = isZero(dom.min) ? Expr(thread->var) : dom.min + thread->var;
         return;
     }
-    level.push_back(AttrStmtNode::make(thread, attr::kThreadExtent, dom.extent, noOp()));
+    level.push_back(withStep(AttrStmtNode::make(thread, attr::kThreadExtent, dom.extent, noOp()), step));
     if (!opt.keepTrivialLoops && isOne(dom.extent)) {
         (*valueMap)[iv] = dom.min;
         return;
@@ -103,44 +106,6 @@ void emitThread(const Stage& stage, const IterVar& iv, const IterVar& thread, co
         (*valueMap)[iv] = dom.min;
     else
         (*valueMap)[iv] = isZero(dom.min) ? Expr(thread->var) : dom.min + thread->var;
-}
-
-bool isRangeSame(const Range& a, const Range& b) {
-    Analyzer analyzer;
-    return analyzer.canProveEqual(a.min, b.min) && analyzer.canProveEqual(a.extent, b.extent);
-}
-
-/// TVM's PassUpBoundCheck: which IterVars may run past their parent's range.
-IterVarMap<bool> passUpBoundCheck(const Stage& stage, const IterVarMap<Range>& bounds,
-                                  Analyzer& analyzer) {
-    IterVarMap<bool> state;
-    for (const IterVar& iv : stage->leafIterVars)
-        state[iv] = false;
-    for (size_t i = stage->relations.size(); i-- > 0;) {
-        const IterVarRelation& rel = stage->relations[i];
-        if (const auto* s = rel.as<SplitNode>()) {
-            bool child = state[s->outer] || state[s->inner];
-            if (!bounds.count(s->inner) || !bounds.count(s->outer)) {
-                state[s->parent] = true;
-                continue;
-            }
-            Expr covered = bounds.at(s->inner).extent * bounds.at(s->outer).extent;
-            state[s->parent] = child || !analyzer.canProve(eq(bounds.at(s->parent).extent, covered));
-        } else if (const auto* f = rel.as<FuseNode>()) {
-            state[f->outer] = state[f->fused];
-            state[f->inner] = state[f->fused];
-        } else if (const auto* r = rel.as<RebaseNode>()) {
-            state[r->parent] = state[r->rebased];
-        }
-    }
-    return state;
-}
-
-void addUnique(std::vector<Expr>& preds, const Expr& e) {
-    for (const Expr& p : preds)
-        if (structuralEqual(p, e))
-            return;
-    preds.push_back(e);
 }
 
 } // namespace
@@ -172,103 +137,6 @@ LoopNest makeLoopNest(const Stage& stage, const IterVarMap<Range>& bounds,
     return nest;
 }
 
-std::vector<Expr> makeBoundCheck(const Stage& stage, const IterVarMap<Range>& bounds,
-                                 const IterVarMap<Expr>& valueMap, bool skipIterVarDomain,
-                                 const std::unordered_set<IterVar, NodeHash, NodeEqual>& skip) {
-    Analyzer analyzer;
-    IterVarMap<bool> needsCheck = passUpBoundCheck(stage, bounds, analyzer);
-    VarMap<IntSet> domains;
-    for (const auto& [iv, r] : bounds) {
-        domains[iv->var] = IntSet::fromRange(r);
-        analyzer.bind(iv->var, r);
-    }
-    std::vector<Expr> preds;
-    for (const IterVar& iv : stage->allIterVars) {
-        if (skip.count(iv) || iv->iterType == IterVarType::Opaque || !needsCheck[iv])
-            continue;
-        const Range& dom = bounds.at(iv);
-        Expr value = valueMap.at(iv) - dom.min;
-        IntSet s = analyzer.intSet(value, domains);
-        if (!s.hasUpperBound() || !analyzer.canProve(s.max() < dom.extent))
-            addUnique(preds, value < dom.extent);
-    }
-    for (const IterVar& iv : stage->op->rootIterVars()) {
-        if (skip.count(iv) || iv->iterType == IterVarType::Opaque || skipIterVarDomain)
-            continue;
-        const Range& dom = bounds.at(iv);
-        BS_CHECK(iv->dom.defined()) << "root " << iv->var.name() << " has no dom";
-        if (isRangeSame(iv->dom, dom))
-            continue;
-        Expr value = valueMap.at(iv) - iv->dom.min;
-        IntSet s = analyzer.intSet(value, domains);
-        if (!s.hasLowerBound() || !analyzer.canProve(s.min() >= 0))
-            addUnique(preds, value >= 0);
-        if (!s.hasUpperBound() || !analyzer.canProve(s.max() < iv->dom.extent))
-            addUnique(preds, value < iv->dom.extent);
-    }
-    return preds;
-}
-
-void passUpIndex(const Stage& stage, const IterVarMap<Range>& bounds, IterVarMap<Expr>* state,
-                 bool allowMissing) {
-    auto& st = *state;
-    for (size_t i = stage->relations.size(); i-- > 0;) {
-        const IterVarRelation& rel = stage->relations[i];
-        if (const auto* s = rel.as<SplitNode>()) {
-            if (!st.count(s->outer) || !st.count(s->inner)) {
-                BS_CHECK(allowMissing) << "split children of " << s->parent->var.name() << " have no value";
-                continue;
-            }
-            Expr value = st.at(s->inner) + st.at(s->outer) * bounds.at(s->inner).extent;
-            Expr parentMin = bounds.at(s->parent).min;
-            st[s->parent] = isZero(parentMin) ? value : value + parentMin;
-        } else if (const auto* f = rel.as<FuseNode>()) {
-            if (!st.count(f->fused)) {
-                BS_CHECK(allowMissing) << "fused " << f->fused->var.name() << " has no value";
-                continue;
-            }
-            Expr value = st.at(f->fused);
-            Expr factor = bounds.at(f->inner).extent;
-            Expr outerMin = bounds.at(f->outer).min, innerMin = bounds.at(f->inner).min;
-            Expr outer = floordiv(value, factor), inner = floormod(value, factor);
-            st[f->outer] = isZero(outerMin) ? outer : outer + outerMin;
-            st[f->inner] = isZero(innerMin) ? inner : inner + innerMin;
-        } else if (const auto* r = rel.as<RebaseNode>()) {
-            if (!st.count(r->rebased)) {
-                BS_CHECK(allowMissing) << "rebased " << r->rebased->var.name() << " has no value";
-                continue;
-            }
-            Expr parentMin = bounds.at(r->parent).min;
-            st[r->parent] = isZero(parentMin) ? st.at(r->rebased) : st.at(r->rebased) + parentMin;
-        }
-    }
-}
-
-void passDownBitMaskOr(const Stage& stage, IterVarMap<int>* state, bool allowMissing) {
-    auto& st = *state;
-    for (const IterVarRelation& rel : stage->relations) {
-        if (const auto* s = rel.as<SplitNode>()) {
-            if (!st.count(s->parent)) {
-                BS_CHECK(allowMissing) << "split parent without a mask";
-                continue;
-            }
-            st[s->outer] |= st.at(s->parent);
-            st[s->inner] |= st.at(s->parent);
-        } else if (const auto* f = rel.as<FuseNode>()) {
-            int flag = (st.count(f->outer) ? st.at(f->outer) : 0) | (st.count(f->inner) ? st.at(f->inner) : 0);
-            st[f->fused] |= flag;
-        } else if (const auto* r = rel.as<RebaseNode>()) {
-            if (!st.count(r->parent)) {
-                BS_CHECK(allowMissing) << "rebase parent without a mask";
-                continue;
-            }
-            st[r->rebased] |= st.at(r->parent);
-        } else if (const auto* single = rel.as<SingletonNode>()) {
-            st[single->iter] = 0;
-        }
-    }
-}
-
 std::vector<Stmt> makeIfNest(const std::vector<Expr>& predicates) {
     std::vector<Stmt> nest;
     for (const Expr& cond : predicates)
@@ -292,6 +160,7 @@ Stmt mergeNest(const std::vector<Stmt>& level, Stmt body) {
         } else {
             BS_UNREACHABLE("not a nest statement");
         }
+        body = withStep(body, s->stepId());
     }
     return body;
 }

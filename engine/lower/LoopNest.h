@@ -1,9 +1,12 @@
 /// \file
 /// Building a stage's loop nest from its leaf IterVars and their bounds (TVM's MakeLoopNest,
-/// MakeBoundCheck, PassUpIndex, PassDownBitMaskOr and MergeNest; notes section 8).
+/// MakeIfNest and MergeNest; notes section 8). The message passing it uses (PassUpIndex,
+/// MakeBoundCheck) is in schedule/MessagePassing.h.
 #pragma once
 
 #include "ir/Stmt.h"
+#include "schedule/BoundSteps.h"
+#include "schedule/MessagePassing.h"
 #include "schedule/Schedule.h"
 
 #include <unordered_set>
@@ -21,24 +24,15 @@ struct LoopNestOptions {
     std::unordered_set<IterVar, NodeHash, NodeEqual> skip;
     /// Loop extents that replace the bounds' extents (split remainders); may be null.
     const IterVarMap<Expr>* loopExtents = nullptr;
+    /// The bound-inference steps: each loop and thread extent is marked with the step that
+    /// made its extent (StmtNode::stepId); may be null.
+    const BoundSteps* steps = nullptr;
 };
 
 /// The nest of `stage`'s leaves; fills `valueMap` with the value of every IterVar (leaves:
 /// their loop variable, thread variable or min; roots: derived by passUpIndex).
 LoopNest makeLoopNest(const Stage& stage, const IterVarMap<Range>& bounds,
                       const LoopNestOptions& options, IterVarMap<Expr>* valueMap);
-
-/// The predicates that keep a stage inside its domain where splits do not divide their parents
-/// (TVM's MakeBoundCheck), without duplicates; not yet wrapped in likely().
-std::vector<Expr> makeBoundCheck(const Stage& stage, const IterVarMap<Range>& bounds,
-                                 const IterVarMap<Expr>& valueMap, bool skipIterVarDomain,
-                                 const std::unordered_set<IterVar, NodeHash, NodeEqual>& skip);
-
-/// Root values from leaf values, relations in reverse order.
-void passUpIndex(const Stage& stage, const IterVarMap<Range>& bounds, IterVarMap<Expr>* state,
-                 bool allowMissing = false);
-/// Bit masks from roots to leaves (which leaves touch data axes, which reduce axes).
-void passDownBitMaskOr(const Stage& stage, IterVarMap<int>* state, bool allowMissing = false);
 
 /// One `if (cond)` level per predicate.
 std::vector<Stmt> makeIfNest(const std::vector<Expr>& predicates);

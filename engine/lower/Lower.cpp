@@ -9,6 +9,7 @@
 #include "lower/Simplify.h"
 #include "lower/ThreadSync.h"
 #include "lower/VerifyVars.h"
+#include "te/Operation.h"
 
 #include <algorithm>
 
@@ -67,13 +68,80 @@ std::vector<Var> shapeVars(const std::vector<Tensor>& args) {
     return vars;
 }
 
+void addUnique(std::vector<Var>& vars, const Var& v) {
+    if (std::none_of(vars.begin(), vars.end(), [&](const Var& x) { return x.same_as(v); }))
+        vars.push_back(v);
+}
+
+/// The parameters of `func`: the shape variables of its arguments, the scalars given, and with
+/// `freeScalarsAsParams` the program's other scalars that the body uses.
+std::vector<Var> scalarParameters(const Schedule& sch, const std::vector<Tensor>& args,
+                                  const LowerOptions& options, const Stmt& body) {
+    std::vector<Var> params = shapeVars(args);
+    for (const Var& v : options.scalarArgs)
+        addUnique(params, v);
+    if (!options.freeScalarsAsParams)
+        return params;
+    VarMap<bool> used;
+    postOrderVisit(body, [&used](const NodeRef& node) {
+        if (const auto* v = node.as<VarNode>())
+            used[Var(v)] = true;
+    });
+    for (const Var& v : programScalars(sch))
+        if (used.count(v))
+            addUnique(params, v);
+    return params;
+}
+
 } // namespace
+
+std::vector<Var> programScalars(const Schedule& sch) {
+    VarMap<bool> loopVars;
+    for (const Stage& stage : sch->stages) {
+        for (const IterVar& iv : stage->allIterVars)
+            loopVars[iv->var] = true;
+        for (const auto& [iv, attr] : stage->iterVarAttrs)
+            if (attr.bindThread.defined())
+                loopVars[attr.bindThread->var] = true;
+    }
+    std::vector<Var> scalars;
+    auto collect = [&](const Expr& e) {
+        if (!e.defined())
+            return;
+        for (const Var& v : usedVars(e))
+            if (!v.type().isHandle() && !loopVars.count(v))
+                addUnique(scalars, v);
+    };
+    auto collectRange = [&](const Range& r) {
+        if (r.defined()) {
+            collect(r.min);
+            collect(r.extent);
+        }
+    };
+    for (const Stage& stage : sch->stages) {
+        for (int i = 0; i < stage->op->numOutputs(); ++i)
+            for (const Expr& e : stage->op.output(i).shape())
+                collect(e);
+        for (const IterVar& iv : stage->allIterVars)
+            collectRange(iv->dom);
+        for (const IterVarRelation& rel : stage->relations)
+            if (const auto* split = rel.as<SplitNode>()) {
+                collect(split->factor);
+                collect(split->nparts);
+            }
+        if (const auto* compute = stage->op.as<ComputeOpNode>())
+            for (const Expr& body : compute->body)
+                collect(body);
+    }
+    return scalars;
+}
 
 LowerResult lower(const Schedule& sch, const std::vector<Tensor>& args, const LowerOptions& options) {
     LowerResult result;
     result.normalized = sch.normalize();
-    result.bounds = inferBound(result.normalized, options.rules);
+    result.bounds = inferBound(result.normalized, options.rules, normalizeSteps(sch, result.normalized));
     ScheduleOpsOptions opsOptions;
+    opsOptions.steps = &result.bounds.steps;
     opsOptions.keepTrivialLoops = options.keepTrivialLoops;
     if (!result.bounds.realizeBounds.empty())
         opsOptions.realizeBounds = &result.bounds.realizeBounds;
@@ -83,9 +151,9 @@ LowerResult lower(const Schedule& sch, const std::vector<Tensor>& args, const Lo
         opsOptions.provenInRange = &result.bounds.provenInRange;
     LoweredFunc& f = result.func;
     f.args = args;
-    f.scalarParams = shapeVars(args);
     f.afterScheduleOps = scheduleOps(result.normalized, result.bounds.bounds, opsOptions);
-    FlattenResult flat = storageFlatten(f.afterScheduleOps, args);
+    f.scalarParams = scalarParameters(result.normalized, args, options, f.afterScheduleOps);
+    FlattenResult flat = storageFlatten(f.afterScheduleOps, args, &result.bounds.steps);
     f.afterFlatten = flat.body;
     for (const Tensor& t : args) {
         for (const auto& [tensor, buffer] : flat.buffers)

@@ -22,6 +22,13 @@ std::optional<LowerPass> parseLowerPass(const std::string& name);
 struct LowerOptions {
     BoundRules rules = BoundRules::Tvm;
     bool keepTrivialLoops = false;
+    /// Scalar variables given as arguments (`tvm.lower(s, [A, B, n])`), after the shape
+    /// variables of the tensor arguments.
+    std::vector<Var> scalarArgs;
+    /// Make every free scalar of the program (programScalars) a parameter, as if the script
+    /// had passed it: a split factor or tile size that is a `te.var` is analysed like any other.
+    /// Off for `tvm.lower`, which, as TVM's MakeAPI, rejects a variable it was not given.
+    bool freeScalarsAsParams = false;
 };
 
 /// A lowered function: its arguments (tensors and their flat buffers) and the statement after
@@ -45,6 +52,11 @@ struct LowerResult {
     InferBoundResult bounds;
     LoweredFunc func;
 };
+
+/// The scalar variables a program uses that no loop defines, in stage order: `te.var`s in
+/// shapes, split factors and nparts, bodies and reduction domains. IterVar variables (loops,
+/// threads) are never among them.
+std::vector<Var> programScalars(const Schedule& sch);
 
 /// Lowers `sch` (not yet normalized: a normalized copy is made) with `args` as the function's
 /// arguments. Throws UserError for schedules that cannot be lowered.

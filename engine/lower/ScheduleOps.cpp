@@ -6,13 +6,13 @@
 #include "ir/Printer.h"
 #include "ir/Substitute.h"
 #include "lower/LoopNest.h"
+#include "schedule/MessagePassing.h"
 #include "te/Operation.h"
 
 namespace bs {
 
 namespace {
 
-using IterVarSet = std::unordered_set<IterVar, NodeHash, NodeEqual>;
 
 Stmt substituteValues(const Stmt& s, const IterVarMap<Expr>& values) {
     VarMap<Expr> map;
@@ -26,6 +26,55 @@ std::vector<Expr> axisVars(const ComputeOpNode* op) {
     for (const IterVar& iv : op->axis)
         args.push_back(iv->var);
     return args;
+}
+
+/// Why a guard is needed, in the seed's terms.
+std::string guardText(const Stage& stage, const BoundCheck& check, const IterVarMap<Range>& bounds) {
+    const IterVar& iv = check.iv;
+    const std::string name = iv->var.name();
+    if (check.kind != BoundCheck::Kind::Extent)
+        return "Guard likely(" + toString(check.predicate) + ") in '" + stage->op->name +
+               "': root " + name + " is computed over " + toString(bounds.at(iv)) +
+               ", which is not its domain " + toString(iv->dom) + ", and the loops may leave the " +
+               "domain, so the body is kept inside it (MakeBoundCheck).";
+    std::string text = "Guard likely(" + toString(check.predicate) + ") in '" + stage->op->name +
+                       "': " + name + " may run past its extent " + toString(bounds.at(iv).extent);
+    for (const IterVarRelation& rel : stage->relations) {
+        const auto* split = rel.as<SplitNode>();
+        if (!split || !split->parent.same_as(iv) || !bounds.count(split->outer) ||
+            !bounds.count(split->inner))
+            continue;
+        text += " because its split into " + split->outer->var.name() + " (extent " +
+                toString(bounds.at(split->outer).extent) + ") x " + split->inner->var.name() +
+                " (extent " + toString(bounds.at(split->inner).extent) + ") covers more";
+        break;
+    }
+    return text + " (PassUpBoundCheck, MakeBoundCheck).";
+}
+
+/// One `if (likely(...))` level per check, each marked with the guard step that explains it.
+std::vector<Stmt> makeGuards(const Stage& stage, const std::vector<BoundCheck>& checks,
+                             const IterVarMap<Range>& bounds, BoundSteps* steps) {
+    std::vector<Stmt> nest;
+    for (const BoundCheck& check : checks) {
+        int id = -1;
+        if (steps) {
+            BoundStep step;
+            step.phase = StepPhase::BoundCheck;
+            step.rule = boundCheckKindName(check.kind);
+            step.stage = stage->op;
+            step.iterVars = {check.iv};
+            step.location = check.iv->location;
+            step.text = guardText(stage, check, bounds);
+            step.outputs.push_back(StepValue{"predicate", check.iv, std::nullopt, std::nullopt,
+                                             check.predicate});
+            if (int from = steps->rangeStep(check.iv); from >= 0)
+                step.from = {from};
+            id = steps->add(std::move(step));
+        }
+        nest.push_back(withStep(IfThenElseNode::make(likely(check.predicate), EvaluateNode::make(0)), id));
+    }
+    return nest;
 }
 
 /// The loop nests of a compute stage (TVM's ComputeLoopNest): the main nest with its bound
@@ -47,11 +96,10 @@ ComputeLoopNest makeComputeLoopNest(const ComputeOpNode* op, const Stage& stage,
     mainOptions.loopExtents = options.loopExtents;
     static const IterVarSet kNone;
     const IterVarSet& proven = options.provenInRange ? *options.provenInRange : kNone;
+    mainOptions.steps = options.steps;
     n.mainNest = makeLoopNest(stage, bounds, mainOptions, &n.mainValues);
-    std::vector<Expr> mainPreds = makeBoundCheck(stage, bounds, n.mainValues, false, proven);
-    for (Expr& e : mainPreds)
-        e = likely(e);
-    n.mainNest.push_back(makeIfNest(mainPreds));
+    n.mainNest.push_back(makeGuards(stage, makeBoundCheck(stage, bounds, n.mainValues, false, proven),
+                                    bounds, options.steps));
     if (op->reduceAxis.empty()) {
         n.numCommonLoops = stage->leafIterVars.size();
         return n;
@@ -77,16 +125,15 @@ ComputeLoopNest makeComputeLoopNest(const ComputeOpNode* op, const Stage& stage,
     initOptions.newLoopVars = true;
     initOptions.keepTrivialLoops = options.keepTrivialLoops;
     initOptions.loopExtents = options.loopExtents;
+    initOptions.steps = options.steps;
     for (const auto& [iv, flag] : mask)
         if (flag == 2)
             initOptions.skip.insert(iv);
     n.initNest = makeLoopNest(stage, bounds, initOptions, &n.initValues);
     IterVarSet initSkip = initOptions.skip;
     initSkip.insert(proven.begin(), proven.end());
-    std::vector<Expr> initPreds = makeBoundCheck(stage, bounds, n.initValues, true, initSkip);
-    for (Expr& e : initPreds)
-        e = likely(e);
-    n.initNest.push_back(makeIfNest(initPreds));
+    n.initNest.push_back(makeGuards(stage, makeBoundCheck(stage, bounds, n.initValues, true, initSkip),
+                                    bounds, options.steps));
     return n;
 }
 
@@ -154,13 +201,47 @@ public:
         for (const IterVar& iv : op->axis)
             region.push_back(realizeRange(iv));
         for (int i = stage->op->numOutputs(); i-- > 0;)
-            pipeline = ProducerRealizeNode::make(stage->op.output(i), region, Expr(), pipeline,
-                                                 stage->scope);
+            pipeline = withStep(ProducerRealizeNode::make(stage->op.output(i), region, Expr(),
+                                                          pipeline, stage->scope),
+                                realizeStep(stage, op, region, i));
         return AttrStmtNode::make(stage->op, attr::kRealizeScope, StringImmNode::make(stage->scope),
                                   pipeline);
     }
 
 private:
+    /// The realize step of output `valueIndex`: the region is the root ranges.
+    int realizeStep(const Stage& stage, const ComputeOpNode* op, const Region& region, int valueIndex) {
+        BoundSteps* steps = m_options.steps;
+        if (!steps)
+            return -1;
+        BoundStep step;
+        step.phase = StepPhase::Realize;
+        step.rule = m_options.realizeBounds ? "tight-region" : "root-ranges";
+        step.stage = stage->op;
+        step.tensor = stage->op.output(valueIndex);
+        step.location = stage->location;
+        std::string text = "Realize " + step.tensor.name() + "(" + regionToString(region) +
+                           "): each axis is the range InferBound gave its root IterVar (";
+        for (size_t d = 0; d < op->axis.size(); ++d) {
+            const IterVar& iv = op->axis[d];
+            step.iterVars.push_back(iv);
+            step.outputs.push_back(StepValue{iv->var.name(), iv, std::nullopt, region[d], Expr()});
+            int from = steps->rangeStep(iv);
+            if (from >= 0)
+                step.from.push_back(from);
+            text += (d ? ", " : "") + iv->var.name() +
+                    (from >= 0 ? " from step " + std::to_string(from) : std::string());
+        }
+        step.text = text + ")" +
+                    (stage->attachType == AttachType::Scope
+                         ? ", computed at " + stage->attachIVar->var.name() + " of '" +
+                               stage->attachStage->op->name + "', once per iteration of the loops around it."
+                         : ".");
+        int id = steps->add(std::move(step));
+        steps->setRealizeStep(stage->op, valueIndex, id);
+        return id;
+    }
+
     Range realizeRange(const IterVar& iv) const {
         if (m_options.realizeBounds) {
             auto it = m_options.realizeBounds->find(iv);

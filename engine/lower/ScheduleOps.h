@@ -6,6 +6,7 @@
 #pragma once
 
 #include "ir/Stmt.h"
+#include "schedule/BoundSteps.h"
 #include "schedule/Schedule.h"
 
 #include <unordered_set>
@@ -23,6 +24,10 @@ struct ScheduleOpsOptions {
     const IterVarMap<Expr>* loopExtents = nullptr;
     /// IterVars that need no bound check (InferBoundResult::provenInRange).
     const std::unordered_set<IterVar, NodeHash, NodeEqual>* provenInRange = nullptr;
+    /// The bound-inference steps (InferBoundResult::steps): ScheduleOps adds a step for each
+    /// realize and each guard, and marks loops, thread extents, realizes and guards with the
+    /// step that made their numbers (StmtNode::stepId). May be null.
+    BoundSteps* steps = nullptr;
 };
 
 /// Builds the statement for `sch` (normalized) with the bounds InferBound gave it.

@@ -1,9 +1,11 @@
 #include "lower/StorageFlatten.h"
 
+#include "arith/Analyzer.h"
 #include "ir/Equality.h"
 #include "ir/Functor.h"
 #include "ir/Op.h"
 #include "ir/Operation.h"
+#include "ir/Printer.h"
 #include "ir/Substitute.h"
 
 #include <optional>
@@ -98,7 +100,7 @@ VarMap<Expr> virtualThreadsIn(const Stmt& body) {
 
 class StorageFlattener : public IRMutator {
 public:
-    explicit StorageFlattener(const std::vector<Tensor>& args) {
+    StorageFlattener(const std::vector<Tensor>& args, BoundSteps* steps) : m_steps(steps) {
         for (const Tensor& t : args) {
             if (m_buffers.count(t))
                 continue;
@@ -155,7 +157,8 @@ protected:
             size = size * extent;
         m_result.allocations.emplace_back(op->tensor, entry.data);
         Stmt body = withEntry(op->tensor, entry, op->body);
-        Stmt alloc = AllocateNode::make(entry.data, op->tensor.dtype(), {size}, Expr(), body);
+        Stmt alloc = withStep(AllocateNode::make(entry.data, op->tensor.dtype(), {size}, Expr(), body),
+                              allocateStep(op, entry, size));
         return AttrStmtNode::make(entry.data, attr::kStorageScope, StringImmNode::make(scopeOf(op)),
                                   alloc);
     }
@@ -176,6 +179,38 @@ protected:
     }
 
 private:
+    /// The step that explains an allocate's size: the product of the realize region's extents,
+    /// times one copy per virtual thread the buffer is private to.
+    int allocateStep(const ProducerRealizeNode* op, const BufferEntry& entry, const Expr& size) {
+        if (!m_steps)
+            return -1;
+        BoundStep step;
+        step.phase = StepPhase::Allocate;
+        step.rule = entry.threadIndices.empty() ? "region" : "region-per-vthread";
+        step.stage = op->tensor.op;
+        step.tensor = op->tensor;
+        if (op->stepId() >= 0) {
+            step.from = {op->stepId()};
+            step.location = m_steps->at(op->stepId()).location;
+        }
+        Analyzer analyzer;
+        std::string extents;
+        for (size_t d = entry.threadIndices.size(); d < entry.extents.size(); ++d)
+            extents += (extents.empty() ? "" : " x ") + toString(entry.extents[d]);
+        Expr elements = analyzer.simplify(size);
+        std::string text = "Allocate " + bufferName(op->tensor) + ": " + toString(elements) +
+                           (isOne(elements) ? " element" : " elements") + ", the realize region " +
+                           regionToString(op->bounds) + " flattened (" +
+                           (extents.empty() ? std::string("one element") : extents) + ")";
+        for (size_t t = 0; t < entry.threadIndices.size(); ++t)
+            text += ", x " + toString(entry.extents[t]) + " copies, one per " +
+                    toString(entry.threadIndices[t]) + " (private to each virtual thread)";
+        step.text = text + ".";
+        step.outputs.push_back(StepValue{bufferName(op->tensor), IterVar(), std::nullopt,
+                                         std::nullopt, analyzer.simplify(size)});
+        return m_steps->add(std::move(step));
+    }
+
     /// A realize whose region uses the variable of a virtual thread that runs inside it (and
     /// not around it) holds one region per virtual thread: InferBound kept the thread as a
     /// point because the storage is private to it ("local" under a consumer's vthread loop).
@@ -240,13 +275,14 @@ private:
     std::unordered_map<const OperationNode*, std::string> m_realizeScopes;
     std::vector<int> m_threadRanks;
     FlattenResult m_result;
+    BoundSteps* m_steps;
 };
 
 } // namespace
 
-FlattenResult storageFlatten(const Stmt& stmt, const std::vector<Tensor>& args) {
+FlattenResult storageFlatten(const Stmt& stmt, const std::vector<Tensor>& args, BoundSteps* steps) {
     BS_CHECK(stmt.defined()) << "storage flatten of an undefined statement";
-    return StorageFlattener(args).run(stmt);
+    return StorageFlattener(args, steps).run(stmt);
 }
 
 } // namespace bs

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "ir/Stmt.h"
+#include "schedule/BoundSteps.h"
 
 #include <utility>
 #include <vector>
@@ -45,7 +46,10 @@ struct FlattenResult {
 ///   keeps its body, and accesses use the argument's buffer Var, row-major over its shape.
 /// `produce` blocks are kept. Throws UserError when a tensor is accessed that is neither
 /// realized around the access nor an argument.
-FlattenResult storageFlatten(const Stmt& stmt, const std::vector<Tensor>& args = {});
+/// With `steps`, each allocate is marked with an allocate step that explains its size from the
+/// realize region.
+FlattenResult storageFlatten(const Stmt& stmt, const std::vector<Tensor>& args = {},
+                             BoundSteps* steps = nullptr);
 
 /// The name TVM gives a tensor's buffer: the op's name, plus `.v<i>` for a multi-output op.
 std::string bufferName(const Tensor& tensor);

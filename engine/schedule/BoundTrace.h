@@ -8,6 +8,7 @@
 
 #include "arith/IntSet.h"
 #include "ir/Expr.h"
+#include "schedule/BoundRules.h"
 
 #include <optional>
 #include <string>
@@ -15,11 +16,6 @@
 
 namespace bs {
 
-enum class BoundRules { Tvm, Tvm06, Tight };
-/// `tvm`, `tvm-0.6`, `tight`.
-const char* boundRulesName(BoundRules rules);
-/// Parses `tvm`, `tvm-0.6` (also `tvm06`) and `tight`; nullopt otherwise.
-std::optional<BoundRules> parseBoundRules(const std::string& name);
 
 /// Phase 1's three cases for a consumer leaf (seed 000, "Phase 1").
 enum class LeafCase {

@@ -1,7 +1,7 @@
 // Schedule::cacheRead and Schedule::cacheWrite (TVM's schedule_dataflow_rewrite.cc). Both
 // validate everything and build the new operations before they change the schedule.
 
-#include "schedule/RewriteRelations.h"
+#include "schedule/MessagePassing.h"
 #include "schedule/ScheduleErrors.h"
 #include "schedule/ScheduleRewrite.h"
 
@@ -75,10 +75,11 @@ struct AxisMapping {
 AxisMapping prepareAxisMapping(const Stage& stage, const ComputeOpNode* compute,
                                const std::string& context) {
     AxisMapping m;
-    rewrite::IterVarSet reduceAxes(compute->reduceAxis.begin(), compute->reduceAxis.end());
+    IterVarSet reduceAxes(compute->reduceAxis.begin(), compute->reduceAxis.end());
     for (const IterVar& iv : compute->axis)
         m.domains[iv] = iv->dom;
-    rewrite::passDownDomain(stage, &m.domains);
+    Analyzer analyzer;
+    passDownDomain(stage, &m.domains, &analyzer, BoundRules::Tvm, /*allowMissing=*/true);
     IterVarMap<Expr> values;
     for (const IterVar& iv : stage->leafIterVars) {
         if (reduceAxes.count(iv))
@@ -93,8 +94,10 @@ AxisMapping prepareAxisMapping(const Stage& stage, const ComputeOpNode* compute,
         values[iv] = iv->var;
         m.leafToCacheAxis[iv->var] = cacheAxis->var;
     }
-    rewrite::passUpIndex(stage, m.domains, &values);
-    m.predicates = rewrite::makeBoundCheck(stage, m.domains, values, reduceAxes);
+    passUpIndex(stage, m.domains, &values, /*allowMissing=*/true);
+    for (const BoundCheck& check :
+         makeBoundCheck(stage, m.domains, values, /*skipIterVarDomain=*/true, reduceAxes))
+        m.predicates.push_back(check.predicate);
     for (const IterVar& iv : compute->axis)
         if (values.count(iv))
             m.rootToLeaves[iv->var] = values.at(iv);
@@ -127,11 +130,11 @@ std::vector<Expr> cacheBody(const ComputeOpNode* compute, const AxisMapping& m) 
 /// in terms of the root axes.
 std::vector<Expr> cacheReadIndices(const Stage& stage, const ComputeOpNode* compute,
                                    const AxisMapping& m) {
-    rewrite::IterVarSet reduceAxes(compute->reduceAxis.begin(), compute->reduceAxis.end());
+    IterVarSet reduceAxes(compute->reduceAxis.begin(), compute->reduceAxis.end());
     IterVarMap<Expr> values;
     for (const IterVar& iv : compute->axis)
         values[iv] = iv->var;
-    rewrite::passDownIndex(stage, m.domains, &values);
+    passDownIndex(stage, m.domains, &values, /*allowMissing=*/true);
     std::vector<Expr> indices;
     for (const IterVar& iv : stage->leafIterVars)
         if (!reduceAxes.count(iv))

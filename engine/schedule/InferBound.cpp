@@ -6,8 +6,9 @@
 #include "ir/Op.h"
 #include "ir/Printer.h"
 #include "schedule/Graph.h"
-#include "schedule/InferBoundPassing.h"
+#include "schedule/BoundStepText.h"
 #include "schedule/InferBoundTight.h"
+#include "schedule/MessagePassing.h"
 #include "schedule/StorageScope.h"
 #include "te/Operation.h"
 
@@ -93,10 +94,66 @@ std::vector<Operation> consumersOf(const Stage& stage, const GraphContext& ctx) 
 
 using TensorDomMap = std::unordered_map<Tensor, std::vector<std::vector<IntSet>>, TensorHash, TensorEqual>;
 
+/// The steps of one stage's visit: InferRootBound's phases and PassDownDomain.
+struct StageStepLog {
+    BoundSteps& steps;
+    Operation stage;
+    Operation consumer; ///< the consumer whose request is being made, in phases 1-3
+    SourceLocation location;
+
+    int add(StepPhase phase, std::string rule, std::string text, StepDetail detail = {}) {
+        BoundStep step;
+        step.phase = phase;
+        step.rule = std::move(rule);
+        step.stage = stage;
+        step.consumer = consumer;
+        step.text = std::move(text);
+        step.location = location;
+        step.detail = std::move(detail);
+        return steps.add(std::move(step));
+    }
+    BoundStep& last() { return const_cast<BoundStep&>(steps.at(int(steps.size()) - 1)); }
+
+    /// The PassUpDomain / PassDownDomain events of this stage as steps.
+    PassSink sink(StepPhase phase) {
+        return [this, phase](const PassEvent& e) {
+            std::string owner = phase == StepPhase::PassUp ? consumer->name : stage->name;
+            std::string text = phase == StepPhase::PassUp ? steptext::passUp(e, owner)
+                                                          : steptext::passDown(e, owner);
+            std::string rule = passRuleName(e.rule);
+            if (e.tightening != Tightening::NotApplicable)
+                rule += std::string("/") + tighteningName(e.tightening);
+            add(phase, rule, text);
+            BoundStep& step = last();
+            step.relation = e.relation;
+            if (e.relation.defined())
+                step.location = e.relation->location;
+            for (const auto& [iv, set] : e.setsIn)
+                step.inputs.push_back(StepValue{iv->var.name(), iv, set, std::nullopt, Expr()});
+            for (const auto& [iv, set] : e.setsOut)
+                step.outputs.push_back(StepValue{iv->var.name(), iv, set, std::nullopt, Expr()});
+            for (const auto& [iv, r] : e.rangesIn) {
+                step.inputs.push_back(StepValue{iv->var.name(), iv, std::nullopt, r, Expr()});
+                if (steps.rangeStep(iv) >= 0)
+                    step.from.push_back(steps.rangeStep(iv));
+            }
+            for (const auto& [iv, r] : e.rangesOut) {
+                step.outputs.push_back(StepValue{iv->var.name(), iv, std::nullopt, r, Expr()});
+                step.iterVars.push_back(iv);
+                if (phase == StepPhase::PassDown)
+                    steps.setRangeStep(iv, step.id);
+            }
+            if (e.evaluated.defined())
+                step.inputs.push_back(StepValue{"evaluated", IterVar(), std::nullopt, std::nullopt,
+                                                e.evaluated});
+        };
+    }
+};
+
 /// Phase 1: the IntSet of each consumer leaf, innermost first.
 void initLeafSets(const Stage& consumer, const std::vector<IterVar>& attach, const StorageScope& scope,
                   const GraphContext& ctx, const IterVarMap<Range>& rmap,
-                  IterVarMap<IntSet>* upState, bool* found, ConsumerTrace* trace) {
+                  IterVarMap<IntSet>* upState, bool* found, StageStepLog& log) {
     const auto& leaves = consumer->leafIterVars;
     for (size_t i = leaves.size(); i-- > 0;) {
         const IterVar& iv = leaves[i];
@@ -130,8 +187,21 @@ void initLeafSets(const Stage& consumer, const std::vector<IterVar>& attach, con
             entry.set = IntSet::fromRange(r);
         }
         (*upState)[iv] = entry.set;
-        trace->leafSets.push_back(std::move(entry));
+        std::string text = steptext::leafSet(entry, consumer->op->name);
+        log.add(StepPhase::LeafSet, leafCaseName(entry.leafCase), text, entry);
+        BoundStep& step = log.last();
+        step.iterVars = {iv};
+        step.location = iv->location;
+        step.inputs.push_back(StepValue{iv->var.name(), iv, std::nullopt, r, Expr()});
+        step.outputs.push_back(StepValue{iv->var.name(), iv, entry.set, std::nullopt, Expr()});
     }
+}
+
+void addRelaxStep(StageStepLog& log, const RelaxEntry& entry) {
+    log.add(StepPhase::Relax, "relax", steptext::relax(entry, log.consumer->name), entry);
+    BoundStep& step = log.last();
+    step.iterVars = {entry.iv};
+    step.outputs.push_back(StepValue{entry.var.name(), entry.iv, entry.set, std::nullopt, Expr()});
 }
 
 /// A virtual thread's variable is defined only inside the loops bound to it. Where the
@@ -142,7 +212,7 @@ void initLeafSets(const Stage& consumer, const std::vector<IterVar>& attach, con
 /// program ("Not all Vars are passed").
 void relaxVirtualThreadsOutOfScope(const Stage& consumer, const std::vector<IterVar>& attach,
                                    const GraphContext& ctx, const IterVarMap<Range>& rmap,
-                                   VarMap<IntSet>* relaxSet, ConsumerTrace* trace) {
+                                   VarMap<IntSet>* relaxSet, StageStepLog& log) {
     auto inScope = [&](const IterVar& thread) {
         return std::any_of(attach.begin(), attach.end(), [&](const IterVar& iv) {
             auto bound = ctx.bindMap.find(iv);
@@ -156,10 +226,9 @@ void relaxVirtualThreadsOutOfScope(const Stage& consumer, const std::vector<Iter
             continue;
         IntSet set = IntSet::fromRange(range->second);
         (*relaxSet)[thread->var] = set;
-        trace->relaxSet.push_back(RelaxEntry{
-            thread, thread->var, set,
-            "a virtual thread the consumer's region holds, not defined at the attach point: "
-            "all its values are needed"});
+        addRelaxStep(log, RelaxEntry{thread, thread->var, set,
+                                     "a virtual thread the consumer's region holds, not defined "
+                                     "at the attach point: all its values are needed"});
     }
 }
 
@@ -167,9 +236,8 @@ void relaxVirtualThreadsOutOfScope(const Stage& consumer, const std::vector<Iter
 /// to threads the storage scope shares) form the relax set.
 void collectRelaxSet(const Operation& consumerOp, const std::vector<IterVar>& attach,
                      const StorageScope& scope, const GraphContext& ctx, const IterVarMap<Range>& rmap,
-                     bool* found, VarMap<IntSet>* relaxSet, ConsumerTrace* trace) {
+                     bool* found, VarMap<IntSet>* relaxSet, StageStepLog& log) {
     for (const IterVar& iv : ctx.attachPath.at(consumerOp)) {
-        trace->consumerAttachPath.push_back(iv);
         if (!attach.empty() && iv.same_as(attach[0]))
             *found = true;
         auto it = rmap.find(iv);
@@ -179,14 +247,17 @@ void collectRelaxSet(const Operation& consumerOp, const std::vector<IterVar>& at
             continue;
         IntSet set = IntSet::fromRange(it->second);
         (*relaxSet)[iv->var] = set;
-        trace->relaxSet.push_back(RelaxEntry{iv, iv->var, set, reason});
+        addRelaxStep(log, RelaxEntry{iv, iv->var, set, reason});
         auto bound = ctx.bindMap.find(iv);
         if (bound != ctx.bindMap.end()) {
             (*relaxSet)[bound->second->var] = set;
-            trace->relaxSet.push_back(RelaxEntry{iv, bound->second->var, set, reason});
+            addRelaxStep(log, RelaxEntry{iv, bound->second->var, set, reason});
         }
     }
 }
+
+/// The request steps per (tensor op, value index, axis): what phase 4's union reads.
+using RequestStepMap = std::map<std::tuple<const Node*, int, int>, std::vector<int>>;
 
 /// Phase 3 for a compute consumer (ComputeOp::PropBoundToInputs): every read of one of the
 /// producer's tensors pushes one IntSet per axis, clamped to the shape when the shape interval
@@ -194,8 +265,9 @@ void collectRelaxSet(const Operation& consumerOp, const std::vector<IterVar>& at
 class RequestCollector : public IRVisitor {
 public:
     RequestCollector(Analyzer& analyzer, const VarMap<IntSet>& dom, TensorDomMap& tmap,
-                     ConsumerTrace& trace)
-        : m_analyzer(analyzer), m_dom(dom), m_tmap(tmap), m_trace(trace) {}
+                     StageStepLog& log, std::vector<int> rootSetSteps, RequestStepMap& requestSteps)
+        : m_analyzer(analyzer), m_dom(dom), m_tmap(tmap), m_log(log),
+          m_rootSetSteps(std::move(rootSetSteps)), m_requestSteps(requestSteps) {}
 
 protected:
     using IRVisitor::visit;
@@ -218,8 +290,18 @@ protected:
                 clamped = true;
             }
             it->second[i].push_back(request);
-            m_trace.requests.push_back(
-                RequestEntry{op->tensor, int(i), op->indices[i], evaluated, request, clamped});
+            RequestEntry entry{op->tensor, int(i), op->indices[i], evaluated, request, clamped};
+            m_log.add(StepPhase::Request, clamped ? "clamped" : "evaluated",
+                      steptext::request(entry, m_log.consumer), entry);
+            BoundStep& step = m_log.last();
+            step.tensor = op->tensor;
+            step.axis = int(i);
+            step.from = m_rootSetSteps;
+            step.inputs.push_back(StepValue{"index", IterVar(), std::nullopt, std::nullopt,
+                                            op->indices[i]});
+            step.outputs.push_back(StepValue{op->tensor.name() + "[axis " + std::to_string(i) + "]",
+                                             IterVar(), request, std::nullopt, Expr()});
+            m_requestSteps[{op->tensor.op.get(), op->tensor.valueIndex, int(i)}].push_back(step.id);
         }
     }
 
@@ -227,7 +309,9 @@ private:
     Analyzer& m_analyzer;
     const VarMap<IntSet>& m_dom;
     TensorDomMap& m_tmap;
-    ConsumerTrace& m_trace;
+    StageStepLog& m_log;
+    std::vector<int> m_rootSetSteps;
+    RequestStepMap& m_requestSteps;
 };
 
 /// Binds the ranges the consumer's expressions can mention: the consumer's own IterVars, the
@@ -261,25 +345,30 @@ void bindVisibleRanges(const Stage& consumer, const std::vector<IterVar>& produc
 void requestFromConsumer(const Schedule& sch, const Stage& stage, const Operation& consumerOp,
                          const StorageScope& scope, const GraphContext& ctx,
                          const IterVarMap<Range>& rmap, BoundRules rules, TensorDomMap& tmap,
-                         ConsumerTrace& trace) {
-    trace.consumer = consumerOp;
+                         StageStepLog& log, RequestStepMap& requestSteps) {
     const Stage consumer = sch.stageOf(consumerOp);
     const std::vector<IterVar>& attach = ctx.attachPath.at(stage->op);
+    log.consumer = consumerOp;
+    ConsumerVisit visit{ctx.attachPath.at(consumerOp)};
+    log.add(StepPhase::Consumer, attach.empty() ? "at-root" : "attached",
+            steptext::consumer(stage, consumerOp, visit, attach), visit);
+    log.last().location = consumer->location;
     IterVarMap<IntSet> upState;
     bool found = false;
-    initLeafSets(consumer, attach, scope, ctx, rmap, &upState, &found, &trace);
+    initLeafSets(consumer, attach, scope, ctx, rmap, &upState, &found, log);
     VarMap<IntSet> relaxSet;
-    collectRelaxSet(consumerOp, attach, scope, ctx, rmap, &found, &relaxSet, &trace);
-    relaxVirtualThreadsOutOfScope(consumer, attach, ctx, rmap, &relaxSet, &trace);
+    collectRelaxSet(consumerOp, attach, scope, ctx, rmap, &found, &relaxSet, log);
+    relaxVirtualThreadsOutOfScope(consumer, attach, ctx, rmap, &relaxSet, log);
     if (!found && !attach.empty())
         throw UserError("invalid schedule: cannot find the producer '" + stage->op->name +
                         "' along the loop nest specified by compute_at of consumer '" +
                         consumerOp->name + "'");
-    passUpDomain(consumer, rmap, rules, &upState);
+    passUpDomain(consumer, rmap, rules, &upState, log.sink(StepPhase::PassUp));
 
     Analyzer analyzer;
     bindVisibleRanges(consumer, attach, ctx, rmap, analyzer);
     VarMap<IntSet> domMap;
+    std::vector<int> rootSetSteps;
     for (const IterVar& iv : consumerOp->rootIterVars()) {
         RootSetEntry entry{iv, std::nullopt, iv->dom, IntSet()};
         auto it = upState.find(iv);
@@ -296,54 +385,99 @@ void requestFromConsumer(const Schedule& sch, const Stage& stage, const Operatio
         }
         domMap[iv->var] = entry.domain;
         analyzer.bind(iv->var, r, /*allowOverride=*/true);
-        trace.rootSets.push_back(std::move(entry));
+        rootSetSteps.push_back(log.add(StepPhase::RootSet, relaxSet.empty() ? "covered" : "relaxed",
+                                       steptext::rootSet(entry, !relaxSet.empty(), consumerOp->name), entry));
+        BoundStep& step = log.last();
+        step.iterVars = {iv};
+        step.outputs.push_back(StepValue{iv->var.name(), iv, entry.domain, std::nullopt, Expr()});
     }
     const auto* compute = consumerOp.as<ComputeOpNode>();
     BS_CHECK(compute) << "consumer " << consumerOp->name << " is not a compute operation";
-    RequestCollector collector(analyzer, domMap, tmap, trace);
+    RequestCollector collector(analyzer, domMap, tmap, log, rootSetSteps, requestSteps);
     for (const Expr& body : compute->body)
         collector.visitExpr(body);
+    log.consumer = Operation();
+}
+
+/// One phase-4 step: the range of root `iv`.
+void addRootBoundStep(StageStepLog& log, const RootBound& bound, std::vector<int> from,
+                      const char* rule) {
+    int id = log.add(StepPhase::Union, rule, steptext::rootBound(bound, from.size(), log.stage->name), bound);
+    BoundStep& step = log.last();
+    step.iterVars = {bound.iv};
+    step.axis = bound.outputAxis;
+    step.from = std::move(from);
+    step.location = bound.iv->location;
+    if (bound.unionSet)
+        step.inputs.push_back(StepValue{"union", bound.iv, *bound.unionSet, std::nullopt, Expr()});
+    step.outputs.push_back(StepValue{bound.iv->var.name(), bound.iv, std::nullopt, bound.range, Expr()});
+    log.steps.setRangeStep(bound.iv, id);
 }
 
 /// Phase 4 (ComputeOp::GatherBound): data axes cover the union of the requests for output 0;
 /// reduce axes keep their dom.
-void gatherBound(const Stage& stage, const TensorDomMap& tmap, IterVarMap<Range>* rmap,
-                 StageTrace& trace) {
+void gatherBound(const Stage& stage, const TensorDomMap& tmap, const RequestStepMap& requestSteps,
+                 IterVarMap<Range>* rmap, StageStepLog& log) {
     const auto* compute = stage->op.as<ComputeOpNode>();
     BS_CHECK(compute) << "stage " << stage->op->name << " is not a compute operation";
-    const auto& tdom = tmap.at(stage->op.output(0));
+    const Tensor out = stage->op.output(0);
+    const auto& tdom = tmap.at(out);
     for (size_t i = 0; i < compute->axis.size(); ++i) {
         const IterVar& iv = compute->axis[i];
         IntSet u = unionSets(tdom[i]);
         Range r = u.coverRange(iv->dom);
         (*rmap)[iv] = r;
-        trace.rootBounds.push_back(RootBound{iv, int(i), u, r, "union of the consumers' requests"});
+        auto it = requestSteps.find({out.op.get(), out.valueIndex, int(i)});
+        std::vector<int> from = it == requestSteps.end() ? std::vector<int>{} : it->second;
+        addRootBoundStep(log, RootBound{iv, int(i), u, r, "union of the consumers' requests"},
+                         std::move(from), "union");
     }
     for (const IterVar& iv : compute->reduceAxis) {
         (*rmap)[iv] = iv->dom;
-        trace.rootBounds.push_back(RootBound{iv, -1, std::nullopt, iv->dom, "reduce axis: its dom"});
+        addRootBoundStep(log, RootBound{iv, -1, std::nullopt, iv->dom, "reduce axis: its dom"}, {},
+                         "reduce-axis");
+    }
+}
+
+/// "at i.outer of C", "at root", "inlined".
+std::string attachedAt(const Stage& stage) {
+    switch (stage->attachType) {
+    case AttachType::Scope:
+        return "computed at " + stage->attachIVar->var.name() + " of '" +
+               stage->attachStage->op->name + "'";
+    case AttachType::Inline:
+    case AttachType::InlinedAlready:
+        return "inlined";
+    default:
+        return "at root";
     }
 }
 
 /// InferRootBound (notes section 4): sets the range of every root IterVar of `stage`.
 void inferRootBound(const Schedule& sch, const Stage& stage, const GraphContext& ctx,
-                    BoundRules rules, IterVarMap<Range>* rmap, StageTrace& trace) {
+                    BoundRules rules, IterVarMap<Range>* rmap, StageVisit visit, StageStepLog& log) {
     if (stage->attachType == AttachType::Inline)
         throw UserError("stage '" + stage->op->name +
                         "' is marked compute_inline: call schedule.normalize() before InferBound");
+    auto addVisit = [&](const char* rule) {
+        log.add(StepPhase::Visit, rule, steptext::visit(stage, visit, attachedAt(stage)), visit);
+    };
     if (stage->attachType == AttachType::InlinedAlready) {
-        trace.kind = StageTrace::Kind::InlinedAlready;
+        visit.kind = StageTrace::Kind::InlinedAlready;
+        addVisit("inlined");
         return;
     }
     bool isPlaceholder = stage->op.as<PlaceholderOpNode>() != nullptr;
     if (stage->isOutput || isPlaceholder) {
-        trace.kind = isPlaceholder ? StageTrace::Kind::Placeholder : StageTrace::Kind::Output;
+        visit.kind = isPlaceholder ? StageTrace::Kind::Placeholder : StageTrace::Kind::Output;
+        addVisit(isPlaceholder ? "placeholder" : "output");
         for (const IterVar& iv : stage->op->rootIterVars()) {
             BS_CHECK(iv->dom.defined()) << "root " << iv->var.name() << " has no dom";
             (*rmap)[iv] = iv->dom;
-            trace.rootBounds.push_back(RootBound{iv, -1, std::nullopt, iv->dom,
-                                                 isPlaceholder ? "placeholder: its shape"
-                                                               : "output stage: its dom"});
+            addRootBoundStep(log,
+                             RootBound{iv, -1, std::nullopt, iv->dom,
+                                       isPlaceholder ? "placeholder: its shape" : "output stage: its dom"},
+                             {}, isPlaceholder ? "shape" : "dom");
         }
         return;
     }
@@ -352,14 +486,14 @@ void inferRootBound(const Schedule& sch, const Stage& stage, const GraphContext&
         Tensor t = stage->op.output(i);
         tmap[t].resize(t.ndim());
     }
-    StorageScope scope = inferStorageScope(stage, ctx, &trace.scopeInferred);
-    trace.scope = scope.toString();
-    for (const Operation& consumerOp : consumersOf(stage, ctx)) {
-        trace.consumers.emplace_back();
-        requestFromConsumer(sch, stage, consumerOp, scope, ctx, *rmap, rules, tmap,
-                            trace.consumers.back());
-    }
-    gatherBound(stage, tmap, rmap, trace);
+    StorageScope scope = inferStorageScope(stage, ctx, &visit.scopeInferred);
+    visit.scope = scope.toString();
+    addVisit("computed");
+    RequestStepMap requestSteps;
+    for (const Operation& consumerOp : consumersOf(stage, ctx))
+        requestFromConsumer(sch, stage, consumerOp, scope, ctx, *rmap, rules, tmap, log,
+                            requestSteps);
+    gatherBound(stage, tmap, requestSteps, rmap, log);
 }
 
 GraphContext makeContext(const Schedule& sch) {
@@ -374,48 +508,45 @@ GraphContext makeContext(const Schedule& sch) {
 
 } // namespace
 
-InferBoundResult inferBound(const Schedule& sch, BoundRules rules) {
+InferBoundResult inferBound(const Schedule& sch, BoundRules rules, BoundSteps priorSteps) {
     // The tight rules run TVM's phases, then refine each stage (schedule/InferBoundTight.h).
     std::unique_ptr<TightRules> tight;
     if (rules == BoundRules::Tight)
         tight = std::make_unique<TightRules>(sch);
     GraphContext ctx = makeContext(sch);
     InferBoundResult result;
-    result.trace.rules = rules;
+    result.steps = std::move(priorSteps);
+    const size_t firstStep = result.steps.size();
     IterVarMap<Range>& rmap = result.bounds;
     Analyzer analyzer;
-    int visit = 0;
+    int visitIndex = 0;
     for (size_t i = sch->stages.size(); i-- > 0;) {
         const Stage& stage = sch->stages[i];
-        StageTrace trace;
-        trace.op = stage->op;
-        trace.visitIndex = visit++;
-        trace.attachPath = ctx.attachPath.at(stage->op);
-        inferRootBound(sch, stage, ctx, rules, &rmap, trace);
-        if (tight)
-            tight->refineRootBounds(stage, trace, result);
+        StageStepLog log{result.steps, stage->op, Operation(), stage->location};
+        const size_t stageFirst = result.steps.size();
+        StageVisit visit;
+        visit.visitIndex = visitIndex++;
+        visit.attachPath = ctx.attachPath.at(stage->op);
+        inferRootBound(sch, stage, ctx, rules, &rmap, visit, log);
+        if (tight) {
+            BoundTrace stageTrace = traceOf(result.steps, rules, nullptr, nullptr, stageFirst);
+            tight->refineRootBounds(stage, stageTrace.stages.front(), result);
+        }
         for (const IterVar& iv : stage->op->rootIterVars()) {
             auto it = rmap.find(iv);
             if (it != rmap.end())
                 analyzer.bind(iv->var, it->second);
         }
-        passDownDomain(stage, &rmap, &analyzer, rules, /*allowMissing=*/false);
+        passDownDomain(stage, &rmap, &analyzer, rules, /*allowMissing=*/false,
+                       log.sink(StepPhase::PassDown));
         if (tight)
             tight->refineLoops(stage, analyzer, result);
-        result.trace.stages.push_back(std::move(trace));
     }
     for (auto& [iv, r] : rmap) {
         DataType t = iv->var.type();
         r = Range(analyzer.simplify(cast(t, r.min)), analyzer.simplify(cast(t, r.extent)));
     }
-    for (StageTrace& trace : result.trace.stages) {
-        Stage stage = sch.stageOf(trace.op);
-        for (const IterVar& iv : stage->allIterVars) {
-            auto it = rmap.find(iv);
-            if (it != rmap.end())
-                trace.ranges.emplace_back(iv, it->second);
-        }
-    }
+    result.trace = traceOf(result.steps, rules, &sch, &rmap, firstStep);
     return result;
 }
 

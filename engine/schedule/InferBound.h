@@ -10,7 +10,7 @@
 #pragma once
 
 #include "arith/IntSet.h"
-#include "schedule/BoundTrace.h"
+#include "schedule/BoundSteps.h"
 #include "schedule/Schedule.h"
 
 #include <unordered_set>
@@ -31,6 +31,10 @@ struct InferBoundResult {
     /// Tight rules only: IterVars that provably stay inside their range (roots: inside their
     /// dom) on every iteration the loops run, so ScheduleOps emits no bound check for them.
     std::unordered_set<IterVar, NodeHash, NodeEqual> provenInRange;
+    /// The steps so far (those given to inferBound, then InferBound's own); lowering appends
+    /// its realize, guard and allocate steps.
+    BoundSteps steps;
+    /// The per-stage view of InferBound's steps (traceOf).
     BoundTrace trace;
 };
 
@@ -38,6 +42,8 @@ struct InferBoundResult {
 /// must be inlined and root loops rebased, as TVM requires. Throws UserError for schedules TVM
 /// rejects (a producer that cannot be found along its consumers' loop nest, extents of one
 /// thread that disagree, ...).
-InferBoundResult inferBound(const Schedule& sch, BoundRules rules = BoundRules::Tvm);
+/// `priorSteps` are the steps before InferBound (normalize's); InferBound appends its own.
+InferBoundResult inferBound(const Schedule& sch, BoundRules rules = BoundRules::Tvm,
+                            BoundSteps priorSteps = {});
 
 } // namespace bs

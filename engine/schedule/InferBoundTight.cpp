@@ -8,8 +8,10 @@
 // they did.
 #include "schedule/InferBoundTight.h"
 
+#include "schedule/BoundStepText.h"
+
 #include "schedule/Graph.h"
-#include "schedule/InferBoundPassing.h"
+#include "schedule/MessagePassing.h"
 #include "schedule/InferBoundTightLoops.h"
 #include "te/Operation.h"
 
@@ -38,7 +40,7 @@ struct TightRules::Impl {
     Schedule sch;
     IterVarMap<IterVar> bindMap;
     /// Data axes whose exact range lies inside their dom on every attach iteration.
-    tight::IterVarSet rootsInsideDom;
+    IterVarSet rootsInsideDom;
 #ifdef BOUNDSCOPE_WITH_ISL
     tight::IslContext isl;
 #endif
@@ -177,7 +179,12 @@ public:
         isl::pw_aff maxPw = isl::manage(isl_set_dim_max(m_need.copy(), d));
         if (minPw.domain().is_empty())
             return std::nullopt;
-        std::vector<Expr> minCandidates{tvm.min}, extentCandidates{tvm.extent};
+        // Built by push_back: GCC 12 warns (falsely) about growing a one-element list.
+        std::vector<Expr> minCandidates, extentCandidates;
+        minCandidates.reserve(2);
+        extentCandidates.reserve(2);
+        minCandidates.push_back(tvm.min);
+        extentCandidates.push_back(tvm.extent);
         if (!remainderAware.empty()) {
             minCandidates.push_back(remainderAware[size_t(d)].min);
             extentCandidates.push_back(remainderAware[size_t(d)].extent);
@@ -238,32 +245,56 @@ private:
     isl::set m_free;
 };
 
+/// Records a tight step for data axis `d` of `stage`: its choice, or why it was kept.
+void addTightStep(const Stage& stage, const IterVar& axis, const TightAxis& t,
+                  InferBoundResult& result) {
+    BoundStep step;
+    step.phase = StepPhase::Tight;
+    step.rule = t.loop ? "exact-box" : "kept";
+    step.stage = stage->op;
+    step.iterVars = {axis};
+    step.axis = t.axis;
+    step.location = stage->location;
+    step.text = steptext::tightAxis(axis, t, stage->op->name);
+    int previous = result.steps.rangeStep(axis);
+    if (previous >= 0)
+        step.from = {previous};
+    if (t.loop)
+        step.outputs.push_back(StepValue{axis->var.name(), axis, std::nullopt, *t.loop, Expr()});
+    if (t.realize.defined())
+        step.outputs.push_back(StepValue{"realize extent", axis, std::nullopt, std::nullopt, t.realize});
+    step.detail = t;
+    int id = result.steps.add(std::move(step));
+    if (t.loop)
+        result.steps.setRangeStep(axis, id);
+}
+
 /// Records the choice for one data axis: its loop range, its static realize region where that
-/// differs, whether it provably stays inside the dom, and a note in the trace.
-void applyChoice(const IterVar& axis, const AxisChoice& choice, RootBound* traced,
-                 InferBoundResult& result, tight::IterVarSet& insideDom) {
+/// differs, whether it provably stays inside the dom, and a step.
+void applyChoice(const Stage& stage, int d, const AxisChoice& choice, InferBoundResult& result,
+                 IterVarSet& insideDom) {
+    const IterVar& axis = stage->op.as<ComputeOpNode>()->axis[size_t(d)];
     Analyzer analyzer;
     DataType t = axis->var.type();
     Range loop(analyzer.simplify(cast(t, choice.loop.min)), analyzer.simplify(cast(t, choice.loop.extent)));
     result.bounds[axis] = loop;
     Expr realize = analyzer.simplify(cast(t, choice.staticExtent));
-    if (!analyzer.canProveEqual(realize, loop.extent))
+    TightAxis step{d, loop, Expr(),
+                   choice.exact ? "the exact per-iteration need" : "partly exact"};
+    if (!analyzer.canProveEqual(realize, loop.extent)) {
         result.realizeBounds[axis] = Range(loop.min, realize);
+        step.realize = realize;
+    }
     if (choice.exact && choice.needEverywhere)
         insideDom.insert(axis);
-    if (!traced)
-        return;
-    traced->range = loop;
-    traced->source += std::string("; tight: ") +
-                      (choice.exact ? "the exact per-iteration need" : "partly exact") +
-                      ", realize extent " + toString(realize);
+    addTightStep(stage, axis, step, result);
 }
 
-RootBound* rootBoundOf(StageTrace& trace, int axis) {
-    for (RootBound& b : trace.rootBounds)
-        if (b.outputAxis == axis)
-            return &b;
-    return nullptr;
+/// A tight step for every data axis: kept, and why.
+void keepAll(const Stage& stage, const std::string& why, InferBoundResult& result) {
+    const auto* compute = stage->op.as<ComputeOpNode>();
+    for (size_t d = 0; d < compute->axis.size(); ++d)
+        addTightStep(stage, compute->axis[d], TightAxis{int(d), std::nullopt, Expr(), why}, result);
 }
 
 } // namespace
@@ -276,34 +307,28 @@ void TightRules::refineRootBounds(const Stage& stage, StageTrace& trace, InferBo
     try {
         std::optional<NeedModel> model = tight::buildNeedModel(in, stage, trace, tight::RelaxMode::AsTraced);
         if (!model) {
-            for (RootBound& b : trace.rootBounds)
-                if (b.outputAxis >= 0)
-                    b.source += "; tight: kept (a consumer's loop nest is not quasi-affine)";
+            keepAll(stage, "kept (a consumer's loop nest is not quasi-affine)", result);
             return;
         }
         std::vector<Range> remainderAware = remainderAwareRanges(m_impl->sch, stage, trace, result);
         AxisChooser chooser(m_impl->isl.ctx(), *model);
         for (size_t d = 0; d < compute->axis.size(); ++d) {
             const IterVar& axis = compute->axis[d];
-            RootBound* traced = rootBoundOf(trace, int(d));
             std::optional<AxisChoice> choice;
             if (model->axisExact[d])
                 choice = chooser.choose(int(d), result.bounds.at(axis), remainderAware);
             if (!choice) {
-                if (traced)
-                    traced->source += model->axisExact[d]
-                                          ? "; tight: kept (no iteration reads this axis)"
-                                          : "; tight: kept (a read of this axis is not quasi-affine)";
+                std::string why = model->axisExact[d] ? "kept (no iteration reads this axis)"
+                                                      : "kept (a read of this axis is not quasi-affine)";
+                addTightStep(stage, axis, TightAxis{int(d), std::nullopt, Expr(), why}, result);
                 continue;
             }
-            applyChoice(axis, *choice, traced, result, m_impl->rootsInsideDom);
+            applyChoice(stage, int(d), *choice, result, m_impl->rootsInsideDom);
         }
     } catch (const isl::exception& e) {
         // Our text is always well formed; should ISL still refuse it, the interval result of
-        // the remaining axes stands, and the trace says so.
-        for (RootBound& b : trace.rootBounds)
-            if (b.outputAxis >= 0)
-                b.source += std::string("; tight: ISL failed (") + e.what() + ")";
+        // the remaining axes stands, and the steps say so.
+        keepAll(stage, std::string("kept (ISL failed: ") + e.what() + ")", result);
     }
 }
 

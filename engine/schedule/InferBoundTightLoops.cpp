@@ -11,7 +11,8 @@
 #include "ir/Equality.h"
 #include "ir/Op.h"
 #include "ir/Substitute.h"
-#include "schedule/InferBoundPassing.h"
+#include "schedule/BoundStepText.h"
+#include "schedule/MessagePassing.h"
 
 #include <algorithm>
 #include <unordered_set>
@@ -25,21 +26,14 @@ IterVarMap<std::vector<size_t>> leafPositions(const Stage& stage) {
     IterVarMap<std::vector<size_t>> pos;
     for (size_t i = 0; i < stage->leafIterVars.size(); ++i)
         pos[stage->leafIterVars[i]].push_back(i);
-    auto merge = [&](const IterVar& to, const IterVar& from) {
-        auto it = pos.find(from);
-        if (it != pos.end())
-            pos[to].insert(pos[to].end(), it->second.begin(), it->second.end());
-    };
     for (size_t i = stage->relations.size(); i-- > 0;) {
         const IterVarRelation& rel = stage->relations[i];
-        if (const auto* s = rel.as<SplitNode>()) {
-            merge(s->parent, s->outer);
-            merge(s->parent, s->inner);
-        } else if (const auto* f = rel.as<FuseNode>()) {
-            merge(f->outer, f->fused);
-            merge(f->inner, f->fused);
-        } else if (const auto* r = rel.as<RebaseNode>()) {
-            merge(r->parent, r->rebased);
+        for (const IterVar& to : relationInputs(rel)) {
+            for (const IterVar& from : relationOutputs(rel)) {
+                auto it = pos.find(from);
+                if (it != pos.end())
+                    pos[to].insert(pos[to].end(), it->second.begin(), it->second.end());
+            }
         }
     }
     return pos;
@@ -63,7 +57,7 @@ class RemainderPlanner {
 public:
     RemainderPlanner(const Stage& stage, const IterVarMap<Range>& rmap, Analyzer& analyzer)
         : m_stage(stage), m_rmap(rmap), m_analyzer(analyzer), m_positions(leafPositions(stage)),
-          m_dominating(dominatingThreads(stage)) {}
+          m_dominating(passUpThreadBinding(stage)) {}
 
     /// Nullopt when no split runs a remainder or the remainders cannot be expressed.
     std::optional<RemainderPlan> plan() {
@@ -84,47 +78,52 @@ private:
     }
     bool uniform(const IterVar& iv) { return same(m_plan.extents.at(iv), m_rmap.at(iv).extent); }
 
-    Expr ceilDiv(const Expr& a, const Expr& b) {
-        if (m_analyzer.canProve(eq(floormod(a, b), 0)))
-            return m_analyzer.simplify(floordiv(a, b));
-        return m_analyzer.simplify(floordiv(a + (b - 1), b));
+    bool step(const IterVarRelation& rel) {
+        return visitRelation(rel, Overloaded{
+            [&](const SplitNode* s) { return stepSplit(s); },
+            [&](const FuseNode* f) { return stepFuse(f); },
+            [&](const RebaseNode* r) { return stepRebase(r); },
+            [&](const SingletonNode* g) {
+                m_plan.extents[g->iter] = 1;
+                return true;
+            },
+        });
     }
 
-    bool step(const IterVarRelation& rel) {
+    bool stepSplit(const SplitNode* s) {
         auto& ext = m_plan.extents;
-        if (const auto* s = rel.as<SplitNode>()) {
-            if (!ext.count(s->parent) || !m_rmap.count(s->inner) || !m_rmap.count(s->outer))
-                return false;
-            Expr parent = ext.at(s->parent), stride = m_rmap.at(s->inner).extent;
-            Expr outer = m_rmap.at(s->outer).extent;
-            bool divides = uniform(s->parent) && m_analyzer.canProve(eq(stride * outer, parent));
-            if (divides || m_dominating[s->parent] || hasAnnotatedLeaf(m_stage, m_positions[s->inner])) {
-                ext[s->outer] = outer;
-                ext[s->inner] = stride;
-                return uniform(s->parent);
-            }
-            Expr needed = ceilDiv(parent, stride);
-            ext[s->outer] = same(needed, outer) ? outer : needed;
-            ext[s->inner] = min(stride, m_analyzer.simplify(parent - s->outer->var * stride));
-            m_plan.remainders.insert(s);
-            return true;
+        if (!ext.count(s->parent) || !m_rmap.count(s->inner) || !m_rmap.count(s->outer))
+            return false;
+        Expr parent = ext.at(s->parent), stride = m_rmap.at(s->inner).extent;
+        Expr outer = m_rmap.at(s->outer).extent;
+        bool divides = uniform(s->parent) && m_analyzer.canProve(eq(stride * outer, parent));
+        if (divides || m_dominating[s->parent] || hasAnnotatedLeaf(m_stage, m_positions[s->inner])) {
+            ext[s->outer] = outer;
+            ext[s->inner] = stride;
+            return uniform(s->parent);
         }
-        if (const auto* f = rel.as<FuseNode>()) {
-            // floordiv/floormod by the inner extent need rows of one length.
-            if (!ext.count(f->outer) || !ext.count(f->inner) || !uniform(f->inner))
-                return false;
-            ext[f->fused] = uniform(f->outer) ? m_rmap.at(f->fused).extent
-                                              : m_analyzer.simplify(ext.at(f->outer) * ext.at(f->inner));
-            return true;
-        }
-        if (const auto* r = rel.as<RebaseNode>()) {
-            if (!ext.count(r->parent))
-                return false;
-            ext[r->rebased] = uniform(r->parent) ? m_rmap.at(r->rebased).extent : ext.at(r->parent);
-            return true;
-        }
-        if (const auto* single = rel.as<SingletonNode>())
-            ext[single->iter] = 1;
+        Expr needed = ceilDivExtent(parent, stride, m_analyzer);
+        ext[s->outer] = same(needed, outer) ? outer : needed;
+        ext[s->inner] = min(stride, m_analyzer.simplify(parent - s->outer->var * stride));
+        m_plan.remainders.insert(s);
+        return true;
+    }
+
+    bool stepFuse(const FuseNode* f) {
+        // floordiv/floormod by the inner extent need rows of one length.
+        auto& ext = m_plan.extents;
+        if (!ext.count(f->outer) || !ext.count(f->inner) || !uniform(f->inner))
+            return false;
+        ext[f->fused] = uniform(f->outer) ? m_rmap.at(f->fused).extent
+                                          : m_analyzer.simplify(ext.at(f->outer) * ext.at(f->inner));
+        return true;
+    }
+
+    bool stepRebase(const RebaseNode* r) {
+        auto& ext = m_plan.extents;
+        if (!ext.count(r->parent))
+            return false;
+        ext[r->rebased] = uniform(r->parent) ? m_rmap.at(r->rebased).extent : ext.at(r->parent);
         return true;
     }
 
@@ -155,34 +154,6 @@ private:
     RemainderPlan m_plan;
 };
 
-/// TVM's PassUpBoundCheck (lower/LoopNest.cpp), with a split that runs its remainder exact.
-IterVarMap<bool> needsCheck(const Stage& stage, const IterVarMap<Range>& rmap, Analyzer& analyzer,
-                            const RemainderPlan& plan) {
-    IterVarMap<bool> state;
-    for (const IterVar& iv : stage->leafIterVars)
-        state[iv] = false;
-    for (size_t i = stage->relations.size(); i-- > 0;) {
-        const IterVarRelation& rel = stage->relations[i];
-        if (const auto* s = rel.as<SplitNode>()) {
-            bool child = state[s->outer] || state[s->inner];
-            if (plan.remainders.count(s) || child) {
-                state[s->parent] = child;
-                continue;
-            }
-            bool covered = rmap.count(s->inner) && rmap.count(s->outer) && rmap.count(s->parent) &&
-                           analyzer.canProve(eq(rmap.at(s->parent).extent,
-                                                rmap.at(s->inner).extent * rmap.at(s->outer).extent));
-            state[s->parent] = !covered;
-        } else if (const auto* f = rel.as<FuseNode>()) {
-            state[f->outer] = state[f->fused];
-            state[f->inner] = state[f->fused];
-        } else if (const auto* r = rel.as<RebaseNode>()) {
-            state[r->parent] = state[r->rebased];
-        }
-    }
-    return state;
-}
-
 bool rangeIsDom(const IterVar& iv, const IterVarMap<Range>& rmap, Analyzer& analyzer) {
     auto it = rmap.find(iv);
     return iv->dom.defined() && it != rmap.end() && analyzer.canProveEqual(it->second.min, iv->dom.min) &&
@@ -197,10 +168,23 @@ void refineSplitRemainders(const Stage& stage, Analyzer& analyzer, const IterVar
     RemainderPlan plan = RemainderPlanner(stage, rmap, analyzer).plan().value_or(RemainderPlan{});
     for (const IterVar& leaf : stage->leafIterVars) {
         auto it = plan.extents.find(leaf);
-        if (it != plan.extents.end() && rmap.count(leaf) && !analyzer.canProveEqual(it->second, rmap.at(leaf).extent))
-            result.loopExtents[leaf] = it->second;
+        if (it == plan.extents.end() || !rmap.count(leaf) ||
+            analyzer.canProveEqual(it->second, rmap.at(leaf).extent))
+            continue;
+        result.loopExtents[leaf] = it->second;
+        BoundStep step;
+        step.phase = StepPhase::Tight;
+        step.rule = "split-remainder";
+        step.stage = stage->op;
+        step.iterVars = {leaf};
+        step.location = leaf->location;
+        step.text = steptext::tightRemainder(leaf, it->second, rmap.at(leaf), stage->op->name);
+        if (int previous = result.steps.rangeStep(leaf); previous >= 0)
+            step.from = {previous};
+        step.outputs.push_back(StepValue{"loop extent", leaf, std::nullopt, std::nullopt, it->second});
+        result.steps.setLoopStep(leaf, result.steps.add(std::move(step)));
     }
-    IterVarMap<bool> check = needsCheck(stage, rmap, analyzer, plan);
+    IterVarMap<bool> check = passUpBoundCheck(stage, rmap, analyzer, &plan.remainders);
     std::vector<IterVar> roots = stage->op->rootIterVars();
     for (const IterVar& iv : stage->allIterVars) {
         if (check[iv])

@@ -11,7 +11,6 @@
 
 namespace bs::tight {
 
-using IterVarSet = std::unordered_set<IterVar, NodeHash, NodeEqual>;
 
 /// After PassDownDomain of `stage` (its ranges final in `result.bounds`): records in
 /// `result.loopExtents` the extent each leaf really runs where a split remainder changes it,

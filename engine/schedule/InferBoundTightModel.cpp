@@ -205,24 +205,30 @@ private:
     bool encodeRelations() {
         const IterVarMap<Range>& rmap = m_in.rmap;
         for (const IterVarRelation& rel : m_consumer->relations) {
-            if (const auto* s = rel.as<SplitNode>()) {
-                Expr value = s->inner->var + rmap.at(s->parent).min;
-                if (!isOne(rmap.at(s->outer).extent))
-                    value = s->outer->var * rmap.at(s->inner).extent + value;
-                if (!addEq(m_local.at(s->parent->var), value))
-                    return false;
-            } else if (const auto* f = rel.as<FuseNode>()) {
-                const Range& inner = rmap.at(f->inner);
-                Expr fused = f->fused->var;
-                if (!addEq(m_local.at(f->outer->var), floordiv(fused, inner.extent) + rmap.at(f->outer).min) ||
-                    !addEq(m_local.at(f->inner->var), floormod(fused, inner.extent) + inner.min))
-                    return false;
-            } else if (const auto* r = rel.as<RebaseNode>()) {
-                if (!addEq(m_local.at(r->parent->var), r->rebased->var + rmap.at(r->parent).min))
-                    return false;
-            } else if (const auto* single = rel.as<SingletonNode>()) {
-                m_constraints.push_back(m_local.at(single->iter->var) + " = 0");
-            }
+            bool encoded = visitRelation(rel, Overloaded{
+                [&](const SplitNode* s) {
+                    Expr value = s->inner->var + rmap.at(s->parent).min;
+                    if (!isOne(rmap.at(s->outer).extent))
+                        value = s->outer->var * rmap.at(s->inner).extent + value;
+                    return addEq(m_local.at(s->parent->var), value);
+                },
+                [&](const FuseNode* f) {
+                    const Range& inner = rmap.at(f->inner);
+                    Expr fused = f->fused->var;
+                    return addEq(m_local.at(f->outer->var),
+                                 floordiv(fused, inner.extent) + rmap.at(f->outer).min) &&
+                           addEq(m_local.at(f->inner->var), floormod(fused, inner.extent) + inner.min);
+                },
+                [&](const RebaseNode* r) {
+                    return addEq(m_local.at(r->parent->var), r->rebased->var + rmap.at(r->parent).min);
+                },
+                [&](const SingletonNode* single) {
+                    m_constraints.push_back(m_local.at(single->iter->var) + " = 0");
+                    return true;
+                },
+            });
+            if (!encoded)
+                return false;
         }
         return true;
     }

@@ -38,23 +38,57 @@ IterVarRelation IterVarRelation::singleton(IterVar iter) {
     return IterVarRelation(n);
 }
 
+std::vector<IterVar> relationInputs(const IterVarRelation& rel) {
+    return visitRelation(rel, Overloaded{
+        [](const SplitNode* s) { return std::vector<IterVar>{s->parent}; },
+        [](const FuseNode* f) { return std::vector<IterVar>{f->outer, f->inner}; },
+        [](const RebaseNode* r) { return std::vector<IterVar>{r->parent}; },
+        [](const SingletonNode*) { return std::vector<IterVar>{}; },
+    });
+}
+
+std::vector<IterVar> relationOutputs(const IterVarRelation& rel) {
+    return visitRelation(rel, Overloaded{
+        [](const SplitNode* s) { return std::vector<IterVar>{s->outer, s->inner}; },
+        [](const FuseNode* f) { return std::vector<IterVar>{f->fused}; },
+        [](const RebaseNode* r) { return std::vector<IterVar>{r->rebased}; },
+        [](const SingletonNode* g) { return std::vector<IterVar>{g->iter}; },
+    });
+}
+
+const char* relationKindName(RelationKind kind) {
+    switch (kind) {
+    case RelationKind::Split:
+        return "split";
+    case RelationKind::Fuse:
+        return "fuse";
+    case RelationKind::Rebase:
+        return "rebase";
+    case RelationKind::Singleton:
+        return "singleton";
+    }
+    BS_UNREACHABLE("unknown relation kind");
+}
+
 std::string toString(const IterVarRelation& rel) {
     auto name = [](const IterVar& iv) { return iv->var.name(); };
-    if (const auto* s = rel.as<SplitNode>()) {
-        std::string text = "split(parent=" + name(s->parent) + ", outer=" + name(s->outer) +
-                           ", inner=" + name(s->inner);
-        if (s->factor.defined())
-            return text + ", factor=" + toString(s->factor) + ")";
-        return text + ", nparts=" + toString(s->nparts) + ")";
-    }
-    if (const auto* f = rel.as<FuseNode>())
-        return "fuse(outer=" + name(f->outer) + ", inner=" + name(f->inner) +
-               ", fused=" + name(f->fused) + ")";
-    if (const auto* r = rel.as<RebaseNode>())
-        return "rebase(parent=" + name(r->parent) + ", rebased=" + name(r->rebased) + ")";
-    if (const auto* g = rel.as<SingletonNode>())
-        return "singleton(iter=" + name(g->iter) + ")";
-    BS_UNREACHABLE("unknown relation");
+    return visitRelation(rel, Overloaded{
+        [&](const SplitNode* s) {
+            std::string text = "split(parent=" + name(s->parent) + ", outer=" + name(s->outer) +
+                               ", inner=" + name(s->inner);
+            if (s->factor.defined())
+                return text + ", factor=" + toString(s->factor) + ")";
+            return text + ", nparts=" + toString(s->nparts) + ")";
+        },
+        [&](const FuseNode* f) {
+            return "fuse(outer=" + name(f->outer) + ", inner=" + name(f->inner) +
+                   ", fused=" + name(f->fused) + ")";
+        },
+        [&](const RebaseNode* r) {
+            return "rebase(parent=" + name(r->parent) + ", rebased=" + name(r->rebased) + ")";
+        },
+        [&](const SingletonNode* g) { return "singleton(iter=" + name(g->iter) + ")"; },
+    });
 }
 
 } // namespace bs

@@ -10,6 +10,7 @@
 #include "ir/Expr.h"
 
 #include <string>
+#include <vector>
 
 namespace bs {
 
@@ -87,6 +88,41 @@ public:
 private:
     IntrusivePtr<const IterVarRelationNode> m_ptr;
 };
+
+/// Calls the overload of `visitor` for the relation's node: `visitor(const SplitNode*)`,
+/// `visitor(const FuseNode*)`, `visitor(const RebaseNode*)`, `visitor(const SingletonNode*)`.
+/// This is the one dispatch over relation kinds: its `switch` names every kind (the engine builds
+/// with -Werror=switch), so a new kind is a compile error here, and once added here, at every
+/// visitor that lacks an overload for it. Every overload returns the same type.
+template <typename Visitor> decltype(auto) visitRelation(const IterVarRelation& rel, Visitor&& visitor) {
+    switch (rel.kind()) {
+    case RelationKind::Split:
+        return visitor(static_cast<const SplitNode*>(rel.get()));
+    case RelationKind::Fuse:
+        return visitor(static_cast<const FuseNode*>(rel.get()));
+    case RelationKind::Rebase:
+        return visitor(static_cast<const RebaseNode*>(rel.get()));
+    case RelationKind::Singleton:
+        return visitor(static_cast<const SingletonNode*>(rel.get()));
+    }
+    __builtin_unreachable(); // every kind returned above; a kind outside the enum is a bug
+}
+
+/// A visitor made of lambdas, one per relation kind:
+/// `visitRelation(rel, Overloaded{[](const SplitNode* s) {...}, [](const FuseNode* f) {...}, ...})`.
+template <typename... Fs> struct Overloaded : Fs... {
+    using Fs::operator()...;
+};
+template <typename... Fs> Overloaded(Fs...) -> Overloaded<Fs...>;
+
+/// The IterVars a relation derives others from (split: parent; fuse: outer, inner; rebase:
+/// parent; singleton: none) and the IterVars it derives (split: outer, inner; fuse: fused;
+/// rebase: rebased; singleton: iter).
+std::vector<IterVar> relationInputs(const IterVarRelation& rel);
+std::vector<IterVar> relationOutputs(const IterVarRelation& rel);
+
+/// `split`, `fuse`, `rebase`, `singleton`.
+const char* relationKindName(RelationKind kind);
 
 /// TVM-like text naming the IterVars by name: `split(parent=i, outer=i.outer,
 /// inner=i.inner, factor=4)`, `fuse(outer=i, inner=j, fused=i.j.fused)`,

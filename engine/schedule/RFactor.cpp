@@ -3,7 +3,7 @@
 // reduce IterVar and keeps `axis` as a data axis, and replaces `B` by `B.repl`, which reduces
 // `B.rf` over `<axis>.v`. Everything is checked and built before the schedule changes.
 
-#include "schedule/RewriteRelations.h"
+#include "schedule/MessagePassing.h"
 #include "schedule/ScheduleErrors.h"
 #include "schedule/ScheduleRewrite.h"
 
@@ -35,9 +35,9 @@ FactorPlan planFactor(const Stage& stage, const ComputeOpNode* compute, const It
                       int factorAxis, const std::string& context) {
     FactorPlan plan;
     plan.touched[axis] = 1;
-    rewrite::passUpBitMaskOr(stage, &plan.touched);
-    rewrite::passDownBitMaskOr(stage, &plan.touched);
-    rewrite::IterVarSet skip(compute->axis.begin(), compute->axis.end());
+    passUpBitMaskOr(stage, &plan.touched, /*allowMissing=*/true);
+    passDownBitMaskOr(stage, &plan.touched, /*allowMissing=*/true);
+    IterVarSet skip(compute->axis.begin(), compute->axis.end());
     for (const IterVar& iv : compute->axis)
         if (plan.isTouched(iv))
             failPrimitive(context, "'" + axis->var.name() + "' is fused with the data axis '" +
@@ -49,7 +49,8 @@ FactorPlan planFactor(const Stage& stage, const ComputeOpNode* compute, const It
         else
             skip.insert(iv);
     }
-    rewrite::passDownDomain(stage, &plan.domains);
+    Analyzer analyzer;
+    passDownDomain(stage, &plan.domains, &analyzer, BoundRules::Tvm, /*allowMissing=*/true);
     for (const IterVar& iv : stage->leafIterVars) {
         if (!plan.isTouched(iv))
             continue;
@@ -57,8 +58,10 @@ FactorPlan planFactor(const Stage& stage, const ComputeOpNode* compute, const It
         const Range& dom = plan.domains.at(iv);
         plan.values[iv] = isOne(dom.extent) ? dom.min : Expr(iv->var);
     }
-    rewrite::passUpIndex(stage, plan.domains, &plan.values);
-    plan.predicates = rewrite::makeBoundCheck(stage, plan.domains, plan.values, skip);
+    passUpIndex(stage, plan.domains, &plan.values, /*allowMissing=*/true);
+    for (const BoundCheck& check :
+         makeBoundCheck(stage, plan.domains, plan.values, /*skipIterVarDomain=*/true, skip))
+        plan.predicates.push_back(check.predicate);
     const int ndim = int(compute->axis.size());
     plan.position = factorAxis >= 0 ? factorAxis : ndim + 1 + factorAxis;
     if (plan.position < 0 || plan.position > ndim)
@@ -147,13 +150,12 @@ std::vector<Tensor> makeReplacement(const Stage& stage, const ReduceNode* reduce
 std::vector<IterVarRelation> untouchedRelations(const Stage& stage, const FactorPlan& plan) {
     std::vector<IterVarRelation> kept;
     for (const IterVarRelation& rel : stage->relations) {
-        bool touched = false;
-        if (const auto* s = rel.as<SplitNode>())
-            touched = plan.isTouched(s->parent);
-        else if (const auto* f = rel.as<FuseNode>())
-            touched = plan.isTouched(f->fused);
-        else if (const auto* r = rel.as<RebaseNode>())
-            touched = plan.isTouched(r->parent);
+        bool touched = visitRelation(rel, Overloaded{
+            [&](const SplitNode* s) { return plan.isTouched(s->parent); },
+            [&](const FuseNode* f) { return plan.isTouched(f->fused); },
+            [&](const RebaseNode* r) { return plan.isTouched(r->parent); },
+            [&](const SingletonNode*) { return false; },
+        });
         if (!touched)
             kept.push_back(rel);
     }

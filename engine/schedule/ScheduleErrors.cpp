@@ -13,12 +13,17 @@ std::string quoted(const IterVar& iv) {
 /// The relation that took `iv` out of the leaves, described from `iv`'s point of view.
 std::string consumedBy(const IterVar& iv, const std::vector<IterVarRelation>& relations) {
     for (const IterVarRelation& rel : relations) {
-        if (const auto* s = rel.as<SplitNode>(); s && s->parent.same_as(iv))
-            return "it was split into " + quoted(s->outer) + " and " + quoted(s->inner);
-        if (const auto* f = rel.as<FuseNode>(); f && (f->outer.same_as(iv) || f->inner.same_as(iv)))
-            return "it was fused into " + quoted(f->fused);
-        if (const auto* r = rel.as<RebaseNode>(); r && r->parent.same_as(iv))
-            return "it was rebased into " + quoted(r->rebased);
+        std::vector<IterVar> inputs = relationInputs(rel);
+        if (std::none_of(inputs.begin(), inputs.end(), [&](const IterVar& x) { return x.same_as(iv); }))
+            continue;
+        return visitRelation(rel, Overloaded{
+            [](const SplitNode* s) {
+                return "it was split into " + quoted(s->outer) + " and " + quoted(s->inner);
+            },
+            [](const FuseNode* f) { return "it was fused into " + quoted(f->fused); },
+            [](const RebaseNode* r) { return "it was rebased into " + quoted(r->rebased); },
+            [](const SingletonNode*) { return std::string(); },
+        });
     }
     return "";
 }

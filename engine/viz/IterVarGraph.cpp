@@ -37,21 +37,22 @@ struct RelationShape {
 };
 
 RelationShape shapeOf(const IterVarRelation& rel) {
-    // One branch per relation kind, ending in "unknown relation" (STYLE.md, TVM's
-    // message_passing.cc).
-    if (const auto* s = rel.as<SplitNode>()) {
-        std::string param =
-            s->factor.defined() ? "factor " + toString(s->factor) : "nparts " + toString(s->nparts);
-        return {
-            "Split", param, {{"parent", s->parent}}, {{"outer", s->outer}, {"inner", s->inner}}};
-    }
-    if (const auto* f = rel.as<FuseNode>())
-        return {"Fuse", "", {{"outer", f->outer}, {"inner", f->inner}}, {{"fused", f->fused}}};
-    if (const auto* r = rel.as<RebaseNode>())
-        return {"Rebase", "", {{"parent", r->parent}}, {{"rebased", r->rebased}}};
-    if (const auto* s = rel.as<SingletonNode>())
-        return {"Singleton", "", {}, {{"iter", s->iter}}};
-    BS_UNREACHABLE("unknown relation");
+    return visitRelation(rel, Overloaded{
+        [](const SplitNode* s) {
+            std::string param = s->factor.defined() ? "factor " + toString(s->factor)
+                                                    : "nparts " + toString(s->nparts);
+            return RelationShape{
+                "Split", param, {{"parent", s->parent}}, {{"outer", s->outer}, {"inner", s->inner}}};
+        },
+        [](const FuseNode* f) {
+            return RelationShape{
+                "Fuse", "", {{"outer", f->outer}, {"inner", f->inner}}, {{"fused", f->fused}}};
+        },
+        [](const RebaseNode* r) {
+            return RelationShape{"Rebase", "", {{"parent", r->parent}}, {{"rebased", r->rebased}}};
+        },
+        [](const SingletonNode* s) { return RelationShape{"Singleton", "", {}, {{"iter", s->iter}}}; },
+    });
 }
 
 bool isRoot(const Stage& stage, const IterVar& iv) {

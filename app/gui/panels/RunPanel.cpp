@@ -229,8 +229,8 @@ bool RunPanel::run(bool check) {
     request.target = target();
     request.check = check;
     request.repeat = check ? 1 : m_repeat->value();
-    request.lowerOptions =
-        LowerOptions{m_analysis->options.rules, m_analysis->options.keepTrivialLoops};
+    request.lowerOptions.rules = m_analysis->options.rules;
+    request.lowerOptions.keepTrivialLoops = m_analysis->options.keepTrivialLoops;
     m_running = true;
     updateButtons();
     m_status->setText(

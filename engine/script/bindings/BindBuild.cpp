@@ -263,9 +263,16 @@ public:
                                 std::string(py::str(a.get_type().attr("__name__"))));
             }
         }
-        ProgramRecorder::current().show(s, tensors);
+        std::vector<Var> scalars;
+        for (const Param& p : m_params)
+            if (p.scalar.defined())
+                scalars.push_back(p.scalar);
+        ProgramRecorder::current().show(s, tensors, scalars);
         auto start = std::chrono::steady_clock::now();
-        m_func = lower(s, tensors, LowerOptions{rules, false}).func;
+        LowerOptions options;
+        options.rules = rules;
+        options.scalarArgs = scalars;
+        m_func = lower(s, tensors, options).func;
         m_lowerSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         m_kernel = cpuKernelOf(m_func, name);
         // Scalars given in `args` (`te.var("alpha", "float32")`) are parameters too, as in TVM,

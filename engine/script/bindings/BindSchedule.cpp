@@ -318,14 +318,18 @@ void bindAnalyses(py::module_& m) {
     m.def(
         "_lower",
         [](const Schedule& s, const std::vector<Tensor>& args, const std::string& rules,
-           bool keepTrivialLoops, const std::string& pass, bool record) {
+           bool keepTrivialLoops, const std::string& pass, bool record,
+           const std::vector<Var>& scalars) {
             auto after = parseLowerPass(pass);
             if (!after)
                 throw UserError("unknown pass '" + pass +
                                 "': expected schedule_ops, flatten, simplify, cse or final");
             if (record)
-                ProgramRecorder::current().show(s, args);
-            LowerOptions options{rulesOf(rules), keepTrivialLoops};
+                ProgramRecorder::current().show(s, args, scalars);
+            LowerOptions options;
+            options.rules = rulesOf(rules);
+            options.keepTrivialLoops = keepTrivialLoops;
+            options.scalarArgs = scalars;
             LoweredFunc func = lower(s, args, options).func;
             // TVM's PrimFunc params: the arguments' buffers, then the symbolic shape variables.
             std::vector<Var> params = func.argBuffers;
@@ -334,11 +338,13 @@ void bindAnalyses(py::module_& m) {
         },
         py::arg("schedule"), py::arg("args"), py::arg("rules") = "tvm",
         py::arg("keep_trivial_loops") = false, py::arg("after") = "final", py::arg("record") = true,
-        Located());
+        py::arg("scalars") = std::vector<Var>(), Located());
     m.def(
         "_show",
-        [](const Schedule& s, const std::vector<Tensor>& args) { ProgramRecorder::current().show(s, args); },
-        py::arg("schedule"), py::arg("args"), Located());
+        [](const Schedule& s, const std::vector<Tensor>& args, const std::vector<Var>& scalars) {
+            ProgramRecorder::current().show(s, args, scalars);
+        },
+        py::arg("schedule"), py::arg("args"), py::arg("scalars") = std::vector<Var>(), Located());
     m.def(
         "_default_args", [](const Schedule& s) { return defaultArguments(s); }, py::arg("schedule"));
     m.def(

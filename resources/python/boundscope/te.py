@@ -223,7 +223,8 @@ def lower(sch, args=None, name="main", binds=None, simple_mode=False, rules="tvm
     if args is None:
         args = _core._default_args(sch)
     tensors = [a for a in args if isinstance(a, Tensor)]
-    body, params = _core._lower(sch, tensors, rules, keep_trivial_loops, after, True)
+    scalars = [a for a in args if isinstance(a, _expr.Var)]
+    body, params = _core._lower(sch, tensors, rules, keep_trivial_loops, after, True, scalars)
     return _IRModule({name: _PrimFunc(params, body, name)})
 
 
@@ -244,4 +245,6 @@ def show(sch, args=None):
     """boundscope.show(s, args): the program the CLI and the app analyse."""
     if args is None:
         args = _core._default_args(sch)
-    _core._show(sch, list(args))
+    tensors = [a for a in args if isinstance(a, Tensor)]
+    scalars = [a for a in args if isinstance(a, _expr.Var)]
+    _core._show(sch, tensors, scalars)
