@@ -1,7 +1,8 @@
-/// `boundscope alloc FILE.py [--json]`: per realized buffer of the script's current schedule,
-/// the elements allocated under each rule set (tvm-0.6, tvm, tight), what one iteration needs,
-/// the elements really touched (peak per iteration, total) and computed, the waste in percent,
-/// and the cause of every gap with the schedule change that removes it (DESIGN.md, "InferBound,
+/// `boundscope alloc FILE.py [--rules R] [--json]`: per realized buffer of the script's current schedule,
+/// the elements allocated under each rule set (tvm-0.5, tvm, tight), what one iteration needs,
+/// the elements really touched (peak per iteration, total) and computed, the waste in percent of
+/// the allocation under R (default tvm), and the cause of every gap with a schedule change,
+/// tried under R, that reduces it (DESIGN.md, "InferBound,
 /// faithful first"; issue 3, deliverable 4). The report itself is the engine's
 /// (analysis/AllocReport.h); this command only prints it.
 
@@ -19,6 +20,7 @@ namespace {
 
 struct AllocCommandOptions {
     std::string file;
+    std::string rules = "tvm";
     bool json = false;
 };
 
@@ -31,7 +33,10 @@ int runAlloc(const AllocCommandOptions& options) {
         return exitCode;
     AllocReport report;
     try {
-        report = allocReport(analysis->program.schedule, AllocReportOptions{analysis->program.args});
+        AllocReportOptions reportOptions;
+        reportOptions.args = analysis->program.args;
+        reportOptions.rules = rulesFromName(options.rules);
+        report = allocReport(analysis->program.schedule, reportOptions);
     } catch (const UserError& e) {
         // Another rule set rejected the schedule; nothing has been printed yet.
         const Diagnostic& d = e.diagnostic();
@@ -49,6 +54,7 @@ Subcommand addAllocCommand(CLI::App& parent) {
     CLI::App* command = parent.add_subcommand(
         "alloc", "Print each buffer's allocation under every rule set, what is touched, and why");
     addScriptArgument(*command, options->file);
+    addRulesOption(*command, options->rules);
     command->add_flag("--json", options->json, "Print JSON instead of a table");
     return {command, [options] { return runAlloc(*options); }};
 }

@@ -1,10 +1,12 @@
 /// `boundscope bounds FILE.py [--rules R] [--json]`: every IterVar of every stage of the
 /// script's current (normalized) schedule with its range: stage, role (root, leaf, inner), name,
-/// min, extent.
+/// min, extent, and for an extent that is not a constant what it depends on and its maximum
+/// where that is known (`at most 2; depends on i.j.fused.outer`, `depends on f`).
 
 #include "Commands.h"
 #include "ScriptAnalysis.h"
 
+#include "analysis/ExtentBound.h"
 #include "ir/Printer.h"
 
 #include <nlohmann/json.hpp>
@@ -25,6 +27,7 @@ struct BoundsCommandOptions {
 
 struct Row {
     std::string stage, role, name, min, extent;
+    ExtentBound bound;
 };
 
 /// Where `iv` sits in its stage: `root` (an axis of the operation), `leaf` (a loop of the nest),
@@ -54,12 +57,26 @@ int runBounds(const BoundsCommandOptions& options) {
         Stage stage = sch.findStage(trace.stages[s].op);
         for (const auto& [iv, r] : trace.stages[s].ranges)
             rows.push_back({trace.stages[s].op->name, stage.defined() ? roleOf(iv, stage) : "root",
-                            iv->var.name(), toString(r.min), toString(r.extent)});
+                            iv->var.name(), toString(r.min), toString(r.extent),
+                            boundOfExtent(r.extent, analysis->lowered->bounds.bounds)});
     }
     if (options.json) {
         nlohmann::ordered_json out = nlohmann::ordered_json::array();
-        for (const Row& row : rows)
-            out.push_back({{"stage", row.stage}, {"role", row.role}, {"name", row.name}, {"min", row.min}, {"extent", row.extent}});
+        for (const Row& row : rows) {
+            nlohmann::ordered_json item{{"stage", row.stage}, {"role", row.role}, {"name", row.name},
+                                        {"min", row.min}, {"extent", row.extent}};
+            if (!row.bound.isPlain) {
+                item["max_extent"] = row.bound.maximum ? nlohmann::ordered_json(*row.bound.maximum)
+                                                       : nlohmann::ordered_json(nullptr);
+                nlohmann::ordered_json deps = nlohmann::ordered_json::array();
+                for (const Var& v : row.bound.loopVars)
+                    deps.push_back(v.name());
+                for (const Var& v : row.bound.scalars)
+                    deps.push_back(v.name());
+                item["depends_on"] = deps;
+            }
+            out.push_back(item);
+        }
         std::cout << nlohmann::ordered_json{{"rules", options.rules}, {"bounds", out}}.dump(2) << '\n';
         return kExitOk;
     }
@@ -73,9 +90,13 @@ int runBounds(const BoundsCommandOptions& options) {
     auto pad = [](const std::string& s, size_t n) { return s + std::string(n - s.size() + 2, ' '); };
     std::cout << pad("stage", w[0]) << pad("role", w[1]) << pad("name", w[2]) << pad("min", w[3])
               << "extent\n";
-    for (const Row& row : rows)
+    for (const Row& row : rows) {
         std::cout << pad(row.stage, w[0]) << pad(row.role, w[1]) << pad(row.name, w[2]) << pad(row.min, w[3])
-                  << row.extent << '\n';
+                  << row.extent;
+        if (!row.bound.isPlain)
+            std::cout << "  (" << describe(row.bound) << ")";
+        std::cout << '\n';
+    }
     return kExitOk;
 }
 

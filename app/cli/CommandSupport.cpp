@@ -17,7 +17,7 @@ void addScriptArgument(CLI::App& command, std::string& file) {
 
 void addRulesOption(CLI::App& command, std::string& rules) {
     command.add_option("--rules", rules, "InferBound rule set")
-        ->check(CLI::IsMember({"tvm", "tvm-0.6", "tight"}))
+        ->check(CLI::IsMember({"tvm", "tvm-0.5", "tight", "tvm-0.6"}))
         ->capture_default_str();
 }
 

@@ -44,7 +44,7 @@ Subcommand addScriptCommand(CLI::App& parent);
 
 /// The positional `FILE.py` (or `FILE.tc`) argument.
 void addScriptArgument(CLI::App& command, std::string& file);
-/// `--rules tvm|tvm-0.6|tight` (default tvm).
+/// `--rules tvm|tvm-0.5|tight` (default tvm).
 void addRulesOption(CLI::App& command, std::string& rules);
 
 /// Prints `boundscope: error: MESSAGE` to stderr.

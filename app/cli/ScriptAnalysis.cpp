@@ -15,6 +15,8 @@
 namespace bs::cli {
 
 BoundRules rulesFromName(const std::string& name) {
+    if (isOldSeedRulesName(name))
+        std::cerr << "boundscope: note: " << oldSeedRulesNote() << '\n';
     return parseBoundRules(name).value_or(BoundRules::Tvm);
 }
 
@@ -26,6 +28,10 @@ void printDiagnostic(const Diagnostic& d, const std::string& file) {
     if (!d.location.known())
         text = file + ": " + Diagnostic{d.message, SourceLocation{}, d.severity}.toString();
     std::cerr << text << '\n';
+    if (!d.fix.empty()) {
+        std::string where = shown.location.known() ? shown.location.toString() : file;
+        std::cerr << where << ": note: fix: " << d.fix << '\n';
+    }
 }
 
 std::optional<Program> loadTcFile(const std::string& file) {

@@ -3,9 +3,11 @@
 #include "MainWindow.h"
 #include "document/ScriptDocument.h"
 #include "edit/ScheduleTools.h"
+#include "models/StepOutline.h"
 #include "panels/CodePanel.h"
 #include "panels/IrPanel.h"
 #include "panels/RunPanel.h"
+#include "steps/StepTools.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -94,7 +96,7 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, QString*
     parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("the script to open"));
     const QCommandLineOption example(QStringLiteral("example"), QStringLiteral("open an example"),
                                      QStringLiteral("name"));
-    const QCommandLineOption rules(QStringLiteral("rules"), QStringLiteral("tvm, tvm-0.6 or tight"),
+    const QCommandLineOption rules(QStringLiteral("rules"), QStringLiteral("tvm, tvm-0.5 or tight"),
                                    QStringLiteral("rules"));
     const QCommandLineOption shot(QStringLiteral("screenshot"),
                                   QStringLiteral("write a PNG of the window and exit"),
@@ -108,15 +110,20 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, QString*
                                      QStringLiteral("name"));
     const QCommandLineOption show(QStringLiteral("show"),
                                   QStringLiteral("docks to raise: dag, itervar, attach, requests, "
-                                                 "inspector, ir, code, bounds, allocations, "
-                                                 "run, tc (comma-separated)"),
+                                                 "inspector, steps, ir, code, bounds, "
+                                                 "allocations, run, tc (comma-separated)"),
                                   QStringLiteral("docks"));
+    const QCommandLineOption step(QStringLiteral("step"),
+                                  QStringLiteral("step the Step-through to a step: an id, a phase "
+                                                 "(pass-up) or a phase and rule prefix "
+                                                 "(pass-up:fuse)"),
+                                  QStringLiteral("step"));
     const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("window size WxH"),
                                   QStringLiteral("size"));
     const QCommandLineOption run(
         QStringLiteral("run"), QStringLiteral("run the kernel before the screenshot: check or time"),
         QStringLiteral("how"));
-    parser.addOptions({example, rules, shot, stage, itervar, pass, show, size, run});
+    parser.addOptions({example, rules, shot, stage, itervar, pass, show, size, run, step});
     if (!parser.parse(arguments)) {
         *errorMessage = parser.errorText();
         return std::nullopt;
@@ -135,7 +142,8 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, QString*
     for (const QString& name : std::as_const(options.showDocks)) {
         if (dockObjectName(name).isEmpty()) {
             *errorMessage = QStringLiteral("unknown dock '%1' (dag, itervar, attach, requests, "
-                                           "inspector, ir, code, bounds, allocations, run, tc)")
+                                           "inspector, steps, ir, code, bounds, allocations, "
+                                           "run, tc)")
                                 .arg(name);
             return std::nullopt;
         }
@@ -143,7 +151,7 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, QString*
     if (parser.isSet(rules) &&
         !(options.rules = parseBoundRules(parser.value(rules).toStdString()))) {
         *errorMessage =
-            QStringLiteral("unknown rules '%1' (tvm, tvm-0.6, tight)").arg(parser.value(rules));
+            QStringLiteral("unknown rules '%1' (tvm, tvm-0.5, tight)").arg(parser.value(rules));
         return std::nullopt;
     }
     if (parser.isSet(pass) && !(options.pass = parseLowerPass(parser.value(pass).toStdString()))) {
@@ -157,6 +165,13 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, QString*
             return std::nullopt;
         }
         options.runCheck = how == QLatin1String("check");
+    }
+    options.step = parser.value(step);
+    if (parser.isSet(step) && !isStepSpec(options.step)) {
+        *errorMessage = QStringLiteral("bad step '%1' (an id, a phase such as pass-up, or "
+                                       "PHASE:RULE such as pass-up:fuse)")
+                            .arg(options.step);
+        return std::nullopt;
     }
     if (parser.isSet(size) && !parseSize(parser.value(size), options.size)) {
         *errorMessage =
@@ -173,6 +188,7 @@ QString dockObjectName(const QString& shortName) {
         {QStringLiteral("attach"), QStringLiteral("attachTreeDock")},
         {QStringLiteral("requests"), QStringLiteral("requestsGraphDock")},
         {QStringLiteral("inspector"), QStringLiteral("inspectorDock")},
+        {QStringLiteral("steps"), QStringLiteral("stepThroughDock")},
         {QStringLiteral("ir"), QStringLiteral("loweredIrDock")},
         {QStringLiteral("code"), QStringLiteral("generatedCodeDock")},
         {QStringLiteral("bounds"), QStringLiteral("boundsDock")},
@@ -204,6 +220,16 @@ int runScreenshot(const AppOptions& options) {
     }
     if (!options.selectStage.isEmpty())
         window.selection()->select(options.selectStage, options.selectIterVar);
+    if (!options.step.isEmpty()) {
+        const auto& analysis = window.document()->analysis();
+        const int id = analysis ? findStep(*analysis, options.step) : -1;
+        if (id < 0) {
+            std::fprintf(stderr, "boundscope-gui: no step '%s' in this analysis\n",
+                         qPrintable(options.step));
+            return 1;
+        }
+        window.stepTools()->goToStep(id);
+    }
     if (options.runCheck && !runInPanel(window, *options.runCheck))
         return 1;
     // The graphs are laid out and the code generated on worker threads: wait until every dock

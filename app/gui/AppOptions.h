@@ -1,7 +1,7 @@
 /// \file
 /// The command line of `boundscope-gui`: a script to open (else the default example), and a
 /// headless screenshot mode used by scripts/screenshots.sh:
-///   boundscope-gui [FILE.py|FILE.tc] [--example NAME] [--rules tvm|tvm-0.6|tight]
+///   boundscope-gui [FILE.py|FILE.tc] [--example NAME] [--rules tvm|tvm-0.5|tight]
 ///                  [--screenshot OUT.png [--select-stage S] [--select-itervar V] [--pass P]
 ///                   [--show DOCK[,DOCK...]] [--run check|time] [--size WxH]]
 /// where DOCK is dag, itervar, attach, requests, inspector, ir, code, bounds, allocations, run
@@ -29,6 +29,7 @@ struct AppOptions {
     std::optional<LowerPass> pass;
     QStringList showDocks; ///< the docks to raise (short names, see above)
     std::optional<bool> runCheck; ///< run the kernel before the screenshot: checked (true) or timed
+    QString step;                 ///< the step to show in the Step-through (models/StepOutline.h)
     QSize size{1400, 900};
 };
 

@@ -12,6 +12,7 @@
 #include "panels/InspectorPanel.h"
 #include "panels/IrPanel.h"
 #include "panels/TcRangesPanel.h"
+#include "steps/StepTools.h"
 #include "views/GraphView.h"
 #include "views/ScriptEditor.h"
 
@@ -32,7 +33,7 @@ const char* const kGeometryKey = "mainWindow/geometry";
 const char* const kStateKey = "mainWindow/state";
 const char* const kRulesKey = "analysis/rules";
 // Bump when the docks change, so an old saved layout is not applied to new docks.
-constexpr int kLayoutVersion = 2;
+constexpr int kLayoutVersion = 3;
 } // namespace
 
 MainWindow::MainWindow(Options options, QWidget* parent)
@@ -47,7 +48,9 @@ MainWindow::MainWindow(Options options, QWidget* parent)
     wireDocument();
     wireSelection();
     m_scheduleTools = new ScheduleTools(this);
+    m_stepTools = new StepTools(this);
     resize(1500, 950);
+    sizeDocks();
     if (options.restoreLayout)
         restoreLayout();
     if (options.autosave)
@@ -102,6 +105,15 @@ void MainWindow::createPanels() {
             ir);
     dag->raise();
     ir->raise();
+}
+
+/// The docks' first sizes: the graphs and the inspector take the right-hand side, the IR a third
+/// of the height under the editor. Applied once every dock exists (the tools' docks join the
+/// tab groups, which resets their sizes).
+void MainWindow::sizeDocks() {
+    QDockWidget* dag = dock(QStringLiteral("stageDagDock"));
+    QDockWidget* inspector = dock(QStringLiteral("inspectorDock"));
+    QDockWidget* ir = dock(QStringLiteral("loweredIrDock"));
     resizeDocks({dag, inspector}, {400, 530}, Qt::Vertical);
     resizeDocks({dag}, {860}, Qt::Horizontal);
     resizeDocks({ir}, {360}, Qt::Vertical);
@@ -217,7 +229,7 @@ void MainWindow::createToolBar() {
     m_toolBar->addWidget(new QLabel(tr(" Rules "), m_toolBar));
     m_rules = new QComboBox(m_toolBar);
     m_rules->setObjectName(QStringLiteral("rulesSelector"));
-    for (BoundRules rules : {BoundRules::Tvm, BoundRules::Tvm06, BoundRules::Tight})
+    for (BoundRules rules : {BoundRules::Tvm, BoundRules::Tvm05, BoundRules::Tight})
         m_rules->addItem(QString::fromLatin1(boundRulesName(rules)), int(rules));
     m_rules->setItemData(0, tr("TVM's final TE InferBound"), Qt::ToolTipRole);
     m_rules->setItemData(1, tr("The 2019 behaviour the seed documents (fuse falls back to the "
@@ -233,7 +245,7 @@ void MainWindow::createToolBar() {
     m_toolBar->addActions({m_runAction, m_stopAction});
     m_statusRules = new QLabel(this);
     m_statusRules->setMinimumWidth(m_statusRules->fontMetrics().horizontalAdvance(
-        QStringLiteral("rules tvm-0.6 · 99999 ms  ")));
+        QStringLiteral("rules tvm-0.5 · 99999 ms  ")));
     m_statusRules->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     statusBar()->addPermanentWidget(m_statusRules);
 }

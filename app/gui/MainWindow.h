@@ -35,6 +35,7 @@ class ScriptDocument;
 class ScheduleTools;
 class TcRangesPanel;
 class SelectionModel;
+class StepTools;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -68,6 +69,8 @@ public:
     Autosave* autosave() const { return m_autosave; }
     /// The Schedule menu (editing by direct manipulation) and the Allocations and Run docks.
     ScheduleTools* scheduleTools() const { return m_scheduleTools; }
+    /// The Step-through dock, its keys and the current step every view follows.
+    StepTools* stepTools() const { return m_stepTools; }
 
     /// Adds `content` as a dock named `objectName` (the key of the saved layout) in `area`,
     /// tabbed with `tabifyWith` when given, and lists it in the View menu.
@@ -104,6 +107,7 @@ protected:
 private:
     // MainWindow.cpp: building and wiring.
     void createPanels();
+    void sizeDocks();
     void createActions();
     void createMenus();
     void createToolBar();
@@ -140,6 +144,7 @@ private:
     Dialogs m_dialogs;
     Autosave* m_autosave = nullptr;
     ScheduleTools* m_scheduleTools = nullptr;
+    StepTools* m_stepTools = nullptr;
 
     EditorPanel* m_editorPanel = nullptr;
     GraphPanel* m_dag = nullptr;

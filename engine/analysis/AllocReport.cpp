@@ -41,6 +41,8 @@ const char* wasteCauseName(WasteCause cause) {
         return "not-quasi-affine";
     case WasteCause::VirtualThreadCopies:
         return "vthread-copies";
+    case WasteCause::ThreadIndexVanishes:
+        return "thread-index-vanishes";
     }
     return "unknown";
 }
@@ -65,7 +67,7 @@ std::string RuleAllocation::copiesSuffix() const {
 }
 
 std::optional<double> BufferReport::wastePercent() const {
-    const RuleAllocation* tvm = allocation(BoundRules::Tvm);
+    const RuleAllocation* tvm = allocation(wasteRules);
     if (!tvm || !tvm->allocated || !needed || *tvm->allocated <= 0)
         return std::nullopt;
     return 100.0 * double(*tvm->allocated - *needed) / double(*tvm->allocated);
@@ -258,25 +260,6 @@ Region realizeRegion(const RuleRun& run, const ComputeOpNode* op) {
     return region;
 }
 
-RuleAllocation allocationUnder(const RuleRun& run, const Stage& stage, const StageTrace& trace) {
-    RuleAllocation a;
-    a.rules = run.rules;
-    Region region = realizeRegion(run, stage->op.as<ComputeOpNode>());
-    a.region = regionText(region);
-    // Counted in int64 (sizes can pass 2^31), printed in the extents' own type.
-    Expr size = makeConst(DataType::int64(), int64_t(1)), shown;
-    for (const Range& r : region) {
-        size = size * cast(DataType::int64(), r.extent);
-        shown = shown.defined() ? shown * r.extent : r.extent;
-    }
-    Analyzer analyzer;
-    a.size = shown.defined() ? toString(analyzer.simplify(shown)) : "1";
-    std::vector<alloc::Loop> around = alloc::attachLoops(run, stage, trace);
-    a.allocated = alloc::maxOver(around, size, &a.varies);
-    alloc::addVirtualThreadCopies(run, region, around, &a);
-    a.computed = alloc::countIterations(alloc::joinNests(around, alloc::ownLoops(run, stage)));
-    return a;
-}
 
 std::optional<int64_t> domainSize(const ComputeOpNode* op) {
     int64_t n = 1;
@@ -298,7 +281,7 @@ BufferReport bufferReport(const std::vector<RuleRun>& runs, const Stage& stage, 
     buffer.scope = trace.scope.empty() ? (stage->scope.empty() ? "global" : stage->scope) : trace.scope;
     buffer.scopeInferred = trace.scopeInferred;
     for (const RuleRun& run : runs)
-        buffer.allocations.push_back(allocationUnder(run, run.stageOf(stage->originOp), *run.traceOf(stage->originOp)));
+        buffer.allocations.push_back(alloc::allocationUnder(run, run.stageOf(stage->originOp), *run.traceOf(stage->originOp)));
     if (need) {
         buffer.needed = need->needed;
         buffer.perThread = need->perThread;
@@ -309,6 +292,31 @@ BufferReport bufferReport(const std::vector<RuleRun>& runs, const Stage& stage, 
     return buffer;
 }
 
+
+} // namespace
+
+namespace alloc {
+
+RuleAllocation allocationUnder(const RuleRun& run, const Stage& stage, const StageTrace& trace) {
+    RuleAllocation a;
+    a.rules = run.rules;
+    Region region = realizeRegion(run, stage->op.as<ComputeOpNode>());
+    a.region = regionText(region);
+    // Counted in int64 (sizes can pass 2^31), printed in the extents' own type.
+    Expr size = makeConst(DataType::int64(), int64_t(1)), shown;
+    for (const Range& r : region) {
+        size = size * cast(DataType::int64(), r.extent);
+        shown = shown.defined() ? shown * r.extent : r.extent;
+    }
+    Analyzer analyzer;
+    a.size = shown.defined() ? toString(analyzer.simplify(shown)) : "1";
+    std::vector<Loop> around = attachLoops(run, stage, trace);
+    a.allocated = maxOver(around, size, &a.varies);
+    addVirtualThreadCopies(run, region, around, &a);
+    a.computed = countIterations(joinNests(around, ownLoops(run, stage)));
+    return a;
+}
+
 RuleRun runRules(const Schedule& sch, BoundRules rules) {
     RuleRun run{rules, sch.normalize(), {}, {}};
     run.result = inferBound(run.normalized, rules);
@@ -316,16 +324,18 @@ RuleRun runRules(const Schedule& sch, BoundRules rules) {
     return run;
 }
 
-} // namespace
+} // namespace alloc
 
 AllocReport allocReport(const Schedule& sch, const AllocReportOptions& options) {
     AllocReport report;
     report.tightAvailable = hasIsl();
+    report.wasteRules = options.rules == BoundRules::Tight && !report.tightAvailable ? BoundRules::Tvm
+                                                                                      : options.rules;
     std::vector<RuleRun> runs;
-    runs.push_back(runRules(sch, BoundRules::Tvm06));
-    runs.push_back(runRules(sch, BoundRules::Tvm));
+    runs.push_back(alloc::runRules(sch, BoundRules::Tvm05));
+    runs.push_back(alloc::runRules(sch, BoundRules::Tvm));
     if (report.tightAvailable)
-        runs.push_back(runRules(sch, BoundRules::Tight));
+        runs.push_back(alloc::runRules(sch, BoundRules::Tight));
     const RuleRun& reference = runs[1];
     std::vector<const RuleRun*> runPointers;
     for (const RuleRun& run : runs)
@@ -343,8 +353,10 @@ AllocReport allocReport(const Schedule& sch, const AllocReportOptions& options) 
             need = analyzeStageNeed(tight.normalized, tight.result, tight.stageOf(stage->originOp)->op);
         }
         report.buffers.push_back(bufferReport(runs, stage, *trace, need));
+        report.buffers.back().wasteRules = report.wasteRules;
         needs.push_back(std::move(need));
-        facts.push_back(alloc::BufferFacts{stage->originOp, nullptr, runPointers, &needs.back()});
+        facts.push_back(alloc::BufferFacts{stage->originOp, nullptr, runPointers, &needs.back(), &sch,
+                                           &options});
     }
     // The causes read the interpreter's counts too (which iterations a bound check skipped).
     alloc::addTouchedCounts(sch, options, report);

@@ -1,6 +1,6 @@
 /// \file
 /// The allocation report (DESIGN.md, "InferBound, faithful first"): for every realized buffer
-/// of a schedule, the elements allocated under each rule set (`tvm-0.6`, `tvm`, `tight`), what
+/// of a schedule, the elements allocated under each rule set (`tvm-0.5`, `tvm`, `tight`), what
 /// one iteration of the loops around it really needs, the elements computed, and the cause of
 /// every difference with the schedule change that removes it where one exists:
 /// - fuse/split imprecision of the interval rules (tight removes it), TVM 0.6's fuse fallback;
@@ -27,7 +27,7 @@
 namespace bs {
 
 enum class WasteCause {
-    FuseFallback,         ///< tvm-0.6: a fused interval widens to the full fused ranges
+    FuseFallback,         ///< tvm-0.5: a fused interval widens to the full fused ranges
     IntervalImprecision,  ///< the interval rules over-approximate a fuse or split; tight is exact
     FusedSegmentWrapsRow, ///< a segment of a fused loop spans two rows: its box is whole rows
     StridedRead,          ///< the interval hull of a strided or non-contiguous read
@@ -37,10 +37,13 @@ enum class WasteCause {
     Recompute,            ///< iterations that need overlapping regions compute them again
     NotQuasiAffine,       ///< a read the tight rules cannot reason about exactly
     VirtualThreadCopies,  ///< one copy per virtual thread the buffer is private to (not waste)
+    /// a stage's own loop bound to a thread that does not index its storage (threadIdx in a
+    /// local buffer): the thread index vanishes and every thread computes the same elements
+    ThreadIndexVanishes,
 };
 /// `fuse-fallback`, `interval-imprecision`, `fused-segment-wraps-row`, `strided-read`,
 /// `disjoint-requests`, `thread-relaxation`, `split-remainder`, `recompute`,
-/// `not-quasi-affine`, `vthread-copies`.
+/// `not-quasi-affine`, `vthread-copies`, `thread-index-vanishes`.
 const char* wasteCauseName(WasteCause cause);
 
 /// One cause of a difference between allocated, needed and computed elements.
@@ -48,7 +51,9 @@ struct AllocCause {
     WasteCause kind;
     std::string summary;           ///< e.g. "the fused segment wraps a row"
     std::string detail;            ///< the stages, loops and numbers involved
-    std::string hint;              ///< the schedule change that removes it; "" where none can
+    /// A schedule change that reduces it, tried on a copy of the schedule, with what it gives
+    /// (`s[B].compute_inline(): B disappears`); "" where no change was found that helps.
+    std::string hint;
     std::vector<BoundRules> rules; ///< the rule sets whose numbers it affects
 };
 
@@ -59,7 +64,7 @@ struct RuleAllocation {
     std::string size;                  ///< the product of its extents, as an expression
     std::optional<int64_t> allocated;  ///< elements, maximised over the attach iterations
     bool varies = false;               ///< the size changes from one attach iteration to the next
-    /// Elements computed: iterations of its loop nest over the whole run (under tvm-0.6 and
+    /// Elements computed: iterations of its loop nest over the whole run (under tvm-0.5 and
     /// tvm, iterations a bound check skips included).
     std::optional<int64_t> computed;
     /// The virtual threads (`vthread`, `cthread`) the buffer is private to: its region holds
@@ -80,7 +85,7 @@ struct BufferReport {
     std::string scope;          ///< given, or inferred from the attach path
     bool scopeInferred = false;
     bool isOutput = false;
-    std::vector<RuleAllocation> allocations; ///< tvm-0.6, tvm, then tight where ISL is built in
+    std::vector<RuleAllocation> allocations; ///< tvm-0.5, tvm, then tight where ISL is built in
     /// What one iteration of the loops around the buffer reads of it (the union of its
     /// consumers' reads, threads shared as its scope shares them); the maximum over iterations.
     /// Per virtual thread where the buffer has one copy per virtual thread.
@@ -99,19 +104,22 @@ struct BufferReport {
     /// iterations a bound check skips excluded (a reduction counts its init and each update).
     std::optional<int64_t> computedRun;
     std::vector<AllocCause> causes;
+    /// The rule set whose allocation the waste is measured against (the one selected).
+    BoundRules wasteRules = BoundRules::Tvm;
 
     const RuleAllocation* allocation(BoundRules rules) const;
-    /// Percentage of the `tvm` allocation not needed (both per virtual thread where it has
-    /// copies); nullopt when either is unknown.
+    /// Percentage of the `wasteRules` allocation not needed (both per virtual thread where it
+    /// has copies); nullopt when either is unknown.
     std::optional<double> wastePercent() const;
 };
 
 struct AllocReport {
     std::vector<BufferReport> buffers; ///< in schedule order, producers first
     bool tightAvailable = false;       ///< false in builds without ISL
+    BoundRules wasteRules = BoundRules::Tvm; ///< what waste % is measured against
 
     const BufferReport* find(const std::string& name) const;
-    /// An aligned table (buffer, scope, tvm-0.6, tvm, tight, needed, touched, computed, waste %,
+    /// An aligned table (buffer, scope, tvm-0.5, tvm, tight, needed, touched, computed, waste %,
     /// causes) with a legend, then each buffer's numbers in full and its causes with hints.
     std::string toText() const;
     std::string toJson(int indent = 2) const;
@@ -125,6 +133,9 @@ struct AllocReportOptions {
     /// reference interpreter on pseudo-random inputs; it runs only when every shape is constant
     /// and the buffers' loop nests compute at most this many elements in all (0: never).
     int64_t interpreterBudget = 4000000;
+    /// The rules selected: waste is measured against their allocation, and fixes are tried
+    /// under them (tight falls back to tvm without ISL).
+    BoundRules rules = BoundRules::Tvm;
 };
 
 /// The report for `sch` (normalized copies are made for each rule set). Throws UserError for

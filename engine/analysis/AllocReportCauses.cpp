@@ -5,9 +5,11 @@
 #include "analysis/AllocReportInternal.h"
 
 #include "arith/Analyzer.h"
+#include "ir/Functor.h"
 #include "ir/Op.h"
 #include "ir/Printer.h"
 #include "schedule/MessagePassing.h"
+#include "schedule/StorageScope.h"
 #include "te/Operation.h"
 
 #include <algorithm>
@@ -36,17 +38,6 @@ std::string timesOnAverage(int64_t computed, int64_t distinct) {
     char text[64];
     std::snprintf(text, sizeof text, "computed %.2f times on average", double(computed) / double(distinct));
     return text;
-}
-
-/// Divisors of `n` no larger than `limit`, largest first (at most three).
-std::string divisorsUpTo(int64_t n, int64_t limit) {
-    std::string out;
-    int found = 0;
-    for (int64_t d = std::min(n, limit); d >= 2 && found < 3; --d)
-        if (n % d == 0) {
-            out += (found++ ? ", " : "") + std::to_string(d);
-        }
-    return out;
 }
 
 /// A fuse in a consumer whose fused loop is read one segment at a time.
@@ -118,29 +109,72 @@ std::string recomputedRows(const BufferFacts& f) {
            num(f.report->distinct) + " read, each " + timesOnAverage(*done, *f.report->distinct);
 }
 
+/// The split of `fused` in the consumer `consumer`: the loop whose segments wrap rows.
+const SplitNode* splitOf(const RuleRun& run, const std::string& consumer, const IterVar& fused) {
+    Stage stage = stageNamed(run.normalized, consumer);
+    if (!stage.defined())
+        return nullptr;
+    for (const IterVarRelation& rel : stage->relations)
+        if (const auto* split = rel.as<SplitNode>(); split && split->parent.same_as(fused))
+            return split;
+    return nullptr;
+}
+
+/// Split sizes whose segments never span two rows of `row`: factors that divide it (largest
+/// first, at most the current segment), or the nparts that give such factors.
+std::vector<int64_t> alignedSplits(const SplitNode* split, int64_t row, int64_t total, int64_t segment) {
+    std::vector<int64_t> out;
+    for (int64_t d = std::min(row, segment); d >= 1 && out.size() < 3; --d) {
+        if (row % d != 0)
+            continue;
+        if (split->factor.defined())
+            out.push_back(d);
+        else if (total % d == 0)
+            out.push_back(total / d);
+    }
+    return out;
+}
+
+/// A tried split that aligns the fused segments with the rows, or "".
+std::string alignSplitHint(const BufferFacts& f, const FusedSegment& s) {
+    const SplitNode* split = splitOf(*f.runs[1], s.consumer, s.fuse->fused);
+    std::optional<int64_t> row = asConstInt(s.rowLength), segment = asConstInt(s.segment);
+    std::optional<int64_t> total = asConstInt(f.runs[1]->result.bounds.at(s.fuse->fused).extent);
+    if (!split || !row || !segment || !total)
+        return "";
+    const char* what = split->factor.defined() ? "factor" : "nparts";
+    Expr given = split->factor.defined() ? split->factor : split->nparts;
+    for (int64_t value : alignedSplits(split, *row, *total, *segment)) {
+        FixTrial trial{"split " + s.fuse->fused->var.name() + " by " + what + " " + std::to_string(value) +
+                           " instead of " + toString(given) + " (segments within one row of " +
+                           std::to_string(*row) + ")",
+                       [&](const Schedule& copy) { resplit(copy, s.consumer, split, value); }};
+        std::string hint = tryFix(f, trial);
+        if (!hint.empty())
+            return hint;
+    }
+    return "";
+}
+
 void fuseCauses(const BufferFacts& f, std::vector<AllocCause>& out) {
     const std::string& name = f.report->name;
-    if (greater(allocated(f, BoundRules::Tvm06), allocated(f, BoundRules::Tvm)))
+    if (greater(allocated(f, BoundRules::Tvm05), allocated(f, BoundRules::Tvm)))
         for (const FusedSegment& s : fusedSegments(f, *f.runs[0]))
-            out.push_back({WasteCause::FuseFallback, "TVM 0.6 widens a fused segment to the full fused ranges",
+            out.push_back({WasteCause::FuseFallback, "TVM 0.5 widens a fused segment to the full fused ranges",
                            fuseName(s) + "; one iteration reads a segment of " + toString(s.segment) +
-                               " elements of the fused loop, which tvm-0.6 widens to the full ranges "
-                               "of both: " + name + " allocates " + num(allocated(f, BoundRules::Tvm06)) +
+                               " elements of the fused loop, which tvm-0.5 widens to the full ranges "
+                               "of both: " + name + " allocates " + num(allocated(f, BoundRules::Tvm05)) +
                                " instead of " + num(allocated(f, BoundRules::Tvm)) + " and computes all of " +
-                               "them on every iteration, " + num(computed(f, BoundRules::Tvm06)) + " in all",
-                           "use --rules tvm or --rules tight (TVM fixed this after 0.6)",
-                           {BoundRules::Tvm06}});
+                               "them on every iteration, " + num(computed(f, BoundRules::Tvm05)) +
+                               " in all (TVM computes only the segment since PR #3073, in v0.6.0)",
+                           "", {BoundRules::Tvm05}});
     for (const FusedSegment& s : fusedSegments(f, *f.runs[1])) {
-        if (!s.wholeRows)
+        // Only where the box of whole rows holds more than one iteration reads.
+        if (!s.wholeRows || !greater(allocated(f, BoundRules::Tvm), f.report->needed))
             continue;
         std::vector<BoundRules> rules{BoundRules::Tvm};
         if (f.runs.size() > 2 && greater(allocated(f, BoundRules::Tight), f.report->needed))
             rules.push_back(BoundRules::Tight);
-        std::optional<int64_t> row = asConstInt(s.rowLength), segment = asConstInt(s.segment);
-        std::string hint = "split the fused loop by a divisor of the row length " + toString(s.rowLength);
-        if (row && segment && !divisorsUpTo(*row, *segment).empty())
-            hint += " (" + divisorsUpTo(*row, *segment) + ")";
-        hint += " or by a multiple of it, so that no segment spans two rows";
         const RuleAllocation* tvm = f.report->allocation(BoundRules::Tvm);
         std::string varies = tvm && tvm->varies ? "; under tvm the number of rows varies with the "
                                                       "iteration (at most " + num(tvm->allocated) + " elements)"
@@ -149,10 +183,105 @@ void fuseCauses(const BufferFacts& f, std::vector<AllocCause>& out) {
                        fuseName(s) + " (rows of " + toString(s.rowLength) + "); one iteration reads " +
                            toString(s.segment) + " consecutive elements of the fused loop, which can "
                            "span two rows, so the bounding box is whole rows: " + name + " holds " +
-                           num(allocated(f, BoundRules::Tight)) + " elements for " + num(f.report->needed) +
+                           num(allocated(f, rules.back())) + " elements for " + num(f.report->needed) +
                            " read" + varies + recomputedRows(f),
-                       hint, rules});
+                       alignSplitHint(f, s), rules});
     }
+}
+
+std::string plural(std::optional<int64_t> n, const char* what) {
+    return num(n) + " " + what + (n == 1 ? "" : "s");
+}
+
+/// The steps of `run` about the stage of `origin` (its own, and its consumers' phases).
+std::vector<const BoundStep*> stepsAbout(const RuleRun& run, const Operation& origin, StepPhase phase) {
+    std::vector<const BoundStep*> out;
+    Stage stage = run.stageOf(origin);
+    if (!stage.defined())
+        return out;
+    for (const BoundStep& step : run.result.steps.all())
+        if (step.phase == phase && step.stage.same_as(stage->op))
+            out.push_back(&step);
+    return out;
+}
+
+/// Splits of the stage's consumers that the tvm rules tighten to a smaller parent and the
+/// tvm-0.5 rules do not: their loops run the factor, so the consumer asks for more.
+std::vector<std::string> tightenedSplits(const BufferFacts& f) {
+    std::vector<std::string> out;
+    const StageTrace* trace = f.runs[1]->traceOf(f.origin);
+    if (!trace)
+        return out;
+    for (const ConsumerTrace& ct : trace->consumers)
+        for (const BoundStep& step : f.runs[1]->result.steps.all()) {
+            if (step.phase != StepPhase::PassDown || !step.stage.same_as(ct.consumer) ||
+                step.rule.find("/tightened") == std::string::npos)
+                continue;
+            const auto* split = step.relation.as<SplitNode>();
+            out.push_back(ct.consumer->name + "'s split of " + split->parent->var.name() + " by " +
+                          toString(split->factor.defined() ? split->factor : split->nparts) +
+                          " (tvm runs the parent's smaller extent, tvm-0.5 the whole factor)");
+        }
+    return out;
+}
+
+/// Reads of the stage whose request the tvm rules clamp to the shape and the tvm-0.5 rules
+/// (TVM v0.5 has no clamp) do not.
+std::vector<std::string> clampedRequests(const BufferFacts& f) {
+    std::vector<std::string> out;
+    for (const BoundStep* step : stepsAbout(*f.runs[1], f.origin, StepPhase::Request))
+        if (step->rule == "clamped")
+            out.push_back(step->consumer->name + "'s read of axis " + std::to_string(step->axis) +
+                          " (tvm clamps it to the tensor's shape, tvm-0.5 does not)");
+    return out;
+}
+
+std::string joined(const std::vector<std::string>& items) {
+    std::string out;
+    for (size_t i = 0; i < items.size(); ++i)
+        out += (i == 0 ? "" : i + 1 == items.size() ? " and " : ", ") + items[i];
+    return out;
+}
+
+/// A variable that occurs more than once in `index`: interval arithmetic takes each occurrence
+/// on its own (`i + (0 - i)` over i in [0, 9] gives [-9, 9], not [0, 0]).
+std::optional<Var> repeatedVariable(const Expr& index) {
+    VarMap<int> count;
+    std::optional<Var> repeated;
+    postOrderVisit(index, [&](const NodeRef& node) {
+        if (const auto* v = node.as<VarNode>(); v && ++count[Var(v)] == 2 && !repeated)
+            repeated = Var(v);
+    });
+    return repeated;
+}
+
+/// What makes the tvm rules' interval arithmetic looser than the exact need: a read whose index
+/// uses a variable twice, a consumer's split or fuse the request passes up through, an extent
+/// that changes with the attach loop. Only what the steps show.
+std::vector<std::string> intervalMechanisms(const BufferFacts& f, std::string* hint) {
+    std::vector<std::string> out;
+    for (const BoundStep* step : stepsAbout(*f.runs[1], f.origin, StepPhase::Request)) {
+        const StepValue& index = step->inputs.front();
+        std::optional<Var> v = repeatedVariable(index.expr);
+        if (!v)
+            continue;
+        const auto* request = std::get_if<RequestEntry>(&step->detail);
+        out.push_back(step->consumer->name + " reads axis " + std::to_string(step->axis) + " at " +
+                      toString(index.expr) + ", which uses " + v->name() +
+                      " twice: intervals take the two uses apart and give " +
+                      (request ? request->evaluated : *step->outputs.front().set).toString());
+        *hint = "write " + step->consumer->name + "'s index without the repeated " + v->name() +
+                " (simplify it): its interval is then exact";
+    }
+    for (const BoundStep* step : stepsAbout(*f.runs[1], f.origin, StepPhase::PassUp))
+        if (step->rule == "split-evaluated" || step->rule == "fuse-whole-rows")
+            out.push_back(step->consumer->name + "'s " + toString(step->relation) +
+                          (step->rule == "fuse-whole-rows" ? " (whole rows)" : " (intervals of its loops)"));
+    const RuleAllocation* tvm = f.report->allocation(BoundRules::Tvm);
+    if (tvm && tvm->varies)
+        out.push_back("an extent that changes with the loops around " + f.report->name +
+                      " (the realize takes its largest, " + num(tvm->allocated) + ")");
+    return out;
 }
 
 /// Interval imprecision the fuse causes above do not explain.
@@ -160,24 +289,40 @@ void imprecisionCauses(const BufferFacts& f, std::vector<AllocCause>& out) {
     auto explained = [&](WasteCause c) {
         return std::any_of(out.begin(), out.end(), [&](const AllocCause& x) { return x.kind == c; });
     };
-    if (greater(allocated(f, BoundRules::Tvm06), allocated(f, BoundRules::Tvm)) && !explained(WasteCause::FuseFallback))
-        out.push_back({WasteCause::IntervalImprecision, "TVM 0.6's split and fuse rules are looser",
-                       "tvm-0.6 keeps a split's factor as its inner extent and widens fused intervals: " +
-                           num(allocated(f, BoundRules::Tvm06)) + " elements instead of " +
-                           num(allocated(f, BoundRules::Tvm)),
-                       "use --rules tvm or --rules tight", {BoundRules::Tvm06}});
-    if (f.runs.size() > 2 && greater(allocated(f, BoundRules::Tvm), allocated(f, BoundRules::Tight)) &&
-        !explained(WasteCause::FusedSegmentWrapsRow))
+    if (greater(allocated(f, BoundRules::Tvm05), allocated(f, BoundRules::Tvm)) && !explained(WasteCause::FuseFallback)) {
+        std::vector<std::string> why = tightenedSplits(f);
+        for (const std::string& c : clampedRequests(f))
+            why.push_back(c);
+        out.push_back({WasteCause::IntervalImprecision, "TVM 0.5's rules are looser",
+                       "tvm-0.5 allocates " + num(allocated(f, BoundRules::Tvm05)) + " elements, tvm " +
+                           num(allocated(f, BoundRules::Tvm)) +
+                           (why.empty() ? std::string() : ": " + joined(why)),
+                       "", {BoundRules::Tvm05}});
+    }
+    bool looserThanTight = f.runs.size() > 2 && greater(allocated(f, BoundRules::Tvm), allocated(f, BoundRules::Tight));
+    bool repeated = false;
+    for (const BoundStep* step : stepsAbout(*f.runs[1], f.origin, StepPhase::Request))
+        repeated |= repeatedVariable(step->inputs.front().expr).has_value();
+    bool looserThanNeeded = repeated && greater(allocated(f, BoundRules::Tvm), f.report->needed);
+    if ((looserThanTight || looserThanNeeded) && !explained(WasteCause::FusedSegmentWrapsRow)) {
+        std::string hint;
+        std::vector<std::string> why = intervalMechanisms(f, &hint);
         out.push_back({WasteCause::IntervalImprecision, "interval arithmetic over the consumers' loops is loose",
-                       "the tvm rules bound each read by intervals of the fused and split loops; the exact "
-                       "need takes " + num(allocated(f, BoundRules::Tight)) + " elements, not " +
-                           num(allocated(f, BoundRules::Tvm)),
-                       "use --rules tight", {BoundRules::Tvm06, BoundRules::Tvm}});
+                       "the tvm rules bound each read by intervals; the exact need is " +
+                           plural(looserThanTight ? allocated(f, BoundRules::Tight) : f.report->needed, "element") +
+                           ", not " + num(allocated(f, BoundRules::Tvm)) +
+                           (why.empty() ? std::string() : ": " + joined(why)),
+                       hint, {BoundRules::Tvm05, BoundRules::Tvm}});
+    }
 }
 
-std::string plural(std::optional<int64_t> n, const char* what) {
-    return num(n) + " " + what + (n == 1 ? "" : "s");
+/// `s[B].compute_inline()`, tried: what the buffer becomes, or "" when it cannot be inlined.
+std::string inlineHint(const BufferFacts& f) {
+    const std::string& name = f.report->name;
+    return tryFix(f, FixTrial{"s[" + name + "].compute_inline()",
+                              [&](const Schedule& copy) { stageNamed(copy, name).computeInline(); }});
 }
+
 
 /// `CA reads T[0:2, 0:2]`, or `C reads B[(i*2)] within B[0:15]` when the read is not its box.
 std::string readText(const std::string& name, const StageNeed::Access& a) {
@@ -196,20 +341,27 @@ void readShapeCauses(const BufferFacts& f, std::vector<AllocCause>& out) {
         return;
     const StageNeed& need = **f.need;
     const std::string& name = f.report->name;
-    std::vector<BoundRules> every{BoundRules::Tvm06, BoundRules::Tvm};
+    std::vector<BoundRules> every{BoundRules::Tvm05, BoundRules::Tvm};
     if (f.runs.size() > 2)
         every.push_back(BoundRules::Tight);
     bool wraps = std::any_of(out.begin(), out.end(), [](const AllocCause& c) { return c.kind == WasteCause::FusedSegmentWrapsRow; });
+    std::string inlined;
+    bool triedInline = false;
+    auto inlineOnce = [&]() -> const std::string& {
+        if (!triedInline)
+            inlined = inlineHint(f);
+        triedInline = true;
+        return inlined;
+    };
     for (const StageNeed::Access& a : need.accesses) {
-        if (wraps || !greater(a.hull, a.count))
+        // A read whose box is known and larger than what it reads; a box ISL could not bound
+        // (a floordiv that wraps) is not a stride.
+        if (wraps || !greater(a.hull, a.count) || a.region.find('?') != std::string::npos)
             continue;
         out.push_back({WasteCause::StridedRead, "the interval hull of a strided or non-contiguous read",
                        readText(name, a) + ": one iteration reads " + plural(a.count, "element") +
-                           " spread over a box of " + num(a.hull),
-                       "no rectangle can fix it; compute only the elements read into a compact buffer "
-                       "(a stage that reads " + name + " at those indices, computed at " + a.consumer->name +
-                           "), or compute_inline " + name,
-                       every});
+                           " spread over a box of " + num(a.hull) + "; no rectangle holds only those",
+                       inlineOnce(), every});
     }
     int64_t largest = 0;
     for (const StageNeed::Access& a : need.accesses)
@@ -221,10 +373,8 @@ void readShapeCauses(const BufferFacts& f, std::vector<AllocCause>& out) {
         reads += (i == 0 ? "" : i + 1 == need.accesses.size() ? " and " : ", ") + readText(name, need.accesses[i]);
     out.push_back({WasteCause::DisjointRequests, "the dimension-wise union of disjoint consumer requests",
                    reads + ": united axis by axis they span a box of " + num(need.hull) + " elements, " +
-                       num(need.needed) + " of them read",
-                   "no rectangle can fix it; compute the consumers' regions separately: one copy of " + name +
-                       " per consumer (cache_read, or one stage per region, computed at each consumer)",
-                   every});
+                       num(need.needed) + " of them read; no rectangle holds only those",
+                   inlineOnce(), every});
 }
 
 /// Threads relaxed by their binding or the storage scope (phase 1's reasons in the trace).
@@ -252,16 +402,19 @@ void threadCause(const BufferFacts& f, std::vector<AllocCause>& out) {
     for (const std::string& t : threads)
         list += (list.empty() ? "" : ", ") + t;
     const std::string& scope = f.report->scope;
-    std::string hint = scope == "shared" ? "intended when the threads of a block load it together; "
-                                           "set_scope('local') gives each thread its own " + num(f.report->perThread)
-                     : scope == "warp"   ? "a warp's lanes share it by design"
-                                         : "set_scope('local') (or 'shared' for the threads of one block) so that "
-                                           "the threads do not share one " + scope + " buffer";
+    const std::string& name = f.report->name;
+    std::string byDesign = scope == "shared" ? " (intended when the threads of a block load it together)"
+                     : scope == "warp"   ? " (a warp's lanes share it by design)"
+                                         : "";
+    std::string hint;
+    if (scope != "local")
+        hint = tryFix(f, FixTrial{"s[" + name + "].set_scope('local')",
+                                  [&](const Schedule& copy) { stageNamed(copy, name).setScope("local"); }});
     out.push_back({WasteCause::ThreadRelaxation, "relaxation by thread binding or storage scope",
                    (list.empty() ? std::string("thread loops") : list) + " relaxed: the " + scope +
                        " buffer is shared by the threads bound to them; one thread reads " +
-                       plural(f.report->perThread, "element") + ", all of them " + num(f.report->needed),
-                   hint, {BoundRules::Tvm06, BoundRules::Tvm, BoundRules::Tight}});
+                       plural(f.report->perThread, "element") + ", all of them " + num(f.report->needed) + byDesign,
+                   hint, {BoundRules::Tvm05, BoundRules::Tvm, BoundRules::Tight}});
 }
 
 /// " (the interpreter ran N stores: the bound check skips the rest)" where it tells.
@@ -287,11 +440,24 @@ std::string keptReason(const RuleRun& run, const Stage& stage, const SplitNode* 
     return "its loops are reordered, so the last iterations run behind a bound check";
 }
 
-/// "a factor that divides 20 (10, 5, 4)", or "" where there is none up to the factor.
-std::string dividingFactors(std::optional<int64_t> extent, std::optional<int64_t> factor) {
-    if (!extent || !factor || divisorsUpTo(*extent, *factor).empty())
+/// A split by a factor that divides the parent's extent, tried (largest first, up to the
+/// current factor): what the buffer then computes; "" where none helps.
+std::string dividingSplitHint(const BufferFacts& f, const std::string& stageName, const SplitNode* s,
+                              std::optional<int64_t> extent, std::optional<int64_t> factor) {
+    if (!extent || !factor || !s->factor.defined())
         return "";
-    return "a factor that divides " + std::to_string(*extent) + " (" + divisorsUpTo(*extent, *factor) + ")";
+    for (int64_t d = std::min(*extent, *factor); d >= 2; --d) {
+        if (*extent % d != 0)
+            continue;
+        FixTrial trial{"split " + s->parent->var.name() + " of " + stageName + " by factor " + std::to_string(d) +
+                           " instead of " + std::to_string(*factor) + " (it divides " + std::to_string(*extent) + ")",
+                       [&](const Schedule& copy) { resplit(copy, stageName, s, d); }};
+        std::string hint = tryFix(f, trial, FixGoal::SmallerOrComputeLess);
+        if (!hint.empty())
+            return hint;
+        break; // the largest divisor did not help; smaller ones will not either
+    }
+    return "";
 }
 
 /// Splits in the stage or in the consumers it is computed in whose last iteration runs past
@@ -319,21 +485,19 @@ void remainderCause(const BufferFacts& f, std::vector<AllocCause>& out) {
             std::string what = stage->op->name + " splits " + s->parent->var.name() + " (extent " + toString(extent) +
                                ") by " + toString(factor) + ": the last iteration of " + s->outer->var.name() +
                                " needs " + last + ", not " + toString(factor) + "; ";
-            std::string divides = dividingFactors(e, fct);
+            std::string hint = dividingSplitHint(f, stage->originOp->name, s, e, fct);
             if (shortened)
                 out.push_back({WasteCause::SplitRemainder, "a split remainder (computed, not allocated)",
                                what + f.report->name + " computes " + num(computed(f, BoundRules::Tvm)) +
                                    " elements under tvm" + skippedText(f, stage) + ", " +
-                                   num(computed(f, BoundRules::Tight)) + " under tight",
-                               "use --rules tight" + (divides.empty() ? "" : ", or " + divides),
-                               {BoundRules::Tvm06, BoundRules::Tvm}});
+                                   num(computed(f, BoundRules::Tight)) + " under tight, which runs only the remainder",
+                               hint, {BoundRules::Tvm05, BoundRules::Tvm}});
             else
                 out.push_back({WasteCause::SplitRemainder, "a split remainder (computed, not allocated)",
                                what + keptReason(tight, stage, s) + ": " + f.report->name + " runs " +
                                    num(computed(f, BoundRules::Tight)) + " iterations for " +
                                    num(f.report->distinct) + " elements under every rule set" + skippedText(f, stage),
-                               divides.empty() ? "" : "use " + divides,
-                               {BoundRules::Tvm06, BoundRules::Tvm, BoundRules::Tight}});
+                               hint, {BoundRules::Tvm05, BoundRules::Tvm, BoundRules::Tight}});
         }
 }
 
@@ -356,12 +520,60 @@ void recomputeCause(const BufferFacts& f, std::vector<AllocCause>& out) {
     out.push_back({WasteCause::Recompute, "overlapping iterations compute the same elements again",
                    "the iterations of the loops around " + name + " (attached at " + at + ") need overlapping "
                    "regions: " + name + " computes " + num(done) + " elements for the " + num(f.report->distinct) +
-                   " its consumers read, each of them " + timesOnAverage(*done, *f.report->distinct),
-                   cache ? "by design for a " + scope + " copy: each block or thread loads what it reads; "
-                           "larger tiles per block load each element fewer times"
-                         : "compute_root computes each element once (at the cost of a buffer for all of " + name +
-                               "), or attach at an outer loop so that fewer iterations overlap",
-                   {BoundRules::Tvm06, BoundRules::Tvm, BoundRules::Tight}});
+                   " its consumers read, each of them " + timesOnAverage(*done, *f.report->distinct) +
+                   (cache ? " (by design for a " + scope + " copy: each block or thread loads what it reads)" : ""),
+                   cache ? "" : tryFix(f, FixTrial{"s[" + name + "].compute_root()",
+                                                    [&](const Schedule& copy) { stageNamed(copy, name).computeRoot(); }},
+                                          FixGoal::SmallerOrComputeLess),
+                   {BoundRules::Tvm05, BoundRules::Tvm, BoundRules::Tight}});
+}
+
+/// A stage whose own loop is bound to a thread its storage is private to (threadIdx and a local
+/// buffer, blockIdx and a shared one): ScheduleOps gives that loop its min (notes section 8),
+/// so every thread computes the whole region into its own copy.
+void threadIndexCause(const BufferFacts& f, std::vector<AllocCause>& out) {
+    const RuleRun& run = *f.runs[1];
+    Stage stage = run.stageOf(f.origin);
+    if (!stage.defined() || stage->scope.empty() || stage->scope == "warp")
+        return;
+    int storageRank = int(StorageScope::create(stage->scope).rank);
+    for (const IterVar& leaf : stage->leafIterVars) {
+        const IterVarAttr* attr = stage.attrOf(leaf);
+        if (!attr || !attr->bindThread.defined())
+            continue;
+        const std::string& tag = attr->bindThread->threadTag;
+        if (tag == "vthread" || tag == "cthread" || ThreadScope::create(tag).rank >= storageRank)
+            continue;
+        const std::string& name = f.report->name;
+        std::string hint;
+        const StageTrace* trace = run.traceOf(f.origin);
+        for (const ConsumerTrace& ct : trace ? trace->consumers : std::vector<ConsumerTrace>{}) {
+            Stage consumer = run.normalized.stageOf(ct.consumer);
+            for (const IterVar& cl : consumer->leafIterVars) {
+                const IterVarAttr* ca = consumer.attrOf(cl);
+                if (!ca || !ca->bindThread.defined() || ca->bindThread->threadTag != tag || !hint.empty())
+                    continue;
+                std::string consumerName = consumer->originOp->name;
+                hint = tryFix(f, FixTrial{"s[" + name + "].compute_at(s[" + consumerName + "], " + cl->var.name() + ")",
+                                          [&](const Schedule& copy) {
+                                              stageNamed(copy, name).computeAt(stageNamed(copy, consumerName), cl);
+                                          }});
+            }
+        }
+        bool perThread = ThreadScope::create(tag).rank == 1;
+        if (hint.empty())
+            hint = tryFix(f, FixTrial{"s[" + name + "].set_scope('global') (then " + tag + " indexes it)",
+                                      [&](const Schedule& copy) { stageNamed(copy, name).setScope("global"); }},
+                          FixGoal::Lowers);
+        out.push_back({WasteCause::ThreadIndexVanishes, "a thread index that does not index the buffer",
+                       name + " is " + stage->scope + ", but its own loop " + leaf->var.name() + " is bound to " +
+                           tag + ": a " + stage->scope + " buffer is private to each " +
+                           (perThread ? "thread" : "block") + ", so " + tag + " vanishes from " + name +
+                           "'s indices and every " + (perThread ? "thread" : "block") +
+                           " writes the same elements of its own copy of " + num(allocated(f, BoundRules::Tvm)),
+                       hint, {BoundRules::Tvm05, BoundRules::Tvm, BoundRules::Tight}});
+        return;
+    }
 }
 
 void notQuasiAffineCause(const BufferFacts& f, std::vector<AllocCause>& out) {
@@ -392,6 +604,7 @@ std::vector<AllocCause> findCauses(const BufferFacts& facts) {
     imprecisionCauses(facts, out);
     readShapeCauses(facts, out);
     threadCause(facts, out);
+    threadIndexCause(facts, out);
     remainderCause(facts, out);
     recomputeCause(facts, out);
     notQuasiAffineCause(facts, out);

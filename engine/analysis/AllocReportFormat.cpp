@@ -77,7 +77,7 @@ std::string touchedCell(const BufferReport& b) {
     return b.touchedPeak ? std::to_string(*b.touchedPeak) + "/" + num(b.touchedTotal) : "-";
 }
 
-/// "16 (tvm-0.6), 16 (tvm), 16 (tight)" for one number of every rule set.
+/// "16 (tvm-0.5), 16 (tvm), 16 (tight)" for one number of every rule set.
 std::string perRules(const BufferReport& b, std::optional<int64_t> RuleAllocation::*field) {
     std::string out;
     for (size_t i = 0; i < b.allocations.size(); ++i) {
@@ -120,11 +120,11 @@ std::string bufferLines(const BufferReport& b) {
 std::string AllocReport::toText() const {
     std::ostringstream os;
     std::vector<std::vector<std::string>> rows{
-        {"buffer", "scope", "tvm-0.6", "tvm", "tight", "needed", "touched", "computed", "waste %", "causes"}};
+        {"buffer", "scope", "tvm-0.5", "tvm", "tight", "needed", "touched", "computed", "waste %", "causes"}};
     bool varies = false, copies = false;
     for (const BufferReport& b : buffers) {
         rows.push_back({b.name, b.scope + (b.scopeInferred ? " (inferred)" : ""),
-                        allocationCell(b, BoundRules::Tvm06), allocationCell(b, BoundRules::Tvm),
+                        allocationCell(b, BoundRules::Tvm05), allocationCell(b, BoundRules::Tvm),
                         tightAvailable ? allocationCell(b, BoundRules::Tight) : "n/a",
                         num(b.needed) + (b.needed ? tvmCopiesSuffix(b) : ""),
                         touchedCell(b), b.allocation(BoundRules::Tvm) ? num(b.allocation(BoundRules::Tvm)->computed) : "?",
@@ -147,7 +147,7 @@ std::string AllocReport::toText() const {
           "touched: the most elements one iteration touched / elements of the allocation touched at "
           "some point (interpreter, tvm rules)\n"
           "computed: iterations of its loop nest under tvm\n"
-          "waste %: the share of the tvm allocation not needed\n";
+          "waste %: the share of the " << boundRulesName(wasteRules) << " allocation not needed\n";
     for (const BufferReport& b : buffers) {
         os << "\n" << bufferLines(b);
         for (const AllocCause& c : b.causes) {
@@ -165,6 +165,7 @@ std::string AllocReport::toJson(int indent) const {
     auto optional = [](std::optional<int64_t> v) { return v ? Json(*v) : Json(nullptr); };
     Json out;
     out["tight_available"] = tightAvailable;
+    out["waste_rules"] = boundRulesName(wasteRules);
     out["buffers"] = Json::array();
     for (const BufferReport& b : buffers) {
         Json buffer;

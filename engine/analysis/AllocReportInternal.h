@@ -8,6 +8,7 @@
 #include "schedule/InferBound.h"
 #include "schedule/InferBoundTight.h"
 
+#include <functional>
 #include <optional>
 
 namespace bs::alloc {
@@ -48,13 +49,45 @@ std::optional<int64_t> countIterations(const std::vector<Loop>& loops);
 /// several values. Nullopt when symbolic or too many iterations.
 std::optional<int64_t> maxOver(const std::vector<Loop>& loops, const Expr& e, bool* varies);
 
+/// InferBound under `rules` on a normalized copy of `sch`.
+RuleRun runRules(const Schedule& sch, BoundRules rules);
+/// The buffer of `stage` under `run`: its region, size, largest allocation and iterations.
+RuleAllocation allocationUnder(const RuleRun& run, const Stage& stage, const StageTrace& trace);
+
 /// What the cause finder knows of one buffer.
 struct BufferFacts {
     Operation origin;
     const BufferReport* report;
-    std::vector<const RuleRun*> runs; ///< tvm-0.6, tvm, tight (when available)
+    std::vector<const RuleRun*> runs; ///< tvm-0.5, tvm, tight (when available)
     const std::optional<StageNeed>* need;
+    const Schedule* schedule;           ///< the script's schedule, for trying fixes on copies
+    const AllocReportOptions* options;
 };
+
+/// A schedule change to try for a buffer (AllocReportFixes.cpp): `apply` edits a copy of the
+/// schedule (stages found by name), `text` says it as the script would.
+struct FixTrial {
+    std::string text;
+    std::function<void(const Schedule&)> apply;
+};
+
+/// What a fix must do to be proposed.
+enum class FixGoal {
+    Smaller,              ///< allocate fewer elements (or remove the buffer)
+    SmallerOrComputeLess, ///< that, or compute fewer elements
+    Lowers,               ///< just lower (a fix of what the code does, not of its size)
+};
+
+/// What `trial` gives for the buffer of `facts` under the rules its waste is measured against:
+/// `s[B].compute_inline(): B disappears`, `...: B allocates 16 instead of 128`, or an empty
+/// string when the change fails or does not reach `goal`.
+std::string tryFix(const BufferFacts& facts, const FixTrial& trial, FixGoal goal = FixGoal::Smaller);
+
+/// The stage named `name` in `sch`, or an undefined Stage.
+Stage stageNamed(const Schedule& sch, const std::string& name);
+/// A copy of the split `split` of stage `stageName` in `sch` with `factor` (or `nparts`)
+/// replaced by `value`.
+void resplit(const Schedule& sch, const std::string& stageName, const SplitNode* split, int64_t value);
 
 std::vector<AllocCause> findCauses(const BufferFacts& facts);
 

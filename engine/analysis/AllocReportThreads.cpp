@@ -68,10 +68,9 @@ void virtualThreadCause(const BufferFacts& facts, std::vector<AllocCause>& out) 
                    name + " is private to each of the " + num(shown->copies) + " virtual threads of " + threads +
                        " (its region holds the thread variable, and the threads run inside its realize): "
                        "lowering allocates " + num(shown->allocated) + " elements for each, " + num(shown->total()) +
-                       " in all; needed and waste count one copy, touched counts all of them",
-                   "none needed: each virtual thread works on its own copy, as in TVM; fewer virtual threads "
-                   "make fewer copies",
-                   rules});
+                       " in all; needed and waste count one copy, touched counts all of them. Each "
+                       "virtual thread works on its own copy, as in TVM",
+                   "", rules});
 }
 
 } // namespace bs::alloc

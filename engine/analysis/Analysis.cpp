@@ -1,5 +1,7 @@
 #include "analysis/Analysis.h"
 
+#include "analysis/ScheduleFixes.h"
+
 namespace bs {
 
 Analysis analyze(const Program& program, const AnalysisOptions& options) {
@@ -20,6 +22,8 @@ Analysis analyze(const Program& program, const AnalysisOptions& options) {
         analysis.lowered = lower(program.schedule, program.args, lowerOptions);
     } catch (const UserError& e) {
         analysis.error = e.diagnostic();
+        if (analysis.error->fix.empty())
+            analysis.error->fix = findScheduleFix(program, *analysis.error, options.rules);
     }
     return analysis;
 }

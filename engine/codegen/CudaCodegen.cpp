@@ -184,7 +184,7 @@ void KernelPrinter::visit(const AllocateNode* op) {
                         "' has storage scope '" + scope +
                         "', which the CUDA code generator cannot emit (only 'shared' and "
                         "'local'); give it one of those with set_scope to get CUDA C, or run "
-                        "the kernel in GPU emulation (--target emulate)");
+                        "the kernel in GPU emulation (the emulate target)");
     }
     int64_t size = op->constantSize();
     if (size < 0) {
@@ -359,7 +359,7 @@ void checkHostCode(const Stmt& host) {
         if (buffer) {
             throw UserError("buffer '" + buffer->name() + "' is " + verb +
                             " outside any GPU kernel: bind the loops of its stage to "
-                            "blockIdx/threadIdx, or run with --target emulate");
+                            "blockIdx/threadIdx, or run it on the emulate target");
         }
         const auto* attrStmt = node.as<AttrStmtNode>();
         const auto* scope = attrStmt ? attrStmt->value.as<StringImmNode>() : nullptr;

@@ -2,6 +2,7 @@
 
 #include "arith/Analyzer.h"
 #include "ir/Op.h"
+#include "ir/Printer.h"
 #include "schedule/MessagePassing.h"
 #include "schedule/StorageScope.h"
 #include "support/Check.h"
@@ -35,6 +36,27 @@ IterVar boundThreadOf(const Stage& stage, const IterVar& iv) {
     return iv;
 }
 
+/// A vectorized or unrolled loop needs a constant extent (TVM's VectorizeLoop and UnrollLoop
+/// fail later on one that is not). Said here, at the script line of the vectorize or unroll.
+void requireConstantExtent(const Stage& stage, const IterVar& iv, const Expr& extent) {
+    ForKind kind = forKindOf(stage, iv);
+    if ((kind != ForKind::Vectorized && kind != ForKind::Unrolled) || asConstInt(extent))
+        return;
+    const char* what = kind == ForKind::Vectorized ? "vectorize" : "unroll";
+    const IterVarAttr* attr = stage.attrOf(iv);
+    Diagnostic d{std::string(what) + " of loop '" + iv->var.name() + "' in stage '" + stage.name() +
+                     "': its extent must be a constant, but it is " + toString(extent),
+                 attr && attr->location.known() ? attr->location : currentSourceLocation()};
+    d.subject.kind = "symbolic-extent";
+    d.subject.stage = stage.name();
+    d.subject.iterVar = iv->var.name();
+    d.subject.iterVarId = iv.get();
+    d.fix = "split it by a constant first and " + std::string(what) + " the inner loop: outer, inner = s[" +
+            stage.name() + "].split(" + iv->var.name() + ", factor=4); s[" + stage.name() + "]." + what +
+            "(inner)";
+    throw UserError(std::move(d));
+}
+
 /// A leaf that is an ordinary loop: `for`, or `let` for extent 1, or an `.idx` loop plus `let`
 /// for a non-zero min.
 void emitLoop(const Stage& stage, const IterVar& iv, const Range& dom, const LoopNestOptions& opt,
@@ -49,6 +71,7 @@ void emitLoop(const Stage& stage, const IterVar& iv, const Range& dom, const Loo
                                                value.defined() ? value : Expr(1), noOp()));
     }
     const int step = opt.steps ? opt.steps->loopStep(iv) : -1;
+    requireConstantExtent(stage, iv, dom.extent);
     if (!opt.keepTrivialLoops && isOne(dom.extent)) {
         level.push_back(LetStmtNode::make(var, dom.min, noOp()));
         (*valueMap)[iv] = dom.min;

@@ -219,7 +219,7 @@ private:
         step.rule = m_options.realizeBounds ? "tight-region" : "root-ranges";
         step.stage = stage->op;
         step.tensor = stage->op.output(valueIndex);
-        step.location = stage->location;
+        step.location = stepLine(stage);
         std::string text = "Realize " + step.tensor.name() + "(" + regionToString(region) +
                            "): each axis is the range InferBound gave its root IterVar (";
         for (size_t d = 0; d < op->axis.size(); ++d) {

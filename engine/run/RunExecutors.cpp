@@ -8,6 +8,7 @@
 #include "codegen/CudaExecutor.h"
 #include "runtime/Interpreter.h"
 #include "runtime/ThreadPool.h"
+#include "support/Check.h"
 
 #ifdef BOUNDSCOPE_WITH_LLVM
 #include "codegen/llvm/LlvmJit.h"
@@ -59,6 +60,8 @@ class LlvmExecutor : public Executor {
 public:
     LlvmExecutor(const LoweredFunc& func, std::vector<int64_t> sizes)
         : m_kernel(processJit().compile(cpuKernelOf(func))), m_sizes(std::move(sizes)) {
+        BS_CHECK(m_sizes.size() == func.scalarParams.size())
+            << m_sizes.size() << " sizes for " << func.scalarParams.size() << " scalar parameters";
         compileMs = m_kernel.timings().totalSeconds() * 1000.0;
         device = m_kernel.cpuName() + " (LLVM JIT, " +
                  std::to_string(ThreadPool::global().threadCount()) + " threads)";
@@ -109,6 +112,8 @@ class InterpreterExecutor : public Executor {
 public:
     InterpreterExecutor(const LoweredFunc& func, const std::vector<int64_t>& sizes)
         : m_func(func), m_sizes(sizes) {
+        BS_CHECK(m_sizes.size() == func.scalarParams.size())
+            << m_sizes.size() << " sizes for " << func.scalarParams.size() << " scalar parameters";
         device = usesGpuThreads(func) ? "interpreter (GPU emulation)" : "interpreter";
     }
 
@@ -137,8 +142,8 @@ std::unique_ptr<Executor> makeLlvmExecutor(const LoweredFunc& func,
     (void)func;
     (void)sizes;
     throw UserError("this build of boundscope has no LLVM JIT (configured with "
-                    "BOUNDSCOPE_WITH_LLVM=OFF): --target cpu is not available; use --target "
-                    "emulate to run the kernel in the interpreter");
+                    "BOUNDSCOPE_WITH_LLVM=OFF): the cpu target is not available; the emulate "
+                    "target runs the kernel in the interpreter");
 #endif
 }
 

@@ -51,13 +51,13 @@ void checkTargetFits(const LoweredFunc& func, RunTarget target) {
     if (target == RunTarget::Cpu && gpu)
         throw UserError("the schedule of '" + func.name +
                         "' binds loops to GPU threads (blockIdx/threadIdx), so it cannot run on "
-                        "the CPU; use --target cuda, or --target emulate to run it in the "
-                        "interpreter");
+                        "the CPU target; run it on the cuda target, or on the emulate target "
+                        "(the interpreter)");
     if (target == RunTarget::Cuda && !gpu)
         throw UserError("the schedule of '" + func.name +
-                        "' binds no loop to a GPU thread (blockIdx/threadIdx): --target cuda "
-                        "needs a GPU schedule (bind the outer loops with s[T].bind); use "
-                        "--target cpu");
+                        "' binds no loop to a GPU thread (blockIdx/threadIdx): the cuda target "
+                        "needs a GPU schedule (bind the outer loops with s[T].bind); the cpu "
+                        "target runs it");
 }
 
 std::unique_ptr<Executor> makeExecutor(RunTarget target, const LoweredFunc& func,
@@ -90,7 +90,10 @@ void summarizeTimes(RunReport& report) {
 
 /// The same computation with no schedule: create_schedule of the function's computed arguments,
 /// lowered with the same arguments (so the same buffers and symbolic sizes, in the same order).
-LowerResult lowerUnscheduled(const LoweredFunc& func, const LowerOptions& options) {
+LowerResult lowerUnscheduled(const LoweredFunc& func, LowerOptions options) {
+    // Every scalar parameter of the scheduled function, even those only its schedule uses (a
+    // te.var split factor), so that the sizes bind the same parameters in the same order.
+    options.scalarArgs = func.scalarParams;
     std::vector<Operation> outputs;
     for (const Tensor& t : func.args)
         if (t.op.as<ComputeOpNode>() &&
@@ -210,7 +213,7 @@ std::string printKernelLlvmIr(const LowerResult& lowered) {
     return printLlvmIr(cpuKernelOf(lowered.func));
 #else
     throw UserError("this build of boundscope has no LLVM code generator (configured with "
-                    "BOUNDSCOPE_WITH_LLVM=OFF): --target llvm is not available");
+                    "BOUNDSCOPE_WITH_LLVM=OFF): the llvm target is not available");
 #endif
 }
 

@@ -100,7 +100,7 @@ void checkArgumentsFit(const LoweredFunc& func, const std::vector<std::vector<in
         throw UserError("running '" + func.name + "' needs " + byteText(3 * total) +
                         " (the three copies of its arguments a run keeps; the largest is " +
                         largest + "), more than this machine's " + byteText(memory) +
-                        ": run smaller shapes (--size sets symbolic ones)");
+                        ": run smaller shapes (give symbolic sizes smaller values)");
 }
 
 } // namespace

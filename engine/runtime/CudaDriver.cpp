@@ -33,7 +33,7 @@ public:
         function = reinterpret_cast<F>(dlsym(m_handle, symbol));
         if (!function && required) {
             throw UserError(std::string(what) + " " + m_name + " lacks " + symbol +
-                            ": it is too old for Boundscope's --target cuda");
+                            ": it is too old for Boundscope's cuda target");
         }
     }
 
@@ -142,7 +142,7 @@ DriverApi loadDriverApi(const std::vector<std::string>& candidates) {
     std::unique_ptr<Library> lib = openFirst(candidates);
     if (!lib) {
         throw UserError("no CUDA driver found (" + joined(candidates) +
-                        "): --target cuda needs an NVIDIA GPU; use --target emulate to run the "
+                        "): the cuda target needs an NVIDIA GPU; the emulate target runs the "
                         "kernel in the interpreter");
     }
     const char* what = "the CUDA driver";
@@ -181,8 +181,8 @@ NvrtcApi loadNvrtcApi(const std::vector<std::string>& candidates) {
     std::unique_ptr<Library> lib = openFirst(candidates);
     if (!lib) {
         throw UserError("no CUDA runtime compiler found (tried " + joined(candidates) +
-                        "): --target cuda needs NVRTC from the CUDA toolkit; use --target "
-                        "emulate to run the kernel in the interpreter");
+                        "): the cuda target needs NVRTC from the CUDA toolkit; the emulate "
+                        "target runs the kernel in the interpreter");
     }
     const char* what = "NVRTC";
     NvrtcApi api;
@@ -215,7 +215,7 @@ CUdevice openFirstDevice(const DriverApi& api) {
         (result == kSuccess && count == 0)) {
         std::string detail = result == kSuccess ? "the driver sees none" : api.errorText(result);
         throw UserError("no CUDA device found (" + detail +
-                        "): --target cuda needs an NVIDIA GPU; use --target emulate to run the "
+                        "): the cuda target needs an NVIDIA GPU; the emulate target runs the "
                         "kernel in the interpreter");
     }
     CUdevice device = 0;

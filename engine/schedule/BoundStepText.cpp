@@ -207,12 +207,12 @@ std::string passUp(const PassEvent& e, const std::string& owner) {
                        ivName(f->outer) + " = " + fused + " / " + row + " and " + ivName(f->inner) +
                        " = " + fused + " % " + row + ": " + out + ".";
             case PassRule::FuseOneRow:
-                return "PassUpDomain, fuse: the segment " + in + " of " + fused +
+                return "PassUpDomain in '" + owner + "', fuse: the segment " + in + " of " + fused +
                        " stays in one row of " + ivName(f->inner) + " (extent " + row +
                        "): its length divides " + row +
                        " and its start is a multiple of its length, so " + out + ".";
             case PassRule::FuseWholeRows:
-                return "PassUpDomain, fuse: the segment " + in + " of " + fused +
+                return "PassUpDomain in '" + owner + "', fuse: the segment " + in + " of " + fused +
                        " may cross a row of " + ivName(f->inner) + " (extent " + row +
                        "): its length does not provably divide " + row +
                        " or its start is not provably aligned, so " + ivName(f->outer) +

@@ -212,6 +212,14 @@ std::string stepsToJson(const BoundSteps& steps, BoundRules rules, int indent) {
     return json{{"rules", boundRulesName(rules)}, {"steps", list}}.dump(indent);
 }
 
+SourceLocation stepLine(const Stage& stage) {
+    if (stage->attachLocation.known())
+        return stage->attachLocation;
+    if (stage->originOp->location.known())
+        return stage->originOp->location;
+    return stage->location;
+}
+
 std::string toString(const StepValue& value) {
     std::string text = value.name + " = ";
     if (value.set)

@@ -145,6 +145,10 @@ BoundTrace traceOf(const BoundSteps& steps, BoundRules rules, const Schedule* sc
 /// "line", "from"}]}`, expressions in TVM's text form.
 std::string stepsToJson(const BoundSteps& steps, BoundRules rules, int indent = 2);
 
+/// The script line a stage's steps point at: its compute_at (compute_inline, compute_root) when
+/// it has one, else the line that created its operation.
+SourceLocation stepLine(const Stage& stage);
+
 /// `i.j.fused = [(o*8), ((o*8) + 7)]`, `B[axis 0] = range(min=0, ext=8)`.
 std::string toString(const StepValue& value);
 

@@ -9,28 +9,6 @@ namespace bs {
 
 using json = nlohmann::ordered_json;
 
-const char* boundRulesName(BoundRules rules) {
-    switch (rules) {
-    case BoundRules::Tvm:
-        return "tvm";
-    case BoundRules::Tvm06:
-        return "tvm-0.6";
-    case BoundRules::Tight:
-        return "tight";
-    }
-    return "tvm";
-}
-
-std::optional<BoundRules> parseBoundRules(const std::string& name) {
-    if (name == "tvm")
-        return BoundRules::Tvm;
-    if (name == "tvm-0.6" || name == "tvm06" || name == "tvm0.6")
-        return BoundRules::Tvm06;
-    if (name == "tight")
-        return BoundRules::Tight;
-    return std::nullopt;
-}
-
 const char* leafCaseName(LeafCase c) {
     switch (c) {
     case LeafCase::ExtentOne:

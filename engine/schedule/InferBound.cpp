@@ -94,12 +94,17 @@ std::vector<Operation> consumersOf(const Stage& stage, const GraphContext& ctx) 
 
 using TensorDomMap = std::unordered_map<Tensor, std::vector<std::vector<IntSet>>, TensorHash, TensorEqual>;
 
+
 /// The steps of one stage's visit: InferRootBound's phases and PassDownDomain.
 struct StageStepLog {
     BoundSteps& steps;
     Operation stage;
     Operation consumer; ///< the consumer whose request is being made, in phases 1-3
     SourceLocation location;
+    /// Phases 1-2 of the current consumer: the step that made each IterVar's set, and the
+    /// relax steps (what a root set reads).
+    IterVarMap<int> setSteps;
+    std::vector<int> relaxSteps;
 
     int add(StepPhase phase, std::string rule, std::string text, StepDetail detail = {}) {
         BoundStep step;
@@ -128,10 +133,17 @@ struct StageStepLog {
             step.relation = e.relation;
             if (e.relation.defined())
                 step.location = e.relation->location;
-            for (const auto& [iv, set] : e.setsIn)
+            else if (e.location.known())
+                step.location = e.location;
+            for (const auto& [iv, set] : e.setsIn) {
                 step.inputs.push_back(StepValue{iv->var.name(), iv, set, std::nullopt, Expr()});
-            for (const auto& [iv, set] : e.setsOut)
+                if (auto it = setSteps.find(iv); it != setSteps.end())
+                    step.from.push_back(it->second);
+            }
+            for (const auto& [iv, set] : e.setsOut) {
                 step.outputs.push_back(StepValue{iv->var.name(), iv, set, std::nullopt, Expr()});
+                setSteps[iv] = step.id;
+            }
             for (const auto& [iv, r] : e.rangesIn) {
                 step.inputs.push_back(StepValue{iv->var.name(), iv, std::nullopt, r, Expr()});
                 if (steps.rangeStep(iv) >= 0)
@@ -188,8 +200,10 @@ void initLeafSets(const Stage& consumer, const std::vector<IterVar>& attach, con
         }
         (*upState)[iv] = entry.set;
         std::string text = steptext::leafSet(entry, consumer->op->name);
-        log.add(StepPhase::LeafSet, leafCaseName(entry.leafCase), text, entry);
+        log.setSteps[iv] = log.add(StepPhase::LeafSet, leafCaseName(entry.leafCase), text, entry);
         BoundStep& step = log.last();
+        if (int from = log.steps.rangeStep(iv); from >= 0)
+            step.from.push_back(from);
         step.iterVars = {iv};
         step.location = iv->location;
         step.inputs.push_back(StepValue{iv->var.name(), iv, std::nullopt, r, Expr()});
@@ -198,8 +212,10 @@ void initLeafSets(const Stage& consumer, const std::vector<IterVar>& attach, con
 }
 
 void addRelaxStep(StageStepLog& log, const RelaxEntry& entry) {
-    log.add(StepPhase::Relax, "relax", steptext::relax(entry, log.consumer->name), entry);
+    log.relaxSteps.push_back(log.add(StepPhase::Relax, "relax", steptext::relax(entry, log.consumer->name), entry));
     BoundStep& step = log.last();
+    if (int from = log.steps.rangeStep(entry.iv); from >= 0)
+        step.from.push_back(from);
     step.iterVars = {entry.iv};
     step.outputs.push_back(StepValue{entry.var.name(), entry.iv, entry.set, std::nullopt, Expr()});
 }
@@ -261,13 +277,16 @@ using RequestStepMap = std::map<std::tuple<const Node*, int, int>, std::vector<i
 
 /// Phase 3 for a compute consumer (ComputeOp::PropBoundToInputs): every read of one of the
 /// producer's tensors pushes one IntSet per axis, clamped to the shape when the shape interval
-/// is provably inside the access interval (both ends together, notes section 5).
+/// is provably inside the access interval (both ends together, notes section 5). TVM v0.5 (the
+/// tvm-0.5 rules) never clamps: PR #3526 added the clamp, PR #5367 made it both ends together.
 class RequestCollector : public IRVisitor {
 public:
     RequestCollector(Analyzer& analyzer, const VarMap<IntSet>& dom, TensorDomMap& tmap,
-                     StageStepLog& log, std::vector<int> rootSetSteps, RequestStepMap& requestSteps)
+                     StageStepLog& log, std::vector<int> rootSetSteps, RequestStepMap& requestSteps,
+                     BoundRules rules)
         : m_analyzer(analyzer), m_dom(dom), m_tmap(tmap), m_log(log),
-          m_rootSetSteps(std::move(rootSetSteps)), m_requestSteps(requestSteps) {}
+          m_rootSetSteps(std::move(rootSetSteps)), m_requestSteps(requestSteps),
+          m_clamp(rules != BoundRules::Tvm05) {}
 
 protected:
     using IRVisitor::visit;
@@ -283,9 +302,9 @@ protected:
             bool clamped = false;
             Expr shapeMax = shape[i] - 1;
             bool unbounded = !evaluated.hasLowerBound() && !evaluated.hasUpperBound();
-            if (unbounded || (evaluated.hasLowerBound() && evaluated.hasUpperBound() &&
+            if (m_clamp && (unbounded || (evaluated.hasLowerBound() && evaluated.hasUpperBound() &&
                               m_analyzer.canProve(makeZero(shape[i].type()) >= evaluated.min()) &&
-                              m_analyzer.canProve(shapeMax <= evaluated.max()))) {
+                              m_analyzer.canProve(shapeMax <= evaluated.max())))) {
                 request = IntSet::interval(makeZero(shape[i].type()), shapeMax);
                 clamped = true;
             }
@@ -312,6 +331,7 @@ private:
     StageStepLog& m_log;
     std::vector<int> m_rootSetSteps;
     RequestStepMap& m_requestSteps;
+    bool m_clamp;
 };
 
 /// Binds the ranges the consumer's expressions can mention: the consumer's own IterVars, the
@@ -341,6 +361,31 @@ void bindVisibleRanges(const Stage& consumer, const std::vector<IterVar>& produc
         bindWithThread(iv);
 }
 
+/// TVM's "cannot find the producer along the loop nest": `stage` is computed at a loop its
+/// consumer does not run inside. Said from the compute_at that made it, at its line.
+[[noreturn]] void throwAttachNoPath(const Stage& stage, const Operation& consumerOp) {
+    const std::string producer = stage->op->name;
+    const std::string loop = stage->attachIVar->var.name();
+    const std::string at = stage->attachStage->op->name;
+    Diagnostic d{"invalid schedule: '" + producer + "' is computed at loop '" + loop + "' of '" + at +
+                     "', but its consumer '" + consumerOp->name + "' does not run inside that loop, so "
+                     "no iteration of '" + loop + "' can compute what '" + consumerOp->name +
+                     "' reads (TVM: cannot find the producer along the loop nest)",
+                 stage->attachLocation.known() ? stage->attachLocation : currentSourceLocation()};
+    d.subject.kind = "attach-no-path";
+    d.subject.stage = producer;
+    d.subject.iterVar = loop;
+    // The loop as the script named it: normalize rebased the attach stage's root loops.
+    IterVar loopAsWritten = stage->attachIVar;
+    for (const IterVarRelation& rel : stage->attachStage->relations)
+        if (const auto* rebase = rel.as<RebaseNode>(); rebase && rebase->rebased.same_as(loopAsWritten))
+            loopAsWritten = rebase->parent;
+    d.subject.iterVarId = loopAsWritten.get();
+    d.subject.otherStage = at;
+    d.subject.consumer = consumerOp->name;
+    throw UserError(std::move(d));
+}
+
 /// Phases 1-3 for one consumer of `stage`.
 void requestFromConsumer(const Schedule& sch, const Stage& stage, const Operation& consumerOp,
                          const StorageScope& scope, const GraphContext& ctx,
@@ -349,10 +394,12 @@ void requestFromConsumer(const Schedule& sch, const Stage& stage, const Operatio
     const Stage consumer = sch.stageOf(consumerOp);
     const std::vector<IterVar>& attach = ctx.attachPath.at(stage->op);
     log.consumer = consumerOp;
+    log.setSteps.clear();
+    log.relaxSteps.clear();
     ConsumerVisit visit{ctx.attachPath.at(consumerOp)};
     log.add(StepPhase::Consumer, attach.empty() ? "at-root" : "attached",
             steptext::consumer(stage, consumerOp, visit, attach), visit);
-    log.last().location = consumer->location;
+    log.last().location = stepLine(consumer);
     IterVarMap<IntSet> upState;
     bool found = false;
     initLeafSets(consumer, attach, scope, ctx, rmap, &upState, &found, log);
@@ -360,9 +407,7 @@ void requestFromConsumer(const Schedule& sch, const Stage& stage, const Operatio
     collectRelaxSet(consumerOp, attach, scope, ctx, rmap, &found, &relaxSet, log);
     relaxVirtualThreadsOutOfScope(consumer, attach, ctx, rmap, &relaxSet, log);
     if (!found && !attach.empty())
-        throw UserError("invalid schedule: cannot find the producer '" + stage->op->name +
-                        "' along the loop nest specified by compute_at of consumer '" +
-                        consumerOp->name + "'");
+        throwAttachNoPath(stage, consumerOp);
     passUpDomain(consumer, rmap, rules, &upState, log.sink(StepPhase::PassUp));
 
     Analyzer analyzer;
@@ -390,10 +435,13 @@ void requestFromConsumer(const Schedule& sch, const Stage& stage, const Operatio
         BoundStep& step = log.last();
         step.iterVars = {iv};
         step.outputs.push_back(StepValue{iv->var.name(), iv, entry.domain, std::nullopt, Expr()});
+        if (auto from = log.setSteps.find(iv); from != log.setSteps.end())
+            step.from.push_back(from->second);
+        step.from.insert(step.from.end(), log.relaxSteps.begin(), log.relaxSteps.end());
     }
     const auto* compute = consumerOp.as<ComputeOpNode>();
     BS_CHECK(compute) << "consumer " << consumerOp->name << " is not a compute operation";
-    RequestCollector collector(analyzer, domMap, tmap, log, rootSetSteps, requestSteps);
+    RequestCollector collector(analyzer, domMap, tmap, log, rootSetSteps, requestSteps, rules);
     for (const Expr& body : compute->body)
         collector.visitExpr(body);
     log.consumer = Operation();
@@ -522,7 +570,7 @@ InferBoundResult inferBound(const Schedule& sch, BoundRules rules, BoundSteps pr
     int visitIndex = 0;
     for (size_t i = sch->stages.size(); i-- > 0;) {
         const Stage& stage = sch->stages[i];
-        StageStepLog log{result.steps, stage->op, Operation(), stage->location};
+        StageStepLog log{result.steps, stage->op, Operation(), stepLine(stage), {}, {}};
         const size_t stageFirst = result.steps.size();
         StageVisit visit;
         visit.visitIndex = visitIndex++;

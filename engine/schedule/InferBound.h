@@ -2,11 +2,8 @@
 /// InferBound: the Range of every IterVar of a schedule, computed as TVM computes it (seed 000/002
 /// and TVM_INFERBOUND_NOTES.md), with a BoundTrace of every intermediate the seed describes.
 ///
-/// Three rule sets (DESIGN.md, "InferBound, faithful first"):
-/// - `Tvm`: TVM's final TE behaviour (the notes): split tightening, the tight fuse rule.
-/// - `Tvm06`: the seed's 2019 behaviour: a fuse whose fused set is not its full range falls back
-///   to the full parent ranges, and a split's inner extent is always the factor.
-/// - `Tight`: ours: the smallest static rectangle each realize needs, and split remainders.
+/// Three rule sets (schedule/BoundRules.h, docs/RULES.md): `tvm` (TVM's final TE behaviour),
+/// `tvm-0.5` (the seed's rules, TVM v0.5's sources) and `tight` (ours).
 #pragma once
 
 #include "arith/IntSet.h"

@@ -254,7 +254,7 @@ void addTightStep(const Stage& stage, const IterVar& axis, const TightAxis& t,
     step.stage = stage->op;
     step.iterVars = {axis};
     step.axis = t.axis;
-    step.location = stage->location;
+    step.location = stepLine(stage);
     step.text = steptext::tightAxis(axis, t, stage->op->name);
     int previous = result.steps.rangeStep(axis);
     if (previous >= 0)

@@ -74,7 +74,7 @@ void passUpFuse(const FuseNode* f, const IterVarMap<Range>& rmap, BoundRules rul
         Expr value = fused.pointValue();
         outer = IntSet::singlePoint(plusMin(floordiv(value, innerExtent), outerRange.min));
         inner = IntSet::singlePoint(plusMin(floormod(value, innerExtent), innerRange.min));
-    } else if (rules == BoundRules::Tvm06) {
+    } else if (rules == BoundRules::Tvm05) {
         event.rule = PassRule::FuseFallback;
     } else {
         Analyzer analyzer;
@@ -161,7 +161,7 @@ struct DownContext {
 /// the seed's rules.
 Expr tighten(const DownContext& ctx, const IterVar& child, const Expr& parentExtent,
              const Expr& factor, Tightening* outcome) {
-    if (ctx.rules == BoundRules::Tvm06)
+    if (ctx.rules == BoundRules::Tvm05)
         *outcome = Tightening::SeedRules;
     else if (ctx.dominating.count(child) && ctx.dominating.at(child))
         *outcome = Tightening::ThreadBound;
@@ -364,6 +364,7 @@ void passDownDomain(const Stage& stage, IterVarMap<Range>* rmap, Analyzer* analy
         if (!attr || !attr->bindThread.defined() || !rmap->count(iv))
             continue;
         PassEvent event{IterVarRelation(), PassRule::ThreadBinding};
+        event.location = attr->location;
         event.rangesIn = {{iv, rmap->at(iv)}};
         ctx.set(event, attr->bindThread, rmap->at(iv));
         report(sink, std::move(event));

@@ -62,6 +62,8 @@ const char* tighteningName(Tightening t);
 
 /// What one relation did in a pass.
 struct PassEvent {
+    PassEvent(IterVarRelation relation, PassRule rule) : relation(std::move(relation)), rule(rule) {}
+
     IterVarRelation relation; ///< undefined for ThreadBinding
     PassRule rule;
     /// PassUpDomain: the children's sets read and the parents' sets written.
@@ -73,6 +75,8 @@ struct PassEvent {
     /// PassUpDomain of a split or a shifted rebase: the expression evaluated over the children's
     /// sets (`i.outer*8 + i.inner`); fuses: the inner extent E the fused value is divided by.
     Expr evaluated;
+    /// The script line of the relation, or of the bind of a thread binding.
+    SourceLocation location;
 };
 
 /// Receives one event per relation a pass visits; an empty sink costs nothing.

@@ -49,7 +49,7 @@ BoundSteps normalizeSteps(const Schedule& original, const Schedule& normalized) 
             step.phase = StepPhase::Normalize;
             step.rule = "inline";
             step.stage = before->op;
-            step.location = before->attachLocation.known() ? before->attachLocation : before->location;
+            step.location = stepLine(before);
             step.text = "normalize inlines '" + before->op->name + "' (compute_inline): its body is "
                         "substituted into " + consumerNames(before, feed) +
                         ", so it has no loops, no buffer and no ranges of its own.";
@@ -66,7 +66,7 @@ BoundSteps normalizeSteps(const Schedule& original, const Schedule& normalized) 
             step.stage = after->op;
             step.relation = rel;
             step.iterVars = {rebase->parent, rebase->rebased};
-            step.location = after->location;
+            step.location = rebase->parent->location.known() ? rebase->parent->location : stepLine(after);
             step.text = "normalize rebases root loop " + rebase->parent->var.name() + " of '" +
                         after->op->name + "' into a fresh " + rebase->rebased->var.name() +
                         " that starts at 0 (RebaseNonZeroMinLoop): InferBound requires every "

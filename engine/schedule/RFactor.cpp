@@ -199,9 +199,11 @@ std::vector<Tensor> Schedule::rfactor(const Tensor& tensor, const IterVar& axis,
     if (axis->iterType != IterVarType::CommReduce)
         failPrimitive(context, std::string("can only factor a reduction IterVar, but '") +
                                    axis->var.name() + "' is " + iterVarTypeName(axis->iterType));
-    if (!stage.isLeaf(axis))
-        failPrimitive(context,
-                      notLeafReason(axis, stage->allIterVars, stage->relations, stage.name()));
+    if (!stage.isLeaf(axis)) {
+        DiagnosticSubject subject = leafSubject(axis, stage->allIterVars, stage.name());
+        failPrimitive(context, notLeafReason(axis, stage->allIterVars, stage->relations, stage.name()),
+                      subject, leafFix(subject, stage->leafIterVars, stage->relations, axis));
+    }
 
     FactorPlan plan = planFactor(stage, compute, axis, factorAxis, context);
     Operation factorOp = makeFactorOp(stage, compute, reduce, axis, plan, context);

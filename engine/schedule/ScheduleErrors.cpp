@@ -35,8 +35,38 @@ std::string primitiveContext(const std::string& primitive, const IterVar& iv,
     return primitive + " of " + quoted(iv) + " in stage '" + stageName + "'";
 }
 
-void failPrimitive(const std::string& context, const std::string& rule) {
-    throw UserError(context + ": " + rule);
+void failPrimitive(const std::string& context, const std::string& rule, DiagnosticSubject subject,
+                   std::string fix) {
+    Diagnostic d{context + ": " + rule, currentSourceLocation()};
+    d.subject = std::move(subject);
+    d.fix = std::move(fix);
+    throw UserError(std::move(d));
+}
+
+std::string leafFix(const DiagnosticSubject& subject, const std::vector<IterVar>& leaves,
+                    const std::vector<IterVarRelation>& relations, const IterVar& iv) {
+    if (subject.kind == "not-a-leaf" || subject.kind == "attach-not-leaf") {
+        for (const IterVarRelation& rel : relations) {
+            std::vector<IterVar> inputs = relationInputs(rel);
+            if (std::any_of(inputs.begin(), inputs.end(), [&](const IterVar& x) { return x.same_as(iv); }))
+                return "use what '" + iv->var.name() + "' became: " + iterVarList(relationOutputs(rel)) +
+                       " (the values split, fuse and rebase return)";
+        }
+    }
+    return "use a loop of stage '" + subject.stage + "', one of its leaves " + iterVarList(leaves) +
+           " (s[" + subject.stage + "].op.axis, or what s[" + subject.stage + "].split/fuse returned)";
+}
+
+DiagnosticSubject leafSubject(const IterVar& iv, const std::vector<IterVar>& all,
+                              const std::string& stageName) {
+    bool known =
+        std::any_of(all.begin(), all.end(), [&](const IterVar& x) { return x.same_as(iv); });
+    DiagnosticSubject subject;
+    subject.kind = known ? "not-a-leaf" : "itervar-of-other-stage";
+    subject.stage = stageName;
+    subject.iterVar = iv->var.name();
+    subject.iterVarId = iv.get();
+    return subject;
 }
 
 std::string notLeafReason(const IterVar& iv, const std::vector<IterVar>& all,

@@ -16,8 +16,20 @@ namespace bs {
 std::string primitiveContext(const std::string& primitive, const IterVar& iv,
                              const std::string& stageName);
 
-/// Throws `UserError("<context>: <rule>")`.
-[[noreturn]] void failPrimitive(const std::string& context, const std::string& rule);
+/// Throws `UserError("<context>: <rule>")`, about `subject` when it is given, with `fix` (a
+/// change the script could make instead) when it is not empty.
+[[noreturn]] void failPrimitive(const std::string& context, const std::string& rule,
+                                DiagnosticSubject subject = {}, std::string fix = "");
+
+/// The fix for an IterVar a primitive cannot use: the IterVars it became (`not-a-leaf`), or the
+/// leaves of the stage (`itervar-of-other-stage`).
+std::string leafFix(const DiagnosticSubject& subject, const std::vector<IterVar>& leaves,
+                    const std::vector<IterVarRelation>& relations, const IterVar& iv);
+
+/// What a "not a leaf" error is about: `itervar-of-other-stage` when `iv` is no IterVar of
+/// `stage` at all, else `not-a-leaf`.
+DiagnosticSubject leafSubject(const IterVar& iv, const std::vector<IterVar>& all,
+                              const std::string& stageName);
 
 /// Why `iv` is not among `leaves`: which relation consumed it (`'i' is no longer a leaf (it was
 /// split into 'i.outer' and 'i.inner')`), or that it is not an IterVar of the stage at all.

@@ -1,6 +1,7 @@
 #include "schedule/Stage.h"
 
 #include "schedule/ScheduleErrors.h"
+#include "schedule/StorageScope.h"
 #include "support/Check.h"
 
 #include <algorithm>
@@ -18,9 +19,11 @@ bool contains(const std::vector<IterVar>& ivs, const IterVar& iv) {
 void requireLeaf(const Stage& stage, const IterVar& iv, const std::string& context) {
     if (!iv.defined())
         failPrimitive(context, "no iter var given");
-    if (!stage.isLeaf(iv))
-        failPrimitive(context,
-                      notLeafReason(iv, stage->allIterVars, stage->relations, stage.name()));
+    if (!stage.isLeaf(iv)) {
+        DiagnosticSubject subject = leafSubject(iv, stage->allIterVars, stage.name());
+        failPrimitive(context, notLeafReason(iv, stage->allIterVars, stage->relations, stage.name()),
+                      subject, leafFix(subject, stage->leafIterVars, stage->relations, iv));
+    }
 }
 
 std::string contextOf(const char* primitive, const Stage& stage, const IterVar& iv) {
@@ -116,16 +119,36 @@ void Stage::computeAt(const Stage& parent, const IterVar& scope) const {
         context += " at '" + scope->var.name() + "' of stage '" + parent.name() + "'";
     if (get()->op.as<PlaceholderOpNode>())
         failPrimitive(context, "a placeholder is not computed, so it cannot be attached");
-    if (get()->isOutput)
-        failPrimitive(context, "'" + name() + "' is an output and must be computed at the root");
+    DiagnosticSubject subject;
+    subject.stage = name();
+    subject.otherStage = parent.name();
+    if (scope.defined()) {
+        subject.iterVar = scope->var.name();
+        subject.iterVarId = scope.get();
+    }
+    if (get()->isOutput) {
+        subject.kind = "output-attached";
+        failPrimitive(context, "'" + name() + "' is an output and must be computed at the root",
+                      subject,
+                      "attach the other way round, the stage that computes for the output inside "
+                      "the output's loops: s[" + parent.name() + "].compute_at(s[" + name() +
+                          "], " + name() + ".op.axis[0])");
+    }
     if (!scope.defined())
         failPrimitive(context, "no iter var given");
-    if (!parent.isLeaf(scope))
+    if (!parent.isLeaf(scope)) {
+        DiagnosticSubject leaf = leafSubject(scope, parent->allIterVars, parent.name());
+        subject.kind = leaf.kind == "not-a-leaf" ? "attach-not-leaf" : "itervar-of-other-stage";
+        leaf.kind = subject.kind;
         failPrimitive(context,
-                      notLeafReason(scope, parent->allIterVars, parent->relations, parent.name()));
+                      notLeafReason(scope, parent->allIterVars, parent->relations, parent.name()),
+                      subject, leafFix(leaf, parent->leafIterVars, parent->relations, scope));
+    }
     std::string cycle = attachCycle(*this, parent);
-    if (!cycle.empty())
-        failPrimitive(context, "this would make an attach cycle " + cycle);
+    if (!cycle.empty()) {
+        subject.kind = "attach-cycle";
+        failPrimitive(context, "this would make an attach cycle " + cycle, subject);
+    }
     StageNode* node = mutableNode();
     node->attachType = AttachType::Scope;
     node->attachIVar = scope;
@@ -173,10 +196,16 @@ void Stage::bind(const IterVar& iv, const IterVar& thread) const {
                                    (thread.defined() ? ", but '" + thread->var.name() + "' is " +
                                                            iterVarTypeName(thread->iterType)
                                                      : std::string()));
+    if (!isValidThreadTag(thread->threadTag))
+        failPrimitive(context, "unknown thread tag '" + thread->threadTag +
+                                   "': expected blockIdx.x/y/z, threadIdx.x/y/z, vthread or cthread");
     updateAttr(*this, "bind", iv, [&](IterVarAttr& attr) { attr.bindThread = thread; });
 }
 
 void Stage::setScope(const std::string& scope) const {
+    // Checked here, at the script's set_scope line, rather than when InferBound first uses it.
+    if (!scope.empty())
+        StorageScope::create(scope);
     mutableNode()->scope = scope;
 }
 

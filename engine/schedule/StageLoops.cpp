@@ -41,7 +41,9 @@ struct LoopEdit {
         for (size_t i = 0; i < leaves.size(); ++i)
             if (leaves[i].same_as(iv))
                 return i;
-        failPrimitive(context, notLeafReason(iv, all, relations, stageName));
+        DiagnosticSubject subject = leafSubject(iv, all, stageName);
+        failPrimitive(context, notLeafReason(iv, all, relations, stageName), subject,
+                      leafFix(subject, leaves, relations, iv));
     }
 };
 

@@ -65,6 +65,27 @@ std::optional<std::string> describeExit(const py::error_already_set& error) {
     return std::string(py::str(code));
 }
 
+/// The subject and fix an engine UserError carried (bindings/Module.cpp), if it was one.
+void readEngineDetails(const py::object& value, Diagnostic& d) {
+    try {
+        if (py::hasattr(value, "_bs_subject")) {
+            auto t = value.attr("_bs_subject").cast<py::tuple>();
+            if (t.size() == 5) {
+                d.subject.kind = t[0].cast<std::string>();
+                d.subject.stage = t[1].cast<std::string>();
+                d.subject.iterVar = t[2].cast<std::string>();
+                d.subject.otherStage = t[3].cast<std::string>();
+                d.subject.consumer = t[4].cast<std::string>();
+            }
+        }
+        if (py::hasattr(value, "_bs_fix"))
+            d.fix = value.attr("_bs_fix").cast<std::string>();
+    } catch (const py::error_already_set&) {
+        // a script's own exception with attributes of these names: not ours, nothing to read
+    } catch (const py::cast_error&) {
+    }
+}
+
 } // namespace
 
 std::string toOneLine(const std::string& text) {
@@ -97,6 +118,7 @@ std::optional<PythonFailure> describePythonError(const py::error_already_set& er
     } else {
         failure.diagnostic.message = toOneLine(describeValue(error));
         failure.traceback = formatTraceback(error);
+        readEngineDetails(error.value(), failure.diagnostic);
     }
     int line = 0;
     if (error.matches(PyExc_SyntaxError) && py::hasattr(error.value(), "filename") &&

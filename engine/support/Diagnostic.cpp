@@ -36,6 +36,11 @@ UserError::UserError(Diagnostic diagnostic)
 UserError::UserError(const std::string& message)
     : UserError(Diagnostic{message, currentSourceLocation(), Severity::Error}) {}
 
+UserError::UserError(const std::string& message, DiagnosticSubject subject)
+    : UserError(message) {
+    m_diagnostic.subject = std::move(subject);
+}
+
 const SourceLocation& currentSourceLocation() { return t_currentLocation; }
 
 void setCurrentSourceLocation(SourceLocation location) { t_currentLocation = std::move(location); }

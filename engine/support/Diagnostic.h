@@ -22,11 +22,36 @@ struct SourceLocation {
 
 enum class Severity { Error, Warning, Note };
 
+/// What a user error points at, for the front ends that mark it (issue 13, item 5: the attach
+/// edge with no producer on its path, an IterVar of another stage, ...). Names, not handles,
+/// so a diagnostic outlives the program; `iterVarId` tells IterVars of one name apart.
+struct DiagnosticSubject {
+    /// A stable tag: `attach-no-path`, `itervar-of-other-stage`, `not-a-leaf`, `attach-cycle`,
+    /// `attach-not-leaf`; empty when the error is about nothing in particular.
+    std::string kind;
+    std::string stage;      ///< the stage the error is about
+    std::string iterVar;    ///< the IterVar concerned, by name
+    std::string otherStage; ///< the stage on the other side (attach target, IterVar's owner)
+    std::string consumer;   ///< a consumer involved (attach-no-path)
+    const void* iterVarId = nullptr; ///< the IterVar's node, to find its stage in the program
+
+    bool empty() const { return kind.empty(); }
+};
+
 /// One message for the user, with the place it refers to.
 struct Diagnostic {
+    Diagnostic() = default;
+    Diagnostic(std::string message, SourceLocation location, Severity severity = Severity::Error)
+        : message(std::move(message)), location(std::move(location)), severity(severity) {}
+
     std::string message;
     SourceLocation location;
     Severity severity = Severity::Error;
+    /// What the message is about, for front ends that point at it.
+    DiagnosticSubject subject;
+    /// A schedule change that would work, as the script would write it (`s[C].compute_root()`);
+    /// front ends show it beside the message. Empty when none is known.
+    std::string fix;
 
     /// `file:line: error: message` (the location part is left out when unknown).
     std::string toString() const;
@@ -38,6 +63,8 @@ class UserError : public std::runtime_error {
 public:
     explicit UserError(Diagnostic diagnostic);
     explicit UserError(const std::string& message);
+    /// A message about `subject`, at the current source location.
+    UserError(const std::string& message, DiagnosticSubject subject);
 
     const Diagnostic& diagnostic() const { return m_diagnostic; }
 

@@ -99,7 +99,7 @@ Graph buildGraph(const GraphInput& input, GraphKind kind, const std::string& sta
         return attachTree(input, stage);
     case GraphKind::ConsumerRequests:
         if (!stage.defined())
-            throw UserError("the requests graph needs a stage (--stage NAME)");
+            throw UserError("the requests graph is drawn for one stage, and none was named");
         return consumerRequests(input, stage);
     }
     BS_UNREACHABLE("unknown graph kind");

@@ -1,6 +1,6 @@
 # The PassUpDomain example of the InferBound thread: C's axes are fused, split into 512 parts and
 # B is computed at the outer loop. Each outer iteration reads one 8-element row segment of B.
-# TVM 0.6 (--rules tvm-0.6) falls back to the full fused ranges: allocate B[int32 * 4096].
+# The seed's rules (TVM 0.5, --rules tvm-0.5) fall back to the full fused ranges: allocate B[int32 * 4096].
 # Later TVM (--rules tvm) and --rules tight allocate the 8 elements actually needed.
 import tvm
 

@@ -53,4 +53,20 @@ QList<IrLine> irLines(const QString& text) {
     return lines;
 }
 
+QPair<int, int> numberSpanAt(const QString& line, int column) {
+    auto isDigit = [&line](int at) { return at >= 0 && at < line.size() && line[at].isDigit(); };
+    if (!isDigit(column))
+        --column; // the cursor sits just after the number
+    if (!isDigit(column))
+        return {-1, -1};
+    int start = column;
+    while (isDigit(start - 1))
+        --start;
+    int end = column + 1;
+    while (isDigit(end))
+        ++end;
+    const bool inName = start > 0 && (line[start - 1].isLetter() || line[start - 1] == u'_');
+    return inName ? QPair<int, int>(-1, -1) : QPair<int, int>(start, end);
+}
+
 } // namespace bs::gui

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <QList>
+#include <QPair>
 #include <QString>
 
 namespace bs::gui {
@@ -24,5 +25,10 @@ struct IrLine {
 
 /// One entry per line of `text` (lines split at '\n').
 QList<IrLine> irLines(const QString& text);
+
+/// The number written at or just before `column` of `line` (`512` in `for (i, 0, 512) {`,
+/// `8` in `allocate B[int32 * 8]`), as [start, end) columns; {-1, -1} when there is none. Digits
+/// inside a name (`int32`, `i0`) are no number.
+QPair<int, int> numberSpanAt(const QString& line, int column);
 
 } // namespace bs::gui

@@ -1,7 +1,6 @@
 #include "panels/AllocationsPanel.h"
 
 #include "document/Mailbox.h"
-#include "models/AppWording.h"
 #include "models/TraceRows.h"
 #include "panels/TableViews.h"
 
@@ -75,7 +74,7 @@ QString summaryText(const AllocReport &report) {
 } // namespace
 
 QStringList allocationHeaders() {
-    return {QStringLiteral("Buffer"),  QStringLiteral("Scope"), QStringLiteral("tvm-0.6"),
+    return {QStringLiteral("Buffer"),  QStringLiteral("Scope"), QStringLiteral("tvm-0.5"),
             QStringLiteral("tvm"),     QStringLiteral("tight"), QStringLiteral("Needed"),
             QStringLiteral("Touched"), QStringLiteral("Waste"), QStringLiteral("Causes")};
 }
@@ -91,7 +90,7 @@ QList<TableRow> allocationRows(const AllocReport &report) {
         row.cells << row.stage + (buffer.isOutput ? QStringLiteral(" (output)") : QString())
                   << scope;
         row.toolTips << QString() << QString();
-        for (BoundRules rules : {BoundRules::Tvm06, BoundRules::Tvm, BoundRules::Tight}) {
+        for (BoundRules rules : {BoundRules::Tvm05, BoundRules::Tvm, BoundRules::Tight}) {
             QString tip;
             row.cells << allocationCell(buffer, rules, &tip);
             row.toolTips << tip;
@@ -140,7 +139,7 @@ QString allocationDetails(const BufferReport &buffer) {
             lines << QStringLiteral("    ") + qstr(cause.detail);
         lines << QStringLiteral("    fix: ") +
                      (cause.hint.empty() ? QStringLiteral("no rectangular realize can avoid it")
-                                         : appWording(qstr(cause.hint)));
+                                         : qstr(cause.hint));
     }
     if (lines.isEmpty())
         lines << QStringLiteral("%1 allocates what it needs").arg(qstr(buffer.name));
@@ -199,15 +198,19 @@ void AllocationsPanel::setAnalysis(const std::shared_ptr<const Analysis> &analys
         return;
     }
     const Program &program = analysis->program;
-    if (program.schedule.same_as(m_schedule) && m_report)
-        return; // the report covers every rule set: a rules change needs no new one
+    // The report covers every rule set, but its waste and its fixes are measured under the
+    // rules selected: a rules change needs a new one.
+    if (program.schedule.same_as(m_schedule) && analysis->options.rules == m_rules && m_report)
+        return;
     m_schedule = program.schedule;
+    m_rules = analysis->options.rules;
     m_computing = true;
     m_status->setText(tr("Computing the allocation report…"));
     m_view->setEmptyText(tr("Computing…"));
     const quint64 generation = ++m_generation;
     AllocReportOptions options;
     options.args = program.args;
+    options.rules = m_rules;
     // A detached thread, as AnalysisRunner's: the interpreter run of a big program must never
     // make the app wait on exit; a superseded result is dropped by its generation.
     std::thread([mailbox = m_mailbox, schedule = program.schedule, options, generation] {

@@ -1,6 +1,6 @@
 /// \file
 /// The Allocations panel (issue 7, item 1): every realized buffer of the current program with
-/// the elements it allocates under the tvm-0.6, tvm and tight rules, the elements one
+/// the elements it allocates under the tvm-0.5, tvm and tight rules, the elements one
 /// iteration really needs, those the reference interpreter really touched, the waste in
 /// percent and its causes, each with the schedule change that removes it
 /// (analysis/AllocReport.h, the same report as `boundscope alloc`). The report runs the
@@ -65,6 +65,7 @@ private:
     std::shared_ptr<Mailbox<AllocationsPanel>> m_mailbox;
     quint64 m_generation = 0;
     bool m_computing = false;
+    BoundRules m_rules = BoundRules::Tvm;
     Schedule m_schedule; ///< the program the report is (being) computed for
     std::shared_ptr<const AllocReport> m_report;
     bool m_updating = false;

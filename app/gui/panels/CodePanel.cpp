@@ -1,7 +1,6 @@
 #include "panels/CodePanel.h"
 
 #include "document/Mailbox.h"
-#include "models/AppWording.h"
 #include "views/Highlighters.h"
 
 #if BOUNDSCOPE_GUI_WITH_RUN
@@ -40,7 +39,7 @@ GeneratedCode generateCode(const Analysis& analysis) {
                                                : printKernelLlvmIr(*analysis.lowered));
     } catch (const std::exception& e) {
         code.message = QStringLiteral("No %1: %2").arg(code.language,
-                                                        appWording(QString::fromUtf8(e.what())));
+                                                        QString::fromUtf8(e.what()));
         code.language.clear();
     }
 #else

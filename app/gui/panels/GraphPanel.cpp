@@ -63,19 +63,58 @@ void GraphPanel::setAnalysis(std::shared_ptr<const Analysis> analysis) {
 }
 
 void GraphPanel::showSelection(const QString& stage, const QString& iterVar) {
-    const bool stageChanged = stage != m_stage;
+    const QString before = graphStage();
     m_stage = stage;
     m_iterVar = iterVar;
     // The DAG is the same whatever is selected; the other graphs are about the selected stage.
-    if (stageChanged && m_kind != viz::GraphKind::StageDag)
+    if (graphStage() != before && m_kind != viz::GraphKind::StageDag)
         rebuild();
     applySelection();
+}
+
+void GraphPanel::showStepFocus(std::optional<StepFocus> focus) {
+    const QString before = graphStage();
+    m_focus = std::move(focus);
+    if (graphStage() != before)
+        rebuild();
+    applySelection();
+}
+
+bool GraphPanel::hasStepFocus() const {
+    return m_focus && m_analysis && m_focus->isOf(m_analysis.get());
+}
+
+QString GraphPanel::graphStage() const {
+    const bool followsStep = m_kind == viz::GraphKind::IterVarRelations && hasStepFocus() &&
+                             !m_focus->relationStage.isEmpty();
+    return followsStep ? m_focus->relationStage : m_stage;
 }
 
 void GraphPanel::applySelection() {
     m_scene->setSelectedObject(m_analysis ? objectRefOf(*m_analysis, m_stage, m_iterVar)
                                           : viz::ObjectRef{});
-    m_view->revealSelection();
+    const std::shared_ptr<const LaidOutGraph>& graph = m_scene->graph();
+    StepMarks marks = graph && hasStepFocus() ? stepMarksOf(*m_analysis, *m_focus, graph->graph)
+                                              : StepMarks();
+    const bool marksChanged = marks.nodes != m_scene->stepMarks().nodes ||
+                              marks.edges != m_scene->stepMarks().edges;
+    m_scene->setStepMarks(std::move(marks));
+    updateCaption();
+    if (marksChanged)
+        m_view->followStep();
+    else
+        m_view->revealSelection();
+}
+
+void GraphPanel::updateCaption() {
+    const std::shared_ptr<const LaidOutGraph>& graph = m_scene->graph();
+    if (m_waiting || !graph)
+        return;
+    QString caption = QString::fromStdString(graph->graph.name);
+    if (hasStepFocus())
+        caption += tr("   · step %1, %2").arg(m_focus->step).arg(
+            QString::fromLatin1(stepPhaseName(m_focus->phase)));
+    m_caption->setText(caption);
 }
 
 void GraphPanel::rebuild() {
@@ -84,7 +123,7 @@ void GraphPanel::rebuild() {
         return;
     }
     QString message;
-    std::optional<viz::Graph> graph = buildGraphOf(*m_analysis, m_kind, m_stage, &message);
+    std::optional<viz::Graph> graph = buildGraphOf(*m_analysis, m_kind, graphStage(), &message);
     if (!graph) {
         showMessage(message);
         return;
@@ -102,7 +141,6 @@ void GraphPanel::rebuild() {
 
 void GraphPanel::onLaidOut(std::shared_ptr<const LaidOutGraph> graph) {
     m_waiting = false;
-    m_caption->setText(QString::fromStdString(graph->graph.name));
     m_scene->setGraph(std::move(graph));
     applySelection();
     Q_EMIT graphShown();

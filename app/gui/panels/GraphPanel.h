@@ -6,14 +6,21 @@
 /// (GraphLayouter); until the layout arrives the previous drawing stays. A model identical to
 /// the one shown (same DOT text) is not laid out again. Clicking a node or row selects its
 /// stage or IterVar; the shared selection is drawn in the accent colour.
+///
+/// The Step-through's current step (issue 13, item 4) is drawn in the step colours over it:
+/// what the step touches (models/StepFocus.h), and in the IterVar graph the stage that owns the
+/// step's relation (for a pass-up, the consumer's relations) with the set travelling along each
+/// of the relation's edges.
 #pragma once
 
 #include "analysis/Analysis.h"
+#include "models/StepFocus.h"
 #include "viz/GraphModel.h"
 
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 
 class QLabel;
 
@@ -37,6 +44,13 @@ public:
     /// Shows the shared selection (rebuilding the graphs that depend on the selected stage).
     /// Emits nothing.
     void showSelection(const QString& stage, const QString& iterVar);
+
+    /// Draws what the current step touches (nullopt: no step), over the selection; a focus of
+    /// another Analysis than the one shown is ignored. Emits nothing.
+    void showStepFocus(std::optional<StepFocus> focus);
+    /// The stage the graph is about: the IterVar graph's is the step's relation stage while a
+    /// step is shown, else the selected stage.
+    QString graphStage() const;
 
     /// The graph drawn now (null while there is none).
     std::shared_ptr<const LaidOutGraph> shownGraph() const;
@@ -64,6 +78,8 @@ private:
     void onLayoutFailed(const QString& message);
     void showMessage(const QString& message);
     void applySelection();
+    bool hasStepFocus() const;
+    void updateCaption();
 
     viz::GraphKind m_kind;
     GraphScene* m_scene;
@@ -73,6 +89,7 @@ private:
     std::shared_ptr<const Analysis> m_analysis;
     QString m_stage;
     QString m_iterVar;
+    std::optional<StepFocus> m_focus;
     /// The DOT text of the model last sent to the layouter (skips identical relayouts).
     std::string m_requestedDot;
     bool m_waiting = false;

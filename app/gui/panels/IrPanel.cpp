@@ -2,7 +2,10 @@
 
 #include "ir/Printer.h"
 #include "models/GraphModels.h"
+#include "models/StepOutline.h"
+#include "models/StepText.h"
 #include "views/Highlighters.h"
+#include "views/IrView.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -22,6 +25,26 @@ const LowerPass kPasses[] = {LowerPass::ScheduleOps, LowerPass::Flatten, LowerPa
 const QColor kBlockTint(0xff, 0xf8, 0xe1);
 const QColor kStageLine(0xff, 0xe7, 0xa8);
 const QColor kLoopLine(0xff, 0xcc, 0x8a);
+const QColor kStepLine(0xc9, 0xdd, 0xf8);
+const QColor kDerivedLine(0xe6, 0xef, 0xfb);
+
+/// The statement after `pass` printed with the step of each line (-1 where none), as
+/// loweredIrText prints it.
+QString printedWithSteps(const Analysis& analysis, LowerPass pass, QList<int>* lineSteps) {
+    if (!analysis.lowered)
+        return QString();
+    const Stmt& stmt = analysis.lowered->func.after(pass);
+    if (!stmt.defined())
+        return QString();
+    std::vector<StepMark> marks;
+    const QString text = QString::fromStdString(printWithSteps(stmt, &marks));
+    lineSteps->fill(-1, text.count(QLatin1Char('\n')) + 1);
+    for (const StepMark& mark : marks) {
+        if (mark.line >= 0 && mark.line < lineSteps->size())
+            (*lineSteps)[mark.line] = mark.stepId;
+    }
+    return text;
+}
 
 } // namespace
 
@@ -33,23 +56,30 @@ QString loweredIrText(const Analysis& analysis, LowerPass pass) {
 }
 
 IrPanel::IrPanel(QWidget* parent)
-    : QWidget(parent), m_passes(new QComboBox(this)), m_text(new QPlainTextEdit(this)) {
+    : QWidget(parent), m_passes(new QComboBox(this)), m_text(new IrView(this)) {
     for (LowerPass pass : kPasses)
         m_passes->addItem(QString::fromLatin1(lowerPassName(pass)), int(pass));
     m_passes->setCurrentIndex(m_passes->findData(int(LowerPass::Final)));
     m_passes->setToolTip(tr("Show the IR after this lowering pass"));
     connect(m_passes, &QComboBox::currentIndexChanged, this, &IrPanel::refresh);
 
-    m_text->setReadOnly(true);
-    m_text->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_text->setFont(codeFont());
     m_text->setFrameShape(QFrame::NoFrame);
-    m_text->setToolTip(tr("Click a line to select the stage it belongs to"));
+    m_text->setToolTip(tr("Click a line to select the stage it belongs to; hover a number of a "
+                          "marked line to see where it came from, click it to step there"));
+    m_text->setDerivation([this](int step) {
+        const BoundSteps* steps = m_analysis ? stepsOf(*m_analysis) : nullptr;
+        if (!steps)
+            return QString();
+        return derivationHtml(*steps, step) +
+               tr("<p style=\"color:#6a717b\">Click the number to step there.</p>");
+    });
     new IrHighlighter(m_text->document());
     connect(m_text, &QPlainTextEdit::cursorPositionChanged, this, [this] {
         if (!m_updating)
             chooseLine(m_text->textCursor().blockNumber());
     });
+    connect(m_text, &IrView::stepClicked, this, &IrPanel::stepChosen);
 
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(6, 4, 6, 0);
@@ -81,6 +111,26 @@ void IrPanel::showSelection(const QString& stage, const QString& iterVar) {
     highlightSelection(true);
 }
 
+void IrPanel::showStep(int id, const QSet<int>& derived) {
+    m_step = id;
+    m_derived = derived;
+    m_text->setCurrentStep(id);
+    highlightSelection(true);
+}
+
+QList<int> IrPanel::stepLines() const {
+    QList<int> lines;
+    for (int line = 0; m_step >= 0 && line < m_lines.size(); ++line) {
+        if (m_text->stepOfLine(line) == m_step)
+            lines << line;
+    }
+    return lines;
+}
+
+int IrPanel::stepOfLine(int line) const {
+    return m_text->stepOfLine(line);
+}
+
 QString IrPanel::text() const {
     return m_text->toPlainText();
 }
@@ -96,37 +146,52 @@ bool IrPanel::chooseLine(int line) {
 void IrPanel::refresh() {
     // Keep the reader's place across re-analyses of the same script.
     const int scroll = m_text->verticalScrollBar()->value();
+    QList<int> lineSteps;
     m_updating = true;
-    m_text->setPlainText(m_analysis ? loweredIrText(*m_analysis, pass()) : QString());
+    m_text->setPlainText(m_analysis ? printedWithSteps(*m_analysis, pass(), &lineSteps)
+                                    : QString());
     m_updating = false;
+    m_text->setLineSteps(lineSteps);
     m_lines = irLines(m_text->toPlainText());
     m_text->verticalScrollBar()->setValue(scroll);
     highlightSelection(false);
+}
+
+QColor IrPanel::lineTint(const IrLine& line, int step) const {
+    if (m_step >= 0 && step == m_step)
+        return kStepLine;
+    if (step >= 0 && m_derived.contains(step))
+        return kDerivedLine;
+    if (m_stage.isEmpty() || line.stage != m_stage)
+        return QColor();
+    const bool loop = !m_iterVar.isEmpty() && !line.loopVar.isEmpty() && m_analysis &&
+                      iterVarOfLoop(*m_analysis, m_stage, line.loopVar) == m_iterVar;
+    return loop ? kLoopLine : line.namesStage ? kStageLine : kBlockTint;
 }
 
 void IrPanel::highlightSelection(bool scroll) {
     QList<QTextEdit::ExtraSelection> selections;
     m_highlighted.clear();
     int firstLine = -1;
-    int firstLoop = -1;
+    int firstFocus = -1; // the first line of the current step, else of the selected loop
     QTextBlock block = m_text->document()->begin();
     for (int n = 0; n < m_lines.size() && block.isValid(); ++n, block = block.next()) {
-        const IrLine& line = m_lines[n];
-        if (m_stage.isEmpty() || line.stage != m_stage)
+        const int step = m_text->stepOfLine(n);
+        const QColor tint = lineTint(m_lines[n], step);
+        if (!tint.isValid())
             continue;
-        const bool loop = !m_iterVar.isEmpty() && !line.loopVar.isEmpty() && m_analysis &&
-                          iterVarOfLoop(*m_analysis, m_stage, line.loopVar) == m_iterVar;
         QTextEdit::ExtraSelection s;
-        s.format.setBackground(loop ? kLoopLine : line.namesStage ? kStageLine : kBlockTint);
+        s.format.setBackground(tint);
         s.format.setProperty(QTextFormat::FullWidthSelection, true);
         s.cursor = QTextCursor(block);
         selections << s;
         m_highlighted << n;
         firstLine = firstLine < 0 ? n : firstLine;
-        firstLoop = firstLoop < 0 && loop ? n : firstLoop;
+        const bool focus = tint == kStepLine || (m_step < 0 && tint == kLoopLine);
+        firstFocus = firstFocus < 0 && focus ? n : firstFocus;
     }
     m_text->setExtraSelections(selections);
-    const int target = firstLoop >= 0 ? firstLoop : firstLine;
+    const int target = firstFocus >= 0 ? firstFocus : firstLine;
     if (!scroll || target < 0)
         return;
     // A QPlainTextEdit scrolls by lines: show the target without moving the reader's cursor.

@@ -1,7 +1,6 @@
 #include "panels/RunPanel.h"
 
 #include "document/Mailbox.h"
-#include "models/AppWording.h"
 #include "models/TraceRows.h"
 #include "panels/TableViews.h"
 
@@ -27,11 +26,11 @@ const char *const kRepeatKey = "run/repeat";
 QString targetLabel(RunTarget target) {
     switch (target) {
     case RunTarget::Cpu:
-        return QStringLiteral("CPU");
+        return QStringLiteral("cpu (LLVM JIT)");
     case RunTarget::Cuda:
-        return QStringLiteral("GPU");
+        return QStringLiteral("cuda (GPU)");
     case RunTarget::Emulate:
-        return QStringLiteral("GPU emulation");
+        return QStringLiteral("emulate (GPU emulation)");
     }
     return QString();
 }
@@ -241,7 +240,7 @@ bool RunPanel::run(bool check) {
         try {
             outcome->report = runKernel(*analysis->lowered, request);
         } catch (const UserError &e) {
-            outcome->error = appWording(QString::fromStdString(e.diagnostic().message));
+            outcome->error = QString::fromStdString(e.diagnostic().message);
         } catch (const std::exception &e) {
             outcome->error = QStringLiteral("internal error: %1").arg(QString::fromUtf8(e.what()));
         }
@@ -262,7 +261,7 @@ void RunPanel::onOutcome(const std::shared_ptr<Outcome> &outcome, int runs) {
         m_model->setRows(m_rows);
         // Emulated times are the interpreter's, not a GPU's: say so where they are read.
         const QString where = m_lastReport->target == RunTarget::Emulate
-                                  ? tr("GPU emulation (interpreter times, not a GPU's)")
+                                  ? tr("emulate (interpreter times, not a GPU's)")
                                   : targetLabel(m_lastReport->target);
         QString status = tr("%1: best %2 ms, %3 GFLOP/s")
                              .arg(where, msText(m_lastReport->bestMs))

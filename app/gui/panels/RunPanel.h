@@ -9,7 +9,7 @@
 /// The panel says which targets fit the schedule: a schedule bound to GPU threads cannot run on
 /// the CPU (that target is disabled, and GPU emulation is chosen when the CPU was), a CPU
 /// schedule cannot run on the GPU. A target that cannot run here (no GPU, no LLVM) shows one
-/// message in the panel, worded for the app (models/AppWording.h).
+/// message in the panel (the engine names targets in words, never by a command-line flag).
 #pragma once
 
 #include "analysis/Analysis.h"

@@ -61,7 +61,52 @@ bool isMultiLine(const viz::LabelCell& cell) {
     return cell.text.find('\n') != std::string::npos;
 }
 
+QFont stepLabelFont() {
+    return cellFont(false);
+}
+
+QSizeF stepLabelSize(const QString& text) {
+    const QFontMetricsF metrics(stepLabelFont());
+    qreal width = 0;
+    const QStringList lines = text.split(QLatin1Char('\n'));
+    for (const QString& line : lines)
+        width = std::max(width, metrics.horizontalAdvance(line));
+    return {width + 8, lines.size() * metrics.lineSpacing() + 4};
+}
+
+/// A value the current step sets, boxed in the step colours.
+void paintStepLabel(QPainter* painter, const QRectF& rect, const QString& text) {
+    painter->setPen(QPen(GraphPalette::step(), 1.2));
+    painter->setBrush(QColor(0xee, 0xf5, 0xff));
+    painter->drawRoundedRect(rect, 3, 3);
+    painter->setFont(stepLabelFont());
+    painter->setPen(QColor(0x0d, 0x3c, 0x78));
+    painter->drawText(rect, Qt::AlignCenter, text);
+}
+
 } // namespace
+
+QString wrapValue(const QString& text, int width) {
+    if (text.size() <= width)
+        return text;
+    // Break after the commas that separate the outermost bracket's elements.
+    QStringList parts;
+    int depth = 0;
+    int start = 0;
+    for (int i = 0; i < text.size(); ++i) {
+        const QChar c = text[i];
+        if (c == u'(' || c == u'[')
+            ++depth;
+        else if (c == u')' || c == u']')
+            --depth;
+        else if (c == u',' && depth == 1 && i + 1 < text.size() && text[i + 1] == u' ') {
+            parts << text.mid(start, i + 1 - start);
+            start = i + 2;
+        }
+    }
+    parts << text.mid(start);
+    return parts.join(QStringLiteral("\n "));
+}
 
 QColor GraphPalette::accent() {
     return QColor(0xe0, 0x7b, 0x00);
@@ -71,6 +116,12 @@ QColor GraphPalette::highlight() {
 }
 QColor GraphPalette::highlightFill() {
     return QColor(0xf9, 0xe7, 0x9f);
+}
+QColor GraphPalette::step() {
+    return QColor(0x1e, 0x6b, 0xc8);
+}
+QColor GraphPalette::stepFill() {
+    return QColor(0xd4, 0xe4, 0xfa);
 }
 QColor GraphPalette::ink() {
     return QColor(0x22, 0x22, 0x22);
@@ -152,7 +203,13 @@ void GraphNodeItem::layoutTable() {
 }
 
 QRectF GraphNodeItem::boundingRect() const {
-    return m_box.adjusted(-3, -3, 3, 3);
+    const QRectF box = m_box.adjusted(-3, -3, 3, 3);
+    return m_stepLabel.isEmpty() ? box : box | stepLabelRect();
+}
+
+QRectF GraphNodeItem::stepLabelRect() const {
+    const QSizeF size = stepLabelSize(m_stepLabel);
+    return QRectF(QPointF(m_box.center().x() - size.width() / 2, m_box.bottom() + 3), size);
 }
 
 void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) {
@@ -161,6 +218,7 @@ void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
         paintPlain(painter);
     else
         paintTable(painter);
+    paintStepMark(painter);
     if (!m_selected && !m_node.highlighted)
         return;
     // The selection is drawn around the viz highlight, so a selected stage on a highlighted
@@ -207,6 +265,8 @@ void GraphNodeItem::paintTable(QPainter* painter) {
         for (const Cell& cell : m_cells[r]) {
             QColor fill = colorOf(cell.cell->fill,
                                   row.highlighted ? GraphPalette::highlightFill() : nodeFill);
+            if (m_stepRows.contains(r))
+                fill = GraphPalette::stepFill();
             if (rowSelected)
                 fill = QColor(0xff, 0xd8, 0xa8);
             if (r == m_hoverRow)
@@ -224,6 +284,33 @@ void GraphNodeItem::paintTable(QPainter* painter) {
         }
     }
     painter->restore();
+}
+
+void GraphNodeItem::paintStepMark(QPainter* painter) {
+    if (m_stepMarked) {
+        // Inside the node's border, so the selection (drawn around it) still shows.
+        painter->setPen(QPen(GraphPalette::step(), 2.5));
+        painter->setBrush(Qt::NoBrush);
+        const QRectF inner = m_box.adjusted(1.5, 1.5, -1.5, -1.5);
+        if (m_node.kind == viz::GraphNodeKind::Root)
+            painter->drawEllipse(inner);
+        else
+            painter->drawRect(inner);
+    }
+    if (!m_stepLabel.isEmpty())
+        paintStepLabel(painter, stepLabelRect(), m_stepLabel);
+}
+
+void GraphNodeItem::setStepMark(bool marked, const QSet<int>& rows, const QString& label) {
+    const QString wrapped = wrapValue(label);
+    if (marked == m_stepMarked && rows == m_stepRows && wrapped == m_stepLabel)
+        return;
+    if (wrapped != m_stepLabel)
+        prepareGeometryChange();
+    m_stepMarked = marked;
+    m_stepRows = rows;
+    m_stepLabel = wrapped;
+    update();
 }
 
 void GraphNodeItem::setSelection(bool nodeSelected, const viz::ObjectRef& rowRef) {
@@ -328,6 +415,8 @@ GraphEdgeItem::GraphEdgeItem(const viz::GraphEdge& edge, const viz::EdgeLayout& 
 }
 
 QPen GraphEdgeItem::currentPen() const {
+    if (m_stepMarked)
+        return QPen(GraphPalette::step(), 2.4);
     if (m_accented)
         return QPen(GraphPalette::accent(), 2.2);
     if (m_edge.highlighted)
@@ -351,8 +440,34 @@ void GraphEdgeItem::setAccented(bool accented) {
     update();
 }
 
+void GraphEdgeItem::setStepMark(bool marked, const QString& label, int side) {
+    const QString wrapped = wrapValue(label);
+    if (marked == m_stepMarked && wrapped == m_stepLabel && side == m_stepLabelSide)
+        return;
+    if (wrapped != m_stepLabel || side != m_stepLabelSide)
+        prepareGeometryChange();
+    m_stepMarked = marked;
+    m_stepLabel = wrapped;
+    m_stepLabelSide = side;
+    // A labelled edge is drawn over the nodes, so its value stays legible.
+    setZValue(m_stepLabel.isEmpty() ? 0 : 1.5);
+    update();
+}
+
+QRectF GraphEdgeItem::stepLabelRect() const {
+    const QSizeF size = stepLabelSize(m_stepLabel);
+    const QPointF middle = path().pointAtPercent(0.5);
+    constexpr qreal kGap = 4;
+    const qreal left = m_stepLabelSide < 0   ? middle.x() - kGap - size.width()
+                       : m_stepLabelSide > 0 ? middle.x() + kGap
+                                             : middle.x() - size.width() / 2;
+    return QRectF(QPointF(left, middle.y() - size.height() / 2), size);
+}
+
 QRectF GraphEdgeItem::boundingRect() const {
     QRectF rect = QGraphicsPathItem::boundingRect().adjusted(-4, -4, 4, 4);
+    if (!m_stepLabel.isEmpty())
+        rect |= stepLabelRect();
     for (const QPolygonF& arrow : m_arrows)
         rect |= arrow.boundingRect();
     if (m_hasLabel)
@@ -376,6 +491,8 @@ void GraphEdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
     painter->setBrush(pen.color());
     for (const QPolygonF& arrow : m_arrows)
         painter->drawPolygon(arrow);
+    if (!m_stepLabel.isEmpty())
+        paintStepLabel(painter, stepLabelRect(), m_stepLabel);
     if (!m_hasLabel)
         return;
     QFont font = cellFont(false);

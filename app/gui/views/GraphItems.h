@@ -10,17 +10,20 @@
 
 #include <QGraphicsItem>
 #include <QGraphicsPathItem>
+#include <QSet>
 
 namespace bs::gui {
 
 class GraphScene;
 
 /// The colours every graph view shares: the selection accent, the viz highlight (attach
-/// paths), and the text.
+/// paths), what the Step-through's current step touches, and the text.
 struct GraphPalette {
     static QColor accent();
     static QColor highlight();
     static QColor highlightFill();
+    static QColor step();
+    static QColor stepFill();
     static QColor ink();
 };
 
@@ -35,6 +38,11 @@ public:
     /// Marks the node (whole border) and the rows showing `ref` as selected.
     void setSelection(bool nodeSelected, const viz::ObjectRef& rowRef);
     bool isNodeSelected() const { return m_selected; }
+    /// Marks the node (`marked`) and its `rows` as touched by the current step, with `label`
+    /// (a value it sets) written under it.
+    void setStepMark(bool marked, const QSet<int>& rows, const QString& label);
+    bool isStepMarked() const { return m_stepMarked; }
+    const QString& stepLabel() const { return m_stepLabel; }
     /// The object shown at item position `pos`: the row's when it names one, else the node's.
     viz::ObjectRef objectAt(const QPointF& pos) const;
 
@@ -54,7 +62,9 @@ private:
     void layoutTable();
     void paintPlain(QPainter* painter);
     void paintTable(QPainter* painter);
+    void paintStepMark(QPainter* painter);
     int rowAt(const QPointF& pos) const;
+    QRectF stepLabelRect() const;
 
     viz::GraphNode m_node;
     QRectF m_box;
@@ -65,6 +75,9 @@ private:
     bool m_selected = false;
     viz::ObjectRef m_rowRef;
     int m_hoverRow = -2; ///< -1: the title, -2: none
+    bool m_stepMarked = false;
+    QSet<int> m_stepRows;
+    QString m_stepLabel;
 };
 
 class GraphEdgeItem : public QGraphicsPathItem {
@@ -74,19 +87,33 @@ public:
     const viz::GraphEdge& edge() const { return m_edge; }
     /// Draws the edge in the accent colour (it touches the selected node).
     void setAccented(bool accented);
+    /// Draws the edge in the step colour (the current step passes along it) with `label`, the
+    /// value travelling along it, beside its middle: extending to the left (`side` < 0), to the
+    /// right (> 0) or centred on it (0).
+    void setStepMark(bool marked, const QString& label, int side = 0);
+    bool isStepMarked() const { return m_stepMarked; }
+    const QString& stepLabel() const { return m_stepLabel; }
     QRectF boundingRect() const override;
     QPainterPath shape() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
 private:
     QPen currentPen() const;
+    QRectF stepLabelRect() const;
 
     viz::GraphEdge m_edge;
     QList<QPolygonF> m_arrows;
     QPointF m_labelCenter;
     bool m_hasLabel = false;
     bool m_accented = false;
+    bool m_stepMarked = false;
+    QString m_stepLabel;
+    int m_stepLabelSide = 0;
 };
+
+/// `text` broken into lines of about `width` characters at its top-level ", " (a long IntSet
+/// `[floordiv(o, 8), floordiv(o, 8) + 1]` becomes two lines), for a label beside a node or edge.
+QString wrapValue(const QString& text, int width = 32);
 
 /// A cluster's frame and label, behind everything.
 class GraphClusterItem : public QGraphicsItem {

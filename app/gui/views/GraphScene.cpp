@@ -4,6 +4,8 @@
 
 #include <QSet>
 
+#include <cmath>
+
 namespace bs::gui {
 
 namespace {
@@ -31,6 +33,7 @@ void GraphScene::setGraph(std::shared_ptr<const LaidOutGraph> graph) {
     clear();
     m_nodes.clear();
     m_edges.clear();
+    m_stepMarks = StepMarks();
     m_graph = std::move(graph);
     if (!m_graph) {
         setSceneRect(QRectF());
@@ -52,8 +55,9 @@ void GraphScene::setGraph(std::shared_ptr<const LaidOutGraph> graph) {
         addItem(item);
         m_edges << item;
     }
-    setSceneRect(
-        QRectF(0, 0, layout.width, layout.height).adjusted(-kMargin, -kMargin, kMargin, kMargin));
+    m_graphRect =
+        QRectF(0, 0, layout.width, layout.height).adjusted(-kMargin, -kMargin, kMargin, kMargin);
+    setSceneRect(m_graphRect);
     applySelection();
     Q_EMIT graphChanged();
 }
@@ -93,6 +97,83 @@ QRectF GraphScene::selectionRect() const {
     for (const QString& id : selectedNodeIds())
         rect |= m_nodes.value(id)->sceneBoundingRect();
     return rect;
+}
+
+void GraphScene::setStepMarks(StepMarks marks) {
+    m_stepMarks = std::move(marks);
+    applyStepMarks();
+}
+
+/// Which side of a marked edge its value goes: away from the hub the step's edges meet at (a
+/// relation node), so the values of edges that converge on it do not cover each other.
+int GraphScene::labelSide(const GraphEdgeItem* edge, const QHash<QString, int>& degree) const {
+    const QString from = QString::fromStdString(edge->edge().from);
+    const QString to = QString::fromStdString(edge->edge().to);
+    const bool hubIsFrom = degree.value(from) > degree.value(to);
+    const GraphNodeItem* hub = m_nodes.value(hubIsFrom ? from : to);
+    const GraphNodeItem* other = m_nodes.value(hubIsFrom ? to : from);
+    if (!hub || !other)
+        return 0;
+    const qreal dx =
+        other->sceneBoundingRect().center().x() - hub->sceneBoundingRect().center().x();
+    return std::abs(dx) < 8 ? 0 : dx < 0 ? -1 : 1;
+}
+
+void GraphScene::applyStepMarks() {
+    for (auto it = m_nodes.begin(); it != m_nodes.end(); ++it)
+        it.value()->setStepMark(m_stepMarks.nodes.contains(it.key()),
+                                m_stepMarks.rows.value(it.key()),
+                                m_stepMarks.nodeLabels.value(it.key()));
+    QHash<QString, int> degree; // marked edges per node
+    for (GraphEdgeItem* edge : std::as_const(m_edges)) {
+        if (m_stepMarks.edges.contains(QString::fromStdString(edge->edge().id))) {
+            ++degree[QString::fromStdString(edge->edge().from)];
+            ++degree[QString::fromStdString(edge->edge().to)];
+        }
+    }
+    for (GraphEdgeItem* edge : std::as_const(m_edges)) {
+        const QString id = QString::fromStdString(edge->edge().id);
+        edge->setStepMark(m_stepMarks.edges.contains(id), m_stepMarks.edgeLabels.value(id),
+                          labelSide(edge, degree));
+    }
+    // The values may reach beyond the graph: keep them inside the scrollable area.
+    if (m_graph)
+        setSceneRect(m_graphRect | markedRect().adjusted(-kMargin, -kMargin, kMargin, kMargin));
+}
+
+QStringList GraphScene::markedNodeIds() const {
+    QStringList ids;
+    if (!m_graph)
+        return ids;
+    for (const viz::GraphNode& node : m_graph->graph.nodes) {
+        const QString id = QString::fromStdString(node.id);
+        if (m_stepMarks.nodes.contains(id) && m_nodes.contains(id))
+            ids << id;
+    }
+    return ids;
+}
+
+QList<GraphEdgeItem*> GraphScene::markedEdges() const {
+    QList<GraphEdgeItem*> edges;
+    for (GraphEdgeItem* edge : m_edges) {
+        if (edge->isStepMarked())
+            edges << edge;
+    }
+    return edges;
+}
+
+QRectF GraphScene::markedRect() const {
+    QRectF rect;
+    for (const QString& id : markedNodeIds())
+        rect |= m_nodes.value(id)->sceneBoundingRect();
+    for (GraphEdgeItem* edge : markedEdges())
+        rect |= edge->sceneBoundingRect();
+    return rect;
+}
+
+QRectF GraphScene::focusRect() const {
+    const QRectF marked = markedRect();
+    return marked.isEmpty() ? selectionRect() : marked;
 }
 
 void GraphScene::objectClicked(const viz::ObjectRef& ref) {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "document/GraphLayouter.h"
+#include "models/StepFocus.h"
 
 #include <QGraphicsScene>
 #include <QHash>
@@ -40,6 +41,21 @@ public:
     /// The bounding rectangle of the selected nodes (empty when none).
     QRectF selectionRect() const;
 
+    /// Draws what the Step-through's current step touches (nodes, rows, edges and the values
+    /// beside them) in the step colours; cleared by setGraph. Emits nothing.
+    void setStepMarks(StepMarks marks);
+    const StepMarks& stepMarks() const { return m_stepMarks; }
+    /// The ids of the nodes drawn as touched by the current step, in model order.
+    QStringList markedNodeIds() const;
+    /// The edge items drawn as touched by the current step.
+    QList<GraphEdgeItem*> markedEdges() const;
+    /// The bounding rectangle of the nodes and edges (with their values) the current step
+    /// marks; empty when it marks none.
+    QRectF markedRect() const;
+    /// What the view should keep in sight: the step's nodes when it marks some, else the
+    /// selection (empty when neither).
+    QRectF focusRect() const;
+
     /// Called by a node item when the user clicks it.
     void objectClicked(const viz::ObjectRef& ref);
 
@@ -51,9 +67,13 @@ Q_SIGNALS:
 
 private:
     void applySelection();
+    void applyStepMarks();
+    int labelSide(const GraphEdgeItem* edge, const QHash<QString, int>& degree) const;
 
     std::shared_ptr<const LaidOutGraph> m_graph;
     viz::ObjectRef m_selected;
+    StepMarks m_stepMarks;
+    QRectF m_graphRect; ///< the graph's own area, margins included
     QHash<QString, GraphNodeItem*> m_nodes;
     QList<GraphEdgeItem*> m_edges;
 };

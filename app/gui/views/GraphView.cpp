@@ -12,6 +12,10 @@ namespace {
 constexpr qreal kMinZoom = 0.1;
 constexpr qreal kMaxZoom = 4.0;
 constexpr qreal kMaxFitZoom = 1.25;
+/// Room around what the current step touches when the view follows it (scene points).
+constexpr qreal kStepMargin = 36;
+/// The zoom up to which the view closes in on what the current step touches.
+constexpr qreal kStepZoom = 1.0;
 } // namespace
 
 GraphView::GraphView(GraphScene* scene, QWidget* parent)
@@ -34,6 +38,13 @@ void GraphView::fitLegibly() {
     applyFit();
 }
 
+void GraphView::followStep() {
+    if (m_fit == Fit::Legible)
+        applyFit();
+    else
+        revealSelection();
+}
+
 void GraphView::applyFit() {
     const QRectF rect = m_scene->sceneRect();
     if (rect.isEmpty())
@@ -42,6 +53,19 @@ void GraphView::applyFit() {
     // Small graphs are not blown up beyond a comfortable reading size.
     if (zoom() > kMaxFitZoom)
         setTransform(QTransform::fromScale(kMaxFitZoom, kMaxFitZoom));
+    const QRectF marked = m_scene->markedRect();
+    if (m_fit == Fit::Legible && !marked.isEmpty() && zoom() < kStepZoom) {
+        // A graph drawn smaller than its natural size follows the current step: what the step
+        // touches, with some of its neighbourhood, up to the natural size.
+        const QRectF around = marked.adjusted(-kStepMargin, -kStepMargin, kStepMargin, kStepMargin);
+        const qreal fit = std::min(viewport()->width() / around.width(),
+                                   viewport()->height() / around.height());
+        const qreal target = std::max(std::min(kStepZoom, fit), kMinLegibleZoom);
+        if (target > zoom())
+            setTransform(QTransform::fromScale(target, target));
+        centerOn(marked.center());
+        return;
+    }
     if (m_fit == Fit::Whole || zoom() >= kMinLegibleZoom) {
         centerOn(rect.center());
         return;
@@ -49,7 +73,7 @@ void GraphView::applyFit() {
     // Too big to read whole: readable, scrolled to the selection, else to the graph's top
     // (centring on the top edge scrolls as far up as the scene allows).
     setTransform(QTransform::fromScale(kMinLegibleZoom, kMinLegibleZoom));
-    const QRectF selection = m_scene->selectionRect();
+    const QRectF selection = m_scene->focusRect();
     centerOn(selection.isEmpty() ? QPointF(rect.center().x(), rect.top()) : selection.center());
 }
 
@@ -61,7 +85,7 @@ void GraphView::onGraphChanged() {
 }
 
 void GraphView::revealSelection() {
-    const QRectF selection = m_scene->selectionRect();
+    const QRectF selection = m_scene->focusRect();
     if (selection.isEmpty())
         return;
     const QRectF visible = mapToScene(viewport()->rect()).boundingRect();

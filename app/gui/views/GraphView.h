@@ -1,7 +1,7 @@
 /// \file
 /// The view of a GraphScene: zoom with the wheel (around the cursor), pan by dragging the
 /// background, fit the graph (automatically on new graphs and resizes until the user zooms),
-/// and scroll the selection into view. The automatic fit keeps the text legible: a graph too
+/// and scroll the selection (or what the current step touches) into view. The automatic fit keeps the text legible: a graph too
 /// big for the view is shown at a readable zoom around the selection, with scroll bars; the Fit
 /// button shows the whole graph, however small.
 #pragma once
@@ -24,13 +24,17 @@ public:
     /// Shows the whole graph, never enlarged beyond 125%; resumes fitting automatically (the
     /// whole graph).
     void fitGraph();
-    /// The automatic fit: the whole graph when it stays legible (kMinLegibleZoom at least),
-    /// else that zoom centred on the selection (or the top of the graph); resumes fitting
-    /// automatically.
+    /// The automatic fit: what the current step touches when it marks something (followStep),
+    /// else the whole graph when it stays legible (kMinLegibleZoom at least), else that zoom
+    /// centred on the selection (or the top of the graph); resumes fitting automatically.
     void fitLegibly();
+    /// After the current step changed: while fitting automatically, shows what the step
+    /// touches at a legible zoom (the automatic fit follows the step); else reveals it.
+    void followStep();
     void zoomIn() { zoomBy(1.25); }
     void zoomOut() { zoomBy(1 / 1.25); }
-    /// Centres the selected nodes if they are outside the visible area.
+    /// Centres the nodes the current step touches, else the selected ones, if they are outside
+    /// the visible area (GraphScene::focusRect).
     void revealSelection();
     qreal zoom() const { return transform().m11(); }
 

@@ -291,8 +291,8 @@ void CodeGenLlvm::visit(const AttrStmtNode* op) {
                                                        : thread->threadTag;
         throw UserError("kernel '" + m_kernelName + "' binds '" + name + "' to a GPU thread (" +
                         op->key +
-                        "): GPU kernels cannot run on the CPU target; use --target cuda or "
-                        "emulate");
+                        "): GPU kernels cannot run on the CPU target; run it on the cuda or the "
+                        "emulate target");
     }
     visitStmt(op->body);
 }
@@ -325,7 +325,7 @@ void CodeGenLlvm::visit(const ForNode* op) {
     case ForKind::ThreadBinding:
         throw UserError("loop '" + op->loopVar.name() + "' of kernel '" + m_kernelName +
                         "' is bound to a GPU thread: GPU kernels cannot run on the CPU target; "
-                        "use --target cuda or emulate");
+                        "run it on the cuda or the emulate target");
     case ForKind::Parallel:
         emitParallelLoop(op);
         return;

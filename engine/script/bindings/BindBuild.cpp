@@ -366,7 +366,7 @@ void bindBuiltFunction(py::module_& m) {
         [](const Schedule& s, const py::list& args, const std::string& name, const std::string& rules) {
             auto parsed = parseBoundRules(rules);
             if (!parsed)
-                throw UserError("unknown rule set '" + rules + "': expected tvm, tvm-0.6 or tight");
+                throw UserError("unknown rule set '" + rules + "': expected tvm, tvm-0.5 or tight");
             return std::make_shared<BuiltFunction>(s, args, name, *parsed);
         },
         py::arg("schedule"), py::arg("args"), py::arg("name"), py::arg("rules") = "tvm", Located());

@@ -294,7 +294,7 @@ void bindSchedule(py::module_& m) {
 BoundRules rulesOf(const std::string& name) {
     auto rules = parseBoundRules(name);
     if (!rules)
-        throw UserError("unknown rule set '" + name + "': expected tvm, tvm-0.6 or tight");
+        throw UserError("unknown rule set '" + name + "': expected tvm, tvm-0.5 or tight");
     return *rules;
 }
 

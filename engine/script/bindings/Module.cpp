@@ -19,6 +19,27 @@ void defineModule(py::module_& m) {
     // ICHECK does, so a script that hits one gets a traceback instead of a dead process.
     auto internalError = py::register_exception<InternalError>(m, "InternalError", tvmError.ptr());
     internalError.attr("__module__") = "tvm.error";
+    // A UserError about something (DiagnosticSubject) or with a fix keeps them on the exception
+    // (`_bs_subject`, `_bs_fix`), so that the script's failure still points at the stage or
+    // attach edge (script/PythonErrors.cpp reads them back). Tried before the translators above.
+    py::register_exception_translator([](std::exception_ptr p) {
+        try {
+            if (p)
+                std::rethrow_exception(p);
+        } catch (const InternalError&) {
+            throw;
+        } catch (const UserError& e) {
+            const Diagnostic& d = e.diagnostic();
+            if (d.subject.empty() && d.fix.empty())
+                throw;
+            py::object type = py::module_::import("_boundscope").attr("TVMError");
+            py::object error = type(d.message);
+            error.attr("_bs_subject") = py::make_tuple(d.subject.kind, d.subject.stage, d.subject.iterVar,
+                                                       d.subject.otherStage, d.subject.consumer);
+            error.attr("_bs_fix") = d.fix;
+            PyErr_SetObject(type.ptr(), error.ptr());
+        }
+    });
 
     m.def("_add_library_path", &addLibraryPath, py::arg("directory"),
           "Marks a directory of Boundscope's own Python files (never the user's line).");

@@ -1,6 +1,6 @@
 // The command line of boundscope-gui (AppOptions.h), which scripts/screenshots.sh drives: every
 // dock can be raised by its short name, the kernel can be run before the picture, and a bad
-// argument is one message that names it.
+// argument is one message that names it; `--step` names a step of the Step-through.
 #include "GuiTestSupport.h"
 
 #include "AppOptions.h"
@@ -23,12 +23,13 @@ private Q_SLOTS:
     void everyDockHasAShortNameThatNamesARealDock();
     void runBeforeTheScreenshotIsCheckOrTime();
     void badArgumentsAreNamedInTheMessage();
+    void stepIsAnIdAPhaseOrAPhaseAndRulePrefix();
 };
 
 void AppOptionsTest::everyDockHasAShortNameThatNamesARealDock() {
     MainWindow window(MainWindow::Options{false, false});
-    for (const char* name : {"dag", "itervar", "attach", "requests", "inspector", "ir", "code",
-                             "bounds", "allocations", "run"}) {
+    for (const char* name : {"dag", "itervar", "attach", "requests", "inspector", "steps", "ir",
+                             "code", "bounds", "allocations", "run"}) {
         const QString object = dockObjectName(QLatin1String(name));
         QVERIFY2(!object.isEmpty() && window.dock(object), name);
     }
@@ -53,6 +54,17 @@ void AppOptionsTest::badArgumentsAreNamedInTheMessage() {
     QCOMPARE(error, QStringLiteral("unknown run 'fast' (check, time)"));
     QVERIFY(!parse({QStringLiteral("--show"), QStringLiteral("dag,nope")}, &error));
     QVERIFY2(error.startsWith(QStringLiteral("unknown dock 'nope'")), qPrintable(error));
+}
+
+void AppOptionsTest::stepIsAnIdAPhaseOrAPhaseAndRulePrefix() {
+    QString error;
+    for (const char* step : {"12", "pass-up", "pass-up:fuse", "pass-down:split-factor/tightened"}) {
+        const auto options = parse({QStringLiteral("--step"), QLatin1String(step)}, &error);
+        QVERIFY2(options, qPrintable(error));
+        QCOMPARE(options->step, QLatin1String(step));
+    }
+    QVERIFY(!parse({QStringLiteral("--step"), QStringLiteral("pass-sideways")}, &error));
+    QVERIFY2(error.startsWith(QStringLiteral("bad step 'pass-sideways'")), qPrintable(error));
 }
 
 BS_GUI_TEST_SUITE(AppOptionsTest);

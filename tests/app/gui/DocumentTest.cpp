@@ -99,10 +99,10 @@ void DocumentTest::rulesChangeReanalysesTheProgramWithoutTheScript() {
     QCOMPARE(document.analysis()->options.rules, BoundRules::Tvm);
     const auto first = document.analysis();
 
-    document.setRules(BoundRules::Tvm06);
+    document.setRules(BoundRules::Tvm05);
     QVERIFY(waitForAnalysis(document));
     QVERIFY(!document.problem());
-    QCOMPARE(document.analysis()->options.rules, BoundRules::Tvm06);
+    QCOMPARE(document.analysis()->options.rules, BoundRules::Tvm05);
     QVERIFY(document.analysis() != first);
     // The same program, not a new script run: the schedule is the very same object.
     QVERIFY(document.analysis()->program.schedule.same_as(first->program.schedule));

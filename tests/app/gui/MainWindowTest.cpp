@@ -243,9 +243,9 @@ void MainWindowTest::rulesSelectorChangesTheBoundsShown() {
     QVERIFY(f.show(fuseExample()));
     QCOMPARE(f.window.bounds()->rootElements(QStringLiteral("B")), qint64(8));
     QComboBox* rules = f.window.rulesSelector();
-    rules->setCurrentIndex(rules->findText(QStringLiteral("tvm-0.6")));
+    rules->setCurrentIndex(rules->findText(QStringLiteral("tvm-0.5")));
     QVERIFY(waitForAnalysis(*f.window.document()));
-    QCOMPARE(f.window.document()->rules(), BoundRules::Tvm06);
+    QCOMPARE(f.window.document()->rules(), BoundRules::Tvm05);
     QCOMPARE(f.window.bounds()->rootElements(QStringLiteral("B")), qint64(4096));
     QVERIFY(f.window.irPanel()->text().contains(QStringLiteral("allocate B[int32 * 4096]")));
 }
@@ -363,7 +363,7 @@ void MainWindowTest::generatedCodeIsMadeOffTheGuiThread() {
     const QString before = code->findChild<QPlainTextEdit*>()->toPlainText();
     QSignalSpy shown(code, &CodePanel::codeShown);
     f.window.rulesSelector()->setCurrentIndex(
-        f.window.rulesSelector()->findText(QStringLiteral("tvm-0.6")));
+        f.window.rulesSelector()->findText(QStringLiteral("tvm-0.5")));
     QVERIFY(waitForAnalysis(*f.window.document()));
     QVERIFY(!code->isCurrent());
     QCOMPARE(code->findChild<QPlainTextEdit*>()->toPlainText(), before);

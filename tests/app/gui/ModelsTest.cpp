@@ -5,7 +5,6 @@
 #include "TestPrograms.h"
 
 #include "analysis/Analysis.h"
-#include "models/AppWording.h"
 #include "models/GraphModels.h"
 #include "models/IrLines.h"
 #include "models/TraceRows.h"
@@ -23,7 +22,6 @@ private Q_SLOTS:
     void objectRefsRoundTripThroughNames();
     void graphsAreBuiltForTheSelectedStage();
     void requestRowsSayWhyAnAxisWasRelaxed();
-    void engineMessagesNameTheAppsControls();
 };
 
 void ModelsTest::irLinesBelongToTheInnermostProduceBlock() {
@@ -117,21 +115,6 @@ void ModelsTest::requestRowsSayWhyAnAxisWasRelaxed() {
     QVERIFY(rows[1].cells[why].contains(QStringLiteral("shared")));
 }
 
-void ModelsTest::engineMessagesNameTheAppsControls() {
-    QCOMPARE(appWording(QStringLiteral("no CUDA driver found (libcuda.so.1): --target cuda needs "
-                                       "an NVIDIA GPU; use --target emulate to run the kernel")),
-             QStringLiteral("no CUDA driver found (libcuda.so.1): the GPU target needs an NVIDIA "
-                            "GPU; use the GPU emulation target to run the kernel"));
-    QCOMPARE(appWording(QStringLiteral("or run the kernel in GPU emulation (--target emulate)")),
-             QStringLiteral("or run the kernel in GPU emulation"));
-    QCOMPARE(appWording(QStringLiteral("use --target cpu")), QStringLiteral("use the CPU target"));
-    QCOMPARE(appWording(QStringLiteral("use --rules tvm or --rules tight (TVM fixed this)")),
-             QStringLiteral("use the tvm rules or the tight rules (TVM fixed this); the Rules box "
-                            "in the toolbar chooses the rules"));
-    QCOMPARE(appWording(QStringLiteral("use --rules tvm-0.6")),
-             QStringLiteral("use the tvm-0.6 rules; the Rules box in the toolbar chooses the "
-                            "rules"));
-}
 
 BS_GUI_TEST_SUITE(ModelsTest);
 

@@ -68,14 +68,14 @@ void RunPanelTest::cpuRunTimesAndChecksTheKernel() {
     if (!runHasLlvm()) {
         // A build without LLVM says so in the panel.
         QVERIFY(!panel.lastError().isEmpty());
-        QVERIFY(panel.statusText().startsWith(QStringLiteral("Cannot run on CPU: ")));
+        QVERIFY(panel.statusText().startsWith(QStringLiteral("Cannot run on cpu (LLVM JIT): ")));
         return;
     }
     QVERIFY2(panel.lastError().isEmpty(), qPrintable(panel.lastError()));
     QVERIFY(panel.lastReport()->bestMs > 0);
     QCOMPARE(int(panel.lastReport()->timesMs.size()), 3);
     QCOMPARE(panel.model()->rowCount(), 1);
-    QCOMPARE(cell(panel, 0, QStringLiteral("Target")), QStringLiteral("CPU"));
+    QCOMPARE(cell(panel, 0, QStringLiteral("Target")), QStringLiteral("cpu (LLVM JIT)"));
     QCOMPARE(cell(panel, 0, QStringLiteral("Runs")), QStringLiteral("3"));
     QCOMPARE(cell(panel, 0, QStringLiteral("Check")), QStringLiteral("not checked"));
     QVERIFY(runAndWait(panel, true));
@@ -95,7 +95,7 @@ void RunPanelTest::emulationChecksTheSharedScopeKernel() {
     QVERIFY2(panel.lastError().isEmpty(), qPrintable(panel.lastError()));
     QCOMPARE(panel.lastReport()->target, RunTarget::Emulate);
     QVERIFY(panel.lastReport()->passed);
-    QCOMPARE(cell(panel, 0, QStringLiteral("Target")), QStringLiteral("GPU emulation"));
+    QCOMPARE(cell(panel, 0, QStringLiteral("Target")), QStringLiteral("emulate (GPU emulation)"));
     QCOMPARE(cell(panel, 0, QStringLiteral("Check")), QStringLiteral("pass"));
 }
 
@@ -112,11 +112,11 @@ void RunPanelTest::gpuWithoutADeviceExplainsInThePanel() {
         return;
     }
     QCOMPARE(panel.model()->rowCount(), 0);
-    QCOMPARE(panel.statusText(), QStringLiteral("Cannot run on GPU: ") + panel.lastError());
-    // One message in the app's words: what is missing and which target runs it instead.
+    QCOMPARE(panel.statusText(), QStringLiteral("Cannot run on cuda (GPU): ") + panel.lastError());
+    // One message that names the targets as the panel's selector does, no command-line flag.
     QVERIFY2(!panel.lastError().contains(QStringLiteral("--target")),
              qPrintable(panel.lastError()));
-    QVERIFY2(panel.lastError().contains(QStringLiteral("GPU emulation")),
+    QVERIFY2(panel.lastError().contains(QStringLiteral("the emulate target")),
              qPrintable(panel.lastError()));
     QVERIFY(!panel.isRunning());
 }
@@ -140,7 +140,7 @@ void RunPanelTest::gpuScheduleOffersGpuEmulationInsteadOfTheCpu() {
     // Chosen anyway, the CPU says why not, in the app's words.
     panel.setTarget(RunTarget::Cpu);
     QVERIFY(runAndWait(panel, false));
-    QVERIFY(panel.statusText().startsWith(QStringLiteral("Cannot run on CPU: ")));
+    QVERIFY(panel.statusText().startsWith(QStringLiteral("Cannot run on cpu (LLVM JIT): ")));
     QVERIFY2(!panel.lastError().contains(QStringLiteral("--target")),
              qPrintable(panel.lastError()));
     // A CPU schedule has no GPU kernel: the CPU, the user's choice, runs it again.

@@ -11,7 +11,7 @@
 namespace bs::gui::test {
 
 /// The seed's fuse example: C = B over 64x64, C's axes fused and split into 512 parts, B
-/// computed at the outer part. B's realize is 8 elements under `tvm` and 4096 under `tvm-0.6`.
+/// computed at the outer part. B's realize is 8 elements under `tvm` and 4096 under `tvm-0.5`.
 Program fuseExample();
 
 /// Ex. 6: B in "shared" scope computed at C's blockIdx.x loop, C's j bound to threadIdx.x.

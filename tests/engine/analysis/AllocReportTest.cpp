@@ -43,17 +43,17 @@ Schedule gatherDisjoint() {
 
 } // namespace
 
-TEST(AllocReport, FuseExampleAllocatesTheWholeProducerOnlyUnderTvm06) {
+TEST(AllocReport, FuseExampleAllocatesTheWholeProducerOnlyUnderTvm05) {
     REQUIRE_ISL();
     AllocReport r = allocReport(fuseExample(/*nparts=*/true, 512));
     const BufferReport& b = buffer(r, "B");
-    EXPECT_EQ(allocated(b, BoundRules::Tvm06), 4096);
+    EXPECT_EQ(allocated(b, BoundRules::Tvm05), 4096);
     EXPECT_EQ(allocated(b, BoundRules::Tvm), 8);
     EXPECT_EQ(allocated(b, BoundRules::Tight), 8);
     EXPECT_EQ(b.needed, 8);
     EXPECT_EQ(kinds(b), std::vector<WasteCause>{WasteCause::FuseFallback});
-    EXPECT_EQ(b.causes[0].rules, std::vector<BoundRules>{BoundRules::Tvm06});
-    EXPECT_EQ(computed(b, BoundRules::Tvm06), 512 * 4096); // the whole of B on every iteration
+    EXPECT_EQ(b.causes[0].rules, std::vector<BoundRules>{BoundRules::Tvm05});
+    EXPECT_EQ(computed(b, BoundRules::Tvm05), 512 * 4096); // the whole of B on every iteration
     EXPECT_NE(b.causes[0].detail.find("B allocates 4096 instead of 8 and computes all of them on every "
                                       "iteration, 2097152 in all"), std::string::npos) << b.causes[0].detail;
     EXPECT_EQ(computed(b, BoundRules::Tvm), 4096);
@@ -78,10 +78,12 @@ TEST(AllocReport, UnalignedSplitNamesTheFusedSegmentThatWrapsARow) {
     ASSERT_NE(wrap, nullptr);
     EXPECT_EQ(wrap->summary, "the fused segment wraps a row");
     EXPECT_EQ(wrap->rules, (std::vector<BoundRules>{BoundRules::Tvm, BoundRules::Tight}));
-    EXPECT_NE(wrap->hint.find("divisor of the row length 64 (32, 16, 8)"), std::string::npos) << wrap->hint;
+    // Tried on a copy of the schedule (issue 13, item 7): a factor that divides the row.
+    EXPECT_EQ(wrap->hint, "split i.j.fused by factor 32 instead of 48 (segments within one row of 64): B "
+                          "allocates 32 instead of 128");
     EXPECT_EQ(causeOf(b, WasteCause::StridedRead), nullptr) << "the wrap explains the box";
     EXPECT_EQ(computed(b, BoundRules::Tight), 8192); // 86 iterations of at most 2 whole rows
-    EXPECT_EQ(allocated(b, BoundRules::Tvm06), 4096);
+    EXPECT_EQ(allocated(b, BoundRules::Tvm05), 4096);
     EXPECT_EQ(computed(b, BoundRules::Tvm), 8256);  // the last iteration's second row is past the end,
     EXPECT_EQ(b.computedRun, 8192);                 // skipped by TVM's bound check
     EXPECT_EQ(b.distinct, 4096);
@@ -96,7 +98,7 @@ TEST(AllocReport, DisjointConsumerRequestsAllocateSixteenForEight) {
     REQUIRE_ISL();
     AllocReport r = allocReport(gatherDisjoint());
     const BufferReport& t = buffer(r, "T");
-    for (BoundRules rules : {BoundRules::Tvm06, BoundRules::Tvm, BoundRules::Tight})
+    for (BoundRules rules : {BoundRules::Tvm05, BoundRules::Tvm, BoundRules::Tight})
         EXPECT_EQ(allocated(t, rules), 16) << boundRulesName(rules);
     EXPECT_EQ(t.needed, 8);
     EXPECT_EQ(t.wastePercent(), 50.0);
@@ -104,7 +106,8 @@ TEST(AllocReport, DisjointConsumerRequestsAllocateSixteenForEight) {
     EXPECT_EQ(t.causes[0].summary, "the dimension-wise union of disjoint consumer requests");
     EXPECT_NE(t.causes[0].detail.find("CA reads T[0:2, 0:2] and CB reads T[2:4, 2:4]"), std::string::npos)
         << t.causes[0].detail;
-    EXPECT_NE(t.causes[0].hint.find("compute the consumers' regions separately"), std::string::npos);
+    // cache_read would only move the waste; inlining removes the buffer (tried on a copy).
+    EXPECT_EQ(t.causes[0].hint, "s[T].compute_inline(): T disappears (each use computes it in place)");
     EXPECT_TRUE(buffer(r, "CA").causes.empty());
 }
 
@@ -112,7 +115,7 @@ TEST(AllocReport, SplitRemainderIsComputedNotAllocated) {
     REQUIRE_ISL();
     AllocReport r = allocReport(splitRemainder());
     const BufferReport& b = buffer(r, "B");
-    for (BoundRules rules : {BoundRules::Tvm06, BoundRules::Tvm, BoundRules::Tight})
+    for (BoundRules rules : {BoundRules::Tvm05, BoundRules::Tvm, BoundRules::Tight})
         EXPECT_EQ(allocated(b, rules), 16);
     EXPECT_EQ(b.needed, 16);
     EXPECT_EQ(computed(b, BoundRules::Tvm), 32);
@@ -122,7 +125,8 @@ TEST(AllocReport, SplitRemainderIsComputedNotAllocated) {
     EXPECT_NE(remainder->detail.find("C splits i (extent 20) by 16: the last iteration of i.outer needs 4"),
               std::string::npos)
         << remainder->detail;
-    EXPECT_NE(remainder->hint.find("(10, 5, 4)"), std::string::npos) << remainder->hint;
+    EXPECT_EQ(remainder->hint, "split i of C by factor 10 instead of 16 (it divides 20): B allocates 10 "
+                               "instead of 16");
     EXPECT_NE(remainder->detail.find("B computes 32 elements under tvm (the interpreter ran 20 stores: a bound "
                                      "check skips the other 12), 20 under tight"), std::string::npos)
         << remainder->detail;
@@ -143,7 +147,8 @@ TEST(AllocReport, StridedReadIsTheIntervalHull) {
     EXPECT_EQ(b.needed, 8);
     ASSERT_EQ(kinds(b), std::vector<WasteCause>{WasteCause::StridedRead});
     EXPECT_NE(b.causes[0].detail.find("C reads B[(i*2)] within B[0:15]"), std::string::npos) << b.causes[0].detail;
-    EXPECT_NE(b.causes[0].hint.find("no rectangle can fix it"), std::string::npos);
+    EXPECT_NE(b.causes[0].detail.find("no rectangle holds only those"), std::string::npos);
+    EXPECT_EQ(b.causes[0].hint, "s[B].compute_inline(): B disappears (each use computes it in place)");
 }
 
 TEST(AllocReport, SharedScopeRelaxationIsNamed) {
@@ -168,7 +173,8 @@ TEST(AllocReport, SharedScopeRelaxationIsNamed) {
     const AllocCause* relax = causeOf(b, WasteCause::ThreadRelaxation);
     ASSERT_NE(relax, nullptr);
     EXPECT_NE(relax->detail.find("threadIdx.x relaxed"), std::string::npos) << relax->detail;
-    EXPECT_NE(relax->hint.find("set_scope('local')"), std::string::npos);
+    EXPECT_NE(relax->detail.find("intended when the threads of a block load it together"), std::string::npos);
+    EXPECT_EQ(relax->hint, "") << "a local B would not hold fewer: every thread of the block reads it";
 }
 
 TEST(AllocReport, GlobalBufferInsideThreadLoopsIsSharedByAllThreads) {
@@ -261,18 +267,18 @@ TEST(AllocReport, TextIsAnAlignedTableWithCauses) {
     REQUIRE_ISL();
     std::string text = allocReport(gatherDisjoint()).toText();
     EXPECT_EQ(text.substr(0, text.find('\n')),
-              "buffer  scope              tvm-0.6  tvm  tight  needed  touched  computed  waste %  causes");
+              "buffer  scope              tvm-0.5  tvm  tight  needed  touched  computed  waste %  causes");
     EXPECT_NE(text.find("\nT       global (inferred)  16       16   16     8       16/16    16        50.0     "
                         "disjoint-requests\n"),
               std::string::npos)
         << text;
-    EXPECT_NE(text.find("\nT:\n  allocated 16 (tvm-0.6), 16 (tvm), 16 (tight)\n  needed 8 per iteration, 8 over "
-                        "the run\n  computed 16 (tvm-0.6), 16 (tvm), 16 (tight); the interpreter ran 16 stores (tvm)\n"
+    EXPECT_NE(text.find("\nT:\n  allocated 16 (tvm-0.5), 16 (tvm), 16 (tight)\n  needed 8 per iteration, 8 over "
+                        "the run\n  computed 16 (tvm-0.5), 16 (tvm), 16 (tight); the interpreter ran 16 stores (tvm)\n"
                         "  touched 16 in one iteration at most; 16 of its allocated elements touched at some point"),
               std::string::npos)
         << text;
-    EXPECT_NE(text.find("  disjoint-requests [tvm-0.6, tvm, tight]: the dimension-wise union"), std::string::npos);
-    EXPECT_NE(text.find("    hint: no rectangle can fix it"), std::string::npos);
+    EXPECT_NE(text.find("  disjoint-requests [tvm-0.5, tvm, tight]: the dimension-wise union"), std::string::npos);
+    EXPECT_NE(text.find("    hint: s[T].compute_inline(): T disappears"), std::string::npos) << text;
     std::string fuse = allocReport(fuseExample(false, 48)).toText();
     EXPECT_NE(fuse.find("128*"), std::string::npos) << fuse;
     EXPECT_NE(fuse.find("* the size changes from one iteration"), std::string::npos);
@@ -297,5 +303,5 @@ TEST(AllocReport, JsonHoldsEveryNumberAndCause) {
     EXPECT_EQ(b["distinct"], 20);
     EXPECT_EQ(b["computed_run"], 20);
     EXPECT_EQ(b["causes"][0]["kind"], "split-remainder");
-    EXPECT_EQ(b["causes"][0]["rules"], nlohmann::json({"tvm-0.6", "tvm"}));
+    EXPECT_EQ(b["causes"][0]["rules"], nlohmann::json({"tvm-0.5", "tvm"}));
 }

@@ -30,7 +30,7 @@ Schedule localStagePredicate(const std::string& threadTag) {
 }
 
 std::vector<BoundRules> everyRuleSet() {
-    std::vector<BoundRules> rules{BoundRules::Tvm06, BoundRules::Tvm};
+    std::vector<BoundRules> rules{BoundRules::Tvm05, BoundRules::Tvm};
     if (hasIsl())
         rules.push_back(BoundRules::Tight);
     return rules;
@@ -137,11 +137,11 @@ TEST(AllocReportVirtualThread, TextAndJsonShowThePerThreadSizeAndTheCopies) {
     EXPECT_NE(text.find("\nB       local   2x3      2x3  "), std::string::npos) << text;
     EXPECT_NE(text.find("NxM: N elements per virtual thread, one copy for each of M virtual threads"),
               std::string::npos) << text;
-    EXPECT_NE(text.find("  allocated 2 per virtual thread x 3 = 6 (tvm-0.6), 2 per virtual thread x 3 = 6 (tvm)"),
+    EXPECT_NE(text.find("  allocated 2 per virtual thread x 3 = 6 (tvm-0.5), 2 per virtual thread x 3 = 6 (tvm)"),
               std::string::npos) << text;
     EXPECT_NE(text.find("  touched 6 in one iteration at most (all 3 virtual threads); 6 of its 6 allocated "
                         "elements touched at some point"), std::string::npos) << text;
-    EXPECT_NE(text.find("  vthread-copies [" + std::string(hasIsl() ? "tvm-0.6, tvm, tight" : "tvm-0.6, tvm") +
+    EXPECT_NE(text.find("  vthread-copies [" + std::string(hasIsl() ? "tvm-0.5, tvm, tight" : "tvm-0.5, tvm") +
                         "]: one copy per virtual thread (not waste)\n"), std::string::npos) << text;
     auto json = nlohmann::json::parse(r.toJson());
     const auto& tvm = json["buffers"][0]["allocations"][1];

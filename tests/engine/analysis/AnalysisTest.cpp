@@ -57,7 +57,7 @@ TEST(Analysis, ReportsAnErrorInsteadOfThrowing) {
 
     Chain c;
     Schedule s = createSchedule(c.C.op);
-    Analysis tight = analyze(Program{s, {c.A, c.C}, true}, AnalysisOptions{BoundRules::Tvm06, false});
+    Analysis tight = analyze(Program{s, {c.A, c.C}, true}, AnalysisOptions{BoundRules::Tvm05, false});
     EXPECT_TRUE(tight.ok());
 }
 

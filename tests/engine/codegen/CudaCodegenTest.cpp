@@ -337,7 +337,7 @@ TEST(CudaCodegen, WarpStorageIsAnErrorThatSaysWhatToDo) {
               }),
               "kernel 'f_kernel0': buffer 'T' has storage scope 'warp', which the CUDA code "
               "generator cannot emit (only 'shared' and 'local'); give it one of those with "
-              "set_scope to get CUDA C, or run the kernel in GPU emulation (--target emulate)");
+              "set_scope to get CUDA C, or run the kernel in GPU emulation (the emulate target)");
 }
 
 TEST(CudaCodegen, NonConstantAllocationIsAnError) {
@@ -384,7 +384,7 @@ TEST(CudaCodegen, HostCodeTouchingABufferIsAnError) {
                   cudaSource({"f", body, {c}});
               }),
               "buffer 'C' is written outside any GPU kernel: bind the loops of its stage to "
-              "blockIdx/threadIdx, or run with --target emulate");
+              "blockIdx/threadIdx, or run it on the emulate target");
 }
 
 TEST(CudaCodegen, SharedBufferOutsideAKernelIsAnError) {

@@ -36,8 +36,8 @@ bool haveNvrtc(std::string& reason) {
 
 TEST(CudaRuntime, MissingDriverIsOneClearError) {
     EXPECT_EQ(errorOf([] { cuda::loadDriverApi({"libcuda-absent.so.1"}); }),
-              "no CUDA driver found (libcuda-absent.so.1): --target cuda needs an NVIDIA GPU; use "
-              "--target emulate to run the kernel in the interpreter");
+              "no CUDA driver found (libcuda-absent.so.1): the cuda target needs an NVIDIA GPU; the "
+              "emulate target runs the kernel in the interpreter");
 }
 
 TEST(CudaRuntime, MissingNvrtcNamesTheLibrariesTried) {
@@ -45,7 +45,7 @@ TEST(CudaRuntime, MissingNvrtcNamesTheLibrariesTried) {
                   cuda::loadNvrtcApi({"libnvrtc-absent.so", "/nowhere/libnvrtc.so"});
               }),
               "no CUDA runtime compiler found (tried libnvrtc-absent.so, /nowhere/libnvrtc.so): "
-              "--target cuda needs NVRTC from the CUDA toolkit; use --target emulate to run the "
+              "the cuda target needs NVRTC from the CUDA toolkit; the emulate target runs the "
               "kernel in the interpreter");
 }
 
@@ -53,7 +53,7 @@ TEST(CudaRuntime, LibraryWithoutTheEntryPointsIsRefused) {
     // libm opens but is no CUDA driver.
     std::string message = errorOf([] { cuda::loadDriverApi({"libm.so.6"}); });
     EXPECT_EQ(message, "the CUDA driver libm.so.6 lacks cuInit: it is too old for Boundscope's "
-                       "--target cuda");
+                       "cuda target");
 }
 
 TEST(CudaRuntime, StubDriverMeansNoDevice) {
@@ -64,7 +64,7 @@ TEST(CudaRuntime, StubDriverMeansNoDevice) {
     cuda::DriverApi api = cuda::loadDriverApi({stub});
     std::string message = errorOf([&] { cuda::openFirstDevice(api); });
     EXPECT_EQ(message.rfind("no CUDA device found (CUDA_ERROR_STUB_LIBRARY", 0), 0u) << message;
-    EXPECT_NE(message.find("): --target cuda needs an NVIDIA GPU; use --target emulate to run "
+    EXPECT_NE(message.find("): the cuda target needs an NVIDIA GPU; the emulate target runs "
                            "the kernel in the interpreter"),
               std::string::npos)
         << message;
@@ -86,7 +86,7 @@ TEST(CudaRuntime, WithoutAGpuTheErrorSaysHowToEmulate) {
     EXPECT_TRUE(reason.rfind("no CUDA driver found", 0) == 0 ||
                 reason.rfind("no CUDA device found", 0) == 0)
         << reason;
-    EXPECT_NE(reason.find("use --target emulate to run the kernel in the interpreter"),
+    EXPECT_NE(reason.find("the emulate target runs the kernel in the interpreter"),
               std::string::npos)
         << reason;
     EXPECT_THROW(CudaRuntime::instance(), UserError);

@@ -44,7 +44,7 @@ Reference referenceOf(const DiffProgram& p) {
 }
 
 std::vector<BoundRules> rulesToTry() {
-    std::vector<BoundRules> rules{BoundRules::Tvm, BoundRules::Tvm06};
+    std::vector<BoundRules> rules{BoundRules::Tvm, BoundRules::Tvm05};
     if (hasIsl())
         rules.push_back(BoundRules::Tight);
     return rules;

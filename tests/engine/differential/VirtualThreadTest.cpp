@@ -31,7 +31,7 @@ bool hasIfThenElse(const Stmt& s) {
 LowerResult checkAgainstUnscheduled(const Schedule& s, const std::vector<Tensor>& args) {
     std::vector<Buffer> inputs = randomArguments(args, {}, 7);
     Buffer expected = lowerAndRun(createSchedule(args.back().op), args, {}, inputs).back();
-    for (BoundRules rules : {BoundRules::Tvm06, BoundRules::Tight, BoundRules::Tvm}) {
+    for (BoundRules rules : {BoundRules::Tvm05, BoundRules::Tight, BoundRules::Tvm}) {
         if (rules == BoundRules::Tight && !hasIsl())
             continue;
         LowerOptions options;

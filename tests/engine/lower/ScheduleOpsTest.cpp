@@ -181,9 +181,9 @@ std::string allocateLine(const std::string& listing) {
 }
 } // namespace
 
-TEST(ScheduleOps, FuseExampleAllocatesTheWholeProducerUnderTvm06) {
+TEST(ScheduleOps, FuseExampleAllocatesTheWholeProducerUnderTvm05) {
     FuseExample ex;
-    std::string ir = lowered(ex.s, {ex.C}, LowerPass::Simplify, BoundRules::Tvm06);
+    std::string ir = lowered(ex.s, {ex.C}, LowerPass::Simplify, BoundRules::Tvm05);
     EXPECT_EQ(allocateLine(ir), "allocate B[int32 * 4096]");
     EXPECT_NE(ir.find("B[((i*64) + j)] = (i + j)"), std::string::npos) << ir;
     EXPECT_NE(ir.find("C[((i.j.fused.outer*8) + i.j.fused.inner)] = B[((i.j.fused.outer*8) + i.j.fused.inner)]"),

@@ -359,7 +359,7 @@ TEST(InferBoundTight, TraceRecordsTheTightRange) {
 
 TEST(InferBoundTight, OtherRuleSetsHaveNoTightResults) {
     Remainder ex;
-    for (BoundRules rules : {BoundRules::Tvm, BoundRules::Tvm06}) {
+    for (BoundRules rules : {BoundRules::Tvm, BoundRules::Tvm05}) {
         auto r = infer(ex.s, rules);
         EXPECT_TRUE(r.loopExtents.empty());
         EXPECT_TRUE(r.realizeBounds.empty());

@@ -1,0 +1,84 @@
+#include "analysis/ScheduleFixes.h"
+
+#include "lower/Lower.h"
+#include "te/Operation.h"
+
+#include <functional>
+
+namespace bs {
+
+namespace {
+
+Stage stageNamed(const Schedule& sch, const std::string& name) {
+    for (const Stage& s : sch->stages)
+        if (s->op->name == name)
+            return s;
+    return Stage();
+}
+
+/// Whether `program` with `edit` applied to a copy of its schedule lowers under `rules`.
+bool worksWith(const Program& program, BoundRules rules,
+               const std::function<void(const Schedule&)>& edit) {
+    try {
+        Schedule copy = program.schedule.copy();
+        edit(copy);
+        LowerOptions options;
+        options.rules = rules;
+        options.scalarArgs = program.scalarArgs;
+        options.freeScalarsAsParams = true;
+        lower(copy, program.args, options);
+        return true;
+    } catch (const UserError&) {
+        return false;
+    }
+}
+
+/// `R.op.axis[0]`, `R.op.reduce_axis[1]`: how a script names a root axis of `op`.
+std::string axisName(const Operation& op, const IterVar& iv) {
+    const auto* compute = op.as<ComputeOpNode>();
+    for (size_t i = 0; compute && i < compute->axis.size(); ++i)
+        if (compute->axis[i].same_as(iv))
+            return op->name + ".op.axis[" + std::to_string(i) + "]";
+    for (size_t i = 0; compute && i < compute->reduceAxis.size(); ++i)
+        if (compute->reduceAxis[i].same_as(iv))
+            return op->name + ".op.reduce_axis[" + std::to_string(i) + "]";
+    return "";
+}
+
+std::string attachNoPathFix(const Program& program, const DiagnosticSubject& subject,
+                            BoundRules rules) {
+    const Stage producer = stageNamed(program.schedule, subject.stage);
+    const Stage consumer = stageNamed(program.schedule, subject.consumer);
+    if (!producer.defined() || !consumer.defined())
+        return "";
+    // The consumer's leaves that are its root axes, outermost first: attaching there computes
+    // what one iteration of that loop reads.
+    for (const IterVar& leaf : consumer->leafIterVars) {
+        std::string axis = axisName(consumer->op, leaf);
+        if (axis.empty())
+            continue;
+        bool ok = worksWith(program, rules, [&](const Schedule& copy) {
+            Stage p = stageNamed(copy, subject.stage), c = stageNamed(copy, subject.consumer);
+            p.computeAt(c, leaf);
+        });
+        if (ok)
+            return "s[" + subject.stage + "].compute_at(s[" + subject.consumer + "], " + axis +
+                   ") computes it inside the consumer that reads it";
+    }
+    if (worksWith(program, rules, [&](const Schedule& copy) { stageNamed(copy, subject.stage).computeRoot(); }))
+        return "s[" + subject.stage + "].compute_root() computes all of it before '" +
+               subject.consumer + "' runs";
+    return "";
+}
+
+} // namespace
+
+std::string findScheduleFix(const Program& program, const Diagnostic& error, BoundRules rules) {
+    if (!program.defined())
+        return "";
+    if (error.subject.kind == "attach-no-path")
+        return attachNoPathFix(program, error.subject, rules);
+    return "";
+}
+
+} // namespace bs

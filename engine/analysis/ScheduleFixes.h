@@ -1,0 +1,20 @@
+/// \file
+/// Fixes for schedules that fail (issue 13, item 5): for a user error about a schedule, a change
+/// the script could make instead, tried on a copy of the schedule first, so that the fix shown
+/// beside the message is one that works. Worded as the script would write it, with each tensor
+/// named as its operation is (`s[C].compute_at(s[R], R.op.axis[0])`).
+#pragma once
+
+#include "analysis/Program.h"
+#include "schedule/BoundRules.h"
+
+#include <string>
+
+namespace bs {
+
+/// A working fix for `error` (a diagnostic about `program`'s schedule), or an empty string when
+/// none is known or none of the candidates lowers. Handles `attach-no-path`: compute the
+/// producer at an axis of the consumer that reads it, else at the root.
+std::string findScheduleFix(const Program& program, const Diagnostic& error, BoundRules rules);
+
+} // namespace bs
