@@ -1,6 +1,7 @@
 #include "views/IrView.h"
 
 #include "models/IrLines.h"
+#include "views/TextGutter.h"
 
 #include <QHelpEvent>
 #include <QMouseEvent>
@@ -17,26 +18,16 @@ const QColor kCurrentStepMark(0x1e, 0x6b, 0xc8);
 constexpr int kGutterWidth = 10;
 } // namespace
 
-/// The marker gutter, painted by the view.
-class IrView::Gutter : public QWidget {
-public:
-    explicit Gutter(IrView *view) : QWidget(view), m_view(view) {}
-    QSize sizeHint() const override { return QSize(m_view->gutterWidth(), 0); }
-
-protected:
-    void paintEvent(QPaintEvent *event) override { m_view->paintGutter(event); }
-
-private:
-    IrView *m_view;
-};
-
-IrView::IrView(QWidget *parent) : QPlainTextEdit(parent), m_gutter(new Gutter(this)) {
+IrView::IrView(QWidget *parent)
+    : QPlainTextEdit(parent),
+      m_gutter(new TextGutter(
+          this, [this] { return gutterWidth(); },
+          [this](QPaintEvent *event) { paintGutter(event); })) {
     setReadOnly(true);
     setLineWrapMode(QPlainTextEdit::NoWrap);
     setMouseTracking(true);
     viewport()->setMouseTracking(true);
     setViewportMargins(gutterWidth(), 0, 0, 0);
-    connect(this, &QPlainTextEdit::updateRequest, this, &IrView::updateGutter);
 }
 
 int IrView::gutterWidth() const {
@@ -123,15 +114,7 @@ void IrView::mouseReleaseEvent(QMouseEvent *event) {
 
 void IrView::resizeEvent(QResizeEvent *event) {
     QPlainTextEdit::resizeEvent(event);
-    const QRect area = contentsRect();
-    m_gutter->setGeometry(QRect(area.left(), area.top(), gutterWidth(), area.height()));
-}
-
-void IrView::updateGutter(const QRect &rect, int dy) {
-    if (dy != 0)
-        m_gutter->scroll(0, dy);
-    else
-        m_gutter->update(0, rect.y(), m_gutter->width(), rect.height());
+    m_gutter->place();
 }
 
 void IrView::paintGutter(QPaintEvent *event) {

@@ -13,6 +13,8 @@
 
 namespace bs::gui {
 
+class TextGutter;
+
 class IrView : public QPlainTextEdit {
     Q_OBJECT
 public:
@@ -50,14 +52,11 @@ protected:
     void mouseReleaseEvent(QMouseEvent *event) override;
 
 private:
-    class Gutter;
-
     void paintGutter(QPaintEvent *event);
-    void updateGutter(const QRect &rect, int dy);
     /// The 0-based line at viewport point `pos`.
     int lineAt(const QPoint &pos) const;
 
-    Gutter *m_gutter;
+    TextGutter *m_gutter;
     QList<int> m_lineSteps;
     int m_currentStep = -1;
     Derivation m_derivation;

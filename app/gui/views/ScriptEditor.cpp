@@ -1,6 +1,7 @@
 #include "views/ScriptEditor.h"
 
 #include "views/Highlighters.h"
+#include "views/TextGutter.h"
 
 #include <QDragEnterEvent>
 #include <QHelpEvent>
@@ -22,26 +23,16 @@ const QColor kGutterInk(0x9a, 0x9a, 0x9a);
 constexpr int kIndent = 4;
 } // namespace
 
-/// The line-number gutter, painted by the editor.
-class ScriptEditor::Gutter : public QWidget {
-public:
-    explicit Gutter(ScriptEditor* editor) : QWidget(editor), m_editor(editor) {}
-    QSize sizeHint() const override { return QSize(m_editor->gutterWidth(), 0); }
-
-protected:
-    void paintEvent(QPaintEvent* event) override { m_editor->paintGutter(event); }
-
-private:
-    ScriptEditor* m_editor;
-};
-
-ScriptEditor::ScriptEditor(QWidget* parent) : QPlainTextEdit(parent), m_gutter(new Gutter(this)) {
+ScriptEditor::ScriptEditor(QWidget* parent)
+    : QPlainTextEdit(parent),
+      m_gutter(new TextGutter(
+          this, [this] { return gutterWidth(); },
+          [this](QPaintEvent* event) { paintGutter(event); })) {
     setFont(codeFont());
     setLineWrapMode(QPlainTextEdit::NoWrap);
     setTabStopDistance(fontMetrics().horizontalAdvance(QLatin1Char(' ')) * kIndent);
     connect(this, &QPlainTextEdit::blockCountChanged, this,
             [this] { setViewportMargins(gutterWidth(), 0, 0, 0); });
-    connect(this, &QPlainTextEdit::updateRequest, this, &ScriptEditor::updateGutter);
     connect(this, &QPlainTextEdit::cursorPositionChanged, this,
             &ScriptEditor::updateExtraSelections);
     setViewportMargins(gutterWidth(), 0, 0, 0);
@@ -109,15 +100,7 @@ void ScriptEditor::updateExtraSelections() {
 
 void ScriptEditor::resizeEvent(QResizeEvent* event) {
     QPlainTextEdit::resizeEvent(event);
-    const QRect area = contentsRect();
-    m_gutter->setGeometry(QRect(area.left(), area.top(), gutterWidth(), area.height()));
-}
-
-void ScriptEditor::updateGutter(const QRect& rect, int dy) {
-    if (dy != 0)
-        m_gutter->scroll(0, dy);
-    else
-        m_gutter->update(0, rect.y(), m_gutter->width(), rect.height());
+    m_gutter->place();
 }
 
 void ScriptEditor::paintGutter(QPaintEvent* event) {

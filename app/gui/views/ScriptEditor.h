@@ -8,6 +8,8 @@
 
 namespace bs::gui {
 
+class TextGutter;
+
 class ScriptEditor : public QPlainTextEdit {
     Q_OBJECT
 public:
@@ -38,16 +40,13 @@ protected:
     bool viewportEvent(QEvent* event) override;
 
 private:
-    class Gutter;
-
     void paintGutter(QPaintEvent* event);
     void paintProblemMessage();
     void updateExtraSelections();
-    void updateGutter(const QRect& rect, int dy);
     /// The viewport rectangle of 1-based `line`, or an empty one when it is not visible.
     QRectF lineRect(int line) const;
 
-    Gutter* m_gutter;
+    TextGutter* m_gutter;
     int m_problemLine = 0;
     QString m_problemMessage;
     int m_linkedLine = 0;
