@@ -43,7 +43,7 @@ shot ex6_run_emulation ex6_shared_scope B --show itervar,run --run check
 # The seed's fuse example under the 2019 rules: C's axes fused then split; B needs 4096 elements.
 shot fuse_split_attach_itervars fuse_split_attach C --select-itervar i.j.fused.outer \
     --rules tvm-0.5 --show itervar,ir --pass simplify
-# The same schedule's allocations: B needs 8 elements, but TVM 0.6 allocates 4096 (fuse-fallback).
+# The same schedule's allocations: B needs 8 elements, but TVM 0.5 allocates 4096 (fuse-fallback).
 shot fuse_split_attach_allocations fuse_split_attach B --show attach,allocations
 # The Step-through (issue 13) on the same example, stepped to the moment B's request passes up
 # through C's fuse: under the seed's rules the 8-element segment falls back to the whole ranges
@@ -51,6 +51,12 @@ shot fuse_split_attach_allocations fuse_split_attach B --show attach,allocations
 shot fuse_split_stepper_seed_rules fuse_split_attach B --rules tvm-0.5 --step pass-up:fuse \
     --show steps,itervar,ir
 shot fuse_split_stepper_tvm fuse_split_attach B --step pass-up:fuse --show steps,itervar,ir
+# A schedule that fails (issue 13): C computed at a loop of B, but read by R outside it. The
+# views show the program up to the failing line with the compute_at edge and the read that no
+# iteration can serve marked, and the message at line 10 gives the fix.
+"$app" --screenshot "$out/failed_compute_at_no_path.png" --size 1600x1000 \
+    "$root/tests/app/cli/scripts/attach_no_path.py" --show dag,ir
+echo "screenshots/failed_compute_at_no_path.png"
 # A tiled GPU matrix multiply staging A and B through shared memory.
 shot gpu_matmul_shared gpu_matmul_shared A.shared --show dag,code
 # A Tensor Comprehensions file: TC's input-driven ranges beside InferBound's for its stages.

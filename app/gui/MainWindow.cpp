@@ -298,6 +298,13 @@ void MainWindow::onAnalysisChanged() {
 void MainWindow::selectDefaultStage() {
     const Analysis& analysis = *m_document->analysis();
     const QStringList names = stageNames(analysis);
+    // A failed schedule opens on what failed: the stage whose IterVar or attach it is about.
+    const QString failed = analysis.error ? problemStage(*analysis.error) : QString();
+    if (names.contains(failed)) {
+        if (selection()->stage() != failed)
+            selection()->select(failed);
+        return;
+    }
     if (names.contains(selection()->stage()))
         return;
     for (const Stage& stage : scheduleShown(analysis).stages()) {
@@ -324,7 +331,7 @@ void MainWindow::onSelectionChanged() {
 
 void MainWindow::onProblemChanged() {
     m_editorPanel->showProblem(m_document->problem(), m_document->scriptName(),
-                               m_document->analysis() != nullptr);
+                               m_document->analysis() && !m_document->analysisIsCurrent());
 }
 
 void MainWindow::onAnalysisFinished() {

@@ -218,8 +218,9 @@ void MainWindow::exportCode() {
 }
 
 void MainWindow::exportTrace() {
-    if (!m_document->analysis())
-        return reportError(tr("Export Bounds Trace"), tr("there is no analysis to export yet"));
+    if (!m_document->analysis() || !m_document->analysis()->lowered)
+        return reportError(tr("Export Bounds Trace"),
+                           tr("there is no bounds trace to export: the schedule was not analysed"));
     const QString path = m_dialogs.saveFile(
         tr("Export Bounds Trace"),
         suggestedExportPath(*m_document, QStringLiteral("-trace.json")),

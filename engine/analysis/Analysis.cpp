@@ -28,4 +28,12 @@ Analysis analyze(const Program& program, const AnalysisOptions& options) {
     return analysis;
 }
 
+Analysis failedAnalysis(const Program& program, const AnalysisOptions& options, Diagnostic error) {
+    Analysis analysis;
+    analysis.program = program;
+    analysis.options = options;
+    analysis.error = std::move(error);
+    return analysis;
+}
+
 } // namespace bs

@@ -31,4 +31,8 @@ struct Analysis {
 /// Analyses `program`; never throws for user errors (they become `error`).
 Analysis analyze(const Program& program, const AnalysisOptions& options = {});
 
+/// The analysis of a program whose script failed with `error`: the program as built up to the
+/// failing line, nothing inferred or lowered, so the views can show it with what failed marked.
+Analysis failedAnalysis(const Program& program, const AnalysisOptions& options, Diagnostic error);
+
 } // namespace bs

@@ -56,4 +56,9 @@ Program ProgramRecorder::program() const {
     return current;
 }
 
+Schedule ProgramRecorder::lastSchedule() const {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    return m_lastSchedule;
+}
+
 } // namespace bs

@@ -51,6 +51,9 @@ public:
     /// The current program: the last one shown, else the last schedule created (with its default
     /// arguments); undefined when the script created no schedule.
     Program program() const;
+    /// The last schedule the script created, shown or not (the one a failing primitive was
+    /// building); undefined when none.
+    Schedule lastSchedule() const;
 
 private:
     mutable std::mutex m_mutex;

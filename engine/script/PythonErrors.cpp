@@ -70,12 +70,14 @@ void readEngineDetails(const py::object& value, Diagnostic& d) {
     try {
         if (py::hasattr(value, "_bs_subject")) {
             auto t = value.attr("_bs_subject").cast<py::tuple>();
-            if (t.size() == 5) {
+            if (t.size() == 6) {
                 d.subject.kind = t[0].cast<std::string>();
                 d.subject.stage = t[1].cast<std::string>();
                 d.subject.iterVar = t[2].cast<std::string>();
                 d.subject.otherStage = t[3].cast<std::string>();
                 d.subject.consumer = t[4].cast<std::string>();
+                // Compared with the program's IterVars, never dereferenced.
+                d.subject.iterVarId = reinterpret_cast<const void*>(t[5].cast<uintptr_t>());
             }
         }
         if (py::hasattr(value, "_bs_fix"))

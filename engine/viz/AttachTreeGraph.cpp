@@ -160,6 +160,7 @@ Graph attachTree(const GraphInput& input, const Stage& highlightStage) {
         node.highlighted = true;
         node.fields.push_back({"attach_path", highlightPath(sch, highlight, edgeOf, graph)});
     }
+    markProblem(graph, input);
     checkGraph(graph);
     return graph;
 }

@@ -11,6 +11,9 @@ namespace {
 
 constexpr const char* kHighlightColor = "#C0392B";
 constexpr const char* kHighlightFill = "#F9E79F";
+/// What a failed schedule's error is about (markProblem): dashed where it can be.
+constexpr const char* kProblemColor = "#E0001B";
+constexpr const char* kProblemFill = "#FADBD8";
 
 const char* rankDirName(RankDir dir) {
     switch (dir) {
@@ -51,7 +54,9 @@ void writeCell(std::ostream& os, const LabelCell& cell, const LabelRow& row, siz
         os << " COLSPAN=\"" << span << "\"";
     if (!cell.port.empty())
         os << " PORT=\"" << escapeHtml(cell.port) << "\"";
-    std::string fill = cell.fill.empty() && row.highlighted ? kHighlightFill : cell.fill;
+    std::string fill = row.problem                          ? kProblemFill
+                       : cell.fill.empty() && row.highlighted ? kHighlightFill
+                                                              : cell.fill;
     if (!fill.empty())
         os << " BGCOLOR=\"" << escapeHtml(fill) << "\"";
     // Several lines of data read best left-aligned; a single line or a bold name is centred.
@@ -66,9 +71,10 @@ void writeCell(std::ostream& os, const LabelCell& cell, const LabelRow& row, siz
 std::string htmlLabel(const GraphNode& node) {
     std::ostringstream os;
     size_t columns = columnCount(node);
-    os << "<<TABLE BORDER=\"" << (node.highlighted ? 3 : 0) << "\" CELLBORDER=\"1\" "
+    const bool framed = node.highlighted || node.problem;
+    os << "<<TABLE BORDER=\"" << (framed ? 3 : 0) << "\" CELLBORDER=\"1\" "
        << "CELLSPACING=\"0\" CELLPADDING=\"4\" BGCOLOR=\"" << styleFill(node.style) << "\" COLOR=\""
-       << (node.highlighted ? kHighlightColor : "#000000") << "\">";
+       << (node.problem ? kProblemColor : node.highlighted ? kHighlightColor : "#000000") << "\">";
     if (!node.title.empty()) {
         os << "<TR><TD";
         if (columns > 1)
@@ -93,7 +99,9 @@ void writeNode(std::ostream& os, const GraphNode& node, const std::string& inden
         os << ", shape=" << (node.style == NodeStyle::Root ? "ellipse" : "box")
            << ", style=filled, fillcolor=\"" << styleFill(node.style)
            << "\", label=" << quoteDot(node.title);
-        if (node.highlighted)
+        if (node.problem)
+            os << ", style=\"filled,dashed\", color=\"" << kProblemColor << "\", penwidth=3";
+        else if (node.highlighted)
             os << ", color=\"" << kHighlightColor << "\", penwidth=3";
     } else {
         os << ", shape=plaintext, margin=0, label=" << htmlLabel(node);
@@ -146,7 +154,10 @@ void writeEdge(std::ostream& os, const GraphEdge& edge) {
         os << ", style=dashed, arrowhead=none, color=\"#7F8C8D\"";
         break;
     }
-    if (edge.highlighted)
+    if (edge.problem)
+        os << ", style=dashed, color=\"" << kProblemColor << "\", fontcolor=\"" << kProblemColor
+           << "\", penwidth=3";
+    else if (edge.highlighted)
         os << ", color=\"" << kHighlightColor << "\", penwidth=3";
     os << "];\n";
 }

@@ -97,6 +97,8 @@ struct LabelRow {
     ObjectRef ref;
     SourceLocation location;
     bool highlighted = false;
+    /// What a failed schedule's error is about (viz::markProblem): drawn as the error.
+    bool problem = false;
 };
 
 struct GraphNode {
@@ -110,6 +112,8 @@ struct GraphNode {
     ObjectRef ref;
     SourceLocation location;
     bool highlighted = false;
+    /// What a failed schedule's error is about (viz::markProblem): drawn as the error.
+    bool problem = false;
 
     /// The value of field `key`, or an empty string.
     std::string field(const std::string& key) const;
@@ -128,6 +132,8 @@ struct GraphEdge {
     ObjectRef ref;
     SourceLocation location;
     bool highlighted = false;
+    /// What a failed schedule's error is about (viz::markProblem): drawn as the error.
+    bool problem = false;
 };
 
 /// A labelled box around nodes (one per stage in the all-stages relation graph).

@@ -202,6 +202,7 @@ Graph iterVarGraph(const GraphInput& input, const Stage& stage) {
             if (!stages[s]->allIterVars.empty())
                 addStage(input, int(s), /*clustered=*/true, graph);
     }
+    markProblem(graph, input);
     checkGraph(graph);
     return graph;
 }

@@ -182,6 +182,7 @@ Graph consumerRequests(const GraphInput& input, const Stage& stage) {
     GraphEdge& gathered = addEdge(graph, "bounds", "", "producer", "", EdgeStyle::Request);
     gathered.label = "final ranges";
     gathered.ref = stageRef(s);
+    markProblem(graph, input);
     checkGraph(graph);
     return graph;
 }

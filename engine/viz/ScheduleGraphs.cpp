@@ -65,6 +65,7 @@ Graph stageDag(const GraphInput& input) {
             edge.location = stages[s]->op->location;
         }
     }
+    markProblem(graph, input);
     checkGraph(graph);
     return graph;
 }

@@ -24,10 +24,24 @@ namespace bs::viz {
 
 /// What a graph is built from. `bounds` and `trace` are optional and not owned.
 struct GraphInput {
+    GraphInput() = default;
+    GraphInput(Schedule schedule, const IterVarMap<Range>* bounds = nullptr,
+               const BoundTrace* trace = nullptr)
+        : schedule(std::move(schedule)), bounds(bounds), trace(trace) {}
+
     Schedule schedule;
     const IterVarMap<Range>* bounds = nullptr; ///< InferBound's ranges, or none
     const BoundTrace* trace = nullptr;         ///< InferBound's trace, or none
+    /// What the schedule's error is about, when the schedule failed (Diagnostic::subject):
+    /// every picture marks it (markProblem).
+    DiagnosticSubject problem;
 };
+
+/// Marks in `graph` (built from `input`) what `input.problem` is about: the stage, the stage
+/// on the other side, the IterVar, and the attach edge. An attach the schedule refused (an
+/// output under its cache, a cycle) or one with no path to a consumer is drawn as a
+/// `compute_at` edge of its own where the graph has none. The builders below call it.
+void markProblem(Graph& graph, const GraphInput& input);
 
 /// The stage DAG: one node per stage (`stage<s>`, s its position in the schedule), one edge
 /// per tensor a stage's operation reads. A stage without an explicit scope shows the scope the

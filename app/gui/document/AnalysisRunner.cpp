@@ -54,17 +54,24 @@ bool runScript(const AnalysisRequest& request, script::ScriptRunner& runner,
     runner.withGlobals([](const pybind11::dict&) { ProgramRecorder::current().reset(); });
     script::ScriptResult result = runCancellable(request, runner, cancelled);
     outcome.output = result.output + result.errorOutput;
+    Program built;
+    runner.withGlobals([&built](const pybind11::dict&) {
+        built = ProgramRecorder::current().program();
+        ProgramRecorder::current().reset();
+    });
     if (!result.ok()) {
         outcome.interrupted = result.status == script::ScriptStatus::Interrupted ||
                               result.status == script::ScriptStatus::TimedOut;
         outcome.error = result.diagnostic.value_or(
             Diagnostic{"the script failed", SourceLocation{request.fileName, 0}, Severity::Error});
+        // What the script built up to the failing line is shown, but it is not the script's
+        // program: a rules change runs the script again rather than analyse half of it.
+        if (built.defined() && !outcome.interrupted)
+            outcome.analysis = std::make_shared<Analysis>(
+                failedAnalysis(built, request.options, *outcome.error));
         return false;
     }
-    runner.withGlobals([&outcome](const pybind11::dict&) {
-        outcome.program = ProgramRecorder::current().program();
-        ProgramRecorder::current().reset();
-    });
+    outcome.program = std::move(built);
     return true;
 }
 #endif

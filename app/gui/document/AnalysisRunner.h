@@ -36,7 +36,9 @@ struct AnalysisRequest {
 
 /// The result of one request, handed back to the GUI thread.
 struct AnalysisOutcome {
-    /// The Analysis of the program; null when the script failed before defining one.
+    /// The Analysis of the program; null when the script failed before creating a schedule.
+    /// When the script failed after, the analysis of what it built up to the failing line
+    /// (failedAnalysis: nothing lowered, `error` says what failed).
     std::shared_ptr<const Analysis> analysis;
     /// The program the script defined (undefined when it created no schedule or failed).
     Program program;

@@ -165,12 +165,13 @@ void ScriptDocument::onFinished(const AnalysisOutcome& outcome) {
         m_output = QString::fromStdString(outcome.output);
     }
     m_lastRunMs = outcome.elapsedMs;
-    if (outcome.ok()) {
+    m_problem = outcome.ok() ? std::nullopt : outcome.error;
+    // A failed run that built a program shows it, with what failed marked; one that built
+    // none (a syntax error) leaves the last program in the views.
+    m_analysisIsCurrent = outcome.analysis != nullptr;
+    if (outcome.analysis) {
         m_analysis = outcome.analysis;
-        m_problem.reset();
         Q_EMIT analysisChanged();
-    } else {
-        m_problem = outcome.error;
     }
     Q_EMIT problemChanged();
     Q_EMIT analysisFinished();

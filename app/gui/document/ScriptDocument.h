@@ -69,9 +69,13 @@ public:
     void stop();
     bool isBusy() const { return m_runner->isBusy(); }
 
-    /// The last Analysis that succeeded (what the views show); null before the first one.
+    /// What the views show: the latest Analysis, or, when the latest run failed, the program
+    /// it built up to the failing line (nothing lowered, its `error` set); the last one that
+    /// built a program when the latest built none (a syntax error). Null before the first.
     const std::shared_ptr<const Analysis>& analysis() const { return m_analysis; }
-    /// The problem of the latest run, if it failed; the views keep showing `analysis()`.
+    /// Whether the views show a program from the latest run (false: an older one, stale).
+    bool analysisIsCurrent() const { return m_analysisIsCurrent; }
+    /// The problem of the latest run, if it failed.
     const std::optional<Diagnostic>& problem() const { return m_problem; }
     /// What the latest script run wrote to stdout and stderr.
     const QString& scriptOutput() const { return m_output; }
@@ -81,7 +85,7 @@ public:
     bool hasProgram() const { return m_program.defined(); }
 
 Q_SIGNALS:
-    /// A new good Analysis replaced the previous one.
+    /// A new Analysis replaced the previous one (it may be of a failed program).
     void analysisChanged();
     /// The problem was set, changed or cleared.
     void problemChanged();
@@ -112,6 +116,7 @@ private:
     QString m_requestSource; ///< the text of the request in flight
 
     std::shared_ptr<const Analysis> m_analysis;
+    bool m_analysisIsCurrent = false;
     std::optional<Diagnostic> m_problem;
     QString m_output;
     qint64 m_lastRunMs = 0;

@@ -6,11 +6,6 @@ namespace bs::gui {
 
 namespace {
 
-const Schedule& normalizedOf(const Analysis& analysis) {
-    static const Schedule kNone;
-    return analysis.lowered ? analysis.lowered->normalized : kNone;
-}
-
 int stageIndexOf(const Schedule& schedule, const QString& name) {
     const std::vector<Stage>& stages = schedule.stages();
     for (size_t s = 0; s < stages.size(); ++s) {
@@ -24,17 +19,20 @@ int stageIndexOf(const Schedule& schedule, const QString& name) {
 
 viz::GraphInput graphInputOf(const Analysis& analysis) {
     viz::GraphInput input;
-    if (!analysis.lowered)
-        return input;
-    input.schedule = analysis.lowered->normalized;
-    input.bounds = &analysis.lowered->bounds.bounds;
-    input.trace = &analysis.lowered->bounds.trace;
+    input.schedule = scheduleShown(analysis);
+    if (analysis.lowered) {
+        input.bounds = &analysis.lowered->bounds.bounds;
+        input.trace = &analysis.lowered->bounds.trace;
+    }
+    // A failed schedule is drawn as written, with what failed marked.
+    if (analysis.error)
+        input.problem = analysis.error->subject;
     return input;
 }
 
 viz::ObjectRef objectRefOf(const Analysis& analysis, const QString& stage, const QString& iterVar) {
     viz::ObjectRef ref;
-    const Schedule& schedule = normalizedOf(analysis);
+    const Schedule& schedule = scheduleShown(analysis);
     if (!schedule.defined() || (ref.stage = stageIndexOf(schedule, stage)) < 0 || iterVar.isEmpty())
         return ref;
     const std::vector<IterVar>& all = schedule.stages()[ref.stage]->allIterVars;
@@ -47,7 +45,7 @@ viz::ObjectRef objectRefOf(const Analysis& analysis, const QString& stage, const
 
 ObjectNames objectNamesOf(const Analysis& analysis, const viz::ObjectRef& ref) {
     ObjectNames names;
-    const Schedule& schedule = normalizedOf(analysis);
+    const Schedule& schedule = scheduleShown(analysis);
     if (!schedule.defined() || ref.stage < 0 || ref.stage >= int(schedule.stages().size()))
         return names;
     const Stage& stage = schedule.stages()[ref.stage];
@@ -66,6 +64,11 @@ std::optional<viz::Graph> buildGraphOf(const Analysis& analysis, viz::GraphKind 
     }
     const int index = stageIndexOf(input.schedule, stageName);
     const Stage stage = index >= 0 ? input.schedule.stages()[index] : Stage();
+    if (kind == viz::GraphKind::ConsumerRequests && !analysis.lowered) {
+        *message = failureNote(analysis) + QStringLiteral("\nInferBound did not run, so no "
+                                                          "consumer requested anything.");
+        return std::nullopt;
+    }
     if (kind == viz::GraphKind::ConsumerRequests && !stage.defined()) {
         *message = QStringLiteral("Select a stage to see what its consumers request of it.");
         return std::nullopt;
@@ -91,7 +94,7 @@ std::optional<viz::Graph> buildGraphOf(const Analysis& analysis, viz::GraphKind 
 }
 
 QString iterVarOfLoop(const Analysis& analysis, const QString& stageName, const QString& loopVar) {
-    const Schedule& schedule = normalizedOf(analysis);
+    const Schedule& schedule = scheduleShown(analysis);
     const int index = schedule.defined() ? stageIndexOf(schedule, stageName) : -1;
     if (index < 0 || loopVar.isEmpty())
         return QString();

@@ -15,8 +15,8 @@
 
 namespace bs::gui {
 
-/// The builders' input: the normalized schedule, its ranges and its trace (an empty schedule
-/// when the analysis was not lowered).
+/// The builders' input: the normalized schedule, its ranges and its trace; the script's
+/// schedule when the analysis was not lowered, with what failed as the problem to mark.
 viz::GraphInput graphInputOf(const Analysis& analysis);
 
 /// The position of `stage` (and of its IterVar `iterVar`, when given and found) in the

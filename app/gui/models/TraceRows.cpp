@@ -1,5 +1,6 @@
 #include "models/TraceRows.h"
 
+#include "analysis/ExtentBound.h"
 #include "ir/Printer.h"
 
 #include <QRegularExpression>
@@ -201,6 +202,22 @@ const Schedule& scheduleShown(const Analysis& analysis) {
     return analysis.lowered ? analysis.lowered->normalized : analysis.program.schedule;
 }
 
+QString problemStage(const Diagnostic& error) {
+    const DiagnosticSubject& subject = error.subject;
+    if (subject.kind == "itervar-of-other-stage" && !subject.otherStage.empty())
+        return qstr(subject.otherStage);
+    return qstr(subject.stage);
+}
+
+QString failureNote(const Analysis& analysis) {
+    if (!analysis.error)
+        return QString();
+    const int line = analysis.error->location.line;
+    const QString message = qstr(analysis.error->message);
+    return line > 0 ? QStringLiteral("The schedule fails at line %1: %2").arg(line).arg(message)
+                    : QStringLiteral("The schedule fails: %1").arg(message);
+}
+
 namespace {
 
 /// The stage named `name` as the script wrote it (its lines and attach point), else as
@@ -268,8 +285,14 @@ QList<TableRow> boundsRows(const Analysis& analysis) {
             TableRow row;
             row.stage = qstr(stage.name());
             row.iterVar = ivName(iv);
-            row.cells = {row.stage, row.iterVar, exprText(range.min), exprText(range.extent),
-                         roleText(stage, iv)};
+            // A symbolic extent says what it depends on and its largest value where known
+            // (`... (at most 2; depends on i.j.fused.outer)`), as `boundscope bounds` does.
+            QString extent = exprText(range.extent);
+            const std::string bound =
+                describe(boundOfExtent(range.extent, analysis.lowered->bounds.bounds));
+            if (!bound.empty())
+                extent += QStringLiteral("  (%1)").arg(qstr(bound));
+            row.cells = {row.stage, row.iterVar, exprText(range.min), extent, roleText(stage, iv)};
             rows << row;
         }
     }

@@ -28,6 +28,13 @@ const StageTrace* findStageTrace(const Analysis& analysis, const QString& name);
 const Schedule& scheduleShown(const Analysis& analysis);
 /// The names of the shown schedule's stages, producers first.
 QStringList stageNames(const Analysis& analysis);
+/// The stage a failed schedule's error is about, as the views select it: the stage computed
+/// at the wrong place, the owner of an IterVar given to another stage, the stage of a loop
+/// that cannot be vectorized; empty when the error names no stage.
+QString problemStage(const Diagnostic& error);
+/// `the schedule fails at line 10: ...`, for the views that have nothing to show then; empty
+/// when the analysis did not fail.
+QString failureNote(const Analysis& analysis);
 
 /// What the inspector's header says about a stage.
 struct StageSummary {

@@ -186,17 +186,22 @@ AllocationsPanel::~AllocationsPanel() {
     m_mailbox->close();
 }
 
+void AllocationsPanel::clearReport(const QString &status, const QString &emptyText) {
+    ++m_generation;
+    m_computing = false;
+    m_schedule = Schedule();
+    m_report.reset();
+    m_model->setRows({});
+    m_status->setText(status);
+    m_view->setEmptyText(emptyText);
+}
+
 void AllocationsPanel::setAnalysis(const std::shared_ptr<const Analysis> &analysis) {
-    if (!analysis || !analysis->program.defined()) {
-        ++m_generation;
-        m_computing = false;
-        m_schedule = Schedule();
-        m_report.reset();
-        m_model->setRows({});
-        m_status->setText(tr("No program"));
-        m_view->setEmptyText(tr("No program to allocate buffers for yet."));
-        return;
-    }
+    if (!analysis || !analysis->program.defined())
+        return clearReport(tr("No program"), tr("No program to allocate buffers for yet."));
+    if (analysis->error && !analysis->lowered)
+        return clearReport(tr("No allocation report: %1").arg(failureNote(*analysis)),
+                           tr("No allocation report (see above)."));
     const Program &program = analysis->program;
     // The report covers every rule set, but its waste and its fixes are measured under the
     // rules selected: a rules change needs a new one.

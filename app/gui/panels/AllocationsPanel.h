@@ -60,6 +60,8 @@ Q_SIGNALS:
 private:
     struct Result;
     void onResult(quint64 generation, const std::shared_ptr<Result> &result);
+    /// Shows no report, with `status` above the table and `emptyText` in it.
+    void clearReport(const QString &status, const QString &emptyText);
     void showDetails(const QString &stage);
 
     std::shared_ptr<Mailbox<AllocationsPanel>> m_mailbox;

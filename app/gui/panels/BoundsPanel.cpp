@@ -42,6 +42,7 @@ BoundsPanel::BoundsPanel(QWidget* parent)
 void BoundsPanel::setAnalysis(const std::shared_ptr<const Analysis>& analysis) {
     m_updating = true;
     m_model->setRows(analysis ? boundsRows(*analysis) : QList<TableRow>());
+    m_failure = analysis ? failureNote(*analysis) : QString();
     m_updating = false;
     updateEmptyText();
     showSelection(m_stage, m_iterVar);
@@ -50,7 +51,8 @@ void BoundsPanel::setAnalysis(const std::shared_ptr<const Analysis>& analysis) {
 void BoundsPanel::updateEmptyText() {
     m_view->setEmptyText(m_model->rowCount()
                              ? tr("No IterVar matches '%1'.").arg(m_filterEdit->text())
-                             : tr("No analysis yet."));
+                             : !m_failure.isEmpty() ? m_failure + tr("; no bounds were inferred.")
+                                                    : tr("No analysis yet."));
 }
 
 void BoundsPanel::showSelection(const QString& stage, const QString& iterVar) {

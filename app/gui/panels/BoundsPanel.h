@@ -49,6 +49,7 @@ private:
     bool m_updating = false;
     QString m_stage;
     QString m_iterVar;
+    QString m_failure; ///< why a failed schedule has no bounds, or empty
 };
 
 } // namespace bs::gui

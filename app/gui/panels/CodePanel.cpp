@@ -1,6 +1,7 @@
 #include "panels/CodePanel.h"
 
 #include "document/Mailbox.h"
+#include "models/TraceRows.h"
 #include "views/Highlighters.h"
 
 #if BOUNDSCOPE_GUI_WITH_RUN
@@ -18,7 +19,8 @@ namespace bs::gui {
 GeneratedCode generateCode(const Analysis& analysis) {
     GeneratedCode code;
     if (!analysis.lowered) {
-        code.message = QStringLiteral("no lowered function yet");
+        code.message = analysis.error ? failureNote(analysis)
+                                      : QStringLiteral("no lowered function yet");
         return code;
     }
 #if BOUNDSCOPE_GUI_WITH_RUN

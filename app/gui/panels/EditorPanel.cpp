@@ -40,10 +40,15 @@ void EditorPanel::showProblem(const std::optional<Diagnostic>& problem, const QS
     const SourceLocation& where = problem->location;
     const QString file = QFileInfo(QString::fromStdString(where.file)).fileName();
     const bool inThisScript = where.known() && (file.isEmpty() || file == scriptName);
-    m_editor->setProblem(inThisScript ? where.line : 0, message);
-    QString text = inThisScript ? tr("Line %1: %2").arg(where.line).arg(message) : message;
+    const QString fix = QString::fromStdString(problem->fix);
+    const QString explained = fix.isEmpty() ? message : tr("%1\nFix: %2").arg(message, fix);
+    m_editor->setProblem(inThisScript ? where.line : 0, explained);
+    QString text = inThisScript ? tr("Line %1: %2").arg(where.line).arg(explained) : explained;
     if (viewsAreStale)
         text += tr("\nThe views show the last successful analysis.");
+    else if (!problem->subject.empty())
+        text += tr("\nThe views show the program as built up to this line, what failed marked "
+                   "in red.");
     m_banner->setText(text);
     m_banner->show();
 }

@@ -170,6 +170,8 @@ void InspectorPanel::setEmptyHints(const StageSummary& summary) {
     QString why;
     if (!m_analysis)
         why = tr("No analysis yet.");
+    else if (!m_analysis->lowered && m_analysis->error)
+        why = failureNote(*m_analysis) + tr("; InferBound did not finish.");
     else if (!summary.found)
         why = tr("Select a stage to see how InferBound derived its bounds.");
     else if (summary.kind == QLatin1String("output"))

@@ -2,6 +2,7 @@
 
 #include "ir/Printer.h"
 #include "models/GraphModels.h"
+#include "models/TraceRows.h"
 #include "models/StepOutline.h"
 #include "models/StepText.h"
 #include "views/Highlighters.h"
@@ -150,6 +151,7 @@ void IrPanel::refresh() {
     m_updating = true;
     m_text->setPlainText(m_analysis ? printedWithSteps(*m_analysis, pass(), &lineSteps)
                                     : QString());
+    m_text->setPlaceholderText(m_analysis ? failureNote(*m_analysis) : QString());
     m_updating = false;
     m_text->setLineSteps(lineSteps);
     m_lines = irLines(m_text->toPlainText());

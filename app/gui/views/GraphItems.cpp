@@ -123,6 +123,12 @@ QColor GraphPalette::step() {
 QColor GraphPalette::stepFill() {
     return QColor(0xd4, 0xe4, 0xfa);
 }
+QColor GraphPalette::problem() {
+    return QColor(0xe0, 0x00, 0x1b);
+}
+QColor GraphPalette::problemFill() {
+    return QColor(0xfa, 0xdb, 0xd8);
+}
 QColor GraphPalette::ink() {
     return QColor(0x22, 0x22, 0x22);
 }
@@ -203,7 +209,8 @@ void GraphNodeItem::layoutTable() {
 }
 
 QRectF GraphNodeItem::boundingRect() const {
-    const QRectF box = m_box.adjusted(-3, -3, 3, 3);
+    const qreal margin = m_node.problem ? 6 : 3;
+    const QRectF box = m_box.adjusted(-margin, -margin, margin, margin);
     return m_stepLabel.isEmpty() ? box : box | stepLabelRect();
 }
 
@@ -219,6 +226,12 @@ void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
     else
         paintTable(painter);
     paintStepMark(painter);
+    // What failed is drawn outside the selection and the attach-path highlight, so all show.
+    if (m_node.problem) {
+        painter->setPen(QPen(GraphPalette::problem(), 3, Qt::DashLine));
+        painter->setBrush(Qt::NoBrush);
+        painter->drawRect(m_box.adjusted(-4.5, -4.5, 4.5, 4.5));
+    }
     if (!m_selected && !m_node.highlighted)
         return;
     // The selection is drawn around the viz highlight, so a selected stage on a highlighted
@@ -265,6 +278,8 @@ void GraphNodeItem::paintTable(QPainter* painter) {
         for (const Cell& cell : m_cells[r]) {
             QColor fill = colorOf(cell.cell->fill,
                                   row.highlighted ? GraphPalette::highlightFill() : nodeFill);
+            if (row.problem)
+                fill = GraphPalette::problemFill();
             if (m_stepRows.contains(r))
                 fill = GraphPalette::stepFill();
             if (rowSelected)
@@ -417,6 +432,8 @@ GraphEdgeItem::GraphEdgeItem(const viz::GraphEdge& edge, const viz::EdgeLayout& 
 QPen GraphEdgeItem::currentPen() const {
     if (m_stepMarked)
         return QPen(GraphPalette::step(), 2.4);
+    if (m_edge.problem)
+        return QPen(GraphPalette::problem(), 2.6, Qt::DashLine);
     if (m_accented)
         return QPen(GraphPalette::accent(), 2.2);
     if (m_edge.highlighted)
@@ -504,7 +521,8 @@ void GraphEdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
     const QRectF box = QFontMetricsF(font).boundingRect(label).adjusted(-2, 0, 2, 0);
     const QRectF at(m_labelCenter - QPointF(box.width() / 2, box.height() / 2), box.size());
     painter->fillRect(at, QColor(255, 255, 255, 220));
-    painter->setPen(pen.color() == GraphPalette::accent() ? pen.color() : QColor(0x44, 0x44, 0x44));
+    const bool coloured = pen.color() == GraphPalette::accent() || m_edge.problem;
+    painter->setPen(coloured ? pen.color() : QColor(0x44, 0x44, 0x44));
     painter->drawText(at, Qt::AlignCenter, label);
 }
 

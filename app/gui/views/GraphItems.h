@@ -17,13 +17,16 @@ namespace bs::gui {
 class GraphScene;
 
 /// The colours every graph view shares: the selection accent, the viz highlight (attach
-/// paths), what the Step-through's current step touches, and the text.
+/// paths), what the Step-through's current step touches, what failed, and the text.
 struct GraphPalette {
     static QColor accent();
     static QColor highlight();
     static QColor highlightFill();
     static QColor step();
     static QColor stepFill();
+    /// What a failed schedule's error is about (viz::markProblem).
+    static QColor problem();
+    static QColor problemFill();
     static QColor ink();
 };
 

@@ -171,6 +171,19 @@ QRectF GraphScene::markedRect() const {
     return rect;
 }
 
+QRectF GraphScene::problemRect() const {
+    QRectF rect;
+    for (const GraphNodeItem* node : m_nodes) {
+        if (node->node().problem)
+            rect |= node->sceneBoundingRect();
+    }
+    for (const GraphEdgeItem* edge : m_edges) {
+        if (edge->edge().problem)
+            rect |= edge->sceneBoundingRect();
+    }
+    return rect;
+}
+
 QRectF GraphScene::focusRect() const {
     const QRectF marked = markedRect();
     return marked.isEmpty() ? selectionRect() : marked;

@@ -52,6 +52,9 @@ public:
     /// The bounding rectangle of the nodes and edges (with their values) the current step
     /// marks; empty when it marks none.
     QRectF markedRect() const;
+    /// The bounding rectangle of what a failed schedule's error is about (viz::markProblem);
+    /// empty when the graph marks no problem.
+    QRectF problemRect() const;
     /// What the view should keep in sight: the step's nodes when it marks some, else the
     /// selection (empty when neither).
     QRectF focusRect() const;

@@ -53,10 +53,12 @@ void GraphView::applyFit() {
     // Small graphs are not blown up beyond a comfortable reading size.
     if (zoom() > kMaxFitZoom)
         setTransform(QTransform::fromScale(kMaxFitZoom, kMaxFitZoom));
-    const QRectF marked = m_scene->markedRect();
+    QRectF marked = m_scene->markedRect();
+    if (marked.isEmpty())
+        marked = m_scene->problemRect();
     if (m_fit == Fit::Legible && !marked.isEmpty() && zoom() < kStepZoom) {
-        // A graph drawn smaller than its natural size follows the current step: what the step
-        // touches, with some of its neighbourhood, up to the natural size.
+        // A graph drawn smaller than its natural size follows the current step, or shows what
+        // failed: what is marked, with some of its neighbourhood, up to the natural size.
         const QRectF around = marked.adjusted(-kStepMargin, -kStepMargin, kStepMargin, kStepMargin);
         const qreal fit = std::min(viewport()->width() / around.width(),
                                    viewport()->height() / around.height());

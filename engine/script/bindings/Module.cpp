@@ -1,5 +1,6 @@
 #include "script/bindings/Bindings.h"
 
+#include "analysis/Program.h"
 #include "script/bindings/CallGuard.h"
 #include "support/Check.h"
 #include "support/Diagnostic.h"
@@ -7,6 +8,32 @@
 namespace bs::script {
 
 namespace py = pybind11;
+
+namespace {
+
+/// A primitive given an IterVar of another stage cannot know which stage that is; the schedule
+/// the script is building can. Names the owner in the message and the subject
+/// (`'i' is not an iter var of stage 'C'; it is a loop of stage 'B'`).
+void nameOwnerOfForeignIterVar(Diagnostic& d) {
+    DiagnosticSubject& subject = d.subject;
+    if (subject.kind != "itervar-of-other-stage" || !subject.iterVarId)
+        return;
+    const Schedule sch = ProgramRecorder::current().lastSchedule();
+    if (!sch.defined())
+        return;
+    for (const Stage& stage : sch.stages()) {
+        for (const IterVar& iv : stage->allIterVars) {
+            if (iv.get() != subject.iterVarId || stage.name() == subject.stage)
+                continue;
+            if (subject.otherStage.empty() || subject.otherStage == subject.stage)
+                subject.otherStage = stage.name();
+            d.message += "; it is a loop of stage '" + stage.name() + "'";
+            return;
+        }
+    }
+}
+
+} // namespace
 
 void defineModule(py::module_& m) {
     m.doc() = "Boundscope's engine bindings; use the `boundscope` or `tvm` package instead.";
@@ -29,13 +56,15 @@ void defineModule(py::module_& m) {
         } catch (const InternalError&) {
             throw;
         } catch (const UserError& e) {
-            const Diagnostic& d = e.diagnostic();
+            Diagnostic d = e.diagnostic();
             if (d.subject.empty() && d.fix.empty())
                 throw;
+            nameOwnerOfForeignIterVar(d);
             py::object type = py::module_::import("_boundscope").attr("TVMError");
             py::object error = type(d.message);
-            error.attr("_bs_subject") = py::make_tuple(d.subject.kind, d.subject.stage, d.subject.iterVar,
-                                                       d.subject.otherStage, d.subject.consumer);
+            error.attr("_bs_subject") = py::make_tuple(
+                d.subject.kind, d.subject.stage, d.subject.iterVar, d.subject.otherStage,
+                d.subject.consumer, reinterpret_cast<uintptr_t>(d.subject.iterVarId));
             error.attr("_bs_fix") = d.fix;
             PyErr_SetObject(type.ptr(), error.ptr());
         }

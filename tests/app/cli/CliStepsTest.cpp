@@ -117,7 +117,7 @@ TEST(CliSteps, AnIterVarOfAnotherStageNamesBothStagesAndTheLeaves) {
     CommandResult r = runCli("lower other_stage_itervar.py");
     EXPECT_EQ(r.exitCode, 1);
     EXPECT_NE(r.err.find("other_stage_itervar.py:8: error: split of 'i' in stage 'C': 'i' is not an iter var "
-                         "of stage 'C'"),
+                         "of stage 'C'; it is a loop of stage 'B'\n"),
               std::string::npos)
         << r.err;
     EXPECT_NE(r.err.find("other_stage_itervar.py:8: note: fix: use a loop of stage 'C', one of its leaves (i, j)"),

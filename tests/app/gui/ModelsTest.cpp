@@ -5,6 +5,8 @@
 #include "TestPrograms.h"
 
 #include "analysis/Analysis.h"
+#include "ir/Op.h"
+#include "te/Compute.h"
 #include "models/GraphModels.h"
 #include "models/IrLines.h"
 #include "models/TraceRows.h"
@@ -22,6 +24,7 @@ private Q_SLOTS:
     void objectRefsRoundTripThroughNames();
     void graphsAreBuiltForTheSelectedStage();
     void requestRowsSayWhyAnAxisWasRelaxed();
+    void symbolicExtentsSayWhatTheyDependOnAndTheirMaximum();
 };
 
 void ModelsTest::irLinesBelongToTheInnermostProduceBlock() {
@@ -115,6 +118,49 @@ void ModelsTest::requestRowsSayWhyAnAxisWasRelaxed() {
     QVERIFY(rows[1].cells[why].contains(QStringLiteral("shared")));
 }
 
+/// The extent cell of `stage`'s IterVar `iterVar` in the bounds table.
+QString extentCell(const QList<TableRow>& rows, const QString& stage, const QString& iterVar) {
+    const int column = int(boundsHeaders().indexOf(QStringLiteral("Extent")));
+    for (const TableRow& row : rows) {
+        if (row.stage == stage && row.iterVar == iterVar)
+            return row.cells[column];
+    }
+    return QStringLiteral("<no row>");
+}
+
+void ModelsTest::symbolicExtentsSayWhatTheyDependOnAndTheirMaximum() {
+    // The fuse example split by 48, which does not divide a row of 64: how many rows of B a
+    // segment touches varies with the outer loop, at most 2.
+    auto fusedAndSplit = [](const Expr& factor) {
+        Tensor B = compute({64, 64}, [](const std::vector<Var>& v) { return v[0] + v[1]; }, "B",
+                           "", {"i", "j"});
+        Tensor C = compute({64, 64}, [&](const std::vector<Var>& v) { return B({v[0], v[1]}); },
+                           "C", "", {"i", "j"});
+        Schedule s = createSchedule(C.op);
+        const auto* c = C.op.as<ComputeOpNode>();
+        auto [outer, inner] = s[C].split(s[C].fuse(c->axis[0], c->axis[1]), factor);
+        (void)inner;
+        s[B].computeAt(s[C], outer);
+        return Program{s, {C}, true};
+    };
+    const Analysis varying = analyze(fusedAndSplit(48));
+    QVERIFY(varying.ok());
+    const QString rows = extentCell(boundsRows(varying), QStringLiteral("B"), QStringLiteral("i"));
+    QVERIFY2(rows.endsWith(QStringLiteral("  (at most 2; depends on i.j.fused.outer)")),
+             qPrintable(rows));
+    // A te.var factor: the extent is the scalar, and what depends on it says so.
+    const Analysis free = analyze(fusedAndSplit(Var("f")));
+    QVERIFY2(free.ok(), free.error ? free.error->message.c_str() : "");
+    QCOMPARE(extentCell(boundsRows(free), QStringLiteral("C"), QStringLiteral("i.j.fused.inner")),
+             QStringLiteral("f"));
+    const QString outer =
+        extentCell(boundsRows(free), QStringLiteral("C"), QStringLiteral("i.j.fused.outer"));
+    QVERIFY2(outer.endsWith(QStringLiteral("(depends on f)")), qPrintable(outer));
+    // A constant extent is left as it is.
+    QCOMPARE(extentCell(boundsRows(analyze(fuseExample())), QStringLiteral("B"),
+                        QStringLiteral("j")),
+             QStringLiteral("8"));
+}
 
 BS_GUI_TEST_SUITE(ModelsTest);
 
