@@ -78,6 +78,9 @@ struct RuleAllocation {
     std::optional<int64_t> total() const;
     /// `x3` after a per-thread count when there are 3 copies (`x?` when unknown); "" for one.
     std::string copiesSuffix() const;
+    /// The allocation as a table shows it: the element count (`*` when it varies by
+    /// iteration), or the size expression when it is symbolic (`(f*8)`), then copiesSuffix.
+    std::string text() const;
 };
 
 struct BufferReport {

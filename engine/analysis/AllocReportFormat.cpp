@@ -19,12 +19,18 @@ std::string num(std::optional<int64_t> v) { return v ? std::to_string(*v) : "?";
 /// size expression when it is symbolic; `x3` after it for one copy per virtual thread of three.
 std::string allocationCell(const BufferReport& b, BoundRules rules) {
     const RuleAllocation* a = b.allocation(rules);
-    if (!a)
-        return "-";
-    if (!a->allocated)
-        return a->size + a->copiesSuffix();
-    return std::to_string(*a->allocated) + (a->varies ? "*" : "") + a->copiesSuffix();
+    return a ? a->text() : "-";
 }
+
+} // namespace
+
+std::string RuleAllocation::text() const {
+    if (!allocated)
+        return size + copiesSuffix();
+    return std::to_string(*allocated) + (varies ? "*" : "") + copiesSuffix();
+}
+
+namespace {
 
 /// The copies of the buffer under tvm, the rules the needed and touched counts go with.
 std::string tvmCopiesSuffix(const BufferReport& b) {

@@ -36,6 +36,24 @@ IterVar boundThreadOf(const Stage& stage, const IterVar& iv) {
     return iv;
 }
 
+/// How a script names loop `iv` of `stage`: `Y.op.axis[0]` for an axis of the operation (the
+/// rebased copy normalize made stands for it), else the loop's own name (the script holds it in
+/// the variable a split or fuse returned).
+std::string scriptNameOf(const Stage& stage, IterVar iv) {
+    for (const IterVarRelation& rel : stage->relations)
+        if (const auto* rebase = rel.as<RebaseNode>(); rebase && rebase->rebased.same_as(iv))
+            iv = rebase->parent;
+    if (const auto* compute = stage->op.as<ComputeOpNode>()) {
+        for (size_t k = 0; k < compute->axis.size(); ++k)
+            if (compute->axis[k].same_as(iv))
+                return stage.name() + ".op.axis[" + std::to_string(k) + "]";
+        for (size_t k = 0; k < compute->reduceAxis.size(); ++k)
+            if (compute->reduceAxis[k].same_as(iv))
+                return stage.name() + ".op.reduce_axis[" + std::to_string(k) + "]";
+    }
+    return iv->var.name();
+}
+
 /// A vectorized or unrolled loop needs a constant extent (TVM's VectorizeLoop and UnrollLoop
 /// fail later on one that is not). Said here, at the script line of the vectorize or unroll.
 void requireConstantExtent(const Stage& stage, const IterVar& iv, const Expr& extent) {
@@ -52,8 +70,8 @@ void requireConstantExtent(const Stage& stage, const IterVar& iv, const Expr& ex
     d.subject.iterVar = iv->var.name();
     d.subject.iterVarId = iv.get();
     d.fix = "split it by a constant first and " + std::string(what) + " the inner loop: outer, inner = s[" +
-            stage.name() + "].split(" + iv->var.name() + ", factor=4); s[" + stage.name() + "]." + what +
-            "(inner)";
+            stage.name() + "].split(" + scriptNameOf(stage, iv) + ", factor=4); s[" + stage.name() +
+            "]." + what + "(inner)";
     throw UserError(std::move(d));
 }
 

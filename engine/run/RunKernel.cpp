@@ -45,8 +45,36 @@ bool runHasLlvm() {
 
 namespace {
 
+/// A reduction whose reduce axis is bound to threadIdx reduces across the threads of a block:
+/// TVM lowers it to tvm_thread_allreduce (a shared-memory tree, warp shuffles). Boundscope's
+/// lowering keeps the plain update, which every thread would run on the same element at once,
+/// so nothing runs it or generates code for it: refused at the bind.
+void refuseCrossThreadReduction(const Schedule& sch) {
+    for (const Stage& stage : sch.stages()) {
+        for (const IterVar& iv : stage->leafIterVars) {
+            const IterVarAttr* attr = stage.attrOf(iv);
+            if (iv->iterType != IterVarType::CommReduce || !attr || !attr->bindThread.defined())
+                continue;
+            Diagnostic d{"'" + stage.name() + "' reduces over '" + iv->var.name() + "' across " +
+                             attr->bindThread->threadTag + ": a cross-thread reduction, which TVM "
+                             "lowers to tvm_thread_allreduce; Boundscope does not generate it yet, "
+                             "and without it every thread would update the same element at once",
+                         attr->location};
+            d.subject.kind = "cross-thread-reduction";
+            d.subject.stage = stage.name();
+            d.subject.iterVar = iv->var.name();
+            d.subject.iterVarId = iv.get();
+            d.fix = "keep the reduction inside each thread (do not bind '" + iv->var.name() +
+                    "'), and bind a data-parallel loop of '" + stage.name() + "' instead";
+            throw UserError(std::move(d));
+        }
+    }
+}
+
 /// Refuses a target the schedule cannot run on, before anything is compiled.
-void checkTargetFits(const LoweredFunc& func, RunTarget target) {
+void checkTargetFits(const LowerResult& lowered, RunTarget target) {
+    const LoweredFunc& func = lowered.func;
+    refuseCrossThreadReduction(lowered.normalized);
     bool gpu = usesGpuThreads(func);
     if (target == RunTarget::Cpu && gpu)
         throw UserError("the schedule of '" + func.name +
@@ -177,7 +205,7 @@ RunReport runKernel(const LowerResult& lowered, const RunRequest& request) {
     std::vector<int64_t> sizes = bindSizes(func, request.sizes);
     for (size_t i = 0; i < sizes.size(); ++i)
         report.sizes.emplace_back(func.scalarParams[i].name(), sizes[i]);
-    checkTargetFits(func, request.target);
+    checkTargetFits(lowered, request.target);
 
     std::vector<Buffer> initial = makeArgumentBuffers(func, sizes, request.seed);
     std::unique_ptr<Executor> executor = makeExecutor(request.target, func, sizes);
@@ -208,7 +236,7 @@ RunReport runKernel(const LowerResult& lowered, const RunRequest& request) {
 }
 
 std::string printKernelLlvmIr(const LowerResult& lowered) {
-    checkTargetFits(lowered.func, RunTarget::Cpu);
+    checkTargetFits(lowered, RunTarget::Cpu);
 #ifdef BOUNDSCOPE_WITH_LLVM
     return printLlvmIr(cpuKernelOf(lowered.func));
 #else
@@ -219,7 +247,7 @@ std::string printKernelLlvmIr(const LowerResult& lowered) {
 
 std::string printKernelCudaSource(const LowerResult& lowered) {
     const LoweredFunc& func = lowered.func;
-    checkTargetFits(func, RunTarget::Cuda);
+    checkTargetFits(lowered, RunTarget::Cuda);
     return buildCudaModule(func.final, func.name, kernelArguments(func)).source;
 }
 

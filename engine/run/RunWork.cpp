@@ -222,11 +222,11 @@ bool compareOutputs(const LoweredFunc& func, const std::vector<Buffer>& actual,
             atol *= std::sqrt(double(reductionLength));
         double maxAbs = 0, maxRel = 0;
         for (int64_t k = 0; k < actual[i].size(); ++k) {
-            double a = actual[i].getDouble(k), e = expected[i].getDouble(k);
-            double diff = std::isnan(a) != std::isnan(e) ? INFINITY : std::fabs(a - e);
-            maxAbs = std::max(maxAbs, std::isnan(diff) ? 0 : diff);
-            if (std::fabs(e) > atol)
-                maxRel = std::max(maxRel, diff / std::fabs(e));
+            const double e = expected[i].getDouble(k);
+            const double diff = Buffer::elementDifference(actual[i].getDouble(k), e);
+            maxAbs = std::max(maxAbs, diff);
+            if (diff > 0 && std::fabs(e) > atol)
+                maxRel = std::max(maxRel, std::isinf(e) ? double(INFINITY) : diff / std::fabs(e));
         }
         std::string mismatch;
         bool close = Buffer::allClose(actual[i], expected[i], rtol, atol, &mismatch);

@@ -117,13 +117,17 @@ double Buffer::maxAbsDifference(const Buffer& a, const Buffer& b) {
         throw UserError("cannot compare buffer '" + a.name() + "' of " + std::to_string(a.size()) +
                         " elements with '" + b.name() + "' of " + std::to_string(b.size()));
     double worst = 0;
-    for (int64_t i = 0; i < a.size(); ++i) {
-        double d = std::fabs(a.getDouble(i) - b.getDouble(i));
-        if (std::isnan(d))
-            return d;
-        worst = std::max(worst, d);
-    }
+    for (int64_t i = 0; i < a.size(); ++i)
+        worst = std::max(worst, elementDifference(a.getDouble(i), b.getDouble(i)));
     return worst;
+}
+
+double Buffer::elementDifference(double a, double b) {
+    if (a == b || (std::isnan(a) && std::isnan(b)))
+        return 0;
+    if (std::isnan(a) || std::isnan(b) || std::isinf(a) || std::isinf(b))
+        return INFINITY;
+    return std::fabs(a - b);
 }
 
 bool Buffer::allClose(const Buffer& actual, const Buffer& expected, double rtol, double atol,
@@ -135,8 +139,8 @@ bool Buffer::allClose(const Buffer& actual, const Buffer& expected, double rtol,
     for (int64_t i = 0; i < actual.size(); ++i) {
         double a = actual.getDouble(i);
         double e = expected.getDouble(i);
-        // Written so that a NaN on either side is a mismatch.
-        if (std::fabs(a - e) <= atol + rtol * std::fabs(e))
+        const double difference = elementDifference(a, e);
+        if (difference == 0 || (std::isfinite(difference) && difference <= atol + rtol * std::fabs(e)))
             continue;
         if (firstMismatch) {
             std::ostringstream os;

@@ -63,12 +63,17 @@ public:
     /// Small integers keep sums and products of test programs far from overflow.
     void fillRandom(uint64_t seed);
 
-    /// The largest |a - b| over all elements of two buffers of the same size; throws
-    /// UserError when the sizes differ.
+    /// How far apart two element values are, as numpy's assert_allclose sees them: 0 when they
+    /// are the same (NaN and NaN, or infinities of one sign, included), infinite when one is
+    /// NaN or infinite and the other is not the same, else |a - b|.
+    static double elementDifference(double a, double b);
+    /// The largest elementDifference over all elements of two buffers of the same size;
+    /// throws UserError when the sizes differ.
     static double maxAbsDifference(const Buffer& a, const Buffer& b);
     /// True when every element of `actual` is within `atol + rtol * |expected|` of
-    /// `expected`; otherwise false, with `firstMismatch` (when given) describing the first
-    /// element that is not, e.g. `C[17] = 3.5, expected 3`.
+    /// `expected` (by elementDifference: NaN matches NaN, an infinity the same infinity);
+    /// otherwise false, with `firstMismatch` (when given) describing the first element that is
+    /// not, e.g. `C[17] = 3.5, expected 3`.
     static bool allClose(const Buffer& actual, const Buffer& expected, double rtol = 1e-5,
                          double atol = 1e-6, std::string* firstMismatch = nullptr);
 

@@ -386,6 +386,42 @@ void bindVisibleRanges(const Stage& consumer, const std::vector<IterVar>& produc
     throw UserError(std::move(d));
 }
 
+/// An inlined stage has no loops of its own, so none of them can be split or fused: TVM stops
+/// in PassDownDomain (`Check failed: allow_missing`, the split's parent has no range). Said at
+/// the compute_inline, naming the relation's line.
+void refuseRelationsOfInlined(const Stage& stage) {
+    if (stage->attachType != AttachType::InlinedAlready)
+        return;
+    for (const IterVarRelation& rel : stage->relations) {
+        std::string what;
+        IterVar loop;
+        if (const auto* split = rel.as<SplitNode>()) {
+            what = "split";
+            loop = split->parent;
+        } else if (const auto* fuse = rel.as<FuseNode>()) {
+            what = "fused";
+            loop = fuse->outer;
+        } else {
+            continue; // a singleton loop needs no range; rebase never applies to inlined stages
+        }
+        const std::string name = stage->op->name;
+        const std::string line =
+            rel->location.known() ? " at line " + std::to_string(rel->location.line) : "";
+        Diagnostic d{"'" + name + "' is inlined, but its loop '" + loop->var.name() + "' was " +
+                         what + line + ": an inlined stage has no loops of its own, its values are "
+                         "computed inside its consumers' loops (TVM stops here too: Check failed: "
+                         "allow_missing)",
+                     stage->attachLocation.known() ? stage->attachLocation : rel->location};
+        d.subject.kind = "inlined-has-loops";
+        d.subject.stage = name;
+        d.subject.iterVar = loop->var.name();
+        d.subject.iterVarId = loop.get();
+        d.fix = "schedule the loops of the consumers that " + name + " is inlined into, or compute " +
+                name + " at the root (s[" + name + "].compute_root()) to keep its " + what + " loop";
+        throw UserError(std::move(d));
+    }
+}
+
 /// Phases 1-3 for one consumer of `stage`.
 void requestFromConsumer(const Schedule& sch, const Stage& stage, const Operation& consumerOp,
                          const StorageScope& scope, const GraphContext& ctx,
@@ -585,6 +621,7 @@ InferBoundResult inferBound(const Schedule& sch, BoundRules rules, BoundSteps pr
             if (it != rmap.end())
                 analyzer.bind(iv->var, it->second);
         }
+        refuseRelationsOfInlined(stage);
         passDownDomain(stage, &rmap, &analyzer, rules, /*allowMissing=*/false,
                        log.sink(StepPhase::PassDown));
         if (tight)

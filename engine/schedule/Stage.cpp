@@ -45,6 +45,47 @@ void updateAttr(const Stage& stage, const char* primitive, const IterVar& iv,
     node->iterVarAttrs[iv] = std::move(attr);
 }
 
+/// The bindings TVM cannot lower: a reduce axis over blocks or virtual threads (they cannot
+/// combine their partial results: TVM lowers a reduction across threads only over threadIdx),
+/// and two loops of one stage over one thread index (both would take its value).
+void refuseIllegalBinding(const Stage& stage, const IterVar& iv, const IterVar& thread,
+                          const std::string& context) {
+    const std::string& tag = thread->threadTag;
+    DiagnosticSubject subject;
+    subject.stage = stage.name();
+    subject.iterVar = iv->var.name();
+    subject.iterVarId = iv.get();
+    if (iv->iterType == IterVarType::CommReduce && tag.rfind("threadIdx.", 0) != 0) {
+        subject.kind = "bind-reduce-axis";
+        failPrimitive(context,
+                      "a reduce axis can be bound only to threadIdx (a reduction across the "
+                      "threads of a block); '" + tag + "' would leave each of its " +
+                          (tag.rfind("blockIdx.", 0) == 0 ? "blocks" : "virtual threads") +
+                          " with a partial result that nothing combines",
+                      subject,
+                      "bind a data-parallel loop of '" + stage.name() + "' to " + tag +
+                          ", or factor the reduction out first (s.rfactor) and bind the factored "
+                          "stage's loop");
+    }
+    if (tag == "vthread" || tag == "cthread")
+        return;
+    for (const IterVar& other : stage->leafIterVars) {
+        const IterVarAttr* attr = stage.attrOf(other);
+        if (other.same_as(iv) || !attr || !attr->bindThread.defined() ||
+            attr->bindThread->threadTag != tag)
+            continue;
+        subject.kind = "thread-bound-twice";
+        const std::string line =
+            attr->location.known() ? " (line " + std::to_string(attr->location.line) + ")" : "";
+        failPrimitive(context,
+                      "'" + other->var.name() + "' of stage '" + stage.name() + "' is already bound to " +
+                          tag + line + ": two loops of one stage cannot both run over " + tag,
+                      subject,
+                      "bind '" + iv->var.name() + "' to another thread index, or fuse the two loops "
+                      "(s[" + stage.name() + "].fuse) and bind the fused loop to " + tag);
+    }
+}
+
 /// `C -> D -> C`: the attach chain from `parent` back to `stage`, if there is one.
 std::string attachCycle(const Stage& stage, const Stage& parent) {
     std::string chain = stage.name();
@@ -199,13 +240,52 @@ void Stage::bind(const IterVar& iv, const IterVar& thread) const {
     if (!isValidThreadTag(thread->threadTag))
         failPrimitive(context, "unknown thread tag '" + thread->threadTag +
                                    "': expected blockIdx.x/y/z, threadIdx.x/y/z, vthread or cthread");
+    refuseIllegalBinding(*this, iv, thread, context);
     updateAttr(*this, "bind", iv, [&](IterVarAttr& attr) { attr.bindThread = thread; });
 }
 
+namespace {
+
+/// Levenshtein distance, for "did you mean".
+size_t editDistance(const std::string& a, const std::string& b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diagonal = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+            const size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+} // namespace
+
 void Stage::setScope(const std::string& scope) const {
     // Checked here, at the script's set_scope line, rather than when InferBound first uses it.
-    if (!scope.empty())
-        StorageScope::create(scope);
+    if (!scope.empty()) {
+        try {
+            StorageScope::create(scope);
+        } catch (const UserError& e) {
+            Diagnostic d = e.diagnostic();
+            std::string closest;
+            size_t best = 3; // a typo is at most two edits away
+            for (const char* known : {"global", "shared", "local", "warp", "wmma.matrix_a",
+                                      "wmma.matrix_b", "wmma.accumulator"}) {
+                if (size_t distance = editDistance(scope, known); distance < best) {
+                    best = distance;
+                    closest = known;
+                }
+            }
+            if (!closest.empty())
+                d.fix = "s[" + name() + "].set_scope(\"" + closest + "\")";
+            throw UserError(std::move(d));
+        }
+    }
     mutableNode()->scope = scope;
 }
 

@@ -1,5 +1,8 @@
 #include "script/PythonErrors.h"
 
+#include <cctype>
+#include <map>
+
 namespace bs::script {
 
 namespace py = pybind11;
@@ -65,12 +68,72 @@ std::optional<std::string> describeExit(const py::error_already_set& error) {
     return std::string(py::str(code));
 }
 
+bool isIdentifierChar(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+/// Replaces `from` by `to` in `text`; with `wordStart`, only where `from` does not continue an
+/// identifier or attribute on its left.
+void replaceCode(std::string& text, const std::string& from, const std::string& to,
+                 bool wordStart = true) {
+    for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at)) {
+        if (wordStart && at > 0 && (isIdentifierChar(text[at - 1]) || text[at - 1] == '.')) {
+            at += from.size();
+            continue;
+        }
+        text.replace(at, from.size(), to);
+        at += to.size();
+    }
+}
+
+/// The fix written with the script's own names: the engine names a stage by its tensor's name
+/// (`s[B.local]`, `B.op.axis[0]`) and the schedule `s`; the script holds them in variables
+/// (`BL`, `sch`), found in the frame the error was raised from.
+std::string inScriptNames(std::string fix, const py::object& trace, const std::string& scriptFile) {
+    py::object frame;
+    for (py::object tb = trace; tb && !tb.is_none(); tb = tb.attr("tb_next"))
+        if (py::str(tb.attr("tb_frame").attr("f_code").attr("co_filename")).cast<std::string>() ==
+            scriptFile)
+            frame = tb.attr("tb_frame");
+    if (!frame)
+        return fix;
+    std::map<std::string, std::string> variableOf; // tensor name -> variable
+    std::string schedule;
+    for (const char* scope : {"f_globals", "f_locals"}) {
+        for (auto [key, value] : frame.attr(scope).cast<py::dict>()) {
+            const std::string name = py::str(key);
+            const std::string type = py::str(py::type::of(value).attr("__name__"));
+            if (name.empty() || name[0] == '_')
+                continue;
+            if (type == "Schedule" && (schedule.empty() || name == "s"))
+                schedule = name;
+            if (type != "Tensor" || !py::hasattr(value, "op"))
+                continue;
+            const std::string tensor = py::str(value.attr("op").attr("name"));
+            auto it = variableOf.find(tensor);
+            if (it == variableOf.end() || name == tensor)
+                variableOf[tensor] = name;
+        }
+    }
+    for (const auto& [tensor, variable] : variableOf) {
+        if (tensor == variable)
+            continue;
+        replaceCode(fix, "[" + tensor + "]", "[" + variable + "]", /*wordStart=*/false);
+        replaceCode(fix, tensor + ".op.", variable + ".op.");
+    }
+    if (!schedule.empty() && schedule != "s") {
+        replaceCode(fix, "s[", schedule + "[");
+        replaceCode(fix, "s.", schedule + ".");
+    }
+    return fix;
+}
+
 /// The subject and fix an engine UserError carried (bindings/Module.cpp), if it was one.
 void readEngineDetails(const py::object& value, Diagnostic& d) {
     try {
         if (py::hasattr(value, "_bs_subject")) {
             auto t = value.attr("_bs_subject").cast<py::tuple>();
-            if (t.size() == 6) {
+            if (t.size() == 8) {
                 d.subject.kind = t[0].cast<std::string>();
                 d.subject.stage = t[1].cast<std::string>();
                 d.subject.iterVar = t[2].cast<std::string>();
@@ -78,6 +141,8 @@ void readEngineDetails(const py::object& value, Diagnostic& d) {
                 d.subject.consumer = t[4].cast<std::string>();
                 // Compared with the program's IterVars, never dereferenced.
                 d.subject.iterVarId = reinterpret_cast<const void*>(t[5].cast<uintptr_t>());
+                d.location.file = t[6].cast<std::string>();
+                d.location.line = t[7].cast<int>();
             }
         }
         if (py::hasattr(value, "_bs_fix"))
@@ -121,7 +186,20 @@ std::optional<PythonFailure> describePythonError(const py::error_already_set& er
         failure.diagnostic.message = toOneLine(describeValue(error));
         failure.traceback = formatTraceback(error);
         readEngineDetails(error.value(), failure.diagnostic);
+        if (!failure.diagnostic.fix.empty() && error.trace()) {
+            try {
+                failure.diagnostic.fix =
+                    inScriptNames(failure.diagnostic.fix, error.trace(), scriptFile);
+            } catch (const py::error_already_set&) {
+                // a frame whose names cannot be read: the engine's names stay
+            }
+        }
     }
+    // The engine's own line for the error (the compute_at that tvm.lower found invalid), when it
+    // is a line of this script; else the script's line the traceback ends at.
+    const int engineLine =
+        failure.diagnostic.location.file == scriptFile ? failure.diagnostic.location.line : 0;
+    failure.diagnostic.location.file = scriptFile;
     int line = 0;
     if (error.matches(PyExc_SyntaxError) && py::hasattr(error.value(), "filename") &&
         py::str(error.value().attr("filename")).cast<std::string>() == scriptFile) {
@@ -130,7 +208,7 @@ std::optional<PythonFailure> describePythonError(const py::error_already_set& er
     } else {
         line = innermostScriptLine(error.trace(), scriptFile);
     }
-    failure.diagnostic.location.line = line;
+    failure.diagnostic.location.line = engineLine > 0 ? engineLine : line;
     return failure;
 }
 

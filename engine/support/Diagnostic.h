@@ -27,7 +27,8 @@ enum class Severity { Error, Warning, Note };
 /// so a diagnostic outlives the program; `iterVarId` tells IterVars of one name apart.
 struct DiagnosticSubject {
     /// A stable tag: `attach-no-path`, `itervar-of-other-stage`, `not-a-leaf`, `attach-cycle`,
-    /// `attach-not-leaf`; empty when the error is about nothing in particular.
+    /// `attach-not-leaf`, `output-attached`, `symbolic-extent`, `inlined-has-loops`; empty when
+    /// the error is about nothing in particular.
     std::string kind;
     std::string stage;      ///< the stage the error is about
     std::string iterVar;    ///< the IterVar concerned, by name

@@ -146,7 +146,7 @@ std::string attachText(const Stage& stage) {
 
 std::string ScopeInfo::text() const {
     if (source == "unknown")
-        return "scope unknown";
+        return "not inferred";
     return source == "inferred" ? scope + " (inferred)" : scope;
 }
 

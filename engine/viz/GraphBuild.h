@@ -50,7 +50,7 @@ std::string attachText(const Stage& stage);
 struct ScopeInfo {
     std::string scope;
     std::string source;
-    /// `shared`, `shared (inferred)`, `global`, or `scope unknown`.
+    /// `shared`, `shared (inferred)`, `global`, or `not inferred` (no trace to ask).
     std::string text() const;
 };
 ScopeInfo scopeOf(const Stage& stage, const BoundTrace* trace);

@@ -212,10 +212,12 @@ QString problemStage(const Diagnostic& error) {
 QString failureNote(const Analysis& analysis) {
     if (!analysis.error)
         return QString();
+    // The message itself is under the script, at its line: the views only point there.
     const int line = analysis.error->location.line;
-    const QString message = qstr(analysis.error->message);
-    return line > 0 ? QStringLiteral("The schedule fails at line %1: %2").arg(line).arg(message)
-                    : QStringLiteral("The schedule fails: %1").arg(message);
+    return line > 0 ? QStringLiteral("The schedule fails at line %1 (the message is under the "
+                                     "script)")
+                          .arg(line)
+                    : QStringLiteral("The schedule fails (the message is under the script)");
 }
 
 namespace {

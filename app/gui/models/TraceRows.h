@@ -32,8 +32,8 @@ QStringList stageNames(const Analysis& analysis);
 /// at the wrong place, the owner of an IterVar given to another stage, the stage of a loop
 /// that cannot be vectorized; empty when the error names no stage.
 QString problemStage(const Diagnostic& error);
-/// `the schedule fails at line 10: ...`, for the views that have nothing to show then; empty
-/// when the analysis did not fail.
+/// `The schedule fails at line 10 (the message is under the script)`, for the views that have
+/// nothing to show then; empty when the analysis did not fail.
 QString failureNote(const Analysis& analysis);
 
 /// What the inspector's header says about a stage.

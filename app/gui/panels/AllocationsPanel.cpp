@@ -45,8 +45,7 @@ QString allocationCell(const BufferReport &buffer, BoundRules rules, QString *to
         *toolTip +=
             QStringLiteral("; one copy for each of %1 virtual threads (%2): %3 allocated")
                 .arg(countText(a->copies), qstr(joined(a->virtualThreads)), countText(a->total()));
-    return countText(a->allocated) + (a->varies ? QStringLiteral("*") : QString()) +
-           qstr(a->copiesSuffix());
+    return qstr(a->text());
 }
 
 /// The virtual-thread copies of the tvm allocation, which the needed and touched counts go with.

@@ -19,7 +19,7 @@ namespace bs::gui {
 GeneratedCode generateCode(const Analysis& analysis) {
     GeneratedCode code;
     if (!analysis.lowered) {
-        code.message = analysis.error ? failureNote(analysis)
+        code.message = analysis.error ? failureNote(analysis) + QStringLiteral(": no code.")
                                       : QStringLiteral("no lowered function yet");
         return code;
     }

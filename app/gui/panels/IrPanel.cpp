@@ -151,7 +151,8 @@ void IrPanel::refresh() {
     m_updating = true;
     m_text->setPlainText(m_analysis ? printedWithSteps(*m_analysis, pass(), &lineSteps)
                                     : QString());
-    m_text->setPlaceholderText(m_analysis ? failureNote(*m_analysis) : QString());
+    const QString failure = m_analysis ? failureNote(*m_analysis) : QString();
+    m_text->setPlaceholderText(failure.isEmpty() ? QString() : failure + tr(": nothing was lowered."));
     m_updating = false;
     m_text->setLineSteps(lineSteps);
     m_lines = irLines(m_text->toPlainText());

@@ -1,6 +1,7 @@
 #include "script/bindings/Bindings.h"
 
 #include "analysis/Program.h"
+#include "analysis/ScheduleFixes.h"
 #include "script/bindings/CallGuard.h"
 #include "support/Check.h"
 #include "support/Diagnostic.h"
@@ -21,12 +22,13 @@ void nameOwnerOfForeignIterVar(Diagnostic& d) {
     const Schedule sch = ProgramRecorder::current().lastSchedule();
     if (!sch.defined())
         return;
+    // The stage whose loops were expected: the attach target of a compute_at, else the stage.
+    const std::string& expected = subject.otherStage.empty() ? subject.stage : subject.otherStage;
     for (const Stage& stage : sch.stages()) {
         for (const IterVar& iv : stage->allIterVars) {
-            if (iv.get() != subject.iterVarId || stage.name() == subject.stage)
+            if (iv.get() != subject.iterVarId || stage.name() == expected)
                 continue;
-            if (subject.otherStage.empty() || subject.otherStage == subject.stage)
-                subject.otherStage = stage.name();
+            subject.otherStage = stage.name();
             d.message += "; it is a loop of stage '" + stage.name() + "'";
             return;
         }
@@ -46,9 +48,11 @@ void defineModule(py::module_& m) {
     // ICHECK does, so a script that hits one gets a traceback instead of a dead process.
     auto internalError = py::register_exception<InternalError>(m, "InternalError", tvmError.ptr());
     internalError.attr("__module__") = "tvm.error";
-    // A UserError about something (DiagnosticSubject) or with a fix keeps them on the exception
-    // (`_bs_subject`, `_bs_fix`), so that the script's failure still points at the stage or
-    // attach edge (script/PythonErrors.cpp reads them back). Tried before the translators above.
+    // A UserError about something (DiagnosticSubject), with a fix or with a script line of its
+    // own keeps them on the exception (`_bs_subject`: the subject, then the line; `_bs_fix`), so
+    // that the script's failure still points at the stage, the attach edge and the line that
+    // caused it (an invalid compute_at found by tvm.lower is the compute_at's fault, not the
+    // lower's; script/PythonErrors.cpp reads them back). Tried before the translators above.
     py::register_exception_translator([](std::exception_ptr p) {
         try {
             if (p)
@@ -57,14 +61,19 @@ void defineModule(py::module_& m) {
             throw;
         } catch (const UserError& e) {
             Diagnostic d = e.diagnostic();
-            if (d.subject.empty() && d.fix.empty())
+            if (d.subject.empty() && d.fix.empty() && !d.location.known())
                 throw;
             nameOwnerOfForeignIterVar(d);
+            // An error InferBound found inside tvm.lower/tvm.build gets the fix the CLI and the
+            // app give it, tried on the program the script is lowering.
+            if (d.fix.empty() && !d.subject.empty())
+                d.fix = findScheduleFix(ProgramRecorder::current().program(), d, BoundRules::Tvm);
             py::object type = py::module_::import("_boundscope").attr("TVMError");
             py::object error = type(d.message);
             error.attr("_bs_subject") = py::make_tuple(
                 d.subject.kind, d.subject.stage, d.subject.iterVar, d.subject.otherStage,
-                d.subject.consumer, reinterpret_cast<uintptr_t>(d.subject.iterVarId));
+                d.subject.consumer, reinterpret_cast<uintptr_t>(d.subject.iterVarId),
+                d.location.file, d.location.line);
             error.attr("_bs_fix") = d.fix;
             PyErr_SetObject(type.ptr(), error.ptr());
         }

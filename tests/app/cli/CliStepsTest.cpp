@@ -129,7 +129,34 @@ TEST(CliSteps, AnOutputAttachedUnderItsCacheIsRefusedWithTheReverseAttachment) {
     CommandResult r = runCli("lower output_under_cache.py");
     EXPECT_EQ(r.exitCode, 1);
     EXPECT_NE(r.err.find("output_under_cache.py:8: error: compute_at of stage 'C'"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("output_under_cache.py:8: note: fix: attach the other way round"), std::string::npos)
+    // The fix names the cache as the script does (CL), not by its stage name (C.local).
+    EXPECT_NE(r.err.find("output_under_cache.py:8: note: fix: attach the other way round, the stage that "
+                         "computes for the output inside the output's loops: "
+                         "s[CL].compute_at(s[C], C.op.axis[0])"),
+              std::string::npos)
+        << r.err;
+}
+
+TEST(CliSteps, AnAttachErrorFoundByTvmLowerIsTheComputeAtsWithAFixInTheScriptsNames) {
+    CommandResult r = runCli("lower lowered_attach_no_path.py");
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_EQ(r.err.rfind("lowered_attach_no_path.py:11: error: invalid schedule: 'C' is computed at "
+                          "loop 'i' of 'B'",
+                          0),
+              0u)
+        << r.err;
+    EXPECT_NE(r.err.find("lowered_attach_no_path.py:11: note: fix: sch[Cst].compute_at(sch[R], "
+                         "R.op.axis[0])"),
+              std::string::npos)
+        << r.err;
+}
+
+TEST(CliSteps, AMisspeltScopeIsRefusedAtItsLineWithTheScopeMeant) {
+    CommandResult r = runCli("lower bad_scope.py");
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("bad_scope.py:8: error: unknown storage scope 'sharde'"), std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("bad_scope.py:8: note: fix: s[B].set_scope(\"shared\")"), std::string::npos)
         << r.err;
 }
 

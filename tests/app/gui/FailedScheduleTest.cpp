@@ -123,7 +123,7 @@ void FailedScheduleTest::computeAtWithNoPathMarksTheEdgeAndGivesAFixThatWorks() 
     QVERIFY(visible.intersects(f.window.stageDag()->scene()->problemRect()));
     QVERIFY(f.window.irPanel()->text().isEmpty());
     QVERIFY(f.window.irPanel()->textView()->placeholderText().startsWith(
-        QStringLiteral("The schedule fails at line 9: invalid schedule")));
+        QStringLiteral("The schedule fails at line 9 (the message is under the script)")));
 
     // A rules change runs the script again: the failure stays, half a program is not analysed.
     f.window.rulesSelector()->setCurrentIndex(

@@ -136,3 +136,28 @@ TEST(Buffer, AllCloseNamesTheFirstMismatch) {
     EXPECT_FALSE(Buffer::allClose(a, e));
     EXPECT_THROW(Buffer::allClose(a, Buffer("X", DataType::float32(), {2})), UserError);
 }
+
+TEST(Buffer, IdenticalInfinitiesAndNansAreEqualAsNumpyAllcloseSeesThem) {
+    Buffer a("A", DataType::float32(), {4});
+    Buffer b("B", DataType::float32(), {4});
+    for (Buffer* buffer : {&a, &b}) {
+        buffer->setDouble(0, -INFINITY);
+        buffer->setDouble(1, INFINITY);
+        buffer->setDouble(2, NAN);
+        buffer->setDouble(3, 1.5);
+    }
+    std::string mismatch;
+    EXPECT_TRUE(Buffer::allClose(a, b, 1e-5, 1e-8, &mismatch)) << mismatch;
+    EXPECT_EQ(Buffer::maxAbsDifference(a, b), 0.0);
+    // A NaN against a number, or an infinity against another value, is a mismatch.
+    b.setDouble(2, 0.0);
+    EXPECT_FALSE(Buffer::allClose(a, b, 1e-5, 1e-8, &mismatch));
+    EXPECT_EQ(mismatch, "A[2] = nan, expected 0");
+    EXPECT_TRUE(std::isinf(Buffer::maxAbsDifference(a, b)));
+    b.setDouble(2, NAN);
+    b.setDouble(0, INFINITY);
+    EXPECT_FALSE(Buffer::allClose(a, b, 1e-5, 1e-8, &mismatch));
+    EXPECT_EQ(Buffer::elementDifference(-INFINITY, -INFINITY), 0.0);
+    EXPECT_TRUE(std::isinf(Buffer::elementDifference(INFINITY, 1e30)));
+    EXPECT_EQ(Buffer::elementDifference(2.0, 1.5), 0.5);
+}

@@ -1,0 +1,108 @@
+// The reproducers of issue 14 (shared/repro, copied to scripts/repro_*) as a user runs them:
+// each gives a right result or one clear error at its line, with a fix where one is known.
+#include "CliRun.h"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using bs::test::CommandResult;
+using bs::test::runCli;
+
+/// The first line of stderr.
+std::string firstLine(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+} // namespace
+
+#if BOUNDSCOPE_WITH_PYTHON
+
+#if BOUNDSCOPE_WITH_LLVM
+TEST(CliRepro, IdenticalInfinitiesAndNansPassTheCheck) {
+    for (const char* script : {"repro_03_check_inf_false_fail.py", "repro_03b_check_nan_false_fail.py"}) {
+        CommandResult r = runCli(std::string("run --target cpu --check ") + script);
+        EXPECT_EQ(r.exitCode, 0) << script << "\n" << r.out << r.err;
+        EXPECT_NE(r.out.find("check      passed"), std::string::npos) << r.out;
+    }
+}
+#endif
+
+TEST(CliRepro, TwoLeavesOfOneStageOnOneThreadIndexAreRefusedAtTheSecondBind) {
+    CommandResult r = runCli("lower repro_04_bind_two_leaves_same_thread.py");
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_EQ(firstLine(r.err),
+              "repro_04_bind_two_leaves_same_thread.py:11: error: bind of 'i.inner' in stage 'R': "
+              "'i.outer' of stage 'R' is already bound to threadIdx.x (line 10): two loops of one "
+              "stage cannot both run over threadIdx.x");
+    EXPECT_NE(r.err.find("note: fix: bind 'i.inner' to another thread index, or fuse the two loops "
+                         "(s[R].fuse)"),
+              std::string::npos)
+        << r.err;
+}
+
+TEST(CliRepro, AReduceAxisOverBlocksIsRefusedAtTheBind) {
+    CommandResult r = runCli("codegen --target cuda repro_05_bind_reduce_axis_blockIdx.py");
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_EQ(firstLine(r.err),
+              "repro_05_bind_reduce_axis_blockIdx.py:9: error: bind of 'k' in stage 'R': a reduce "
+              "axis can be bound only to threadIdx (a reduction across the threads of a block); "
+              "'blockIdx.x' would leave each of its blocks with a partial result that nothing "
+              "combines");
+}
+
+TEST(CliRepro, ASplitStageThatIsInlinedIsAUserErrorAtTheInline) {
+    for (const char* command : {"lower", "bounds", "steps", "alloc"}) {
+        CommandResult r =
+            runCli(std::string(command) + " repro_06_split_then_inline_internal_error.py");
+        EXPECT_EQ(r.exitCode, 1) << command;
+        EXPECT_EQ(firstLine(r.err),
+                  "repro_06_split_then_inline_internal_error.py:8: error: 'B' is inlined, but its "
+                  "loop 'i' was split at line 7: an inlined stage has no loops of its own, its "
+                  "values are computed inside its consumers' loops (TVM stops here too: Check "
+                  "failed: allow_missing)")
+            << command;
+        EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
+    }
+}
+
+TEST(CliRepro, ACrossThreadReductionIsRefusedAtItsBindInsteadOfRacing) {
+    // TVM lowers these to tvm_thread_allreduce, which Boundscope does not generate yet: running
+    // them or generating code says so at the bind, rather than giving wrong values or a race.
+    const std::pair<const char*, int> cases[] = {{"repro_01_allreduce_rfactor_tutorial.py", 11},
+                                                 {"repro_01b_allreduce_split_bind.py", 8}};
+    for (const auto& [script, line] : cases) {
+        for (const char* command : {"run --target emulate --check", "codegen --target cuda"}) {
+            CommandResult r = runCli(std::string(command) + " " + script);
+            EXPECT_EQ(r.exitCode, 1) << command << " " << script;
+            const std::string error = firstLine(r.err);
+            EXPECT_EQ(error.rfind(std::string(script) + ":" + std::to_string(line) + ": error: ", 0), 0u)
+                << error;
+            EXPECT_NE(error.find("a cross-thread reduction, which TVM lowers to "
+                                 "tvm_thread_allreduce"),
+                      std::string::npos)
+                << error;
+        }
+        // The bounds are still inferred and shown.
+        EXPECT_EQ(runCli(std::string("bounds ") + script).exitCode, 0) << script;
+    }
+}
+
+TEST(CliRepro, FuseInTheReverseOrderIsSwappedAsTvmDoes) {
+    // TVM's Stage::fuse names the loop in the order given (j.i.fused) and swaps the two when
+    // they are adjacent the other way round, so the loop runs i-major.
+    CommandResult r = runCli("lower repro_17_fuse_reversed_accepted.py");
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("for (j.i.fused, 0, 24)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("B[j.i.fused] = (A[j.i.fused]*2.000000f)"), std::string::npos) << r.out;
+}
+
+TEST(CliRepro, TheVectorizeFixNamesTheLoopAsTheScriptCan) {
+    CommandResult r = runCli("lower repro_21b_vectorize_symbolic_no_line.py");
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("repro_21b_vectorize_symbolic_no_line.py:13: note: fix: split it by a "
+                         "constant first and vectorize the inner loop: outer, inner = "
+                         "s[Y].split(Y.op.axis[0], factor=4); s[Y].vectorize(inner)"),
+              std::string::npos)
+        << r.err;
+}
+
+#endif
