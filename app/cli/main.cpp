@@ -6,11 +6,31 @@
 #include "support/DeepStack.h"
 #include "support/Diagnostic.h"
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <exception>
 #include <iostream>
 #include <vector>
 
 using namespace bs::cli;
+
+namespace {
+
+/// The exit code of a command whose output could not all be written (`lower > /dev/full`):
+/// a failure, said on stderr; else `exitCode`.
+int checkedOutput(int exitCode) {
+    errno = 0;
+    std::cout.flush();
+    if (std::cout.good() && std::fflush(stdout) == 0)
+        return exitCode;
+    const int error = errno;
+    std::cerr << "boundscope: error: cannot write the output: "
+              << (error ? std::strerror(error) : "the write failed") << '\n';
+    return kExitFailure;
+}
+
+} // namespace
 
 int main(int argc, char** argv) {
     CLI::App app{"Boundscope: explore TVM-style tensor-expression schedules and how InferBound "
@@ -37,7 +57,7 @@ int main(int argc, char** argv) {
         try {
             for (const Subcommand& command : commands)
                 if (command.app->parsed())
-                    return command.action();
+                    return checkedOutput(command.action());
         } catch (const bs::UserError& error) {
             std::cerr << error.diagnostic().toString() << '\n';
             return kExitFailure;

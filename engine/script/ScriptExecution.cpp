@@ -50,6 +50,16 @@ public:
         m_sys.attr("path").attr("insert")(0, m_scriptDirectory);
         m_sys.attr("stdout") = makeOutputSink(capture, OutputStream::Stdout);
         m_sys.attr("stderr") = makeOutputSink(capture, OutputStream::Stderr);
+        // os._exit would end the whole process (the CLI, the app) without a word: within a run it
+        // ends the script as sys.exit does, with its status.
+        m_os = py::module_::import("os");
+        m_savedExit = m_os.attr("_exit");
+        m_os.attr("_exit") = py::cpp_function(
+            [](py::object status) {
+                PyErr_SetObject(PyExc_SystemExit, status.ptr());
+                throw py::error_already_set();
+            },
+            py::arg("status"));
         setActiveScriptFile(fileName);
     }
 
@@ -59,6 +69,7 @@ public:
             m_sys.attr("stdout") = m_savedStdout;
             m_sys.attr("stderr") = m_savedStderr;
             m_sys.attr("argv") = m_savedArgv;
+            m_os.attr("_exit") = m_savedExit;
             py::list path = m_sys.attr("path");
             if (py::len(path) > 0 && py::object(path[0]).equal(m_scriptDirectory))
                 path.attr("pop")(0);
@@ -86,6 +97,8 @@ private:
     py::module_ m_sys;
     py::object m_modules;
     py::object m_savedStdout, m_savedStderr, m_savedArgv, m_savedMain;
+    py::module_ m_os;
+    py::object m_savedExit;
     py::object m_globals;
     py::object m_scriptDirectory;
     std::string m_savedScriptFile;

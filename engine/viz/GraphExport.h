@@ -13,7 +13,8 @@ namespace bs::viz {
 
 /// Writes `bytes` to `path` atomically (temporary file in the same folder + fsync + rename).
 /// Throws UserError `cannot write '<path>': <reason>` when the folder is missing or not
-/// writable, `path` is a folder, or the disk is full.
+/// writable, `path` is a folder, or the disk is full. A device, pipe or socket at `path`
+/// (`/dev/stdout`) is written where it is, never replaced.
 void writeFileAtomically(const std::string& path, const std::string& bytes);
 
 /// Renders `graph` in `format` (viz/Layout.h `render`) and writes it to `path` atomically.

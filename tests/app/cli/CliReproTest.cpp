@@ -4,6 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 namespace {
 
 using bs::test::CommandResult;
@@ -106,3 +113,48 @@ TEST(CliRepro, TheVectorizeFixNamesTheLoopAsTheScriptCan) {
 }
 
 #endif
+
+#if BOUNDSCOPE_WITH_PYTHON
+TEST(CliRepro, OsExitInAScriptEndsTheScriptNotTheCommand) {
+    CommandResult r = runCli("script repro_19_os_exit.py");
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_NE(r.err.find("script exited with status 7"), std::string::npos) << r.err;
+}
+#endif
+
+TEST(CliRepro, AnOutputThatCannotBeWrittenIsAFailureThatNamesIt) {
+    struct stat st;
+    if (::stat("/dev/full", &st) != 0 || !S_ISCHR(st.st_mode))
+        GTEST_SKIP() << "no /dev/full";
+    const std::string example = "'" BOUNDSCOPE_EXAMPLES "/ex6_shared_scope.py'";
+    // stdout on a full device.
+    const std::string command = "'" BOUNDSCOPE_CLI "' lower " + example + " >/dev/full 2>/dev/null";
+    const int status = std::system(command.c_str());
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) << status;
+    // A file argument on a full device: the device is written where it is, never replaced.
+    CommandResult r = runCli("graph --kind dag --format dot -o /dev/full " + example);
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("cannot write '/dev/full': No space left on device"), std::string::npos)
+        << r.err;
+    ASSERT_EQ(::stat("/dev/full", &st), 0);
+    EXPECT_TRUE(S_ISCHR(st.st_mode)) << "/dev/full was replaced";
+}
+
+TEST(CliRepro, AGraphWrittenToAPipeGoesThroughIt) {
+    const auto folder = std::filesystem::temp_directory_path() /
+                        ("bs_fifo_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(folder);
+    const std::string fifo = (folder / "graph.dot").string();
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    const std::string copy = (folder / "copy.dot").string();
+    const std::string command = "cat '" + fifo + "' > '" + copy + "' & '" BOUNDSCOPE_CLI
+                                "' graph --kind dag --format dot -o '" + fifo + "' '" BOUNDSCOPE_EXAMPLES
+                                "/ex6_shared_scope.py'; status=$?; wait; exit $status";
+    const int status = std::system(command.c_str());
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+    struct stat st;
+    ASSERT_EQ(::stat(fifo.c_str(), &st), 0);
+    EXPECT_TRUE(S_ISFIFO(st.st_mode));
+    EXPECT_EQ(bs::test::readAll(copy).rfind("digraph", 0), 0u);
+    std::filesystem::remove_all(folder);
+}
