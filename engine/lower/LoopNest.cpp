@@ -4,6 +4,7 @@
 #include "ir/Op.h"
 #include "ir/Printer.h"
 #include "schedule/MessagePassing.h"
+#include "schedule/ScheduleErrors.h"
 #include "schedule/StorageScope.h"
 #include "support/Check.h"
 
@@ -34,24 +35,6 @@ IterVar boundThreadOf(const Stage& stage, const IterVar& iv) {
     if (it != stage->iterVarAttrs.end() && it->second.bindThread.defined())
         return it->second.bindThread;
     return iv;
-}
-
-/// How a script names loop `iv` of `stage`: `Y.op.axis[0]` for an axis of the operation (the
-/// rebased copy normalize made stands for it), else the loop's own name (the script holds it in
-/// the variable a split or fuse returned).
-std::string scriptNameOf(const Stage& stage, IterVar iv) {
-    for (const IterVarRelation& rel : stage->relations)
-        if (const auto* rebase = rel.as<RebaseNode>(); rebase && rebase->rebased.same_as(iv))
-            iv = rebase->parent;
-    if (const auto* compute = stage->op.as<ComputeOpNode>()) {
-        for (size_t k = 0; k < compute->axis.size(); ++k)
-            if (compute->axis[k].same_as(iv))
-                return stage.name() + ".op.axis[" + std::to_string(k) + "]";
-        for (size_t k = 0; k < compute->reduceAxis.size(); ++k)
-            if (compute->reduceAxis[k].same_as(iv))
-                return stage.name() + ".op.reduce_axis[" + std::to_string(k) + "]";
-    }
-    return iv->var.name();
 }
 
 /// A vectorized or unrolled loop needs a constant extent (TVM's VectorizeLoop and UnrollLoop

@@ -4,6 +4,8 @@
 #include "run/RunInternal.h"
 
 #include "codegen/CudaCodegen.h"
+#include "ir/Op.h"
+#include "schedule/ScheduleErrors.h"
 #include "te/Operation.h"
 
 #ifdef BOUNDSCOPE_WITH_LLVM
@@ -71,10 +73,45 @@ void refuseCrossThreadReduction(const Schedule& sch) {
     }
 }
 
+/// The widest vector the cpu target's code generator takes: LLVM's instruction selection
+/// fails on vectors of tens of thousands of lanes (a crash, or "SmallVector unable to grow").
+constexpr int64_t kMaxCpuVectorLanes = 4096;
+
+/// A vectorized loop wider than kMaxCpuVectorLanes, refused at its vectorize before LLVM sees it.
+void refuseWideVectors(const LowerResult& lowered) {
+    for (const Stage& stage : lowered.normalized.stages()) {
+        for (const IterVar& iv : stage->leafIterVars) {
+            const IterVarAttr* attr = stage.attrOf(iv);
+            auto range = lowered.bounds.bounds.find(iv);
+            if (!attr || attr->iterType != IterVarType::Vectorized ||
+                range == lowered.bounds.bounds.end())
+                continue;
+            const std::optional<int64_t> lanes = asConstInt(range->second.extent);
+            if (!lanes || *lanes <= kMaxCpuVectorLanes)
+                continue;
+            Diagnostic d{"vectorize of loop '" + iv->var.name() + "' in stage '" + stage.name() +
+                             "' makes vectors of " + std::to_string(*lanes) +
+                             " lanes; the cpu target's code generator takes at most " +
+                             std::to_string(kMaxCpuVectorLanes),
+                         attr->location};
+            d.subject.kind = "vector-too-wide";
+            d.subject.stage = stage.name();
+            d.subject.iterVar = iv->var.name();
+            d.subject.iterVarId = iv.get();
+            d.fix = "split the loop and vectorize the inner part: outer, inner = s[" + stage.name() +
+                    "].split(" + scriptNameOf(stage, iv) + ", factor=16); s[" + stage.name() +
+                    "].vectorize(inner)";
+            throw UserError(std::move(d));
+        }
+    }
+}
+
 /// Refuses a target the schedule cannot run on, before anything is compiled.
 void checkTargetFits(const LowerResult& lowered, RunTarget target) {
     const LoweredFunc& func = lowered.func;
     refuseCrossThreadReduction(lowered.normalized);
+    if (target == RunTarget::Cpu)
+        refuseWideVectors(lowered);
     bool gpu = usesGpuThreads(func);
     if (target == RunTarget::Cpu && gpu)
         throw UserError("the schedule of '" + func.name +

@@ -1,5 +1,8 @@
 #include "schedule/ScheduleErrors.h"
 
+#include "schedule/Stage.h"
+#include "te/Operation.h"
+
 #include <algorithm>
 
 namespace bs {
@@ -85,6 +88,21 @@ std::string iterVarList(const std::vector<IterVar>& ivs) {
     for (size_t i = 0; i < ivs.size(); ++i)
         text += (i ? ", " : "") + ivs[i]->var.name();
     return text + ")";
+}
+
+std::string scriptNameOf(const Stage& stage, IterVar iv) {
+    for (const IterVarRelation& rel : stage->relations)
+        if (const auto* rebase = rel.as<RebaseNode>(); rebase && rebase->rebased.same_as(iv))
+            iv = rebase->parent;
+    if (const auto* compute = stage->op.as<ComputeOpNode>()) {
+        for (size_t k = 0; k < compute->axis.size(); ++k)
+            if (compute->axis[k].same_as(iv))
+                return stage.name() + ".op.axis[" + std::to_string(k) + "]";
+        for (size_t k = 0; k < compute->reduceAxis.size(); ++k)
+            if (compute->reduceAxis[k].same_as(iv))
+                return stage.name() + ".op.reduce_axis[" + std::to_string(k) + "]";
+    }
+    return iv->var.name();
 }
 
 } // namespace bs

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "schedule/IterVarRelation.h"
+#include "schedule/Stage.h"
 
 #include <string>
 #include <vector>
@@ -39,5 +40,10 @@ std::string notLeafReason(const IterVar& iv, const std::vector<IterVar>& all,
 
 /// `(i, j.outer, j.inner)`: IterVar names for messages.
 std::string iterVarList(const std::vector<IterVar>& ivs);
+
+/// How a script names loop `iv` of `stage`, for fixes it can paste: `Y.op.axis[0]` for an axis
+/// of the operation (the rebased copy normalize made stands for it), else the loop's own name
+/// (the script holds it in the variable a split or fuse returned).
+std::string scriptNameOf(const Stage& stage, IterVar iv);
 
 } // namespace bs

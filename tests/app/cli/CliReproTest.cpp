@@ -24,6 +24,26 @@ std::string firstLine(const std::string& text) { return text.substr(0, text.find
 #if BOUNDSCOPE_WITH_PYTHON
 
 #if BOUNDSCOPE_WITH_LLVM
+TEST(CliRepro, AVectorTooWideForLlvmIsRefusedAtTheVectorizeNotACrash) {
+    for (const char* script : {"repro_02_vectorize_65536_segv.py", "repro_02b_vectorize_100000_abort.py"}) {
+        for (const char* command : {"run --target cpu", "codegen --target llvm"}) {
+            CommandResult r = runCli(std::string(command) + " " + script);
+            EXPECT_EQ(r.exitCode, 1) << command << " " << script << "\n" << r.err;
+            EXPECT_EQ(firstLine(r.err).rfind(std::string(script) + ":6: error: vectorize of loop 'i' in "
+                                             "stage 'B' makes vectors of ",
+                                             0),
+                      0u)
+                << r.err;
+            EXPECT_NE(r.err.find("fix: split the loop and vectorize the inner part: outer, inner = "
+                                 "s[B].split(B.op.axis[0], factor=16); s[B].vectorize(inner)"),
+                      std::string::npos)
+                << r.err;
+        }
+        // Lowering, which TVM does too, is not refused.
+        EXPECT_EQ(runCli(std::string("bounds ") + script).exitCode, 0);
+    }
+}
+
 TEST(CliRepro, IdenticalInfinitiesAndNansPassTheCheck) {
     for (const char* script : {"repro_03_check_inf_false_fail.py", "repro_03b_check_nan_false_fail.py"}) {
         CommandResult r = runCli(std::string("run --target cpu --check ") + script);
