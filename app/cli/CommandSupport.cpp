@@ -1,5 +1,7 @@
 #include "Commands.h"
 
+#include "support/ScriptFile.h"
+
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -8,11 +10,23 @@
 
 namespace bs::cli {
 
+namespace {
+double g_scriptTimeoutSeconds = kDefaultScriptTimeoutSeconds;
+} // namespace
+
 void addScriptArgument(CLI::App& command, std::string& file) {
     command.add_option("file", file,
                        "The Python script (TVM te API), or a Tensor Comprehensions file (.tc)")
         ->required()
         ->type_name("FILE.py|FILE.tc");
+    command.add_option("--timeout", g_scriptTimeoutSeconds,
+                       "Stop the script after this many seconds (0: no limit)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+}
+
+std::chrono::milliseconds scriptTimeout() {
+    return std::chrono::milliseconds(static_cast<long long>(g_scriptTimeoutSeconds * 1000));
 }
 
 void addRulesOption(CLI::App& command, std::string& rules) {
@@ -24,15 +38,10 @@ void addRulesOption(CLI::App& command, std::string& rules) {
 void printError(const std::string& message) { std::cerr << "boundscope: error: " << message << '\n'; }
 
 bool checkScriptReadable(const std::string& file) {
-    std::error_code error;
-    if (std::filesystem::is_directory(file, error)) {
-        printError("cannot open '" + file + "': " + std::strerror(EISDIR));
-        return false;
-    }
-    std::ifstream in(file);
-    if (in)
+    const std::string reason = whyScriptUnreadable(file);
+    if (reason.empty())
         return true;
-    printError("cannot open '" + file + "': " + std::strerror(errno ? errno : ENOENT));
+    printError("cannot open '" + file + "': " + reason);
     return false;
 }
 

@@ -10,6 +10,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <chrono>
+
 #include <functional>
 #include <string>
 
@@ -42,8 +44,13 @@ Subcommand addScriptCommand(CLI::App& parent);
 
 // Shared pieces of the subcommands (CommandSupport.cpp).
 
-/// The positional `FILE.py` (or `FILE.tc`) argument.
+/// The positional `FILE.py` (or `FILE.tc`) argument, and `--timeout SECONDS` for the script.
 void addScriptArgument(CLI::App& command, std::string& file);
+
+/// How long a command lets the script run (`--timeout`, kDefaultScriptTimeoutSeconds unless
+/// given; 0: no limit). One command runs per process.
+std::chrono::milliseconds scriptTimeout();
+constexpr double kDefaultScriptTimeoutSeconds = 300;
 /// `--rules tvm|tvm-0.5|tight` (default tvm).
 void addRulesOption(CLI::App& command, std::string& rules);
 

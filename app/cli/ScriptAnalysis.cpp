@@ -1,5 +1,7 @@
 #include "ScriptAnalysis.h"
 
+#include "support/ScriptFile.h"
+
 #include "Commands.h"
 
 #ifdef BOUNDSCOPE_WITH_PYTHON
@@ -35,11 +37,14 @@ void printDiagnostic(const Diagnostic& d, const std::string& file) {
 }
 
 std::optional<Program> loadTcFile(const std::string& file) {
-    std::ifstream in(file);
-    std::stringstream source;
-    source << in.rdbuf();
+    std::string reason;
+    const std::optional<std::string> source = readScriptFile(file, reason);
+    if (!source) {
+        printError("cannot open '" + file + "': " + reason);
+        return std::nullopt;
+    }
     try {
-        Program program = tcSourceProgram(source.str(), file);
+        Program program = tcSourceProgram(*source, file);
         for (const Diagnostic& warning : program.tcPrograms.front()->warnings)
             std::cerr << warning.toString() << '\n';
         return program;
@@ -71,6 +76,12 @@ std::optional<Analysis> analyzeTcFile(const std::string& file, const AnalysisOpt
 } // namespace
 
 #ifdef BOUNDSCOPE_WITH_PYTHON
+void noteTimeout(const script::ScriptResult& result) {
+    if (result.status == script::ScriptStatus::TimedOut)
+        std::cerr << "boundscope: note: --timeout SECONDS sets the limit (0: none); the default is "
+                  << kDefaultScriptTimeoutSeconds << " s\n";
+}
+
 std::optional<Analysis> analyzeScript(const std::string& file, const AnalysisOptions& options,
                                       int* exitCode) {
     if (!checkScriptReadable(file)) {
@@ -82,10 +93,12 @@ std::optional<Analysis> analyzeScript(const std::string& file, const AnalysisOpt
     ProgramRecorder::current().reset();
     script::ScriptOptions scriptOptions;
     scriptOptions.onOutput = [](script::OutputStream, const std::string& text) { std::cerr << text; };
+    scriptOptions.timeout = scriptTimeout();
     script::ScriptRunner runner;
     script::ScriptResult result = runner.runFile(file, scriptOptions);
     if (!result.ok()) {
         printDiagnostic(*result.diagnostic, file);
+        noteTimeout(result);
         *exitCode = result.status == script::ScriptStatus::CannotOpen ? kExitUsage : kExitFailure;
         return std::nullopt;
     }

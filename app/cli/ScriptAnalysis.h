@@ -5,6 +5,10 @@
 
 #include "analysis/Analysis.h"
 
+#ifdef BOUNDSCOPE_WITH_PYTHON
+#include "script/ScriptRunner.h"
+#endif
+
 #include <optional>
 #include <string>
 
@@ -20,6 +24,11 @@ std::optional<Analysis> analyzeScript(const std::string& file, const AnalysisOpt
 /// (`FILE:LINE: warning: MESSAGE`) on stderr. On failure prints one `FILE:LINE: error: MESSAGE`
 /// and returns nullopt.
 std::optional<Program> loadTcFile(const std::string& file);
+
+#ifdef BOUNDSCOPE_WITH_PYTHON
+/// After a script that ran out of time: `boundscope: note: --timeout SECONDS sets the limit`.
+void noteTimeout(const script::ScriptResult& result);
+#endif
 
 /// Prints `d` as `FILE:LINE: error: MESSAGE` on stderr, `FILE: error: MESSAGE` when it has no
 /// location of its own (e.g. an error of the engine after the script ran).

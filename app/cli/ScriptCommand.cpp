@@ -25,7 +25,6 @@ namespace {
 struct ScriptCommandOptions {
     std::string file;
     std::vector<std::string> arguments;
-    double timeoutSeconds = 0;
 };
 
 int printTcRanges(const std::string& file) {
@@ -45,8 +44,7 @@ int runScript(const ScriptCommandOptions& options) {
     script::ScriptOptions scriptOptions;
     scriptOptions.arguments = options.arguments;
     scriptOptions.echoOutput = true;
-    scriptOptions.timeout =
-        std::chrono::milliseconds(static_cast<long long>(options.timeoutSeconds * 1000));
+    scriptOptions.timeout = scriptTimeout();
     script::ScriptRunner runner;
     script::ScriptResult result = runner.runFile(options.file, scriptOptions);
     if (result.ok())
@@ -56,6 +54,7 @@ int runScript(const ScriptCommandOptions& options) {
         return kExitUsage;
     }
     std::cerr << result.diagnostic->toString() << '\n';
+    noteTimeout(result);
     return kExitFailure;
 }
 #else
@@ -74,9 +73,6 @@ Subcommand addScriptCommand(CLI::App& parent) {
         "script", "Run the script (prints, asserts) with Boundscope as its tvm");
     addScriptArgument(*command, options->file);
     command->add_option("args", options->arguments, "Arguments for the script (sys.argv[1:]); put them after -- when they start with -");
-    command->add_option("--timeout", options->timeoutSeconds,
-                        "Interrupt the script after this many seconds (0: no limit)")
-        ->check(CLI::NonNegativeNumber);
     return {command, [options] {
                 return isTcFileName(options->file) ? printTcRanges(options->file)
                                                    : runScript(*options);

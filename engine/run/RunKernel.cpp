@@ -76,31 +76,39 @@ void refuseCrossThreadReduction(const Schedule& sch) {
 /// The widest vector the cpu target's code generator takes: LLVM's instruction selection
 /// fails on vectors of tens of thousands of lanes (a crash, or "SmallVector unable to grow").
 constexpr int64_t kMaxCpuVectorLanes = 4096;
+/// The most copies of a loop body an unroll may make for a compiler (LLVM, nvcc): lowering
+/// writes each out, and compiling 200,000 of them takes longer than anyone waits.
+constexpr int64_t kMaxCompiledUnroll = 4096;
 
-/// A vectorized loop wider than kMaxCpuVectorLanes, refused at its vectorize before LLVM sees it.
-void refuseWideVectors(const LowerResult& lowered) {
+/// A vectorized loop wider than the cpu target takes, or an unrolled one longer than a compiler
+/// should see, refused at its vectorize or unroll before the compiler runs.
+void refuseOversizedLoops(const LowerResult& lowered, RunTarget target) {
     for (const Stage& stage : lowered.normalized.stages()) {
         for (const IterVar& iv : stage->leafIterVars) {
             const IterVarAttr* attr = stage.attrOf(iv);
             auto range = lowered.bounds.bounds.find(iv);
-            if (!attr || attr->iterType != IterVarType::Vectorized ||
-                range == lowered.bounds.bounds.end())
+            if (!attr || range == lowered.bounds.bounds.end())
                 continue;
-            const std::optional<int64_t> lanes = asConstInt(range->second.extent);
-            if (!lanes || *lanes <= kMaxCpuVectorLanes)
+            const bool vector = attr->iterType == IterVarType::Vectorized && target == RunTarget::Cpu;
+            const bool unroll = attr->iterType == IterVarType::Unrolled && target != RunTarget::Emulate;
+            const int64_t limit = vector ? kMaxCpuVectorLanes : kMaxCompiledUnroll;
+            const std::optional<int64_t> count = asConstInt(range->second.extent);
+            if ((!vector && !unroll) || !count || *count <= limit)
                 continue;
-            Diagnostic d{"vectorize of loop '" + iv->var.name() + "' in stage '" + stage.name() +
-                             "' makes vectors of " + std::to_string(*lanes) +
-                             " lanes; the cpu target's code generator takes at most " +
-                             std::to_string(kMaxCpuVectorLanes),
+            const std::string what = vector ? "vectorize" : "unroll";
+            Diagnostic d{what + " of loop '" + iv->var.name() + "' in stage '" + stage.name() +
+                             "' makes " + (vector ? "vectors of " : "") + std::to_string(*count) +
+                             (vector ? " lanes" : " copies of its body") + "; the " +
+                             runTargetName(target) + " target's code generator takes at most " +
+                             std::to_string(limit),
                          attr->location};
-            d.subject.kind = "vector-too-wide";
+            d.subject.kind = vector ? "vector-too-wide" : "unroll-too-long";
             d.subject.stage = stage.name();
             d.subject.iterVar = iv->var.name();
             d.subject.iterVarId = iv.get();
-            d.fix = "split the loop and vectorize the inner part: outer, inner = s[" + stage.name() +
-                    "].split(" + scriptNameOf(stage, iv) + ", factor=16); s[" + stage.name() +
-                    "].vectorize(inner)";
+            d.fix = "split the loop and " + what + " the inner part: outer, inner = s[" +
+                    stage.name() + "].split(" + scriptNameOf(stage, iv) + ", factor=16); s[" +
+                    stage.name() + "]." + what + "(inner)";
             throw UserError(std::move(d));
         }
     }
@@ -110,8 +118,7 @@ void refuseWideVectors(const LowerResult& lowered) {
 void checkTargetFits(const LowerResult& lowered, RunTarget target) {
     const LoweredFunc& func = lowered.func;
     refuseCrossThreadReduction(lowered.normalized);
-    if (target == RunTarget::Cpu)
-        refuseWideVectors(lowered);
+    refuseOversizedLoops(lowered, target);
     bool gpu = usesGpuThreads(func);
     if (target == RunTarget::Cpu && gpu)
         throw UserError("the schedule of '" + func.name +

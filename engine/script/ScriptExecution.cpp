@@ -5,6 +5,8 @@
 #include "script/PythonThread.h"
 #include "script/bindings/CallGuard.h"
 
+#include <pybind11/eval.h>
+
 #include <filesystem>
 
 namespace bs::script {
@@ -52,6 +54,26 @@ public:
         m_sys.attr("stderr") = makeOutputSink(capture, OutputStream::Stderr);
         // os._exit would end the whole process (the CLI, the app) without a word: within a run it
         // ends the script as sys.exit does, with its status.
+        // time.sleep in a thread that is not Python's main one cannot be interrupted: within a
+        // run it sleeps in short slices, so a timeout or Stop ends it within one of them.
+        m_time = py::module_::import("time");
+        m_savedSleep = m_time.attr("sleep");
+        py::dict scope;
+        scope["_sleep"] = m_savedSleep;
+        scope["_monotonic"] = m_time.attr("monotonic");
+        py::exec(R"(
+def sleep(seconds):
+    if seconds < 0:
+        raise ValueError("sleep length must be non-negative")
+    end = _monotonic() + seconds
+    while True:
+        left = end - _monotonic()
+        if left <= 0:
+            return
+        _sleep(min(left, 0.05))
+)",
+                 scope);
+        m_time.attr("sleep") = scope["sleep"];
         m_os = py::module_::import("os");
         m_savedExit = m_os.attr("_exit");
         m_os.attr("_exit") = py::cpp_function(
@@ -70,6 +92,7 @@ public:
             m_sys.attr("stderr") = m_savedStderr;
             m_sys.attr("argv") = m_savedArgv;
             m_os.attr("_exit") = m_savedExit;
+            m_time.attr("sleep") = m_savedSleep;
             py::list path = m_sys.attr("path");
             if (py::len(path) > 0 && py::object(path[0]).equal(m_scriptDirectory))
                 path.attr("pop")(0);
@@ -97,8 +120,8 @@ private:
     py::module_ m_sys;
     py::object m_modules;
     py::object m_savedStdout, m_savedStderr, m_savedArgv, m_savedMain;
-    py::module_ m_os;
-    py::object m_savedExit;
+    py::module_ m_os, m_time;
+    py::object m_savedExit, m_savedSleep;
     py::object m_globals;
     py::object m_scriptDirectory;
     std::string m_savedScriptFile;

@@ -1,5 +1,7 @@
 #include "script/ScriptRunner.h"
 
+#include "support/ScriptFile.h"
+
 #include "script/PythonThread.h"
 #include "script/ScriptExecution.h"
 
@@ -32,23 +34,6 @@ namespace {
 uint64_t nextRunId() {
     static std::atomic<uint64_t> counter{0};
     return ++counter;
-}
-
-/// The file's text, or the reason it cannot be read (`No such file or directory`).
-std::optional<std::string> readFile(const std::string& path, std::string& reason) {
-    std::error_code error;
-    if (std::filesystem::is_directory(path, error)) {
-        reason = std::strerror(EISDIR);
-        return std::nullopt;
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        reason = std::strerror(errno ? errno : ENOENT);
-        return std::nullopt;
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
 }
 
 /// Interrupts the run once `timeout` has passed since it started, and again every 100 ms until
@@ -102,7 +87,7 @@ ScriptResult ScriptRunner::runSource(const std::string& source, const std::strin
 std::future<ScriptResult> ScriptRunner::startFile(const std::string& path,
                                                   const ScriptOptions& options) {
     std::string reason;
-    auto source = readFile(path, reason);
+    auto source = readScriptFile(path, reason);
     if (!source) {
         ScriptResult result;
         result.status = ScriptStatus::CannotOpen;

@@ -1,5 +1,7 @@
 #include "document/ScriptDocument.h"
 
+#include "support/ScriptFile.h"
+
 #include "analysis/TcSource.h"
 
 #include <QFile>
@@ -26,12 +28,14 @@ ScriptDocument::ScriptDocument(QObject* parent)
 }
 
 bool ScriptDocument::openFile(const QString& path, QString* errorMessage) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *errorMessage = tr("cannot open '%1': %2").arg(path, file.errorString());
+    // A device (/dev/zero) or a pipe would never finish reading: refused, as the CLI does.
+    std::string reason;
+    const std::optional<std::string> source = readScriptFile(path.toStdString(), reason);
+    if (!source) {
+        *errorMessage = tr("cannot open '%1': %2").arg(path, QString::fromStdString(reason));
         return false;
     }
-    const QString text = QString::fromUtf8(file.readAll());
+    const QString text = QString::fromUtf8(source->data(), qsizetype(source->size()));
     QFileInfo info(path);
     m_filePath = info.absoluteFilePath();
     m_scriptName = info.fileName();

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 
@@ -42,6 +43,20 @@ TEST(CliRepro, AVectorTooWideForLlvmIsRefusedAtTheVectorizeNotACrash) {
         // Lowering, which TVM does too, is not refused.
         EXPECT_EQ(runCli(std::string("bounds ") + script).exitCode, 0);
     }
+}
+
+TEST(CliRepro, AnUnrollTooLongToCompileIsRefusedAtTheUnroll) {
+    CommandResult r = runCli("run --target cpu repro_18_unroll_200000_compile_hang.py");
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_EQ(firstLine(r.err),
+              "repro_18_unroll_200000_compile_hang.py:12: error: unroll of loop 'i' in stage 'Yh' "
+              "makes 200000 copies of its body; the cpu target's code generator takes at most "
+              "4096");
+    EXPECT_NE(r.err.find("s[Yh].split(Yh.op.axis[0], factor=16); s[Yh].unroll(inner)"),
+              std::string::npos)
+        << r.err;
+    // The interpreter runs it, unrolled as lowering writes it.
+    EXPECT_EQ(runCli("run --target emulate --check repro_18_unroll_200000_compile_hang.py").exitCode, 0);
 }
 
 TEST(CliRepro, IdenticalInfinitiesAndNansPassTheCheck) {
@@ -177,4 +192,33 @@ TEST(CliRepro, AGraphWrittenToAPipeGoesThroughIt) {
     EXPECT_TRUE(S_ISFIFO(st.st_mode));
     EXPECT_EQ(bs::test::readAll(copy).rfind("digraph", 0), 0u);
     std::filesystem::remove_all(folder);
+}
+
+#if BOUNDSCOPE_WITH_PYTHON
+TEST(CliRepro, EveryCommandStopsAScriptAtItsTimeoutEvenInASleep) {
+    // An endless loop (repro 11) and a sleep (11b, which the interrupt cannot reach inside the C
+    // call), stopped after a second by any command; the default limit is said with the error.
+    for (const char* command : {"lower", "bounds", "steps", "alloc", "script"}) {
+        for (const char* script : {"repro_11_infinite_loop.py", "repro_11b_sleep_vs_timeout.py"}) {
+            const auto start = std::chrono::steady_clock::now();
+            CommandResult r = runCli(std::string(command) + " --timeout 1 " + script);
+            const double seconds =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            EXPECT_EQ(r.exitCode, 1) << command << " " << script;
+            EXPECT_NE(r.err.find(": error: timed out after 1 s"), std::string::npos) << r.err;
+            EXPECT_NE(r.err.find("boundscope: note: --timeout SECONDS sets the limit"), std::string::npos)
+                << r.err;
+            EXPECT_LT(seconds, 6.0) << command << " " << script; // 11b sleeps 8 s
+        }
+    }
+}
+#endif
+
+TEST(CliRepro, AScriptPathThatNeverEndsIsRefused) {
+    for (const char* command : {"lower", "script"}) {
+        CommandResult r = runCli(std::string(command) + " /dev/zero");
+        EXPECT_EQ(r.exitCode, 2) << command;
+        EXPECT_EQ(r.err, "boundscope: error: cannot open '/dev/zero': it is not a regular file (a "
+                         "device, a pipe or a socket)\n");
+    }
 }

@@ -86,7 +86,9 @@ TEST(Cli, UncaughtEngineErrorNamesTheCallingLine) {
 TEST(Cli, ScriptTimeoutInterruptsIt) {
     CommandResult r = runCli("script --timeout 0.3 forever.py");
     EXPECT_EQ(r.exitCode, 1);
-    EXPECT_EQ(r.err, "forever.py:2: error: timed out after 300 ms\n");
+    EXPECT_EQ(r.err, "forever.py:2: error: timed out after 300 ms\n"
+                     "boundscope: note: --timeout SECONDS sets the limit (0: none); the default is "
+                     "300 s\n");
 }
 
 TEST(Cli, ScriptGetsItsArgumentsAndOurTvm) {

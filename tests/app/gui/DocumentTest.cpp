@@ -89,6 +89,13 @@ void DocumentTest::openFileReadsTheTextAndClearsTheModifiedFlag() {
     QVERIFY(waitForAnalysis(document));
     QVERIFY(!document.openFile(dir.filePath(QStringLiteral("absent.py")), &error));
     QVERIFY2(error.contains(QStringLiteral("absent.py")), qPrintable(error));
+    // A device would never finish reading: refused at once, the open script kept.
+    if (QFileInfo::exists(QStringLiteral("/dev/zero"))) {
+        QVERIFY(!document.openFile(QStringLiteral("/dev/zero"), &error));
+        QCOMPARE(error, QStringLiteral("cannot open '/dev/zero': it is not a regular file (a "
+                                       "device, a pipe or a socket)"));
+        QCOMPARE(document.scriptName(), QStringLiteral("mine.py"));
+    }
 }
 
 void DocumentTest::rulesChangeReanalysesTheProgramWithoutTheScript() {
