@@ -125,6 +125,15 @@ TEST(CliSteps, AnIterVarOfAnotherStageNamesBothStagesAndTheLeaves) {
         << r.err;
 }
 
+TEST(CliSteps, AComputeAtGivenALoopOfTheAttachedStageSaysWhoseLoopItIs) {
+    CommandResult r = runCli("lower other_stage_compute_at.py");
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("other_stage_compute_at.py:8: error: compute_at of stage 'B' at 'i' of stage "
+                         "'C': 'i' is not an iter var of stage 'C'; it is a loop of stage 'B'\n"),
+              std::string::npos)
+        << r.err;
+}
+
 TEST(CliSteps, AnOutputAttachedUnderItsCacheIsRefusedWithTheReverseAttachment) {
     CommandResult r = runCli("lower output_under_cache.py");
     EXPECT_EQ(r.exitCode, 1);
