@@ -75,6 +75,20 @@ std::string byteText(double bytes) {
     return text.str();
 }
 
+/// `axis 0 of 'O0' is ((M + 1) - W) = -2 with M=2, W=5: ...`: which tensor, which extent, the
+/// sizes that made it negative, and what to do.
+std::string negativeExtentMessage(const Tensor& t, size_t axis, int64_t value,
+                                  const LoweredFunc& func, const std::vector<int64_t>& sizes) {
+    std::string with;
+    for (size_t i = 0; i < func.scalarParams.size() && i < sizes.size(); ++i)
+        with += (with.empty() ? " with " : ", ") + func.scalarParams[i].name() + "=" +
+                std::to_string(sizes[i]);
+    return "axis " + std::to_string(axis) + " of '" + t.name() + "' has extent " +
+           toString(t.shape()[axis]) + " = " + std::to_string(value) + with +
+           ": the range of its index is empty, so the tensor has no elements to compute; give "
+           "sizes for which the extent is at least 0";
+}
+
 /// Refuses shapes whose buffers cannot be allocated: a run keeps three copies of every
 /// argument (the inputs, the kernel's, the reference's), and they must fit in memory.
 void checkArgumentsFit(const LoweredFunc& func, const std::vector<std::vector<int64_t>>& shapes) {
@@ -110,8 +124,13 @@ std::vector<Buffer> makeArgumentBuffers(const LoweredFunc& func, const std::vect
     std::vector<std::vector<int64_t>> shapes;
     for (const Tensor& t : func.args) {
         std::vector<int64_t> shape;
-        for (const Expr& extent : t.shape())
+        for (const Expr& extent : t.shape()) {
             shape.push_back(evaluateSize(extent, func, sizes));
+            if (shape.back() < 0)
+                throw UserError(Diagnostic{negativeExtentMessage(t, shape.size() - 1, shape.back(),
+                                                                 func, sizes),
+                                           t.op->location});
+        }
         shapes.push_back(std::move(shape));
     }
     checkArgumentsFit(func, shapes);

@@ -264,6 +264,8 @@ private:
             return combine(st.reduction, before,
                            partial(std::vector<Expr>(axes.begin(), axes.end())));
         };
+        // The stage's line is its statement's, for every message and view that names it.
+        ScopedSourceLocation at(SourceLocation{m_scope.fileName, st.pos.line});
         Tensor result = compute(a.shape, body, versionName(st.tensor), "", st.indices);
         record.op = result.op;
         if (!a.reduceAxes.empty())
@@ -276,6 +278,7 @@ private:
     Tensor reduced(const AstStatement& st, const std::vector<Expr>& shape, const Expr& value,
                    const std::vector<IterVar>& reduceAxes, const std::vector<Var>& axes) {
         VarMap<Expr> toOwnAxes;
+        ScopedSourceLocation at(SourceLocation{m_scope.fileName, st.pos.line});
         return compute(
             shape,
             [&](const std::vector<Var>& own) {

@@ -222,3 +222,12 @@ TEST(CliRepro, AScriptPathThatNeverEndsIsRefused) {
                          "device, a pipe or a socket)\n");
     }
 }
+
+TEST(CliRepro, ANegativeExtentNamesTheStatementTheExtentAndTheSizes) {
+    CommandResult r =
+        runCli("run --target emulate --size M=2 --size W=5 repro_20_tc_negative_extent.tc");
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_EQ(r.err, "repro_20_tc_negative_extent.tc:2: error: axis 0 of 'O0' has extent ((M + 1) - W) "
+                     "= -2 with M=2, W=5: the range of its index is empty, so the tensor has no "
+                     "elements to compute; give sizes for which the extent is at least 0\n");
+}
