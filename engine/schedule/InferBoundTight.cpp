@@ -290,6 +290,23 @@ void applyChoice(const Stage& stage, int d, const AxisChoice& choice, InferBound
     addTightStep(stage, axis, step, result);
 }
 
+/// Whether root `axis` of `stage` is itself a vectorized or unrolled loop (the axis, or the
+/// copy normalize rebased it into): such a loop needs a constant extent, so a per-iteration
+/// extent cannot replace TVM's (whose bound check guards the rest).
+bool isConstantLoopAxis(const Stage& stage, const IterVar& axis) {
+    for (const IterVar& leaf : stage->leafIterVars) {
+        bool same = leaf.same_as(axis);
+        for (const IterVarRelation& rel : stage->relations)
+            if (const auto* rebase = rel.as<RebaseNode>())
+                same = same || (rebase->parent.same_as(axis) && rebase->rebased.same_as(leaf));
+        const IterVarAttr* attr = stage.attrOf(leaf);
+        if (same && attr &&
+            (attr->iterType == IterVarType::Vectorized || attr->iterType == IterVarType::Unrolled))
+            return true;
+    }
+    return false;
+}
+
 /// A tight step for every data axis: kept, and why.
 void keepAll(const Stage& stage, const std::string& why, InferBoundResult& result) {
     const auto* compute = stage->op.as<ComputeOpNode>();
@@ -321,6 +338,14 @@ void TightRules::refineRootBounds(const Stage& stage, StageTrace& trace, InferBo
                 std::string why = model->axisExact[d] ? "kept (no iteration reads this axis)"
                                                       : "kept (a read of this axis is not quasi-affine)";
                 addTightStep(stage, axis, TightAxis{int(d), std::nullopt, Expr(), why}, result);
+                continue;
+            }
+            if (!asConstInt(choice->loop.extent) && isConstantLoopAxis(stage, axis)) {
+                addTightStep(stage, axis,
+                             TightAxis{int(d), std::nullopt, Expr(),
+                                       "kept (its loop is vectorized or unrolled, which needs a "
+                                       "constant extent; the bound check guards the rest)"},
+                             result);
                 continue;
             }
             applyChoice(stage, int(d), *choice, result, m_impl->rootsInsideDom);

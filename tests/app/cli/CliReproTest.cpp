@@ -231,3 +231,23 @@ TEST(CliRepro, ANegativeExtentNamesTheStatementTheExtentAndTheSizes) {
                      "= -2 with M=2, W=5: the range of its index is empty, so the tensor has no "
                      "elements to compute; give sizes for which the extent is at least 0\n");
 }
+
+#if BOUNDSCOPE_WITH_PYTHON
+TEST(CliRepro, TheTightRulesKeepAVectorizedLoopsExtentConstant) {
+    // Tight would give B's j the per-iteration extent min(3, 19 - j.outer*3); a vectorized loop
+    // keeps TVM's 3 and its bound check instead, and the steps say why.
+    CommandResult lower = runCli("lower --rules tight repro_08_tight_breaks_vectorize.py");
+    ASSERT_EQ(lower.exitCode, 0) << lower.err;
+    EXPECT_NE(lower.out.find("if (likely((((j.outer*3) + j.s) < 19)))"), std::string::npos)
+        << lower.out;
+    CommandResult steps = runCli("steps --rules tight repro_08_tight_breaks_vectorize.py");
+    EXPECT_NE(steps.out.find("kept (its loop is vectorized or unrolled, which needs a constant "
+                             "extent; the bound check guards the rest)"),
+              std::string::npos)
+        << steps.out;
+#if BOUNDSCOPE_WITH_LLVM
+    CommandResult run = runCli("run --target cpu --check --rules tight repro_08_tight_breaks_vectorize.py");
+    EXPECT_EQ(run.exitCode, 0) << run.err;
+#endif
+}
+#endif
