@@ -59,6 +59,15 @@ TEST(CliRepro, AnUnrollTooLongToCompileIsRefusedAtTheUnroll) {
     EXPECT_EQ(runCli("run --target emulate --check repro_18_unroll_200000_compile_hang.py").exitCode, 0);
 }
 
+TEST(CliRepro, ALargeSymbolicKernelCompilesUnoptimizedAndStillChecks) {
+    // About 6,000 LLVM instructions: past kMaxOptimizedInstructions the O0 pipeline compiles it
+    // (O3 took 85 s on it); the result is the same.
+    CommandResult r =
+        runCli("run --target cpu --check --size n0=3 repro_09_slow_llvm_codegen_symbolic.py");
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("check      passed"), std::string::npos) << r.out;
+}
+
 TEST(CliRepro, IdenticalInfinitiesAndNansPassTheCheck) {
     for (const char* script : {"repro_03_check_inf_false_fail.py", "repro_03b_check_nan_false_fail.py"}) {
         CommandResult r = runCli(std::string("run --target cpu --check ") + script);
