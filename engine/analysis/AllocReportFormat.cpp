@@ -127,8 +127,10 @@ std::string AllocReport::toText() const {
     std::ostringstream os;
     std::vector<std::vector<std::string>> rows{
         {"buffer", "scope", "tvm-0.5", "tvm", "tight", "needed", "touched", "computed", "waste %", "causes"}};
-    bool varies = false, copies = false;
+    bool varies = false, copies = false, unknown = false, unmeasured = false;
     for (const BufferReport& b : buffers) {
+        unknown = unknown || !b.needed;
+        unmeasured = unmeasured || !b.touchedPeak;
         rows.push_back({b.name, b.scope + (b.scopeInferred ? " (inferred)" : ""),
                         allocationCell(b, BoundRules::Tvm05), allocationCell(b, BoundRules::Tvm),
                         tightAvailable ? allocationCell(b, BoundRules::Tight) : "n/a",
@@ -149,6 +151,12 @@ std::string AllocReport::toText() const {
               "private to (N*M allocated); needed and waste % are per virtual thread, touched spans every copy\n";
     if (!tightAvailable)
         os << "tight: n/a (this build lacks ISL)\n";
+    if (unknown)
+        os << "?: not one number: it depends on a symbolic size (a te.var shape or factor), or a "
+              "read is not quasi-affine and cannot be counted exactly\n";
+    if (unmeasured)
+        os << "-: not measured: the interpreter runs only programs whose sizes are all known and "
+              "whose work is modest\n";
     os << "needed: what one iteration of the loops around the buffer reads of it\n"
           "touched: the most elements one iteration touched / elements of the allocation touched at "
           "some point (interpreter, tvm rules)\n"

@@ -184,6 +184,16 @@ TEST(CliSteps, AFreeScalarSplitFactorGoesThroughEveryCommand) {
     }
     std::remove(BOUNDSCOPE_CLI_SCRIPTS "/free_scalar_dag.dot");
     std::remove(BOUNDSCOPE_CLI_SCRIPTS "/free_scalar_iv.dot");
+    // The allocation report says what its ? and - stand for.
+    CommandResult alloc = runCli("alloc free_scalar.py");
+    EXPECT_NE(alloc.out.find("\n?: not one number: it depends on a symbolic size (a te.var shape or "
+                             "factor)"),
+              std::string::npos)
+        << alloc.out;
+    EXPECT_NE(alloc.out.find("\n-: not measured: the interpreter runs only programs whose sizes "
+                             "are all known"),
+              std::string::npos)
+        << alloc.out;
     CommandResult emulate = runCli("run --target emulate --check --size f=5 free_scalar.py");
     EXPECT_EQ(emulate.exitCode, 0) << emulate.err;
     EXPECT_NE(emulate.out.find("check      passed"), std::string::npos) << emulate.out;
