@@ -131,6 +131,34 @@ void update(IterVarMap<Range>* rmap, const IterVar& iv, const Range& r, Analyzer
                         toString(it->second.extent) + " vs " + toString(r.extent));
 }
 
+/// Every loop bound to one thread runs as many iterations as the thread has (TVM's Update
+/// fails otherwise): said at the bind of the loop that disagrees, with both extents.
+void refuseThreadExtentMismatch(const Stage& stage, const IterVar& iv, const IterVarAttr& attr,
+                                const IterVarMap<Range>& rmap, Analyzer& analyzer) {
+    auto thread = rmap.find(attr.bindThread);
+    if (thread == rmap.end())
+        return;
+    const Expr& extent = rmap.at(iv).extent;
+    if (isConstInt(thread->second.min, 0) &&
+        analyzer.canProve(eq(extent - thread->second.extent, 0)))
+        return;
+    const std::string tag = attr.bindThread->threadTag.empty() ? attr.bindThread->var.name()
+                                                               : attr.bindThread->threadTag;
+    Diagnostic d{"bind of '" + iv->var.name() + "' in stage '" + stage.name() + "' to " + tag +
+                     ": the loop runs " + toString(extent) + " iterations, but " + tag +
+                     " already runs " + toString(thread->second.extent) +
+                     " for another loop bound to it; every loop bound to one thread must run as "
+                     "many iterations as the thread (TVM stops here too)",
+                 attr.location};
+    d.subject.kind = "thread-extent-mismatch";
+    d.subject.stage = stage.name();
+    d.subject.iterVar = iv->var.name();
+    d.subject.iterVarId = iv.get();
+    d.fix = "split '" + iv->var.name() + "' so that the loop bound to " + tag + " runs " +
+            toString(thread->second.extent) + " iterations, or bind it to another thread index";
+    throw UserError(std::move(d));
+}
+
 struct DownContext {
     IterVarMap<Range>* rmap;
     Analyzer* analyzer;
@@ -363,6 +391,7 @@ void passDownDomain(const Stage& stage, IterVarMap<Range>* rmap, Analyzer* analy
         const IterVarAttr* attr = stage.attrOf(iv);
         if (!attr || !attr->bindThread.defined() || !rmap->count(iv))
             continue;
+        refuseThreadExtentMismatch(stage, iv, *attr, *rmap, *analyzer);
         PassEvent event{IterVarRelation(), PassRule::ThreadBinding};
         event.location = attr->location;
         event.rangesIn = {{iv, rmap->at(iv)}};

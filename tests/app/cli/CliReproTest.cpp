@@ -90,6 +90,18 @@ TEST(CliRepro, TwoLeavesOfOneStageOnOneThreadIndexAreRefusedAtTheSecondBind) {
         << r.err;
 }
 
+TEST(CliRepro, OneThreadBoundToLoopsOfDifferentExtentsIsRefusedAtTheBindThatDisagrees) {
+    CommandResult r = runCli("lower thread_extent_mismatch.py");
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_EQ(r.err,
+              "thread_extent_mismatch.py:10: error: bind of 'i' in stage 'B' to threadIdx.x: the loop "
+              "runs 64 iterations, but threadIdx.x already runs 32 for another loop bound to it; "
+              "every loop bound to one thread must run as many iterations as the thread (TVM stops "
+              "here too)\n"
+              "thread_extent_mismatch.py:10: note: fix: split 'i' so that the loop bound to "
+              "threadIdx.x runs 32 iterations, or bind it to another thread index\n");
+}
+
 TEST(CliRepro, AReduceAxisOverBlocksIsRefusedAtTheBind) {
     CommandResult r = runCli("codegen --target cuda repro_05_bind_reduce_axis_blockIdx.py");
     EXPECT_EQ(r.exitCode, 1);
