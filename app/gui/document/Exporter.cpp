@@ -1,6 +1,7 @@
 #include "document/Exporter.h"
 
 #include <QBuffer>
+#include <QFileInfo>
 #include <QGraphicsScene>
 #include <QImage>
 #include <QPainter>
@@ -48,7 +49,18 @@ QByteArray renderSvg(QGraphicsScene& scene, const QString& title) {
 
 } // namespace
 
+QString notAFileToWrite(const QString& path) {
+    const QFileInfo info(path);
+    if (info.exists() && !info.isFile() && !info.isDir())
+        return QStringLiteral("it is not a regular file (a device, a pipe or a socket)");
+    return QString();
+}
+
 bool writeFileAtomically(const QString& path, const QByteArray& data, QString* errorMessage) {
+    if (const QString reason = notAFileToWrite(path); !reason.isEmpty()) {
+        *errorMessage = QStringLiteral("cannot write '%1': %2").arg(path, reason);
+        return false;
+    }
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(data) != data.size() || !file.commit()) {
         *errorMessage = QStringLiteral("cannot write '%1': %2").arg(path, file.errorString());

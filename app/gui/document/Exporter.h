@@ -14,6 +14,10 @@ namespace bs::gui {
 /// Writes `data` to `path` through QSaveFile; false with `errorMessage` set on failure.
 bool writeFileAtomically(const QString& path, const QByteArray& data, QString* errorMessage);
 
+/// Why the app will not write a file at `path`: a device, a pipe or a socket there (QSaveFile
+/// would rename its temporary file over it, replacing the device node); empty otherwise.
+QString notAFileToWrite(const QString& path);
+
 /// Renders `scene` to `path`: SVG when the name ends in `.svg` (QSvgGenerator), PNG otherwise
 /// (at twice the scene's size, on white, for sharp text).
 bool exportScene(QGraphicsScene& scene, const QString& path, QString* errorMessage,

@@ -1,5 +1,6 @@
 #include "document/ScriptDocument.h"
 
+#include "document/Exporter.h"
 #include "support/ScriptFile.h"
 
 #include "analysis/TcSource.h"
@@ -74,6 +75,10 @@ void ScriptDocument::recover(const QString& text, const QString& filePath,
 }
 
 bool ScriptDocument::saveAs(const QString& path, QString* errorMessage) {
+    if (const QString reason = notAFileToWrite(path); !reason.isEmpty()) {
+        *errorMessage = tr("cannot save '%1': %2").arg(path, reason);
+        return false;
+    }
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly)) {
         *errorMessage = tr("cannot save '%1': %2").arg(path, file.errorString());

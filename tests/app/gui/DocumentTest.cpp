@@ -1,9 +1,12 @@
 // The document layer: files (atomic save), re-analysis under other rules, and a failing
 // script keeping the last good Analysis.
 #include "GuiTestSupport.h"
+
+#include "document/Exporter.h"
 #include "TestPrograms.h"
 
 #include "document/ExampleCatalog.h"
+#include "document/Exporter.h"
 #include "document/RecentFiles.h"
 #include "models/TraceRows.h"
 
@@ -89,6 +92,15 @@ void DocumentTest::openFileReadsTheTextAndClearsTheModifiedFlag() {
     QVERIFY(waitForAnalysis(document));
     QVERIFY(!document.openFile(dir.filePath(QStringLiteral("absent.py")), &error));
     QVERIFY2(error.contains(QStringLiteral("absent.py")), qPrintable(error));
+    // Saved over a device: refused, and the device is still one (QSaveFile would have renamed
+    // its temporary file over it).
+    if (QFileInfo(QStringLiteral("/dev/full")).exists()) {
+        QVERIFY(!document.saveAs(QStringLiteral("/dev/full"), &error));
+        QCOMPARE(error, QStringLiteral("cannot save '/dev/full': it is not a regular file (a "
+                                       "device, a pipe or a socket)"));
+        QVERIFY(!writeFileAtomically(QStringLiteral("/dev/full"), "x", &error));
+        QVERIFY(!QFileInfo(QStringLiteral("/dev/full")).isFile());
+    }
     // A device would never finish reading: refused at once, the open script kept.
     if (QFileInfo::exists(QStringLiteral("/dev/zero"))) {
         QVERIFY(!document.openFile(QStringLiteral("/dev/zero"), &error));
