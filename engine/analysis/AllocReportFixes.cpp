@@ -18,13 +18,6 @@ bool smaller(std::optional<int64_t> a, std::optional<int64_t> b) { return a && b
 
 } // namespace
 
-Stage stageNamed(const Schedule& sch, const std::string& name) {
-    for (const Stage& s : sch->stages)
-        if (s->originOp->name == name)
-            return s;
-    return Stage();
-}
-
 void resplit(const Schedule& sch, const std::string& stageName, const SplitNode* split, int64_t value) {
     Stage stage = stageNamed(sch, stageName);
     if (!stage.defined())

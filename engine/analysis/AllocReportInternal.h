@@ -5,6 +5,7 @@
 #pragma once
 
 #include "analysis/AllocReport.h"
+#include "analysis/ScheduleFixes.h"
 #include "schedule/InferBound.h"
 #include "schedule/InferBoundTight.h"
 
@@ -83,8 +84,6 @@ enum class FixGoal {
 /// string when the change fails or does not reach `goal`.
 std::string tryFix(const BufferFacts& facts, const FixTrial& trial, FixGoal goal = FixGoal::Smaller);
 
-/// The stage named `name` in `sch`, or an undefined Stage.
-Stage stageNamed(const Schedule& sch, const std::string& name);
 /// A copy of the split `split` of stage `stageName` in `sch` with `factor` (or `nparts`)
 /// replaced by `value`.
 void resplit(const Schedule& sch, const std::string& stageName, const SplitNode* split, int64_t value);

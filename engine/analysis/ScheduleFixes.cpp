@@ -1,20 +1,21 @@
 #include "analysis/ScheduleFixes.h"
 
 #include "lower/Lower.h"
+#include "schedule/ScheduleErrors.h"
 #include "te/Operation.h"
 
 #include <functional>
 
 namespace bs {
 
-namespace {
-
 Stage stageNamed(const Schedule& sch, const std::string& name) {
     for (const Stage& s : sch->stages)
-        if (s->op->name == name)
+        if (s.name() == name)
             return s;
     return Stage();
 }
+
+namespace {
 
 /// Whether `program` with `edit` applied to a copy of its schedule lowers under `rules`.
 bool worksWith(const Program& program, BoundRules rules,
@@ -33,18 +34,6 @@ bool worksWith(const Program& program, BoundRules rules,
     }
 }
 
-/// `R.op.axis[0]`, `R.op.reduce_axis[1]`: how a script names a root axis of `op`.
-std::string axisName(const Operation& op, const IterVar& iv) {
-    const auto* compute = op.as<ComputeOpNode>();
-    for (size_t i = 0; compute && i < compute->axis.size(); ++i)
-        if (compute->axis[i].same_as(iv))
-            return op->name + ".op.axis[" + std::to_string(i) + "]";
-    for (size_t i = 0; compute && i < compute->reduceAxis.size(); ++i)
-        if (compute->reduceAxis[i].same_as(iv))
-            return op->name + ".op.reduce_axis[" + std::to_string(i) + "]";
-    return "";
-}
-
 std::string attachNoPathFix(const Program& program, const DiagnosticSubject& subject,
                             BoundRules rules) {
     const Stage producer = stageNamed(program.schedule, subject.stage);
@@ -54,7 +43,7 @@ std::string attachNoPathFix(const Program& program, const DiagnosticSubject& sub
     // The consumer's leaves that are its root axes, outermost first: attaching there computes
     // what one iteration of that loop reads.
     for (const IterVar& leaf : consumer->leafIterVars) {
-        std::string axis = axisName(consumer->op, leaf);
+        std::string axis = rootAxisName(consumer, leaf);
         if (axis.empty())
             continue;
         bool ok = worksWith(program, rules, [&](const Schedule& copy) {

@@ -12,6 +12,10 @@
 
 namespace bs {
 
+/// The stage of `sch` whose name (Stage::name) is `name`, or an undefined Stage: how a fix
+/// tried on a copy of a schedule finds the stages the script named.
+Stage stageNamed(const Schedule& sch, const std::string& name);
+
 /// A working fix for `error` (a diagnostic about `program`'s schedule), or an empty string when
 /// none is known or none of the candidates lowers. Handles `attach-no-path`: compute the
 /// producer at an axis of the consumer that reads it, else at the root.

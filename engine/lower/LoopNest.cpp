@@ -48,10 +48,7 @@ void requireConstantExtent(const Stage& stage, const IterVar& iv, const Expr& ex
     Diagnostic d{std::string(what) + " of loop '" + iv->var.name() + "' in stage '" + stage.name() +
                      "': its extent must be a constant, but it is " + toString(extent),
                  attr && attr->location.known() ? attr->location : currentSourceLocation()};
-    d.subject.kind = "symbolic-extent";
-    d.subject.stage = stage.name();
-    d.subject.iterVar = iv->var.name();
-    d.subject.iterVarId = iv.get();
+    d.subject = loopSubject("symbolic-extent", stage, iv);
     d.fix = "split it by a constant first and " + std::string(what) + " the inner loop: outer, inner = s[" +
             stage.name() + "].split(" + scriptNameOf(stage, iv) + ", factor=4); s[" + stage.name() +
             "]." + what + "(inner)";

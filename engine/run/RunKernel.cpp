@@ -62,10 +62,7 @@ void refuseCrossThreadReduction(const Schedule& sch) {
                              "lowers to tvm_thread_allreduce; Boundscope does not generate it yet, "
                              "and without it every thread would update the same element at once",
                          attr->location};
-            d.subject.kind = "cross-thread-reduction";
-            d.subject.stage = stage.name();
-            d.subject.iterVar = iv->var.name();
-            d.subject.iterVarId = iv.get();
+            d.subject = loopSubject("cross-thread-reduction", stage, iv);
             d.fix = "keep the reduction inside each thread (do not bind '" + iv->var.name() +
                     "'), and bind a data-parallel loop of '" + stage.name() + "' instead";
             throw UserError(std::move(d));
@@ -102,10 +99,7 @@ void refuseOversizedLoops(const LowerResult& lowered, RunTarget target) {
                              runTargetName(target) + " target's code generator takes at most " +
                              std::to_string(limit),
                          attr->location};
-            d.subject.kind = vector ? "vector-too-wide" : "unroll-too-long";
-            d.subject.stage = stage.name();
-            d.subject.iterVar = iv->var.name();
-            d.subject.iterVarId = iv.get();
+            d.subject = loopSubject(vector ? "vector-too-wide" : "unroll-too-long", stage, iv);
             d.fix = "split the loop and " + what + " the inner part: outer, inner = s[" +
                     stage.name() + "].split(" + scriptNameOf(stage, iv) + ", factor=16); s[" +
                     stage.name() + "]." + what + "(inner)";

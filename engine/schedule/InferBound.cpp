@@ -9,6 +9,7 @@
 #include "schedule/BoundStepText.h"
 #include "schedule/InferBoundTight.h"
 #include "schedule/MessagePassing.h"
+#include "schedule/ScheduleErrors.h"
 #include "schedule/StorageScope.h"
 #include "te/Operation.h"
 
@@ -376,11 +377,7 @@ void bindVisibleRanges(const Stage& consumer, const std::vector<IterVar>& produc
     d.subject.stage = producer;
     d.subject.iterVar = loop;
     // The loop as the script named it: normalize rebased the attach stage's root loops.
-    IterVar loopAsWritten = stage->attachIVar;
-    for (const IterVarRelation& rel : stage->attachStage->relations)
-        if (const auto* rebase = rel.as<RebaseNode>(); rebase && rebase->rebased.same_as(loopAsWritten))
-            loopAsWritten = rebase->parent;
-    d.subject.iterVarId = loopAsWritten.get();
+    d.subject.iterVarId = loopAsWritten(stage->attachStage, stage->attachIVar).get();
     d.subject.otherStage = at;
     d.subject.consumer = consumerOp->name;
     throw UserError(std::move(d));
@@ -412,10 +409,7 @@ void refuseRelationsOfInlined(const Stage& stage) {
                          "computed inside its consumers' loops (TVM stops here too: Check failed: "
                          "allow_missing)",
                      stage->attachLocation.known() ? stage->attachLocation : rel->location};
-        d.subject.kind = "inlined-has-loops";
-        d.subject.stage = name;
-        d.subject.iterVar = loop->var.name();
-        d.subject.iterVarId = loop.get();
+        d.subject = loopSubject("inlined-has-loops", stage, loop);
         d.fix = "schedule the loops of the consumers that " + name + " is inlined into, or compute " +
                 name + " at the root (s[" + name + "].compute_root()) to keep its " + what + " loop";
         throw UserError(std::move(d));

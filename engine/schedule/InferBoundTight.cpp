@@ -12,6 +12,7 @@
 
 #include "schedule/Graph.h"
 #include "schedule/MessagePassing.h"
+#include "schedule/ScheduleErrors.h"
 #include "schedule/InferBoundTightLoops.h"
 #include "te/Operation.h"
 
@@ -295,12 +296,8 @@ void applyChoice(const Stage& stage, int d, const AxisChoice& choice, InferBound
 /// extent cannot replace TVM's (whose bound check guards the rest).
 bool isConstantLoopAxis(const Stage& stage, const IterVar& axis) {
     for (const IterVar& leaf : stage->leafIterVars) {
-        bool same = leaf.same_as(axis);
-        for (const IterVarRelation& rel : stage->relations)
-            if (const auto* rebase = rel.as<RebaseNode>())
-                same = same || (rebase->parent.same_as(axis) && rebase->rebased.same_as(leaf));
         const IterVarAttr* attr = stage.attrOf(leaf);
-        if (same && attr &&
+        if (loopAsWritten(stage, leaf).same_as(axis) && attr &&
             (attr->iterType == IterVarType::Vectorized || attr->iterType == IterVarType::Unrolled))
             return true;
     }

@@ -5,6 +5,7 @@
 #include "ir/Op.h"
 #include "ir/Printer.h"
 #include "ir/Substitute.h"
+#include "schedule/ScheduleErrors.h"
 #include "support/Check.h"
 
 namespace bs {
@@ -150,10 +151,7 @@ void refuseThreadExtentMismatch(const Stage& stage, const IterVar& iv, const Ite
                      " for another loop bound to it; every loop bound to one thread must run as "
                      "many iterations as the thread (TVM stops here too)",
                  attr.location};
-    d.subject.kind = "thread-extent-mismatch";
-    d.subject.stage = stage.name();
-    d.subject.iterVar = iv->var.name();
-    d.subject.iterVarId = iv.get();
+    d.subject = loopSubject("thread-extent-mismatch", stage, iv);
     d.fix = "split '" + iv->var.name() + "' so that the loop bound to " + tag + " runs " +
             toString(thread->second.extent) + " iterations, or bind it to another thread index";
     throw UserError(std::move(d));

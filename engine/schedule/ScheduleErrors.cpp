@@ -72,6 +72,15 @@ DiagnosticSubject leafSubject(const IterVar& iv, const std::vector<IterVar>& all
     return subject;
 }
 
+DiagnosticSubject loopSubject(std::string kind, const Stage& stage, const IterVar& iv) {
+    DiagnosticSubject subject;
+    subject.kind = std::move(kind);
+    subject.stage = stage.name();
+    subject.iterVar = iv->var.name();
+    subject.iterVarId = iv.get();
+    return subject;
+}
+
 std::string notLeafReason(const IterVar& iv, const std::vector<IterVar>& all,
                           const std::vector<IterVarRelation>& relations,
                           const std::string& stageName) {
@@ -90,19 +99,29 @@ std::string iterVarList(const std::vector<IterVar>& ivs) {
     return text + ")";
 }
 
-std::string scriptNameOf(const Stage& stage, IterVar iv) {
+IterVar loopAsWritten(const Stage& stage, const IterVar& iv) {
     for (const IterVarRelation& rel : stage->relations)
         if (const auto* rebase = rel.as<RebaseNode>(); rebase && rebase->rebased.same_as(iv))
-            iv = rebase->parent;
+            return rebase->parent;
+    return iv;
+}
+
+std::string rootAxisName(const Stage& stage, const IterVar& iv) {
+    const IterVar written = loopAsWritten(stage, iv);
     if (const auto* compute = stage->op.as<ComputeOpNode>()) {
         for (size_t k = 0; k < compute->axis.size(); ++k)
-            if (compute->axis[k].same_as(iv))
+            if (compute->axis[k].same_as(written))
                 return stage.name() + ".op.axis[" + std::to_string(k) + "]";
         for (size_t k = 0; k < compute->reduceAxis.size(); ++k)
-            if (compute->reduceAxis[k].same_as(iv))
+            if (compute->reduceAxis[k].same_as(written))
                 return stage.name() + ".op.reduce_axis[" + std::to_string(k) + "]";
     }
-    return iv->var.name();
+    return "";
+}
+
+std::string scriptNameOf(const Stage& stage, const IterVar& iv) {
+    std::string axis = rootAxisName(stage, iv);
+    return axis.empty() ? iv->var.name() : axis;
 }
 
 } // namespace bs

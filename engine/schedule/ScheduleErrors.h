@@ -41,9 +41,19 @@ std::string notLeafReason(const IterVar& iv, const std::vector<IterVar>& all,
 /// `(i, j.outer, j.inner)`: IterVar names for messages.
 std::string iterVarList(const std::vector<IterVar>& ivs);
 
-/// How a script names loop `iv` of `stage`, for fixes it can paste: `Y.op.axis[0]` for an axis
-/// of the operation (the rebased copy normalize made stands for it), else the loop's own name
-/// (the script holds it in the variable a split or fuse returned).
-std::string scriptNameOf(const Stage& stage, IterVar iv);
+/// A diagnostic's subject that is loop `iv` of `stage`.
+DiagnosticSubject loopSubject(std::string kind, const Stage& stage, const IterVar& iv);
+
+/// Loop `iv` of `stage` as the script wrote it: the root axis normalize rebased into `iv`, else
+/// `iv` itself.
+IterVar loopAsWritten(const Stage& stage, const IterVar& iv);
+
+/// How a script names root axis `iv` of `stage` (or its rebased copy): `Y.op.axis[0]`,
+/// `Y.op.reduce_axis[1]`; empty for any other loop.
+std::string rootAxisName(const Stage& stage, const IterVar& iv);
+
+/// How a script names loop `iv` of `stage`, for fixes it can paste: rootAxisName, else the
+/// loop's own name (the script holds it in the variable a split or fuse returned).
+std::string scriptNameOf(const Stage& stage, const IterVar& iv);
 
 } // namespace bs

@@ -51,10 +51,7 @@ void updateAttr(const Stage& stage, const char* primitive, const IterVar& iv,
 void refuseIllegalBinding(const Stage& stage, const IterVar& iv, const IterVar& thread,
                           const std::string& context) {
     const std::string& tag = thread->threadTag;
-    DiagnosticSubject subject;
-    subject.stage = stage.name();
-    subject.iterVar = iv->var.name();
-    subject.iterVarId = iv.get();
+    DiagnosticSubject subject = loopSubject("", stage, iv);
     if (iv->iterType == IterVarType::CommReduce && tag.rfind("threadIdx.", 0) != 0) {
         subject.kind = "bind-reduce-axis";
         failPrimitive(context,
