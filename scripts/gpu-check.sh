@@ -108,15 +108,17 @@ step configure "$out/configure.log" cmake -S "$root" -B "$build" "${generator[@]
 
 # 4. Build and run the CUDA tests (codegen, and the lowering passes they rest on).
 step "build CUDA tests" "$out/build.log" \
-    cmake --build "$build" --target test_engine_codegen test_engine_lower -j "$jobs" ||
+    cmake --build "$build" --target test_engine_codegen test_engine_lower test_engine_run -j "$jobs" ||
     fail "build"
 tests_ok=1
 step "test_engine_codegen" "$out/tests.log" "$build/tests/test_engine_codegen" || tests_ok=0
 step "SplitHostDevice and ThreadSync tests" "$out/tests.log" "$build/tests/test_engine_lower" \
     --gtest_filter='SplitHostDevice*:ThreadSync*' || tests_ok=0
-passed=$(grep -cE '^\[       OK \] (Cuda|SplitHostDevice|ThreadSync)' "$out/tests.log")
+step "cross-thread reductions and runs on the cuda target" "$out/tests.log" \
+    "$build/tests/test_engine_run" --gtest_filter='CrossThreadReduction*:RunKernel*' || tests_ok=0
+passed=$(grep -cE '^\[       OK \] (Cuda|SplitHostDevice|ThreadSync|CrossThreadReduction|RunKernel)' "$out/tests.log")
 # Each skipped test once (gtest lists them again at the end, without a time).
-skipped=$(grep -cE '^\[  SKIPPED \] Cuda(Gpu|Lowered)\..* \([0-9]+ ms\)$' "$out/tests.log")
+skipped=$(grep -cE '^\[  SKIPPED \] (Cuda(Gpu|Lowered)|CrossThreadReduction)\..* \([0-9]+ ms\)$' "$out/tests.log")
 note "CUDA tests passed: $passed, GPU tests skipped: $skipped"
 grep -E '^(GPU:|tiled 64x64)' "$out/tests.log" | tee -a "$summary"
 if [ "$gpu_visible" = 1 ] && [ "$skipped" -gt 0 ]; then

@@ -62,7 +62,7 @@ void addTouchedCounts(const Schedule& sch, const AllocReportOptions& options, Al
         Interpreter interpreter(InterpreterOptions{.traceAccesses = true});
         for (size_t i = 0; i < args.size(); ++i)
             interpreter.bindBuffer(lowered.func.argBuffers[i], (*buffers)[i]);
-        RunResult run = interpreter.run(lowered.func.final);
+        RunResult run = interpreter.run(lowered.func.deviceCode());
         for (BufferReport& b : report.buffers) {
             const BufferTrace* trace = run.find(b.name);
             for (size_t i = 0; i < args.size() && !trace; ++i)

@@ -280,6 +280,15 @@ std::string ExprPrinter::intrinsic(const CallNode* op) {
     if (name == "popcount")
         return std::string(op->args.at(0).type().bits() == 64 ? "__popcll(" : "__popc(") +
                visitExpr(op->args.at(0)) + ")";
+    if (name == "tvm_warp_activemask")
+        return "__activemask()";
+    if (name == "tvm_warp_shuffle_down" || name == "tvm_warp_shuffle") {
+        // (mask, value, offset or source lane, width, warp size): CUDA takes the first four.
+        std::string text = name == "tvm_warp_shuffle" ? "__shfl_sync(" : "__shfl_down_sync(";
+        for (size_t i = 0; i < 4; ++i)
+            text += (i ? ", " : "") + visitExpr(op->args.at(i));
+        return text + ")";
+    }
     if (name == "tvm_storage_sync") {
         const auto* scope = op->args.empty() ? nullptr : op->args[0].as<StringImmNode>();
         if (scope && scope->value == "shared")

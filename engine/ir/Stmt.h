@@ -60,6 +60,8 @@ inline constexpr const char* kStorageScope = "storage_scope";
 inline constexpr const char* kLoopScope = "loop_scope";
 inline constexpr const char* kPragmaPrefix = "pragma_";
 inline constexpr const char* kComputeScope = "compute_scope";
+/// Over a `tvm_thread_allreduce`: the node is its CommReducer.
+inline constexpr const char* kReduceScope = "reduce_scope";
 } // namespace attr
 
 /// `// attr [node] key = value` over `body`. `node` is an IterVar (thread_extent), an Operation

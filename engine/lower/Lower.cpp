@@ -4,6 +4,7 @@
 #include "ir/Substitute.h"
 #include "lower/CommonSubexprElim.h"
 #include "lower/LoopAnnotations.h"
+#include "lower/LowerThreadAllreduce.h"
 #include "lower/RemoveNoOp.h"
 #include "lower/ScheduleOps.h"
 #include "lower/Simplify.h"
@@ -170,6 +171,7 @@ LowerResult lower(const Schedule& sch, const std::vector<Tensor>& args, const Lo
     f.final = insertThreadSync(commonSubexprElim(annotated));
     // TVM's MakeAPI, the end of tvm.lower, rejects bodies with free variables.
     verifyDefinedVars(f.final, f.scalarParams);
+    f.device = lowerThreadAllreduce(f.final);
     return result;
 }
 

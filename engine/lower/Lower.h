@@ -43,6 +43,11 @@ struct LoweredFunc {
     Stmt afterSimplify;
     Stmt afterCse;
     Stmt final;
+    /// `final` with its device-only intrinsics lowered (LowerThreadAllreduce): what the CUDA code
+    /// generator and the GPU emulation run. The same statement as `final` when it has none.
+    Stmt device;
+    /// `device`, or `final` for a function built by hand without it.
+    const Stmt& deviceCode() const { return device.defined() ? device : final; }
 
     const Stmt& after(LowerPass pass) const;
 };

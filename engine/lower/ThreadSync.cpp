@@ -408,7 +408,7 @@ protected:
     using IRMutator::visit;
     Stmt visit(const AttrStmtNode* op) override {
         if (op->key == attr::kThreadExtent)
-            return threadSync(Stmt(op));
+            return threadSync(threadSync(Stmt(op), "shared"), "warp");
         return IRMutator::visit(op);
     }
 };

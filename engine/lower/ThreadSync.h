@@ -34,8 +34,10 @@ bool isStorageSync(const Stmt& stmt);
 /// thread index (threads that skip it would hang the block).
 Stmt threadSync(const Stmt& stmt, const std::string& scope = "shared");
 
-/// Runs threadSync("shared") on every kernel of a lowered function body (each outermost
-/// `thread_extent` attribute), as TVM runs it on the device functions SplitHostDevice makes;
+/// Runs threadSync("shared") and then threadSync("warp") on every kernel of a lowered function
+/// body (each outermost `thread_extent` attribute), as TVM runs them on the device functions
+/// SplitHostDevice makes (`__syncthreads()` and `__syncwarp()` in CUDA; the GPU emulation
+/// passes both as barriers, so the lanes of a warp meet there as in lock step);
 /// host code is left alone. lower() calls it for the final IR. Running it again adds nothing.
 Stmt insertThreadSync(const Stmt& body);
 

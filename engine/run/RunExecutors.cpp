@@ -83,7 +83,7 @@ private:
 class CudaRunner : public Executor {
 public:
     CudaRunner(const LoweredFunc& func, const std::vector<int64_t>& sizes) {
-        CudaModule module = buildCudaModule(func.final, func.name, kernelArguments(func));
+        CudaModule module = buildCudaModule(func.deviceCode(), func.name, kernelArguments(func));
         Clock::time_point start = Clock::now();
         m_executor = std::make_unique<CudaExecutor>(std::move(module.program), module.source);
         compileMs = millisecondsSince(start);
@@ -124,7 +124,7 @@ public:
         for (size_t i = 0; i < m_sizes.size(); ++i)
             interpreter.bindScalar(m_func.scalarParams[i], m_sizes[i]);
         return timeRuns(repeat, budgetMs, /*warmUp=*/false,
-                        [&] { interpreter.run(m_func.final); });
+                        [&] { interpreter.run(m_func.deviceCode()); });
     }
 
 private:

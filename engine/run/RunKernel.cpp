@@ -47,29 +47,6 @@ bool runHasLlvm() {
 
 namespace {
 
-/// A reduction whose reduce axis is bound to threadIdx reduces across the threads of a block:
-/// TVM lowers it to tvm_thread_allreduce (a shared-memory tree, warp shuffles). Boundscope's
-/// lowering keeps the plain update, which every thread would run on the same element at once,
-/// so nothing runs it or generates code for it: refused at the bind.
-void refuseCrossThreadReduction(const Schedule& sch) {
-    for (const Stage& stage : sch.stages()) {
-        for (const IterVar& iv : stage->leafIterVars) {
-            const IterVarAttr* attr = stage.attrOf(iv);
-            if (iv->iterType != IterVarType::CommReduce || !attr || !attr->bindThread.defined())
-                continue;
-            Diagnostic d{"'" + stage.name() + "' reduces over '" + iv->var.name() + "' across " +
-                             attr->bindThread->threadTag + ": a cross-thread reduction, which TVM "
-                             "lowers to tvm_thread_allreduce; Boundscope does not generate it yet, "
-                             "and without it every thread would update the same element at once",
-                         attr->location};
-            d.subject = loopSubject("cross-thread-reduction", stage, iv);
-            d.fix = "keep the reduction inside each thread (do not bind '" + iv->var.name() +
-                    "'), and bind a data-parallel loop of '" + stage.name() + "' instead";
-            throw UserError(std::move(d));
-        }
-    }
-}
-
 /// The widest vector the cpu target's code generator takes: LLVM's instruction selection
 /// fails on vectors of tens of thousands of lanes (a crash, or "SmallVector unable to grow").
 constexpr int64_t kMaxCpuVectorLanes = 4096;
@@ -111,7 +88,6 @@ void refuseOversizedLoops(const LowerResult& lowered, RunTarget target) {
 /// Refuses a target the schedule cannot run on, before anything is compiled.
 void checkTargetFits(const LowerResult& lowered, RunTarget target) {
     const LoweredFunc& func = lowered.func;
-    refuseCrossThreadReduction(lowered.normalized);
     refuseOversizedLoops(lowered, target);
     bool gpu = usesGpuThreads(func);
     if (target == RunTarget::Cpu && gpu)
@@ -286,7 +262,7 @@ std::string printKernelLlvmIr(const LowerResult& lowered) {
 std::string printKernelCudaSource(const LowerResult& lowered) {
     const LoweredFunc& func = lowered.func;
     checkTargetFits(lowered, RunTarget::Cuda);
-    return buildCudaModule(func.final, func.name, kernelArguments(func)).source;
+    return buildCudaModule(func.deviceCode(), func.name, kernelArguments(func)).source;
 }
 
 } // namespace bs

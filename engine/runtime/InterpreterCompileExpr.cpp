@@ -416,6 +416,26 @@ int32_t Compiler::intrinsic(const CallNode* op, int lane) {
         return mathCall(op, lane);
     } else if (name == "tvm_storage_sync") {
         fail("the barrier tvm_storage_sync is only allowed as a statement");
+    } else if (name == "tvm_warp_activemask") {
+        // Every lane of the block's warps runs the reductions that ask for the mask.
+        n.op = XOp::ConstI;
+        n.imm = 0xFFFFFFFFll;
+        return emit(n);
+    } else if (name == "tvm_warp_shuffle_down" || name == "tvm_warp_shuffle") {
+        arity(5);
+        if (m_kernel < 0)
+            fail("the warp shuffle " + name + " is outside any kernel");
+        m_p.kernels[size_t(m_kernel)].hasBarrier = true; // its lanes meet, as at a barrier
+        n.op = XOp::WarpShuffle;
+        n.imm = name == "tvm_warp_shuffle_down" ? 1 : 0;
+        n.floatResult = op->type.isFloat();
+        n.a = expr(op->args[1], lane);
+        n.b = expr(op->args[2], lane);
+        n.c = expr(op->args[3], lane);
+        return emit(n);
+    } else if (name == "tvm_thread_allreduce") {
+        fail("tvm_thread_allreduce is run as the device code LowerThreadAllreduce makes of it "
+             "(LoweredFunc::device), not as a call");
     } else {
         fail("unsupported intrinsic '" + name + "'");
     }

@@ -23,11 +23,13 @@ int threadAxisIndex(const std::string& tag) {
 
 /// Where a buffer of `scope` lives inside a kernel: CUDA's `__shared__` memory is per block,
 /// local memory and registers per thread, anything else is global memory shared by the whole
-/// launch. Warp memory (per warp once TVM lowers it to shuffles) is approximated as per block,
-/// which is exact for blocks of at most one warp.
+/// launch. Warp memory is per warp, as TVM's LowerWarpMemory makes it (registers exchanged by
+/// shuffles).
 ScopeKind kindOfScope(const std::string& scope) {
-    if (scope.rfind("shared", 0) == 0 || scope.rfind("warp", 0) == 0)
+    if (scope.rfind("shared", 0) == 0)
         return ScopeKind::PerBlock;
+    if (scope.rfind("warp", 0) == 0)
+        return ScopeKind::PerWarp;
     if (scope.rfind("local", 0) == 0 || scope.rfind("wmma", 0) == 0)
         return ScopeKind::PerThread;
     return ScopeKind::PerLaunch;
@@ -369,7 +371,7 @@ int32_t Compiler::newSite(AllocSite site) {
     site.inKernel = m_kernel >= 0;
     site.source = m_stmt;
     int32_t id = int32_t(m_p.sites.size());
-    if (site.inKernel && site.kind == ScopeKind::PerBlock)
+    if (site.inKernel && (site.kind == ScopeKind::PerBlock || site.kind == ScopeKind::PerWarp))
         m_p.kernels[size_t(m_kernel)].perBlockSites.push_back(id);
     if (site.inKernel && site.kind == ScopeKind::PerLaunch)
         m_p.kernels[size_t(m_kernel)].perLaunchSites.push_back(id);

@@ -274,6 +274,8 @@ Value Executor::eval(int32_t id) {
     }
     case XOp::Popcount:
         return intValue(std::popcount(widthBits(n.wrap, eval(n.a).i)));
+    case XOp::WarpShuffle:
+        return warpShuffle(n, id);
     case XOp::IsNan:
         return intValue(std::isnan(eval(n.a).f));
     case XOp::IsInf:

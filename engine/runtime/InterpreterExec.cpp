@@ -225,7 +225,8 @@ void Executor::execAllocate(const SNode& n) {
     const bool perKernel = site.inKernel && site.kind != ScopeKind::PerThread;
     Storage* s = nullptr;
     if (perKernel) {
-        Storage*& instance = m_kernelInstance[size_t(n.aux)];
+        Storage*& instance = site.kind == ScopeKind::PerWarp ? warpInstance(n.aux)
+                                                             : m_kernelInstance[size_t(n.aux)];
         if (!instance)
             instance = openStorage(n.aux);
         else
@@ -364,6 +365,13 @@ void Executor::closeSites(const std::vector<int32_t>& sites) {
         if (Storage*& instance = m_kernelInstance[size_t(site)]) {
             closeStorage(instance);
             instance = nullptr;
+        }
+        if (size_t(site) < m_warpInstances.size()) {
+            for (Storage*& instance : m_warpInstances[size_t(site)])
+                if (instance) {
+                    closeStorage(instance);
+                    instance = nullptr;
+                }
         }
     }
 }

@@ -103,6 +103,14 @@ private:
     void checkBarrierRound(int64_t threads);
     void bindThread(const SNode& n);
     void barrier(int32_t id, const SNode& n);
+    /// A warp shuffle: the lanes of the block meet twice, once when every lane has put its
+    /// value in the exchange and once when every lane has read its source's, so the lanes of a
+    /// warp run the shuffle in lock step as on a GPU.
+    Value warpShuffle(const XNode& n, int32_t id);
+    /// Waits, in fiber mode, until every thread of the block reaches the meeting `id`.
+    void meet(int32_t id);
+    /// The running thread's warp's instance of a warp-scope allocation site.
+    Storage*& warpInstance(int32_t site);
     static void fiberMain(void* arg);
 
     // Errors (InterpreterExec.cpp); cold paths.
@@ -135,6 +143,10 @@ private:
     std::vector<std::vector<Storage*>> m_siteFree;
     /// Per site: the open per-block or per-launch instance inside the running kernel.
     std::vector<Storage*> m_kernelInstance;
+    /// Per site of warp memory: the open instance of each warp of the running block.
+    std::vector<std::vector<Storage*>> m_warpInstances;
+    /// The running launch's block shape (threadIdx x, y, z).
+    int64_t m_blockDims[3] = {1, 1, 1};
 
     std::vector<BufferTrace> m_traces;
     /// Per site: the order of its first entry (for the result), -1 before.
@@ -147,6 +159,9 @@ private:
     int64_t m_coord[kThreadAxes] = {};
     int32_t m_kernelBody = -1;
     std::vector<ThreadContext> m_threads;
+    /// The values the threads of a block put in a warp shuffle, by linear thread index.
+    std::vector<Value> m_exchange;
+    int64_t m_blockThreads = 0;
     std::vector<std::unique_ptr<Fiber>> m_fibers;
     ThreadContext* m_current = nullptr;
     Fiber* m_currentFiber = nullptr;

@@ -54,6 +54,7 @@ void Executor::launch(const SNode& n) {
         }
     }
     ++m_launches;
+    std::copy(dims + 3, dims + 6, m_blockDims);
     const int64_t threads = dims[3] * dims[4] * dims[5];
     if (threads == 0 || dims[0] * dims[1] * dims[2] == 0)
         return;
@@ -119,6 +120,8 @@ void Executor::fiberMain(void* arg) {
 
 void Executor::runBlockAsFibers(const Kernel& kernel, const int64_t* dims) {
     const int64_t threads = dims[3] * dims[4] * dims[5];
+    m_blockThreads = threads;
+    m_exchange.assign(size_t(threads), Value{});
     if (m_threads.size() < size_t(threads))
         m_threads.resize(size_t(threads));
     while (m_fibers.size() < size_t(threads))
@@ -209,6 +212,45 @@ void Executor::barrier(int32_t id, const SNode& n) {
     m_current->stmt = m_stmt;
     m_currentFiber->yield();
     // Resumed by runBlockAsFibers with this thread's frame entered again.
+}
+
+void Executor::meet(int32_t id) {
+    m_current->waitingAt = id;
+    m_current->stmt = m_stmt;
+    m_currentFiber->yield();
+}
+
+Value Executor::warpShuffle(const XNode& n, int32_t id) {
+    const Value value = eval(n.a);
+    const int64_t laneArg = eval(n.b).i;
+    const int64_t width = eval(n.c).i;
+    if (width < 1 || width > 32 || (width & (width - 1)) != 0)
+        fail("warp shuffle of width " + std::to_string(width) +
+             ": the width must be a power of two of at most 32");
+    if (!m_inKernel || !m_fiberMode)
+        return value; // a block of one thread: no other lane to read
+    const int64_t self = m_current - m_threads.data();
+    // Meetings are told apart from barriers (statement ids, >= 0) and from running (-1).
+    const int32_t meeting = -2 - id;
+    m_exchange[size_t(self)] = value;
+    meet(meeting);
+    const int64_t segment = self - (self % 32) % width;
+    const int64_t source = n.imm ? self + laneArg : segment + laneArg % width;
+    const bool inSegment = source >= segment && source < segment + width;
+    const Value result = inSegment && source < m_blockThreads ? m_exchange[size_t(source)] : value;
+    meet(meeting);
+    return result;
+}
+
+Storage*& Executor::warpInstance(int32_t site) {
+    const int64_t linear = m_coord[3] + m_blockDims[0] * (m_coord[4] + m_blockDims[1] * m_coord[5]);
+    const auto warp = size_t(linear / 32);
+    if (m_warpInstances.size() <= size_t(site))
+        m_warpInstances.resize(size_t(site) + 1);
+    std::vector<Storage*>& instances = m_warpInstances[size_t(site)];
+    if (instances.size() <= warp)
+        instances.resize(warp + 1, nullptr);
+    return instances[warp];
 }
 
 } // namespace bs::interp

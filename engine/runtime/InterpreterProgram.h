@@ -110,6 +110,9 @@ enum class XOp : uint8_t {
     IsNan,
     IsInf,
     IsFinite,
+    /// A warp shuffle (CUDA's __shfl_down_sync / __shfl_sync): a = the value, b = the lane
+    /// offset (down) or source lane (idx), c = the width; imm: 1 for down, 0 for idx.
+    WarpShuffle,
 };
 
 using MathFn1 = double (*)(double);
@@ -180,7 +183,9 @@ struct SNode {
 };
 
 /// Where an allocation lives when it is inside a kernel.
-enum class ScopeKind : uint8_t { PerLaunch, PerBlock, PerThread };
+/// Warp memory is per warp (32 consecutive threads of the block), as TVM's LowerWarpMemory
+/// makes it.
+enum class ScopeKind : uint8_t { PerLaunch, PerBlock, PerWarp, PerThread };
 
 /// One `allocate` or `realize` of a tensor that is not an argument.
 struct AllocSite {

@@ -320,4 +320,12 @@ void Stage::pragma(const IterVar& iv, const std::string& key, const Expr& value)
                [&](IterVarAttr& attr) { attr.pragmas.emplace_back(key, value); });
 }
 
+void Stage::setStorePredicate(const Expr& predicate) const {
+    if (!predicate.defined() || !predicate.type().isBool())
+        throw UserError(Diagnostic{"set_store_predicate of stage '" + name() +
+                                       "': the predicate must be a boolean expression",
+                                   currentSourceLocation()});
+    mutableNode()->storePredicate = predicate;
+}
+
 } // namespace bs

@@ -112,6 +112,9 @@ public:
     /// `pragma(iv, "unroll")` and `pragma(iv, "vectorize")` are unroll and vectorize, as in
     /// TVM; any other key is recorded with its value.
     void pragma(const IterVar& iv, const std::string& key, const Expr& value = Expr()) const;
+    /// Only the iterations where `predicate` holds store the stage's result (TVM's
+    /// set_store_predicate; the tutorial's `tx.var.equal(0)` after a cross-thread reduction).
+    void setStorePredicate(const Expr& predicate) const;
 
 private:
     IntrusivePtr<StageNode> m_ptr;
@@ -137,6 +140,7 @@ struct StageNode : RefCounted {
     IterVar attachIVar; ///< compute_at: the leaf of attachStage
     Stage attachStage;  ///< compute_at: the stage computed around this one
     std::string scope;  ///< storage scope; empty means inferred
+    Expr storePredicate; ///< set_store_predicate; undefined when none
     bool isOutput = false;
     SourceLocation location;       ///< the script line that created the stage
     SourceLocation attachLocation; ///< the script line of the last compute_* call

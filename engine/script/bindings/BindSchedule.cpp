@@ -183,6 +183,7 @@ void bindStage(py::module_& m) {
              py::arg("schedule") = py::none(), Located())
         .def("bind", &Stage::bind, py::arg("ivar"), py::arg("thread_ivar"), Located())
         .def("set_scope", &Stage::setScope, py::arg("scope"), Located())
+        .def("set_store_predicate", &Stage::setStorePredicate, py::arg("predicate"), Located())
         .def("vectorize", &Stage::vectorize, py::arg("var"), Located())
         .def("unroll", &Stage::unroll, py::arg("var"), Located())
         .def("parallel", &Stage::parallel, py::arg("var"), Located())

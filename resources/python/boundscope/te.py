@@ -41,7 +41,7 @@ def _not_available(cls, names):
         setattr(cls, name, property(missing))
 
 
-_not_available(Stage, ("set_store_predicate", "env_threads", "storage_align", "double_buffer",
+_not_available(Stage, ("env_threads", "storage_align", "double_buffer",
                        "tensorize", "prefetch", "rolling_buffer", "transform_layout"))
 _not_available(Schedule, ("create_group", "groups"))
 
