@@ -8,6 +8,8 @@
 // they did.
 #include "schedule/InferBoundTight.h"
 
+#include <algorithm>
+
 #include "schedule/BoundStepText.h"
 
 #include "schedule/Graph.h"
@@ -304,6 +306,21 @@ bool isConstantLoopAxis(const Stage& stage, const IterVar& axis) {
     return false;
 }
 
+/// Whether root `axis` of `stage` is split while another stage is computed inside `stage`'s
+/// loops: a per-iteration extent of `axis` would become the stride of the split's outer loop,
+/// so the attached stage's requests would multiply loop variables (not quasi-affine) and fall
+/// back to intervals wider than TVM's (shared/repro 07: 90 elements where TVM allocates 14).
+bool splitUnderAttachedStages(const Schedule& sch, const Stage& stage, const IterVar& axis) {
+    const bool split = std::any_of(stage->relations.begin(), stage->relations.end(),
+                                   [&](const IterVarRelation& rel) {
+                                       const auto* s = rel.as<SplitNode>();
+                                       return s && s->parent.same_as(axis);
+                                   });
+    return split && std::any_of(sch->stages.begin(), sch->stages.end(), [&](const Stage& other) {
+               return other->attachType == AttachType::Scope && other->attachStage.same_as(stage);
+           });
+}
+
 /// A tight step for every data axis: kept, and why.
 void keepAll(const Stage& stage, const std::string& why, InferBoundResult& result) {
     const auto* compute = stage->op.as<ComputeOpNode>();
@@ -342,6 +359,15 @@ void TightRules::refineRootBounds(const Stage& stage, StageTrace& trace, InferBo
                              TightAxis{int(d), std::nullopt, Expr(),
                                        "kept (its loop is vectorized or unrolled, which needs a "
                                        "constant extent; the bound check guards the rest)"},
+                             result);
+                continue;
+            }
+            if (!asConstInt(choice->loop.extent) && splitUnderAttachedStages(m_impl->sch, stage, axis)) {
+                addTightStep(stage, axis,
+                             TightAxis{int(d), std::nullopt, Expr(),
+                                       "kept (it is split and stages are computed inside its "
+                                       "loops: a per-iteration extent would make their strides "
+                                       "vary; the bound check guards the rest)"},
                              result);
                 continue;
             }
