@@ -41,7 +41,7 @@ std::vector<Buffer> runLowered(const LoweredFunc& func, const std::vector<Buffer
         interpreter.bindBuffer(func.argBuffers.at(i), buffers[i]);
     for (const auto& [var, value] : sizes)
         interpreter.bindScalar(var, value);
-    RunResult r = interpreter.run(func.final);
+    RunResult r = interpreter.run(func.deviceCode());
     if (result)
         *result = std::move(r);
     return buffers;

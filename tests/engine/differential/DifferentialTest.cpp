@@ -4,11 +4,14 @@
 // `boundscope script FILE`.
 #include "RandomSchedule.h"
 
+#include "ir/Functor.h"
 #include "ir/Printer.h"
 #include "lower/ThreadSync.h"
+#include "run/RunKernel.h"
 #include "schedule/InferBoundTight.h"
 
 #include <csignal>
+#include <map>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -26,7 +29,7 @@ uint64_t envOr(const char* name, uint64_t fallback) {
     const char* value = std::getenv(name);
     return value ? std::strtoull(value, nullptr, 10) : fallback;
 }
-const int kCases = int(envOr("BS_DIFF_CASES", 500));
+const int kCases = int(envOr("BS_DIFF_CASES", 2000));
 const uint64_t kSeed = envOr("BS_DIFF_SEED", 20261122);
 
 struct Reference {
@@ -61,9 +64,29 @@ extern "C" void printCurrentCase(int) {
     (void)ignored;
 }
 
+/// The constant element count of each buffer the lowered program allocates (the largest,
+/// where one name is allocated more than once).
+using Allocations = std::map<std::string, int64_t>;
+
+Allocations allocationsOf(const Stmt& body) {
+    Allocations sizes;
+    postOrderVisit(body, [&](const NodeRef& node) {
+        const auto* alloc = node.as<AllocateNode>();
+        if (!alloc)
+            return;
+        int64_t size = alloc->constantSize();
+        if (size >= 0) {
+            int64_t& known = sizes[alloc->bufferVar.name()];
+            known = std::max(known, size);
+        }
+    });
+    return sizes;
+}
+
 /// Lowers and runs one case under `rules`; returns an empty string when the output matches,
-/// "rejected" when lower() refused the schedule, else what went wrong.
-std::string check(const DiffProgram& p, const Reference& ref, const Schedule& s, BoundRules rules) {
+/// "rejected" when lower() refused the schedule, else what went wrong. Fills `allocations`.
+std::string check(const DiffProgram& p, const Reference& ref, const Schedule& s, BoundRules rules,
+                  Allocations* allocations, bool alsoJit) {
     LowerOptions options;
     options.rules = rules;
     LowerResult lowered;
@@ -72,15 +95,25 @@ std::string check(const DiffProgram& p, const Reference& ref, const Schedule& s,
     } catch (const UserError& e) {
         return std::string("rejected: ") + e.what();
     }
+    *allocations = allocationsOf(lowered.func.final);
     // The CUDA path runs ThreadSync again on each kernel: it must find nothing to add.
     if (toString(insertThreadSync(lowered.func.final)) != toString(lowered.func.final))
         return "ThreadSync adds barriers to lower()'s final IR:\n" + toString(lowered.func.final);
     try {
         std::vector<Buffer> out = runLowered(lowered.func, ref.inputs, p.sizes);
         std::string mismatch;
-        if (Buffer::allClose(out.back(), ref.output, 1e-4, 1e-5, &mismatch))
+        if (!Buffer::allClose(out.back(), ref.output, 1e-4, 1e-5, &mismatch))
+            return "wrong result: " + mismatch + "\n" + toString(lowered.func.final);
+        if (!alsoJit)
             return "";
-        return "wrong result: " + mismatch + "\n" + toString(lowered.func.final);
+        // The same program compiled by the CPU JIT, checked by runKernel against the interpreter.
+        RunRequest request;
+        request.repeat = 1;
+        for (const auto& [var, value] : p.sizes)
+            request.sizes[var.name()] = value;
+        RunReport report = runKernel(lowered, request);
+        return report.passed ? "" : "the CPU JIT's result differs: " + report.checkDetail + "\n" +
+                                        toString(lowered.func.final);
     } catch (const std::exception& e) {
         // Shared memory whose size, or a launch extent that, depends on a loop inside the
         // kernel: not a GPU program (TVM's CUDA backend and SplitHostDevice reject them too).
@@ -99,15 +132,20 @@ void checkRandomSchedules(int cases, uint64_t seedOffset, RandomScheduleOptions 
     std::vector<Reference> refs;
     for (const DiffProgram& p : programs)
         refs.push_back(referenceOf(p));
-    int runs = 0, rejected = 0, failures = 0;
+    int runs = 0, rejected = 0, failures = 0, jitRuns = 0;
     auto previous = std::signal(SIGABRT, printCurrentCase);
     for (int c = 0; c < cases && failures < 10; ++c) {
         const DiffProgram& p = programs[size_t(c) % programs.size()];
         uint64_t seed = kSeed + seedOffset + uint64_t(c);
         RandomScheduleCase sc = RandomScheduler(p, seed, options).make();
+        std::map<BoundRules, Allocations> allocations;
         for (BoundRules rules : rulesToTry()) {
             g_currentCase = std::string("under ") + boundRulesName(rules) + ":\n" + sc.python(p);
-            std::string problem = check(p, refs[size_t(c) % programs.size()], sc.schedule, rules);
+            // One CPU case in ten also runs compiled (LLVM JIT), under TVM's rules.
+            const bool jit = !sc.gpu && c % 10 == 0 && rules == BoundRules::Tvm && runHasLlvm();
+            std::string problem = check(p, refs[size_t(c) % programs.size()], sc.schedule, rules,
+                                        &allocations[rules], jit);
+            jitRuns += jit;
             ++runs;
             if (problem.rfind("rejected", 0) == 0) {
                 ++rejected;
@@ -122,10 +160,21 @@ void checkRandomSchedules(int cases, uint64_t seedOffset, RandomScheduleOptions 
                           << boundRulesName(rules) << ": " << problem << "\nschedule:\n"
                           << sc.python(p);
         }
+        // The tight rules never allocate more than TVM's.
+        for (const auto& [buffer, tight] : allocations[BoundRules::Tight]) {
+            auto tvm = allocations[BoundRules::Tvm].find(buffer);
+            if (tvm == allocations[BoundRules::Tvm].end() || tight <= tvm->second)
+                continue;
+            ++failures;
+            ADD_FAILURE() << "case " << c << " (" << p.name << "): tight allocates " << tight
+                          << " elements of " << buffer << ", tvm " << tvm->second
+                          << "\nschedule:\n" << sc.python(p);
+        }
     }
     std::signal(SIGABRT, previous);
     std::cout << runs << " lowerings of " << cases << " random schedules, " << rejected
-              << " rejected by lower() or as GPU programs\n";
+              << " rejected by lower() or as GPU programs; " << jitRuns
+              << " also compiled by the CPU JIT\n";
     // Most random schedules are legal; a generator that produced mostly rejected ones would
     // test nothing.
     EXPECT_LT(rejected * 10, runs) << rejected << " of " << runs << " lowerings rejected";

@@ -192,6 +192,10 @@ void RandomScheduler::scheduleStage(const Stage& stage) {
 
 void RandomScheduler::bindGpu(const Stage& stage) {
     std::vector<IterVar> axes = computeOf(stage)->axis;
+    if (!computeOf(stage)->reduceAxis.empty() && chance(m_options.crossThread)) {
+        bindCrossThread(stage);
+        return;
+    }
     if (axes.size() >= 2 && chance(0.5)) {
         static const int kOuter[] = {2, 3, 4}, kInner[] = {4, 5, 8};
         int f0 = kOuter[pick(3)], f1 = kInner[pick(3)];
@@ -227,6 +231,33 @@ void RandomScheduler::bindGpu(const Stage& stage) {
                                ")");
         m_case.lines.push_back(bindLine(stage, thread, "threadIdx.x"));
         return bindLine(stage, virt, "vthread");
+    });
+}
+
+void RandomScheduler::bindCrossThread(const Stage& stage) {
+    static const int kLanes[] = {4, 5, 8, 16, 24, 32};
+    const int lanes = kLanes[pick(6)];
+    const bool byParts = chance(0.5);
+    const std::vector<IterVar>& reduceAxes = computeOf(stage)->reduceAxis;
+    const IterVar k = reduceAxes[size_t(pick(int(reduceAxes.size())))];
+    apply([&] {
+        std::vector<IterVar> axes = computeOf(stage)->axis;
+        IterVar block = axes[0];
+        if (axes.size() > 1) {
+            std::vector<std::string> names;
+            for (const IterVar& iv : axes)
+                names.push_back(ivName(stage, iv));
+            block = stage.fuse(axes);
+            m_case.lines.push_back(newName(block) + " = " + stageName(stage) + ".fuse(" +
+                                   joinPython(names) + ")");
+        }
+        m_case.lines.push_back(bindLine(stage, block, "blockIdx.x"));
+        std::string parent = ivName(stage, k);
+        auto [outer, inner] = byParts ? stage.splitByNParts(k, lanes) : stage.split(k, lanes);
+        m_case.lines.push_back(newName(outer) + ", " + newName(inner) + " = " + stageName(stage) +
+                               ".split(" + parent + (byParts ? ", nparts=" : ", factor=") +
+                               std::to_string(lanes) + ")");
+        return bindLine(stage, byParts ? outer : inner, "threadIdx.x");
     });
 }
 

@@ -38,6 +38,9 @@ struct RandomScheduleOptions {
     double gpu = 0.3;
     /// The probability that a GPU root stage splits virtual threads off its threads.
     double virtualThreads = 0.3;
+    /// The probability that a GPU root reduction reduces across threads: its data axes on
+    /// blockIdx.x and a part of a reduce axis on threadIdx.x (tvm_thread_allreduce).
+    double crossThread = 0.3;
 };
 
 class RandomScheduler {
@@ -52,6 +55,7 @@ private:
     void rfactorOutput();
     void scheduleStage(const Stage& stage);
     void bindGpu(const Stage& stage);
+    void bindCrossThread(const Stage& stage);
     void transformLoops(const Stage& stage);
     void fuseWithNext(const Stage& stage, const IterVar& iv);
     void reorderLeaves(const Stage& stage, std::vector<IterVar> leaves);
