@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <initializer_list>
 #include <memory>
+#include <type_traits>
 #include <unordered_map>
 
 namespace bs::cse {
@@ -18,6 +19,10 @@ struct MemoTables {
     /// Expressions in which computationsDoneBy finds nothing (most sub-expressions of a long
     /// chain of reads): CSE asks again at every level of an expression.
     std::unordered_map<const Node*, NodeRef> doNothing;
+    /// The computations each statement does: CSE asks at every statement, and a statement's
+    /// table is built from its children's, so a deep nest (a chain of stages, one inside the
+    /// other's sequence) is walked once instead of once per level.
+    std::unordered_map<const Node*, std::pair<NodeRef, ComputationTable>> statements;
 };
 
 namespace {
@@ -173,9 +178,21 @@ size_t ComputationTable::count(const Expr& computation) const {
 namespace {
 
 /// TVM's ComputationsDoneBy: records eligible computations whole, dives into the rest.
+const ComputationTable& tableOfStatement(const Stmt& s);
+
 class ComputationCollector : public IRVisitor {
 public:
     ComputationTable table;
+
+    /// The statement it is run on is walked; the statements below it come from the memo.
+    void visitStmt(const Stmt& s) override {
+        if (!t_memo || !m_enteredStatement) {
+            m_enteredStatement = true;
+            IRVisitor::visitStmt(s);
+            return;
+        }
+        table.merge(tableOfStatement(s));
+    }
 
     void visitExpr(const Expr& e) override {
         if (t_memo && t_memo->doNothing.count(e.get()))
@@ -206,6 +223,10 @@ protected:
 private:
     /// The table of one child on its own (empty for an absent else branch).
     template <typename T> static ComputationTable of(const T& child) {
+        if constexpr (std::is_same_v<T, Stmt>) {
+            if (t_memo && child.defined())
+                return tableOfStatement(child);
+        }
         ComputationCollector collector;
         if (child.defined())
             collector.visitChild(child);
@@ -215,7 +236,18 @@ private:
     void visitChild(const Stmt& s) { visitStmt(s); }
 
     size_t m_found = 0; ///< computations recorded, to tell which expressions do none
+    bool m_enteredStatement = false;
 };
+
+const ComputationTable& tableOfStatement(const Stmt& s) {
+    auto it = t_memo->statements.find(s.get());
+    if (it != t_memo->statements.end())
+        return it->second.second;
+    ComputationCollector collector;
+    collector.visitStmt(s);
+    return t_memo->statements.emplace(s.get(), std::make_pair(NodeRef(s), std::move(collector.table)))
+        .first->second.second;
+}
 
 /// TVM's DirectSubexpr: the first level of eligible computations strictly below the root.
 class DirectSubexprCollector : public IRVisitor {
@@ -268,6 +300,8 @@ ComputationTable computationsDoneBy(const Expr& e) {
 }
 
 ComputationTable computationsDoneBy(const Stmt& s) {
+    if (t_memo)
+        return tableOfStatement(s);
     ComputationCollector collector;
     collector.visitStmt(s);
     return std::move(collector.table);

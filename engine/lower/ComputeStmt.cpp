@@ -97,7 +97,7 @@ ComputeLoopNest makeComputeLoopNest(const ComputeOpNode* op, const Stage& stage,
     const IterVarSet& proven = options.provenInRange ? *options.provenInRange : kNone;
     mainOptions.steps = options.steps;
     n.mainNest = makeLoopNest(stage, bounds, mainOptions, &n.mainValues);
-    n.mainNest.push_back(makeGuards(stage, makeBoundCheck(stage, bounds, n.mainValues, false, proven),
+    n.mainNest.push_back(makeGuards(stage, makeBoundCheck(stage, bounds, n.mainValues, false, proven, options.iterVarOfVar),
                                     bounds, options.steps));
     // TVM adds the store predicate to the main nest's predicates, unwrapped (ComputeLoopNest).
     if (stage->storePredicate.defined())
@@ -134,7 +134,7 @@ ComputeLoopNest makeComputeLoopNest(const ComputeOpNode* op, const Stage& stage,
     n.initNest = makeLoopNest(stage, bounds, initOptions, &n.initValues);
     IterVarSet initSkip = initOptions.skip;
     initSkip.insert(proven.begin(), proven.end());
-    n.initNest.push_back(makeGuards(stage, makeBoundCheck(stage, bounds, n.initValues, true, initSkip),
+    n.initNest.push_back(makeGuards(stage, makeBoundCheck(stage, bounds, n.initValues, true, initSkip, options.iterVarOfVar),
                                     bounds, options.steps));
     return n;
 }

@@ -92,7 +92,7 @@ Stmt makeCrossThreadReduction(const ComputeOpNode* op, const Stage& stage,
     LoopNest nest = makeLoopNest(stage, bounds, nestOptions, &values);
     static const IterVarSet kNone;
     const IterVarSet& proven = options.provenInRange ? *options.provenInRange : kNone;
-    std::vector<BoundCheck> checks = makeBoundCheck(stage, bounds, values, false, proven);
+    std::vector<BoundCheck> checks = makeBoundCheck(stage, bounds, values, false, proven, options.iterVarOfVar);
     std::vector<Stmt> guards = makeGuards(stage, checks, bounds, options.steps);
     std::vector<Stmt> dataGuards;
     Expr inRange = makeBool(true);

@@ -214,7 +214,13 @@ private:
 } // namespace
 
 Stmt scheduleOps(const Schedule& sch, const IterVarMap<Range>& bounds,
-                 const ScheduleOpsOptions& options) {
+                 const ScheduleOpsOptions& given) {
+    ScheduleOpsOptions options = given;
+    VarMap<IterVar> index;
+    if (!options.iterVarOfVar) {
+        index = iterVarsByVar(bounds);
+        options.iterVarOfVar = &index;
+    }
     Lowering lowering(bounds, options);
     Stmt body;
     for (size_t i = sch->stages.size(); i-- > 0;) {

@@ -28,6 +28,9 @@ struct ScheduleOpsOptions {
     /// realize and each guard, and marks loops, thread extents, realizes and guards with the
     /// step that made their numbers (StmtNode::stepId). May be null.
     BoundSteps* steps = nullptr;
+    /// The IterVar of each loop variable of the bounds (makeBoundCheck's index); scheduleOps
+    /// builds it when null.
+    const VarMap<IterVar>* iterVarOfVar = nullptr;
 };
 
 /// Builds the statement for `sch` (normalized) with the bounds InferBound gave it.

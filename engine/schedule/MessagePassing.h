@@ -138,10 +138,17 @@ const char* boundCheckKindName(BoundCheck::Kind kind);
 /// MakeBoundCheck: the predicates that keep `stage` inside its domain where splits do not
 /// divide their parents and where a root's realized range differs from its dom (unless
 /// `skipIterVarDomain`), without duplicates; IterVars in `skip` and opaque ones are left out,
-/// and so are checks provable from the ranges.
+/// and so are checks provable from the ranges. Only the ranges of the IterVars the stage's
+/// values and ranges name (transitively) are used; `iterVarOfVar`, the IterVar of each loop
+/// variable of `dom`, finds them without a walk over `dom` (which made lowering quadratic in
+/// the number of stages); without it `dom` is walked.
 std::vector<BoundCheck> makeBoundCheck(const Stage& stage, const IterVarMap<Range>& dom,
                                        const IterVarMap<Expr>& values, bool skipIterVarDomain,
-                                       const IterVarSet& skip);
+                                       const IterVarSet& skip,
+                                       const VarMap<IterVar>* iterVarOfVar = nullptr);
+
+/// The IterVar of each variable of `dom`'s IterVars, for makeBoundCheck.
+VarMap<IterVar> iterVarsByVar(const IterVarMap<Range>& dom);
 
 /// `ceil(a / b)` for extents: `a / b` when `b` provably divides `a` (`8m / 8` is exactly `m`),
 /// else `(a + b - 1) / b`, simplified with `analyzer`.
