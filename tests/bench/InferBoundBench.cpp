@@ -68,14 +68,24 @@ Tensor nextStage(const Tensor& previous, const Tensor& second, int shift, int in
         name);
 }
 
-Schedule chain(int stages) {
+/// The chain as a function of its first and last tensors, for lower().
+struct ChainFunction {
+    Schedule s;
+    std::vector<Tensor> args;
+};
+
+ChainFunction chainFunction(int stages) {
     std::vector<Tensor> ts = {placeholder({kExtent, kExtent}, DataType::float32(), "s0")};
     for (int i = 1; i <= stages; ++i)
         ts.push_back(nextStage(ts.back(), Tensor(), 0, i));
     Schedule s = createSchedule(ts.back().op);
     for (size_t i = 1; i < ts.size(); ++i)
         s[ts[i]].split(computeOf(ts[i])->axis[1], kFactor);
-    return s.normalize();
+    return {s, {ts.front(), ts.back()}};
+}
+
+Schedule chain(int stages) {
+    return chainFunction(stages).s.normalize();
 }
 
 Schedule dag(int stages) {
@@ -129,22 +139,6 @@ void runInferBound(benchmark::State& state, const std::string& name, Schedule (*
     auto base = perStageFigures().find("chain100");
     if (name == "chain1000" && base != perStageFigures().end())
         state.counters["x_per_stage_100"] = perStageUs / base->second;
-}
-
-/// The chain as a function of its first and last tensors, for lower().
-struct ChainFunction {
-    Schedule s;
-    std::vector<Tensor> args;
-};
-
-ChainFunction chainFunction(int stages) {
-    std::vector<Tensor> ts = {placeholder({kExtent, kExtent}, DataType::float32(), "s0")};
-    for (int i = 1; i <= stages; ++i)
-        ts.push_back(nextStage(ts.back(), Tensor(), 0, i));
-    Schedule s = createSchedule(ts.back().op);
-    for (size_t i = 1; i < ts.size(); ++i)
-        s[ts[i]].split(computeOf(ts[i])->axis[1], kFactor);
-    return {s, {ts.front(), ts.back()}};
 }
 
 void runLower(benchmark::State& state, const std::string& name, int stages) {

@@ -241,17 +241,7 @@ void RandomScheduler::bindCrossThread(const Stage& stage) {
     const std::vector<IterVar>& reduceAxes = computeOf(stage)->reduceAxis;
     const IterVar k = reduceAxes[size_t(pick(int(reduceAxes.size())))];
     apply([&] {
-        std::vector<IterVar> axes = computeOf(stage)->axis;
-        IterVar block = axes[0];
-        if (axes.size() > 1) {
-            std::vector<std::string> names;
-            for (const IterVar& iv : axes)
-                names.push_back(ivName(stage, iv));
-            block = stage.fuse(axes);
-            m_case.lines.push_back(newName(block) + " = " + stageName(stage) + ".fuse(" +
-                                   joinPython(names) + ")");
-        }
-        m_case.lines.push_back(bindLine(stage, block, "blockIdx.x"));
+        m_case.lines.push_back(bindLine(stage, fuseAll(stage, computeOf(stage)->axis), "blockIdx.x"));
         std::string parent = ivName(stage, k);
         auto [outer, inner] = byParts ? stage.splitByNParts(k, lanes) : stage.split(k, lanes);
         m_case.lines.push_back(newName(outer) + ", " + newName(inner) + " = " + stageName(stage) +
@@ -261,17 +251,20 @@ void RandomScheduler::bindCrossThread(const Stage& stage) {
     });
 }
 
+IterVar RandomScheduler::fuseAll(const Stage& stage, const std::vector<IterVar>& axes) {
+    if (axes.size() == 1)
+        return axes[0];
+    std::vector<std::string> names;
+    for (const IterVar& iv : axes)
+        names.push_back(ivName(stage, iv));
+    IterVar fused = stage.fuse(axes);
+    m_case.lines.push_back(newName(fused) + " = " + stageName(stage) + ".fuse(" + joinPython(names) + ")");
+    return fused;
+}
+
 std::pair<IterVar, IterVar>
 RandomScheduler::fuseAndSplit(const Stage& stage, const std::vector<IterVar>& axes, int factor) {
-    IterVar fused = axes[0];
-    if (axes.size() > 1) {
-        std::vector<std::string> names;
-        for (const IterVar& iv : axes)
-            names.push_back(ivName(stage, iv));
-        fused = stage.fuse(axes);
-        m_case.lines.push_back(newName(fused) + " = " + stageName(stage) + ".fuse(" +
-                               joinPython(names) + ")");
-    }
+    IterVar fused = fuseAll(stage, axes);
     std::string parent = ivName(stage, fused);
     auto [outer, inner] = stage.split(fused, factor);
     m_case.lines.push_back(newName(outer) + ", " + newName(inner) + " = " + stageName(stage) +

@@ -77,6 +77,8 @@ private:
     std::optional<IterVarMap<Range>> currentBounds() const;
     void bindThreadOfPointAxis(const Stage& producer, const IterVar& thread,
                                const std::string& threadName);
+    /// Fuses `axes` (when more than one), recording it; returns the fused loop.
+    IterVar fuseAll(const Stage& stage, const std::vector<IterVar>& axes);
     /// Fuses `axes` (when more than one) and splits the result by `factor`, recording both.
     std::pair<IterVar, IterVar> fuseAndSplit(const Stage& stage, const std::vector<IterVar>& axes,
                                              int factor);
