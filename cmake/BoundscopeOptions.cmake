@@ -54,6 +54,13 @@ option(BOUNDSCOPE_WITH_GRAPHVIZ "Graph layout with Graphviz (cgraph/gvc)" ${_gra
 option(BOUNDSCOPE_WITH_ISL "Exact integer sets with ISL (the tight InferBound rules)" ${_isl_default})
 option(BOUNDSCOPE_WITH_PYTHON "The embedded Python front end (pybind11)" ${_python_default})
 option(BOUNDSCOPE_BUILD_TESTS "Build the GoogleTest suites" ON)
+# scripts/sanitize.sh: e.g. "address,undefined" instruments every target (CI's sanitizer job).
+set(BOUNDSCOPE_SANITIZE "" CACHE STRING "Sanitizers to build with (-fsanitize=...), empty for none")
+if(BOUNDSCOPE_SANITIZE)
+    add_compile_options(-fsanitize=${BOUNDSCOPE_SANITIZE} -fno-omit-frame-pointer
+                        -fno-sanitize-recover=all)
+    add_link_options(-fsanitize=${BOUNDSCOPE_SANITIZE})
+endif()
 option(BOUNDSCOPE_BUILD_BENCHMARKS "Build the Google Benchmark programs" ${benchmark_FOUND})
 
 if(BOUNDSCOPE_WITH_ISL AND NOT ISL_FOUND)

@@ -4,6 +4,11 @@
 
 #include <cstdint>
 #include <sys/mman.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/common_interface_defs.h>
+#define BS_ASAN_FIBERS 1
+#endif
 #include <unistd.h>
 
 namespace bs {
@@ -12,6 +17,24 @@ namespace {
 
 size_t pageSize() {
     return size_t(sysconf(_SC_PAGESIZE));
+}
+
+// AddressSanitizer follows a stack switch only when told (its fiber annotations); without
+// them it takes the fiber's frames for overflows of the thread's stack.
+void startSwitch(void** fakeStack, const void* bottom, size_t bytes) {
+#ifdef BS_ASAN_FIBERS
+    __sanitizer_start_switch_fiber(fakeStack, bottom, bytes);
+#else
+    (void)fakeStack, (void)bottom, (void)bytes;
+#endif
+}
+
+void finishSwitch(void* fakeStack, const void** bottom, size_t* bytes) {
+#ifdef BS_ASAN_FIBERS
+    __sanitizer_finish_switch_fiber(fakeStack, bottom, bytes);
+#else
+    (void)fakeStack, (void)bottom, (void)bytes;
+#endif
 }
 
 } // namespace
@@ -50,17 +73,25 @@ void Fiber::start(Entry entry, void* arg) {
 
 void Fiber::resume() {
     BS_CHECK(!m_finished) << "resuming a finished fiber";
+    void* callerFake = nullptr;
+    startSwitch(&callerFake, m_mapping + (m_mappingBytes - m_stackBytes), m_stackBytes);
     BS_CHECK(swapcontext(&m_caller, &m_context) == 0) << "swapcontext failed";
+    finishSwitch(callerFake, nullptr, nullptr);
 }
 
 void Fiber::yield() {
+    startSwitch(&m_fakeStack, m_callerStack, m_callerStackBytes);
     BS_CHECK(swapcontext(&m_context, &m_caller) == 0) << "swapcontext failed";
+    finishSwitch(m_fakeStack, &m_callerStack, &m_callerStackBytes);
 }
 
 void Fiber::trampoline(unsigned high, unsigned low) {
     auto* fiber = reinterpret_cast<Fiber*>(uintptr_t((uint64_t(high) << 32) | uint64_t(low)));
+    finishSwitch(nullptr, &fiber->m_callerStack, &fiber->m_callerStackBytes);
     fiber->m_entry(fiber->m_arg);
     fiber->m_finished = true;
+    // The fiber's stack is left for good (uc_link): nothing of it to keep.
+    startSwitch(nullptr, fiber->m_callerStack, fiber->m_callerStackBytes);
 }
 
 } // namespace bs

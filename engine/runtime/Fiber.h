@@ -43,6 +43,11 @@ private:
     Entry m_entry = nullptr;
     void* m_arg = nullptr;
     bool m_finished = true;
+    /// AddressSanitizer's bookkeeping of the stack switches (unused without it): the fiber's
+    /// saved fake stack, and the stack of the thread that resumed it.
+    void* m_fakeStack = nullptr;
+    const void* m_callerStack = nullptr;
+    size_t m_callerStackBytes = 0;
 };
 
 } // namespace bs

@@ -71,6 +71,9 @@ bool tightBuilt(const Outcome& r) { return r.out.find("tight: n/a") == std::stri
 } // namespace
 
 TEST(CliAlloc, MissingFileIsAUsageError) {
+#ifndef BOUNDSCOPE_WITH_PYTHON
+    GTEST_SKIP() << "built without Python: `alloc` of a .py says so first";
+#endif
     Outcome r = boundscope("alloc missing.py");
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_EQ(r.err, "boundscope: error: cannot open 'missing.py': No such file or directory\n");

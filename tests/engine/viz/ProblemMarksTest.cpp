@@ -86,7 +86,9 @@ TEST(ProblemMarks, AttachWithNoPathIsAComputeAtEdgeInTheDagAndTheMarkedEdgeInThe
     EXPECT_EQ(relations.nodesOfKind(GraphNodeKind::IterVar).front()->problem, true);
     EXPECT_TRUE(tree.findNode("stage1")->rows[0].problem);
     // C's own i, of the same name, is not it.
-    for (const GraphNode* node : iterVarGraph(input, ex.s[ex.C]).nodesOfKind(GraphNodeKind::IterVar))
+    // The graph is kept in a variable: the loop's nodes point into it.
+    Graph cRelations = iterVarGraph(input, ex.s[ex.C]);
+    for (const GraphNode* node : cRelations.nodesOfKind(GraphNodeKind::IterVar))
         EXPECT_FALSE(node->problem) << node->title;
     // The DOT export draws it too.
     EXPECT_NE(toDot(dag).find("style=dashed, color=\"#E0001B\""), std::string::npos);
@@ -116,7 +118,8 @@ TEST(ProblemMarks, AnIterVarOfAnotherStageIsMarkedInItsOwnStageOnly) {
     d.subject.otherStage = "B"; // the Python front end names the owner (script/bindings)
     const GraphInput input = failedInput(ex.s, d);
     std::vector<const GraphNode*> marked;
-    for (const GraphNode* node : iterVarGraph(input).nodesOfKind(GraphNodeKind::IterVar))
+    Graph all = iterVarGraph(input);
+    for (const GraphNode* node : all.nodesOfKind(GraphNodeKind::IterVar))
         if (node->problem)
             marked.push_back(node);
     ASSERT_EQ(marked.size(), 1u);
@@ -138,7 +141,8 @@ TEST(ProblemMarks, ALoopOfACopyOfTheScheduleIsMarkedByNameInItsStage) {
     d.subject.iterVarId = normalized[ex.C]->allIterVars.back().get();
     const GraphInput input = failedInput(ex.s, d);
     std::vector<std::string> marked;
-    for (const GraphNode* node : iterVarGraph(input).nodesOfKind(GraphNodeKind::IterVar))
+    Graph all = iterVarGraph(input);
+    for (const GraphNode* node : all.nodesOfKind(GraphNodeKind::IterVar))
         if (node->problem)
             marked.push_back(ex.s.stages()[node->ref.stage].name() + "." +
                              ex.s.stages()[node->ref.stage]->allIterVars[node->ref.iterVar]->var.name());
