@@ -15,6 +15,8 @@
 /// result, where TVM refuses it.
 #include "lower/ComputeStmt.h"
 
+#include "lower/BufferStmts.h"
+
 #include "ir/Op.h"
 #include "schedule/ScheduleErrors.h"
 #include "support/Check.h"
@@ -32,25 +34,6 @@ bool boundToThread(const Stage& stage, const IterVar& iv) {
 
 bool isReduceLeaf(const IterVar& iv) {
     return iv->iterType == IterVarType::CommReduce;
-}
-
-Stmt localAllocation(const Var& buffer, DataType type, Stmt body) {
-    return AttrStmtNode::make(buffer, attr::kStorageScope, StringImmNode::make("local"),
-                              AllocateNode::make(buffer, type, {Expr(1)}, makeBool(true), std::move(body)));
-}
-
-std::vector<Expr> loadsOf(const std::vector<Var>& buffers, const std::vector<DataType>& types) {
-    std::vector<Expr> loads;
-    for (size_t i = 0; i < buffers.size(); ++i)
-        loads.push_back(LoadNode::make(types[i], buffers[i], Expr(0)));
-    return loads;
-}
-
-std::vector<Stmt> storesTo(const std::vector<Var>& buffers, const std::vector<Expr>& values) {
-    std::vector<Stmt> stores;
-    for (size_t i = 0; i < buffers.size(); ++i)
-        stores.push_back(StoreNode::make(buffers[i], values[i], Expr(0)));
-    return stores;
 }
 
 } // namespace
@@ -133,10 +116,11 @@ Stmt makeCrossThreadReduction(const ComputeOpNode* op, const Stage& stage,
     std::vector<Expr> inputs = reduce->source;
     Expr condition = makeBool(true);
     if (!normal.empty()) {
-        std::vector<Expr> partial = loadsOf(normalTemps, types);
-        std::vector<Stmt> inits = storesTo(normalTemps, reduce->combiner->identityElement);
+        std::vector<Expr> partial = loadsAt(normalTemps, types, Expr(0));
+        std::vector<Stmt> inits = storesAt(normalTemps, reduce->combiner->identityElement, Expr(0));
         seq.insert(seq.end(), inits.begin(), inits.end());
-        Stmt update = SeqNode::make(storesTo(normalTemps, reduce->combiner.combine(partial, reduce->source)));
+        Stmt update = SeqNode::make(
+            storesAt(normalTemps, reduce->combiner.combine(partial, reduce->source), Expr(0)));
         if (!isOne(reduce->condition))
             update = IfThenElseNode::make(reduce->condition, update);
         seq.push_back(mergeNest(normal, mergeNest(guards, update)));
@@ -157,7 +141,7 @@ Stmt makeCrossThreadReduction(const ComputeOpNode* op, const Stage& stage,
                                      CallKind::Intrinsic);
     seq.push_back(AttrStmtNode::make(reduce->combiner, attr::kReduceScope, scopeValue, allreduce));
 
-    std::vector<Expr> results = loadsOf(temps, types);
+    std::vector<Expr> results = loadsAt(temps, types, Expr(0));
     if (!reduce->init.empty())
         results = reduce->combiner.combine(reduce->init, results);
     std::vector<Stmt> assigns;
@@ -170,9 +154,9 @@ Stmt makeCrossThreadReduction(const ComputeOpNode* op, const Stage& stage,
 
     Stmt body = SeqNode::make(seq);
     for (size_t i = size; i-- > 0;) {
-        body = localAllocation(temps[i], types[i], body);
+        body = allocateInScope(temps[i], types[i], 1, "local", body);
         if (!normal.empty())
-            body = localAllocation(normalTemps[i], types[i], body);
+            body = allocateInScope(normalTemps[i], types[i], 1, "local", body);
     }
     return mergeNest(common, substituteValues(body, values));
 }

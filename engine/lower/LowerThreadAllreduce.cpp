@@ -3,11 +3,11 @@
 #include "ir/Functor.h"
 #include "ir/Op.h"
 #include "ir/Printer.h"
+#include "lower/BufferStmts.h"
 #include "lower/ThreadSync.h"
 #include "support/Check.h"
 
 #include <algorithm>
-#include <map>
 
 namespace bs {
 
@@ -32,11 +32,6 @@ int threadDim(const std::string& tag) {
     return tag[10] - 'x';
 }
 
-Stmt allocation(const Var& buffer, DataType type, int64_t size, const std::string& scope, Stmt body) {
-    return AttrStmtNode::make(buffer, attr::kStorageScope, StringImmNode::make(scope),
-                              AllocateNode::make(buffer, type, {index(size)}, makeBool(true), std::move(body)));
-}
-
 Expr shuffle(const char* name, const Var& mask, Expr value, int64_t laneArg, int64_t width) {
     DataType type = value.type();
     return CallNode::make(type, name,
@@ -47,7 +42,7 @@ Expr shuffle(const char* name, const Var& mask, Expr value, int64_t laneArg, int
 
 class AllreduceLowering : public IRMutator {
 public:
-    explicit AllreduceLowering(std::map<std::string, int64_t> launch) : m_launch(std::move(launch)) {}
+    explicit AllreduceLowering(LaunchExtents launch) : m_launch(std::move(launch)) {}
 
 protected:
     using IRMutator::visit;
@@ -109,6 +104,8 @@ private:
     /// the launch's extent, and the launch has no thread axis the nest does not enclose.
     void checkWholeBlock(const CallNode* call) const {
         for (const auto& [tag, extent] : m_launch) {
+            if (threadDim(tag) < 0)
+                continue; // blocks and virtual threads: not the block's threads
             auto it = std::find_if(m_threads.begin(), m_threads.end(),
                                    [&](const ThreadAxis& t) { return t.iv->threadTag == tag; });
             std::string what = "the cross-thread reduction " + toString(Expr(call));
@@ -187,12 +184,7 @@ private:
             bufs.emplace_back("red_buf" + std::to_string(i), DataType::handle());
             shuffled.emplace_back("t" + std::to_string(i), DataType::handle());
         }
-        auto loads = [&](const std::vector<Var>& from) {
-            std::vector<Expr> out;
-            for (size_t i = 0; i < size; ++i)
-                out.push_back(LoadNode::make(types[i], from[i], Expr(0)));
-            return out;
-        };
+        auto loads = [&](const std::vector<Var>& from) { return loadsAt(from, types, Expr(0)); };
         std::vector<Stmt> seq;
         seq.push_back(StoreNode::make(
             mask, CallNode::make(kUInt32, "tvm_warp_activemask", {}, CallKind::Intrinsic), Expr(0)));
@@ -204,22 +196,21 @@ private:
             for (size_t i = 0; i < size; ++i)
                 seq.push_back(StoreNode::make(
                     shuffled[i], shuffle("tvm_warp_shuffle_down", mask, mine[i], offset, extent), Expr(0)));
-            std::vector<Expr> combined = reducer.combine(mine, loads(shuffled));
-            for (size_t i = 0; i < size; ++i)
-                seq.push_back(StoreNode::make(bufs[i], combined[i], Expr(0)));
+            std::vector<Stmt> folded = storesAt(bufs, reducer.combine(mine, loads(shuffled)), Expr(0));
+            seq.insert(seq.end(), folded.begin(), folded.end());
         }
         std::vector<Expr> mine = loads(bufs);
         for (size_t i = 0; i < size; ++i)
             seq.push_back(StoreNode::make(bufs[i], shuffle("tvm_warp_shuffle", mask, mine[i], 0, extent),
                                           Expr(0)));
-        for (size_t i = 0; i < size; ++i)
-            seq.push_back(StoreNode::make(results[i], loads(bufs)[i], Expr(0)));
+        std::vector<Stmt> copies = storesAt(results, loads(bufs), Expr(0));
+        seq.insert(seq.end(), copies.begin(), copies.end());
         Stmt body = SeqNode::make(seq);
         for (size_t i = size; i-- > 0;) {
-            body = allocation(shuffled[i], types[i], 1, "local", body);
-            body = allocation(bufs[i], types[i], 1, "local", body);
+            body = allocateInScope(shuffled[i], types[i], 1, "local", body);
+            body = allocateInScope(bufs[i], types[i], 1, "local", body);
         }
-        return allocation(mask, kUInt32, 1, "local", body);
+        return allocateInScope(mask, kUInt32, 1, "local", body);
     }
 
     Stmt sharedReduce(const CommReducer& reducer, const std::vector<Expr>& values, const Expr& condition,
@@ -239,16 +230,10 @@ private:
         seq.push_back(makeStorageSync("shared"));
         // Fold slot + offset into slot for the threads below `limit`, then wait for all.
         auto fold = [&](int64_t offset, int64_t limit) {
-            std::vector<Expr> mine, other;
-            for (size_t i = 0; i < size; ++i) {
-                mine.push_back(LoadNode::make(types[i], bufs[i], slot));
-                other.push_back(LoadNode::make(types[i], bufs[i], slot + index(offset)));
-            }
-            std::vector<Expr> combined = reducer.combine(mine, other);
-            std::vector<Stmt> stores;
-            for (size_t i = 0; i < size; ++i)
-                stores.push_back(StoreNode::make(bufs[i], combined[i], slot));
-            seq.push_back(IfThenElseNode::make(reduce.index < index(limit), SeqNode::make(stores)));
+            std::vector<Expr> combined =
+                reducer.combine(loadsAt(bufs, types, slot), loadsAt(bufs, types, slot + index(offset)));
+            seq.push_back(IfThenElseNode::make(reduce.index < index(limit),
+                                               SeqNode::make(storesAt(bufs, combined, slot))));
             seq.push_back(makeStorageSync("shared"));
         };
         int64_t align = 1;
@@ -262,33 +247,19 @@ private:
             align >>= 1;
             fold(align, align);
         }
-        for (size_t i = 0; i < size; ++i)
-            seq.push_back(StoreNode::make(results[i], LoadNode::make(types[i], bufs[i], base), Expr(0)));
+        std::vector<Stmt> copies = storesAt(results, loadsAt(bufs, types, base), Expr(0));
+        seq.insert(seq.end(), copies.begin(), copies.end());
         // Every thread has read its group's result before the buffer is written again.
         seq.push_back(makeStorageSync("shared"));
         Stmt body = SeqNode::make(seq);
         for (size_t i = size; i-- > 0;)
-            body = allocation(bufs[i], types[i], group.extent * extent, "shared", body);
+            body = allocateInScope(bufs[i], types[i], group.extent * extent, "shared", body);
         return body;
     }
 
-    std::map<std::string, int64_t> m_launch;
+    LaunchExtents m_launch;
     std::vector<ThreadAxis> m_threads;
 };
-
-/// The largest constant extent of each threadIdx axis of a kernel: its launch.
-std::map<std::string, int64_t> launchOf(const Stmt& kernel) {
-    std::map<std::string, int64_t> launch;
-    postOrderVisit(kernel, [&](const NodeRef& node) {
-        const auto* a = node.as<AttrStmtNode>();
-        const auto* iv = a && a->key == attr::kThreadExtent ? a->node.as<IterVarNode>() : nullptr;
-        if (!iv || threadDim(iv->threadTag) < 0)
-            return;
-        int64_t& extent = launch[iv->threadTag];
-        extent = std::max(extent, asConstInt(a->value).value_or(0));
-    });
-    return launch;
-}
 
 bool hasAllreduce(const Stmt& s) {
     bool found = false;
@@ -309,7 +280,7 @@ protected:
         Stmt kernel(op);
         if (!hasAllreduce(kernel))
             return kernel;
-        return AllreduceLowering(launchOf(kernel)).visitStmt(kernel);
+        return AllreduceLowering(launchExtentsOf(kernel)).visitStmt(kernel);
     }
 };
 

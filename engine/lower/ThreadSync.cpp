@@ -22,13 +22,6 @@ bool isStorageSync(const Stmt& stmt) {
     return call && call->isIntrinsic(kStorageSyncIntrinsic);
 }
 
-namespace {
-
-enum class AccessKind { Read, Write, Sync };
-
-/// The largest constant extent of each thread axis of a kernel: its launch extent.
-using LaunchExtents = std::map<std::string, int64_t>;
-
 LaunchExtents launchExtentsOf(const Stmt& kernel) {
     LaunchExtents extents;
     postOrderVisit(kernel, [&](const NodeRef& node) {
@@ -42,6 +35,10 @@ LaunchExtents launchExtentsOf(const Stmt& kernel) {
     });
     return extents;
 }
+
+namespace {
+
+enum class AccessKind { Read, Write, Sync };
 
 /// A thread nest smaller than the launch along its axis: it runs on some threads only (the
 /// launch takes the largest extent and guards the smaller nests, SplitHostDevice.h).

@@ -8,12 +8,19 @@
 
 #include "ir/Stmt.h"
 
+#include <cstdint>
+#include <map>
 #include <string>
 
 namespace bs {
 
 /// The barrier intrinsic; `__syncthreads()` in CUDA.
 inline constexpr const char* kStorageSyncIntrinsic = "tvm_storage_sync";
+
+/// The launch extent of each thread axis of a kernel, by tag: the largest constant extent of the
+/// axis's thread_extent attributes (a smaller nest runs on some threads only).
+using LaunchExtents = std::map<std::string, int64_t>;
+LaunchExtents launchExtentsOf(const Stmt& kernel);
 
 /// `Evaluate(tvm_storage_sync("<scope>"))`.
 Stmt makeStorageSync(const std::string& scope = "shared");

@@ -208,16 +208,14 @@ void Executor::barrier(int32_t id, const SNode& n) {
         ++m_barriers; // one thread per block: nothing to wait for
         return;
     }
-    m_current->waitingAt = id;
-    m_current->stmt = m_stmt;
-    m_currentFiber->yield();
-    // Resumed by runBlockAsFibers with this thread's frame entered again.
+    meet(id);
 }
 
 void Executor::meet(int32_t id) {
     m_current->waitingAt = id;
     m_current->stmt = m_stmt;
     m_currentFiber->yield();
+    // Resumed by runBlockAsFibers with this thread's frame entered again.
 }
 
 Value Executor::warpShuffle(const XNode& n, int32_t id) {

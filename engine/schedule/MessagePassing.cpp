@@ -564,48 +564,37 @@ namespace {
 
 /// Binds in `analyzer` (and `domains`) the range of every IterVar the checks of `stage` can
 /// meet: its own, and transitively those its values and ranges name (the loops of the attach
-/// path). TVM binds the whole map, which makes lowering quadratic in the number of stages.
+/// path), found through `iterVarOfVar`. TVM binds the whole map, which makes lowering quadratic
+/// in the number of stages.
 void bindUsedDomains(const Stage& stage, const IterVarMap<Range>& dom, const IterVarMap<Expr>& values,
-                     const VarMap<IterVar>* iterVarOfVar, Analyzer& analyzer,
+                     const VarMap<IterVar>& iterVarOfVar, Analyzer& analyzer,
                      VarMap<IntSet>& domains) {
     VarSet wanted;
     std::vector<Var> queue;
-    auto want = [&](const Expr& e) {
+    auto want = [&](const Var& v) {
+        if (wanted.insert(v).second)
+            queue.push_back(v);
+    };
+    auto wantUsed = [&](const Expr& e) {
         for (const Var& v : usedVars(e))
-            if (wanted.insert(v).second)
-                queue.push_back(v);
+            want(v);
     };
     for (const IterVar& iv : stage->allIterVars) {
-        if (wanted.insert(iv->var).second)
-            queue.push_back(iv->var);
+        want(iv->var);
         if (auto it = values.find(iv); it != values.end())
-            want(it->second);
+            wantUsed(it->second);
     }
-    if (iterVarOfVar) {
-        while (!queue.empty()) {
-            Var v = queue.back();
-            queue.pop_back();
-            auto iv = iterVarOfVar->find(v);
-            auto r = iv == iterVarOfVar->end() ? dom.end() : dom.find(iv->second);
-            if (r == dom.end() || domains.count(v))
-                continue;
-            domains[v] = IntSet::fromRange(r->second);
-            analyzer.bind(v, r->second);
-            want(r->second.min);
-            want(r->second.extent);
-        }
-        return;
-    }
-    for (size_t before = 0; before != wanted.size();) {
-        before = wanted.size();
-        for (const auto& [iv, r] : dom) {
-            if (!wanted.count(iv->var) || domains.count(iv->var))
-                continue;
-            domains[iv->var] = IntSet::fromRange(r);
-            analyzer.bind(iv->var, r);
-            want(r.min);
-            want(r.extent);
-        }
+    while (!queue.empty()) {
+        Var v = queue.back();
+        queue.pop_back();
+        auto iv = iterVarOfVar.find(v);
+        auto r = iv == iterVarOfVar.end() ? dom.end() : dom.find(iv->second);
+        if (r == dom.end())
+            continue;
+        domains[v] = IntSet::fromRange(r->second);
+        analyzer.bind(v, r->second);
+        wantUsed(r->second.min);
+        wantUsed(r->second.extent);
     }
 }
 
@@ -617,7 +606,11 @@ std::vector<BoundCheck> makeBoundCheck(const Stage& stage, const IterVarMap<Rang
     Analyzer analyzer;
     IterVarMap<bool> needsCheck = passUpBoundCheck(stage, dom, analyzer);
     VarMap<IntSet> domains;
-    bindUsedDomains(stage, dom, values, iterVarOfVar, analyzer, domains);
+    if (iterVarOfVar) {
+        bindUsedDomains(stage, dom, values, *iterVarOfVar, analyzer, domains);
+    } else {
+        bindUsedDomains(stage, dom, values, iterVarsByVar(dom), analyzer, domains);
+    }
     auto leftOut = [&](const IterVar& iv) {
         return skip.count(iv) || iv->iterType == IterVarType::Opaque;
     };

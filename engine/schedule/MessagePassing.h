@@ -141,7 +141,7 @@ const char* boundCheckKindName(BoundCheck::Kind kind);
 /// and so are checks provable from the ranges. Only the ranges of the IterVars the stage's
 /// values and ranges name (transitively) are used; `iterVarOfVar`, the IterVar of each loop
 /// variable of `dom`, finds them without a walk over `dom` (which made lowering quadratic in
-/// the number of stages); without it `dom` is walked.
+/// the number of stages); without it, one is built from `dom`.
 std::vector<BoundCheck> makeBoundCheck(const Stage& stage, const IterVarMap<Range>& dom,
                                        const IterVarMap<Expr>& values, bool skipIterVarDomain,
                                        const IterVarSet& skip,
