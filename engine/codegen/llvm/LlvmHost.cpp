@@ -68,14 +68,20 @@ std::unique_ptr<llvm::TargetMachine> createHostTargetMachine() {
 /// Kernels larger than this many LLVM instructions are compiled without optimization: LLVM's
 /// loop analyses (ScalarEvolution, in O1 as in O3) grow much faster than the kernel (repro 09,
 /// a symbolic-shape nest of about 6,000 instructions: 85 s at O3, 15 s at O1, 0.1 s at O0, for
-/// microseconds of work); they get the O0 pipeline. The examples' kernels have a few hundred.
+/// microseconds of work); they get the O0 pipeline, and the JIT gives them the fast
+/// instruction selector and register allocator (repro 13, an expression 100,000 additions
+/// deep: 16 s in the optimizing back end's scheduler). The examples' kernels have a few hundred.
 constexpr size_t kMaxOptimizedInstructions = 4000;
 
-void optimizeModule(llvm::Module& module, llvm::TargetMachine& machine) {
+bool isLargeModule(const llvm::Module& module) {
     size_t instructions = 0;
     for (const llvm::Function& function : module)
         instructions += function.getInstructionCount();
-    const bool large = instructions > kMaxOptimizedInstructions;
+    return instructions > kMaxOptimizedInstructions;
+}
+
+void optimizeModule(llvm::Module& module, llvm::TargetMachine& machine) {
+    const bool large = isLargeModule(module);
     // The new pass manager's standard setup (llvm/docs/NewPassManager.rst); with the target
     // machine, the cost model is the host's, so the vectorizers use its vector width.
     llvm::LoopAnalysisManager loops;
@@ -96,6 +102,35 @@ void optimizeModule(llvm::Module& module, llvm::TargetMachine& machine) {
         large ? builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
               : builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
     passes.run(module, modules);
+}
+
+void splitLargeBlocks(llvm::Module& module) {
+    constexpr size_t kMaxBlockInstructions = 1000;
+    for (llvm::Function& function : module) {
+        if (function.isDeclaration())
+            continue;
+        // The entry block's allocas are static only there: no cut before the last of them.
+        size_t keep = 0, position = 0;
+        for (const llvm::Instruction& instruction : function.getEntryBlock()) {
+            ++position;
+            if (llvm::isa<llvm::AllocaInst>(instruction))
+                keep = position;
+        }
+        // splitBasicBlock appends the tail after its block, so the loop cuts it in turn.
+        for (auto block = function.begin(); block != function.end(); ++block) {
+            size_t length = 0;
+            for (llvm::Instruction& instruction : *block) {
+                ++length;
+                if (length < kMaxBlockInstructions || length <= keep ||
+                    llvm::isa<llvm::PHINode>(instruction) || instruction.isEHPad())
+                    continue;
+                if (!instruction.isTerminator())
+                    block->splitBasicBlock(instruction.getIterator());
+                break;
+            }
+            keep = 0;
+        }
+    }
 }
 
 std::string errorText(llvm::Error error) {

@@ -33,6 +33,15 @@ llvm::orc::JITTargetMachineBuilder hostMachineBuilder();
 /// A target machine for the host; throws UserError when LLVM cannot make one.
 std::unique_ptr<llvm::TargetMachine> createHostTargetMachine();
 
+/// Whether the module is too large to optimize: it gets the O0 pipeline and, in the JIT, the
+/// back end's O0 level (the fast instruction selector and register allocator).
+bool isLargeModule(const llvm::Module& module);
+
+/// Cuts every basic block longer than a thousand instructions into pieces joined by
+/// unconditional branches, so that the O0 back end, whose fast register allocator is
+/// quadratic in a block's length, stays linear in the kernel's size.
+void splitLargeBlocks(llvm::Module& module);
+
 /// Runs LLVM's default O3 module pipeline (new pass manager) with the host's cost model, so
 /// the loop and SLP vectorizers use its vector width.
 void optimizeModule(llvm::Module& module, llvm::TargetMachine& machine);

@@ -9,6 +9,7 @@
 #include "codegen/llvm/LlvmRuntime.h"
 #include "support/Check.h"
 
+#include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 
@@ -17,6 +18,39 @@
 #include <mutex>
 
 namespace bs {
+
+namespace {
+
+/// The JIT's back end: the host's target machine at the aggressive level, or, for a module
+/// too large to optimize (llvmgen::isLargeModule), at the O0 level with its blocks cut into
+/// pieces (llvmgen::splitLargeBlocks): the optimizing instruction scheduler and the fast
+/// register allocator both grow faster than a block's length (repro 13, an expression 100,000
+/// additions deep: 16 s at the aggressive level). A target machine per module, as ORC's
+/// ConcurrentIRCompiler makes, so that compiles on several threads do not share one.
+class HostCompiler : public llvm::orc::IRCompileLayer::IRCompiler {
+public:
+    explicit HostCompiler(llvm::orc::JITTargetMachineBuilder builder)
+        : IRCompiler(llvm::orc::irManglingOptionsFromTargetOptions(builder.getOptions())),
+          m_builder(std::move(builder)) {}
+
+    llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> operator()(llvm::Module& module) override {
+        llvm::orc::JITTargetMachineBuilder builder = m_builder;
+        if (llvmgen::isLargeModule(module)) {
+            builder.setCodeGenOptLevel(llvm::CodeGenOpt::None);
+            llvmgen::splitLargeBlocks(module);
+        }
+        llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
+            builder.createTargetMachine();
+        if (!machine)
+            return machine.takeError();
+        return llvm::orc::SimpleCompiler(**machine)(module);
+    }
+
+private:
+    llvm::orc::JITTargetMachineBuilder m_builder;
+};
+
+} // namespace
 
 struct LlvmJit::Impl {
     std::unique_ptr<llvm::orc::LLJIT> jit;
@@ -139,6 +173,11 @@ LlvmJit::LlvmJit() : m_impl(std::make_shared<Impl>()) {
     llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> jit =
         llvm::orc::LLJITBuilder()
             .setJITTargetMachineBuilder(llvmgen::hostMachineBuilder())
+            .setCompileFunctionCreator([](llvm::orc::JITTargetMachineBuilder builder)
+                                           -> llvm::Expected<std::unique_ptr<
+                                               llvm::orc::IRCompileLayer::IRCompiler>> {
+                return std::make_unique<HostCompiler>(std::move(builder));
+            })
             .create();
     if (!jit)
         throw UserError("cannot start the LLVM JIT: " + llvmgen::errorText(jit.takeError()));

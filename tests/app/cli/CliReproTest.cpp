@@ -85,6 +85,13 @@ TEST(CliRepro, ALargeSymbolicKernelCompilesUnoptimizedAndStillChecks) {
     EXPECT_NE(r.out.find("check      passed"), std::string::npos) << r.out;
 }
 
+TEST(CliRepro, AnExpressionAHundredThousandDeepCompilesAndChecks) {
+    // 16 s in the optimizing back end before; its time against depth is bench_llvm_compile's.
+    CommandResult r = runCli("run --target cpu --check repro_13_deep_expr_100k_codegen.py");
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("check      passed"), std::string::npos) << r.out;
+}
+
 TEST(CliRepro, IdenticalInfinitiesAndNansPassTheCheck) {
     for (const char* script : {"repro_03_check_inf_false_fail.py", "repro_03b_check_nan_false_fail.py"}) {
         CommandResult r = runCli(std::string("run --target cpu --check ") + script);

@@ -71,6 +71,30 @@ TEST(LlvmJit, ReportsCompileTimings) {
     EXPECT_FALSE(kernel.cpuName().empty());
 }
 
+TEST(LlvmJit, AnExpressionTensOfThousandsDeepCompilesAndRunsInOrder) {
+    // Past the optimization limit the JIT cuts the loop body's block (about 40,000 LLVM
+    // instructions) into pieces of a thousand: the sums must still come out in order, and the
+    // second store must read the first one's result (repro 13; its time is bench_llvm_compile's).
+    constexpr int kTerms = 20000;
+    Var a = bufferVar("A"), b = bufferVar("B"), i("i");
+    Expr sum = load(a, i);
+    for (int term = 0; term < kTerms; ++term)
+        sum = sum + Expr(1.0f);
+    Expr twice = load(a, i);
+    for (int term = 0; term < kTerms; ++term)
+        twice = twice + Expr(2.0f);
+    Stmt body = loop(i, 0, 8, seq({store(a, sum, i), store(b, twice, i)}));
+    JitKernel kernel = compileKernel("deep", {a, b}, {}, body);
+    std::vector<float> av(8), bv(8);
+    for (int k = 0; k < 8; ++k)
+        av[size_t(k)] = float(k);
+    kernel.run(pointers(av, bv));
+    for (int k = 0; k < 8; ++k) {
+        EXPECT_EQ(av[size_t(k)], float(k + kTerms)) << k;
+        EXPECT_EQ(bv[size_t(k)], float(k + 3 * kTerms)) << k;
+    }
+}
+
 TEST(LlvmJit, KernelsOfTheSameNameLiveSideBySide) {
     Var a = bufferVar("A");
     JitKernel twice = compileKernel("scale", {a}, {}, scaleBody(a, 2.0f));
