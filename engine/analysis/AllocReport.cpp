@@ -286,6 +286,7 @@ BufferReport bufferReport(const std::vector<RuleRun>& runs, const Stage& stage, 
         buffer.needed = need->needed;
         buffer.perThread = need->perThread;
         buffer.distinct = need->distinct;
+        buffer.countGivenUp = need->gaveUp;
     } else if (buffer.isOutput) {
         buffer.needed = buffer.distinct = domainSize(stage->op.as<ComputeOpNode>());
     }

@@ -97,6 +97,9 @@ struct BufferReport {
     std::optional<int64_t> perThread;
     /// What its consumers read over the whole run, each element once (an output: its shape).
     std::optional<int64_t> distinct;
+    /// A count above (needed, per thread, over the run) is unknown because counting it exactly
+    /// took ISL past its work limit, not because it is symbolic or not quasi-affine.
+    bool countGivenUp = false;
     /// Really touched elements, from the reference interpreter (tvm rules): the most distinct
     /// elements touched in one entry of the allocation (one iteration of the loops around it),
     /// and the distinct offsets of the allocation touched over the whole run (every virtual

@@ -107,7 +107,10 @@ std::string bufferLines(const BufferReport& b) {
                       num(b.needed) + " per iteration" + (copies ? " and virtual thread" : "");
     if (b.perThread && b.perThread != b.needed)
         out += " (" + std::to_string(*b.perThread) + " per thread)";
-    out += ", " + num(b.distinct) + " over the run\n  computed " + perRules(b, &RuleAllocation::computed);
+    out += ", " + num(b.distinct) + " over the run";
+    if (b.countGivenUp)
+        out += " (a count is missing: counting it exactly took ISL past its work limit)";
+    out += "\n  computed " + perRules(b, &RuleAllocation::computed);
     if (b.computedRun)
         out += "; the interpreter ran " + std::to_string(*b.computedRun) + " stores (tvm)";
     out += "\n";
@@ -127,9 +130,10 @@ std::string AllocReport::toText() const {
     std::ostringstream os;
     std::vector<std::vector<std::string>> rows{
         {"buffer", "scope", "tvm-0.5", "tvm", "tight", "needed", "touched", "computed", "waste %", "causes"}};
-    bool varies = false, copies = false, unknown = false, unmeasured = false;
+    bool varies = false, copies = false, unknown = false, givenUp = false, unmeasured = false;
     for (const BufferReport& b : buffers) {
         unknown = unknown || !b.needed;
+        givenUp = givenUp || (!b.needed && b.countGivenUp);
         unmeasured = unmeasured || !b.touchedPeak;
         rows.push_back({b.name, b.scope + (b.scopeInferred ? " (inferred)" : ""),
                         allocationCell(b, BoundRules::Tvm05), allocationCell(b, BoundRules::Tvm),
@@ -153,7 +157,8 @@ std::string AllocReport::toText() const {
         os << "tight: n/a (this build lacks ISL)\n";
     if (unknown)
         os << "?: not one number: it depends on a symbolic size (a te.var shape or factor), or a "
-              "read is not quasi-affine and cannot be counted exactly\n";
+              "read is not quasi-affine and cannot be counted exactly"
+           << (givenUp ? ", or counting it exactly would take too long (ISL's work limit)" : "") << "\n";
     if (unmeasured)
         os << "-: not measured: the interpreter runs only programs whose sizes are all known and "
               "whose work is modest\n";
@@ -199,6 +204,7 @@ std::string AllocReport::toJson(int indent) const {
         buffer["touched_peak"] = optional(b.touchedPeak);
         buffer["touched_total"] = optional(b.touchedTotal);
         buffer["distinct"] = optional(b.distinct);
+        buffer["count_given_up"] = b.countGivenUp;
         buffer["computed_run"] = optional(b.computedRun);
         std::optional<double> waste = b.wastePercent();
         buffer["waste_percent"] = waste ? Json(*waste) : Json(nullptr);

@@ -76,6 +76,8 @@ struct StageNeed {
     /// iterations read counts once (more computed than this is recomputation).
     std::optional<int64_t> distinct;
     bool exact = false; ///< every read is quasi-affine
+    /// A count above is missing because counting it exactly passed ISL's work limit.
+    bool gaveUp = false;
 };
 
 /// The StageNeed of `op` in `normalized`, from `tight` (inferBound under the tight rules);

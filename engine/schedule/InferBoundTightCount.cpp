@@ -15,6 +15,7 @@
 #include "schedule/Graph.h"
 #include "schedule/InferBoundTightModel.h"
 
+#include <isl/ctx.h>
 #include <isl/map.h>
 #include <isl/point.h>
 #include <isl/set.h>
@@ -33,6 +34,41 @@ using tight::NeedModel;
 constexpr int64_t kMaxIterations = 1 << 18;
 constexpr int64_t kMaxCountedIterations = 4096;
 constexpr int64_t kMaxElements = 2000000;
+/// ISL's work on one count (its operation counter: mostly simplex pivots) before the count is
+/// given up: a parametric minimum over a set with nested divisions (repro 14, a fused and split
+/// cache read counted per thread) took 90 s and 2.5 s to reach 200,000 operations; the tests'
+/// largest count (an unaligned fuse) needs between 100,000 and 200,000, in a tenth of a second.
+constexpr unsigned long kMaxIslOperations = 300000;
+
+/// Runs `count` with ISL's work limited to kMaxIslOperations, which passed makes ISL's calls
+/// return NULL (the C++ wrapper throws): the count is then `fallback` and `gaveUp` is set.
+template <typename Result, typename Count>
+Result withinBudget(isl::ctx ctx, bool& gaveUp, Result fallback, Count count) {
+    isl_ctx* c = ctx.get();
+    isl_ctx_reset_error(c);
+    isl_ctx_reset_operations(c);
+    isl_ctx_set_max_operations(c, kMaxIslOperations);
+    Result result = fallback;
+    bool quota = false;
+    try {
+        result = count();
+    } catch (const isl::exception_quota&) {
+        quota = true; // the C++ wrapper's call passed the limit (and reset the error)
+    } catch (const isl::exception&) {
+        // A C call passed the limit and returned NULL, which the wrapper then refused.
+        if (isl_ctx_last_error(c) != isl_error_quota) {
+            isl_ctx_set_max_operations(c, 0);
+            throw;
+        }
+    }
+    if (quota || isl_ctx_last_error(c) == isl_error_quota) {
+        gaveUp = true;
+        result = fallback;
+    }
+    isl_ctx_set_max_operations(c, 0);
+    isl_ctx_reset_error(c);
+    return result;
+}
 
 struct MaxCounts {
     std::optional<int64_t> count;
@@ -310,19 +346,28 @@ std::optional<StageNeed> analyzeStageNeed(const Schedule& normalized, const Infe
         isl::set context = model->paramDomain(ctx);
         for (size_t i = 0; i < model->accesses.size(); ++i) {
             isl::set set = model->accessSet(ctx, i);
-            MaxCounts c = maxOverIterations(ctx, *model, set, context);
+            MaxCounts c = withinBudget(ctx, need.gaveUp, MaxCounts{},
+                                       [&] { return maxOverIterations(ctx, *model, set, context); });
+            std::string region = withinBudget(ctx, need.gaveUp, std::string("?"),
+                                              [&] { return regionOf(set, *model, context); });
             need.accesses.push_back(StageNeed::Access{model->accesses[i].consumer, model->accesses[i].index,
                                                       model->accesses[i].indices, c.count, c.hull,
-                                                      regionOf(set, *model, context)});
+                                                      std::move(region)});
         }
-        MaxCounts all = maxOverIterations(ctx, *model, model->unionSet(ctx), context);
+        MaxCounts all = withinBudget(ctx, need.gaveUp, MaxCounts{}, [&] {
+            return maxOverIterations(ctx, *model, model->unionSet(ctx), context);
+        });
         need.needed = all.count;
         need.hull = all.hull;
-        need.distinct = countOverTheRun(*model, model->unionSet(ctx), context);
+        need.distinct = withinBudget(ctx, need.gaveUp, std::optional<int64_t>(), [&] {
+            return countOverTheRun(*model, model->unionSet(ctx), context);
+        });
         std::optional<NeedModel> perThread = tight::buildNeedModel(in, stage, *trace, tight::RelaxMode::PerThread);
         if (perThread)
-            need.perThread = maxOverIterations(ctx, *perThread, perThread->unionSet(ctx),
-                                               perThread->paramDomain(ctx)).count;
+            need.perThread = withinBudget(ctx, need.gaveUp, std::optional<int64_t>(), [&] {
+                return maxOverIterations(ctx, *perThread, perThread->unionSet(ctx),
+                                         perThread->paramDomain(ctx)).count;
+            });
         return need;
     } catch (const isl::exception&) {
         return std::nullopt;

@@ -102,6 +102,10 @@ QList<TableRow> allocationRows(const AllocReport &report) {
         if (copies)
             neededTip = QStringLiteral("per virtual thread, as the allocation") +
                         (neededTip.isEmpty() ? QString() : QStringLiteral("; ") + neededTip);
+        if (buffer.countGivenUp)
+            neededTip += (neededTip.isEmpty() ? QString() : QStringLiteral("; ")) +
+                         QStringLiteral("a count is missing: counting it exactly took ISL past its "
+                                        "work limit");
         row.toolTips << neededTip;
         row.cells << countText(buffer.touchedPeak);
         QString touchedTip =

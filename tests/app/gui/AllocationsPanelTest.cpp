@@ -87,6 +87,7 @@ private Q_SLOTS:
     void aStageSelectedBeforeTheReportIsSelectedWhenItArrives();
     void unknownTouchedCountsAreExplained();
     void virtualThreadCopiesShowPerThreadSizeAndCount();
+    void aCountGivenUpSaysWhyInTheNeededTip();
     void rulesChangeMeasuresTheWasteUnderTheNewRules();
     void noProgramClearsThePanel();
     void mainWindowShowsTheReportAndTheScheduleTools();
@@ -226,6 +227,24 @@ void AllocationsPanelTest::virtualThreadCopiesShowPerThreadSizeAndCount() {
         qPrintable(details));
     // The consumer has no copies: its cells are plain counts.
     QCOMPARE(rows[1].cells.value(headers.indexOf(QStringLiteral("tvm"))), QStringLiteral("6"));
+}
+
+void AllocationsPanelTest::aCountGivenUpSaysWhyInTheNeededTip() {
+    // Repro 14's shared cache: ISL's work limit gave up its per-thread count.
+    AllocReport report;
+    BufferReport buffer;
+    buffer.name = "A1.shared";
+    buffer.scope = "shared";
+    buffer.distinct = 162840;
+    buffer.countGivenUp = true;
+    report.buffers.push_back(buffer);
+    const QList<TableRow> rows = allocationRows(report);
+    QCOMPARE(rows.size(), 1);
+    const int needed = allocationHeaders().indexOf(QStringLiteral("Needed"));
+    QCOMPARE(rows[0].cells.value(needed), QStringLiteral("?"));
+    QVERIFY2(rows[0].toolTips.value(needed).contains(
+                 QStringLiteral("counting it exactly took ISL past its work limit")),
+             qPrintable(rows[0].toolTips.value(needed)));
 }
 
 void AllocationsPanelTest::rulesChangeMeasuresTheWasteUnderTheNewRules() {
