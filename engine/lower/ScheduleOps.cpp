@@ -66,10 +66,14 @@ private:
             text += (d ? ", " : "") + iv->var.name() +
                     (from >= 0 ? " from step " + std::to_string(from) : std::string());
         }
+        const Stage spec = stage.attachSpec();
         step.text = text + ")" +
-                    (stage->attachType == AttachType::Scope
-                         ? ", computed at " + stage->attachIVar->var.name() + " of '" +
-                               stage->attachStage->op->name + "', once per iteration of the loops around it."
+                    (spec->attachType == AttachType::Scope
+                         ? ", computed at " + spec->attachIVar->var.name() + " of '" +
+                               spec->attachStage->op->name + "'" +
+                               (spec.same_as(stage) ? std::string()
+                                                    : " with its group " + spec.name()) +
+                               ", once per iteration of the loops around it."
                          : ".");
         int id = steps->add(std::move(step));
         steps->setRealizeStep(stage->op, valueIndex, id);
@@ -98,16 +102,18 @@ private:
 /// (TVM's InjectAttach); the attach point must appear exactly once.
 class InjectAttach : public IRMutator {
 public:
-    InjectAttach(const Stage& stage, Lowering& lowering) : m_stage(stage), m_lowering(lowering) {}
+    /// `spec` is where the stage is attached: itself, or the group it is at the root of.
+    InjectAttach(const Stage& stage, const Stage& spec, Lowering& lowering)
+        : m_stage(stage), m_spec(spec), m_lowering(lowering) {}
     bool found = false;
 
     Stmt visitStmt(const Stmt& s) override {
         Stmt out = IRMutator::visitStmt(s);
         const auto* op = out.as<AttrStmtNode>();
-        if (!op || op->key != attr::kLoopScope || !op->node.same_as(m_stage->attachIVar))
+        if (!op || op->key != attr::kLoopScope || !op->node.same_as(m_spec->attachIVar))
             return out;
         if (found)
-            throw UserError("the attach point '" + m_stage->attachIVar->var.name() + "' of stage '" +
+            throw UserError("the attach point '" + m_spec->attachIVar->var.name() + "' of stage '" +
                             m_stage->op->name + "' appears in several places");
         found = true;
         return AttrStmtNode::make(op->node, op->key, op->value, m_lowering.makePipeline(m_stage, op->body));
@@ -115,6 +121,7 @@ public:
 
 private:
     const Stage& m_stage;
+    const Stage& m_spec;
     Lowering& m_lowering;
 };
 
@@ -230,16 +237,19 @@ Stmt scheduleOps(const Schedule& sch, const IterVarMap<Range>& bounds,
                             "' is marked compute_inline: call schedule.normalize() before lowering");
         if (stage->op.as<PlaceholderOpNode>() || stage->attachType == AttachType::InlinedAlready)
             continue;
-        if (stage->attachType == AttachType::Scope) {
+        // A stage at the root of its group goes where the group goes (TVM's GetAttachSpec);
+        // a group never attached is at the root.
+        const Stage spec = stage.attachSpec();
+        if (spec->attachType == AttachType::Scope) {
             if (!body.defined())
                 throw UserError("stage '" + stage->op->name + "' is attached to '" +
-                                stage->attachStage->op->name + "', which produces no loop nest");
-            InjectAttach inject(stage, lowering);
+                                spec->attachStage->op->name + "', which produces no loop nest");
+            InjectAttach inject(stage, spec, lowering);
             body = inject.visitStmt(body);
             if (!inject.found)
-                throw UserError("did not find the attach point '" + stage->attachIVar->var.name() +
+                throw UserError("did not find the attach point '" + spec->attachIVar->var.name() +
                                 "' of stage '" + stage->op->name + "' in the loop nest of '" +
-                                stage->attachStage->op->name + "'");
+                                spec->attachStage->op->name + "'");
             continue;
         }
         body = lowering.makePipeline(stage, body);

@@ -176,7 +176,7 @@ void replaceOriginalOp(ScheduleNode& sch, const Stage& stage, const Operation& c
     node->allIterVars = copyOp->rootIterVars();
     node->leafIterVars = node->allIterVars;
     node->relations.clear();
-    insertStage(sch, stagePosition(sch, stage), cacheOp, scope);
+    insertStage(sch, stagePosition(sch, stage), cacheOp, scope, stage);
 }
 
 } // namespace
@@ -216,7 +216,7 @@ Tensor Schedule::cacheRead(const Tensor& tensor, const std::string& scope,
         s.mutableNode()->op = replaced;
     }
     replaceDataFlow(sch.stages, &vmap, &rvmap);
-    insertStage(sch, stagePosition(sch, source) + 1, cache.op, scope);
+    insertStage(sch, stagePosition(sch, source) + 1, cache.op, scope, source);
     setOutputs(sch, outputs);
     return cache;
 }

@@ -77,10 +77,11 @@ std::vector<IterVar> attachPathOf(const Stage& stage) {
         if (!visited.insert(s.get()).second)
             throw UserError("invalid schedule: the compute_at attachments of stage '" +
                             stage.name() + "' form a cycle (find loop in compute_at attach group)");
-        bool isScan = s->attachType == AttachType::ScanUpdate;
-        if (s->attachType != AttachType::Scope && !isScan)
+        // A stage at the root of its group is where the group is (TVM's GetAttachSpec).
+        const Stage attached = s.attachSpec();
+        bool isScan = attached->attachType == AttachType::ScanUpdate;
+        if (attached->attachType != AttachType::Scope && !isScan)
             break;
-        const Stage attached = s;
         s = attached->attachStage;
         BS_CHECK(s.defined()) << "stage " << attached.name() << " is attached to no stage";
         if (!appendAttachLeaves(s, attached->attachIVar, isScan, path))

@@ -366,18 +366,20 @@ void bindVisibleRanges(const Stage& consumer, const std::vector<IterVar>& produc
 /// consumer does not run inside. Said from the compute_at that made it, at its line.
 [[noreturn]] void throwAttachNoPath(const Stage& stage, const Operation& consumerOp) {
     const std::string producer = stage->op->name;
-    const std::string loop = stage->attachIVar->var.name();
-    const std::string at = stage->attachStage->op->name;
+    const Stage spec = stage.attachSpec();
+    const std::string loop = spec->attachIVar->var.name();
+    const std::string at = spec->attachStage->op->name;
+    const std::string group = spec.same_as(stage) ? "" : " (with its group " + spec.name() + ")";
     Diagnostic d{"invalid schedule: '" + producer + "' is computed at loop '" + loop + "' of '" + at +
-                     "', but its consumer '" + consumerOp->name + "' does not run inside that loop, so "
+                     "'" + group + ", but its consumer '" + consumerOp->name + "' does not run inside that loop, so "
                      "no iteration of '" + loop + "' can compute what '" + consumerOp->name +
                      "' reads (TVM: cannot find the producer along the loop nest)",
-                 stage->attachLocation.known() ? stage->attachLocation : currentSourceLocation()};
+                 spec->attachLocation.known() ? spec->attachLocation : currentSourceLocation()};
     d.subject.kind = "attach-no-path";
     d.subject.stage = producer;
     d.subject.iterVar = loop;
     // The loop as the script named it: normalize rebased the attach stage's root loops.
-    d.subject.iterVarId = loopAsWritten(stage->attachStage, stage->attachIVar).get();
+    d.subject.iterVarId = loopAsWritten(spec->attachStage, spec->attachIVar).get();
     d.subject.otherStage = at;
     d.subject.consumer = consumerOp->name;
     throw UserError(std::move(d));
@@ -519,6 +521,10 @@ void gatherBound(const Stage& stage, const TensorDomMap& tmap, const RequestStep
 
 /// "at i.outer of C", "at root", "inlined".
 std::string attachedAt(const Stage& stage) {
+    const Stage spec = stage.attachSpec();
+    if (!spec.same_as(stage) && spec->attachType == AttachType::Scope)
+        return "computed at " + spec->attachIVar->var.name() + " of '" +
+               spec->attachStage->op->name + "' with its group " + spec.name();
     switch (stage->attachType) {
     case AttachType::Scope:
         return "computed at " + stage->attachIVar->var.name() + " of '" +

@@ -317,7 +317,8 @@ bool splitUnderAttachedStages(const Schedule& sch, const Stage& stage, const Ite
                                        return s && s->parent.same_as(axis);
                                    });
     return split && std::any_of(sch->stages.begin(), sch->stages.end(), [&](const Stage& other) {
-               return other->attachType == AttachType::Scope && other->attachStage.same_as(stage);
+               const Stage spec = other.attachSpec();
+               return spec->attachType == AttachType::Scope && spec->attachStage.same_as(stage);
            });
 }
 

@@ -137,6 +137,18 @@ void injectInline(ScheduleNode& sch) {
     }
 }
 
+/// Moves every compute_at (of a stage or a group) whose attach IterVar `map` replaces.
+void retargetAttachments(ScheduleNode& sch, const IterVarMap<IterVar>& map) {
+    for (const std::vector<Stage>* list : {&sch.stages, &sch.groups}) {
+        for (const Stage& s : *list) {
+            if (s->attachType != AttachType::Scope)
+                continue;
+            if (auto it = map.find(s->attachIVar); it != map.end())
+                s.mutableNode()->attachIVar = it->second;
+        }
+    }
+}
+
 /// TVM's RebaseNonZeroMinLoop: every root IterVar still a leaf and not thread-bound gets a
 /// Rebase to a fresh IterVar of the same name (attributes copied), so loops start at 0.
 /// Unlike TVM, the rebased IterVar is also added to allIterVars (TVM leaves it out; nothing
@@ -167,12 +179,7 @@ void rebaseNonZeroMinLoop(ScheduleNode& sch) {
             rebaseMap[iv] = rebased;
         }
     }
-    for (const Stage& s : sch.stages) {
-        if (s->attachType != AttachType::Scope)
-            continue;
-        if (auto it = rebaseMap.find(s->attachIVar); it != rebaseMap.end())
-            s.mutableNode()->attachIVar = it->second;
-    }
+    retargetAttachments(sch, rebaseMap);
 }
 
 /// Follows a stale attach IterVar through the attach stage's relations: a split parent moves
@@ -204,20 +211,16 @@ void legalizeInvalidAttach(ScheduleNode& sch) {
                 throw UserError("invalid schedule: the compute_at attachments of stage '" +
                                 stage.name() +
                                 "' form a cycle (find loop in compute_at attach group)");
-            if (s->attachType != AttachType::Scope)
+            Stage spec = s.attachSpec();
+            if (spec->attachType != AttachType::Scope)
                 break;
-            IterVar attachIVar = s->attachIVar;
-            s = s->attachStage;
+            IterVar attachIVar = spec->attachIVar;
+            s = spec->attachStage;
             if (!s.isLeaf(attachIVar))
                 replaceMap[attachIVar] = retarget(s, attachIVar);
         }
     }
-    for (const Stage& s : sch.stages) {
-        if (s->attachType != AttachType::Scope)
-            continue;
-        if (auto it = replaceMap.find(s->attachIVar); it != replaceMap.end())
-            s.mutableNode()->attachIVar = it->second;
-    }
+    retargetAttachments(sch, replaceMap);
 }
 
 } // namespace

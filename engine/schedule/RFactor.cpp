@@ -166,7 +166,7 @@ std::vector<IterVarRelation> untouchedRelations(const Stage& stage, const Factor
 /// the replacement, with its loops reset; consumers read the replacement.
 void replaceReduction(ScheduleNode& sch, const Stage& stage, const Operation& factorOp,
                       const std::vector<Tensor>& replacement, std::vector<IterVarRelation> kept) {
-    Stage factorStage = insertStage(sch, stagePosition(sch, stage), factorOp, "");
+    Stage factorStage = insertStage(sch, stagePosition(sch, stage), factorOp, "", stage);
     factorStage.mutableNode()->relations = std::move(kept);
     TensorMap vmap, rvmap;
     for (int i = 0; i < stage->op->numOutputs(); ++i) {

@@ -4,6 +4,7 @@
 #include "schedule/ScheduleRewrite.h"
 #include "support/Check.h"
 
+#include <functional>
 #include <unordered_set>
 
 namespace bs {
@@ -46,18 +47,178 @@ Schedule Schedule::copy() const {
         remap.emplace(s.get(), fresh);
         node->stages.push_back(fresh);
     }
+    for (const Stage& g : get()->groups) {
+        Stage fresh = Stage::makeGroup(g.name());
+        *fresh.mutableNode() = *g.get();
+        remap.emplace(g.get(), fresh);
+        node->groups.push_back(fresh);
+    }
     for (const auto& [op, stage] : get()->stageMap)
         node->stageMap.emplace(op, remap.at(stage.get()));
-    for (const Stage& s : node->stages) {
+    auto relink = [&](const Stage& s) {
         StageNode* n = s.mutableNode();
-        if (n->attachStage.defined()) {
-            auto it = remap.find(n->attachStage.get());
+        for (Stage* link : {&n->attachStage, &n->group}) {
+            if (!link->defined())
+                continue;
+            auto it = remap.find(link->get());
             BS_CHECK(it != remap.end())
-                << "stage " << s.name() << " is attached outside the schedule";
-            n->attachStage = it->second;
+                << "stage " << s.name() << " refers to a stage outside the schedule";
+            *link = it->second;
+        }
+    };
+    for (const Stage& s : node->stages)
+        relink(s);
+    for (const Stage& g : node->groups)
+        relink(g);
+    return Schedule(node);
+}
+
+const std::vector<Stage>& Schedule::groups() const {
+    return get()->groups;
+}
+
+namespace {
+
+/// The innermost group holding both (undefined when either is at the top), TVM's
+/// LeastCommonAncestor.
+Stage commonGroup(const Stage& a, const Stage& b) {
+    if (!a.defined() || !b.defined())
+        return Stage();
+    if (a.same_as(b) || a.isInGroup(b))
+        return b;
+    if (b.isInGroup(a))
+        return a;
+    for (Stage g = a->group; g.defined(); g = g->group)
+        if (b.isInGroup(g))
+            return g;
+    return Stage();
+}
+
+/// The operations between `inputs` and `outputs` in post-DFS order (TVM's GetSubGraph): those
+/// from which an input is reachable; the inputs too when `includeInputs`.
+std::vector<Operation> subGraph(const std::vector<Operation>& outputs,
+                                const std::vector<Operation>& inputs, bool includeInputs) {
+    std::unordered_map<const Node*, bool> reaches;
+    std::unordered_set<const Node*> boundary;
+    for (const Operation& op : inputs)
+        boundary.insert(op.get());
+    std::vector<Operation> result;
+    std::function<bool(const Operation&)> visit = [&](const Operation& op) {
+        if (auto it = reaches.find(op.get()); it != reaches.end())
+            return it->second;
+        if (boundary.count(op.get())) {
+            reaches[op.get()] = true;
+            if (includeInputs)
+                result.push_back(op);
+            return true;
+        }
+        reaches[op.get()] = false;
+        bool reached = false;
+        for (const Tensor& t : op->inputTensors())
+            reached = visit(t.op) || reached;
+        reaches[op.get()] = reached;
+        if (reached)
+            result.push_back(op);
+        return reached;
+    };
+    for (const Operation& op : outputs)
+        visit(op);
+    return result;
+}
+
+} // namespace
+
+Stage Schedule::createGroup(const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs,
+                            bool includeInputs, std::vector<Stage>* rooted) const {
+    // Tensors of rewritten stages stand for the stages' current operations, as in TVM.
+    auto currentOps = [&](const std::vector<Tensor>& tensors, const char* what) {
+        std::vector<Operation> ops;
+        for (const Tensor& t : tensors) {
+            if (!t.defined())
+                throw UserError(std::string("create_group: an undefined tensor among the ") + what);
+            Stage stage = findStage(t.op);
+            if (!stage.defined())
+                throw UserError("create_group: tensor '" + t.op->name + "' is not part of the schedule");
+            ops.push_back(stage->op);
+        }
+        return ops;
+    };
+    std::vector<Operation> ops =
+        subGraph(currentOps(outputs, "outputs"), currentOps(inputs, "inputs"), includeInputs);
+    std::vector<Stage> members;
+    for (const Operation& op : ops)
+        members.push_back((*this)[op]);
+
+    // The innermost group holding every member, and how many of each group's children are
+    // among them.
+    Stage parent;
+    std::unordered_map<const StageNode*, std::pair<Stage, int>> counted;
+    for (size_t i = 0; i < members.size(); ++i) {
+        Stage g = members[i]->group;
+        parent = i == 0 ? g : commonGroup(parent, g);
+        if (g.defined()) {
+            counted.try_emplace(g.get(), g, 0);
+            ++counted[g.get()].second;
         }
     }
-    return Schedule(node);
+    ScheduleNode* self = mutableNode();
+    Stage group = Stage::makeGroup("group" + std::to_string(self->groups.size()));
+    StageNode* node = group.mutableNode();
+    node->group = parent;
+    if (parent.defined())
+        ++parent.mutableNode()->numChildStages;
+    // A group all of whose children are members counts as one child of its own group.
+    std::vector<Stage> full;
+    for (const auto& [ptr, entry] : counted)
+        if (!entry.first.same_as(parent) && entry.first->numChildStages == entry.second)
+            full.push_back(entry.first);
+    while (!full.empty()) {
+        Stage g = full.back();
+        full.pop_back();
+        Stage up = g->group;
+        if (!up.defined() || up.same_as(parent))
+            continue;
+        auto& entry = counted.try_emplace(up.get(), up, 0).first->second;
+        if (++entry.second == up->numChildStages)
+            full.push_back(up);
+    }
+    for (const auto& [ptr, entry] : counted) {
+        const Stage& g = entry.first;
+        if (g.same_as(parent))
+            continue;
+        if (g->numChildStages != entry.second)
+            throw UserError("create_group: the stages cut across " + g.name() + ", which holds " +
+                            std::to_string(g->numChildStages) + " stages or groups, " +
+                            std::to_string(entry.second) +
+                            " of them here: a group must contain whole groups");
+    }
+    auto adopt = [&](const Stage& s) {
+        s.mutableNode()->group = group;
+        ++node->numChildStages;
+        if (parent.defined())
+            --parent.mutableNode()->numChildStages;
+    };
+    for (const auto& [ptr, entry] : counted)
+        if (!entry.first.same_as(parent) && entry.first->group.same_as(parent))
+            adopt(entry.first);
+    for (const Stage& s : members)
+        if (s->group.same_as(parent))
+            adopt(s);
+    // Members stay inside the group: one attached outside it goes to the group's root.
+    for (const Stage& s : members) {
+        if (s->attachType != AttachType::Scope)
+            continue;
+        if (!commonGroup(s->attachStage->group, group).same_as(group)) {
+            StageNode* n = s.mutableNode();
+            n->attachType = AttachType::GroupRoot;
+            n->attachIVar = IterVar();
+            n->attachStage = Stage();
+            if (rooted)
+                rooted->push_back(s);
+        }
+    }
+    self->groups.push_back(group);
+    return group;
 }
 
 Schedule createSchedule(const std::vector<Operation>& outputs) {
@@ -116,10 +277,14 @@ size_t stagePosition(const ScheduleNode& sch, const Stage& stage) {
 }
 
 Stage insertStage(ScheduleNode& sch, size_t position, const Operation& op,
-                  const std::string& scope) {
+                  const std::string& scope, const Stage& sibling) {
     BS_CHECK(position <= sch.stages.size()) << "stage position out of range";
     Stage stage(op);
     stage.setScope(scope);
+    if (Stage group = sibling->group; group.defined()) {
+        stage.mutableNode()->group = group;
+        ++group.mutableNode()->numChildStages;
+    }
     sch.stages.insert(sch.stages.begin() + long(position), stage);
     sch.stageMap[op] = stage;
     return stage;

@@ -57,6 +57,17 @@ public:
     std::vector<Tensor> rfactor(const Tensor& tensor, const IterVar& axis,
                                 int factorAxis = 0) const;
 
+    /// `s.create_group(outputs, inputs, include_inputs)`: a new group stage holding the stages
+    /// between `inputs` and `outputs` (those from which an input can be reached; the inputs
+    /// themselves when `includeInputs`), nested inside the innermost group that holds them all;
+    /// whole groups among them become its children. A member attached outside the new group
+    /// is moved to the group's root and listed in `rooted` (TVM warns about it). Throws
+    /// UserError when the stages cut across an existing group.
+    Stage createGroup(const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs,
+                      bool includeInputs, std::vector<Stage>* rooted = nullptr) const;
+    /// The groups, in creation order.
+    const std::vector<Stage>& groups() const;
+
     /// A normalized copy (notes section 1): compute_inline stages substituted into their
     /// consumers (dataflow rewritten, marked InlinedAlready), every non-thread-bound root leaf
     /// of every non-inlined stage rebased, attach points re-targeted through splits and fuses.
@@ -76,6 +87,8 @@ struct ScheduleNode : RefCounted {
     std::vector<Stage> stages;
     /// The operation each stage was created for -> the stage.
     OpMap<Stage> stageMap;
+    /// The group stages (create_group), in creation order.
+    std::vector<Stage> groups;
     SourceLocation location; ///< the script line of create_schedule
 };
 

@@ -90,9 +90,14 @@ std::string attachCycle(const Stage& stage, const Stage& parent) {
         chain += " -> " + s.name();
         if (s.same_as(stage))
             return chain;
-        if (s->attachType != AttachType::Scope)
+        if (s.isInGroup(stage))
+            return chain + " (in group " + stage.name() + ")";
+        Stage spec = s.attachSpec();
+        if (spec->attachType != AttachType::Scope)
             break;
-        s = s->attachStage;
+        if (!spec.same_as(s))
+            chain += " (as group " + spec.name() + ")";
+        s = spec->attachStage;
     }
     return "";
 }
@@ -128,8 +133,35 @@ Stage::Stage(const Operation& op) {
     node->location = currentSourceLocation();
 }
 
+Stage Stage::makeGroup(std::string name) {
+    Stage group;
+    auto* node = new StageNode();
+    group.m_ptr = IntrusivePtr<StageNode>(node);
+    node->groupName = std::move(name);
+    node->location = currentSourceLocation();
+    return group;
+}
+
 const std::string& Stage::name() const {
-    return get()->originOp->name;
+    return get()->originOp.defined() ? get()->originOp->name : get()->groupName;
+}
+
+bool Stage::isGroup() const {
+    return !get()->op.defined();
+}
+
+Stage Stage::attachSpec() const {
+    Stage spec = *this;
+    while (spec->attachType == AttachType::GroupRoot && spec->group.defined())
+        spec = spec->group;
+    return spec;
+}
+
+bool Stage::isInGroup(const Stage& group) const {
+    for (Stage g = get()->group; g.defined(); g = g->group)
+        if (g.same_as(group))
+            return true;
+    return false;
 }
 
 int Stage::leafIndex(const IterVar& iv) const {
@@ -155,8 +187,16 @@ void Stage::computeAt(const Stage& parent, const IterVar& scope) const {
         failPrimitive(context, "no stage given to compute it at");
     if (scope.defined())
         context += " at '" + scope->var.name() + "' of stage '" + parent.name() + "'";
-    if (get()->op.as<PlaceholderOpNode>())
+    if (!isGroup() && get()->op.as<PlaceholderOpNode>())
         failPrimitive(context, "a placeholder is not computed, so it cannot be attached");
+    if (get()->group.defined() && !parent.isInGroup(get()->group)) {
+        const std::string group = get()->group.name();
+        failPrimitive(context,
+                      "'" + name() + "' belongs to group " + group + " and '" + parent.name() +
+                          "' does not: a stage of a group can only be computed at a stage of the "
+                          "same group",
+                      {}, "compute the group instead: g.compute_at(s[" + parent.name() + "], ...)");
+    }
     DiagnosticSubject subject;
     subject.stage = name();
     subject.otherStage = parent.name();
@@ -204,6 +244,8 @@ void Stage::computeRoot() const {
 
 void Stage::computeInline() const {
     const std::string context = "compute_inline of stage '" + name() + "'";
+    if (isGroup())
+        failPrimitive(context, "a group cannot be inlined; inline its stages one by one");
     const auto* compute = get()->op.as<ComputeOpNode>();
     if (!compute)
         failPrimitive(context, "only a compute can be inlined, '" + name() + "' is a " +

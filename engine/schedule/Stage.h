@@ -94,8 +94,20 @@ public:
     TileResult tile(const IterVar& x, const IterVar& y, const Expr& xFactor,
                     const Expr& yFactor) const;
 
+    /// A group stage (TVM's `s.create_group`): no operation and no loops. Its members (the
+    /// stages whose `group` it is) that are at the root of the group are computed wherever the
+    /// group is: at the root, or inside the leaf a `compute_at` of the group names.
+    static Stage makeGroup(std::string name);
+    bool isGroup() const;
+    /// Where the stage is really attached (TVM's GetAttachSpec): the stage itself, or, while it
+    /// is at the root of its group, the group (and so on up the nested groups).
+    Stage attachSpec() const;
+    /// True when `group` is this stage's group or encloses it.
+    bool isInGroup(const Stage& group) const;
+
     /// Computes this stage inside leaf `scope` of `parent`. `parent` need not read this stage
-    /// (its consumers may be nested inside it; InferBound checks that later).
+    /// (its consumers may be nested inside it; InferBound checks that later). A stage in a
+    /// group may only be attached to a stage of the same group (or of a group inside it).
     void computeAt(const Stage& parent, const IterVar& scope) const;
     void computeRoot() const;
     /// Marks the stage to be inlined into its consumers by normalize().
@@ -142,6 +154,9 @@ struct StageNode : RefCounted {
     std::string scope;  ///< storage scope; empty means inferred
     Expr storePredicate; ///< set_store_predicate; undefined when none
     bool isOutput = false;
+    Stage group;             ///< the group the stage belongs to (undefined: none)
+    int numChildStages = 0;  ///< a group: its direct members (stages and groups)
+    std::string groupName;   ///< a group: its name (it has no operation to take one from)
     SourceLocation location;       ///< the script line that created the stage
     SourceLocation attachLocation; ///< the script line of the last compute_* call
 };

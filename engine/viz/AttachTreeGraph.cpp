@@ -65,12 +65,14 @@ struct AttachPoint {
 };
 
 AttachPoint attachPointOf(const Schedule& sch, const Stage& stage) {
-    if (stage->attachType != AttachType::Scope || !stage->attachStage.defined())
+    // A stage at the root of its group hangs where the group is attached.
+    const Stage spec = stage.attachSpec();
+    if (spec->attachType != AttachType::Scope || !spec->attachStage.defined())
         return {};
-    int parent = stageIndexOf(sch, stage->attachStage);
-    if (parent < 0 || !isInLoopNest(stage->attachStage))
+    int parent = stageIndexOf(sch, spec->attachStage);
+    if (parent < 0 || !isInLoopNest(spec->attachStage))
         return {};
-    return {parent, stage->attachStage.leafIndex(stage->attachIVar)};
+    return {parent, spec->attachStage.leafIndex(spec->attachIVar)};
 }
 
 GraphNode& nodeById(Graph& graph, const std::string& id) {

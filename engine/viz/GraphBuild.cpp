@@ -127,9 +127,13 @@ std::string tensorTypeText(const Operation& op) {
 }
 
 std::string attachText(const Stage& stage) {
+    const std::string group = stage->group.defined() ? " (" + stage->group.name() + ")" : "";
+    const Stage spec = stage.attachSpec();
+    if (!spec.same_as(stage) && spec->attachType == AttachType::Scope)
+        return "at " + spec->attachStage.name() + "." + spec->attachIVar->var.name() + group;
     switch (stage->attachType) {
     case AttachType::GroupRoot:
-        return "root";
+        return "root" + group;
     case AttachType::Inline:
         return "inline";
     case AttachType::InlinedAlready:
@@ -141,7 +145,7 @@ std::string attachText(const Stage& stage) {
     }
     std::string parent = stage->attachStage.defined() ? stage->attachStage.name() : "?";
     std::string loop = stage->attachIVar.defined() ? stage->attachIVar->var.name() : "?";
-    return "at " + parent + "." + loop;
+    return "at " + parent + "." + loop + group;
 }
 
 std::string ScopeInfo::text() const {

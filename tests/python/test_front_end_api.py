@@ -201,7 +201,7 @@ def test_missing_engine_features_say_so():
     A, B, C = _elementwise()
     s = te.create_schedule(C.op)
     for owner, name in ((te, "scan"), (tvm.tir, "decl_buffer"), (te, "decl_tensor_intrin"),
-                        (s[C], "tensorize"), (s, "create_group")):
+                        (s[C], "tensorize")):
         assert not hasattr(owner, name), name
         try:
             getattr(owner, name)

@@ -1,7 +1,7 @@
 # InferBound through TVM's Python API, in the style of TVM's
 # tests/python/unittest/test_te_schedule_bound_inference.py: every expected extent is the one TVM
-# gives for the same schedule. TVM's tests of scan, schedule groups and tensor intrinsics are not
-# here: the engine has none of those.
+# gives for the same schedule. TVM's tests of scan and tensor intrinsics are not here (the engine
+# has neither yet); its group tests are in test_te_group.py.
 import tvm
 import tvm.testing
 from tvm import te

@@ -76,6 +76,10 @@ QString kindText(StageTrace::Kind kind) {
 }
 
 QString attachPointText(const Stage& stage) {
+    const Stage spec = stage.attachSpec();
+    if (!spec.same_as(stage) && spec->attachType == AttachType::Scope)
+        return QStringLiteral("at %1 of %2 with %3")
+            .arg(ivName(spec->attachIVar), qstr(spec->attachStage.name()), qstr(spec.name()));
     switch (stage->attachType) {
     case AttachType::Scope:
         return QStringLiteral("at %1 of %2")

@@ -73,7 +73,11 @@ PythonHighlighter::PythonHighlighter(QTextDocument* document) : RuleHighlighter(
                                QStringLiteral("vectorize"),
                                QStringLiteral("unroll"),
                                QStringLiteral("parallel"),
-                               QStringLiteral("rfactor")};
+                               QStringLiteral("rfactor"),
+                               QStringLiteral("create_group"),
+                               QStringLiteral("reverse_compute_inline"),
+                               QStringLiteral("pragma"),
+                               QStringLiteral("set_store_predicate")};
     m_rules << wordsRule(keywords, charFormat(QColor(0x1f, 0x4e, 0xa8), true));
     m_rules << wordsRule(builtins, charFormat(QColor(0x7a, 0x3e, 0x9d)));
     m_rules << wordsRule(teApi, charFormat(QColor(0x00, 0x6e, 0x6e)));

@@ -224,7 +224,34 @@ void bindStage(py::module_& m) {
             return py::isinstance<Stage>(b) && a.same_as(b.cast<Stage>());
         })
         .def("__hash__", [](const Stage& s) { return StageHash()(s); })
-        .def("__repr__", [](const Stage& s) { return "stage(" + s.name() + ", " + nodeToString(s->op) + ")"; });
+        .def_property_readonly("group",
+                               [](const Stage& s) -> py::object {
+                                   if (!s->group.defined())
+                                       return py::none();
+                                   return py::cast(s->group);
+                               })
+        .def_property_readonly("num_child_stages", [](const Stage& s) { return s->numChildStages; })
+        .def("__repr__", [](const Stage& s) {
+            if (s.isGroup())
+                return "group-stage(" + s.name() + ")";
+            return "stage(" + s.name() + ", " + nodeToString(s->op) + ")";
+        });
+}
+
+/// A tensor or a list of tensors, as TVM's Python accepts for create_group.
+std::vector<Tensor> tensorList(const py::object& value, const std::string& what) {
+    if (value.is_none())
+        return {};
+    if (py::isinstance<Tensor>(value))
+        return {value.cast<Tensor>()};
+    std::vector<Tensor> out;
+    for (const py::handle item : value) {
+        if (!py::isinstance<Tensor>(item))
+            throw UserError(what + ": expected tensors, got " +
+                            std::string(py::str(py::type::of(item).attr("__name__"))));
+        out.push_back(item.cast<Tensor>());
+    }
+    return out;
 }
 
 py::object tensorsOrOne(const std::vector<Tensor>& tensors) {
@@ -275,6 +302,24 @@ void bindSchedule(py::module_& m) {
                 return tensorsOrOne(s.rfactor(t, axis, factorAxis));
             },
             py::arg("tensor"), py::arg("axis"), py::arg("factor_axis") = 0, Located())
+        .def(
+            "create_group",
+            [](const Schedule& s, py::object outputs, py::object inputs, bool includeInputs) {
+                std::vector<Stage> rooted;
+                Stage group = s.createGroup(tensorList(outputs, "create_group outputs"),
+                                            tensorList(inputs, "create_group inputs"),
+                                            includeInputs, &rooted);
+                // TVM's LOG(WARNING), on the script's stderr.
+                for (const Stage& stage : rooted)
+                    py::print("warning: create_group: stage '" + stage.name() +
+                                  "' was computed at a stage outside " + group.name() +
+                                  "; it is now computed at the root of the group",
+                              py::arg("file") = py::module_::import("sys").attr("stderr"));
+                return group;
+            },
+            py::arg("outputs"), py::arg("inputs") = py::list(), py::arg("include_inputs") = false,
+            Located())
+        .def_property_readonly("groups", [](const Schedule& s) { return s.groups(); })
         .def("normalize", &Schedule::normalize, Located())
         .def("copy", &Schedule::copy, Located())
         .def("__eq__", [](const Schedule& a, py::object b) {

@@ -43,7 +43,6 @@ def _not_available(cls, names):
 
 _not_available(Stage, ("env_threads", "storage_align", "double_buffer",
                        "tensorize", "prefetch", "rolling_buffer", "transform_layout"))
-_not_available(Schedule, ("create_group", "groups"))
 
 
 class TensorSlice:
