@@ -162,17 +162,23 @@ void writeEdge(std::ostream& os, const GraphEdge& edge) {
     os << "];\n";
 }
 
-void writeCluster(std::ostream& os, const Graph& graph, const GraphCluster& cluster) {
-    os << "  subgraph " << quoteDot(cluster.id) << " {\n"
-       << "    id=" << quoteDot(cluster.id) << "; label=" << quoteDot(cluster.label)
+/// The cluster, with the clusters inside it, indented by `indent`.
+void writeCluster(std::ostream& os, const Graph& graph, const GraphCluster& cluster,
+                  const std::string& indent) {
+    const std::string inner = indent + "  ";
+    os << indent << "subgraph " << quoteDot(cluster.id) << " {\n"
+       << inner << "id=" << quoteDot(cluster.id) << "; label=" << quoteDot(cluster.label)
        << "; style=rounded; color=\"#85929E\";\n";
+    for (const GraphCluster& child : graph.clusters)
+        if (child.parent == cluster.id)
+            writeCluster(os, graph, child, inner);
     for (const GraphNode& node : graph.nodes)
         if (node.cluster == cluster.id)
-            writeNode(os, node, "    ");
+            writeNode(os, node, inner);
     for (const RankGroup& group : graph.rankGroups)
         if (group.cluster == cluster.id)
-            writeRankGroup(os, group, "    ");
-    os << "  }\n";
+            writeRankGroup(os, group, inner);
+    os << indent << "}\n";
 }
 
 } // namespace
@@ -253,7 +259,8 @@ std::string toDot(const Graph& graph) {
        << "  node [fontname=\"Helvetica\", fontsize=10];\n"
        << "  edge [fontname=\"Helvetica\", fontsize=9];\n";
     for (const GraphCluster& cluster : graph.clusters)
-        writeCluster(os, graph, cluster);
+        if (cluster.parent.empty())
+            writeCluster(os, graph, cluster, "  ");
     for (const GraphNode& node : graph.nodes)
         if (node.cluster.empty())
             writeNode(os, node, "  ");

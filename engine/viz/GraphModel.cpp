@@ -164,6 +164,8 @@ void checkGraph(const Graph& graph) {
     std::set<std::string> clusters;
     for (const GraphCluster& c : graph.clusters) {
         BS_CHECK(c.id.rfind("cluster_", 0) == 0 && isPlainId(c.id)) << "bad cluster id " << c.id;
+        BS_CHECK(c.parent.empty() || clusters.count(c.parent))
+            << "cluster " << c.id << " inside " << c.parent << ", which does not come before it";
         BS_CHECK(clusters.insert(c.id).second) << "duplicate cluster " << c.id;
     }
     for (const GraphNode& node : graph.nodes) {

@@ -136,12 +136,15 @@ struct GraphEdge {
     bool problem = false;
 };
 
-/// A labelled box around nodes (one per stage in the all-stages relation graph).
+/// A labelled box around nodes (one per stage in the all-stages relation graph, one per schedule
+/// group in the stage DAG). Clusters nest: a parent comes before its children in
+/// Graph::clusters.
 struct GraphCluster {
     std::string id; ///< starts with `cluster_`, as Graphviz requires
     std::string label;
     ObjectRef ref;
     SourceLocation location;
+    std::string parent; ///< id of the enclosing cluster, or empty
 };
 
 /// Nodes to be placed on one rank; `ordered` keeps them left to right in the given order

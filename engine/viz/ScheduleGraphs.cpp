@@ -4,6 +4,8 @@
 
 #include "support/Check.h"
 
+#include <algorithm>
+
 namespace bs::viz {
 
 using namespace detail;
@@ -37,6 +39,43 @@ std::vector<LabelRow> dagRows(const GraphNode& node, const Stage& stage) {
     return rows;
 }
 
+/// `cluster_group0`, ... by the group's position in the schedule.
+std::string groupClusterId(const Schedule& sch, const Stage& group) {
+    const std::vector<Stage>& groups = sch.groups();
+    for (size_t g = 0; g < groups.size(); ++g)
+        if (groups[g].same_as(group))
+            return "cluster_group" + std::to_string(g);
+    BS_UNREACHABLE("group " << group.name() << " is not in the schedule");
+}
+
+/// A box per schedule group, labelled with its name and where it is computed, outer groups
+/// before the groups inside them.
+std::vector<GraphCluster> groupClusters(const Schedule& sch) {
+    auto depth = [](const Stage& g) {
+        int d = 0;
+        for (Stage up = g->group; up.defined(); up = up->group)
+            ++d;
+        return d;
+    };
+    std::vector<Stage> groups = sch.groups();
+    std::stable_sort(groups.begin(), groups.end(),
+                     [&](const Stage& a, const Stage& b) { return depth(a) < depth(b); });
+    std::vector<GraphCluster> clusters;
+    for (const Stage& g : groups) {
+        GraphCluster cluster;
+        cluster.id = groupClusterId(sch, g);
+        cluster.label = g.name() + (g->attachType == AttachType::Scope
+                                        ? " (at " + g->attachStage.name() + "." +
+                                              g->attachIVar->var.name() + ")"
+                                        : "");
+        if (g->group.defined())
+            cluster.parent = groupClusterId(sch, g->group);
+        cluster.location = g->attachLocation.known() ? g->attachLocation : g->location;
+        clusters.push_back(std::move(cluster));
+    }
+    return clusters;
+}
+
 } // namespace
 
 Graph stageDag(const GraphInput& input) {
@@ -46,9 +85,12 @@ Graph stageDag(const GraphInput& input) {
     graph.name = "Stage DAG";
     graph.rankDir = RankDir::TopToBottom;
     const std::vector<Stage>& stages = input.schedule.stages();
+    graph.clusters = groupClusters(input.schedule);
     for (size_t s = 0; s < stages.size(); ++s) {
         GraphNode node = stageNode(input, int(s));
         node.rows = dagRows(node, stages[s]);
+        if (stages[s]->group.defined())
+            node.cluster = groupClusterId(input.schedule, stages[s]->group);
         graph.nodes.push_back(std::move(node));
     }
     // One edge per tensor read, in the consumer's order of first read; a tensor whose producer

@@ -1,6 +1,9 @@
 // The stage DAG model (viz/ScheduleGraphs.h): nodes, edges, styles and rich fields.
 #include "VizTestUtil.h"
 
+#include "viz/Dot.h"
+#include "viz/Layout.h"
+
 #include <gtest/gtest.h>
 
 using namespace bs;
@@ -172,4 +175,61 @@ TEST(GraphModel, KindAndFormatNamesRoundTrip) {
                         GraphKind::ConsumerRequests})
         EXPECT_EQ(parseGraphKind(graphKindName(k)), k);
     EXPECT_FALSE(parseGraphKind("tree").has_value());
+}
+
+namespace {
+
+/// A -> B -> C -> D (8 x 8 copies), groups: inner = {C}, outer = {B, inner}, the outer group
+/// computed at D's first axis.
+struct Grouped {
+    Tensor a = placeholder({8, 8}, DataType::float32(), "A");
+    Tensor b = compute({8, 8}, [this](const std::vector<Var>& v) { return a({v[0], v[1]}); }, "B");
+    Tensor c = compute({8, 8}, [this](const std::vector<Var>& v) { return b({v[0], v[1]}); }, "C");
+    Tensor d = compute({8, 8}, [this](const std::vector<Var>& v) { return c({v[0], v[1]}); }, "D");
+    Schedule s = createSchedule(d.op);
+    Stage inner = s.createGroup({c}, {b}, false);
+    Stage outer = s.createGroup({c}, {b}, true);
+
+    Grouped() { outer.computeAt(s[d], d.op.as<ComputeOpNode>()->axis[0]); }
+};
+
+} // namespace
+
+TEST(StageDag, GroupsAreNestedBoxesAroundTheirStages) {
+    Grouped ex;
+    Graph g = stageDag({ex.s});
+    ASSERT_EQ(g.clusters.size(), 2u);
+    // The outer group first, though it was created second.
+    EXPECT_EQ(g.clusters[0].id, "cluster_group1");
+    EXPECT_EQ(g.clusters[0].label, "group1 (at D.i)");
+    EXPECT_EQ(g.clusters[0].parent, "");
+    EXPECT_EQ(g.clusters[1].id, "cluster_group0");
+    EXPECT_EQ(g.clusters[1].label, "group0");
+    EXPECT_EQ(g.clusters[1].parent, "cluster_group1");
+    EXPECT_EQ(g.findNode("stage1")->cluster, "cluster_group1"); // B
+    EXPECT_EQ(g.findNode("stage2")->cluster, "cluster_group0"); // C
+    EXPECT_EQ(g.findNode("stage3")->cluster, "");               // D
+    EXPECT_EQ(g.findNode("stage1")->field("attach"), "at D.i (group1)");
+    std::string dot = toDot(g);
+    size_t outerAt = dot.find("subgraph \"cluster_group1\"");
+    size_t innerAt = dot.find("    subgraph \"cluster_group0\"");
+    ASSERT_NE(outerAt, std::string::npos) << dot;
+    ASSERT_NE(innerAt, std::string::npos) << dot;
+    EXPECT_LT(outerAt, innerAt) << dot;
+}
+
+TEST(StageDag, NestedGroupBoxesEncloseEachOtherInTheLayout) {
+    if (!graphvizAvailable())
+        GTEST_SKIP() << "built without Graphviz";
+    Grouped ex;
+    GraphLayout l = layout(stageDag({ex.s}));
+    ASSERT_EQ(l.clusters.size(), 2u);
+    auto encloses = [](const Box& outer, const Box& inner) {
+        return outer.x <= inner.x && outer.y <= inner.y &&
+               outer.x + outer.width >= inner.x + inner.width &&
+               outer.y + outer.height >= inner.y + inner.height;
+    };
+    EXPECT_TRUE(encloses(l.clusters[0].box, l.clusters[1].box));
+    EXPECT_TRUE(encloses(l.clusters[1].box, l.findNode("stage2")->box));
+    EXPECT_FALSE(encloses(l.clusters[0].box, l.findNode("stage3")->box));
 }
