@@ -8,6 +8,7 @@
 #include "ir/Printer.h"
 #include "lower/Lower.h"
 #include "schedule/Graph.h"
+#include "schedule/AutoInline.h"
 #include "schedule/InferBound.h"
 #include "script/bindings/Bindings.h"
 #include "script/bindings/CallGuard.h"
@@ -345,6 +346,9 @@ BoundRules rulesOf(const std::string& name) {
 }
 
 void bindAnalyses(py::module_& m) {
+    m.def("AutoInlineElemWise", &autoInlineElemWise, py::arg("sch"), Located());
+    m.def("AutoInlineBroadcast", &autoInlineBroadcast, py::arg("sch"), Located());
+    m.def("AutoInlineInjective", &autoInlineInjective, py::arg("sch"), Located());
     m.def(
         "_infer_bound",
         [](const Schedule& s, const std::string& rules) {

@@ -21,12 +21,16 @@ Split = _core.Split
 Fuse = _core.Fuse
 Rebase = _core.Rebase
 Singleton = _core.Singleton
+AutoInlineElemWise = _core.AutoInlineElemWise
+AutoInlineBroadcast = _core.AutoInlineBroadcast
+AutoInlineInjective = _core.AutoInlineInjective
 
 __all__ = [
     "Tensor", "Operation", "PlaceholderOp", "ComputeOp", "Schedule", "Stage", "IterVarAttr",
     "Split", "Fuse", "Rebase", "Singleton", "placeholder", "compute", "reduce_axis",
     "thread_axis", "sum", "max", "min", "comm_reducer", "create_schedule", "InferBound",
-    "ScheduleOps", "lower", "show", "bound_trace",
+    "ScheduleOps", "lower", "show", "bound_trace", "AutoInlineElemWise", "AutoInlineBroadcast",
+    "AutoInlineInjective",
 ]
 
 

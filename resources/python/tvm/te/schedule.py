@@ -1,10 +1,10 @@
 """tvm.te.schedule: schedules, stages, relations, IterVar (with its kinds: `IterVar.Unrolled`),
-InferBound and ScheduleOps."""
+InferBound, ScheduleOps and the AutoInline* helpers."""
 
 from boundscope.expr import IterVar  # noqa: F401
 from boundscope.te import (  # noqa: F401
     Schedule, Stage, IterVarAttr, Split, Fuse, Rebase, Singleton, create_schedule, InferBound,
-    ScheduleOps,
+    ScheduleOps, AutoInlineElemWise, AutoInlineBroadcast, AutoInlineInjective,
 )
 from .._placeholder import missing as _missing
 
