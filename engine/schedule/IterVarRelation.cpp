@@ -6,7 +6,7 @@
 namespace bs {
 
 IterVarRelation IterVarRelation::split(IterVar parent, IterVar outer, IterVar inner, Expr factor,
-                                       Expr nparts) {
+                                       Expr nparts, bool disablePredication) {
     BS_CHECK(factor.defined() != nparts.defined()) << "a split has a factor or nparts, not both";
     auto* n = new SplitNode();
     n->parent = std::move(parent);
@@ -14,6 +14,7 @@ IterVarRelation IterVarRelation::split(IterVar parent, IterVar outer, IterVar in
     n->inner = std::move(inner);
     n->factor = std::move(factor);
     n->nparts = std::move(nparts);
+    n->disablePredication = disablePredication;
     return IterVarRelation(n);
 }
 
@@ -76,9 +77,9 @@ std::string toString(const IterVarRelation& rel) {
         [&](const SplitNode* s) {
             std::string text = "split(parent=" + name(s->parent) + ", outer=" + name(s->outer) +
                                ", inner=" + name(s->inner);
-            if (s->factor.defined())
-                return text + ", factor=" + toString(s->factor) + ")";
-            return text + ", nparts=" + toString(s->nparts) + ")";
+            text += s->factor.defined() ? ", factor=" + toString(s->factor)
+                                        : ", nparts=" + toString(s->nparts);
+            return text + (s->disablePredication ? ", disable_predication=True)" : ")");
         },
         [&](const FuseNode* f) {
             return "fuse(outer=" + name(f->outer) + ", inner=" + name(f->inner) +

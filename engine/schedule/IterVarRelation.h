@@ -34,6 +34,9 @@ struct SplitNode : IterVarRelationNode {
     IterVar inner;
     Expr factor;
     Expr nparts;
+    /// `split(..., disable_predication=True)`: no bound check for the iterations past the
+    /// parent's extent (the program's buffers must be large enough for them).
+    bool disablePredication = false;
     SplitNode() : IterVarRelationNode(kKind) {}
 };
 
@@ -68,7 +71,7 @@ public:
     explicit IterVarRelation(const IterVarRelationNode* node) : m_ptr(node) {}
 
     static IterVarRelation split(IterVar parent, IterVar outer, IterVar inner, Expr factor,
-                                 Expr nparts);
+                                 Expr nparts, bool disablePredication = false);
     static IterVarRelation fuse(IterVar outer, IterVar inner, IterVar fused);
     static IterVarRelation rebase(IterVar parent, IterVar rebased);
     static IterVarRelation singleton(IterVar iter);

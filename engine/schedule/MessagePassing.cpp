@@ -537,6 +537,10 @@ IterVarMap<bool> passUpBoundCheck(const Stage& stage, const IterVarMap<Range>& d
     for (size_t i = stage->relations.size(); i-- > 0;) {
         visitRelation(stage->relations[i], Overloaded{
             [&](const SplitNode* s) {
+                if (s->disablePredication) { // TVM: the split asks for no check at all
+                    state[s->parent] = false;
+                    return;
+                }
                 bool child = state[s->outer] || state[s->inner];
                 if (child || (exactSplits && exactSplits->count(s))) {
                     state[s->parent] = child;

@@ -77,10 +77,13 @@ public:
     const IterVarAttr* attrOf(const IterVar& iv) const;
 
     /// `split(parent, factor)`: replaces the leaf `parent` by (`parent.outer`, `parent.inner`),
-    /// inner extent `factor`; the new IterVars have no dom. Returns (outer, inner).
-    std::pair<IterVar, IterVar> split(const IterVar& parent, const Expr& factor) const;
+    /// inner extent `factor`; the new IterVars have no dom. Returns (outer, inner). With
+    /// `disablePredication`, lowering adds no bound check for the split's extra iterations.
+    std::pair<IterVar, IterVar> split(const IterVar& parent, const Expr& factor,
+                                      bool disablePredication = false) const;
     /// `split(parent, nparts=n)`: the same with outer extent `nparts`.
-    std::pair<IterVar, IterVar> splitByNParts(const IterVar& parent, const Expr& nparts) const;
+    std::pair<IterVar, IterVar> splitByNParts(const IterVar& parent, const Expr& nparts,
+                                              bool disablePredication = false) const;
     /// Fuses two adjacent leaves (either order) into `outer.inner.fused`, named in argument
     /// order, kind the larger of the two.
     IterVar fuse(const IterVar& outer, const IterVar& inner) const;

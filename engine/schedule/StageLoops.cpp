@@ -65,7 +65,7 @@ void checkSplitSize(const Expr& size, const char* what, const std::string& conte
 
 /// TVM's Split: `parent` -> (`parent.outer`, `parent.inner`) in the leaves, in place.
 std::pair<IterVar, IterVar> splitIn(LoopEdit& edit, const IterVar& parent, const Expr& factor,
-                                    const Expr& nparts) {
+                                    const Expr& nparts, bool disablePredication = false) {
     const std::string context = primitiveContext("split", parent, edit.stageName);
     const bool byFactor = factor.defined();
     checkSplitSize(byFactor ? factor : nparts, byFactor ? "factor" : "nparts", context);
@@ -75,7 +75,8 @@ std::pair<IterVar, IterVar> splitIn(LoopEdit& edit, const IterVar& parent, const
                                    iterVarTypeName(parent->iterType));
     IterVar outer(Range(), copyWithSuffix(parent->var, ".outer"), parent->iterType);
     IterVar inner(Range(), copyWithSuffix(parent->var, ".inner"), parent->iterType);
-    edit.relations.push_back(IterVarRelation::split(parent, outer, inner, factor, nparts));
+    edit.relations.push_back(
+        IterVarRelation::split(parent, outer, inner, factor, nparts, disablePredication));
     edit.all.push_back(outer);
     edit.all.push_back(inner);
     edit.leaves[pos] = inner;
@@ -141,20 +142,22 @@ void reorderIn(LoopEdit& edit, const std::vector<IterVar>& order) {
 
 } // namespace
 
-std::pair<IterVar, IterVar> Stage::split(const IterVar& parent, const Expr& factor) const {
+std::pair<IterVar, IterVar> Stage::split(const IterVar& parent, const Expr& factor,
+                                         bool disablePredication) const {
     LoopEdit edit(*this);
     if (!factor.defined())
         failPrimitive(primitiveContext("split", parent, name()), "factor must be given");
-    auto result = splitIn(edit, parent, factor, Expr());
+    auto result = splitIn(edit, parent, factor, Expr(), disablePredication);
     edit.commit(*this);
     return result;
 }
 
-std::pair<IterVar, IterVar> Stage::splitByNParts(const IterVar& parent, const Expr& nparts) const {
+std::pair<IterVar, IterVar> Stage::splitByNParts(const IterVar& parent, const Expr& nparts,
+                                                 bool disablePredication) const {
     LoopEdit edit(*this);
     if (!nparts.defined())
         failPrimitive(primitiveContext("split", parent, name()), "nparts must be given");
-    auto result = splitIn(edit, parent, Expr(), nparts);
+    auto result = splitIn(edit, parent, Expr(), nparts, disablePredication);
     edit.commit(*this);
     return result;
 }

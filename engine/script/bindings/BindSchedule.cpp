@@ -67,7 +67,9 @@ void bindRelations(py::module_& m) {
         .def_property_readonly("outer", [](const PySplit& w) { return w.rel.as<SplitNode>()->outer; })
         .def_property_readonly("inner", [](const PySplit& w) { return w.rel.as<SplitNode>()->inner; })
         .def_property_readonly("factor", [](const PySplit& w) { return w.rel.as<SplitNode>()->factor; })
-        .def_property_readonly("nparts", [](const PySplit& w) { return w.rel.as<SplitNode>()->nparts; });
+        .def_property_readonly("nparts", [](const PySplit& w) { return w.rel.as<SplitNode>()->nparts; })
+        .def_property_readonly("disable_predication",
+                               [](const PySplit& w) { return w.rel.as<SplitNode>()->disablePredication; });
     bindRelation<PyFuse>(m, "Fuse")
         .def_property_readonly("outer", [](const PyFuse& w) { return w.rel.as<FuseNode>()->outer; })
         .def_property_readonly("inner", [](const PyFuse& w) { return w.rel.as<FuseNode>()->inner; })
@@ -113,15 +115,15 @@ std::vector<IterVar> ivList(const py::args& args) {
 /// `stage.split(parent, factor=None, nparts=None)`; like TVM's Python Stage.split, a call with
 /// both or neither raises ValueError before the engine is asked.
 py::object splitStage(const Stage& s, const IterVar& parent, const py::object& factor,
-                      const py::object& nparts) {
+                      const py::object& nparts, bool disablePredication) {
     if (!factor.is_none() && !nparts.is_none())
         throw py::value_error("split of '" + parent->var.name() + "' in stage '" + s.name() +
                               "': give factor or nparts, not both");
     std::pair<IterVar, IterVar> parts;
     if (!factor.is_none())
-        parts = s.split(parent, convertExpr(factor, "factor"));
+        parts = s.split(parent, convertExpr(factor, "factor"), disablePredication);
     else if (!nparts.is_none())
-        parts = s.splitByNParts(parent, convertExpr(nparts, "nparts"));
+        parts = s.splitByNParts(parent, convertExpr(nparts, "nparts"), disablePredication);
     else
         throw py::value_error("split of '" + parent->var.name() + "' in stage '" + s.name() +
                               "': give factor or nparts");
@@ -164,7 +166,7 @@ void bindStage(py::module_& m) {
     bindIterVarAttr(m);
     py::class_<Stage>(m, "Stage")
         .def("split", &splitStage, py::arg("parent"), py::arg("factor") = py::none(),
-             py::arg("nparts") = py::none(), Located())
+             py::arg("nparts") = py::none(), py::arg("disable_predication") = false, Located())
         .def(
             "fuse", [](const Stage& s, py::args args) { return s.fuse(ivList(args)); }, Located())
         .def(

@@ -13,8 +13,8 @@ import collections
 
 import _boundscope as _core
 
-from .error import TVMError
-from .nd import NDArray, cpu, device  # noqa: F401 - tvm.cpu / tvm.device
+from ..error import TVMError
+from ..nd import NDArray, cpu, device  # noqa: F401 - tvm.cpu / tvm.device
 
 ProfileResult = collections.namedtuple("ProfileResult", ["mean", "results"])
 
