@@ -9,6 +9,8 @@
 /// Counters: `us_per_term` (the best of the iterations over N) and `x_per_term_25k`, the time
 /// per term over deep25000's measured earlier in the same run (linear: about 1).
 
+#include "BenchSupport.h"
+
 #include "codegen/llvm/LlvmJit.h"
 #include "ir/Op.h"
 
@@ -69,10 +71,5 @@ int main(int argc, char** argv) {
             ->UseManualTime()
             ->Unit(benchmark::kMillisecond)
             ->Iterations(3);
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv))
-        return 1;
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    return bench::runRegisteredBenchmarks(argc, argv);
 }
