@@ -27,8 +27,10 @@ void resplit(const Schedule& sch, const std::string& stageName, const SplitNode*
             continue;
         Expr given = makeConst(DataType::int32(), value);
         rel = split->factor.defined()
-                  ? IterVarRelation::split(split->parent, split->outer, split->inner, given, Expr())
-                  : IterVarRelation::split(split->parent, split->outer, split->inner, Expr(), given);
+                  ? IterVarRelation::split(split->parent, split->outer, split->inner, given, Expr(),
+                                           split->disablePredication)
+                  : IterVarRelation::split(split->parent, split->outer, split->inner, Expr(), given,
+                                           split->disablePredication);
         return;
     }
     throw UserError("no such split in stage '" + stageName + "'");

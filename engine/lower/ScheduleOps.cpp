@@ -70,7 +70,7 @@ private:
         step.text = text + ")" +
                     (spec->attachType == AttachType::Scope
                          ? ", computed at " + spec->attachIVar->var.name() + " of '" +
-                               spec->attachStage->op->name + "'" +
+                               spec->attachStage.name() + "'" +
                                (spec.same_as(stage) ? std::string()
                                                     : " with its group " + spec.name()) +
                                ", once per iteration of the loops around it."
@@ -243,13 +243,13 @@ Stmt scheduleOps(const Schedule& sch, const IterVarMap<Range>& bounds,
         if (spec->attachType == AttachType::Scope) {
             if (!body.defined())
                 throw UserError("stage '" + stage->op->name + "' is attached to '" +
-                                spec->attachStage->op->name + "', which produces no loop nest");
+                                spec->attachStage.name() + "', which produces no loop nest");
             InjectAttach inject(stage, spec, lowering);
             body = inject.visitStmt(body);
             if (!inject.found)
                 throw UserError("did not find the attach point '" + spec->attachIVar->var.name() +
                                 "' of stage '" + stage->op->name + "' in the loop nest of '" +
-                                spec->attachStage->op->name + "'");
+                                spec->attachStage.name() + "'");
             continue;
         }
         body = lowering.makePipeline(stage, body);

@@ -368,7 +368,7 @@ void bindVisibleRanges(const Stage& consumer, const std::vector<IterVar>& produc
     const std::string producer = stage->op->name;
     const Stage spec = stage.attachSpec();
     const std::string loop = spec->attachIVar->var.name();
-    const std::string at = spec->attachStage->op->name;
+    const std::string at = spec->attachStage.name();
     const std::string group = spec.same_as(stage) ? "" : " (with its group " + spec.name() + ")";
     Diagnostic d{"invalid schedule: '" + producer + "' is computed at loop '" + loop + "' of '" + at +
                      "'" + group + ", but its consumer '" + consumerOp->name + "' does not run inside that loop, so "
@@ -524,11 +524,11 @@ std::string attachedAt(const Stage& stage) {
     const Stage spec = stage.attachSpec();
     if (!spec.same_as(stage) && spec->attachType == AttachType::Scope)
         return "computed at " + spec->attachIVar->var.name() + " of '" +
-               spec->attachStage->op->name + "' with its group " + spec.name();
+               spec->attachStage.name() + "' with its group " + spec.name();
     switch (stage->attachType) {
     case AttachType::Scope:
         return "computed at " + stage->attachIVar->var.name() + " of '" +
-               stage->attachStage->op->name + "'";
+               stage->attachStage.name() + "'";
     case AttachType::Inline:
     case AttachType::InlinedAlready:
         return "inlined";

@@ -348,7 +348,9 @@ std::optional<StageNeed> analyzeStageNeed(const Schedule& normalized, const Infe
             isl::set set = model->accessSet(ctx, i);
             MaxCounts c = withinBudget(ctx, need.gaveUp, MaxCounts{},
                                        [&] { return maxOverIterations(ctx, *model, set, context); });
-            std::string region = withinBudget(ctx, need.gaveUp, std::string("?"),
+            // A region given up shows as `?`; it is no count, so need.gaveUp stays.
+            bool regionGivenUp = false;
+            std::string region = withinBudget(ctx, regionGivenUp, std::string("?"),
                                               [&] { return regionOf(set, *model, context); });
             need.accesses.push_back(StageNeed::Access{model->accesses[i].consumer, model->accesses[i].index,
                                                       model->accesses[i].indices, c.count, c.hull,

@@ -269,6 +269,8 @@ std::optional<isl::pw_aff> toPwAff(isl::ctx ctx, const Expr& e, ParamSpace& spac
         return std::nullopt;
     try {
         return isl::pw_aff(ctx, space.header() + "{ [(" + *text + ")] }");
+    } catch (const isl::exception_quota&) {
+        throw; // a work limit (InferBoundTightCount's budget) is its caller's to report
     } catch (const isl::exception&) {
         return std::nullopt;
     }
@@ -289,6 +291,8 @@ std::optional<Expr> toExpr(const isl::pw_aff& pa, const isl::set& context, const
             return std::nullopt;
         Analyzer analyzer;
         return analyzer.simplify(*e);
+    } catch (const isl::exception_quota&) {
+        throw; // a work limit (InferBoundTightCount's budget) is its caller's to report
     } catch (const isl::exception&) {
         return std::nullopt;
     }
@@ -314,6 +318,8 @@ bool equalsOn(isl::ctx ctx, const Expr& e, const isl::pw_aff& target, ParamSpace
     try {
         isl::set same = pa->eq_set(target);
         return target.domain().is_subset(same);
+    } catch (const isl::exception_quota&) {
+        throw; // a work limit (InferBoundTightCount's budget) is its caller's to report
     } catch (const isl::exception&) {
         return false;
     }

@@ -97,7 +97,9 @@ private:
         Expr parent = ext.at(s->parent), stride = m_rmap.at(s->inner).extent;
         Expr outer = m_rmap.at(s->outer).extent;
         bool divides = uniform(s->parent) && m_analyzer.canProve(eq(stride * outer, parent));
-        if (divides || m_dominating[s->parent] || hasAnnotatedLeaf(m_stage, m_positions[s->inner])) {
+        // disable_predication: the program runs every iteration unguarded, as under tvm.
+        if (divides || s->disablePredication || m_dominating[s->parent] ||
+            hasAnnotatedLeaf(m_stage, m_positions[s->inner])) {
             ext[s->outer] = outer;
             ext[s->inner] = stride;
             return uniform(s->parent);

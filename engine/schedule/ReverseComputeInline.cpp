@@ -55,6 +55,9 @@ void checkConsumerUnscheduled(const Stage& consumer) {
     if (consumer->attachType == AttachType::Scope)
         refuse(consumer, "it is computed at stage '" + consumer->attachStage.name() +
                              "'; apply reverse_compute_inline before compute_at");
+    if (consumer->group.defined())
+        refuse(consumer, "it belongs to " + consumer->group.name() +
+                             "; apply reverse_compute_inline before create_group");
     if (consumer->attachType == AttachType::Inline ||
         consumer->attachType == AttachType::InlinedAlready)
         refuse(consumer, "it is marked compute_inline");
@@ -124,6 +127,9 @@ const ComputeOpNode* checkProducer(const Schedule& sch, const Stage& consumer,
         refuse(consumer, name + " is marked compute_inline");
     if (stage->isOutput)
         refuse(consumer, name + " is an output of the schedule, so its tensor must stay");
+    for (const Stage& g : sch.groups())
+        if (g->attachStage.same_as(consumer))
+            refuse(consumer, g.name() + " is computed at it, and its loops go away");
     for (const Stage& s : sch.stages()) {
         if (s.same_as(consumer))
             continue;

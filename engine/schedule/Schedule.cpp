@@ -164,9 +164,6 @@ Stage Schedule::createGroup(const std::vector<Tensor>& outputs, const std::vecto
     ScheduleNode* self = mutableNode();
     Stage group = Stage::makeGroup("group" + std::to_string(self->groups.size()));
     StageNode* node = group.mutableNode();
-    node->group = parent;
-    if (parent.defined())
-        ++parent.mutableNode()->numChildStages;
     // A group all of whose children are members counts as one child of its own group.
     std::vector<Stage> full;
     for (const auto& [ptr, entry] : counted)
@@ -192,6 +189,10 @@ Stage Schedule::createGroup(const std::vector<Tensor>& outputs, const std::vecto
                             std::to_string(entry.second) +
                             " of them here: a group must contain whole groups");
     }
+    // Accepted: only now does anything change.
+    node->group = parent;
+    if (parent.defined())
+        ++parent.mutableNode()->numChildStages;
     auto adopt = [&](const Stage& s) {
         s.mutableNode()->group = group;
         ++node->numChildStages;

@@ -189,6 +189,9 @@ void Stage::computeAt(const Stage& parent, const IterVar& scope) const {
         context += " at '" + scope->var.name() + "' of stage '" + parent.name() + "'";
     if (!isGroup() && get()->op.as<PlaceholderOpNode>())
         failPrimitive(context, "a placeholder is not computed, so it cannot be attached");
+    if (parent.isGroup())
+        failPrimitive(context, "'" + parent.name() + "' is a group, which has no loops to compute "
+                               "inside; compute it at one of the group's stages");
     if (get()->group.defined() && !parent.isInGroup(get()->group)) {
         const std::string group = get()->group.name();
         failPrimitive(context,
@@ -305,6 +308,8 @@ size_t editDistance(const std::string& a, const std::string& b) {
 } // namespace
 
 void Stage::setScope(const std::string& scope) const {
+    if (isGroup())
+        failPrimitive("set_scope of " + name(), "a group stores nothing; set the scope of its stages");
     // Checked here, at the script's set_scope line, rather than when InferBound first uses it.
     if (!scope.empty()) {
         try {
@@ -363,6 +368,8 @@ void Stage::pragma(const IterVar& iv, const std::string& key, const Expr& value)
 }
 
 void Stage::setStorePredicate(const Expr& predicate) const {
+    if (isGroup())
+        failPrimitive("set_store_predicate of " + name(), "a group stores nothing");
     if (!predicate.defined() || !predicate.type().isBool())
         throw UserError(Diagnostic{"set_store_predicate of stage '" + name() +
                                        "': the predicate must be a boolean expression",

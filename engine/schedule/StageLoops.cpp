@@ -25,7 +25,11 @@ struct LoopEdit {
 
     explicit LoopEdit(const Stage& stage)
         : all(stage->allIterVars), leaves(stage->leafIterVars), relations(stage->relations),
-          stageName(stage.name()) {}
+          stageName(stage.name()) {
+        if (stage.isGroup())
+            failPrimitive("loop primitive on " + stageName,
+                          "a group has no loops of its own; schedule its stages");
+    }
 
     void commit(const Stage& stage) {
         StageNode* node = stage.mutableNode();

@@ -16,26 +16,46 @@
 #include <atomic>
 #include <chrono>
 #include <mutex>
+#include <unordered_set>
 
 namespace bs {
 
 namespace {
 
+/// The modules handed to the JIT that were too large to optimize, as generateLlvm decided
+/// before the O0 pipeline (deciding again on the optimized IR could disagree).
+class LargeModules {
+public:
+    void add(const llvm::Module* module) {
+        std::lock_guard lock(m_mutex);
+        m_modules.insert(module);
+    }
+    /// True (once) when `module` was added.
+    bool take(const llvm::Module* module) {
+        std::lock_guard lock(m_mutex);
+        return m_modules.erase(module) != 0;
+    }
+
+private:
+    std::mutex m_mutex;
+    std::unordered_set<const llvm::Module*> m_modules;
+};
+
 /// The JIT's back end: the host's target machine at the aggressive level, or, for a module
-/// too large to optimize (llvmgen::isLargeModule), at the O0 level with its blocks cut into
+/// too large to optimize (LargeModules), at the O0 level with its blocks cut into
 /// pieces (llvmgen::splitLargeBlocks): the optimizing instruction scheduler and the fast
 /// register allocator both grow faster than a block's length (repro 13, an expression 100,000
 /// additions deep: 16 s at the aggressive level). A target machine per module, as ORC's
 /// ConcurrentIRCompiler makes, so that compiles on several threads do not share one.
 class HostCompiler : public llvm::orc::IRCompileLayer::IRCompiler {
 public:
-    explicit HostCompiler(llvm::orc::JITTargetMachineBuilder builder)
+    HostCompiler(llvm::orc::JITTargetMachineBuilder builder, LargeModules& large)
         : IRCompiler(llvm::orc::irManglingOptionsFromTargetOptions(builder.getOptions())),
-          m_builder(std::move(builder)) {}
+          m_builder(std::move(builder)), m_large(large) {}
 
     llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> operator()(llvm::Module& module) override {
         llvm::orc::JITTargetMachineBuilder builder = m_builder;
-        if (llvmgen::isLargeModule(module)) {
+        if (m_large.take(&module)) {
             builder.setCodeGenOptLevel(llvm::CodeGenOpt::None);
             llvmgen::splitLargeBlocks(module);
         }
@@ -48,11 +68,14 @@ public:
 
 private:
     llvm::orc::JITTargetMachineBuilder m_builder;
+    LargeModules& m_large;
 };
 
 } // namespace
 
 struct LlvmJit::Impl {
+    /// Declared before the JIT, whose compiler refers to it.
+    LargeModules large;
     std::unique_ptr<llvm::orc::LLJIT> jit;
     std::atomic<uint64_t> compiled{0};
     /// What the execution session reported while materializing (e.g. the missing symbols),
@@ -170,13 +193,14 @@ const std::string& JitKernel::failureMessage(int32_t status) const {
 // LlvmJit
 
 LlvmJit::LlvmJit() : m_impl(std::make_shared<Impl>()) {
+    LargeModules& large = m_impl->large;
     llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> jit =
         llvm::orc::LLJITBuilder()
             .setJITTargetMachineBuilder(llvmgen::hostMachineBuilder())
-            .setCompileFunctionCreator([](llvm::orc::JITTargetMachineBuilder builder)
+            .setCompileFunctionCreator([&large](llvm::orc::JITTargetMachineBuilder builder)
                                            -> llvm::Expected<std::unique_ptr<
                                                llvm::orc::IRCompileLayer::IRCompiler>> {
-                return std::make_unique<HostCompiler>(std::move(builder));
+                return std::make_unique<HostCompiler>(std::move(builder), large);
             })
             .create();
     if (!jit)
@@ -234,6 +258,15 @@ JitKernel LlvmJit::compile(LlvmModule module) {
     entry->setName(symbol);
 
     state->tracker = m_impl->jit->getMainJITDylib().createResourceTracker();
+    // Forgotten however the compile ends, so that a later module at the same address is not
+    // taken for this one.
+    struct Forget {
+        LargeModules& large;
+        const llvm::Module* module;
+        ~Forget() { large.take(module); }
+    } forget{m_impl->large, generated->module.get()};
+    if (generated->large)
+        m_impl->large.add(generated->module.get());
     llvm::orc::ThreadSafeModule threadSafe(std::move(generated->module),
                                            std::move(generated->context));
     auto fail = [&](llvm::Error error) {

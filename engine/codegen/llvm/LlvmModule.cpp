@@ -80,6 +80,7 @@ LlvmModule generateLlvm(const CpuKernel& kernel, const LlvmCodegenOptions& optio
                         "' is invalid: " + problemStream.str());
     impl->buildSeconds = secondsSince(start);
 
+    impl->large = llvmgen::isLargeModule(*impl->module);
     if (options.optimize) {
         start = std::chrono::steady_clock::now();
         llvmgen::optimizeModule(*impl->module, *machine);

@@ -22,6 +22,9 @@ struct LlvmModule::Impl {
     std::string cpuName;
     double buildSeconds = 0;
     double optimizeSeconds = 0;
+    /// Too large to optimize (llvmgen::isLargeModule before any pass): the JIT gives it the O0
+    /// back end.
+    bool large = false;
 };
 
 } // namespace bs

@@ -271,3 +271,27 @@ TEST(ReverseComputeInline, RefusesALayoutChangeOfAnOutput) {
 
 } // namespace
 } // namespace bs::test
+
+namespace bs::test {
+namespace {
+
+TEST(ReverseComputeInline, ConsumersInOrUnderGroupsAreRefused) {
+    // A group computed at the consumer would lose its loops; a consumer in a group would leave
+    // the group counting a stage that is gone.
+    Epilogue e;
+    Tensor c = compute(
+        {4, 6}, [&](const std::vector<Var>& v) { return readAt(e.b, v) + 1.0f; }, "C");
+    Tensor d = compute(
+        {4, 6}, [&](const std::vector<Var>& v) { return readAt(c, v) * 3.0f; }, "D");
+    Schedule s = createSchedule(d.op);
+    Stage g = s.createGroup({c}, {e.b}, false); // C
+    EXPECT_NE(refusal(s, c).find("it belongs to group0"), std::string::npos);
+
+    Schedule t = createSchedule(d.op);
+    Stage h = t.createGroup({e.b}, {e.a}, false); // B
+    h.computeAt(t[c], c.op.as<ComputeOpNode>()->axis[0]);
+    EXPECT_NE(refusal(t, c).find("group0 is computed at it"), std::string::npos);
+}
+
+} // namespace
+} // namespace bs::test

@@ -65,6 +65,32 @@ TEST(ScheduleGroup, AGroupCuttingAnotherIsRefused) {
     EXPECT_EQ(p.sch.groups().size(), 1u);
 }
 
+TEST(ScheduleGroup, ARefusedGroupChangesNoCount) {
+    Chain p;
+    Stage outer = p.sch.createGroup({p.d}, {p.a}, false); // B, C and D
+    Stage inner = p.sch.createGroup({p.c}, {p.a}, false); // B and C, inside it
+    EXPECT_EQ(outer->numChildStages, 2);                  // D and the inner group
+    EXPECT_THROW(p.sch.createGroup({p.d}, {p.b}, false), UserError); // C and D: cuts `inner`
+    EXPECT_EQ(outer->numChildStages, 2);
+    EXPECT_EQ(inner->numChildStages, 2);
+    EXPECT_EQ(p.sch.groups().size(), 2u);
+}
+
+TEST(ScheduleGroup, AGroupHasNoLoopsToScheduleOrComputeInside) {
+    Chain p;
+    Stage g = p.sch.createGroup({p.c}, {p.a}, false);
+    EXPECT_THROW(g.fuse(std::vector<IterVar>{}), UserError);
+    EXPECT_THROW(g.setScope("shared"), UserError);
+    EXPECT_THROW(g.computeInline(), UserError);
+    EXPECT_TRUE(g->leafIterVars.empty());
+    try {
+        p.sch[p.d].computeAt(g, IterVar());
+        FAIL() << "accepted";
+    } catch (const UserError& e) {
+        EXPECT_NE(std::string(e.what()).find("'group0' is a group"), std::string::npos) << e.what();
+    }
+}
+
 TEST(ScheduleGroup, ComputeAtStaysInsideTheGroup) {
     Chain p;
     Stage g = p.sch.createGroup({p.c}, {p.a}, false);
