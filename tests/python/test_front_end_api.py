@@ -197,6 +197,20 @@ def test_tvm_06_spellings():
     assert tvm.ir_pass.Simplify(tvm.ir_pass.Substitute(n * 2, {n: 5})).value == 10
 
 
+def test_assert_allclose_as_tvm_testing_has_it():
+    import numpy as np
+
+    a = tvm.nd.array(np.arange(6, dtype="float32").reshape(2, 3))
+    tvm.testing.assert_allclose(a, np.arange(6).reshape(2, 3))
+    tvm.testing.assert_allclose([1.0, 2.0], [1.0, 2.0 + 1e-9])
+    for actual, desired in (([1.0, 2.0], [1.0, 2.1]), ([1.0, 2.0], [[1.0, 2.0]])):
+        try:
+            tvm.testing.assert_allclose(actual, desired)
+        except AssertionError:
+            continue
+        assert False, "assert_allclose accepted %s for %s" % (actual, desired)
+
+
 def test_missing_engine_features_say_so():
     A, B, C = _elementwise()
     s = te.create_schedule(C.op)

@@ -131,7 +131,7 @@ def test_lowered_group_is_computed_inside_the_attach_loop_and_runs():
     a = tvm.nd.array(np.random.uniform(size=(16, 16)).astype("float32"))
     d = tvm.nd.array(np.zeros((16, 16), dtype="float32"))
     f(a, d)
-    np.testing.assert_allclose(d.numpy(), (a.numpy() + 1) * 2 - 1, rtol=1e-6)
+    tvm.testing.assert_allclose(d.numpy(), (a.numpy() + 1) * 2 - 1, rtol=1e-6)
 
 
 if __name__ == "__main__":

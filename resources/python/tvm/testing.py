@@ -18,6 +18,19 @@ def assert_prim_expr_equal(lhs, rhs):
         raise ValueError("{} and {} are not equal".format(lhs, rhs))
 
 
+def assert_allclose(actual, desired, rtol=1e-7, atol=1e-7):
+    """TVM's: the shapes must agree, then numpy.testing.assert_allclose with TVM's tolerances.
+    tvm.nd arrays are compared by their values."""
+    import numpy as np
+
+    def values(x):
+        return x.numpy() if hasattr(x, "numpy") else np.asanyarray(x)
+
+    actual, desired = values(actual), values(desired)
+    np.testing.assert_allclose(actual.shape, desired.shape)
+    np.testing.assert_allclose(actual, desired, rtol=rtol, atol=atol, verbose=True)
+
+
 def _selected(name, patterns):
     return not patterns or any(p in name for p in patterns)
 
