@@ -399,6 +399,38 @@ void bindAnalyses(py::module_& m) {
         py::arg("schedule"), py::arg("args"), py::arg("scalars") = std::vector<Var>(), Located());
     m.def(
         "_default_args", [](const Schedule& s) { return defaultArguments(s); }, py::arg("schedule"));
+    // tvm.te.schedule's graph helpers (TVM's graph.cc, as its test_te_schedule_graph uses them).
+    m.def(
+        "CreateReadGraph",
+        [](py::object roots) {
+            ReadGraph graph = createReadGraph(opList(roots, "a root"));
+            py::dict out;
+            for (const Operation& op : graph.ops())
+                out[wrapNode(op.get())] = graph.at(op);
+            return out;
+        },
+        py::arg("roots"), Located());
+    m.def(
+        "PostDFSOrder",
+        [](py::object roots, const py::dict& graph) {
+            ReadGraph read;
+            for (const auto& [op, inputs] : graph)
+                read.add(opOf(op, "a read graph's operation"), inputs.cast<std::vector<Tensor>>());
+            py::list out;
+            for (const Operation& op : postDFSOrder(opList(roots, "a root"), read))
+                out.append(wrapNode(op.get()));
+            return out;
+        },
+        py::arg("roots"), py::arg("g"), Located());
+    m.def(
+        "CreateAttachPath",
+        [](const Schedule& s) {
+            py::dict out;
+            for (const auto& [op, path] : createAttachPath(s))
+                out[wrapNode(op.get())] = path;
+            return out;
+        },
+        py::arg("sch"), Located());
     m.def(
         "_attach_path",
         [](const Schedule& s, py::object key) { return createAttachPath(s).at(opOf(key, "the stage")); },

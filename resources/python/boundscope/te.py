@@ -24,13 +24,16 @@ Singleton = _core.Singleton
 AutoInlineElemWise = _core.AutoInlineElemWise
 AutoInlineBroadcast = _core.AutoInlineBroadcast
 AutoInlineInjective = _core.AutoInlineInjective
+CreateReadGraph = _core.CreateReadGraph
+PostDFSOrder = _core.PostDFSOrder
+CreateAttachPath = _core.CreateAttachPath
 
 __all__ = [
     "Tensor", "Operation", "PlaceholderOp", "ComputeOp", "Schedule", "Stage", "IterVarAttr",
     "Split", "Fuse", "Rebase", "Singleton", "placeholder", "compute", "reduce_axis",
     "thread_axis", "sum", "max", "min", "comm_reducer", "create_schedule", "InferBound",
     "ScheduleOps", "lower", "show", "bound_trace", "AutoInlineElemWise", "AutoInlineBroadcast",
-    "AutoInlineInjective",
+    "AutoInlineInjective", "CreateReadGraph", "PostDFSOrder", "CreateAttachPath",
 ]
 
 

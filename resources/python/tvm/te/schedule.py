@@ -4,7 +4,8 @@ InferBound, ScheduleOps and the AutoInline* helpers."""
 from boundscope.expr import IterVar  # noqa: F401
 from boundscope.te import (  # noqa: F401
     Schedule, Stage, IterVarAttr, Split, Fuse, Rebase, Singleton, create_schedule, InferBound,
-    ScheduleOps, AutoInlineElemWise, AutoInlineBroadcast, AutoInlineInjective,
+    ScheduleOps, AutoInlineElemWise, AutoInlineBroadcast, AutoInlineInjective, CreateReadGraph,
+    PostDFSOrder, CreateAttachPath,
 )
 from .._placeholder import missing as _missing
 
