@@ -19,8 +19,6 @@ namespace bs::alloc {
 
 namespace {
 
-std::string num(std::optional<int64_t> v) { return v ? std::to_string(*v) : "?"; }
-
 std::optional<int64_t> allocated(const BufferFacts& f, BoundRules rules) {
     const RuleAllocation* a = f.report->allocation(rules);
     return a ? a->allocated : std::nullopt;
@@ -105,8 +103,8 @@ std::string recomputedRows(const BufferFacts& f) {
     std::optional<int64_t> done = elementsComputed(f, f.runs.size() > 2 ? BoundRules::Tight : BoundRules::Tvm);
     if (!greater(done, f.report->distinct))
         return "";
-    return "; the rows shared by two iterations are computed by both: " + num(done) + " elements for the " +
-           num(f.report->distinct) + " read, each " + timesOnAverage(*done, *f.report->distinct);
+    return "; the rows shared by two iterations are computed by both: " + countText(done) + " elements for the " +
+           countText(f.report->distinct) + " read, each " + timesOnAverage(*done, *f.report->distinct);
 }
 
 /// The split of `fused` in the consumer `consumer`: the loop whose segments wrap rows.
@@ -163,9 +161,9 @@ void fuseCauses(const BufferFacts& f, std::vector<AllocCause>& out) {
             out.push_back({WasteCause::FuseFallback, "TVM 0.5 widens a fused segment to the full fused ranges",
                            fuseName(s) + "; one iteration reads a segment of " + toString(s.segment) +
                                " elements of the fused loop, which tvm-0.5 widens to the full ranges "
-                               "of both: " + name + " allocates " + num(allocated(f, BoundRules::Tvm05)) +
-                               " instead of " + num(allocated(f, BoundRules::Tvm)) + " and computes all of " +
-                               "them on every iteration, " + num(computed(f, BoundRules::Tvm05)) +
+                               "of both: " + name + " allocates " + countText(allocated(f, BoundRules::Tvm05)) +
+                               " instead of " + countText(allocated(f, BoundRules::Tvm)) + " and computes all of " +
+                               "them on every iteration, " + countText(computed(f, BoundRules::Tvm05)) +
                                " in all (TVM computes only the segment since PR #3073, in v0.6.0)",
                            "", {BoundRules::Tvm05}});
     for (const FusedSegment& s : fusedSegments(f, *f.runs[1])) {
@@ -177,20 +175,20 @@ void fuseCauses(const BufferFacts& f, std::vector<AllocCause>& out) {
             rules.push_back(BoundRules::Tight);
         const RuleAllocation* tvm = f.report->allocation(BoundRules::Tvm);
         std::string varies = tvm && tvm->varies ? "; under tvm the number of rows varies with the "
-                                                      "iteration (at most " + num(tvm->allocated) + " elements)"
+                                                      "iteration (at most " + countText(tvm->allocated) + " elements)"
                                                 : "";
         out.push_back({WasteCause::FusedSegmentWrapsRow, "the fused segment wraps a row",
                        fuseName(s) + " (rows of " + toString(s.rowLength) + "); one iteration reads " +
                            toString(s.segment) + " consecutive elements of the fused loop, which can "
                            "span two rows, so the bounding box is whole rows: " + name + " holds " +
-                           num(allocated(f, rules.back())) + " elements for " + num(f.report->needed) +
+                           countText(allocated(f, rules.back())) + " elements for " + countText(f.report->needed) +
                            " read" + varies + recomputedRows(f),
                        alignSplitHint(f, s), rules});
     }
 }
 
 std::string plural(std::optional<int64_t> n, const char* what) {
-    return num(n) + " " + what + (n == 1 ? "" : "s");
+    return countText(n) + " " + what + (n == 1 ? "" : "s");
 }
 
 /// The steps of `run` about the stage of `origin` (its own, and its consumers' phases).
@@ -280,7 +278,7 @@ std::vector<std::string> intervalMechanisms(const BufferFacts& f, std::string* h
     const RuleAllocation* tvm = f.report->allocation(BoundRules::Tvm);
     if (tvm && tvm->varies)
         out.push_back("an extent that changes with the loops around " + f.report->name +
-                      " (the realize takes its largest, " + num(tvm->allocated) + ")");
+                      " (the realize takes its largest, " + countText(tvm->allocated) + ")");
     return out;
 }
 
@@ -294,8 +292,8 @@ void imprecisionCauses(const BufferFacts& f, std::vector<AllocCause>& out) {
         for (const std::string& c : clampedRequests(f))
             why.push_back(c);
         out.push_back({WasteCause::IntervalImprecision, "TVM 0.5's rules are looser",
-                       "tvm-0.5 allocates " + num(allocated(f, BoundRules::Tvm05)) + " elements, tvm " +
-                           num(allocated(f, BoundRules::Tvm)) +
+                       "tvm-0.5 allocates " + countText(allocated(f, BoundRules::Tvm05)) + " elements, tvm " +
+                           countText(allocated(f, BoundRules::Tvm)) +
                            (why.empty() ? std::string() : ": " + joined(why)),
                        "", {BoundRules::Tvm05}});
     }
@@ -310,7 +308,7 @@ void imprecisionCauses(const BufferFacts& f, std::vector<AllocCause>& out) {
         out.push_back({WasteCause::IntervalImprecision, "interval arithmetic over the consumers' loops is loose",
                        "the tvm rules bound each read by intervals; the exact need is " +
                            plural(looserThanTight ? allocated(f, BoundRules::Tight) : f.report->needed, "element") +
-                           ", not " + num(allocated(f, BoundRules::Tvm)) +
+                           ", not " + countText(allocated(f, BoundRules::Tvm)) +
                            (why.empty() ? std::string() : ": " + joined(why)),
                        hint, {BoundRules::Tvm05, BoundRules::Tvm}});
     }
@@ -360,7 +358,7 @@ void readShapeCauses(const BufferFacts& f, std::vector<AllocCause>& out) {
             continue;
         out.push_back({WasteCause::StridedRead, "the interval hull of a strided or non-contiguous read",
                        readText(name, a) + ": one iteration reads " + plural(a.count, "element") +
-                           " spread over a box of " + num(a.hull) + "; no rectangle holds only those",
+                           " spread over a box of " + countText(a.hull) + "; no rectangle holds only those",
                        inlineOnce(), every});
     }
     int64_t largest = 0;
@@ -372,8 +370,8 @@ void readShapeCauses(const BufferFacts& f, std::vector<AllocCause>& out) {
     for (size_t i = 0; i < need.accesses.size(); ++i)
         reads += (i == 0 ? "" : i + 1 == need.accesses.size() ? " and " : ", ") + readText(name, need.accesses[i]);
     out.push_back({WasteCause::DisjointRequests, "the dimension-wise union of disjoint consumer requests",
-                   reads + ": united axis by axis they span a box of " + num(need.hull) + " elements, " +
-                       num(need.needed) + " of them read; no rectangle holds only those",
+                   reads + ": united axis by axis they span a box of " + countText(need.hull) + " elements, " +
+                       countText(need.needed) + " of them read; no rectangle holds only those",
                    inlineOnce(), every});
 }
 
@@ -413,7 +411,7 @@ void threadCause(const BufferFacts& f, std::vector<AllocCause>& out) {
     out.push_back({WasteCause::ThreadRelaxation, "relaxation by thread binding or storage scope",
                    (list.empty() ? std::string("thread loops") : list) + " relaxed: the " + scope +
                        " buffer is shared by the threads bound to them; one thread reads " +
-                       plural(f.report->perThread, "element") + ", all of them " + num(f.report->needed) + byDesign,
+                       plural(f.report->perThread, "element") + ", all of them " + countText(f.report->needed) + byDesign,
                    hint, {BoundRules::Tvm05, BoundRules::Tvm, BoundRules::Tight}});
 }
 
@@ -423,7 +421,7 @@ std::string skippedText(const BufferFacts& f, const Stage& stage) {
     const auto* op = stage->op.as<ComputeOpNode>();
     if (!greater(iterations, stores) || !op || op->isReduction()) // a reduction also stores its init
         return "";
-    return " (the interpreter ran " + num(stores) + " stores: a bound check skips the other " +
+    return " (the interpreter ran " + countText(stores) + " stores: a bound check skips the other " +
            std::to_string(*iterations - *stores) + ")";
 }
 
@@ -488,15 +486,15 @@ void remainderCause(const BufferFacts& f, std::vector<AllocCause>& out) {
             std::string hint = dividingSplitHint(f, stage->originOp->name, s, e, fct);
             if (shortened)
                 out.push_back({WasteCause::SplitRemainder, "a split remainder (computed, not allocated)",
-                               what + f.report->name + " computes " + num(computed(f, BoundRules::Tvm)) +
+                               what + f.report->name + " computes " + countText(computed(f, BoundRules::Tvm)) +
                                    " elements under tvm" + skippedText(f, stage) + ", " +
-                                   num(computed(f, BoundRules::Tight)) + " under tight, which runs only the remainder",
+                                   countText(computed(f, BoundRules::Tight)) + " under tight, which runs only the remainder",
                                hint, {BoundRules::Tvm05, BoundRules::Tvm}});
             else
                 out.push_back({WasteCause::SplitRemainder, "a split remainder (computed, not allocated)",
                                what + keptReason(tight, stage, s) + ": " + f.report->name + " runs " +
-                                   num(computed(f, BoundRules::Tight)) + " iterations for " +
-                                   num(f.report->distinct) + " elements under every rule set" + skippedText(f, stage),
+                                   countText(computed(f, BoundRules::Tight)) + " iterations for " +
+                                   countText(f.report->distinct) + " elements under every rule set" + skippedText(f, stage),
                                hint, {BoundRules::Tvm05, BoundRules::Tvm, BoundRules::Tight}});
         }
 }
@@ -519,7 +517,7 @@ void recomputeCause(const BufferFacts& f, std::vector<AllocCause>& out) {
     bool cache = scope == "shared" || scope == "local" || scope == "warp";
     out.push_back({WasteCause::Recompute, "overlapping iterations compute the same elements again",
                    "the iterations of the loops around " + name + " (attached at " + at + ") need overlapping "
-                   "regions: " + name + " computes " + num(done) + " elements for the " + num(f.report->distinct) +
+                   "regions: " + name + " computes " + countText(done) + " elements for the " + countText(f.report->distinct) +
                    " its consumers read, each of them " + timesOnAverage(*done, *f.report->distinct) +
                    (cache ? " (by design for a " + scope + " copy: each block or thread loads what it reads)" : ""),
                    cache ? "" : tryFix(f, FixTrial{"s[" + name + "].compute_root()",
@@ -570,7 +568,7 @@ void threadIndexCause(const BufferFacts& f, std::vector<AllocCause>& out) {
                            tag + ": a " + stage->scope + " buffer is private to each " +
                            (perThread ? "thread" : "block") + ", so " + tag + " vanishes from " + name +
                            "'s indices and every " + (perThread ? "thread" : "block") +
-                           " writes the same elements of its own copy of " + num(allocated(f, BoundRules::Tvm)),
+                           " writes the same elements of its own copy of " + countText(allocated(f, BoundRules::Tvm)),
                        hint, {BoundRules::Tvm05, BoundRules::Tvm, BoundRules::Tight}});
         return;
     }

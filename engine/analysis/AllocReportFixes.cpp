@@ -12,8 +12,6 @@ namespace bs::alloc {
 
 namespace {
 
-std::string num(std::optional<int64_t> v) { return v ? std::to_string(*v) : "?"; }
-
 bool smaller(std::optional<int64_t> a, std::optional<int64_t> b) { return a && b && *a < *b; }
 
 } // namespace
@@ -52,13 +50,13 @@ std::string tryFix(const BufferFacts& facts, const FixTrial& trial, FixGoal goal
             return trial.text + ": " + name + " disappears (each use computes it in place)";
         RuleAllocation after = allocationUnder(run, stage, *trace);
         if (smaller(after.allocated, before->allocated))
-            return trial.text + ": " + name + " allocates " + num(after.allocated) + " instead of " +
-                   num(before->allocated);
+            return trial.text + ": " + name + " allocates " + countText(after.allocated) + " instead of " +
+                   countText(before->allocated);
         if (goal == FixGoal::SmallerOrComputeLess && smaller(after.computed, before->computed))
-            return trial.text + ": " + name + " computes " + num(after.computed) + " elements instead of " +
-                   num(before->computed) + " (it allocates " + num(after.allocated) + ")";
+            return trial.text + ": " + name + " computes " + countText(after.computed) + " elements instead of " +
+                   countText(before->computed) + " (it allocates " + countText(after.allocated) + ")";
         if (goal == FixGoal::Lowers)
-            return trial.text + ": " + name + " allocates " + num(after.allocated);
+            return trial.text + ": " + name + " allocates " + countText(after.allocated);
     } catch (const UserError&) {
         // the change is not legal for this schedule: nothing to propose
     }

@@ -2,6 +2,7 @@
 // `boundscope alloc`, then each buffer's computed elements and causes with their hints; and the
 // same data as JSON for `--json` and the app.
 #include "analysis/AllocReport.h"
+#include "analysis/AllocReportInternal.h"
 
 #include <nlohmann/json.hpp>
 
@@ -11,9 +12,9 @@
 
 namespace bs {
 
-namespace {
+using alloc::countText;
 
-std::string num(std::optional<int64_t> v) { return v ? std::to_string(*v) : "?"; }
+namespace {
 
 /// A table cell for one rule set: the element count (`*` when it varies by iteration), or the
 /// size expression when it is symbolic; `x3` after it for one copy per virtual thread of three.
@@ -80,7 +81,7 @@ void printTable(std::ostringstream& os, const std::vector<std::vector<std::strin
 
 /// `peak/total` from the interpreter, "-" when it did not run.
 std::string touchedCell(const BufferReport& b) {
-    return b.touchedPeak ? std::to_string(*b.touchedPeak) + "/" + num(b.touchedTotal) : "-";
+    return b.touchedPeak ? std::to_string(*b.touchedPeak) + "/" + countText(b.touchedTotal) : "-";
 }
 
 /// "16 (tvm-0.5), 16 (tvm), 16 (tight)" for one number of every rule set.
@@ -89,11 +90,11 @@ std::string perRules(const BufferReport& b, std::optional<int64_t> RuleAllocatio
     for (size_t i = 0; i < b.allocations.size(); ++i) {
         const RuleAllocation& a = b.allocations[i];
         bool allocated = field == &RuleAllocation::allocated;
-        std::string value = allocated && !a.allocated ? a.size : num(a.*field);
+        std::string value = allocated && !a.allocated ? a.size : countText(a.*field);
         if (allocated && a.varies)
             value += "*";
         if (allocated && a.copies != 1)
-            value += " per virtual thread x " + num(a.copies) + " = " + num(a.total());
+            value += " per virtual thread x " + countText(a.copies) + " = " + countText(a.total());
         out += (i ? ", " : "") + value + " (" + boundRulesName(a.rules) + ")";
     }
     return out;
@@ -104,10 +105,10 @@ std::string bufferLines(const BufferReport& b) {
     const RuleAllocation* tvm = b.allocation(BoundRules::Tvm);
     bool copies = tvm && tvm->copies != 1;
     std::string out = b.name + ":\n  allocated " + perRules(b, &RuleAllocation::allocated) + "\n  needed " +
-                      num(b.needed) + " per iteration" + (copies ? " and virtual thread" : "");
+                      countText(b.needed) + " per iteration" + (copies ? " and virtual thread" : "");
     if (b.perThread && b.perThread != b.needed)
         out += " (" + std::to_string(*b.perThread) + " per thread)";
-    out += ", " + num(b.distinct) + " over the run";
+    out += ", " + countText(b.distinct) + " over the run";
     if (b.countGivenUp)
         out += " (a count is missing: counting it exactly took ISL past its work limit)";
     out += "\n  computed " + perRules(b, &RuleAllocation::computed);
@@ -115,11 +116,11 @@ std::string bufferLines(const BufferReport& b) {
         out += "; the interpreter ran " + std::to_string(*b.computedRun) + " stores (tvm)";
     out += "\n";
     if (b.touchedPeak && copies)
-        out += "  touched " + std::to_string(*b.touchedPeak) + " in one iteration at most (all " + num(tvm->copies) +
-               " virtual threads); " + num(b.touchedTotal) + " of its " + num(tvm->total()) +
+        out += "  touched " + std::to_string(*b.touchedPeak) + " in one iteration at most (all " + countText(tvm->copies) +
+               " virtual threads); " + countText(b.touchedTotal) + " of its " + countText(tvm->total()) +
                " allocated elements touched at some point (interpreter, tvm)\n";
     else if (b.touchedPeak)
-        out += "  touched " + std::to_string(*b.touchedPeak) + " in one iteration at most; " + num(b.touchedTotal) +
+        out += "  touched " + std::to_string(*b.touchedPeak) + " in one iteration at most; " + countText(b.touchedTotal) +
                " of its allocated elements touched at some point (interpreter, tvm)\n";
     return out;
 }
@@ -138,8 +139,8 @@ std::string AllocReport::toText() const {
         rows.push_back({b.name, b.scope + (b.scopeInferred ? " (inferred)" : ""),
                         allocationCell(b, BoundRules::Tvm05), allocationCell(b, BoundRules::Tvm),
                         tightAvailable ? allocationCell(b, BoundRules::Tight) : "n/a",
-                        num(b.needed) + (b.needed ? tvmCopiesSuffix(b) : ""),
-                        touchedCell(b), b.allocation(BoundRules::Tvm) ? num(b.allocation(BoundRules::Tvm)->computed) : "?",
+                        countText(b.needed) + (b.needed ? tvmCopiesSuffix(b) : ""),
+                        touchedCell(b), b.allocation(BoundRules::Tvm) ? countText(b.allocation(BoundRules::Tvm)->computed) : "?",
                         wasteCell(b), causeNames(b)});
         for (const RuleAllocation& a : b.allocations) {
             varies = varies || (a.allocated && a.varies);

@@ -11,8 +11,14 @@
 
 #include <functional>
 #include <optional>
+#include <string>
 
 namespace bs::alloc {
+
+/// A count as the report prints it: the number, or `?` when unknown.
+inline std::string countText(std::optional<int64_t> v) {
+    return v ? std::to_string(*v) : "?";
+}
 
 /// InferBound under one rule set, on its own normalized copy of the schedule.
 struct RuleRun {

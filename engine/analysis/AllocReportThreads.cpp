@@ -22,8 +22,6 @@ bool runsAround(const std::vector<Loop>& around, const Var& var) {
     });
 }
 
-std::string num(std::optional<int64_t> v) { return v ? std::to_string(*v) : "?"; }
-
 } // namespace
 
 void addVirtualThreadCopies(const RuleRun& run, const Region& region, const std::vector<Loop>& around,
@@ -65,9 +63,9 @@ void virtualThreadCause(const BufferFacts& facts, std::vector<AllocCause>& out) 
         threads += (threads.empty() ? "" : ", ") + t;
     const std::string& name = facts.report->name;
     out.push_back({WasteCause::VirtualThreadCopies, "one copy per virtual thread (not waste)",
-                   name + " is private to each of the " + num(shown->copies) + " virtual threads of " + threads +
+                   name + " is private to each of the " + countText(shown->copies) + " virtual threads of " + threads +
                        " (its region holds the thread variable, and the threads run inside its realize): "
-                       "lowering allocates " + num(shown->allocated) + " elements for each, " + num(shown->total()) +
+                       "lowering allocates " + countText(shown->allocated) + " elements for each, " + countText(shown->total()) +
                        " in all; needed and waste count one copy, touched counts all of them. Each "
                        "virtual thread works on its own copy, as in TVM",
                    "", rules});
