@@ -129,11 +129,14 @@ std::vector<int> addAttachEdges(const Schedule& sch, Graph& graph) {
         std::string from = at.stage < 0 ? "root" : stageId(at.stage);
         std::string port = at.stage < 0 || at.leaf < 0 ? "" : leafPort(at.leaf);
         GraphEdge& e = addEdge(graph, from, port, stageId(int(s)), "", EdgeStyle::Attach);
-        // compute_at a stage that has no loops of its own: say where it was asked to go.
-        if (at.stage < 0 && stages[s]->attachType == AttachType::Scope)
+        // compute_at a stage that has no loops of its own: say where it was asked to go. A
+        // stage at its group's root goes where the group's compute_at put it.
+        const Stage spec = stages[s].attachSpec();
+        if (at.stage < 0 && spec->attachType == AttachType::Scope)
             e.label = attachText(stages[s]);
         e.ref = stageRef(int(s));
-        e.location = stages[s]->attachLocation;
+        e.location = spec->attachType == AttachType::Scope ? spec->attachLocation
+                                                           : stages[s]->attachLocation;
         edgeOf[s] = int(graph.edges.size()) - 1;
     }
     return edgeOf;

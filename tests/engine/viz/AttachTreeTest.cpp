@@ -149,3 +149,23 @@ TEST(AttachTree, StageAttachedToAStageWithoutLoopsHangsOffRootWithItsAttachPoint
     EXPECT_TRUE(into[0]->highlighted);
     EXPECT_EQ(g.findNode("stage1"), nullptr);
 }
+
+TEST(AttachTree, AStageAtItsGroupsRootHangsWhereTheGroupIsWithTheGroupsLine) {
+    Tensor a = placeholder({8, 8}, DataType::float32(), "A");
+    Tensor b = compute({8, 8}, [&](const std::vector<Var>& v) { return a({v[0], v[1]}); }, "B");
+    Tensor c = compute({8, 8}, [&](const std::vector<Var>& v) { return b({v[0], v[1]}); }, "C");
+    Schedule s = createSchedule(c.op);
+    Stage g = s.createGroup({b}, {a}, false);
+    SourceLocation line{"group.py", 7};
+    {
+        ScopedSourceLocation at(line);
+        g.computeAt(s[c], c.op.as<ComputeOpNode>()->axis[1]);
+    }
+    Graph graph = attachTree({s});
+    // Stages in schedule order: A is stage0, B stage1, C stage2.
+    std::vector<const GraphEdge*> into = graph.edgesTo("stage1");
+    ASSERT_EQ(into.size(), 1u);
+    EXPECT_EQ(into[0]->from, "stage2");
+    EXPECT_EQ(into[0]->fromPort, "l1");
+    EXPECT_EQ(into[0]->location.line, 7);
+}
