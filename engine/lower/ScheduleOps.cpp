@@ -7,6 +7,7 @@
 #include "ir/Substitute.h"
 #include "lower/ComputeStmt.h"
 #include "lower/LoopNest.h"
+#include "schedule/BoundStepText.h"
 #include "schedule/MessagePassing.h"
 #include "te/Operation.h"
 
@@ -66,13 +67,9 @@ private:
             text += (d ? ", " : "") + iv->var.name() +
                     (from >= 0 ? " from step " + std::to_string(from) : std::string());
         }
-        const Stage spec = stage.attachSpec();
         step.text = text + ")" +
-                    (spec->attachType == AttachType::Scope
-                         ? ", computed at " + spec->attachIVar->var.name() + " of '" +
-                               spec->attachStage.name() + "'" +
-                               (spec.same_as(stage) ? std::string()
-                                                    : " with its group " + spec.name()) +
+                    (stage.attachSpec()->attachType == AttachType::Scope
+                         ? ", " + steptext::attachedAt(stage) +
                                ", once per iteration of the loops around it."
                          : ".");
         int id = steps->add(std::move(step));

@@ -113,6 +113,16 @@ std::string splitDown(const SplitNode* s, const PassEvent& e) {
 
 std::string ivName(const IterVar& iv) { return iv->var.name(); }
 
+std::string attachedAt(const Stage& stage) {
+    const Stage spec = stage.attachSpec();
+    if (spec->attachType == AttachType::Scope)
+        return "computed at " + spec->attachIVar->var.name() + " of '" + spec->attachStage.name() +
+               "'" + (spec.same_as(stage) ? std::string() : " with its group " + spec.name());
+    if (stage->attachType == AttachType::Inline || stage->attachType == AttachType::InlinedAlready)
+        return "inlined";
+    return "at root";
+}
+
 std::string visit(const Stage& stage, const StageVisit& v, const std::string& attachedAt) {
     std::string name = "'" + stage->op->name + "'";
     switch (v.kind) {

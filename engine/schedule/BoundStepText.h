@@ -11,6 +11,9 @@ namespace bs::steptext {
 /// The IterVar as the sentences name it (`i.outer`); the step names its stage.
 std::string ivName(const IterVar& iv);
 
+/// Where the stage is computed: "computed at i.outer of 'C'" (plus "with its group g" when
+/// the stage goes where its group is), "at root", "inlined".
+std::string attachedAt(const Stage& stage);
 std::string visit(const Stage& stage, const StageVisit& v, const std::string& attachedAt);
 std::string consumer(const Stage& stage, const Operation& consumer, const ConsumerVisit& c,
                      const std::vector<IterVar>& producerAttach);

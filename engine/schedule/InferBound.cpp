@@ -519,24 +519,6 @@ void gatherBound(const Stage& stage, const TensorDomMap& tmap, const RequestStep
     }
 }
 
-/// "at i.outer of C", "at root", "inlined".
-std::string attachedAt(const Stage& stage) {
-    const Stage spec = stage.attachSpec();
-    if (!spec.same_as(stage) && spec->attachType == AttachType::Scope)
-        return "computed at " + spec->attachIVar->var.name() + " of '" +
-               spec->attachStage.name() + "' with its group " + spec.name();
-    switch (stage->attachType) {
-    case AttachType::Scope:
-        return "computed at " + stage->attachIVar->var.name() + " of '" +
-               stage->attachStage.name() + "'";
-    case AttachType::Inline:
-    case AttachType::InlinedAlready:
-        return "inlined";
-    default:
-        return "at root";
-    }
-}
-
 /// InferRootBound (notes section 4): sets the range of every root IterVar of `stage`.
 void inferRootBound(const Schedule& sch, const Stage& stage, const GraphContext& ctx,
                     BoundRules rules, IterVarMap<Range>* rmap, StageVisit visit, StageStepLog& log) {
@@ -544,7 +526,7 @@ void inferRootBound(const Schedule& sch, const Stage& stage, const GraphContext&
         throw UserError("stage '" + stage->op->name +
                         "' is marked compute_inline: call schedule.normalize() before InferBound");
     auto addVisit = [&](const char* rule) {
-        log.add(StepPhase::Visit, rule, steptext::visit(stage, visit, attachedAt(stage)), visit);
+        log.add(StepPhase::Visit, rule, steptext::visit(stage, visit, steptext::attachedAt(stage)), visit);
     };
     if (stage->attachType == AttachType::InlinedAlready) {
         visit.kind = StageTrace::Kind::InlinedAlready;

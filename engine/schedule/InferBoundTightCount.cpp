@@ -48,6 +48,11 @@ Result withinBudget(isl::ctx ctx, bool& gaveUp, Result fallback, Count count) {
     isl_ctx_reset_error(c);
     isl_ctx_reset_operations(c);
     isl_ctx_set_max_operations(c, kMaxIslOperations);
+    // The limit is lifted however the count ends.
+    struct Unlimit {
+        isl_ctx* c;
+        ~Unlimit() { isl_ctx_set_max_operations(c, 0); }
+    } unlimit{c};
     Result result = fallback;
     bool quota = false;
     try {
@@ -56,16 +61,13 @@ Result withinBudget(isl::ctx ctx, bool& gaveUp, Result fallback, Count count) {
         quota = true; // the C++ wrapper's call passed the limit (and reset the error)
     } catch (const isl::exception&) {
         // A C call passed the limit and returned NULL, which the wrapper then refused.
-        if (isl_ctx_last_error(c) != isl_error_quota) {
-            isl_ctx_set_max_operations(c, 0);
+        if (isl_ctx_last_error(c) != isl_error_quota)
             throw;
-        }
     }
     if (quota || isl_ctx_last_error(c) == isl_error_quota) {
         gaveUp = true;
         result = fallback;
     }
-    isl_ctx_set_max_operations(c, 0);
     isl_ctx_reset_error(c);
     return result;
 }

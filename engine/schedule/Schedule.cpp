@@ -209,7 +209,7 @@ Stage Schedule::createGroup(const std::vector<Tensor>& outputs, const std::vecto
     for (const Stage& s : members) {
         if (s->attachType != AttachType::Scope)
             continue;
-        if (!commonGroup(s->attachStage->group, group).same_as(group)) {
+        if (!s->attachStage.isInGroup(group)) {
             StageNode* n = s.mutableNode();
             n->attachType = AttachType::GroupRoot;
             n->attachIVar = IterVar();

@@ -128,10 +128,9 @@ std::string tensorTypeText(const Operation& op) {
 
 std::string attachText(const Stage& stage) {
     const std::string group = stage->group.defined() ? " (" + stage->group.name() + ")" : "";
+    // A stage at its group's root is where the group is.
     const Stage spec = stage.attachSpec();
-    if (!spec.same_as(stage) && spec->attachType == AttachType::Scope)
-        return "at " + spec->attachStage.name() + "." + spec->attachIVar->var.name() + group;
-    switch (stage->attachType) {
+    switch (spec->attachType) {
     case AttachType::GroupRoot:
         return "root" + group;
     case AttachType::Inline:
@@ -143,8 +142,8 @@ std::string attachText(const Stage& stage) {
     case AttachType::Scope:
         break;
     }
-    std::string parent = stage->attachStage.defined() ? stage->attachStage.name() : "?";
-    std::string loop = stage->attachIVar.defined() ? stage->attachIVar->var.name() : "?";
+    std::string parent = spec->attachStage.defined() ? spec->attachStage.name() : "?";
+    std::string loop = spec->attachIVar.defined() ? spec->attachIVar->var.name() : "?";
     return "at " + parent + "." + loop + group;
 }
 

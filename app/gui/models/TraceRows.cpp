@@ -76,14 +76,12 @@ QString kindText(StageTrace::Kind kind) {
 }
 
 QString attachPointText(const Stage& stage) {
+    // A stage at its group's root is where the group is.
     const Stage spec = stage.attachSpec();
-    if (!spec.same_as(stage) && spec->attachType == AttachType::Scope)
-        return QStringLiteral("at %1 of %2 with %3")
-            .arg(ivName(spec->attachIVar), qstr(spec->attachStage.name()), qstr(spec.name()));
-    switch (stage->attachType) {
+    switch (spec->attachType) {
     case AttachType::Scope:
-        return QStringLiteral("at %1 of %2")
-            .arg(ivName(stage->attachIVar), qstr(stage->attachStage.name()));
+        return QStringLiteral("at %1 of %2").arg(ivName(spec->attachIVar), qstr(spec->attachStage.name())) +
+               (spec.same_as(stage) ? QString() : QStringLiteral(" with %1").arg(qstr(spec.name())));
     case AttachType::Inline:
         return QStringLiteral("inline");
     case AttachType::InlinedAlready:

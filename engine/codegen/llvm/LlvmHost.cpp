@@ -80,8 +80,7 @@ bool isLargeModule(const llvm::Module& module) {
     return instructions > kMaxOptimizedInstructions;
 }
 
-void optimizeModule(llvm::Module& module, llvm::TargetMachine& machine) {
-    const bool large = isLargeModule(module);
+void optimizeModule(llvm::Module& module, llvm::TargetMachine& machine, bool large) {
     // The new pass manager's standard setup (llvm/docs/NewPassManager.rst); with the target
     // machine, the cost model is the host's, so the vectorizers use its vector width.
     llvm::LoopAnalysisManager loops;

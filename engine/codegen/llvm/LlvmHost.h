@@ -43,8 +43,9 @@ bool isLargeModule(const llvm::Module& module);
 void splitLargeBlocks(llvm::Module& module);
 
 /// Runs LLVM's default O3 module pipeline (new pass manager) with the host's cost model, so
-/// the loop and SLP vectorizers use its vector width.
-void optimizeModule(llvm::Module& module, llvm::TargetMachine& machine);
+/// the loop and SLP vectorizers use its vector width; the O0 pipeline when `large`
+/// (isLargeModule, decided by the caller before any pass).
+void optimizeModule(llvm::Module& module, llvm::TargetMachine& machine, bool large);
 
 /// The text of an LLVM error (consumed).
 std::string errorText(llvm::Error error);

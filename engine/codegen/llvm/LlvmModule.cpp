@@ -83,7 +83,7 @@ LlvmModule generateLlvm(const CpuKernel& kernel, const LlvmCodegenOptions& optio
     impl->large = llvmgen::isLargeModule(*impl->module);
     if (options.optimize) {
         start = std::chrono::steady_clock::now();
-        llvmgen::optimizeModule(*impl->module, *machine);
+        llvmgen::optimizeModule(*impl->module, *machine, impl->large);
         impl->optimizeSeconds = secondsSince(start);
     }
     impl->entryName = kernel.name;
