@@ -17,6 +17,8 @@
 #include <algorithm>
 #include <functional>
 
+#include <unordered_set>
+
 namespace bs {
 
 const char* wasteCauseName(WasteCause cause) {
@@ -250,21 +252,31 @@ std::string regionText(const Region& region) {
     return out;
 }
 
-/// The realize region of a stage in one run: the tight rules' static region where set.
-Region realizeRegion(const RuleRun& run, const ComputeOpNode* op) {
-    Region region;
-    for (const IterVar& iv : op->axis) {
+/// The realize region of a stage in one run: the tight rules' static region where set. A scan's
+/// state holds rows 0 up to its last step (ScheduleOps' realize of a scan).
+Region realizeRegion(const RuleRun& run, const Operation& op) {
+    auto rangeOf = [&](const IterVar& iv) {
         auto it = run.result.realizeBounds.find(iv);
-        region.push_back(it != run.result.realizeBounds.end() ? it->second : run.result.bounds.at(iv));
+        return it != run.result.realizeBounds.end() ? it->second : run.result.bounds.at(iv);
+    };
+    Region region;
+    if (const auto* scan = op.as<ScanOpNode>()) {
+        const Range& time = run.result.bounds.at(scan->scanAxis);
+        region.push_back(Range(makeZero(time.min.type()), time.min + time.extent));
+        for (const IterVar& iv : scan->spatialAxesOf(0))
+            region.push_back(rangeOf(iv));
+        return region;
     }
+    for (const IterVar& iv : op.as<ComputeOpNode>()->axis)
+        region.push_back(rangeOf(iv));
     return region;
 }
 
-
-std::optional<int64_t> domainSize(const ComputeOpNode* op) {
+/// The elements of output 0 of `op`, when its shape is constant.
+std::optional<int64_t> domainSize(const Operation& op) {
     int64_t n = 1;
-    for (const IterVar& iv : op->axis) {
-        std::optional<int64_t> e = asConstInt(iv->dom.extent);
+    for (const Expr& extent : op->outputShape(0)) {
+        std::optional<int64_t> e = asConstInt(extent);
         if (!e)
             return std::nullopt;
         n *= *e;
@@ -288,7 +300,7 @@ BufferReport bufferReport(const std::vector<RuleRun>& runs, const Stage& stage, 
         buffer.distinct = need->distinct;
         buffer.countGivenUp = need->gaveUp;
     } else if (buffer.isOutput) {
-        buffer.needed = buffer.distinct = domainSize(stage->op.as<ComputeOpNode>());
+        buffer.needed = buffer.distinct = domainSize(stage->op);
     }
     return buffer;
 }
@@ -301,7 +313,7 @@ namespace alloc {
 RuleAllocation allocationUnder(const RuleRun& run, const Stage& stage, const StageTrace& trace) {
     RuleAllocation a;
     a.rules = run.rules;
-    Region region = realizeRegion(run, stage->op.as<ComputeOpNode>());
+    Region region = realizeRegion(run, stage->op);
     a.region = regionText(region);
     // Counted in int64 (sizes can pass 2^31), printed in the extents' own type.
     Expr size = makeConst(DataType::int64(), int64_t(1)), shown;
@@ -344,12 +356,23 @@ AllocReport allocReport(const Schedule& sch, const AllocReportOptions& options) 
     std::vector<alloc::BufferFacts> facts;
     std::vector<std::optional<StageNeed>> needs;
     needs.reserve(reference.normalized->stages.size()); // BufferFacts point into it
+    // A scan's inits and updates store into the scan's state, which the scan allocates: they
+    // have no buffer of their own.
+    std::unordered_set<const Node*> writesScanState;
+    for (const Stage& stage : reference.normalized->stages)
+        if (const auto* scan = stage->op.as<ScanOpNode>())
+            for (const std::vector<Tensor>* list : {&scan->init, &scan->update})
+                for (const Tensor& t : *list)
+                    writesScanState.insert(t.op.get());
     for (const Stage& stage : reference.normalized->stages) {
         const StageTrace* trace = reference.result.trace.find(stage->op);
-        if (!stage->op.as<ComputeOpNode>() || !trace || trace->kind == StageTrace::Kind::InlinedAlready)
+        const bool isScan = stage->op.as<ScanOpNode>() != nullptr;
+        if ((!stage->op.as<ComputeOpNode>() && !isScan) || !trace ||
+            trace->kind == StageTrace::Kind::InlinedAlready || writesScanState.count(stage->op.get()))
             continue;
         std::optional<StageNeed> need;
-        if (report.tightAvailable) {
+        // The exact need of a scan's state (every earlier row a step may read) is not counted.
+        if (report.tightAvailable && !isScan) {
             const RuleRun& tight = runs.back();
             need = analyzeStageNeed(tight.normalized, tight.result, tight.stageOf(stage->originOp)->op);
         }

@@ -58,6 +58,10 @@ inline constexpr const char* kVirtualThread = "virtual_thread";
 inline constexpr const char* kRealizeScope = "realize_scope";
 inline constexpr const char* kStorageScope = "storage_scope";
 inline constexpr const char* kLoopScope = "loop_scope";
+/// Where a scan's init stages go (the node is the scan; ScheduleOps removes it).
+inline constexpr const char* kScanInitScope = "scan_init_scope";
+/// Where a scan's update stages go, inside its loop (the node is the scan; removed likewise).
+inline constexpr const char* kScanUpdateScope = "scan_update_scope";
 inline constexpr const char* kPragmaPrefix = "pragma_";
 inline constexpr const char* kComputeScope = "compute_scope";
 /// Over a `tvm_thread_allreduce`: the node is its CommReducer.

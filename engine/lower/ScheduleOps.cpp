@@ -11,6 +11,8 @@
 #include "schedule/MessagePassing.h"
 #include "te/Operation.h"
 
+#include <unordered_set>
+
 namespace bs {
 
 namespace {
@@ -23,29 +25,80 @@ public:
 
     /// MakePipeline: realize { produce { the stage } ; consumer } under a realize_scope attr.
     Stmt makePipeline(const Stage& stage, const Stmt& consumer) {
+        if (const auto* scan = stage->op.as<ScanOpNode>())
+            return makeScanPipeline(stage, scan, consumer);
         const auto* op = stage->op.as<ComputeOpNode>();
         if (!op)
             throw UserError("stage '" + stage->op->name + "' cannot be lowered: only compute "
-                            "operations are supported");
-        Stmt producer = ProducerConsumerNode::make(
-            stage->op, true, makeComputeStmt(op, stage, m_bounds, m_options));
-        Stmt pipeline = producer;
-        if (consumer.defined() && !isNoOp(consumer))
-            pipeline = SeqNode::make({producer, ProducerConsumerNode::make(stage->op, false, consumer)});
+                            "and scan operations are supported");
         Region region;
         for (const IterVar& iv : op->axis)
             region.push_back(realizeRange(iv));
+        std::vector<Region> regions(size_t(stage->op->numOutputs()), region);
+        std::vector<std::vector<IterVar>> axes(regions.size(), op->axis);
+        return realize(stage, makeComputeStmt(op, stage, m_bounds, m_options), consumer, regions, axes);
+    }
+
+private:
+    /// Realize { produce ; consume } of every output, region i for output i, its dimension d
+    /// explained by the range of axes[i][d].
+    Stmt realize(const Stage& stage, const Stmt& provide, const Stmt& consumer,
+                 const std::vector<Region>& regions, const std::vector<std::vector<IterVar>>& axes) {
+        Stmt producer = ProducerConsumerNode::make(stage->op, true, provide);
+        Stmt pipeline = producer;
+        if (consumer.defined() && !isNoOp(consumer))
+            pipeline = SeqNode::make({producer, ProducerConsumerNode::make(stage->op, false, consumer)});
         for (int i = stage->op->numOutputs(); i-- > 0;)
-            pipeline = withStep(ProducerRealizeNode::make(stage->op.output(i), region, Expr(),
-                                                          pipeline, stage->scope),
-                                realizeStep(stage, op, region, i));
+            pipeline = withStep(ProducerRealizeNode::make(stage->op.output(i), regions[size_t(i)],
+                                                          Expr(), pipeline, stage->scope),
+                                realizeStep(stage, axes[size_t(i)], regions[size_t(i)], i));
         return AttrStmtNode::make(stage->op, attr::kRealizeScope, StringImmNode::make(stage->scope),
                                   pipeline);
     }
 
-private:
+    /// A scan (TVM's ScanOpNode::BuildProvide and BuildRealize): the loop over the scan axis,
+    /// with the init stages' place before it (after the leading thread loops) and the update
+    /// stages' place inside it; each state is realized from row 0 to the scan's last row.
+    Stmt makeScanPipeline(const Stage& stage, const ScanOpNode* scan, const Stmt& consumer) {
+        size_t beginScan = 0;
+        for (size_t i = 0; i < stage->leafIterVars.size(); ++i)
+            if (stage->leafIterVars[i]->iterType == IterVarType::ThreadIndex)
+                beginScan = i + 1;
+        LoopNestOptions options;
+        options.keepTrivialLoops = m_options.keepTrivialLoops;
+        options.loopExtents = m_options.loopExtents;
+        options.steps = m_options.steps;
+        IterVarMap<Expr> values;
+        LoopNest nest = makeLoopNest(stage, m_bounds, options, &values);
+        nest[beginScan].push_back(AttrStmtNode::make(stage->op, attr::kScanInitScope, Expr(0),
+                                                     EvaluateNode::make(0)));
+        static const IterVarSet kNone;
+        nest.push_back(makeGuards(stage,
+                                  makeBoundCheck(stage, m_bounds, values, false, kNone,
+                                                 m_options.iterVarOfVar),
+                                  m_bounds, m_options.steps));
+        Stmt update = AttrStmtNode::make(stage->op, attr::kScanUpdateScope,
+                                         Expr(scan->scanAxis->var), EvaluateNode::make(0));
+        Stmt provide = mergeNest(nest, update);
+        Analyzer analyzer;
+        const Range& time = m_bounds.at(scan->scanAxis);
+        Range rows(makeZero(time.min.type()), analyzer.simplify(time.min + time.extent));
+        std::vector<Region> regions;
+        std::vector<std::vector<IterVar>> axes;
+        for (int i = 0; i < scan->numOutputs(); ++i) {
+            regions.push_back({rows});
+            axes.push_back({scan->scanAxis});
+            for (const IterVar& iv : scan->spatialAxesOf(i)) {
+                regions.back().push_back(realizeRange(iv));
+                axes.back().push_back(iv);
+            }
+        }
+        return realize(stage, provide, consumer, regions, axes);
+    }
+
     /// The realize step of output `valueIndex`: the region is the root ranges.
-    int realizeStep(const Stage& stage, const ComputeOpNode* op, const Region& region, int valueIndex) {
+    int realizeStep(const Stage& stage, const std::vector<IterVar>& axes, const Region& region,
+                    int valueIndex) {
         BoundSteps* steps = m_options.steps;
         if (!steps)
             return -1;
@@ -57,8 +110,12 @@ private:
         step.location = stepLine(stage);
         std::string text = "Realize " + step.tensor.name() + "(" + regionToString(region) +
                            "): each axis is the range InferBound gave its root IterVar (";
-        for (size_t d = 0; d < op->axis.size(); ++d) {
-            const IterVar& iv = op->axis[d];
+        if (stage->op.as<ScanOpNode>())
+            text = "Realize " + step.tensor.name() + "(" + regionToString(region) +
+                   "): rows 0 up to the scan's last row (the inits' rows and every step's), then "
+                   "the ranges InferBound gave the spatial axes (";
+        for (size_t d = 0; d < axes.size(); ++d) {
+            const IterVar& iv = axes[d];
             step.iterVars.push_back(iv);
             step.outputs.push_back(StepValue{iv->var.name(), iv, std::nullopt, region[d], Expr()});
             int from = steps->rangeStep(iv);
@@ -122,6 +179,30 @@ private:
     Lowering& m_lowering;
 };
 
+/// Puts a scan's init or update stage where the scan's loop nest left its place (TVM's
+/// InjectScanStep): the body of the scan's `scan_init_scope` or `scan_update_scope` attr.
+class InjectScanStep : public IRMutator {
+public:
+    InjectScanStep(const Stage& stage, const Operation& scan, const char* key, Lowering& lowering)
+        : m_stage(stage), m_scan(scan), m_key(key), m_lowering(lowering) {}
+    bool found = false;
+
+    Stmt visitStmt(const Stmt& s) override {
+        Stmt out = IRMutator::visitStmt(s);
+        const auto* op = out.as<AttrStmtNode>();
+        if (!op || op->key != m_key || !op->node.same_as(m_scan))
+            return out;
+        found = true;
+        return AttrStmtNode::make(op->node, op->key, op->value, m_lowering.makePipeline(m_stage, op->body));
+    }
+
+private:
+    const Stage& m_stage;
+    const Operation& m_scan;
+    const char* m_key;
+    Lowering& m_lowering;
+};
+
 /// TVM's SchedulePostProc: loop_scope markers go, nested duplicate thread_extent attrs go,
 /// bound loop variables become their thread variables, ops rewritten by cache_write/rfactor are
 /// mapped back to the original tensors, and pure lets are substituted away.
@@ -137,13 +218,28 @@ public:
                     m_replaceTensor[s->op.output(i)] = s->originOp.output(i);
                 m_replaceOp[s->op.get()] = s->originOp;
             }
+            // A scan's inits and updates write its state, which its body reads: all three
+            // are the scan's output, realized once by the scan.
+            if (const auto* scan = s->op.as<ScanOpNode>()) {
+                for (size_t i = 0; i < scan->update.size(); ++i) {
+                    const Tensor out = s->originOp.output(int(i));
+                    for (const Tensor& t : {scan->init[i], scan->update[i], scan->statePlaceholder[i]}) {
+                        m_replaceTensor[t] = out;
+                        m_dropRealize.insert(t);
+                        m_dropRealizeScope.insert(t.op.get());
+                    }
+                }
+            }
         }
     }
 
 protected:
     using IRMutator::visit;
     Stmt visit(const AttrStmtNode* op) override {
-        if (op->key == attr::kLoopScope)
+        if (op->key == attr::kLoopScope || op->key == attr::kScanInitScope ||
+            op->key == attr::kScanUpdateScope)
+            return visitStmt(op->body);
+        if (op->key == attr::kRealizeScope && m_dropRealizeScope.count(op->node.get()))
             return visitStmt(op->body);
         if (op->key == attr::kThreadExtent) {
             const Node* thread = op->node.get();
@@ -172,6 +268,8 @@ protected:
         return visitStmt(op->body);
     }
     Stmt visit(const ProducerRealizeNode* op) override {
+        if (m_dropRealize.count(op->tensor))
+            return visitStmt(op->body);
         auto it = m_replaceTensor.find(op->tensor);
         if (it == m_replaceTensor.end())
             return IRMutator::visit(op);
@@ -211,6 +309,8 @@ private:
     VarMap<Expr> m_varValue;
     std::unordered_map<Tensor, Tensor, TensorHash, TensorEqual> m_replaceTensor;
     std::unordered_map<const Node*, Operation> m_replaceOp;
+    std::unordered_set<Tensor, TensorHash, TensorEqual> m_dropRealize;
+    std::unordered_set<const Node*> m_dropRealizeScope;
     std::unordered_map<const Node*, Expr> m_threadExtent;
     Analyzer m_analyzer;
 };
@@ -226,7 +326,26 @@ Stmt scheduleOps(const Schedule& sch, const IterVarMap<Range>& bounds,
         options.iterVarOfVar = &index;
     }
     Lowering lowering(bounds, options);
+    // The scan each init belongs to (an init belongs to one scan).
+    std::unordered_map<const Node*, Operation> scanOfInit;
+    for (const Stage& stage : sch->stages)
+        if (const auto* scan = stage->op.as<ScanOpNode>())
+            for (const Tensor& t : scan->init) {
+                auto [it, inserted] = scanOfInit.emplace(t.op.get(), stage->op);
+                if (!inserted && !it->second.same_as(stage->op))
+                    throw UserError("'" + t.name() + "' is the init of two scans, '" +
+                                    it->second->name + "' and '" + scan->name +
+                                    "': a scan's init can belong to one scan only");
+            }
     Stmt body;
+    auto injectScanStep = [&](const Stage& stage, const Operation& scan, const char* key,
+                              const char* what) {
+        InjectScanStep inject(stage, scan, key, lowering);
+        body = inject.visitStmt(body);
+        if (!inject.found)
+            throw UserError("did not find the place of " + std::string(what) + " '" +
+                            stage->op->name + "' in the loop of scan '" + scan->name + "'");
+    };
     for (size_t i = sch->stages.size(); i-- > 0;) {
         const Stage& stage = sch->stages[i];
         if (stage->attachType == AttachType::Inline)
@@ -237,6 +356,14 @@ Stmt scheduleOps(const Schedule& sch, const IterVarMap<Range>& bounds,
         // A stage at the root of its group goes where the group goes (TVM's GetAttachSpec);
         // a group never attached is at the root.
         const Stage spec = stage.attachSpec();
+        if (auto init = scanOfInit.find(stage->op.get()); init != scanOfInit.end()) {
+            injectScanStep(stage, init->second, attr::kScanInitScope, "the init");
+            continue;
+        }
+        if (spec->attachType == AttachType::ScanUpdate) {
+            injectScanStep(stage, spec->attachStage->op, attr::kScanUpdateScope, "the update");
+            continue;
+        }
         if (spec->attachType == AttachType::Scope) {
             if (!body.defined())
                 throw UserError("stage '" + stage->op->name + "' is attached to '" +

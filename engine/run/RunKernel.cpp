@@ -138,7 +138,7 @@ LowerResult lowerUnscheduled(const LoweredFunc& func, LowerOptions options) {
     options.scalarArgs = func.scalarParams;
     std::vector<Operation> outputs;
     for (const Tensor& t : func.args)
-        if (t.op.as<ComputeOpNode>() &&
+        if (!t.op.as<PlaceholderOpNode>() &&
             std::none_of(outputs.begin(), outputs.end(),
                          [&](const Operation& op) { return op.same_as(t.op); }))
             outputs.push_back(t.op);
@@ -181,7 +181,7 @@ void checkResult(const LoweredFunc& func, const RunRequest& request,
                  RunReport& report) {
     report.checked = true;
     bool hasOutput = std::any_of(func.args.begin(), func.args.end(),
-                                 [](const Tensor& t) { return t.op.as<ComputeOpNode>(); });
+                                 [](const Tensor& t) { return !t.op.as<PlaceholderOpNode>(); });
     if (!hasOutput) {
         report.passed = true;
         report.checkDetail = "'" + func.name + "' computes no argument: nothing to compare";
@@ -190,7 +190,7 @@ void checkResult(const LoweredFunc& func, const RunRequest& request,
     // The reference's outputs start from other random values than the kernel's, so that an
     // element neither writes (the same IR run by the interpreter) shows as a mismatch.
     for (size_t i = 0; i < func.args.size(); ++i)
-        if (func.args[i].op.as<ComputeOpNode>())
+        if (!func.args[i].op.as<PlaceholderOpNode>())
             expected[i].fillRandom(request.seed * 1000003 + func.args.size() + i);
     bool small = work.iterations <= request.interpreterCheckLimit;
     try {

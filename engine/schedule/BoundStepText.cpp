@@ -118,6 +118,9 @@ std::string attachedAt(const Stage& stage) {
     if (spec->attachType == AttachType::Scope)
         return "computed at " + spec->attachIVar->var.name() + " of '" + spec->attachStage.name() +
                "'" + (spec.same_as(stage) ? std::string() : " with its group " + spec.name());
+    if (spec->attachType == AttachType::ScanUpdate)
+        return "computed in every step of scan '" + spec->attachStage.name() + "'" +
+               (spec.same_as(stage) ? " (its update)" : " with the scan's body " + spec.name());
     if (stage->attachType == AttachType::Inline || stage->attachType == AttachType::InlinedAlready)
         return "inlined";
     return "at root";
@@ -269,9 +272,10 @@ std::string request(const RequestEntry& e, const Operation& consumerOp) {
 }
 
 std::string rootBound(const RootBound& b, size_t requests, const std::string& owner) {
-    if (b.source == "placeholder: its shape" || b.source == "output stage: its dom" ||
-        b.source == "reduce axis: its dom")
-        return "Phase 4: " + owned(owner, b.iv) + " = " + show(b.range) + " — " + b.source + ".";
+    if (b.source != "union of the consumers' requests")
+        return "Phase 4: " + owned(owner, b.iv) + " = " + show(b.range) + " — " + b.source +
+               (b.unionSet ? " (the requests' union is " + show(*b.unionSet) + ")" : std::string()) +
+               ".";
     std::string text = "Phase 4: " + owned(owner, b.iv) + " = " + show(b.range) + ", ";
     if (requests == 1)
         text += "the one request " + (b.unionSet ? show(*b.unionSet) : "?");

@@ -1,8 +1,10 @@
 #include "schedule/Graph.h"
 
+#include "ir/Functor.h"
 #include "schedule/ScheduleErrors.h"
 #include "support/Check.h"
 
+#include <functional>
 #include <unordered_set>
 
 namespace bs {
@@ -125,6 +127,208 @@ IterVarMap<IterVar> createBindMap(const Schedule& sch) {
             if (attr.bindThread.defined())
                 bindMap.emplace(iv, attr.bindThread);
     return bindMap;
+}
+
+std::vector<Operation> getSubGraph(const std::vector<Operation>& outputs,
+                                   const std::vector<Operation>& inputs, bool includeInputs) {
+    std::unordered_map<const Node*, bool> reaches;
+    std::unordered_set<const Node*> boundary;
+    for (const Operation& op : inputs)
+        boundary.insert(op.get());
+    std::vector<Operation> result;
+    std::function<bool(const Operation&)> visit = [&](const Operation& op) {
+        if (auto it = reaches.find(op.get()); it != reaches.end())
+            return it->second;
+        if (boundary.count(op.get())) {
+            reaches[op.get()] = true;
+            if (includeInputs)
+                result.push_back(op);
+            return true;
+        }
+        reaches[op.get()] = false;
+        bool reached = false;
+        for (const Tensor& t : op->inputTensors())
+            reached = visit(t.op) || reached;
+        reaches[op.get()] = reached;
+        if (reached)
+            result.push_back(op);
+        return reached;
+    };
+    for (const Operation& op : outputs)
+        visit(op);
+    return result;
+}
+
+std::vector<Operation> scanGetBody(const Operation& scanOp) {
+    const auto* scan = scanOp.as<ScanOpNode>();
+    BS_CHECK(scan) << scanOp->name << " is not a scan";
+    std::vector<Operation> outputs;
+    for (const Tensor& t : scan->update)
+        outputs.push_back(t.op);
+    std::vector<Operation> inputs;
+    for (const Tensor& t : scan->statePlaceholder)
+        inputs.push_back(t.op);
+    for (const Tensor& t : scan->inputs)
+        inputs.push_back(t.op);
+    return getSubGraph(outputs, inputs, false);
+}
+
+namespace {
+
+/// One dimension of one tensor (TVM's TensorDimKey).
+struct DimKey {
+    const Node* op;
+    int valueIndex;
+    int dim;
+    bool operator==(const DimKey& o) const {
+        return op == o.op && valueIndex == o.valueIndex && dim == o.dim;
+    }
+};
+struct DimKeyHash {
+    size_t operator()(const DimKey& k) const {
+        return (std::hash<const Node*>()(k.op) * 31 + size_t(k.valueIndex)) * 31 + size_t(k.dim);
+    }
+};
+DimKey dimKey(const Tensor& t, size_t dim) {
+    return DimKey{t.op.get(), t.valueIndex, int(dim)};
+}
+
+/// Dimension -> the dimensions it reads from (TVM's ReachGraph): a compute's output dimension
+/// reaches every dimension of a body tensor whose index mentions its axis; a scan's output
+/// dimension reaches the same dimension of its init and update.
+using ReachGraph = std::unordered_map<DimKey, std::vector<DimKey>, DimKeyHash>;
+
+ReachGraph reachGraph(const std::vector<Operation>& ops) {
+    std::unordered_set<const Node*> inBody;
+    for (const Operation& op : ops)
+        inBody.insert(op.get());
+    ReachGraph reach;
+    for (const Operation& op : ops) {
+        if (const auto* scan = op.as<ScanOpNode>()) {
+            for (size_t i = 0; i < scan->update.size(); ++i)
+                for (size_t k = 1; k < scan->update[i].ndim(); ++k) {
+                    auto& to = reach[dimKey(op.output(int(i)), k)];
+                    to.push_back(dimKey(scan->update[i], k));
+                    to.push_back(dimKey(scan->init[i], k));
+                }
+        } else if (const auto* compute = op.as<ComputeOpNode>()) {
+            std::unordered_map<const Node*, DimKey> axisDim;
+            for (size_t i = 0; i < compute->axis.size(); ++i) {
+                axisDim.emplace(compute->axis[i]->var.get(), dimKey(op.output(0), i));
+                reach[dimKey(op.output(0), i)];
+            }
+            for (const Expr& body : compute->body)
+                postOrderVisit(body, [&](const NodeRef& n) {
+                    const auto* load = n.as<ProducerLoadNode>();
+                    if (!load || !inBody.count(load->tensor.op.get()))
+                        return;
+                    for (size_t i = 0; i < load->indices.size(); ++i)
+                        postOrderVisit(load->indices[i], [&](const NodeRef& v) {
+                            auto it = axisDim.find(v.get());
+                            if (it != axisDim.end())
+                                reach[it->second].push_back(dimKey(load->tensor, i));
+                        });
+                });
+        }
+    }
+    return reach;
+}
+
+} // namespace
+
+IterVarMap<bool> scanFixPointAnalysis(const Operation& scanOp) {
+    const auto* scan = scanOp.as<ScanOpNode>();
+    BS_CHECK(scan) << scanOp->name << " is not a scan";
+    const std::vector<Operation> body = scanGetBody(scanOp);
+    // Which spatial axis each dimension is exactly indexed by, propagated from the states
+    // through the body; an axis reached two different ways fails.
+    std::unordered_map<DimKey, const Node*, DimKeyHash> exactReach;
+    std::unordered_set<const Node*> failed;
+    for (size_t i = 0, sp = 0; i < scan->update.size(); ++i)
+        for (size_t k = 1; k < scan->update[i].ndim(); ++k, ++sp)
+            exactReach[dimKey(scan->statePlaceholder[i], k)] = scan->spatialAxis[sp].get();
+    auto merge = [&](const DimKey& dst, const DimKey& src) {
+        auto from = exactReach.find(src);
+        if (from == exactReach.end())
+            return;
+        auto [to, inserted] = exactReach.emplace(dst, from->second);
+        if (!inserted && to->second != from->second) {
+            failed.insert(to->second);
+            failed.insert(from->second);
+        }
+    };
+    for (const Operation& op : body) {
+        if (const auto* inner = op.as<ScanOpNode>()) {
+            for (size_t i = 0; i < inner->update.size(); ++i)
+                for (size_t k = 1; k < inner->update[i].ndim(); ++k) {
+                    merge(dimKey(op.output(int(i)), k), dimKey(inner->update[i], k));
+                    merge(dimKey(op.output(int(i)), k), dimKey(inner->init[i], k));
+                }
+        } else if (const auto* compute = op.as<ComputeOpNode>()) {
+            std::unordered_map<const Node*, size_t> axisIndex;
+            for (size_t i = 0; i < compute->axis.size(); ++i)
+                axisIndex.emplace(compute->axis[i]->var.get(), i);
+            for (const Expr& e : compute->body)
+                postOrderVisit(e, [&](const NodeRef& n) {
+                    const auto* load = n.as<ProducerLoadNode>();
+                    if (!load)
+                        return;
+                    for (size_t i = 0; i < load->indices.size(); ++i) {
+                        DimKey src = dimKey(load->tensor, i);
+                        auto axis = axisIndex.find(load->indices[i].get());
+                        if (axis != axisIndex.end()) {
+                            for (int j = 0; j < op->numOutputs(); ++j)
+                                merge(dimKey(op.output(j), axis->second), src);
+                        } else if (auto it = exactReach.find(src); it != exactReach.end()) {
+                            failed.insert(it->second);
+                        }
+                    }
+                });
+        }
+    }
+    std::unordered_set<DimKey, DimKeyHash> stateDims;
+    for (const Tensor& s : scan->statePlaceholder)
+        for (size_t k = 0; k < s.ndim(); ++k)
+            stateDims.insert(dimKey(s, k));
+    ReachGraph reach;
+    bool reachBuilt = false;
+    IterVarMap<bool> result;
+    for (size_t i = 0, sp = 0; i < scan->update.size(); ++i) {
+        for (size_t k = 1; k < scan->update[i].ndim(); ++k, ++sp) {
+            const IterVar& axis = scan->spatialAxis[sp];
+            const DimKey key = dimKey(scan->update[i], k);
+            const DimKey target = dimKey(scan->statePlaceholder[i], k);
+            auto exact = exactReach.find(key);
+            if (failed.count(axis.get()) || exact == exactReach.end() || exact->second != axis.get()) {
+                result[axis] = false;
+                continue;
+            }
+            // An exact reach: it must also not reach another dimension of a state.
+            if (!reachBuilt) {
+                reach = reachGraph(body);
+                reachBuilt = true;
+            }
+            std::unordered_set<DimKey, DimKeyHash> visited{key};
+            std::vector<DimKey> stack{key};
+            bool interferes = false;
+            while (!stack.empty()) {
+                DimKey at = stack.back();
+                if (!(at == target) && stateDims.count(at)) {
+                    interferes = true;
+                    break;
+                }
+                stack.pop_back();
+                auto next = reach.find(at);
+                if (next == reach.end())
+                    continue; // a dimension of a tensor outside the body
+                for (const DimKey& to : next->second)
+                    if (visited.insert(to).second)
+                        stack.push_back(to);
+            }
+            result[axis] = !interferes;
+        }
+    }
+    return result;
 }
 
 } // namespace bs

@@ -2,7 +2,8 @@
 /// The graphs InferBound and ScheduleOps walk (TVM's schedule/graph.cc): the read graph
 /// (operation -> the tensors it reads), its post-DFS order, the feed graph (tensor -> the
 /// operations reading it), the attach path of every stage (seed 000, "Attach Paths"; notes
-/// section 2) and the map from bound leaves to their thread IterVars.
+/// section 2), the map from bound leaves to their thread IterVars, and the analyses of a scan's
+/// body (ScanGetBody, ScanFixPointAnalysis).
 #pragma once
 
 #include "schedule/Schedule.h"
@@ -51,5 +52,20 @@ AttachPathMap createAttachPath(const Schedule& sch);
 
 /// Leaf IterVar -> the thread IterVar it is bound to, over every stage (TVM's bind_map).
 IterVarMap<IterVar> createBindMap(const Schedule& sch);
+
+/// The operations between `inputs` and `outputs` in post-DFS order (TVM's GetSubGraph): those
+/// from which an input is reachable; the inputs too when `includeInputs`.
+std::vector<Operation> getSubGraph(const std::vector<Operation>& outputs,
+                                   const std::vector<Operation>& inputs, bool includeInputs);
+
+/// TVM's ScanGetBody: the operations of a scan's body, those between its updates and its
+/// states and inputs (the group computed inside the scan's loop).
+std::vector<Operation> scanGetBody(const Operation& scanOp);
+
+/// TVM's ScanFixPointAnalysis: for each spatial axis of a scan, whether dimension k of row t of
+/// the state depends only on dimension k of earlier rows (an exact, undisturbed reach through
+/// the body), so a consumer's request along that axis may be sliced rather than cover the
+/// whole state. Operations other than computes and scans reach nothing.
+IterVarMap<bool> scanFixPointAnalysis(const Operation& scanOp);
 
 } // namespace bs

@@ -335,6 +335,51 @@ private:
     bool m_clamp;
 };
 
+/// Phase 3 for a scan consumer (TVM's ScanOpNode::PropBoundToInputs): an init is needed whole
+/// along its rows, an update at the rows of the scan axis; the other axes of both at the
+/// scan's spatial axes.
+void requestFromScan(const ScanOpNode* scan, const VarMap<IntSet>& domMap, TensorDomMap& tmap,
+                     StageStepLog& log, const std::vector<int>& rootSetSteps,
+                     RequestStepMap& requestSteps) {
+    auto push = [&](const Tensor& t, size_t axis, const IterVar& by, IntSet request, const char* rule,
+                    std::string why) {
+        auto it = tmap.find(t);
+        if (it == tmap.end())
+            return;
+        it->second[axis].push_back(request);
+        RequestEntry entry{t, int(axis), by->var, request, request, false};
+        log.add(StepPhase::Request, rule,
+                "Phase 3: scan '" + scan->name + "' needs " + t.name() + " axis " +
+                    std::to_string(axis) + " over " + request.toString() + ": " + std::move(why) + ".",
+                entry);
+        BoundStep& step = log.last();
+        step.tensor = t;
+        step.axis = int(axis);
+        step.from = rootSetSteps;
+        step.inputs.push_back(StepValue{"index", IterVar(), std::nullopt, std::nullopt, by->var});
+        step.outputs.push_back(StepValue{t.name() + "[axis " + std::to_string(axis) + "]",
+                                         IterVar(), request, std::nullopt, Expr()});
+        requestSteps[{t.op.get(), t.valueIndex, int(axis)}].push_back(step.id);
+    };
+    const IterVar& time = scan->scanAxis;
+    for (size_t i = 0, sp = 0; i < scan->update.size(); ++i) {
+        const Tensor& init = scan->init[i];
+        const Tensor& update = scan->update[i];
+        push(init, 0, time, IntSet::fromRange(Range(makeZero(init.shape()[0].type()), init.shape()[0])),
+             "scan-init", "the init fills rows 0 to " + toString(init.shape()[0]) +
+                              " - 1 of the state, all of them before the scan starts");
+        push(update, 0, time, domMap.at(time->var), "scan-update",
+             "each step of the scan computes the update's rows at its index " + time->var.name());
+        for (size_t k = 1; k < update.ndim(); ++k, ++sp) {
+            const IterVar& axis = scan->spatialAxis[sp];
+            IntSet set = domMap.at(axis->var);
+            std::string why = "the scan's spatial axis " + axis->var.name() + " spans it";
+            push(init, k, axis, set, "scan-spatial", why);
+            push(update, k, axis, set, "scan-spatial", why);
+        }
+    }
+}
+
 /// Binds the ranges the consumer's expressions can mention: the consumer's own IterVars, the
 /// loops around it (its attach path) and around the producer, with the threads they are bound
 /// to. TVM binds every range inferred so far, but no other variable can appear in these
@@ -471,11 +516,15 @@ void requestFromConsumer(const Schedule& sch, const Stage& stage, const Operatio
             step.from.push_back(from->second);
         step.from.insert(step.from.end(), log.relaxSteps.begin(), log.relaxSteps.end());
     }
-    const auto* compute = consumerOp.as<ComputeOpNode>();
-    BS_CHECK(compute) << "consumer " << consumerOp->name << " is not a compute operation";
-    RequestCollector collector(analyzer, domMap, tmap, log, rootSetSteps, requestSteps, rules);
-    for (const Expr& body : compute->body)
-        collector.visitExpr(body);
+    if (const auto* scan = consumerOp.as<ScanOpNode>()) {
+        requestFromScan(scan, domMap, tmap, log, rootSetSteps, requestSteps);
+    } else {
+        const auto* compute = consumerOp.as<ComputeOpNode>();
+        BS_CHECK(compute) << "consumer " << consumerOp->name << " is not a compute operation";
+        RequestCollector collector(analyzer, domMap, tmap, log, rootSetSteps, requestSteps, rules);
+        for (const Expr& body : compute->body)
+            collector.visitExpr(body);
+    }
     log.consumer = Operation();
 }
 
@@ -494,10 +543,72 @@ void addRootBoundStep(StageStepLog& log, const RootBound& bound, std::vector<int
     log.steps.setRangeStep(bound.iv, id);
 }
 
+/// The request steps of axis `axis` of `t`.
+std::vector<int> requestStepsOf(const RequestStepMap& requestSteps, const Tensor& t, int axis) {
+    auto it = requestSteps.find({t.op.get(), t.valueIndex, axis});
+    return it == requestSteps.end() ? std::vector<int>{} : it->second;
+}
+
+/// Phase 4 of a scan (TVM's ScanOpNode::GatherBound): the scan axis keeps its start and covers
+/// every row requested of any output; a spatial axis covers the requests only where
+/// ScanFixPointAnalysis proves that row t along it needs only the same index of earlier rows,
+/// and is the whole axis otherwise.
+void gatherScanBound(const Stage& stage, const ScanOpNode* scan, const TensorDomMap& tmap,
+                     const RequestStepMap& requestSteps, IterVarMap<Range>* rmap, StageStepLog& log) {
+    std::vector<IntSet> rows;
+    std::vector<int> rowSteps;
+    for (int i = 0; i < scan->numOutputs(); ++i) {
+        const Tensor out = stage->op.output(i);
+        const auto& requests = tmap.at(out)[0];
+        rows.insert(rows.end(), requests.begin(), requests.end());
+        std::vector<int> steps = requestStepsOf(requestSteps, out, 0);
+        rowSteps.insert(rowSteps.end(), steps.begin(), steps.end());
+    }
+    const Range& sdom = scan->scanAxis->dom;
+    IntSet u = unionSets(rows);
+    Range covered = u.coverRange(sdom);
+    Analyzer analyzer;
+    Range time(sdom.min, analyzer.simplify(covered.extent + covered.min - sdom.min));
+    (*rmap)[scan->scanAxis] = time;
+    addRootBoundStep(log,
+                     RootBound{scan->scanAxis, 0, u, time,
+                               "the scan starts at its first row and runs up to the last row "
+                               "requested"},
+                     std::move(rowSteps), "scan-axis");
+    IterVarMap<bool> fixPoint = scanFixPointAnalysis(stage->op);
+    for (int i = 0; i < scan->numOutputs(); ++i) {
+        const Tensor out = stage->op.output(i);
+        const std::vector<IterVar> axes = scan->spatialAxesOf(i);
+        for (size_t k = 1; k <= axes.size(); ++k) {
+            const IterVar& iv = axes[k - 1];
+            std::vector<int> from = requestStepsOf(requestSteps, out, int(k));
+            if (fixPoint.at(iv)) {
+                IntSet uk = unionSets(tmap.at(out)[k]);
+                Range r = uk.coverRange(iv->dom);
+                (*rmap)[iv] = r;
+                addRootBoundStep(log,
+                                 RootBound{iv, int(k), uk, r,
+                                           "a fix point: each row needs only this index of the "
+                                           "rows before it, so the requests slice it"},
+                                 std::move(from), "scan-fix-point");
+            } else {
+                (*rmap)[iv] = iv->dom;
+                addRootBoundStep(log,
+                                 RootBound{iv, int(k), std::nullopt, iv->dom,
+                                           "not a fix point: a row may need other indices of the "
+                                           "rows before it, so the whole axis is computed"},
+                                 std::move(from), "scan-not-fix-point");
+            }
+        }
+    }
+}
+
 /// Phase 4 (ComputeOp::GatherBound): data axes cover the union of the requests for output 0;
 /// reduce axes keep their dom.
 void gatherBound(const Stage& stage, const TensorDomMap& tmap, const RequestStepMap& requestSteps,
                  IterVarMap<Range>* rmap, StageStepLog& log) {
+    if (const auto* scan = stage->op.as<ScanOpNode>())
+        return gatherScanBound(stage, scan, tmap, requestSteps, rmap, log);
     const auto* compute = stage->op.as<ComputeOpNode>();
     BS_CHECK(compute) << "stage " << stage->op->name << " is not a compute operation";
     const Tensor out = stage->op.output(0);

@@ -101,6 +101,14 @@ std::vector<std::vector<Expr>> inlineBodies(ScheduleNode& sch, std::vector<bool>
             args.push_back(iv->var);
         OperationInliner inliner(stage->op, args, compute->body[0]);
         for (size_t j = i + 1; j < n; ++j) {
+            if (const auto* scan = sch.stages[j]->op.as<ScanOpNode>())
+                for (const Tensor& t : scan->init)
+                    if (t.op.same_as(stage->op))
+                        throw UserError(Diagnostic{
+                            "'" + stage->op->name + "' is the init of scan '" + scan->name +
+                                "', which stores its rows into the scan's state: it cannot be "
+                                "inlined",
+                            stage->attachLocation});
             const auto* consumer = sch.stages[j]->op.as<ComputeOpNode>();
             if (!consumer)
                 continue;

@@ -94,38 +94,6 @@ Stage commonGroup(const Stage& a, const Stage& b) {
     return Stage();
 }
 
-/// The operations between `inputs` and `outputs` in post-DFS order (TVM's GetSubGraph): those
-/// from which an input is reachable; the inputs too when `includeInputs`.
-std::vector<Operation> subGraph(const std::vector<Operation>& outputs,
-                                const std::vector<Operation>& inputs, bool includeInputs) {
-    std::unordered_map<const Node*, bool> reaches;
-    std::unordered_set<const Node*> boundary;
-    for (const Operation& op : inputs)
-        boundary.insert(op.get());
-    std::vector<Operation> result;
-    std::function<bool(const Operation&)> visit = [&](const Operation& op) {
-        if (auto it = reaches.find(op.get()); it != reaches.end())
-            return it->second;
-        if (boundary.count(op.get())) {
-            reaches[op.get()] = true;
-            if (includeInputs)
-                result.push_back(op);
-            return true;
-        }
-        reaches[op.get()] = false;
-        bool reached = false;
-        for (const Tensor& t : op->inputTensors())
-            reached = visit(t.op) || reached;
-        reaches[op.get()] = reached;
-        if (reached)
-            result.push_back(op);
-        return reached;
-    };
-    for (const Operation& op : outputs)
-        visit(op);
-    return result;
-}
-
 } // namespace
 
 Stage Schedule::createGroup(const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs,
@@ -144,7 +112,7 @@ Stage Schedule::createGroup(const std::vector<Tensor>& outputs, const std::vecto
         return ops;
     };
     std::vector<Operation> ops =
-        subGraph(currentOps(outputs, "outputs"), currentOps(inputs, "inputs"), includeInputs);
+        getSubGraph(currentOps(outputs, "outputs"), currentOps(inputs, "inputs"), includeInputs);
     std::vector<Stage> members;
     for (const Operation& op : ops)
         members.push_back((*this)[op]);
@@ -241,7 +209,30 @@ Schedule createSchedule(const std::vector<Operation>& outputs) {
         node->stages.push_back(stage);
         node->stageMap.emplace(op, stage);
     }
-    return Schedule(node);
+    Schedule sch(node);
+    // A scan's body (its updates and the stages between them and the states or inputs, TVM's
+    // ScanGetBody) is a group computed inside the scan's loop; the updates are attached there
+    // themselves. Inner scans come first in post order, so their groups nest inside.
+    for (const Stage& stage : std::vector<Stage>(node->stages)) {
+        const auto* scan = stage->op.as<ScanOpNode>();
+        if (!scan)
+            continue;
+        std::vector<Tensor> bounds = scan->statePlaceholder;
+        bounds.insert(bounds.end(), scan->inputs.begin(), scan->inputs.end());
+        Stage body = sch.createGroup(scan->update, bounds, /*includeInputs=*/false);
+        body.mutableNode()->groupName = scan->name + ".body";
+        body.mutableNode()->attachType = AttachType::ScanUpdate;
+        body.mutableNode()->attachStage = stage;
+        for (const Tensor& t : scan->update) {
+            StageNode* update = sch[t.op].mutableNode();
+            if (update->attachType == AttachType::ScanUpdate)
+                throw UserError("scan '" + scan->name + "': update '" + t.name() +
+                                "' is already the update of another scan");
+            update->attachType = AttachType::ScanUpdate;
+            update->attachStage = stage;
+        }
+    }
+    return sch;
 }
 
 Schedule createSchedule(const Operation& output) {

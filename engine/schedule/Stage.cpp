@@ -102,6 +102,18 @@ std::string attachCycle(const Stage& stage, const Stage& parent) {
     return "";
 }
 
+/// A scan's update (or its body's group) is computed inside the scan's loop, where the scan puts
+/// it; no compute_* primitive may move it (TVM: "Cannot specify compute_at for scan updates").
+void refuseScanUpdate(const Stage& stage, const std::string& context) {
+    if (stage->attachType != AttachType::ScanUpdate)
+        return;
+    failPrimitive(context, "'" + stage.name() + "' is " +
+                               (stage.isGroup() ? "the body" : "an update") + " of scan '" +
+                               stage->attachStage.name() +
+                               "', which computes it inside its own loop; it cannot be moved",
+                  {}, "schedule its loops, or the stages it reads, instead");
+}
+
 } // namespace
 
 const char* attachTypeName(AttachType type) {
@@ -189,6 +201,7 @@ void Stage::computeAt(const Stage& parent, const IterVar& scope) const {
         context += " at '" + scope->var.name() + "' of stage '" + parent.name() + "'";
     if (!isGroup() && get()->op.as<PlaceholderOpNode>())
         failPrimitive(context, "a placeholder is not computed, so it cannot be attached");
+    refuseScanUpdate(*this, context);
     if (parent.isGroup())
         failPrimitive(context, "'" + parent.name() + "' is a group, which has no loops to compute "
                                "inside; compute it at one of the group's stages");
@@ -238,6 +251,7 @@ void Stage::computeAt(const Stage& parent, const IterVar& scope) const {
 }
 
 void Stage::computeRoot() const {
+    refuseScanUpdate(*this, "compute_root of stage '" + name() + "'");
     StageNode* node = mutableNode();
     node->attachType = AttachType::GroupRoot;
     node->attachIVar = IterVar();
@@ -249,6 +263,7 @@ void Stage::computeInline() const {
     const std::string context = "compute_inline of stage '" + name() + "'";
     if (isGroup())
         failPrimitive(context, "a group cannot be inlined; inline its stages one by one");
+    refuseScanUpdate(*this, context);
     const auto* compute = get()->op.as<ComputeOpNode>();
     if (!compute)
         failPrimitive(context, "only a compute can be inlined, '" + name() + "' is a " +

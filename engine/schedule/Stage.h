@@ -22,7 +22,7 @@ enum class AttachType : uint8_t {
     Inline = 2,         ///< compute_inline, not yet applied (normalize() applies it)
     InlinedAlready = 3, ///< inlined into its consumers by normalize()
     Scope = 4,          ///< compute_at: inside `attachIVar` of `attachStage`
-    ScanUpdate = 5,     ///< the update of a scan (no scans yet)
+    ScanUpdate = 5,     ///< the update of a scan (or its body group), computed in its loop
 };
 /// `kGroupRoot`, `kInline`, ... as TVM names them.
 const char* attachTypeName(AttachType type);

@@ -189,7 +189,39 @@ Expr replaceTensors(const Expr& e, const TensorMap& map) {
     return replacer.visitExpr(e);
 }
 
+namespace {
+
+/// The image of `t` under `map`, following chains a -> b -> c.
+Tensor replacedTensor(Tensor t, const TensorMap& map) {
+    for (auto it = map.find(t); it != map.end() && !it->second.same_as(t); it = map.find(t))
+        t = it->second;
+    return t;
+}
+
+/// A scan reading the images of its inits and updates (TVM's ScanOpNode::ReplaceInputs).
+Operation replaceScanInputs(const Operation& op, const ScanOpNode* scan, const TensorMap& map) {
+    std::vector<Tensor> init;
+    std::vector<Tensor> update;
+    bool changed = false;
+    for (size_t i = 0; i < scan->update.size(); ++i) {
+        init.push_back(replacedTensor(scan->init[i], map));
+        update.push_back(replacedTensor(scan->update[i], map));
+        changed = changed || !init.back().same_as(scan->init[i]) ||
+                  !update.back().same_as(scan->update[i]);
+    }
+    if (!changed)
+        return op;
+    auto* node = new ScanOpNode(*scan);
+    node->init = std::move(init);
+    node->update = std::move(update);
+    return Operation(node);
+}
+
+} // namespace
+
 Operation replaceInputs(const Operation& op, const TensorMap& map) {
+    if (const auto* scan = op.as<ScanOpNode>())
+        return replaceScanInputs(op, scan, map);
     const auto* compute = op.as<ComputeOpNode>();
     if (!compute)
         return op;

@@ -1,12 +1,13 @@
 /// \file
 /// The concrete operations of the tensor-expression layer, as TVM's `te` defines them:
-/// `PlaceholderOpNode` (an input tensor: a shape and a dtype) and `ComputeOpNode` (one
-/// expression per output over data-parallel axes, optionally a reduction over reduce axes).
+/// `PlaceholderOpNode` (an input tensor: a shape and a dtype), `ComputeOpNode` (one
+/// expression per output over data-parallel axes, optionally a reduction over reduce axes) and
+/// `ScanOpNode` (a recurrence over one axis).
 /// Also the dataflow helpers the schedule rewrites need: replacing the tensors an operation
 /// reads (TVM's `ReplaceInputs` / `ReplaceTensor`).
 ///
-/// Builders with TVM's defaults (`placeholder`, `compute`, `reduce_axis`, ...) are in
-/// te/Compute.h and te/Reduce.h.
+/// Builders with TVM's defaults (`placeholder`, `compute`, `reduce_axis`, `scan`, ...) are in
+/// te/Compute.h, te/Reduce.h and te/Scan.h.
 #pragma once
 
 #include "ir/Operation.h"
@@ -72,6 +73,45 @@ private:
     ComputeOpNode(std::string name, std::string tag);
 };
 
+/// TVM's ScanOp: a recurrence over `scanAxis` (dom [init.shape[0], update.shape[0])). Output i
+/// is `statePlaceholder[i]` filled in: its first rows by `init[i]`, then row t by `update[i]`,
+/// which reads earlier rows through `statePlaceholder[i]`. Each dimension k >= 1 of an update
+/// has an Opaque `spatialAxis` IterVar `<name>.out<i>.i<k>` (dom [0, update.shape[k])), so the
+/// scan's stage has one loop, the scan axis; the updates and the stages between them and the
+/// states (TVM's ScanGetBody) are computed inside it.
+struct ScanOpNode : OperationNode {
+    static constexpr NodeKind kKind = NodeKind::ScanOp;
+    static constexpr bool matches(NodeKind k) { return k == kKind; }
+
+    IterVar scanAxis;
+    std::vector<IterVar> spatialAxis;
+    std::vector<Tensor> init;
+    std::vector<Tensor> update;
+    std::vector<Tensor> statePlaceholder;
+    /// Inputs the body reads that are not states (what bounds the scan's body).
+    std::vector<Tensor> inputs;
+
+    /// TVM's ScanOp constructor with its checks, as UserErrors naming the scan and the tensor.
+    static Operation make(std::string name, std::string tag, IterVar scanAxis,
+                          std::vector<Tensor> init, std::vector<Tensor> update,
+                          std::vector<Tensor> statePlaceholder, std::vector<Tensor> inputs);
+
+    int numOutputs() const override { return int(update.size()); }
+    DataType outputDType(int i) const override;
+    /// The shape of state placeholder i.
+    const std::vector<Expr>& outputShape(int i) const override;
+    /// `scanAxis`, then every spatial axis.
+    std::vector<IterVar> rootIterVars() const override;
+    /// The inits, then the updates.
+    std::vector<Tensor> inputTensors() const override;
+    const char* typeKey() const override { return "scan"; }
+    /// The spatial axes of output i (dimensions 1.. of its update).
+    std::vector<IterVar> spatialAxesOf(int i) const;
+
+private:
+    ScanOpNode(std::string name, std::string tag);
+};
+
 using TensorMap = std::unordered_map<Tensor, Tensor, TensorHash, TensorEqual>;
 template <typename V> using OpMap = std::unordered_map<Operation, V, NodeHash, NodeEqual>;
 
@@ -81,7 +121,8 @@ Expr replaceTensors(const Expr& e, const TensorMap& map);
 
 /// TVM's `op->ReplaceInputs(op, map)`: the operation reading the images of `map` instead, or
 /// `op` itself when it reads none of them. A reduction's outputs are rebuilt together so they
-/// keep sharing their parts. Placeholders are returned unchanged.
+/// keep sharing their parts. A scan has its inits and updates replaced. Placeholders are
+/// returned unchanged.
 Operation replaceInputs(const Operation& op, const TensorMap& map);
 
 /// Checks a tensor shape: defined integer scalars, constants not negative. `what` names the

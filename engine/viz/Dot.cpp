@@ -153,6 +153,10 @@ void writeEdge(std::ostream& os, const GraphEdge& edge) {
     case EdgeStyle::Note:
         os << ", style=dashed, arrowhead=none, color=\"#7F8C8D\"";
         break;
+    case EdgeStyle::ScanState:
+        // The loop back edge: drawn against the dataflow, so it does not rank the state.
+        os << ", style=dashed, constraint=false, color=\"#AF601A\", fontcolor=\"#AF601A\"";
+        break;
     }
     if (edge.problem)
         os << ", style=dashed, color=\"" << kProblemColor << "\", fontcolor=\"" << kProblemColor

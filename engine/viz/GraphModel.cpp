@@ -87,6 +87,8 @@ const char* edgeStyleName(EdgeStyle style) {
         return "request";
     case EdgeStyle::Note:
         return "note";
+    case EdgeStyle::ScanState:
+        return "scan_state";
     }
     BS_UNREACHABLE("unknown edge style");
 }

@@ -61,6 +61,7 @@ enum class EdgeStyle {
     Attach,   ///< enclosing loop -> stage computed inside it (attach tree)
     Request,  ///< consumer request -> the axis it bounds (requests graph)
     Note,     ///< node -> its note
+    ScanState, ///< scan -> the state placeholder its next step reads (DAG, a back edge)
 };
 const char* edgeStyleName(EdgeStyle style);
 

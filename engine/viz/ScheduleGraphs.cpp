@@ -106,6 +106,21 @@ Graph stageDag(const GraphInput& input) {
             edge.ref = stageRef(int(s));
             edge.location = stages[s]->op->location;
         }
+        // A scan's loop: each step's update reads the rows the steps before wrote, through
+        // the state placeholder (TVM replaces the state by the scan's output).
+        if (const auto* scan = stages[s]->op.as<ScanOpNode>()) {
+            for (size_t i = 0; i < scan->statePlaceholder.size(); ++i) {
+                int state = stageIndexOf(input.schedule,
+                                         input.schedule.findStage(scan->statePlaceholder[i].op));
+                if (state < 0)
+                    continue;
+                GraphEdge& edge = addEdge(graph, "stage" + std::to_string(s), "",
+                                          "stage" + std::to_string(state), "", EdgeStyle::ScanState);
+                edge.label = "next step reads " + tensorLabel(stages[s]->op.output(int(i)));
+                edge.ref = stageRef(int(s));
+                edge.location = stages[s]->op->location;
+            }
+        }
     }
     markProblem(graph, input);
     checkGraph(graph);

@@ -2,7 +2,7 @@
 # the group tests of test_te_schedule_bound_inference.py: TVM's own assertions (membership,
 # nesting, child counts, the compute_at rule inside a group, InferBound through a group), plus
 # what the lowered program does with them and that the result is still right. TVM's
-# test_scan_group is not here: the engine has no scan yet.
+# test_scan_group is in test_te_scan.py.
 import numpy as np
 
 import tvm

@@ -1,6 +1,5 @@
 # tvm.te.schedule's graph helpers, in the style of TVM's tests/python/te/test_te_schedule_graph.py
-# (its scan tests are not here: the engine has no scan yet): CreateReadGraph, PostDFSOrder and
-# CreateAttachPath.
+# (its scan tests are in test_te_scan.py): CreateReadGraph, PostDFSOrder and CreateAttachPath.
 import tvm
 import tvm.testing
 from tvm import te

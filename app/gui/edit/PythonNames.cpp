@@ -308,6 +308,8 @@ QString PythonNames::iterVar(const Stage &stage, const IterVar &iv) const {
             return QStringLiteral("%1.op.reduce_axis[%2]").arg(stageExpr).arg(k);
         }
     }
+    if (const auto *scan = stage->op.as<ScanOpNode>(); scan && scan->scanAxis.same_as(iv))
+        return QStringLiteral("%1.op.scan_axis").arg(stageExpr);
     const int leaf = stage.leafIndex(iv);
     if (leaf < 0)
         return QString();

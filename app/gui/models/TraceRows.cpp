@@ -86,6 +86,10 @@ QString attachPointText(const Stage& stage) {
         return QStringLiteral("inline");
     case AttachType::InlinedAlready:
         return QStringLiteral("inlined");
+    case AttachType::ScanUpdate:
+        return QStringLiteral("in every step of scan %1").arg(qstr(spec->attachStage.name())) +
+               (spec.same_as(stage) ? QStringLiteral(" (its update)")
+                                    : QStringLiteral(" with %1").arg(qstr(spec.name())));
     default:
         return QStringLiteral("root");
     }
@@ -139,6 +143,8 @@ QString whyText(const Analysis& analysis, const ConsumerTrace& c, const Expr& in
     }
     for (const RelaxEntry& e : c.relaxSet)
         reasons << QStringLiteral("%1 relaxed: %2").arg(ivLabel(analysis, e.iv), qstr(e.reason));
+    if (reasons.isEmpty() && c.consumer.as<ScanOpNode>())
+        return QStringLiteral("a spatial axis of the scan: the rows it computes span it");
     return reasons.isEmpty() ? QStringLiteral("constant index")
                              : reasons.join(QStringLiteral("; "));
 }

@@ -441,6 +441,8 @@ QPen GraphEdgeItem::currentPen() const {
     switch (m_edge.style) {
     case viz::EdgeStyle::Note:
         return QPen(QColor(0x99, 0x99, 0x99), 1, Qt::DashLine);
+    case viz::EdgeStyle::ScanState:
+        return QPen(QColor(0xaf, 0x60, 0x1a), 1.4, Qt::DashLine);
     case viz::EdgeStyle::Request:
         return QPen(QColor(0x2c, 0x6f, 0xbb), 1.2);
     case viz::EdgeStyle::Relation:

@@ -432,6 +432,32 @@ void bindAnalyses(py::module_& m) {
         },
         py::arg("sch"), Located());
     m.def(
+        "ScanGetBody",
+        [](py::object scan) {
+            Operation op = opOf(scan, "the scan");
+            if (!op.as<ScanOpNode>())
+                throw UserError("ScanGetBody: '" + op->name + "' is a " + op->typeKey() +
+                                ", not a scan");
+            py::list out;
+            for (const Operation& body : scanGetBody(op))
+                out.append(wrapNode(body.get()));
+            return out;
+        },
+        py::arg("scan_op"), Located());
+    m.def(
+        "ScanFixPointAnalysis",
+        [](py::object scan) {
+            Operation op = opOf(scan, "the scan");
+            if (!op.as<ScanOpNode>())
+                throw UserError("ScanFixPointAnalysis: '" + op->name + "' is a " + op->typeKey() +
+                                ", not a scan");
+            py::dict out;
+            for (const auto& [iv, fixed] : scanFixPointAnalysis(op))
+                out[wrapNode(iv.get())] = py::cast(IntImmNode::make(DataType::int32(), fixed ? 1 : 0));
+            return out;
+        },
+        py::arg("scan_op"), Located());
+    m.def(
         "_attach_path",
         [](const Schedule& s, py::object key) { return createAttachPath(s).at(opOf(key, "the stage")); },
         py::arg("schedule"), py::arg("op"), Located());

@@ -9,6 +9,7 @@
 #include "script/bindings/CallGuard.h"
 #include "script/bindings/Casters.h"
 #include "te/Compute.h"
+#include "te/Scan.h"
 #include "te/Reduce.h"
 
 namespace bs::script {
@@ -94,6 +95,30 @@ void bindOperations(py::module_& m) {
         .def_property_readonly("axis", [](const ComputeOpNode& n) { return n.axis; })
         .def_property_readonly("reduce_axis", [](const ComputeOpNode& n) { return n.reduceAxis; })
         .def_property_readonly("body", [](const ComputeOpNode& n) { return n.body; });
+    py::class_<ScanOpNode, OperationNode, IntrusivePtr<ScanOpNode>>(m, "ScanOp")
+        .def_property_readonly("scan_axis", [](const ScanOpNode& n) { return n.scanAxis; })
+        .def_property_readonly("spatial_axis_", [](const ScanOpNode& n) { return n.spatialAxis; })
+        .def_property_readonly("init", [](const ScanOpNode& n) { return n.init; })
+        .def_property_readonly("update", [](const ScanOpNode& n) { return n.update; })
+        .def_property_readonly("state_placeholder",
+                               [](const ScanOpNode& n) { return n.statePlaceholder; })
+        .def_property_readonly("inputs", [](const ScanOpNode& n) { return n.inputs; });
+}
+
+/// A tensor or a sequence of tensors (te.scan's arguments).
+std::vector<Tensor> tensorsOf(const py::object& value, const char* what) {
+    if (value.is_none())
+        return {};
+    if (py::isinstance<Tensor>(value))
+        return {value.cast<Tensor>()};
+    std::vector<Tensor> out;
+    for (py::handle item : value) {
+        if (!py::isinstance<Tensor>(item))
+            throw UserError(std::string("scan: ") + what + " must be tensors, got " +
+                            std::string(py::str(py::type::of(item).attr("__name__"))));
+        out.push_back(item.cast<Tensor>());
+    }
+    return out;
 }
 
 Tensor makePlaceholder(const py::object& shape, const std::string& dtype, const std::string& name) {
@@ -163,6 +188,16 @@ void bindTe(py::module_& m) {
           py::arg("name") = "placeholder", Located());
     m.def("_compute", &makeCompute, py::arg("shape"), py::arg("fcompute"), py::arg("name"),
           py::arg("tag"), py::arg("axis_names"), Located());
+    m.def(
+        "_scan",
+        [](const py::object& init, const py::object& update, const py::object& state,
+           const py::object& inputs, const std::string& name, const std::string& tag) {
+            return scan(tensorsOf(init, "the inits"), tensorsOf(update, "the updates"),
+                        tensorsOf(state, "the state placeholders"), tensorsOf(inputs, "the inputs"),
+                        name, tag);
+        },
+        py::arg("init"), py::arg("update"), py::arg("state_placeholder"),
+        py::arg("inputs") = py::none(), py::arg("name") = "scan", py::arg("tag") = "", Located());
     m.def(
         "_reduce_axis",
         [](const py::object& dom, const std::string& name) { return reduceAxis(makeDom(dom), name); },

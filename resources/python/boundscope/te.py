@@ -14,6 +14,7 @@ Tensor = _core.Tensor
 Operation = _core.Operation
 PlaceholderOp = _core.PlaceholderOp
 ComputeOp = _core.ComputeOp
+ScanOp = _core.ScanOp
 Schedule = _core.Schedule
 Stage = _core.Stage
 IterVarAttr = _core.IterVarAttr
@@ -27,13 +28,16 @@ AutoInlineInjective = _core.AutoInlineInjective
 CreateReadGraph = _core.CreateReadGraph
 PostDFSOrder = _core.PostDFSOrder
 CreateAttachPath = _core.CreateAttachPath
+ScanGetBody = _core.ScanGetBody
+ScanFixPointAnalysis = _core.ScanFixPointAnalysis
 
 __all__ = [
-    "Tensor", "Operation", "PlaceholderOp", "ComputeOp", "Schedule", "Stage", "IterVarAttr",
+    "Tensor", "Operation", "PlaceholderOp", "ComputeOp", "ScanOp", "Schedule", "Stage", "IterVarAttr",
     "Split", "Fuse", "Rebase", "Singleton", "placeholder", "compute", "reduce_axis",
     "thread_axis", "sum", "max", "min", "comm_reducer", "create_schedule", "InferBound",
     "ScheduleOps", "lower", "show", "bound_trace", "AutoInlineElemWise", "AutoInlineBroadcast",
     "AutoInlineInjective", "CreateReadGraph", "PostDFSOrder", "CreateAttachPath",
+    "ScanGetBody", "ScanFixPointAnalysis", "scan",
 ]
 
 
@@ -115,6 +119,20 @@ def compute(shape, fcompute, name="compute", tag="", attrs=None, varargs_names=N
         raise ValueError("fcompute takes %d arguments but the shape has %d dimensions"
                          % (len(names), len(shape)))
     return _core._compute(shape, fcompute, name, tag, names)
+
+
+def scan(init, update, state_placeholder, inputs=None, name="scan", tag="", attrs=None):
+    """te.scan(init, update, state_placeholder, inputs=None, name="scan", tag=""): a recurrence
+    over the rows of each state, as in TVM; each argument is a tensor or a list of them (one per
+    output). Returns the output, or the list of outputs."""
+    def as_list(value):
+        return [value] if isinstance(value, Tensor) else list(value)
+    init, update, state_placeholder = as_list(init), as_list(update), as_list(state_placeholder)
+    if len(init) != len(update) or len(init) != len(state_placeholder):
+        raise ValueError("init, update, state_placeholder must have same length")
+    res = _core._scan(init, update, state_placeholder,
+                      None if inputs is None else as_list(inputs), name, tag)
+    return res[0] if len(res) == 1 else res
 
 
 def reduce_axis(dom, name="rv", thread_tag="", span=None):

@@ -138,6 +138,16 @@ TEST(CliAlloc, FuseExampleAllocatesTheWholeProducerOnlyUnderTvm05) {
     EXPECT_NE(seed.out.find("waste %: the share of the tvm-0.5 allocation not needed"), std::string::npos);
 }
 
+TEST(CliAlloc, AScanHasOneBufferItsStateWhichItsInitAndUpdateStoreInto) {
+    Outcome r = boundscope("alloc " + example("scan_cumsum.py"));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    std::vector<std::string> scan = cells(rowOf(r.out, "s_scan"));
+    ASSERT_EQ(scan.size(), 10u) << r.out;
+    EXPECT_EQ(scan[3], "2048"); // rows 0..63 of 32 columns under tvm
+    EXPECT_TRUE(cells(rowOf(r.out, "s_init")).empty()) << r.out;
+    EXPECT_TRUE(cells(rowOf(r.out, "s_update")).empty()) << r.out;
+}
+
 TEST(CliAlloc, JsonHasStableKeys) {
     Outcome r = boundscope("alloc " + example("gather_disjoint.py") + " --json");
     ASSERT_EQ(r.exitCode, 0) << r.err;

@@ -277,6 +277,24 @@ TEST(CliRun, GpuScheduleOnTheCpuSaysWhichTargetsFit) {
     EXPECT_NE(r.err.find("the emulate target"), std::string::npos) << r.err;
 }
 
+TEST(CliRun, ScansRunAndCheckOnTheCpuAndInTheGpuEmulation) {
+    CommandResult r = runCli("run " + example("scan_cumsum.py") + " --check --repeat 1");
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("check      passed"), std::string::npos) << r.out;
+    r = runCli("run " + example("gpu_scan.py") + " --target emulate --check --repeat 1");
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("check      passed"), std::string::npos) << r.out;
+}
+
+TEST(CliCodegen, AGpuScanLaunchesAKernelPerStepWithTheStepAsAParameter) {
+    CommandResult r = runCli("codegen " + example("gpu_scan.py") + " --target cuda");
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("main_kernel0( float* __restrict__ X,  float* __restrict__ s_scan)"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("float* __restrict__ s_scan, int s_scan_idx)"), std::string::npos) << r.out;
+}
+
 TEST(CliCodegen, LlvmIrOfACpuSchedule) {
     CommandResult r = runCli("codegen " + example("matmul_tiled.py") + " --target llvm");
     EXPECT_EQ(r.exitCode, 0) << r.err;

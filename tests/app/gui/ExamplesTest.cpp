@@ -13,8 +13,10 @@
 #include "panels/InspectorPanel.h"
 #include "panels/IrPanel.h"
 
+#include <QDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <memory>
 
 namespace bs::gui::test {
@@ -26,6 +28,7 @@ private Q_SLOTS:
     void cleanupTestCase();
     void everyExamplePopulatesEveryView_data();
     void everyExamplePopulatesEveryView();
+    void theScanExampleShowsTheScansLoopAndItsUpdate();
 
 private:
     std::unique_ptr<MainWindow> m_window;
@@ -82,6 +85,35 @@ void ExamplesTest::everyExamplePopulatesEveryView() {
                  qPrintable(code.message));
     // A reason in the app's words: no command-line flags.
     QVERIFY2(!code.message.contains(QLatin1String("--target")), qPrintable(code.message));
+}
+
+void ExamplesTest::theScanExampleShowsTheScansLoopAndItsUpdate() {
+#if !BOUNDSCOPE_WITH_PYTHON
+    QSKIP("built without the Python front end");
+#endif
+    MainWindow& window = *m_window;
+    QString error;
+    QVERIFY2(window.openExample(QDir(examplesDirectory()).filePath(QStringLiteral("scan_cumsum.py")),
+                                &error),
+             qPrintable(error));
+    QVERIFY(waitForAnalysis(*window.document()));
+    window.selection()->select(QStringLiteral("s_update"));
+    QVERIFY(waitForGraphs(window));
+    // The update is computed in the scan's loop, and its columns span the scan's spatial axis.
+    const QString summary = window.inspector()->summaryText();
+    QVERIFY2(summary.contains(QStringLiteral("in every step of scan s_scan (its update)")),
+             qPrintable(summary));
+    const StringTableModel* requests = window.inspector()->model(InspectorPanel::Table::Requests);
+    QCOMPARE(requests->rowCount(), 2);
+    QVERIFY(requests->row(1).cells.join(QLatin1Char(' ')).contains(QStringLiteral("spatial axis of the scan")));
+    // The DAG draws the scan's body as a box and the loop back to the state.
+    const auto dag = window.stageDag()->shownGraph();
+    QVERIFY(dag);
+    QVERIFY(std::any_of(dag->graph.clusters.begin(), dag->graph.clusters.end(),
+                        [](const viz::GraphCluster& c) { return c.label == "s_scan.body"; }));
+    QVERIFY(std::any_of(dag->graph.edges.begin(), dag->graph.edges.end(), [](const viz::GraphEdge& e) {
+        return e.style == viz::EdgeStyle::ScanState && e.label == "next step reads s_scan";
+    }));
 }
 
 BS_GUI_TEST_SUITE(ExamplesTest);

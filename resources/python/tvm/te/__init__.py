@@ -1,4 +1,4 @@
-"""tvm.te: TVM's tensor-expression language: variables, placeholder, compute, reductions,
+"""tvm.te: TVM's tensor-expression language: variables, placeholder, compute, scan, reductions,
 thread axes and schedules, plus the tir operators TVM's te re-exports."""
 
 import boundscope as _bs
@@ -39,8 +39,8 @@ truncdiv = _bs.truncdiv
 truncmod = _bs.truncmod
 
 from boundscope.te import (  # noqa: E402,F401
-    Tensor, Operation, PlaceholderOp, ComputeOp, Schedule, Stage, placeholder, compute,
-    reduce_axis, thread_axis, sum, max, min, comm_reducer, create_schedule, TensorSlice,
+    Tensor, Operation, PlaceholderOp, ComputeOp, ScanOp, Schedule, Stage, placeholder, compute,
+    reduce_axis, thread_axis, sum, max, min, comm_reducer, create_schedule, TensorSlice, scan,
 )
 from . import schedule  # noqa: E402,F401
 

@@ -5,7 +5,7 @@ from boundscope.expr import IterVar  # noqa: F401
 from boundscope.te import (  # noqa: F401
     Schedule, Stage, IterVarAttr, Split, Fuse, Rebase, Singleton, create_schedule, InferBound,
     ScheduleOps, AutoInlineElemWise, AutoInlineBroadcast, AutoInlineInjective, CreateReadGraph,
-    PostDFSOrder, CreateAttachPath,
+    PostDFSOrder, CreateAttachPath, ScanGetBody, ScanFixPointAnalysis,
 )
 from .._placeholder import missing as _missing
 
