@@ -12,7 +12,7 @@ set -euo pipefail
 base=(cmake ninja-build ccache g++ pkg-config python3-dev python3-numpy pybind11-dev libcli11-dev
       nlohmann-json3-dev libisl-dev llvm-14-dev libgraphviz-dev libopenblas-dev)
 gui=(qt6-base-dev qt6-svg-dev qt6-qpa-plugins)
-test=(libgtest-dev libbenchmark-dev xvfb)
+test=(libgtest-dev libbenchmark-dev xvfb python3-pytest)
 
 wanted=("${base[@]}")
 for arg in "$@"; do

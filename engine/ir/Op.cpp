@@ -384,6 +384,10 @@ Expr likely(Expr condition) {
     return CallNode::make(DataType::boolean(), "likely", {condition}, CallKind::Intrinsic);
 }
 
+Expr vscale() {
+    return CallNode::make(DataType::int32(), "vscale", {}, CallKind::Intrinsic);
+}
+
 Expr mathCall(const std::string& name, std::vector<Expr> args) {
     if (args.empty())
         throw UserError("math function " + name + " needs an argument");

@@ -60,6 +60,9 @@ Expr operator!(Expr a);
 Expr select(Expr condition, Expr trueValue, Expr falseValue);
 /// `likely(cond)`: a branch hint TVM wraps bound checks in.
 Expr likely(Expr condition);
+/// `vscale()`: the number of 128-bit blocks in a scalable vector (TVM's `tir.vscale`, for
+/// SVE-style targets), an int32 known only when the kernel runs. No target here compiles it.
+Expr vscale();
 /// A side-effect-free math call (`exp`, `log`, `sqrt`, `tanh`, `pow`, ...) typed like its first
 /// argument.
 Expr mathCall(const std::string& name, std::vector<Expr> args);

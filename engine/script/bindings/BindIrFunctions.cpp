@@ -115,6 +115,7 @@ void bindArithmetic(py::module_& m) {
     m.def("any", [](py::args args) { return foldLogical(args, false); }, Located());
     m.def("logical_not", [](Expr a) { return !a; }, py::arg("a"), Located());
     m.def("likely", [](Expr cond) { return likely(cond); }, py::arg("cond"), Located());
+    m.def("vscale", []() { return vscale(); }, Located());
     m.def(
         "cast",
         [](Expr value, const std::string& dtype) {

@@ -62,6 +62,7 @@ all = _core.all  # noqa: A001 - TVM's name
 any = _core.any  # noqa: A001 - TVM's name
 logical_not = _core.logical_not
 likely = _core.likely
+vscale = _core.vscale
 cast = _core.cast
 min_value = _core.min_value
 max_value = _core.max_value

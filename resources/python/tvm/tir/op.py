@@ -16,6 +16,7 @@ if_then_else = _bs.if_then_else
 all = _bs.all  # noqa: A001 - TVM's name
 any = _bs.any  # noqa: A001 - TVM's name
 likely = _bs.likely
+vscale = _bs.vscale
 min_value = _bs.min_value
 max_value = _bs.max_value
 exp = _bs.exp
