@@ -42,5 +42,22 @@ def test_nparts_split_disables_predication_too():
     assert "likely" not in text, text
 
 
+def test_scalable_split_factor_lowers_and_build_says_why_not():
+    # TVM's test_split_disable_predicate splits by 4 * vscale(): the loops and the guard are
+    # symbolic in vscale, which no target here can compile.
+    A = te.placeholder((43,), name="A")
+    B = te.compute(A.shape, lambda i: A[i] + 2, name="C")
+    s = te.create_schedule(B.op)
+    s[B].split(B.op.axis[0], factor=4 * tvm.tir.vscale())
+    text = str(tvm.lower(s, [A, B], simple_mode=True))
+    assert "for (i.inner, 0, (vscale()*4))" in text, text
+    assert "likely" in text
+    try:
+        tvm.build(s, [A, B])
+        assert False
+    except tvm.error.TVMError as e:
+        assert "unknown intrinsic 'vscale'" in str(e)
+
+
 if __name__ == "__main__":
     tvm.testing.main()
