@@ -3,6 +3,7 @@
 #include "ir/Functor.h"
 
 #include <functional>
+#include <unordered_set>
 
 namespace bs {
 
@@ -37,11 +38,18 @@ const ComputeOpNode* injectiveCompute(const Operation& op) {
 }
 
 /// Inlines every unscheduled, non-output stage `inlinable` accepts. A compute of several
-/// outputs is left alone: compute_inline takes one output only (TVM fails later, in normalize).
+/// outputs is left alone: compute_inline takes one output only (TVM fails later, in normalize);
+/// so is a scan's init, which the scan stores into its state (TVM would inline it and lower
+/// broken code).
 void autoInline(const Schedule& sch, const std::function<bool(const Operation&)>& inlinable) {
+    std::unordered_set<const Node*> scanInits;
+    for (const Stage& stage : sch.stages())
+        if (const auto* scan = stage->op.as<ScanOpNode>())
+            for (const Tensor& t : scan->init)
+                scanInits.insert(t.op.get());
     for (const Stage& stage : sch.stages()) {
         if (stage->isOutput || isScheduled(stage) || stage->op->numOutputs() != 1 ||
-            !inlinable(stage->op))
+            scanInits.count(stage->op.get()) || !inlinable(stage->op))
             continue;
         stage.computeInline();
     }

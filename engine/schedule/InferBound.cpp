@@ -336,11 +336,13 @@ private:
 };
 
 /// Phase 3 for a scan consumer (TVM's ScanOpNode::PropBoundToInputs): an init is needed whole
-/// along its rows, an update at the rows of the scan axis; the other axes of both at the
-/// scan's spatial axes.
-void requestFromScan(const ScanOpNode* scan, const VarMap<IntSet>& domMap, TensorDomMap& tmap,
-                     StageStepLog& log, const std::vector<int>& rootSetSteps,
-                     RequestStepMap& requestSteps) {
+/// along its rows, an update at the rows of the scan axis; the other axes of both over the
+/// range the scan computes its spatial axes. (TVM requests a spatial axis's whole domain
+/// there while realizing only the range its GatherBound sliced at a fix point, so the inits
+/// and updates write past the state; the range is what the scan realizes.)
+void requestFromScan(const ScanOpNode* scan, const VarMap<IntSet>& domMap,
+                     const IterVarMap<Range>& rmap, TensorDomMap& tmap, StageStepLog& log,
+                     const std::vector<int>& rootSetSteps, RequestStepMap& requestSteps) {
     auto push = [&](const Tensor& t, size_t axis, const IterVar& by, IntSet request, const char* rule,
                     std::string why) {
         auto it = tmap.find(t);
@@ -374,6 +376,11 @@ void requestFromScan(const ScanOpNode* scan, const VarMap<IntSet>& domMap, Tenso
             const IterVar& axis = scan->spatialAxis[sp];
             IntSet set = domMap.at(axis->var);
             std::string why = "the scan's spatial axis " + axis->var.name() + " spans it";
+            if (auto computed = rmap.find(axis); computed != rmap.end()) {
+                set = IntSet::fromRange(computed->second);
+                why = "the scan computes its spatial axis " + axis->var.name() + " over " +
+                      set.toString();
+            }
             push(init, k, axis, set, "scan-spatial", why);
             push(update, k, axis, set, "scan-spatial", why);
         }
@@ -517,7 +524,7 @@ void requestFromConsumer(const Schedule& sch, const Stage& stage, const Operatio
         step.from.insert(step.from.end(), log.relaxSteps.begin(), log.relaxSteps.end());
     }
     if (const auto* scan = consumerOp.as<ScanOpNode>()) {
-        requestFromScan(scan, domMap, tmap, log, rootSetSteps, requestSteps);
+        requestFromScan(scan, domMap, rmap, tmap, log, rootSetSteps, requestSteps);
     } else {
         const auto* compute = consumerOp.as<ComputeOpNode>();
         BS_CHECK(compute) << "consumer " << consumerOp->name << " is not a compute operation";

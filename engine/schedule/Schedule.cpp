@@ -4,6 +4,7 @@
 #include "schedule/ScheduleRewrite.h"
 #include "support/Check.h"
 
+#include <exception>
 #include <functional>
 #include <unordered_set>
 
@@ -44,12 +45,14 @@ Schedule Schedule::copy() const {
     for (const Stage& s : get()->stages) {
         Stage fresh(s->op);
         *fresh.mutableNode() = *s.get();
+        fresh.mutableNode()->recordLog.reset(); // a copy keeps no record
         remap.emplace(s.get(), fresh);
         node->stages.push_back(fresh);
     }
     for (const Stage& g : get()->groups) {
         Stage fresh = Stage::makeGroup(g.name());
         *fresh.mutableNode() = *g.get();
+        fresh.mutableNode()->recordLog.reset();
         remap.emplace(g.get(), fresh);
         node->groups.push_back(fresh);
     }
@@ -132,6 +135,7 @@ Stage Schedule::createGroup(const std::vector<Tensor>& outputs, const std::vecto
     ScheduleNode* self = mutableNode();
     Stage group = Stage::makeGroup("group" + std::to_string(self->groups.size()));
     StageNode* node = group.mutableNode();
+    node->recordLog = self->recordLog;
     // A group all of whose children are members counts as one child of its own group.
     std::vector<Stage> full;
     for (const auto& [ptr, entry] : counted)
@@ -190,9 +194,7 @@ Stage Schedule::createGroup(const std::vector<Tensor>& outputs, const std::vecto
     return group;
 }
 
-Schedule createSchedule(const std::vector<Operation>& outputs) {
-    if (outputs.empty())
-        throw UserError("create_schedule: no output operation given");
+Schedule createSchedule(const std::vector<Operation>& outputs, bool keepRecord) {
     for (size_t i = 0; i < outputs.size(); ++i)
         if (!outputs[i].defined())
             throw UserError("create_schedule: output " + std::to_string(i) + " is undefined");
@@ -203,9 +205,15 @@ Schedule createSchedule(const std::vector<Operation>& outputs) {
     auto node = makeIntrusive<ScheduleNode>();
     node->outputs = outputs;
     node->location = currentSourceLocation();
+    if (keepRecord) {
+        node->keepScheduleRecord = true;
+        node->recordLog = std::make_shared<ScheduleRecordLog>();
+        node->recordLog->owner = node.get();
+    }
     for (const Operation& op : postDFSOrder(outputs, graph)) {
         Stage stage(op);
         stage.mutableNode()->isOutput = outputSet.count(op.get()) != 0;
+        stage.mutableNode()->recordLog = node->recordLog;
         node->stages.push_back(stage);
         node->stageMap.emplace(op, stage);
     }
@@ -231,6 +239,10 @@ Schedule createSchedule(const std::vector<Operation>& outputs) {
             update->attachType = AttachType::ScanUpdate;
             update->attachStage = stage;
         }
+    }
+    if (keepRecord) {
+        node->scheduleRecord.push_back(sch.copy());
+        node->primitiveRecord.push_back("vanilla");
     }
     return sch;
 }
@@ -261,6 +273,17 @@ void replaceDataFlow(const std::vector<Stage>& stages, TensorMap* vmap, TensorMa
     }
 }
 
+PrimitiveRecord::PrimitiveRecord(const Stage& stage, const char* name)
+    : m_log(stage->recordLog), m_name(name), m_exceptions(std::uncaught_exceptions()) {}
+
+PrimitiveRecord::~PrimitiveRecord() {
+    if (!active() || std::uncaught_exceptions() > m_exceptions)
+        return;
+    ScheduleNode* sch = m_log->owner;
+    sch->scheduleRecord.push_back(Schedule(IntrusivePtr<ScheduleNode>(sch)).copy());
+    sch->primitiveRecord.push_back(m_name);
+}
+
 size_t stagePosition(const ScheduleNode& sch, const Stage& stage) {
     for (size_t i = 0; i < sch.stages.size(); ++i)
         if (sch.stages[i].same_as(stage))
@@ -273,6 +296,7 @@ Stage insertStage(ScheduleNode& sch, size_t position, const Operation& op,
     BS_CHECK(position <= sch.stages.size()) << "stage position out of range";
     Stage stage(op);
     stage.setScope(scope);
+    stage.mutableNode()->recordLog = sch.recordLog;
     if (Stage group = sibling->group; group.defined()) {
         stage.mutableNode()->group = group;
         ++group.mutableNode()->numChildStages;

@@ -79,8 +79,19 @@ private:
     IntrusivePtr<ScheduleNode> m_ptr;
 };
 
+/// The link from a schedule's stages to the schedule whose record they add to: the schedule
+/// clears `owner` when it goes, so a stage that outlives it records nothing.
+struct ScheduleRecordLog {
+    ScheduleNode* owner = nullptr;
+};
+
 /// The state of a schedule; fields public for the analyses, changed only by the primitives.
 struct ScheduleNode : RefCounted {
+    ~ScheduleNode() override {
+        if (recordLog)
+            recordLog->owner = nullptr;
+    }
+
     /// The current operation of each output stage (kept up to date by the rewrites).
     std::vector<Operation> outputs;
     /// Every stage, producers before consumers.
@@ -90,11 +101,20 @@ struct ScheduleNode : RefCounted {
     /// The group stages (create_group), in creation order.
     std::vector<Stage> groups;
     SourceLocation location; ///< the script line of create_schedule
+    /// TVM's schedule record (`te.keep_schedule_record` in a PassContext): a copy of the
+    /// schedule as created ("vanilla") and after each primitive a stage ran, with the
+    /// primitive's name (`split`, `reorder`, ...; tile records its splits and its reorder).
+    bool keepScheduleRecord = false;
+    std::vector<Schedule> scheduleRecord;
+    std::vector<std::string> primitiveRecord;
+    std::shared_ptr<ScheduleRecordLog> recordLog; ///< shared with the stages while recording
 };
 
 /// `te.create_schedule(ops)`: one stage per operation reachable from `outputs`, in post-DFS
-/// order, the outputs marked `isOutput`. Throws UserError for an empty or undefined output.
-Schedule createSchedule(const std::vector<Operation>& outputs);
+/// order, the outputs marked `isOutput`; with no outputs, an empty schedule (as TVM). With
+/// `keepRecord`, the schedule keeps its record (ScheduleNode::scheduleRecord). Throws
+/// UserError for an undefined output.
+Schedule createSchedule(const std::vector<Operation>& outputs, bool keepRecord = false);
 Schedule createSchedule(const Operation& output);
 
 } // namespace bs

@@ -13,6 +13,24 @@ namespace bs {
 /// stages follow the chain.
 void replaceDataFlow(const std::vector<Stage>& stages, TensorMap* vmap, TensorMap* rvmap);
 
+/// Records one primitive of `stage` when it returns (TVM's ScheduleContext): while the stage's
+/// schedule keeps a record, a copy of the schedule and `name` are appended to it. A primitive
+/// that throws records nothing (it changed nothing).
+class PrimitiveRecord {
+public:
+    PrimitiveRecord(const Stage& stage, const char* name);
+    ~PrimitiveRecord();
+    PrimitiveRecord(const PrimitiveRecord&) = delete;
+    PrimitiveRecord& operator=(const PrimitiveRecord&) = delete;
+    /// Whether the stage's schedule keeps a record.
+    bool active() const { return m_log && m_log->owner; }
+
+private:
+    std::shared_ptr<ScheduleRecordLog> m_log;
+    const char* m_name;
+    int m_exceptions;
+};
+
 /// The position of `stage` in the schedule.
 size_t stagePosition(const ScheduleNode& sch, const Stage& stage);
 

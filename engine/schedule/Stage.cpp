@@ -1,6 +1,7 @@
 #include "schedule/Stage.h"
 
 #include "schedule/ScheduleErrors.h"
+#include "schedule/ScheduleRewrite.h"
 #include "schedule/StorageScope.h"
 #include "support/Check.h"
 
@@ -194,6 +195,7 @@ const IterVarAttr* Stage::attrOf(const IterVar& iv) const {
 }
 
 void Stage::computeAt(const Stage& parent, const IterVar& scope) const {
+    PrimitiveRecord record(*this, "compute_at");
     std::string context = "compute_at of stage '" + name() + "'";
     if (!parent.defined())
         failPrimitive(context, "no stage given to compute it at");
@@ -251,6 +253,7 @@ void Stage::computeAt(const Stage& parent, const IterVar& scope) const {
 }
 
 void Stage::computeRoot() const {
+    PrimitiveRecord record(*this, "compute_root");
     refuseScanUpdate(*this, "compute_root of stage '" + name() + "'");
     StageNode* node = mutableNode();
     node->attachType = AttachType::GroupRoot;
@@ -260,6 +263,7 @@ void Stage::computeRoot() const {
 }
 
 void Stage::computeInline() const {
+    PrimitiveRecord record(*this, "compute_inline");
     const std::string context = "compute_inline of stage '" + name() + "'";
     if (isGroup())
         failPrimitive(context, "a group cannot be inlined; inline its stages one by one");
@@ -284,6 +288,7 @@ void Stage::computeInline() const {
 }
 
 void Stage::bind(const IterVar& iv, const IterVar& thread) const {
+    PrimitiveRecord record(*this, "bind");
     const std::string context = contextOf("bind", *this, iv);
     requireLeaf(*this, iv, context);
     if (iv->iterType != IterVarType::DataPar && iv->iterType != IterVarType::CommReduce)
@@ -323,6 +328,7 @@ size_t editDistance(const std::string& a, const std::string& b) {
 } // namespace
 
 void Stage::setScope(const std::string& scope) const {
+    PrimitiveRecord record(*this, "set_scope");
     if (isGroup())
         failPrimitive("set_scope of " + name(), "a group stores nothing; set the scope of its stages");
     // Checked here, at the script's set_scope line, rather than when InferBound first uses it.
@@ -349,6 +355,7 @@ void Stage::setScope(const std::string& scope) const {
 }
 
 void Stage::vectorize(const IterVar& iv) const {
+    PrimitiveRecord record(*this, "vectorize");
     if (iv.defined()) {
         IterVarType t = iv->iterType;
         if (t == IterVarType::CommReduce || t == IterVarType::Ordered ||
@@ -362,11 +369,13 @@ void Stage::vectorize(const IterVar& iv) const {
 }
 
 void Stage::unroll(const IterVar& iv) const {
+    PrimitiveRecord record(*this, "unroll");
     updateAttr(*this, "unroll", iv,
                [](IterVarAttr& attr) { attr.iterType = IterVarType::Unrolled; });
 }
 
 void Stage::parallel(const IterVar& iv) const {
+    PrimitiveRecord record(*this, "parallel");
     updateAttr(*this, "parallel", iv,
                [](IterVarAttr& attr) { attr.iterType = IterVarType::Parallelized; });
 }
@@ -376,6 +385,7 @@ void Stage::pragma(const IterVar& iv, const std::string& key, const Expr& value)
         return unroll(iv);
     if (key == "vectorize")
         return vectorize(iv);
+    PrimitiveRecord record(*this, "pragma");
     if (key.empty())
         failPrimitive(contextOf("pragma", *this, iv), "the pragma needs a name");
     updateAttr(*this, "pragma", iv,
@@ -383,6 +393,7 @@ void Stage::pragma(const IterVar& iv, const std::string& key, const Expr& value)
 }
 
 void Stage::setStorePredicate(const Expr& predicate) const {
+    PrimitiveRecord record(*this, "set_store_predicate");
     if (isGroup())
         failPrimitive("set_store_predicate of " + name(), "a group stores nothing");
     if (!predicate.defined() || !predicate.type().isBool())

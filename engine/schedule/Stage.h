@@ -12,6 +12,7 @@
 #include "schedule/IterVarRelation.h"
 #include "te/Operation.h"
 
+#include <memory>
 #include <utility>
 
 namespace bs {
@@ -40,6 +41,7 @@ struct IterVarAttr {
 };
 
 struct StageNode;
+struct ScheduleRecordLog;
 
 /// Results of `tile`, in TVM's order (x outer, y outer, x inner, y inner).
 struct TileResult {
@@ -162,6 +164,9 @@ struct StageNode : RefCounted {
     std::string groupName;   ///< a group: its name (it has no operation to take one from)
     SourceLocation location;       ///< the script line that created the stage
     SourceLocation attachLocation; ///< the script line of the last compute_* call
+    /// While the stage's schedule keeps a record of its primitives (schedule/Schedule.h,
+    /// TVM's te.keep_schedule_record): where each primitive called on the stage is recorded.
+    std::shared_ptr<ScheduleRecordLog> recordLog;
 };
 
 } // namespace bs

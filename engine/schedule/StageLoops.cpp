@@ -4,6 +4,7 @@
 // tile or fuse(list), leaves the stage unchanged.
 
 #include "schedule/ScheduleErrors.h"
+#include "schedule/ScheduleRewrite.h"
 #include "schedule/Stage.h"
 
 #include "ir/Printer.h"
@@ -148,6 +149,7 @@ void reorderIn(LoopEdit& edit, const std::vector<IterVar>& order) {
 
 std::pair<IterVar, IterVar> Stage::split(const IterVar& parent, const Expr& factor,
                                          bool disablePredication) const {
+    PrimitiveRecord record(*this, "split");
     LoopEdit edit(*this);
     if (!factor.defined())
         failPrimitive(primitiveContext("split", parent, name()), "factor must be given");
@@ -158,6 +160,7 @@ std::pair<IterVar, IterVar> Stage::split(const IterVar& parent, const Expr& fact
 
 std::pair<IterVar, IterVar> Stage::splitByNParts(const IterVar& parent, const Expr& nparts,
                                                  bool disablePredication) const {
+    PrimitiveRecord record(*this, "split_by_nparts");
     LoopEdit edit(*this);
     if (!nparts.defined())
         failPrimitive(primitiveContext("split", parent, name()), "nparts must be given");
@@ -167,6 +170,7 @@ std::pair<IterVar, IterVar> Stage::splitByNParts(const IterVar& parent, const Ex
 }
 
 IterVar Stage::fuse(const IterVar& outer, const IterVar& inner) const {
+    PrimitiveRecord record(*this, "fuse");
     LoopEdit edit(*this);
     IterVar fused = fuseIn(edit, outer, inner);
     edit.commit(*this);
@@ -174,6 +178,7 @@ IterVar Stage::fuse(const IterVar& outer, const IterVar& inner) const {
 }
 
 IterVar Stage::fuse(const std::vector<IterVar>& axes) const {
+    PrimitiveRecord record(*this, "fuse");
     LoopEdit edit(*this);
     if (axes.empty()) {
         // fuse() with nothing to fuse: a new outermost loop of extent 1.
@@ -194,6 +199,7 @@ IterVar Stage::fuse(const std::vector<IterVar>& axes) const {
 }
 
 void Stage::reorder(const std::vector<IterVar>& order) const {
+    PrimitiveRecord record(*this, "reorder");
     LoopEdit edit(*this);
     reorderIn(edit, order);
     edit.commit(*this);
@@ -204,6 +210,14 @@ TileResult Stage::tile(const IterVar& x, const IterVar& y, const Expr& xFactor,
     LoopEdit edit(*this);
     if (!xFactor.defined() || !yFactor.defined())
         failPrimitive("tile in stage '" + name() + "'", "both factors must be given");
+    if (get()->recordLog && get()->recordLog->owner) {
+        // TVM's tile is its two splits and its reorder, each recorded (and kept when a later
+        // one fails); only a schedule keeping its record sees the difference.
+        auto [xo, xi] = split(x, xFactor);
+        auto [yo, yi] = split(y, yFactor);
+        reorder({xo, yo, xi, yi});
+        return TileResult{xo, yo, xi, yi};
+    }
     auto [xOuter, xInner] = splitIn(edit, x, xFactor, Expr());
     auto [yOuter, yInner] = splitIn(edit, y, yFactor, Expr());
     reorderIn(edit, {xOuter, yOuter, xInner, yInner});

@@ -5,18 +5,43 @@
 #include "ir/Printer.h"
 #include "support/Check.h"
 
+#include <unordered_set>
+
 namespace bs {
 
 namespace {
 
-/// Whether two extents are the same: the same constant or the same expression (te cannot
-/// simplify; TVM's scan checks simplify `lhs - rhs` to 0, which agrees on what scripts write).
+/// Whether two extents are the same: the same constant, the same expression, or the same sum
+/// or product with its operands swapped (`k*2` and `2*k`). TVM's checks simplify `lhs - rhs`
+/// to 0; te has no simplifier, and this agrees with it on the shapes scripts write.
 bool sameExtent(const Expr& a, const Expr& b) {
     const auto* ia = a.as<IntImmNode>();
     const auto* ib = b.as<IntImmNode>();
     if (ia && ib)
         return ia->value == ib->value;
-    return structuralEqual(a, b);
+    if (structuralEqual(a, b))
+        return true;
+    auto swapped = [&](auto* x, auto* y) {
+        return x && y && sameExtent(x->a, y->b) && sameExtent(x->b, y->a);
+    };
+    return swapped(a.as<AddNode>(), b.as<AddNode>()) || swapped(a.as<MulNode>(), b.as<MulNode>());
+}
+
+/// Whether `target` is read, directly or through other operations, by `from`.
+bool reads(const Tensor& from, const Operation& target) {
+    std::vector<Operation> stack{from.op};
+    std::unordered_set<const Node*> seen{from.op.get()};
+    while (!stack.empty()) {
+        Operation op = stack.back();
+        stack.pop_back();
+        for (const Tensor& t : op->inputTensors()) {
+            if (t.op.same_as(target))
+                return true;
+            if (seen.insert(t.op.get()).second)
+                stack.push_back(t.op);
+        }
+    }
+    return false;
 }
 
 std::string shapeText(const Tensor& t) {
@@ -56,6 +81,15 @@ Operation ScanOpNode::make(std::string name, std::string tag, IterVar scanAxis,
         if (!s.op.as<PlaceholderOpNode>())
             fail("the state" + which + " must be a te.placeholder, '" + s.name() + "' is a " +
                  s.op->typeKey());
+        for (const Tensor* t : {&in, &up})
+            if (t->op.as<PlaceholderOpNode>())
+                fail(std::string(t == &in ? "the init" : "the update") + which + " '" + t->name() +
+                     "' is a placeholder: it must be computed (te.compute), since the scan "
+                     "stores it into the state");
+        for (const Tensor& input : inputs)
+            if (input.op.same_as(s.op))
+                fail("state '" + s.name() + "' is also among the inputs: the state stands for "
+                     "the scan's own earlier rows, an input for a tensor computed outside it");
         if (in.dtype() != s.dtype() || up.dtype() != s.dtype())
             fail("the init, update and state" + which + " must have one dtype, got " +
                  in.dtype().toString() + ", " + up.dtype().toString() + " and " +
@@ -81,6 +115,20 @@ Operation ScanOpNode::make(std::string name, std::string tag, IterVar scanAxis,
                 Var(node->name + ".out" + std::to_string(i) + ".i" + std::to_string(k), extent.type()),
                 IterVarType::Opaque);
         }
+    }
+    if (const auto* extent = scanAxis->dom.extent.as<IntImmNode>(); extent && extent->value < 0)
+        fail("the inits have " + toString(scanAxis->dom.min) + " rows but the states only " +
+             toString(scanAxis->dom.min + scanAxis->dom.extent) +
+             ": a state needs the inits' rows and one more per step");
+    // Each state stands for rows the updates read; one they never read is a mistake (TVM
+    // fails later, looking for the state in the schedule).
+    for (size_t i = 0; i < statePlaceholder.size(); ++i) {
+        bool read = false;
+        for (const Tensor& up : update)
+            read = read || reads(up, statePlaceholder[i].op);
+        if (!read)
+            fail("no update reads state '" + statePlaceholder[i].name() + "': update '" +
+                 update[i].name() + "' must read the rows before it through the state (state[t - 1, ...])");
     }
     node->scanAxis = std::move(scanAxis);
     node->init = std::move(init);

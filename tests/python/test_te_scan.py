@@ -99,6 +99,21 @@ def test_scan_read_by_a_compute():
     tvm.testing.assert_allclose(y.numpy(), 2 * np.cumsum(x, axis=0), rtol=1e-5)
 
 
+def test_scan_read_in_part_computes_and_stores_only_that_part():
+    # Y reads columns 1..4 of rows 2..8: the spatial axis is a fix point, so the scan computes
+    # and stores only those columns (TVM computes them all into the smaller buffer).
+    X, state, init, update, res = _cumsum(9, 8)
+    Y = te.compute((7, 4), lambda t, i: res[t + 2, i + 1], name="Y")
+    s = te.create_schedule(Y.op)
+    text = str(tvm.lower(s, [X, Y], simple_mode=True))
+    assert "allocate scan[float32 * 36]" in text, text
+    f = tvm.build(s, [X, Y])
+    x = np.random.uniform(size=(9, 8)).astype("float32")
+    y = tvm.nd.array(np.zeros((7, 4), dtype="float32"))
+    f(tvm.nd.array(x), y)
+    tvm.testing.assert_allclose(y.numpy(), np.cumsum(x, axis=0)[2:, 1:5], rtol=1e-5)
+
+
 def test_scan_body_and_attach_path():
     m, n = te.var("m"), te.var("n")
     x = te.compute((m, n), lambda i, j: tvm.tir.const(1, "float32"), name="x")

@@ -285,6 +285,12 @@ void bindSchedule(py::module_& m) {
                                        out.append(wrapNode(op.get()));
                                    return out;
                                })
+        .def_property_readonly("keep_schedule_record",
+                               [](const Schedule& s) { return s->keepScheduleRecord; })
+        .def_property_readonly("schedule_record",
+                               [](const Schedule& s) { return s->scheduleRecord; })
+        .def_property_readonly("primitive_record",
+                               [](const Schedule& s) { return s->primitiveRecord; })
         .def(
             "cache_read",
             [](const Schedule& s, const Tensor& t, const std::string& scope, py::object readers) {
@@ -332,12 +338,14 @@ void bindSchedule(py::module_& m) {
 
     m.def(
         "_create_schedule",
-        [](py::object ops) {
-            Schedule s = createSchedule(opList(ops, "an output"));
-            ProgramRecorder::current().noteSchedule(s);
+        [](py::object ops, bool keepRecord) {
+            Schedule s = createSchedule(opList(ops, "an output"), keepRecord);
+            // An empty schedule (create_schedule([])) has nothing to show.
+            if (!s.stages().empty())
+                ProgramRecorder::current().noteSchedule(s);
             return s;
         },
-        py::arg("ops"), Located());
+        py::arg("ops"), py::arg("keep_schedule_record") = false, Located());
 }
 
 BoundRules rulesOf(const std::string& name) {

@@ -222,10 +222,14 @@ def comm_reducer(fcombine, fidentity, name="reduce"):
 
 
 def create_schedule(ops):
-    """te.create_schedule(op or [ops]); the last one created is the script's current program."""
+    """te.create_schedule(op or [ops]); the last one created is the script's current program.
+    Inside `tvm.transform.PassContext(config={"te.keep_schedule_record": True})` the schedule
+    keeps a record of its primitives (`s.schedule_record`, `s.primitive_record`)."""
     if not isinstance(ops, (list, tuple)):
         ops = [ops]
-    return _core._create_schedule(list(ops))
+    from tvm.transform import PassContext
+    keep = bool(PassContext.current().config.get("te.keep_schedule_record", False))
+    return _core._create_schedule(list(ops), keep)
 
 
 def InferBound(sch, rules="tvm"):  # noqa: N802 - TVM's name
@@ -248,6 +252,9 @@ def lower(sch, args=None, name="main", binds=None, simple_mode=False, rules="tvm
         args = _core._default_args(sch)
     tensors = [a for a in args if isinstance(a, Tensor)]
     scalars = [a for a in args if isinstance(a, _expr.Var)]
+    from tvm.transform import PassContext
+    keep_trivial_loops = keep_trivial_loops or bool(
+        PassContext.current().config.get("tir.debug_keep_trivial_loop", False))
     body, params = _core._lower(sch, tensors, rules, keep_trivial_loops, after, True, scalars)
     return _IRModule({name: _PrimFunc(params, body, name)})
 

@@ -3,6 +3,7 @@ IRModule (what tvm.lower returns) and structural equality."""
 
 import boundscope as _bs
 
+from . import transform  # noqa: F401 - tvm.ir.transform is tvm.transform
 from ._placeholder import missing as _missing
 
 Object = _bs.Object

@@ -407,12 +407,15 @@ TEST(ScheduleErrors, LookupOfAnOperationOutsideTheSchedule) {
         p.sch, [&] { p.sch[other]; }, "operation 'X' is not part of the schedule");
 }
 
-TEST(ScheduleErrors, CreateScheduleWithoutOutputs) {
+TEST(ScheduleErrors, CreateScheduleWithoutOutputsIsEmptyButAnUndefinedOutputIsRefused) {
+    // TVM's te.create_schedule([]) is an empty schedule.
+    Schedule empty = createSchedule(std::vector<Operation>{});
+    EXPECT_TRUE(empty.stages().empty());
     try {
-        createSchedule(std::vector<Operation>{});
+        createSchedule(std::vector<Operation>{Operation()});
         FAIL() << "expected a UserError";
     } catch (const UserError& e) {
-        EXPECT_STREQ(e.what(), "create_schedule: no output operation given");
+        EXPECT_STREQ(e.what(), "create_schedule: output 0 is undefined");
     }
 }
 

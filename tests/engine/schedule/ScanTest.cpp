@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+
 namespace bs {
 namespace {
 
@@ -70,6 +72,31 @@ TEST(Scan, ShapesThatDoNotAgreeAreRefusedNamingTheTensors) {
     Tensor twoRows = compute({2, 6}, [&](const std::vector<Var>& v) { return p.x({v[0], v[1]}); }, "init2");
     EXPECT_THROW(scan({p.init, twoRows}, {p.update, p.update}, {p.state, p.state}), UserError);
     EXPECT_THROW(scan({p.update}, {p.update}, {p.init}), UserError); // the state is no placeholder
+    auto expectRefused = [](const std::function<void()>& f, const std::string& what) {
+        try {
+            f();
+            FAIL() << "accepted: " << what;
+        } catch (const UserError& e) {
+            EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+        }
+    };
+    // More init rows than the state has (a negative number of steps).
+    Tensor eightRows = compute({12, 6}, [&](const std::vector<Var>& v) { return p.x({0, v[1]}); }, "init8");
+    expectRefused([&] { scan({eightRows}, {p.update}, {p.state}); },
+                  "the inits have 12 rows but the states only 10");
+    // A placeholder cannot be an init or an update, nor a state an input.
+    expectRefused([&] { scan({p.x}, {p.update}, {p.state}); }, "the init 'X' is a placeholder");
+    expectRefused([&] { scan({p.init}, {p.update}, {p.state}, {p.state}); },
+                  "state 'state' is also among the inputs");
+    // An update that never reads the state.
+    Tensor doubled = compute({10, 6}, [&](const std::vector<Var>& v) { return p.x({v[0], v[1]}) * 2.0f; }, "doubled");
+    expectRefused([&] { scan({p.init}, {doubled}, {p.state}); }, "no update reads state 'state'");
+    // Shapes written in another order are the same shape.
+    Var k("k");
+    Tensor s2 = placeholder({10, k * 2}, DataType::float32(), "s2");
+    Tensor i2 = compute({1, 2 * k}, [&](const std::vector<Var>& v) { return s2({0, v[1]}) * 0.0f; }, "i2");
+    Tensor u2 = compute({10, 2 * k}, [&](const std::vector<Var>& v) { return s2({v[0] - 1, v[1]}); }, "u2");
+    EXPECT_NO_THROW(scan({i2}, {u2}, {s2}));
 }
 
 TEST(Scan, TheBodyIsAGroupComputedInTheScanAndTheUpdateCannotMove) {
@@ -124,6 +151,10 @@ TEST(Scan, AScanReadByAComputeCoversItsRowsAndSlicesAFixPointAxis) {
     // The spatial axis is a fix point: only Y's columns 1..3.
     EXPECT_TRUE(scanFixPointAnalysis(p.res.op).at(p.op()->spatialAxis[0]));
     EXPECT_EQ(toString(r.bounds.at(p.op()->spatialAxis[0])), "range(min=1, ext=3)");
+    // The init and update compute those columns only: the scan realizes no more (TVM asks
+    // them for every column, past the state it realizes).
+    EXPECT_EQ(toString(r.bounds.at(p.axis(p.update, 1))), "range(min=1, ext=3)");
+    EXPECT_EQ(toString(r.bounds.at(p.axis(p.init, 1))), "range(min=1, ext=3)");
     EXPECT_NE(findStep(r.steps, "scan-axis"), nullptr);
     EXPECT_NE(findStep(r.steps, "scan-fix-point"), nullptr);
 }
