@@ -114,6 +114,19 @@ def test_scan_read_in_part_computes_and_stores_only_that_part():
     tvm.testing.assert_allclose(y.numpy(), np.cumsum(x, axis=0)[2:, 1:5], rtol=1e-5)
 
 
+def test_auto_inline_leaves_the_scan_init_alone():
+    # The init is injective and unscheduled, but the scan stores it into its state.
+    X, state, init, update, res = _cumsum(6, 4)
+    s = te.create_schedule(res.op)
+    tvm.te.schedule.AutoInlineInjective(s)
+    assert s[init].attach_type == 1  # still at its root (kGroupRoot)
+    f = tvm.build(s, [X, res])
+    x = np.random.uniform(size=(6, 4)).astype("float32")
+    r = tvm.nd.array(np.zeros((6, 4), dtype="float32"))
+    f(tvm.nd.array(x), r)
+    tvm.testing.assert_allclose(r.numpy(), np.cumsum(x, axis=0), rtol=1e-5)
+
+
 def test_scan_body_and_attach_path():
     m, n = te.var("m"), te.var("n")
     x = te.compute((m, n), lambda i, j: tvm.tir.const(1, "float32"), name="x")
