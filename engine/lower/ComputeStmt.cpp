@@ -15,6 +15,14 @@ Stmt substituteValues(const Stmt& s, const IterVarMap<Expr>& values) {
     return substitute(s, map);
 }
 
+LoopNestOptions mainNestOptions(const ScheduleOpsOptions& options) {
+    LoopNestOptions nest;
+    nest.keepTrivialLoops = options.keepTrivialLoops;
+    nest.loopExtents = options.loopExtents;
+    nest.steps = options.steps;
+    return nest;
+}
+
 std::vector<Expr> axisVars(const ComputeOpNode* op) {
     std::vector<Expr> args;
     for (const IterVar& iv : op->axis)
@@ -90,13 +98,9 @@ struct ComputeLoopNest {
 ComputeLoopNest makeComputeLoopNest(const ComputeOpNode* op, const Stage& stage,
                                     const IterVarMap<Range>& bounds, const ScheduleOpsOptions& options) {
     ComputeLoopNest n;
-    LoopNestOptions mainOptions;
-    mainOptions.keepTrivialLoops = options.keepTrivialLoops;
-    mainOptions.loopExtents = options.loopExtents;
     static const IterVarSet kNone;
     const IterVarSet& proven = options.provenInRange ? *options.provenInRange : kNone;
-    mainOptions.steps = options.steps;
-    n.mainNest = makeLoopNest(stage, bounds, mainOptions, &n.mainValues);
+    n.mainNest = makeLoopNest(stage, bounds, mainNestOptions(options), &n.mainValues);
     n.mainNest.push_back(makeGuards(stage, makeBoundCheck(stage, bounds, n.mainValues, false, proven, options.iterVarOfVar),
                                     bounds, options.steps));
     // TVM adds the store predicate to the main nest's predicates, unwrapped (ComputeLoopNest).

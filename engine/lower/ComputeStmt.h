@@ -33,6 +33,9 @@ Stmt makeCrossThreadReduction(const ComputeOpNode* op, const Stage& stage,
                               const IterVarMap<Range>& bounds, const ScheduleOpsOptions& options);
 
 Stmt substituteValues(const Stmt& s, const IterVarMap<Expr>& values);
+/// The options of a stage's main loop nest under `options`: trivial loops, split remainders
+/// and the steps that mark the loops.
+LoopNestOptions mainNestOptions(const ScheduleOpsOptions& options);
 std::vector<Expr> axisVars(const ComputeOpNode* op);
 
 } // namespace bs

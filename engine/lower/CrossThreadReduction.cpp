@@ -67,12 +67,8 @@ bool isCrossThreadReduction(const ComputeOpNode* op, const Stage& stage) {
 
 Stmt makeCrossThreadReduction(const ComputeOpNode* op, const Stage& stage,
                               const IterVarMap<Range>& bounds, const ScheduleOpsOptions& options) {
-    LoopNestOptions nestOptions;
-    nestOptions.keepTrivialLoops = options.keepTrivialLoops;
-    nestOptions.loopExtents = options.loopExtents;
-    nestOptions.steps = options.steps;
     IterVarMap<Expr> values;
-    LoopNest nest = makeLoopNest(stage, bounds, nestOptions, &values);
+    LoopNest nest = makeLoopNest(stage, bounds, mainNestOptions(options), &values);
     static const IterVarSet kNone;
     const IterVarSet& proven = options.provenInRange ? *options.provenInRange : kNone;
     std::vector<BoundCheck> checks = makeBoundCheck(stage, bounds, values, false, proven, options.iterVarOfVar);

@@ -64,12 +64,8 @@ private:
         for (size_t i = 0; i < stage->leafIterVars.size(); ++i)
             if (stage->leafIterVars[i]->iterType == IterVarType::ThreadIndex)
                 beginScan = i + 1;
-        LoopNestOptions options;
-        options.keepTrivialLoops = m_options.keepTrivialLoops;
-        options.loopExtents = m_options.loopExtents;
-        options.steps = m_options.steps;
         IterVarMap<Expr> values;
-        LoopNest nest = makeLoopNest(stage, m_bounds, options, &values);
+        LoopNest nest = makeLoopNest(stage, m_bounds, mainNestOptions(m_options), &values);
         nest[beginScan].push_back(AttrStmtNode::make(stage->op, attr::kScanInitScope, Expr(0),
                                                      EvaluateNode::make(0)));
         static const IterVarSet kNone;

@@ -348,6 +348,15 @@ void bindSchedule(py::module_& m) {
         py::arg("ops"), py::arg("keep_schedule_record") = false, Located());
 }
 
+/// The scan operation `value` names, for `api`; a UserError for any other operation.
+Operation scanOf(const py::object& value, const char* api) {
+    Operation op = opOf(value, "the scan");
+    if (!op.as<ScanOpNode>())
+        throw UserError(std::string(api) + ": '" + op->name + "' is a " + op->typeKey() +
+                        ", not a scan");
+    return op;
+}
+
 BoundRules rulesOf(const std::string& name) {
     auto rules = parseBoundRules(name);
     if (!rules)
@@ -442,10 +451,7 @@ void bindAnalyses(py::module_& m) {
     m.def(
         "ScanGetBody",
         [](py::object scan) {
-            Operation op = opOf(scan, "the scan");
-            if (!op.as<ScanOpNode>())
-                throw UserError("ScanGetBody: '" + op->name + "' is a " + op->typeKey() +
-                                ", not a scan");
+            Operation op = scanOf(scan, "ScanGetBody");
             py::list out;
             for (const Operation& body : scanGetBody(op))
                 out.append(wrapNode(body.get()));
@@ -455,10 +461,7 @@ void bindAnalyses(py::module_& m) {
     m.def(
         "ScanFixPointAnalysis",
         [](py::object scan) {
-            Operation op = opOf(scan, "the scan");
-            if (!op.as<ScanOpNode>())
-                throw UserError("ScanFixPointAnalysis: '" + op->name + "' is a " + op->typeKey() +
-                                ", not a scan");
+            Operation op = scanOf(scan, "ScanFixPointAnalysis");
             py::dict out;
             for (const auto& [iv, fixed] : scanFixPointAnalysis(op))
                 out[wrapNode(iv.get())] = py::cast(IntImmNode::make(DataType::int32(), fixed ? 1 : 0));
