@@ -61,3 +61,6 @@ echo "screenshots/failed_compute_at_no_path.png"
 shot gpu_matmul_shared gpu_matmul_shared A.shared --show dag,code
 # A Tensor Comprehensions file: TC's input-driven ranges beside InferBound's for its stages.
 shot tc_matmul_ranges tc_matmul.tc C --select-itervar r_k --show dag,tc
+# A scan: its body in a box computed in every step, the back edge to its state, and the
+# bound inference step by step (the scan rules: one row of the update per step).
+shot scan_cumsum scan_cumsum s_update --show dag,steps
