@@ -105,6 +105,9 @@ std::optional<Analysis> analyzeScript(const std::string& file, const AnalysisOpt
     Program program = ProgramRecorder::current().program();
     Analysis analysis = analyze(program, options);
     if (!analysis.ok()) {
+        // An error found in the program after the script ran (an attach TVM refuses when it
+        // lowers): its fix in the script's names, as for an error the script raised.
+        analysis.error->fix = script::inScriptNames(analysis.error->fix, result.names);
         printDiagnostic(*analysis.error, file);
         *exitCode = kExitFailure;
         return std::nullopt;

@@ -2,6 +2,7 @@
 
 #include "ir/Functor.h"
 #include "schedule/ScheduleErrors.h"
+#include "schedule/ScheduleRewrite.h"
 #include "support/Check.h"
 
 #include <functional>
@@ -115,8 +116,10 @@ FeedGraph createFeedGraph(const ReadGraph& graph) {
 
 AttachPathMap createAttachPath(const Schedule& sch) {
     AttachPathMap paths;
-    for (const Stage& stage : sch.stages())
+    for (const Stage& stage : sch.stages()) {
+        checkAttachment(stage);
         paths.emplace(stage->op, attachPathOf(stage));
+    }
     return paths;
 }
 

@@ -211,6 +211,9 @@ IterVar retarget(const Stage& attachStage, IterVar iv) {
 /// TVM's LegalizeInvalidAttach: a compute_at target split or fused after compute_at is moved
 /// to the split's inner / the fused IterVar. Also detects attach cycles.
 void legalizeInvalidAttach(ScheduleNode& sch) {
+    for (const std::vector<Stage>* list : {&sch.stages, &sch.groups})
+        for (const Stage& s : *list)
+            checkAttachment(s);
     IterVarMap<IterVar> replaceMap;
     for (const Stage& stage : sch.stages) {
         std::unordered_set<const StageNode*> visited;

@@ -31,6 +31,11 @@ private:
     int m_exceptions;
 };
 
+/// The compute_at of `stage` that TVM accepts at the call and refuses when it lowers (as
+/// TVM's tests expect): an output attached anywhere, or an attachment that closes a cycle.
+/// Throws the UserError at the compute_at's line; does nothing for a sound attachment.
+void checkAttachment(const Stage& stage);
+
 /// The position of `stage` in the schedule.
 size_t stagePosition(const ScheduleNode& sch, const Stage& stage);
 

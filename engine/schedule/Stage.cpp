@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <unordered_set>
 
 namespace bs {
 
@@ -84,10 +85,12 @@ void refuseIllegalBinding(const Stage& stage, const IterVar& iv, const IterVar& 
     }
 }
 
-/// `C -> D -> C`: the attach chain from `parent` back to `stage`, if there is one.
+/// `C -> D -> C`: the attach chain from `parent` back to `stage`, if there is one (a chain
+/// that runs into a cycle `stage` is not part of is not its cycle).
 std::string attachCycle(const Stage& stage, const Stage& parent) {
     std::string chain = stage.name();
-    for (Stage s = parent; s.defined();) {
+    std::unordered_set<const StageNode*> seen;
+    for (Stage s = parent; s.defined() && seen.insert(s.get()).second;) {
         chain += " -> " + s.name();
         if (s.same_as(stage))
             return chain;
@@ -222,14 +225,6 @@ void Stage::computeAt(const Stage& parent, const IterVar& scope) const {
         subject.iterVar = scope->var.name();
         subject.iterVarId = scope.get();
     }
-    if (get()->isOutput) {
-        subject.kind = "output-attached";
-        failPrimitive(context, "'" + name() + "' is an output and must be computed at the root",
-                      subject,
-                      "attach the other way round, the stage that computes for the output inside "
-                      "the output's loops: s[" + parent.name() + "].compute_at(s[" + name() +
-                          "], " + name() + ".op.axis[0])");
-    }
     if (!scope.defined())
         failPrimitive(context, "no iter var given");
     if (!parent.isLeaf(scope)) {
@@ -240,16 +235,69 @@ void Stage::computeAt(const Stage& parent, const IterVar& scope) const {
                       notLeafReason(scope, parent->allIterVars, parent->relations, parent.name()),
                       subject, leafFix(leaf, parent->leafIterVars, parent->relations, scope));
     }
-    std::string cycle = attachCycle(*this, parent);
-    if (!cycle.empty()) {
-        subject.kind = "attach-cycle";
-        failPrimitive(context, "this would make an attach cycle " + cycle, subject);
-    }
+    // An output attached, or an attach cycle, is refused when the schedule is lowered
+    // (checkAttachment), as TVM does.
     StageNode* node = mutableNode();
     node->attachType = AttachType::Scope;
     node->attachIVar = scope;
     node->attachStage = parent;
     node->attachLocation = currentSourceLocation();
+}
+
+namespace {
+
+std::string computeAtContext(const Stage& stage) {
+    return "compute_at of stage '" + stage.name() + "' at '" + stage->attachIVar->var.name() +
+           "' of stage '" + stage->attachStage.name() + "'";
+}
+
+/// The member of the attach cycle through `stage` whose compute_at came last in the script:
+/// the call that closed the cycle.
+Stage closingMember(const Stage& stage) {
+    Stage last = stage;
+    std::unordered_set<const StageNode*> seen;
+    for (Stage s = stage; s.defined() && seen.insert(s.get()).second;) {
+        const Stage spec = s.attachSpec();
+        if (spec->attachType != AttachType::Scope)
+            break;
+        if (spec->attachLocation.line > last->attachLocation.line)
+            last = spec;
+        s = spec->attachStage;
+    }
+    return last;
+}
+
+} // namespace
+
+void checkAttachment(const Stage& given) {
+    if (given->attachType != AttachType::Scope || !given->attachStage.defined() ||
+        !given->attachIVar.defined())
+        return;
+    Stage stage = given;
+    if (!stage->isOutput && !attachCycle(stage, stage->attachStage).empty())
+        stage = closingMember(stage);
+    const Stage& parent = stage->attachStage;
+    ScopedSourceLocation where(stage->attachLocation);
+    const std::string context = computeAtContext(stage);
+    DiagnosticSubject subject;
+    subject.stage = stage.name();
+    subject.otherStage = parent.name();
+    subject.iterVar = stage->attachIVar->var.name();
+    subject.iterVarId = stage->attachIVar.get();
+    if (stage->isOutput) {
+        subject.kind = "output-attached";
+        failPrimitive(context, "'" + stage.name() + "' is an output and must be computed at the root",
+                      subject,
+                      "attach the other way round, the stage that computes for the output inside "
+                      "the output's loops: s[" + parent.name() + "].compute_at(s[" + stage.name() +
+                          "], " + stage.name() + ".op.axis[0])");
+    }
+    std::string cycle = attachCycle(stage, parent);
+    if (!cycle.empty()) {
+        subject.kind = "attach-cycle";
+        failPrimitive(context, "it makes an attach cycle " + cycle, subject,
+                      "compute one of them at the root (compute_root) or at a stage outside the cycle");
+    }
 }
 
 void Stage::computeRoot() const {

@@ -86,10 +86,8 @@ void replaceCode(std::string& text, const std::string& from, const std::string& 
     }
 }
 
-/// The fix written with the script's own names: the engine names a stage by its tensor's name
-/// (`s[B.local]`, `B.op.axis[0]`) and the schedule `s`; the script holds them in variables
-/// (`BL`, `sch`), found in the frame the error was raised from.
-std::string inScriptNames(std::string fix, const py::object& trace, const std::string& scriptFile) {
+/// The fix written with the script's own names, found in the frame the error was raised from.
+std::string inFrameNames(std::string fix, const py::object& trace, const std::string& scriptFile) {
     py::object frame;
     for (py::object tb = trace; tb && !tb.is_none(); tb = tb.attr("tb_next"))
         if (py::str(tb.attr("tb_frame").attr("f_code").attr("co_filename")).cast<std::string>() ==
@@ -97,35 +95,10 @@ std::string inScriptNames(std::string fix, const py::object& trace, const std::s
             frame = tb.attr("tb_frame");
     if (!frame)
         return fix;
-    std::map<std::string, std::string> variableOf; // tensor name -> variable
-    std::string schedule;
-    for (const char* scope : {"f_globals", "f_locals"}) {
-        for (auto [key, value] : frame.attr(scope).cast<py::dict>()) {
-            const std::string name = py::str(key);
-            const std::string type = py::str(py::type::of(value).attr("__name__"));
-            if (name.empty() || name[0] == '_')
-                continue;
-            if (type == "Schedule" && (schedule.empty() || name == "s"))
-                schedule = name;
-            if (type != "Tensor" || !py::hasattr(value, "op"))
-                continue;
-            const std::string tensor = py::str(value.attr("op").attr("name"));
-            auto it = variableOf.find(tensor);
-            if (it == variableOf.end() || name == tensor)
-                variableOf[tensor] = name;
-        }
-    }
-    for (const auto& [tensor, variable] : variableOf) {
-        if (tensor == variable)
-            continue;
-        replaceCode(fix, "[" + tensor + "]", "[" + variable + "]", /*wordStart=*/false);
-        replaceCode(fix, tensor + ".op.", variable + ".op.");
-    }
-    if (!schedule.empty() && schedule != "s") {
-        replaceCode(fix, "s[", schedule + "[");
-        replaceCode(fix, "s.", schedule + ".");
-    }
-    return fix;
+    ScriptNames names;
+    addScriptNames(frame.attr("f_globals").cast<py::dict>(), names);
+    addScriptNames(frame.attr("f_locals").cast<py::dict>(), names);
+    return inScriptNames(std::move(fix), names);
 }
 
 /// The subject and fix an engine UserError carried (bindings/Module.cpp), if it was one.
@@ -154,6 +127,39 @@ void readEngineDetails(const py::object& value, Diagnostic& d) {
 }
 
 } // namespace
+
+void addScriptNames(const py::dict& scope, ScriptNames& names) {
+    for (auto [key, value] : scope) {
+        const std::string name = py::str(key);
+        const std::string type = py::str(py::type::of(value).attr("__name__"));
+        if (name.empty() || name[0] == '_')
+            continue;
+        if (type == "Schedule" && (names.schedule.empty() || name == "s"))
+            names.schedule = name;
+        if (type != "Tensor" || !py::hasattr(value, "op"))
+            continue;
+        const std::string tensor = py::str(value.attr("op").attr("name"));
+        auto it = names.variableOfTensor.find(tensor);
+        if (it == names.variableOfTensor.end() || name == tensor)
+            names.variableOfTensor[tensor] = name;
+    }
+}
+
+/// The engine names a stage by its tensor's name (`s[B.local]`, `B.op.axis[0]`) and the
+/// schedule `s`; the script holds them in variables (`BL`, `sch`).
+std::string inScriptNames(std::string fix, const ScriptNames& names) {
+    for (const auto& [tensor, variable] : names.variableOfTensor) {
+        if (tensor == variable)
+            continue;
+        replaceCode(fix, "[" + tensor + "]", "[" + variable + "]", /*wordStart=*/false);
+        replaceCode(fix, tensor + ".op.", variable + ".op.");
+    }
+    if (!names.schedule.empty() && names.schedule != "s") {
+        replaceCode(fix, "s[", names.schedule + "[");
+        replaceCode(fix, "s.", names.schedule + ".");
+    }
+    return fix;
+}
 
 std::string toOneLine(const std::string& text) {
     std::string out;
@@ -189,7 +195,7 @@ std::optional<PythonFailure> describePythonError(const py::error_already_set& er
         if (!failure.diagnostic.fix.empty() && error.trace()) {
             try {
                 failure.diagnostic.fix =
-                    inScriptNames(failure.diagnostic.fix, error.trace(), scriptFile);
+                    inFrameNames(failure.diagnostic.fix, error.trace(), scriptFile);
             } catch (const py::error_already_set&) {
                 // a frame whose names cannot be read: the engine's names stay
             }

@@ -25,6 +25,10 @@ struct PythonFailure {
 std::optional<PythonFailure> describePythonError(const pybind11::error_already_set& error,
                                                  const std::string& scriptFile);
 
+/// Adds the variables of `scope` (a script's globals or a frame's locals) that hold tensors and
+/// schedules to `names`. Python thread.
+void addScriptNames(const pybind11::dict& scope, ScriptNames& names);
+
 /// `text` on one line: each line break and the indentation after it become one space.
 std::string toOneLine(const std::string& text);
 

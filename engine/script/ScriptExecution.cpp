@@ -197,6 +197,7 @@ ScriptResult executeScript(const std::string& source, const std::string& fileNam
             py::object code = py::module_::import("builtins")
                                   .attr("compile")(py::bytes(source), fileName, "exec", 0, true);
             evaluate(code, globals, control);
+            addScriptNames(globals.cast<py::dict>(), result.names);
         } catch (const py::error_already_set& error) {
             recordFailure(result, error, fileName, options, control);
         }

@@ -21,6 +21,7 @@
 #include <functional>
 #include <future>
 #include <memory>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -52,6 +53,15 @@ enum class ScriptStatus {
     CannotOpen,  ///< the file could not be read; nothing ran
 };
 
+/// The script's own names for what the engine names by tensor (`B.local`) and calls `s`.
+struct ScriptNames {
+    std::map<std::string, std::string> variableOfTensor; ///< tensor name -> variable
+    std::string schedule;                                ///< the schedule's variable
+};
+
+/// `fix` (engine text such as `s[B.local].compute_at(s[C], C.op.axis[0])`) in `names`.
+std::string inScriptNames(std::string fix, const ScriptNames& names);
+
 struct ScriptResult {
     ScriptStatus status = ScriptStatus::Ok;
     std::string output;      ///< everything written to sys.stdout
@@ -60,6 +70,9 @@ struct ScriptResult {
     std::optional<Diagnostic> diagnostic;
     /// Python's formatted traceback of the failure (empty when there was none).
     std::string traceback;
+    /// After a run: the variables the script holds its tensors and schedule in, to write the
+    /// fix of an error found later (when the program is analysed) in the script's own names.
+    ScriptNames names;
 
     bool ok() const { return status == ScriptStatus::Ok; }
 };

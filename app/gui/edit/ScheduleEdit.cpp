@@ -189,6 +189,9 @@ QString dryRun(const Program &program, const ScheduleEdit &edit) {
             applyToLoop(edit, targets);
         else
             applyToStage(copy, edit, targets);
+        // What the call accepts but lowering refuses (an output attached, an attach cycle,
+        // TVM's timing) is refused here too: the edit would break the program.
+        copy.normalize();
     } catch (const UserError &e) {
         return QString::fromStdString(e.diagnostic().message);
     } catch (const std::exception &e) { // InternalError: a Boundscope bug, reported, not fatal

@@ -259,27 +259,67 @@ TEST(ScheduleErrors, ComputeAtOfAnOutputStage) {
     Tensor d = compute(
         {8}, [&](const std::vector<Var>& v) { return c({v[0]}) * 2.0f; }, "D");
     Schedule sch = createSchedule(std::vector<Operation>{c.op, d.op});
+    // Accepted by the call, refused when lowered (TVM's timing), at the compute_at's line.
+    {
+        ScopedSourceLocation line(SourceLocation{"script.py", 7});
+        sch[c].computeAt(sch[d], d.op.as<ComputeOpNode>()->axis[0]);
+    }
     expectError(
-        sch, [&] { sch[c].computeAt(sch[d], d.op.as<ComputeOpNode>()->axis[0]); },
+        sch, [&] { sch.normalize(); },
         "compute_at of stage 'C' at 'i' of stage 'D': 'C' is an output and must be "
         "computed at the root");
+    try {
+        sch.normalize();
+    } catch (const UserError& e) {
+        EXPECT_EQ(e.diagnostic().location.line, 7);
+        EXPECT_EQ(e.diagnostic().subject.kind, "output-attached");
+    }
 }
 
-TEST(ScheduleErrors, ComputeAtMakingAnAttachCycle) {
+TEST(ScheduleErrors, ComputeAtMakingAnAttachCycleIsRefusedWhenLoweredAtTheClosingCall) {
     Program p;
-    p.stage(p.b).computeAt(p.stage(p.c), p.axisOf(p.c, 1));
-    expectError(
-        p.sch, [&] { p.stage(p.c).computeAt(p.stage(p.b), p.axisOf(p.b, 0)); },
-        "compute_at of stage 'C' at 'i' of stage 'B': this would make an attach cycle "
-        "C -> B -> C");
+    {
+        ScopedSourceLocation line(SourceLocation{"script.py", 5});
+        p.stage(p.b).computeAt(p.stage(p.c), p.axisOf(p.c, 1));
+    }
+    {
+        ScopedSourceLocation line(SourceLocation{"script.py", 6});
+        p.stage(p.c).computeAt(p.stage(p.b), p.axisOf(p.b, 0)); // accepted, as in TVM
+    }
+    const std::string message =
+        "compute_at of stage 'C' at 'i' of stage 'B': it makes an attach cycle C -> B -> C";
+    expectError(p.sch, [&] { p.sch.normalize(); }, message);
+    expectError(p.sch, [&] { createAttachPath(p.sch); }, message);
+    try {
+        p.sch.normalize();
+    } catch (const UserError& e) {
+        EXPECT_EQ(e.diagnostic().location.line, 6); // the call that closed the cycle
+        EXPECT_EQ(e.diagnostic().subject.kind, "attach-cycle");
+    }
 }
 
-TEST(ScheduleErrors, ComputeAtOntoItself) {
+TEST(ScheduleErrors, AStageAttachedIntoACycleItIsNotPartOfDoesNotHangTheCheck) {
+    // B at C, and C and D attached to each other: B's chain runs into a cycle without B.
     Program p;
-    expectError(
-        p.sch, [&] { p.stage(p.b).computeAt(p.stage(p.b), p.axisOf(p.b, 0)); },
-        "compute_at of stage 'B' at 'i' of stage 'B': this would make an attach cycle "
-        "B -> B");
+    Tensor d = compute({32, 64}, [&](const std::vector<Var>& v) { return p.c({v[0], v[1]}) * 3.0f; }, "D");
+    Schedule sch = createSchedule(d.op);
+    sch[p.b].computeAt(sch[p.c], p.axisOf(p.c, 0));
+    sch[p.c].computeAt(sch[d], d.op.as<ComputeOpNode>()->axis[0]);
+    sch[d].mutableNode()->isOutput = false; // so that only the cycle is wrong
+    sch[d].computeAt(sch[p.c], p.axisOf(p.c, 1));
+    try {
+        sch.normalize();
+        FAIL() << "accepted";
+    } catch (const UserError& e) {
+        EXPECT_NE(std::string(e.what()).find("it makes an attach cycle"), std::string::npos) << e.what();
+    }
+}
+
+TEST(ScheduleErrors, ComputeAtOntoItselfIsRefusedWhenLowered) {
+    Program p;
+    p.stage(p.b).computeAt(p.stage(p.b), p.axisOf(p.b, 0));
+    expectError(p.sch, [&] { p.sch.normalize(); },
+                "compute_at of stage 'B' at 'i' of stage 'B': it makes an attach cycle B -> B");
 }
 
 TEST(ScheduleErrors, ComputeAtOfAPlaceholder) {
