@@ -86,24 +86,41 @@ void refuseIllegalBinding(const Stage& stage, const IterVar& iv, const IterVar& 
 }
 
 /// `C -> D -> C`: the attach chain from `parent` back to `stage`, if there is one (a chain
-/// that runs into a cycle `stage` is not part of is not its cycle).
+/// that runs into a cycle `stage` is not part of is not its cycle). The text is built only for
+/// a cycle: normalize checks every stage's chain.
 std::string attachCycle(const Stage& stage, const Stage& parent) {
-    std::string chain = stage.name();
+    std::vector<Stage> chain; // the stages walked, then the group each went through (or none)
+    std::vector<Stage> through;
     std::unordered_set<const StageNode*> seen;
+    bool inGroup = false;
+    bool closed = false;
     for (Stage s = parent; s.defined() && seen.insert(s.get()).second;) {
-        chain += " -> " + s.name();
-        if (s.same_as(stage))
-            return chain;
-        if (s.isInGroup(stage))
-            return chain + " (in group " + stage.name() + ")";
+        chain.push_back(s);
+        through.emplace_back();
+        if (s.same_as(stage)) {
+            closed = true;
+            break;
+        }
+        if (s.isInGroup(stage)) {
+            closed = inGroup = true;
+            break;
+        }
         Stage spec = s.attachSpec();
         if (spec->attachType != AttachType::Scope)
             break;
         if (!spec.same_as(s))
-            chain += " (as group " + spec.name() + ")";
+            through.back() = spec;
         s = spec->attachStage;
     }
-    return "";
+    if (!closed)
+        return "";
+    std::string text = stage.name();
+    for (size_t i = 0; i < chain.size(); ++i) {
+        text += " -> " + chain[i].name();
+        if (through[i].defined())
+            text += " (as group " + through[i].name() + ")";
+    }
+    return inGroup ? text + " (in group " + stage.name() + ")" : text;
 }
 
 /// A scan's update (or its body's group) is computed inside the scan's loop, where the scan puts
