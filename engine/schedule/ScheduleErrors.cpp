@@ -88,6 +88,10 @@ std::string notLeafReason(const IterVar& iv, const std::vector<IterVar>& all,
         std::any_of(all.begin(), all.end(), [&](const IterVar& x) { return x.same_as(iv); });
     if (!known)
         return quoted(iv) + " is not an iter var of stage '" + stageName + "'";
+    if (iv->iterType == IterVarType::Opaque)
+        return quoted(iv) + " is an opaque axis of stage '" + stageName +
+               "' (a scan's spatial axis): it has no loop of its own to schedule; the scan's "
+               "updates loop over it";
     std::string how = consumedBy(iv, relations);
     return quoted(iv) + " is no longer a leaf" + (how.empty() ? "" : " (" + how + ")");
 }

@@ -295,6 +295,11 @@ def test_scan_errors():
     except ValueError:
         pass
     s = te.create_schedule(res.op)
+    try:
+        s[res].split(res.op.spatial_axis_[0], factor=4)
+        assert False
+    except tvm.error.TVMError as e:
+        assert "is an opaque axis of stage 'scan' (a scan's spatial axis)" in str(e), str(e)
     for move in (lambda: s[update].compute_root(), lambda: s[update].compute_inline(),
                  lambda: s[update].compute_at(s[res], res.op.scan_axis)):
         try:
