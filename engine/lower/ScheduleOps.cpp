@@ -8,6 +8,7 @@
 #include "lower/ComputeStmt.h"
 #include "lower/LoopNest.h"
 #include "schedule/BoundStepText.h"
+#include "schedule/Graph.h"
 #include "schedule/MessagePassing.h"
 #include "te/Operation.h"
 
@@ -322,17 +323,7 @@ Stmt scheduleOps(const Schedule& sch, const IterVarMap<Range>& bounds,
         options.iterVarOfVar = &index;
     }
     Lowering lowering(bounds, options);
-    // The scan each init belongs to (an init belongs to one scan).
-    std::unordered_map<const Node*, Operation> scanOfInit;
-    for (const Stage& stage : sch->stages)
-        if (const auto* scan = stage->op.as<ScanOpNode>())
-            for (const Tensor& t : scan->init) {
-                auto [it, inserted] = scanOfInit.emplace(t.op.get(), stage->op);
-                if (!inserted && !it->second.same_as(stage->op))
-                    throw UserError("'" + t.name() + "' is the init of two scans, '" +
-                                    it->second->name + "' and '" + scan->name +
-                                    "': a scan's init can belong to one scan only");
-            }
+    const std::unordered_map<const Node*, Operation> scanOfInit = scanOfInits(sch->stages);
     Stmt body;
     auto injectScanStep = [&](const Stage& stage, const Operation& scan, const char* key,
                               const char* what) {

@@ -1,6 +1,7 @@
 #include "schedule/AutoInline.h"
 
 #include "ir/Functor.h"
+#include "schedule/Graph.h"
 
 #include <functional>
 #include <unordered_set>
@@ -42,11 +43,7 @@ const ComputeOpNode* injectiveCompute(const Operation& op) {
 /// so is a scan's init, which the scan stores into its state (TVM would inline it and lower
 /// broken code).
 void autoInline(const Schedule& sch, const std::function<bool(const Operation&)>& inlinable) {
-    std::unordered_set<const Node*> scanInits;
-    for (const Stage& stage : sch.stages())
-        if (const auto* scan = stage->op.as<ScanOpNode>())
-            for (const Tensor& t : scan->init)
-                scanInits.insert(t.op.get());
+    const auto scanInits = scanOfInits(sch.stages());
     for (const Stage& stage : sch.stages()) {
         if (stage->isOutput || isScheduled(stage) || stage->op->numOutputs() != 1 ||
             scanInits.count(stage->op.get()) || !inlinable(stage->op))

@@ -162,6 +162,20 @@ std::vector<Operation> getSubGraph(const std::vector<Operation>& outputs,
     return result;
 }
 
+std::unordered_map<const Node*, Operation> scanOfInits(const std::vector<Stage>& stages) {
+    std::unordered_map<const Node*, Operation> scanOf;
+    for (const Stage& stage : stages)
+        if (const auto* scan = stage->op.as<ScanOpNode>())
+            for (const Tensor& t : scan->init) {
+                auto [it, inserted] = scanOf.emplace(t.op.get(), stage->op);
+                if (!inserted && !it->second.same_as(stage->op))
+                    throw UserError("'" + t.name() + "' is the init of two scans, '" +
+                                    it->second->name + "' and '" + scan->name +
+                                    "': a scan's init can belong to one scan only");
+            }
+    return scanOf;
+}
+
 std::vector<Operation> scanGetBody(const Operation& scanOp) {
     const auto* scan = scanOp.as<ScanOpNode>();
     BS_CHECK(scan) << scanOp->name << " is not a scan";

@@ -58,6 +58,10 @@ IterVarMap<IterVar> createBindMap(const Schedule& sch);
 std::vector<Operation> getSubGraph(const std::vector<Operation>& outputs,
                                    const std::vector<Operation>& inputs, bool includeInputs);
 
+/// The operation of each scan's init -> the scan that stores it into its state, over `stages`.
+/// Throws UserError when one init belongs to two scans.
+std::unordered_map<const Node*, Operation> scanOfInits(const std::vector<Stage>& stages);
+
 /// TVM's ScanGetBody: the operations of a scan's body, those between its updates and its
 /// states and inputs (the group computed inside the scan's loop).
 std::vector<Operation> scanGetBody(const Operation& scanOp);

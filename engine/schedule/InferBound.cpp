@@ -625,10 +625,8 @@ void gatherBound(const Stage& stage, const TensorDomMap& tmap, const RequestStep
         IntSet u = unionSets(tdom[i]);
         Range r = u.coverRange(iv->dom);
         (*rmap)[iv] = r;
-        auto it = requestSteps.find({out.op.get(), out.valueIndex, int(i)});
-        std::vector<int> from = it == requestSteps.end() ? std::vector<int>{} : it->second;
         addRootBoundStep(log, RootBound{iv, int(i), u, r, "union of the consumers' requests"},
-                         std::move(from), "union");
+                         requestStepsOf(requestSteps, out, int(i)), "union");
     }
     for (const IterVar& iv : compute->reduceAxis) {
         (*rmap)[iv] = iv->dom;

@@ -1,6 +1,7 @@
 // Schedule::normalize (TVM's schedule_dataflow_rewrite.cc; notes section 1): on a copy,
 // InjectInline, then RebaseNonZeroMinLoop, then LegalizeInvalidAttach.
 
+#include "schedule/Graph.h"
 #include "schedule/ScheduleRewrite.h"
 
 #include "ir/Functor.h"
@@ -89,10 +90,17 @@ bool inlineInto(std::vector<Expr>& body, OperationInliner& inliner) {
 std::vector<std::vector<Expr>> inlineBodies(ScheduleNode& sch, std::vector<bool>& changed) {
     const size_t n = sch.stages.size();
     std::vector<std::vector<Expr>> newBody(n);
+    const auto scanOfInit = scanOfInits(sch.stages);
     for (size_t i = n; i-- > 0;) {
         const Stage& stage = sch.stages[i];
         if (stage->attachType != AttachType::Inline)
             continue;
+        if (auto scan = scanOfInit.find(stage->op.get()); scan != scanOfInit.end())
+            throw UserError(Diagnostic{"'" + stage->op->name + "' is the init of scan '" +
+                                           scan->second->name +
+                                           "', which stores its rows into the scan's state: it "
+                                           "cannot be inlined",
+                                       stage->attachLocation});
         stage.mutableNode()->attachType = AttachType::InlinedAlready;
         const auto* compute = stage->op.as<ComputeOpNode>();
         BS_CHECK(compute && compute->body.size() == 1) << "only single-output computes inline";
@@ -101,14 +109,6 @@ std::vector<std::vector<Expr>> inlineBodies(ScheduleNode& sch, std::vector<bool>
             args.push_back(iv->var);
         OperationInliner inliner(stage->op, args, compute->body[0]);
         for (size_t j = i + 1; j < n; ++j) {
-            if (const auto* scan = sch.stages[j]->op.as<ScanOpNode>())
-                for (const Tensor& t : scan->init)
-                    if (t.op.same_as(stage->op))
-                        throw UserError(Diagnostic{
-                            "'" + stage->op->name + "' is the init of scan '" + scan->name +
-                                "', which stores its rows into the scan's state: it cannot be "
-                                "inlined",
-                            stage->attachLocation});
             const auto* consumer = sch.stages[j]->op.as<ComputeOpNode>();
             if (!consumer)
                 continue;

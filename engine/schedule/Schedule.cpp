@@ -240,10 +240,8 @@ Schedule createSchedule(const std::vector<Operation>& outputs, bool keepRecord) 
             update->attachStage = stage;
         }
     }
-    if (keepRecord) {
-        node->scheduleRecord.push_back(sch.copy());
-        node->primitiveRecord.push_back("vanilla");
-    }
+    if (keepRecord)
+        appendRecord(*node, "vanilla");
     return sch;
 }
 
@@ -276,12 +274,14 @@ void replaceDataFlow(const std::vector<Stage>& stages, TensorMap* vmap, TensorMa
 PrimitiveRecord::PrimitiveRecord(const Stage& stage, const char* name)
     : m_log(stage->recordLog), m_name(name), m_exceptions(std::uncaught_exceptions()) {}
 
+void appendRecord(ScheduleNode& sch, const std::string& primitive) {
+    sch.scheduleRecord.push_back(Schedule(IntrusivePtr<ScheduleNode>(&sch)).copy());
+    sch.primitiveRecord.push_back(primitive);
+}
+
 PrimitiveRecord::~PrimitiveRecord() {
-    if (!active() || std::uncaught_exceptions() > m_exceptions)
-        return;
-    ScheduleNode* sch = m_log->owner;
-    sch->scheduleRecord.push_back(Schedule(IntrusivePtr<ScheduleNode>(sch)).copy());
-    sch->primitiveRecord.push_back(m_name);
+    if (active() && std::uncaught_exceptions() <= m_exceptions)
+        appendRecord(*m_log->owner, m_name);
 }
 
 size_t stagePosition(const ScheduleNode& sch, const Stage& stage) {

@@ -13,6 +13,9 @@ namespace bs {
 /// stages follow the chain.
 void replaceDataFlow(const std::vector<Stage>& stages, TensorMap* vmap, TensorMap* rvmap);
 
+/// Appends a copy of `sch` and `primitive` to its record (ScheduleNode::scheduleRecord).
+void appendRecord(ScheduleNode& sch, const std::string& primitive);
+
 /// Records one primitive of `stage` when it returns (TVM's ScheduleContext): while the stage's
 /// schedule keeps a record, a copy of the schedule and `name` are appended to it. A primitive
 /// that throws records nothing (it changed nothing).

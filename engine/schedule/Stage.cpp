@@ -291,8 +291,13 @@ void checkAttachment(const Stage& given) {
         !given->attachIVar.defined())
         return;
     Stage stage = given;
-    if (!stage->isOutput && !attachCycle(stage, stage->attachStage).empty())
+    std::string cycle = stage->isOutput ? std::string() : attachCycle(stage, stage->attachStage);
+    if (!cycle.empty()) {
+        // Reported as the compute_at that closed it, from that stage's side.
         stage = closingMember(stage);
+        if (!stage.same_as(given))
+            cycle = attachCycle(stage, stage->attachStage);
+    }
     const Stage& parent = stage->attachStage;
     ScopedSourceLocation where(stage->attachLocation);
     const std::string context = computeAtContext(stage);
@@ -309,7 +314,6 @@ void checkAttachment(const Stage& given) {
                       "the output's loops: s[" + parent.name() + "].compute_at(s[" + stage.name() +
                           "], " + stage.name() + ".op.axis[0])");
     }
-    std::string cycle = attachCycle(stage, parent);
     if (!cycle.empty()) {
         subject.kind = "attach-cycle";
         failPrimitive(context, "it makes an attach cycle " + cycle, subject,

@@ -241,22 +241,6 @@ void bindStage(py::module_& m) {
         });
 }
 
-/// A tensor or a list of tensors, as TVM's Python accepts for create_group.
-std::vector<Tensor> tensorList(const py::object& value, const std::string& what) {
-    if (value.is_none())
-        return {};
-    if (py::isinstance<Tensor>(value))
-        return {value.cast<Tensor>()};
-    std::vector<Tensor> out;
-    for (const py::handle item : value) {
-        if (!py::isinstance<Tensor>(item))
-            throw UserError(what + ": expected tensors, got " +
-                            std::string(py::str(py::type::of(item).attr("__name__"))));
-        out.push_back(item.cast<Tensor>());
-    }
-    return out;
-}
-
 py::object tensorsOrOne(const std::vector<Tensor>& tensors) {
     if (tensors.size() == 1)
         return py::cast(tensors[0]);

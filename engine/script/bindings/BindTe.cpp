@@ -105,22 +105,6 @@ void bindOperations(py::module_& m) {
         .def_property_readonly("inputs", [](const ScanOpNode& n) { return n.inputs; });
 }
 
-/// A tensor or a sequence of tensors (te.scan's arguments).
-std::vector<Tensor> tensorsOf(const py::object& value, const char* what) {
-    if (value.is_none())
-        return {};
-    if (py::isinstance<Tensor>(value))
-        return {value.cast<Tensor>()};
-    std::vector<Tensor> out;
-    for (py::handle item : value) {
-        if (!py::isinstance<Tensor>(item))
-            throw UserError(std::string("scan: ") + what + " must be tensors, got " +
-                            std::string(py::str(py::type::of(item).attr("__name__"))));
-        out.push_back(item.cast<Tensor>());
-    }
-    return out;
-}
-
 Tensor makePlaceholder(const py::object& shape, const std::string& dtype, const std::string& name) {
     return placeholder(convertExprList(shape, "a shape"), parseDType(dtype), name);
 }
@@ -192,8 +176,8 @@ void bindTe(py::module_& m) {
         "_scan",
         [](const py::object& init, const py::object& update, const py::object& state,
            const py::object& inputs, const std::string& name, const std::string& tag) {
-            return scan(tensorsOf(init, "the inits"), tensorsOf(update, "the updates"),
-                        tensorsOf(state, "the state placeholders"), tensorsOf(inputs, "the inputs"),
+            return scan(tensorList(init, "scan inits"), tensorList(update, "scan updates"),
+                        tensorList(state, "scan state placeholders"), tensorList(inputs, "scan inputs"),
                         name, tag);
         },
         py::arg("init"), py::arg("update"), py::arg("state_placeholder"),

@@ -64,6 +64,21 @@ DataType parseDType(const std::string& text) {
     return *type;
 }
 
+std::vector<Tensor> tensorList(const py::object& value, const std::string& what) {
+    if (value.is_none())
+        return {};
+    if (py::isinstance<Tensor>(value))
+        return {value.cast<Tensor>()};
+    std::vector<Tensor> out;
+    for (const py::handle item : value) {
+        if (!py::isinstance<Tensor>(item))
+            throw UserError(what + ": expected tensors, got " +
+                            std::string(py::str(py::type::of(item).attr("__name__"))));
+        out.push_back(item.cast<Tensor>());
+    }
+    return out;
+}
+
 py::object wrapNode(const Node* node) {
     if (!node)
         return py::none();

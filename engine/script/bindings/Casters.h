@@ -36,6 +36,10 @@ DataType parseDType(const std::string& text);
 /// The Python object of a node (the existing one if the node already has one).
 py::object wrapNode(const Node* node);
 
+/// A tensor or a sequence of tensors, as TVM's Python accepts (create_group, scan); None is
+/// none. A UserError `<what>: expected tensors, got <type>` for anything else.
+std::vector<Tensor> tensorList(const py::object& value, const std::string& what);
+
 } // namespace bs::script
 
 namespace pybind11::detail {

@@ -111,6 +111,16 @@ TEST(Scan, TheBodyIsAGroupComputedInTheScanAndTheUpdateCannotMove) {
     EXPECT_EQ(sch[p.init]->attachType, AttachType::GroupRoot);
     EXPECT_FALSE(sch[p.init]->group.defined());
     EXPECT_THROW(update.computeRoot(), UserError);
+    // The init can be marked inline, but the scan stores it into its state: refused by normalize.
+    sch[p.init].computeInline();
+    try {
+        sch.normalize();
+        ADD_FAILURE() << "accepted";
+    } catch (const UserError& e) {
+        EXPECT_NE(std::string(e.what()).find("'init' is the init of scan 'scan'"), std::string::npos)
+            << e.what();
+    }
+    sch[p.init].computeRoot();
     EXPECT_THROW(update.computeInline(), UserError);
     EXPECT_EQ(update->attachType, AttachType::ScanUpdate);
     // The update's attach path is the scan's loop.
