@@ -64,3 +64,5 @@ shot tc_matmul_ranges tc_matmul.tc C --select-itervar r_k --show dag,tc
 # A scan: its body in a box computed in every step, the back edge to its state, and the
 # bound inference step by step (the scan rules: one row of the update per step).
 shot scan_cumsum scan_cumsum s_update --show dag,steps
+# An extern stage calling OpenBLAS: its input P is computed whole.
+shot extern_cblas extern_cblas P --show dag,steps --step request:extern-input

@@ -267,6 +267,12 @@ Region realizeRegion(const RuleRun& run, const Operation& op) {
             region.push_back(rangeOf(iv));
         return region;
     }
+    if (op.as<ExternOpNode>()) {
+        // ScheduleOps realizes an extern stage's outputs whole.
+        for (const Expr& extent : op->outputShape(0))
+            region.push_back(Range(makeZero(extent.type()), extent));
+        return region;
+    }
     for (const IterVar& iv : op.as<ComputeOpNode>()->axis)
         region.push_back(rangeOf(iv));
     return region;
@@ -367,12 +373,13 @@ AllocReport allocReport(const Schedule& sch, const AllocReportOptions& options) 
     for (const Stage& stage : reference.normalized->stages) {
         const StageTrace* trace = reference.result.trace.find(stage->op);
         const bool isScan = stage->op.as<ScanOpNode>() != nullptr;
-        if ((!stage->op.as<ComputeOpNode>() && !isScan) || !trace ||
+        const bool isExtern = stage->op.as<ExternOpNode>() != nullptr;
+        if ((!stage->op.as<ComputeOpNode>() && !isScan && !isExtern) || !trace ||
             trace->kind == StageTrace::Kind::InlinedAlready || writesScanState.count(stage->op.get()))
             continue;
         std::optional<StageNeed> need;
         // The exact need of a scan's state (every earlier row a step may read) is not counted.
-        if (report.tightAvailable && !isScan) {
+        if (report.tightAvailable && !isScan && !isExtern) {
             const RuleRun& tight = runs.back();
             need = analyzeStageNeed(tight.normalized, tight.result, tight.stageOf(stage->originOp)->op);
         }

@@ -244,6 +244,8 @@ std::string joined(const std::vector<std::string>& items) {
 /// A variable that occurs more than once in `index`: interval arithmetic takes each occurrence
 /// on its own (`i + (0 - i)` over i in [0, 9] gives [-9, 9], not [0, 0]).
 std::optional<Var> repeatedVariable(const Expr& index) {
+    if (!index.defined())
+        return std::nullopt;
     VarMap<int> count;
     std::optional<Var> repeated;
     postOrderVisit(index, [&](const NodeRef& node) {
@@ -259,6 +261,8 @@ std::optional<Var> repeatedVariable(const Expr& index) {
 std::vector<std::string> intervalMechanisms(const BufferFacts& f, std::string* hint) {
     std::vector<std::string> out;
     for (const BoundStep* step : stepsAbout(*f.runs[1], f.origin, StepPhase::Request)) {
+        if (step->inputs.empty())
+            continue;
         const StepValue& index = step->inputs.front();
         std::optional<Var> v = repeatedVariable(index.expr);
         if (!v)
@@ -300,7 +304,7 @@ void imprecisionCauses(const BufferFacts& f, std::vector<AllocCause>& out) {
     bool looserThanTight = f.runs.size() > 2 && greater(allocated(f, BoundRules::Tvm), allocated(f, BoundRules::Tight));
     bool repeated = false;
     for (const BoundStep* step : stepsAbout(*f.runs[1], f.origin, StepPhase::Request))
-        repeated |= repeatedVariable(step->inputs.front().expr).has_value();
+        repeated |= !step->inputs.empty() && repeatedVariable(step->inputs.front().expr).has_value();
     bool looserThanNeeded = repeated && greater(allocated(f, BoundRules::Tvm), f.report->needed);
     if ((looserThanTight || looserThanNeeded) && !explained(WasteCause::FusedSegmentWrapsRow)) {
         std::string hint;

@@ -66,6 +66,12 @@ inline constexpr const char* kPragmaPrefix = "pragma_";
 inline constexpr const char* kComputeScope = "compute_scope";
 /// Over a `tvm_thread_allreduce`: the node is its CommReducer.
 inline constexpr const char* kReduceScope = "reduce_scope";
+/// Around an extern stage's body (TVM's extern_scope; value 0).
+inline constexpr const char* kExternScope = "extern_scope";
+/// Binds an extern stage's buffer to a tensor: the node is the buffer's data Var, the value
+/// `tvm_tuple(T(0, ..., 0))` names the tensor; StorageFlatten puts the tensor's buffer in the
+/// body instead of the Var and removes the attr.
+inline constexpr const char* kBufferBindScope = "buffer_bind_scope";
 } // namespace attr
 
 /// `// attr [node] key = value` over `body`. `node` is an IterVar (thread_extent), an Operation

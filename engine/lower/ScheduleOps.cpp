@@ -28,10 +28,12 @@ public:
     Stmt makePipeline(const Stage& stage, const Stmt& consumer) {
         if (const auto* scan = stage->op.as<ScanOpNode>())
             return makeScanPipeline(stage, scan, consumer);
+        if (const auto* ext = stage->op.as<ExternOpNode>())
+            return makeExternPipeline(stage, ext, consumer);
         const auto* op = stage->op.as<ComputeOpNode>();
         if (!op)
-            throw UserError("stage '" + stage->op->name + "' cannot be lowered: only compute "
-                            "and scan operations are supported");
+            throw UserError("stage '" + stage->op->name + "' cannot be lowered: only compute, "
+                            "scan and extern operations are supported");
         Region region;
         for (const IterVar& iv : op->axis)
             region.push_back(realizeRange(iv));
@@ -93,6 +95,49 @@ private:
         return realize(stage, provide, consumer, regions, axes);
     }
 
+    /// An extern stage (TVM's ExternOpNode::BuildProvide and BuildRealize): its body under an
+    /// extern_scope attr, each buffer bound to its tensor by a buffer_bind_scope attr (inputs
+    /// outermost), each output realized whole. A buffer's element offset and strides, when
+    /// they are variables, become 0 and the row-major strides: the tensors are bound whole.
+    Stmt makeExternPipeline(const Stage& stage, const ExternOpNode* ext, const Stmt& consumer) {
+        VarMap<Expr> layout;
+        auto bindLayout = [&](const ExternBuffer& buffer, const Tensor& t) {
+            if (const auto* offset = buffer.elemOffset.as<VarNode>())
+                layout[Var(offset)] = makeZero(buffer.elemOffset.type());
+            Expr stride = Expr(1);
+            for (size_t d = t.ndim(); d-- > 0;) {
+                if (d < buffer.strides.size())
+                    if (const auto* v = buffer.strides[d].as<VarNode>())
+                        layout[Var(v)] = stride;
+                stride = stride * t.shape()[d];
+            }
+        };
+        for (size_t i = 0; i < ext->inputs.size(); ++i)
+            bindLayout(ext->inputPlaceholders[i], ext->inputs[i]);
+        for (int k = 0; k < ext->numOutputs(); ++k)
+            bindLayout(ext->outputPlaceholders[size_t(k)], stage->op.output(k));
+        Stmt provide = AttrStmtNode::make(Expr(0), attr::kExternScope, Expr(0),
+                                          layout.empty() ? ext->body : substitute(ext->body, layout));
+        auto bind = [&](const ExternBuffer& buffer, const Tensor& t) {
+            std::vector<Expr> zeros(t.ndim(), Expr(0));
+            Expr tuple = CallNode::make(DataType::handle(), "tvm_tuple",
+                                        {ProducerLoadNode::make(t, zeros)}, CallKind::Intrinsic);
+            provide = AttrStmtNode::make(buffer.data, attr::kBufferBindScope, tuple, provide);
+        };
+        for (int k = ext->numOutputs(); k-- > 0;)
+            bind(ext->outputPlaceholders[size_t(k)], stage->op.output(k));
+        for (size_t i = ext->inputs.size(); i-- > 0;)
+            bind(ext->inputPlaceholders[i], ext->inputs[i]);
+        std::vector<Region> regions;
+        for (int k = 0; k < ext->numOutputs(); ++k) {
+            regions.emplace_back();
+            for (const Expr& extent : stage->op.output(k).shape())
+                regions.back().push_back(Range(makeZero(extent.type()), extent));
+        }
+        std::vector<std::vector<IterVar>> axes(regions.size());
+        return realize(stage, provide, consumer, regions, axes);
+    }
+
     /// The realize step of output `valueIndex`: the region is the root ranges.
     int realizeStep(const Stage& stage, const std::vector<IterVar>& axes, const Region& region,
                     int valueIndex) {
@@ -111,6 +156,10 @@ private:
             text = "Realize " + step.tensor.name() + "(" + regionToString(region) +
                    "): rows 0 up to the scan's last row (the inits' rows and every step's), then "
                    "the ranges InferBound gave the spatial axes (";
+        if (stage->op.as<ExternOpNode>())
+            text = "Realize " + step.tensor.name() + "(" + regionToString(region) +
+                   "): an extern stage's output is realized whole, its shape (the body is opaque: "
+                   "it may write any element";
         for (size_t d = 0; d < axes.size(); ++d) {
             const IterVar& iv = axes[d];
             step.iterVars.push_back(iv);

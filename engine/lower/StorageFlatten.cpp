@@ -98,6 +98,37 @@ VarMap<Expr> virtualThreadsIn(const Stmt& body) {
     return threads;
 }
 
+/// Puts `to` wherever `from` is used: as a value, or as the buffer of a load or store (an
+/// extern stage's body reads and writes its buffers' data handles).
+class BufferVarRenamer : public IRMutator {
+public:
+    BufferVarRenamer(Var from, Var to) : m_from(std::move(from)), m_to(std::move(to)) {}
+
+protected:
+    using IRMutator::visit;
+    Expr visit(const VarNode* op) override {
+        return op == m_from.get() ? Expr(m_to) : IRMutator::visit(op);
+    }
+    Expr visit(const LoadNode* op) override {
+        Expr e = IRMutator::visit(op);
+        const auto* load = e.as<LoadNode>();
+        if (load->bufferVar.same_as(m_from))
+            return LoadNode::make(load->type, m_to, load->index, load->predicate);
+        return e;
+    }
+    Stmt visit(const StoreNode* op) override {
+        Stmt s = IRMutator::visit(op);
+        const auto* store = s.as<StoreNode>();
+        if (store->bufferVar.same_as(m_from))
+            return StoreNode::make(m_to, store->value, store->index, store->predicate);
+        return s;
+    }
+
+private:
+    Var m_from;
+    Var m_to;
+};
+
 class StorageFlattener : public IRMutator {
 public:
     StorageFlattener(const std::vector<Tensor>& args, BoundSteps* steps) : m_steps(steps) {
@@ -138,6 +169,8 @@ protected:
             m_threadRanks.pop_back();
             return result;
         }
+        if (op->key == attr::kBufferBindScope)
+            return bindBuffer(op);
         return IRMutator::visit(op);
     }
 
@@ -179,6 +212,29 @@ protected:
     }
 
 private:
+    /// TVM's buffer_bind_scope (StorageFlatten's HandleBufferBindScope) for an extern stage:
+    /// the body uses the buffer of the bound tensor in place of the declared buffer's handle.
+    /// The tensor is bound whole, so its buffer must start at element 0 of every axis.
+    Stmt bindBuffer(const AttrStmtNode* op) {
+        const auto* handle = op->node.as<VarNode>();
+        const auto* tuple = op->value.as<CallNode>();
+        const auto* load = tuple && !tuple->args.empty() ? tuple->args[0].as<ProducerLoadNode>()
+                                                         : nullptr;
+        BS_CHECK(handle && load) << "malformed buffer_bind_scope";
+        const BufferEntry& entry = lookup(load->tensor);
+        Analyzer analyzer;
+        bool whole = entry.threadIndices.empty();
+        for (const Expr& min : entry.mins)
+            whole = whole && analyzer.canProveEqual(min, makeZero(min.type()));
+        if (!whole)
+            throw UserError("extern buffer '" + handle->name + "' binds tensor '" +
+                            bufferName(load->tensor) +
+                            "', whose buffer does not start at its element 0: an extern stage "
+                            "needs its tensors whole (compute them at the root)");
+        Stmt body = BufferVarRenamer(Var(handle), entry.data).visitStmt(op->body);
+        return visitStmt(body);
+    }
+
     /// The step that explains an allocate's size: the product of the realize region's extents,
     /// times one copy per virtual thread the buffer is private to.
     int allocateStep(const ProducerRealizeNode* op, const BufferEntry& entry, const Expr& size) {

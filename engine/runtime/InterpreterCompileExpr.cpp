@@ -436,6 +436,9 @@ int32_t Compiler::intrinsic(const CallNode* op, int lane) {
     } else if (name == "tvm_thread_allreduce") {
         fail("tvm_thread_allreduce is run as the device code LowerThreadAllreduce makes of it "
              "(LoweredFunc::device), not as a call");
+    } else if (name == "tvm_call_packed") {
+        fail("tvm_call_packed is run as a statement of its own (Evaluate), not inside an "
+             "expression");
     } else {
         fail("unsupported intrinsic '" + name + "'");
     }

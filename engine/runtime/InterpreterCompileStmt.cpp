@@ -287,8 +287,70 @@ int32_t Compiler::attrStmt(const AttrStmtNode* op) {
         if (op->node.defined() && scope)
             m_realizeScopes[op->node.get()] = scope->value;
     }
+    if (op->key == attr::kBufferBindScope) {
+        // An extern stage's buffer (before StorageFlatten): its handle is the bound tensor's
+        // storage, which is whole (ScheduleOps realizes it so).
+        const auto* handle = op->node.as<VarNode>();
+        const auto* tuple = op->value.as<CallNode>();
+        const auto* load = tuple && !tuple->args.empty() ? tuple->args[0].as<ProducerLoadNode>()
+                                                         : nullptr;
+        if (!handle || !load)
+            fail("malformed buffer_bind_scope");
+        Var v(handle);
+        m_bufferSlots[v] = tensorSlotOf(load->tensor);
+        ++m_liveBuffers[v];
+        int32_t body = stmt(op->body);
+        --m_liveBuffers[v];
+        return body;
+    }
     // Pragmas and every other attribute change nothing about the values computed.
     return stmt(op->body);
+}
+
+int32_t Compiler::callPacked(const EvaluateNode* op, const CallNode* call) {
+    const auto* name = call->args.empty() ? nullptr : call->args[0].as<StringImmNode>();
+    if (!name)
+        fail("tvm_call_packed: the first argument must be the function's name");
+    PackedCall packed;
+    packed.name = name->value;
+    for (size_t i = 1; i < call->args.size(); ++i) {
+        const Expr& arg = call->args[i];
+        PackedCallArg a;
+        const auto* array = arg.as<CallNode>();
+        if (const auto* text = arg.as<StringImmNode>()) {
+            a.kind = PackedCallArg::Kind::String;
+            a.text = text->value;
+        } else if (array && array->isIntrinsic("tvm_stack_make_array")) {
+            const auto* data = array->args.size() == 6 ? array->args[0].as<VarNode>() : nullptr;
+            const auto* shape = data ? array->args[1].as<CallNode>() : nullptr;
+            if (!data || !shape || !shape->isIntrinsic("tvm_stack_make_shape"))
+                fail("tvm_stack_make_array: expected (buffer, tvm_stack_make_shape(...), strides, "
+                     "ndim, dtype, elem_offset)");
+            if (!isConstInt(array->args[2], 0))
+                fail("tvm_stack_make_array: arrays with strides are not supported");
+            a.kind = PackedCallArg::Kind::Array;
+            a.bufferSlot = bufferSlotOf(Var(data));
+            for (const Expr& extent : shape->args)
+                a.shape.push_back(expr(extent, 0));
+            a.elemOffset = expr(array->args[5], 0);
+            a.dtype = array->args[4].type();
+        } else if (const auto* handle = arg.as<VarNode>(); handle && arg.type().isHandle()) {
+            a.kind = PackedCallArg::Kind::Handle;
+            a.bufferSlot = bufferSlotOf(Var(handle));
+        } else if (arg.type().isHandle() || !arg.type().isScalar()) {
+            fail("tvm_call_packed: argument '" + toString(arg) + "' is not supported");
+        } else {
+            a.kind = arg.type().isFloat() ? PackedCallArg::Kind::Float : PackedCallArg::Kind::Int;
+            a.expr = expr(arg, 0);
+        }
+        packed.args.push_back(std::move(a));
+    }
+    SNode n;
+    n.source = op;
+    n.op = SOp::CallPacked;
+    n.aux = int32_t(m_p.packedCalls.size());
+    m_p.packedCalls.push_back(std::move(packed));
+    return emitStmt(n);
 }
 
 int32_t Compiler::threadExtent(const AttrStmtNode* op) {
@@ -484,6 +546,8 @@ int32_t Compiler::evaluate(const EvaluateNode* op) {
             m_p.kernels[size_t(m_kernel)].hasBarrier = true;
         return emitStmt(n);
     }
+    if (call && call->isIntrinsic("tvm_call_packed"))
+        return callPacked(op, call);
     if (isConst(op->value))
         return emitStmt(n); // `Evaluate(0)`, the no-op statement
     n.op = SOp::Evaluate;

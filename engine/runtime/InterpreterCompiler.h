@@ -66,6 +66,7 @@ private:
     int32_t store(const StoreNode* op);
     int32_t producerStore(const ProducerStoreNode* op);
     int32_t evaluate(const EvaluateNode* op);
+    int32_t callPacked(const EvaluateNode* op, const CallNode* call);
     int32_t newSite(AllocSite site);
     int32_t pushList(const std::vector<int32_t>& ids);
 

@@ -1,6 +1,7 @@
 /// Executing compiled statements: loops, lets, stores, allocations with their pooled storage
 /// and the access trace, and the error messages that name buffer, index and statement.
 #include "runtime/InterpreterExecutor.h"
+#include "runtime/PackedFunctions.h"
 
 #include "ir/Printer.h"
 
@@ -171,6 +172,9 @@ void Executor::exec(int32_t id) {
     case SOp::BindThread:
         bindThread(n);
         return;
+    case SOp::CallPacked:
+        execCallPacked(n);
+        return;
     }
     BS_UNREACHABLE("unknown statement opcode " << int(n.op));
 }
@@ -201,6 +205,67 @@ void Executor::execStore(const SNode& n) {
         writeElemDouble(s.data, s.elem, index, value.f);
     else
         writeElemInt(s.data, s.elem, index, value.i);
+}
+
+void Executor::execCallPacked(const SNode& n) {
+    m_stmt = n.source;
+    const PackedCall& call = m_p.packedCalls[size_t(n.aux)];
+    size_t count = call.args.size();
+    std::vector<PackedArg> args(count);
+    std::vector<PackedArray> arrays(count);
+    std::vector<std::vector<int64_t>> shapes(count);
+    for (size_t i = 0; i < count; ++i) {
+        const PackedCallArg& a = call.args[i];
+        switch (a.kind) {
+        case PackedCallArg::Kind::Int:
+            args[i] = {PackedCode::Int, eval(a.expr).i};
+            break;
+        case PackedCallArg::Kind::Float: {
+            double d = eval(a.expr).f;
+            int64_t bits;
+            std::memcpy(&bits, &d, sizeof bits);
+            args[i] = {PackedCode::Float, bits};
+            break;
+        }
+        case PackedCallArg::Kind::String:
+            args[i] = {PackedCode::String, int64_t(reinterpret_cast<intptr_t>(a.text.c_str()))};
+            break;
+        case PackedCallArg::Kind::Handle:
+            args[i] = {PackedCode::Handle,
+                       int64_t(reinterpret_cast<intptr_t>(m_bufs[a.bufferSlot]->data))};
+            break;
+        case PackedCallArg::Kind::Array: {
+            Storage& s = *m_bufs[a.bufferSlot];
+            int64_t elements = 1;
+            for (int32_t e : a.shape)
+                elements *= shapes[i].emplace_back(eval(e).i);
+            int64_t offset = eval(a.elemOffset).i;
+            if (offset < 0 || offset + elements > s.size)
+                throw UserError("packed function '" + call.name + "': array " +
+                                std::to_string(i) + " (" + std::to_string(elements) +
+                                " elements from " + std::to_string(offset) +
+                                ") does not fit its buffer '" + (s.name ? *s.name : "?") + "' of " +
+                                std::to_string(s.size) + " elements");
+            PackedArray& array = arrays[i];
+            array.data = s.data;
+            array.shape = shapes[i].data();
+            array.strides = nullptr;
+            array.ndim = int32_t(a.shape.size());
+            array.typeCode = uint8_t(a.dtype.code());
+            array.typeBits = uint8_t(a.dtype.bits());
+            array.typeLanes = uint16_t(a.dtype.lanes());
+            array.elemOffset = offset;
+            args[i] = {PackedCode::Array, int64_t(reinterpret_cast<intptr_t>(&array))};
+            // A packed function may touch any element of the arrays it is given; which it
+            // reads and which it writes the interpreter cannot see (nor count its stores).
+            if (m_trace)
+                for (int64_t k = offset; k < offset + elements; ++k)
+                    touch(s, k, kElementRead);
+            break;
+        }
+        }
+    }
+    callPacked(call.name, args);
 }
 
 void Executor::execStoreND(const SNode& n) {

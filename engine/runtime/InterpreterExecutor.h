@@ -80,6 +80,7 @@ private:
     void execFor(const SNode& n);
     void execStore(const SNode& n);
     void execStoreND(const SNode& n);
+    void execCallPacked(const SNode& n);
     void execAllocate(const SNode& n);
     Storage* openStorage(int32_t site);
     /// Another entry of a block's (or launch's) allocation, which all its threads share.

@@ -157,6 +157,8 @@ enum class SOp : uint8_t {
     Allocate,
     Launch,
     BindThread,
+    /// `tvm_call_packed(...)` as a statement: aux = the call in Program::packedCalls.
+    CallPacked,
 };
 
 struct SNode {
@@ -236,6 +238,23 @@ struct Kernel {
     const StmtNode* source = nullptr;
 };
 
+/// One argument of a packed call: a value (an int, a float, a string) or a buffer, as an
+/// opaque handle or as an array (`tvm_stack_make_array`: shape and element offset compiled).
+struct PackedCallArg {
+    enum class Kind : uint8_t { Int, Float, String, Handle, Array } kind = Kind::Int;
+    int32_t expr = -1;        ///< Int, Float: the value
+    std::string text;         ///< String
+    int32_t bufferSlot = -1;  ///< Handle, Array
+    std::vector<int32_t> shape; ///< Array: one expression per dimension
+    int32_t elemOffset = -1;  ///< Array
+    DataType dtype;           ///< Array: the element type
+};
+
+struct PackedCall {
+    std::string name;
+    std::vector<PackedCallArg> args;
+};
+
 /// A scalar bound by the caller.
 struct ScalarInit {
     int32_t slot;
@@ -252,6 +271,7 @@ struct Program {
     std::vector<ArgBinding> args;
     std::vector<Kernel> kernels;
     std::vector<ScalarInit> scalars;
+    std::vector<PackedCall> packedCalls;
     int32_t numSlots = 0;
     int32_t numBufferSlots = 0;
     int32_t root = -1;

@@ -387,6 +387,38 @@ void requestFromScan(const ScanOpNode* scan, const VarMap<IntSet>& domMap,
     }
 }
 
+/// Phase 3 for an extern consumer (TVM's ExternOpNode::PropBoundToInputs): its body is opaque,
+/// so every input is needed whole, [0, shape) along each axis.
+void requestFromExtern(const ExternOpNode* ext, TensorDomMap& tmap, StageStepLog& log,
+                       RequestStepMap& requestSteps) {
+    for (const Tensor& t : ext->inputs) {
+        auto it = tmap.find(t);
+        if (it == tmap.end())
+            continue;
+        for (size_t axis = 0; axis < t.ndim(); ++axis) {
+            const Expr& extent = t.shape()[axis];
+            IntSet request = IntSet::fromRange(Range(makeZero(extent.type()), extent));
+            it->second[axis].push_back(request);
+            // No index expression: the body is opaque (the trace shows "opaque").
+            RequestEntry entry{t, int(axis), StringImmNode::make("opaque"), request, request, false};
+            log.add(StepPhase::Request, "extern-input",
+                    "Phase 3: extern '" + ext->name + "' needs " + t.name() + " axis " +
+                        std::to_string(axis) + " whole, " + request.toString() +
+                        ": its body is a statement bound inference does not look into, so it "
+                        "may read any element.",
+                    entry);
+            BoundStep& step = log.last();
+            step.tensor = t;
+            step.axis = int(axis);
+            step.location = ext->location;
+            step.inputs.push_back(StepValue{"index", IterVar(), std::nullopt, std::nullopt, entry.index});
+            step.outputs.push_back(StepValue{t.name() + "[axis " + std::to_string(axis) + "]",
+                                             IterVar(), request, std::nullopt, Expr()});
+            requestSteps[{t.op.get(), t.valueIndex, int(axis)}].push_back(step.id);
+        }
+    }
+}
+
 /// Binds the ranges the consumer's expressions can mention: the consumer's own IterVars, the
 /// loops around it (its attach path) and around the producer, with the threads they are bound
 /// to. TVM binds every range inferred so far, but no other variable can appear in these
@@ -525,6 +557,8 @@ void requestFromConsumer(const Schedule& sch, const Stage& stage, const Operatio
     }
     if (const auto* scan = consumerOp.as<ScanOpNode>()) {
         requestFromScan(scan, domMap, rmap, tmap, log, rootSetSteps, requestSteps);
+    } else if (const auto* ext = consumerOp.as<ExternOpNode>()) {
+        requestFromExtern(ext, tmap, log, requestSteps);
     } else {
         const auto* compute = consumerOp.as<ComputeOpNode>();
         BS_CHECK(compute) << "consumer " << consumerOp->name << " is not a compute operation";
@@ -616,6 +650,8 @@ void gatherBound(const Stage& stage, const TensorDomMap& tmap, const RequestStep
                  IterVarMap<Range>* rmap, StageStepLog& log) {
     if (const auto* scan = stage->op.as<ScanOpNode>())
         return gatherScanBound(stage, scan, tmap, requestSteps, rmap, log);
+    if (stage->op.as<ExternOpNode>())
+        return; // TVM's ExternOpNode::GatherBound: no loops, nothing to bound
     const auto* compute = stage->op.as<ComputeOpNode>();
     BS_CHECK(compute) << "stage " << stage->op->name << " is not a compute operation";
     const Tensor out = stage->op.output(0);

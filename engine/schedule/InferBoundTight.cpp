@@ -335,6 +335,13 @@ void TightRules::refineRootBounds(const Stage& stage, StageTrace& trace, InferBo
     const auto* compute = stage->op.as<ComputeOpNode>();
     if (trace.kind != StageTrace::Kind::Computed || !compute)
         return;
+    for (const ConsumerTrace& ct : trace.consumers) {
+        if (ct.consumer.as<ExternOpNode>()) {
+            // Its body is opaque: it may read any element, so the whole tensor is the need.
+            keepAll(stage, "kept (extern stage '" + ct.consumer->name + "' reads it whole)", result);
+            return;
+        }
+    }
     tight::ModelInputs in{m_impl->sch, result.bounds, result.loopExtents, m_impl->bindMap};
     try {
         std::optional<NeedModel> model = tight::buildNeedModel(in, stage, trace, tight::RelaxMode::AsTraced);

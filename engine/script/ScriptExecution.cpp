@@ -3,6 +3,7 @@
 #include "script/OutputCapture.h"
 #include "script/PythonErrors.h"
 #include "script/PythonThread.h"
+#include "script/bindings/Bindings.h"
 #include "script/bindings/CallGuard.h"
 
 #include <pybind11/eval.h>
@@ -83,9 +84,12 @@ def sleep(seconds):
             },
             py::arg("status"));
         setActiveScriptFile(fileName);
+        removeScriptPackedFunctions(); // what an earlier run left (it was stopped)
     }
 
     ~RunEnvironment() {
+        // Functions registered by the script (tvm.register_func) die with its run.
+        removeScriptPackedFunctions();
         setActiveScriptFile(m_savedScriptFile);
         try {
             m_sys.attr("stdout") = m_savedStdout;

@@ -217,11 +217,29 @@ Operation replaceScanInputs(const Operation& op, const ScanOpNode* scan, const T
     return Operation(node);
 }
 
+/// An extern stage reading the images of its inputs (TVM's ExternOpNode::ReplaceInputs; its
+/// body reads buffers, not tensors, so only the inputs the buffers bind to change).
+Operation replaceExternInputs(const Operation& op, const ExternOpNode* ext, const TensorMap& map) {
+    std::vector<Tensor> inputs;
+    bool changed = false;
+    for (const Tensor& t : ext->inputs) {
+        inputs.push_back(replacedTensor(t, map));
+        changed = changed || !inputs.back().same_as(t);
+    }
+    if (!changed)
+        return op;
+    auto* node = new ExternOpNode(*ext);
+    node->inputs = std::move(inputs);
+    return Operation(node);
+}
+
 } // namespace
 
 Operation replaceInputs(const Operation& op, const TensorMap& map) {
     if (const auto* scan = op.as<ScanOpNode>())
         return replaceScanInputs(op, scan, map);
+    if (const auto* ext = op.as<ExternOpNode>())
+        return replaceExternInputs(op, ext, map);
     const auto* compute = op.as<ComputeOpNode>();
     if (!compute)
         return op;

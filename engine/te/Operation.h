@@ -2,7 +2,8 @@
 /// The concrete operations of the tensor-expression layer, as TVM's `te` defines them:
 /// `PlaceholderOpNode` (an input tensor: a shape and a dtype), `ComputeOpNode` (one
 /// expression per output over data-parallel axes, optionally a reduction over reduce axes) and
-/// `ScanOpNode` (a recurrence over one axis).
+/// `ScanOpNode` (a recurrence over one axis) and `ExternOpNode` (a statement the user wrote,
+/// opaque to bound inference).
 /// Also the dataflow helpers the schedule rewrites need: replacing the tensors an operation
 /// reads (TVM's `ReplaceInputs` / `ReplaceTensor`).
 ///
@@ -11,6 +12,7 @@
 #pragma once
 
 #include "ir/Operation.h"
+#include "ir/Stmt.h"
 
 #include <unordered_map>
 
@@ -112,6 +114,49 @@ private:
     ScanOpNode(std::string name, std::string tag);
 };
 
+/// TVM's `tir.Buffer` as an extern stage sees it (`tvm.tir.decl_buffer`): the handle `data`
+/// its body reads and writes through, with a shape, an element type, optional strides (empty:
+/// row-major) and an element offset (a constant or a Var).
+struct ExternBuffer {
+    std::string name;
+    Var data;
+    DataType dtype;
+    std::vector<Expr> shape;
+    std::vector<Expr> strides;
+    Expr elemOffset;
+    std::string scope;
+};
+
+/// TVM's ExternOp: a statement (`body`, usually a `tvm_call_packed` or an ir_builder program)
+/// that reads input i through `inputPlaceholders[i]` and writes output k through
+/// `outputPlaceholders[k]`. It has no loops of its own: bound inference asks each input whole
+/// and realizes each output whole.
+struct ExternOpNode : OperationNode {
+    static constexpr NodeKind kKind = NodeKind::ExternOp;
+    static constexpr bool matches(NodeKind k) { return k == kKind; }
+
+    std::vector<Tensor> inputs;
+    std::vector<ExternBuffer> inputPlaceholders;
+    std::vector<ExternBuffer> outputPlaceholders;
+    Stmt body;
+
+    /// TVM's ExternOp constructor with its checks (one placeholder per input, of its dtype and
+    /// shape, without strides), as UserErrors naming the stage.
+    static Operation make(std::string name, std::string tag, std::vector<Tensor> inputs,
+                          std::vector<ExternBuffer> inputPlaceholders,
+                          std::vector<ExternBuffer> outputPlaceholders, Stmt body);
+
+    int numOutputs() const override { return int(outputPlaceholders.size()); }
+    DataType outputDType(int i) const override;
+    const std::vector<Expr>& outputShape(int i) const override;
+    std::vector<IterVar> rootIterVars() const override { return {}; }
+    std::vector<Tensor> inputTensors() const override { return inputs; }
+    const char* typeKey() const override { return "extern"; }
+
+private:
+    ExternOpNode(std::string name, std::string tag);
+};
+
 using TensorMap = std::unordered_map<Tensor, Tensor, TensorHash, TensorEqual>;
 template <typename V> using OpMap = std::unordered_map<Operation, V, NodeHash, NodeEqual>;
 
@@ -122,7 +167,7 @@ Expr replaceTensors(const Expr& e, const TensorMap& map);
 /// TVM's `op->ReplaceInputs(op, map)`: the operation reading the images of `map` instead, or
 /// `op` itself when it reads none of them. A reduction's outputs are rebuilt together so they
 /// keep sharing their parts. A scan has its inits and updates replaced. Placeholders are
-/// returned unchanged.
+/// returned unchanged. An extern stage has its inputs replaced (its buffers bind to the images).
 Operation replaceInputs(const Operation& op, const TensorMap& map);
 
 /// Checks a tensor shape: defined integer scalars, constants not negative. `what` names the

@@ -1,5 +1,6 @@
 #include "viz/GraphBuild.h"
 
+#include "ir/Functor.h"
 #include "ir/Printer.h"
 #include "support/Check.h"
 #include "te/Operation.h"
@@ -114,6 +115,17 @@ std::string opKindText(const Operation& op) {
         return "placeholder";
     if (const auto* compute = op.as<ComputeOpNode>())
         return compute->isReduction() ? "reduction" : "compute";
+    if (const auto* ext = op.as<ExternOpNode>()) {
+        // Its body is opaque to bound inference: say what it calls.
+        std::string callee;
+        postOrderVisit(ext->body, [&](const NodeRef& node) {
+            const auto* call = node.as<CallNode>();
+            if (call && callee.empty() && call->isIntrinsic("tvm_call_packed") && !call->args.empty())
+                if (const auto* name = call->args[0].as<StringImmNode>())
+                    callee = name->value;
+        });
+        return callee.empty() ? "extern (opaque body)" : "extern (opaque: calls " + callee + ")";
+    }
     return op->typeKey();
 }
 

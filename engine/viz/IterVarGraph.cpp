@@ -5,6 +5,7 @@
 #include "viz/GraphBuild.h"
 
 #include "ir/Printer.h"
+#include "te/Operation.h"
 #include "support/Check.h"
 
 #include <cctype>
@@ -194,6 +195,22 @@ Graph iterVarGraph(const GraphInput& input, const Stage& stage) {
         int s = requireStageIndex(input.schedule, stage, "IterVar relation graph");
         graph.name = "IterVar relations of " + stage.name();
         addStage(input, s, /*clustered=*/false, graph);
+        if (stage->allIterVars.empty()) {
+            // Nothing to draw: say why instead of an empty graph.
+            GraphNode note;
+            note.id = "note0";
+            note.kind = GraphNodeKind::Note;
+            note.style = NodeStyle::Note;
+            note.title = stage.name();
+            note.ref = stageRef(s);
+            note.location = stage->location;
+            note.rows.push_back(textRow(stage->op.as<PlaceholderOpNode>()
+                                            ? "a placeholder: an input, no loops"
+                                            : "an extern stage: its body is opaque, it has no "
+                                              "loops to schedule",
+                                        note.ref, note.location));
+            graph.nodes.push_back(std::move(note));
+        }
     } else {
         // Placeholders have no IterVars, and Graphviz drops empty clusters anyway.
         graph.name = "IterVar relations";

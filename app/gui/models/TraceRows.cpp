@@ -251,6 +251,8 @@ StageSummary summarizeStage(const Analysis& analysis, const QString& name) {
     if (!trace)
         return summary;
     summary.kind = kindText(trace->kind);
+    if (trace->kind == StageTrace::Kind::Computed && stage->op.as<ExternOpNode>())
+        summary.kind = QStringLiteral("extern");
     summary.visitIndex = trace->visitIndex;
     summary.visitCount = int(analysis.lowered->bounds.trace.stages.size());
     if (!trace->attachPath.empty())

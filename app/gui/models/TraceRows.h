@@ -39,7 +39,7 @@ QString failureNote(const Analysis& analysis);
 /// What the inspector's header says about a stage.
 struct StageSummary {
     bool found = false;
-    QString kind;        ///< `output`, `placeholder`, `computed`, `inlined`
+    QString kind;        ///< `output`, `placeholder`, `computed`, `extern`, `inlined`
     int visitIndex = -1; ///< 0-based position in InferBound's visit order (outputs first)
     int visitCount = 0;
     QString attachPoint; ///< `root`, `inline`, `at i of C`

@@ -189,6 +189,10 @@ void InspectorPanel::setEmptyHints(const StageSummary& summary) {
                   .arg(m_stage);
     for (Table table : {Table::Requests, Table::LeafSets, Table::RootSets})
         view(table)->setEmptyText(why.isEmpty() ? tr("None for %1.").arg(m_stage) : why);
+    if (summary.kind == QLatin1String("extern"))
+        why = tr("None: %1 is an extern stage. Its body is opaque and has no loops to bound: "
+                 "its outputs are realized whole, and it requests each of its inputs whole.")
+                  .arg(m_stage);
     view(Table::Relax)->setEmptyText(
         why.isEmpty() ? tr("No loop of a consumer was relaxed for %1: each is at or outside "
                            "the attach point, or bound to a thread that %1's scope keeps "

@@ -148,6 +148,12 @@ private:
     llvm::Value* emitMathCall(const CallNode* op);
     llvm::Value* emitExternCall(const CallNode* op);
     llvm::Value* emitIfThenElse(const CallNode* op);
+    /// `tvm_call_packed("name", args...)`: the arguments packed on the stack as
+    /// runtime/PackedFunctions.h lays them out, `bs_call_packed`, and an early return when it
+    /// failed. `tvm_stack_make_array` / `tvm_stack_make_shape` build its array arguments.
+    llvm::Value* emitCallPacked(const CallNode* op);
+    llvm::Value* emitStackArray(const CallNode* op);
+    llvm::Value* emitStackShape(const CallNode* op);
     llvm::Value* emitLibmCall(const std::string& name, DataType type,
                               const std::vector<llvm::Value*>& args);
     llvm::FunctionCallee runtimeFunction(const char* name, llvm::Type* result,

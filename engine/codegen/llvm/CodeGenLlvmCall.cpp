@@ -2,7 +2,10 @@
 /// operations, popcount, reinterpret), math functions (LLVM intrinsics where LLVM has one, so
 /// they vectorize; libm otherwise), and extern calls resolved by the JIT.
 #include "codegen/llvm/CodeGenLlvm.h"
+#include "codegen/llvm/LlvmRuntime.h"
+#include "runtime/PackedFunctions.h"
 
+#include "ir/Op.h"
 #include "ir/Printer.h"
 
 #include <llvm/IR/Intrinsics.h>
@@ -101,6 +104,14 @@ llvm::Value* CodeGenLlvm::emitIntrinsicCall(const CallNode* op) {
                             op->type.toString() + " changes the size");
         return m_builder.CreateBitCast(visitExpr(op->args[0]), valueType(op->type));
     }
+    if (name == "tvm_call_packed")
+        return emitCallPacked(op);
+    if (name == "tvm_stack_make_array") {
+        requireArgs(op, 6);
+        return emitStackArray(op);
+    }
+    if (name == "tvm_stack_make_shape")
+        return emitStackShape(op);
     static const std::map<std::string, llvm::Instruction::BinaryOps> kBitwise = {
         {"shift_left", llvm::Instruction::Shl},
         {"bitwise_and", llvm::Instruction::And},
@@ -205,6 +216,103 @@ llvm::Value* CodeGenLlvm::emitLibmCall(const std::string& name, DataType type,
         result = m_builder.CreateInsertElement(result, value, uint64_t(lane));
     }
     return result;
+}
+
+llvm::Value* CodeGenLlvm::emitStackShape(const CallNode* op) {
+    llvm::Type* i64 = m_builder.getInt64Ty();
+    llvm::AllocaInst* shape = entryAlloca(i64, std::max<uint64_t>(op->args.size(), 1), "stack_shape");
+    for (size_t d = 0; d < op->args.size(); ++d) {
+        const Expr& extent = op->args[d];
+        if (!extent.type().isInt() && !extent.type().isUInt())
+            throw UserError("tvm_stack_make_shape: extent '" + toString(extent) +
+                            "' is not an integer");
+        llvm::Value* value = m_builder.CreateIntCast(visitExpr(extent), i64, extent.type().isInt());
+        m_builder.CreateStore(value, m_builder.CreateConstInBoundsGEP2_64(shape->getAllocatedType(),
+                                                                         shape, 0, d));
+    }
+    return m_builder.CreateConstInBoundsGEP2_64(shape->getAllocatedType(), shape, 0, 0);
+}
+
+llvm::Value* CodeGenLlvm::emitStackArray(const CallNode* op) {
+    // (data, shape, strides, ndim, a value of the element type, elem_offset): PackedArray.
+    llvm::Type* i8ptr = m_builder.getInt8PtrTy();
+    llvm::Type* i64ptr = llvm::PointerType::getUnqual(m_builder.getInt64Ty());
+    llvm::StructType* arrayType = llvm::StructType::get(
+        m_context, {i8ptr, i64ptr, i64ptr, m_builder.getInt32Ty(), m_builder.getInt8Ty(),
+                    m_builder.getInt8Ty(), m_builder.getInt16Ty(), m_builder.getInt64Ty()});
+    llvm::AllocaInst* array = entryAlloca(arrayType, 1, "stack_array");
+    auto field = [&](unsigned index, llvm::Value* value) {
+        m_builder.CreateStore(value, m_builder.CreateConstInBoundsGEP2_32(arrayType, array, 0, index));
+    };
+    auto pointerArg = [&](const Expr& e, llvm::Type* type) -> llvm::Value* {
+        if (isConstInt(e, 0))
+            return llvm::ConstantPointerNull::get(llvm::cast<llvm::PointerType>(type));
+        return m_builder.CreatePointerCast(visitExpr(e), type);
+    };
+    field(0, pointerArg(op->args[0], i8ptr));
+    field(1, pointerArg(op->args[1], i64ptr));
+    field(2, pointerArg(op->args[2], i64ptr));
+    field(3, m_builder.CreateIntCast(visitExpr(op->args[3]), m_builder.getInt32Ty(), true));
+    DataType element = op->args[4].type();
+    field(4, m_builder.getInt8(uint8_t(element.code())));
+    field(5, m_builder.getInt8(uint8_t(element.bits())));
+    field(6, m_builder.getInt16(uint16_t(element.lanes())));
+    field(7, m_builder.CreateIntCast(visitExpr(op->args[5]), m_builder.getInt64Ty(), true));
+    return m_builder.CreatePointerCast(array, i8ptr);
+}
+
+llvm::Value* CodeGenLlvm::emitCallPacked(const CallNode* op) {
+    const auto* name = op->args.empty() ? nullptr : op->args[0].as<StringImmNode>();
+    if (!name)
+        throw UserError("tvm_call_packed: the first argument must be the function's name, in '" +
+                        toString(Expr(op)) + "'");
+    size_t count = op->args.size() - 1;
+    llvm::Type* i64 = m_builder.getInt64Ty();
+    llvm::Type* i32 = m_builder.getInt32Ty();
+    llvm::AllocaInst* values = entryAlloca(i64, std::max<uint64_t>(count, 1), "packed_args");
+    llvm::AllocaInst* codes = entryAlloca(i32, std::max<uint64_t>(count, 1), "packed_codes");
+    for (size_t i = 0; i < count; ++i) {
+        const Expr& arg = op->args[i + 1];
+        DataType type = arg.type();
+        PackedCode code;
+        llvm::Value* value;
+        if (const auto* text = arg.as<StringImmNode>()) {
+            code = PackedCode::String;
+            value = m_builder.CreatePtrToInt(m_builder.CreateGlobalStringPtr(text->value), i64);
+        } else if (type.isHandle()) {
+            const auto* call = arg.as<CallNode>();
+            code = call && call->isIntrinsic("tvm_stack_make_array") ? PackedCode::Array
+                                                                      : PackedCode::Handle;
+            value = m_builder.CreatePtrToInt(visitExpr(arg), i64);
+        } else if (!type.isScalar()) {
+            throw UserError("tvm_call_packed: argument '" + toString(arg) + "' of '" +
+                            name->value + "' is a vector");
+        } else if (type.isFloat()) {
+            code = PackedCode::Float;
+            value = m_builder.CreateBitCast(
+                m_builder.CreateFPCast(visitExpr(arg), m_builder.getDoubleTy()), i64);
+        } else {
+            code = PackedCode::Int;
+            value = m_builder.CreateIntCast(visitExpr(arg), i64, type.isInt());
+        }
+        m_builder.CreateStore(value, m_builder.CreateConstInBoundsGEP2_64(values->getAllocatedType(),
+                                                                         values, 0, i));
+        m_builder.CreateStore(m_builder.getInt32(uint32_t(code)),
+                              m_builder.CreateConstInBoundsGEP2_64(codes->getAllocatedType(), codes,
+                                                                   0, i));
+    }
+    llvm::FunctionCallee fn = runtimeFunction(
+        kCallPackedSymbol, i32,
+        {m_builder.getInt8PtrTy(), llvm::PointerType::getUnqual(i64), llvm::PointerType::getUnqual(i32), i32});
+    llvm::Value* status = m_builder.CreateCall(
+        fn, {m_builder.CreateGlobalStringPtr(name->value),
+             m_builder.CreateConstInBoundsGEP2_64(values->getAllocatedType(), values, 0, 0),
+             m_builder.CreateConstInBoundsGEP2_64(codes->getAllocatedType(), codes, 0, 0),
+             m_builder.getInt32(uint32_t(count))});
+    int failed = addFailureMessage("packed function '" + name->value + "' failed");
+    emitReturnOnFailure(m_builder.CreateSelect(m_builder.CreateICmpNE(status, m_builder.getInt32(0)),
+                                               m_builder.getInt32(failed), m_builder.getInt32(0)));
+    return m_builder.getInt32(0);
 }
 
 llvm::Value* CodeGenLlvm::emitExternCall(const CallNode* op) {

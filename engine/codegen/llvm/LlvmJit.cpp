@@ -3,6 +3,8 @@
 /// handle removes when it is destroyed.
 #include "codegen/llvm/LlvmJit.h"
 
+#include "runtime/PackedFunctions.h"
+
 #include "codegen/llvm/FaultGuard.h"
 #include "codegen/llvm/LlvmHost.h"
 #include "codegen/llvm/LlvmModuleImpl.h"
@@ -155,9 +157,13 @@ void JitKernel::run(const std::vector<void*>& buffers, const std::vector<int64_t
                         std::to_string(m_state->bufferCount) + " buffers and " +
                         std::to_string(m_state->scalarCount) + " scalars, got " +
                         std::to_string(buffers.size()) + " and " + std::to_string(scalars.size()));
+    takePackedError(); // a failure left over from an earlier kernel is not this one's
     int32_t status = call(buffers.data(), scalars.data());
-    if (status != 0)
-        throw UserError("kernel '" + m_state->name + "' stopped: " + failureMessage(status));
+    if (status != 0) {
+        std::string why = takePackedError();
+        throw UserError("kernel '" + m_state->name + "' stopped: " + failureMessage(status) +
+                        (why.empty() ? "" : ": " + why));
+    }
 }
 
 const std::string& JitKernel::name() const {

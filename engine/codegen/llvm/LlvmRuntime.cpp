@@ -3,6 +3,7 @@
 
 #include "codegen/llvm/FaultGuard.h"
 
+#include "runtime/PackedFunctions.h"
 #include "runtime/ThreadPool.h"
 
 #include <atomic>
@@ -54,7 +55,8 @@ namespace bs::llvmgen {
 std::vector<RuntimeSymbol> runtimeSymbols() {
     return {{kParallelForSymbol, reinterpret_cast<void*>(&bs_llvm_parallel_for)},
             {kAllocSymbol, reinterpret_cast<void*>(&bs_llvm_alloc)},
-            {kFreeSymbol, reinterpret_cast<void*>(&bs_llvm_free)}};
+            {kFreeSymbol, reinterpret_cast<void*>(&bs_llvm_free)},
+            {kCallPackedSymbol, reinterpret_cast<void*>(&bs_call_packed)}};
 }
 
 } // namespace bs::llvmgen

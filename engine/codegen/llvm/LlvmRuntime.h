@@ -27,6 +27,8 @@ namespace bs::llvmgen {
 inline constexpr const char* kParallelForSymbol = "bs_llvm_parallel_for";
 inline constexpr const char* kAllocSymbol = "bs_llvm_alloc";
 inline constexpr const char* kFreeSymbol = "bs_llvm_free";
+/// runtime/PackedFunctions.h's entry for `tvm_call_packed`.
+inline constexpr const char* kCallPackedSymbol = "bs_call_packed";
 
 struct RuntimeSymbol {
     const char* name;

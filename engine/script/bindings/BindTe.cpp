@@ -16,17 +16,6 @@ namespace bs::script {
 
 namespace {
 
-std::vector<Expr> convertExprList(const py::object& value, const char* what) {
-    std::vector<Expr> out;
-    if (py::isinstance<py::tuple>(value) || py::isinstance<py::list>(value)) {
-        for (py::handle item : value)
-            out.push_back(convertExpr(item, what));
-        return out;
-    }
-    out.push_back(convertExpr(value, what));
-    return out;
-}
-
 py::object tensorOrTuple(const std::vector<Tensor>& tensors) {
     if (tensors.size() == 1)
         return py::cast(tensors[0]);

@@ -35,6 +35,11 @@ void reverseComputeInlineFromPython(const pybind11::object& stage,
                                     const pybind11::object& schedule);
 /// tvm.build: lowering + the LLVM JIT, a callable built function (BindBuild.cpp).
 void bindBuild(pybind11::module_& m);
+/// Extern stages: the ExternOp, statement constructors for tvm.tir.ir_builder, and the
+/// packed-function registry (BindExtern.cpp).
+void bindExtern(pybind11::module_& m);
+/// Removes the packed functions the script registered (called when its run ends).
+void removeScriptPackedFunctions();
 /// engine/arith: tvm.arith.Analyzer, ConstIntBound, ModularSet; substitute.
 void bindArith(pybind11::module_& m);
 

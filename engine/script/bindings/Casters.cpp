@@ -87,4 +87,15 @@ py::object wrapNode(const Node* node) {
     return py::cast(const_cast<Node*>(node), py::return_value_policy::take_ownership);
 }
 
+std::vector<Expr> convertExprList(const py::object& value, const char* what) {
+    std::vector<Expr> out;
+    if (py::isinstance<py::tuple>(value) || py::isinstance<py::list>(value)) {
+        for (py::handle item : value)
+            out.push_back(convertExpr(item, what));
+        return out;
+    }
+    out.push_back(convertExpr(value, what));
+    return out;
+}
+
 } // namespace bs::script

@@ -29,6 +29,8 @@ std::optional<Expr> tryConvertExpr(py::handle value);
 
 /// Like tryConvertExpr, but raises TypeError naming the value's type when it does not convert.
 Expr convertExpr(py::handle value, const char* what = "an expression");
+/// A list or tuple of expressions, each converted; any other value is a list of one.
+std::vector<Expr> convertExprList(const py::object& value, const char* what);
 
 /// Parses a TVM dtype string (`int32`, `float32`, `bool`, `float32x4`); a UserError when invalid.
 DataType parseDType(const std::string& text);

@@ -99,6 +99,7 @@ void defineModule(py::module_& m) {
 
     bindIr(m);
     bindTe(m);
+    bindExtern(m);
     bindScheduleLayer(m);
     bindTc(m);
     bindBuild(m);

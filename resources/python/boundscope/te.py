@@ -15,6 +15,7 @@ Operation = _core.Operation
 PlaceholderOp = _core.PlaceholderOp
 ComputeOp = _core.ComputeOp
 ScanOp = _core.ScanOp
+ExternOp = _core.ExternOp
 Schedule = _core.Schedule
 Stage = _core.Stage
 IterVarAttr = _core.IterVarAttr
@@ -37,7 +38,7 @@ __all__ = [
     "thread_axis", "sum", "max", "min", "comm_reducer", "create_schedule", "InferBound",
     "ScheduleOps", "lower", "show", "bound_trace", "AutoInlineElemWise", "AutoInlineBroadcast",
     "AutoInlineInjective", "CreateReadGraph", "PostDFSOrder", "CreateAttachPath",
-    "ScanGetBody", "ScanFixPointAnalysis", "scan",
+    "ScanGetBody", "ScanFixPointAnalysis", "scan", "extern", "ExternOp",
 ]
 
 
@@ -132,6 +133,52 @@ def scan(init, update, state_placeholder, inputs=None, name="scan", tag="", attr
         raise ValueError("init, update, state_placeholder must have same length")
     res = _core._scan(init, update, state_placeholder,
                       None if inputs is None else as_list(inputs), name, tag)
+    return res[0] if len(res) == 1 else res
+
+
+def extern(shape, inputs, fcompute, name="extern", dtype=None, in_buffers=None,
+           out_buffers=None, tag="", attrs=None):
+    """te.extern(shape, inputs, fcompute, name="extern", dtype=None, in_buffers=None,
+    out_buffers=None, tag=""): a stage computed by a statement of your own. `fcompute(ins,
+    outs)` gets one tvm.tir.Buffer per input and per output and returns a statement or an
+    expression (usually tvm.tir.call_packed(...), or an ir_builder's program). `shape` is one
+    shape or a list of them (one per output); `dtype` one dtype or a list (default: the first
+    input's, else float32). Returns the output, or the list of outputs."""
+    from . import buffer as _buffer
+    del attrs
+    if not isinstance(shape, (list, tuple)) and not hasattr(shape, "__len__"):
+        shape = (shape,)
+    shape = list(shape)
+    one = not shape or not isinstance(shape[0], (list, tuple)) and not (
+        hasattr(shape[0], "__len__") and not isinstance(shape[0], _core.PrimExpr))
+    shapes = [shape] if one else [list(s) for s in shape]
+    if isinstance(inputs, Tensor):
+        inputs = [inputs]
+    inputs = list(inputs)
+    if dtype is None:
+        dtype = inputs[0].dtype if inputs else "float32"
+    dtypes = [dtype] * len(shapes) if isinstance(dtype, str) else list(dtype)
+    if len(dtypes) != len(shapes):
+        raise ValueError("extern: %d dtypes for %d outputs" % (len(dtypes), len(shapes)))
+    if in_buffers is None:
+        in_buffers = [_buffer.decl_buffer(t.shape, t.dtype, t.op.name) for t in inputs]
+    else:
+        in_buffers = [in_buffers] if isinstance(in_buffers, _buffer.Buffer) else list(in_buffers)
+        if len(in_buffers) != len(inputs):
+            raise ValueError("extern: %d in_buffers for %d inputs" % (len(in_buffers), len(inputs)))
+    if out_buffers is None:
+        out_buffers = [_buffer.decl_buffer(s, t, name) for s, t in zip(shapes, dtypes)]
+    else:
+        out_buffers = ([out_buffers] if isinstance(out_buffers, _buffer.Buffer)
+                       else list(out_buffers))
+        if len(out_buffers) != len(shapes):
+            raise ValueError("extern: %d out_buffers for %d outputs"
+                             % (len(out_buffers), len(shapes)))
+    body = fcompute(in_buffers, out_buffers)
+    if not isinstance(body, _core.Stmt):
+        body = _core._make_evaluate(body)
+    op = _core._extern_op(name, tag, inputs, in_buffers, out_buffers, body)
+    res = [op.output(i) for i in range(len(out_buffers))]
     return res[0] if len(res) == 1 else res
 
 

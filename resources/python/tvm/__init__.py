@@ -15,6 +15,8 @@ from .error import TVMError  # noqa: F401
 from .ir import Range, PrimExpr, IRModule  # noqa: F401
 from .runtime import const, convert  # noqa: F401
 from .driver import build, cpu, device  # noqa: F401 - tvm.build on the CPU (LLVM)
+from ._ffi import register_func, get_global_func  # noqa: F401
+from . import contrib  # noqa: F401
 
 __version__ = "0.0.0+boundscope." + _bs.__version__
 __boundscope__ = True

@@ -286,6 +286,33 @@ TEST(CliRun, ScansRunAndCheckOnTheCpuAndInTheGpuEmulation) {
     EXPECT_NE(r.out.find("check      passed"), std::string::npos) << r.out;
 }
 
+TEST(CliRun, AnExternStageCallsItsPackedFunctionOnTheCpuAndInTheEmulation) {
+    for (const char* target : {"cpu", "emulate"}) {
+        CommandResult r = runCli("run " + example("extern_cblas.py") + " --target " + target +
+                                 " --check --repeat 1");
+        if (r.err.find("is not registered") != std::string::npos)
+            GTEST_SKIP() << "built without OpenBLAS";
+        EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+        EXPECT_NE(r.out.find("check      passed"), std::string::npos) << target << ": " << r.out;
+    }
+}
+
+TEST(CliAlloc, AnExternStageIsRealizedWholeAndItsInputTooUnderEveryRuleSet) {
+    CommandResult r = runCli("alloc " + example("extern_cblas.py"));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    // P (64 x 32) feeds the extern whole; C (64 x 48) is realized whole; D reads 8 rows of C.
+    EXPECT_NE(r.out.find("P       global (inferred)  2048     2048  2048"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("C       global (inferred)  3072     3072  3072"), std::string::npos) << r.out;
+    r = runCli("steps " + example("extern_cblas.py"));
+    EXPECT_NE(r.out.find("request (extern-input) [P] line 14"), std::string::npos) << r.out;
+    auto dot = std::filesystem::temp_directory_path() / "bs_cli_extern_dag.dot";
+    r = runCli("graph " + example("extern_cblas.py") + " --kind dag --format dot -o '" +
+               dot.string() + "'");
+    EXPECT_NE(readAll(dot).find("extern (opaque: calls tvm.contrib.cblas.matmul)"), std::string::npos)
+        << r.err;
+    std::filesystem::remove(dot);
+}
+
 TEST(CliCodegen, AGpuScanLaunchesAKernelPerStepWithTheStepAsAParameter) {
     CommandResult r = runCli("codegen " + example("gpu_scan.py") + " --target cuda");
     EXPECT_EQ(r.exitCode, 0) << r.err;

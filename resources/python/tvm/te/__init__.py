@@ -41,6 +41,7 @@ truncmod = _bs.truncmod
 from boundscope.te import (  # noqa: E402,F401
     Tensor, Operation, PlaceholderOp, ComputeOp, ScanOp, Schedule, Stage, placeholder, compute,
     reduce_axis, thread_axis, sum, max, min, comm_reducer, create_schedule, TensorSlice, scan,
+    extern, ExternOp,
 )
 from . import schedule  # noqa: E402,F401
 

@@ -1,0 +1,1 @@
+"""tvm.contrib: libraries TVM calls through extern stages (cblas)."""
