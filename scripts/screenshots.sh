@@ -66,3 +66,5 @@ shot tc_matmul_ranges tc_matmul.tc C --select-itervar r_k --show dag,tc
 shot scan_cumsum scan_cumsum s_update --show dag,steps
 # An extern stage calling OpenBLAS: its input P is computed whole.
 shot extern_cblas extern_cblas P --show dag,steps --step request:extern-input
+# Double-buffered shared tiles: the DAG says so, the allocations count two halves.
+shot gpu_matmul_double_buffer gpu_matmul_double_buffer A.shared --show dag,allocations

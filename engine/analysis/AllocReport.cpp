@@ -11,6 +11,7 @@
 #include "ir/Op.h"
 #include "ir/Printer.h"
 #include "ir/Substitute.h"
+#include "lower/StorageFlatten.h"
 #include "schedule/Graph.h"
 #include "te/Operation.h"
 
@@ -45,6 +46,10 @@ const char* wasteCauseName(WasteCause cause) {
         return "vthread-copies";
     case WasteCause::ThreadIndexVanishes:
         return "thread-index-vanishes";
+    case WasteCause::StorageAlignPadding:
+        return "storage-align";
+    case WasteCause::DoubleBuffer:
+        return "double-buffer";
     }
     return "unknown";
 }
@@ -59,13 +64,13 @@ const RuleAllocation* BufferReport::allocation(BoundRules rules) const {
 std::optional<int64_t> RuleAllocation::total() const {
     if (!allocated || !copies)
         return std::nullopt;
-    return *allocated * *copies;
+    return *allocated * *copies * halves;
 }
 
 std::string RuleAllocation::copiesSuffix() const {
-    if (copies == 1)
+    if (copies == 1 && halves == 1)
         return "";
-    return "x" + (copies ? std::to_string(*copies) : std::string("?"));
+    return "x" + (copies ? std::to_string(*copies * halves) : std::string("?"));
 }
 
 std::optional<double> BufferReport::wastePercent() const {
@@ -328,10 +333,31 @@ RuleAllocation allocationUnder(const RuleRun& run, const Stage& stage, const Sta
         shown = shown.defined() ? shown * r.extent : r.extent;
     }
     Analyzer analyzer;
-    a.size = shown.defined() ? toString(analyzer.simplify(shown)) : "1";
     std::vector<Loop> around = attachLoops(run, stage, trace);
+    std::vector<DimAlign> aligns = storageAligns(stage);
+    if (!aligns.empty() && !region.empty() && !stage->isOutput) {
+        // StorageFlatten pads the aligned strides: the allocation is the padded size (an
+        // output is the caller's buffer, never padded).
+        std::vector<Expr> extents;
+        for (const Range& r : region)
+            extents.push_back(r.extent);
+        Expr padded;
+        alignedStrides(extents, aligns, &padded);
+        a.padded = true;
+        bool varies = false;
+        std::optional<int64_t> unpadded = maxOver(around, size, &varies);
+        size = cast(DataType::int64(), padded);
+        shown = padded;
+        std::optional<int64_t> total = maxOver(around, size, &varies);
+        if (unpadded && total)
+            a.padding = *total - *unpadded;
+    }
+    a.size = shown.defined() ? toString(analyzer.simplify(shown)) : "1";
     a.allocated = maxOver(around, size, &a.varies);
     addVirtualThreadCopies(run, region, around, &a);
+    // InjectDoubleBuffer doubles a double-buffered allocation made inside a loop.
+    if (stage->doubleBuffer && !around.empty())
+        a.halves = 2;
     a.computed = countIterations(joinNests(around, ownLoops(run, stage)));
     return a;
 }

@@ -40,10 +40,15 @@ enum class WasteCause {
     /// a stage's own loop bound to a thread that does not index its storage (threadIdx in a
     /// local buffer): the thread index vanishes and every thread computes the same elements
     ThreadIndexVanishes,
+    /// storage_align pads a dimension's stride: elements between rows no one writes
+    StorageAlignPadding,
+    /// double_buffer: two halves, the next iteration's filled while this one's is read
+    DoubleBuffer,
 };
 /// `fuse-fallback`, `interval-imprecision`, `fused-segment-wraps-row`, `strided-read`,
 /// `disjoint-requests`, `thread-relaxation`, `split-remainder`, `recompute`,
-/// `not-quasi-affine`, `vthread-copies`, `thread-index-vanishes`.
+/// `not-quasi-affine`, `vthread-copies`, `thread-index-vanishes`, `storage-align`,
+/// `double-buffer`.
 const char* wasteCauseName(WasteCause cause);
 
 /// One cause of a difference between allocated, needed and computed elements.
@@ -62,6 +67,10 @@ struct RuleAllocation {
     BoundRules rules = BoundRules::Tvm;
     std::string region;                ///< the realize region, `[min, extent]` per axis
     std::string size;                  ///< the product of its extents, as an expression
+    /// With storage_align: the padded size (`size` is then the padded strides' product) and
+    /// the elements the padding adds, per copy (nullopt: symbolic).
+    bool padded = false;
+    std::optional<int64_t> padding;
     std::optional<int64_t> allocated;  ///< elements, maximised over the attach iterations
     bool varies = false;               ///< the size changes from one attach iteration to the next
     /// Elements computed: iterations of its loop nest over the whole run (under tvm-0.5 and
@@ -73,8 +82,10 @@ struct RuleAllocation {
     /// nullopt: an extent is symbolic). `allocated` is the size of one copy.
     std::vector<std::string> virtualThreads;
     std::optional<int64_t> copies = 1;
+    /// 2 for a double buffer (double_buffer() of a stage allocated inside a loop), else 1.
+    int halves = 1;
 
-    /// The elements lowering allocates: `allocated` times `copies`.
+    /// The elements lowering allocates: `allocated` times `copies` times `halves`.
     std::optional<int64_t> total() const;
     /// `x3` after a per-thread count when there are 3 copies (`x?` when unknown); "" for one.
     std::string copiesSuffix() const;

@@ -594,6 +594,41 @@ void notQuasiAffineCause(const BufferFacts& f, std::vector<AllocCause>& out) {
     }
 }
 
+/// storage_align: the padding between rows is allocated and never written.
+void storageAlignCause(const BufferFacts& f, std::vector<AllocCause>& out) {
+    const RuleAllocation* tvm = f.report->allocation(BoundRules::Tvm);
+    if (!tvm || !tvm->padded)
+        return;
+    std::vector<BoundRules> rules;
+    for (const RuleAllocation& a : f.report->allocations)
+        if (a.padded)
+            rules.push_back(a.rules);
+    out.push_back({WasteCause::StorageAlignPadding, "storage_align pads the rows",
+                   "storage_align pads the strides of " + f.report->name + " (" + tvm->size +
+                       " elements): " +
+                       (tvm->padding ? plural(*tvm->padding, "element") : std::string("a symbolic number")) +
+                       " of padding that no one writes (on purpose: aligned rows avoid shared "
+                       "memory bank conflicts)",
+                   "", rules});
+}
+
+/// double_buffer: twice the region, by design.
+void doubleBufferCause(const BufferFacts& f, std::vector<AllocCause>& out) {
+    const RuleAllocation* tvm = f.report->allocation(BoundRules::Tvm);
+    if (!tvm || tvm->halves != 2)
+        return;
+    std::vector<BoundRules> rules;
+    for (const RuleAllocation& a : f.report->allocations)
+        if (a.halves == 2)
+            rules.push_back(a.rules);
+    out.push_back({WasteCause::DoubleBuffer, "two halves (double buffer, not waste)",
+                   f.report->name + " is double-buffered: lowering allocates its region twice, " +
+                       countText(tvm->total()) + " elements, so the producer fills the next "
+                       "iteration's half while the consumers read this one's; needed and waste count "
+                       "one half",
+                   "", rules});
+}
+
 } // namespace
 
 std::vector<AllocCause> findCauses(const BufferFacts& facts) {
@@ -611,6 +646,8 @@ std::vector<AllocCause> findCauses(const BufferFacts& facts) {
     recomputeCause(facts, out);
     notQuasiAffineCause(facts, out);
     virtualThreadCause(facts, out);
+    storageAlignCause(facts, out);
+    doubleBufferCause(facts, out);
     return out;
 }
 

@@ -72,6 +72,13 @@ inline constexpr const char* kExternScope = "extern_scope";
 /// `tvm_tuple(T(0, ..., 0))` names the tensor; StorageFlatten puts the tensor's buffer in the
 /// body instead of the Var and removes the attr.
 inline constexpr const char* kBufferBindScope = "buffer_bind_scope";
+/// A stage's double_buffer(): over its producer; the node is its op (ScheduleOps), then its
+/// buffer's data Var (StorageFlatten); InjectDoubleBuffer removes it.
+inline constexpr const char* kDoubleBufferScope = "double_buffer_scope";
+/// Over the producer that fills the next iteration's half of a double buffer.
+inline constexpr const char* kDoubleBufferWrite = "double_buffer_write";
+/// A stage's storage_align: the node is its op, the value `tvm_tuple(dim, factor, offset)`.
+inline constexpr const char* kBufferDimAlign = "buffer_dim_align";
 } // namespace attr
 
 /// `// attr [node] key = value` over `body`. `node` is an IterVar (thread_extent), an Operation

@@ -3,6 +3,7 @@
 #include "ir/Functor.h"
 #include "ir/Substitute.h"
 #include "lower/CommonSubexprElim.h"
+#include "lower/InjectDoubleBuffer.h"
 #include "lower/LoopAnnotations.h"
 #include "lower/LowerThreadAllreduce.h"
 #include "lower/RemoveNoOp.h"
@@ -155,7 +156,8 @@ LowerResult lower(const Schedule& sch, const std::vector<Tensor>& args, const Lo
     f.afterScheduleOps = scheduleOps(result.normalized, result.bounds.bounds, opsOptions);
     f.scalarParams = scalarParameters(result.normalized, args, options, f.afterScheduleOps);
     FlattenResult flat = storageFlatten(f.afterScheduleOps, args, &result.bounds.steps);
-    f.afterFlatten = flat.body;
+    // TVM's InjectDoubleBuffer follows StorageFlatten (it works on flat buffers).
+    f.afterFlatten = injectDoubleBuffer(flat.body);
     for (const Tensor& t : args) {
         for (const auto& [tensor, buffer] : flat.buffers)
             if (tensor.same_as(t))

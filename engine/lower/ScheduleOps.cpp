@@ -7,6 +7,7 @@
 #include "ir/Substitute.h"
 #include "lower/ComputeStmt.h"
 #include "lower/LoopNest.h"
+#include "lower/StorageFlatten.h"
 #include "schedule/BoundStepText.h"
 #include "schedule/Graph.h"
 #include "schedule/MessagePassing.h"
@@ -47,7 +48,12 @@ private:
     /// explained by the range of axes[i][d].
     Stmt realize(const Stage& stage, const Stmt& provide, const Stmt& consumer,
                  const std::vector<Region>& regions, const std::vector<std::vector<IterVar>>& axes) {
-        Stmt producer = ProducerConsumerNode::make(stage->op, true, provide);
+        // TVM's MakePipeline: a double-buffered stage's producer under double_buffer_scope.
+        Stmt producer = ProducerConsumerNode::make(
+            stage->op, true,
+            stage->doubleBuffer
+                ? AttrStmtNode::make(stage->op, attr::kDoubleBufferScope, Expr(1), provide)
+                : provide);
         Stmt pipeline = producer;
         if (consumer.defined() && !isNoOp(consumer))
             pipeline = SeqNode::make({producer, ProducerConsumerNode::make(stage->op, false, consumer)});
@@ -55,6 +61,16 @@ private:
             pipeline = withStep(ProducerRealizeNode::make(stage->op.output(i), regions[size_t(i)],
                                                           Expr(), pipeline, stage->scope),
                                 realizeStep(stage, axes[size_t(i)], regions[size_t(i)], i));
+        // TVM's ComputeOpNode::BuildRealize: each storage_align as a buffer_dim_align attr.
+        std::vector<DimAlign> aligns = storageAligns(stage);
+        for (size_t d = aligns.size(); d-- > 0;)
+            if (aligns[d].factor != 0)
+                pipeline = AttrStmtNode::make(
+                    stage->op, attr::kBufferDimAlign,
+                    CallNode::make(DataType::handle(), "tvm_tuple",
+                                   {Expr(int(d)), Expr(aligns[d].factor), Expr(aligns[d].offset)},
+                                   CallKind::Intrinsic),
+                    pipeline);
         return AttrStmtNode::make(stage->op, attr::kRealizeScope, StringImmNode::make(stage->scope),
                                   pipeline);
     }

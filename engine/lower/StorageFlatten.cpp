@@ -7,6 +7,7 @@
 #include "ir/Operation.h"
 #include "ir/Printer.h"
 #include "ir/Substitute.h"
+#include "te/Operation.h"
 
 #include <optional>
 #include <unordered_map>
@@ -17,6 +18,42 @@ std::string bufferName(const Tensor& tensor) {
     if (tensor.op->numOutputs() == 1)
         return tensor.name();
     return tensor.name() + ".v" + std::to_string(tensor.valueIndex);
+}
+
+std::vector<Expr> alignedStrides(const std::vector<Expr>& extents, const std::vector<DimAlign>& aligns,
+                                 Expr* elements) {
+    Analyzer analyzer;
+    std::vector<Expr> strides(extents.size());
+    DataType t = extents.empty() ? DataType::int32() : extents[0].type();
+    Expr stride = makeConst(t, int64_t(1));
+    for (size_t d = extents.size(); d-- > 0;) {
+        if (d < aligns.size() && aligns[d].factor != 0) {
+            Expr factor = makeConst(t, int64_t(aligns[d].factor));
+            Expr offset = makeConst(t, int64_t(aligns[d].offset));
+            stride = analyzer.simplify(stride + floormod(factor + offset - floormod(stride, factor), factor));
+        }
+        strides[d] = stride;
+        stride = analyzer.simplify(stride * extents[d]);
+    }
+    if (elements)
+        *elements = stride;
+    return strides;
+}
+
+std::vector<DimAlign> storageAligns(const Stage& stage) {
+    const auto* compute = stage->op.as<ComputeOpNode>();
+    std::vector<DimAlign> aligns;
+    if (!compute)
+        return aligns;
+    bool any = false;
+    for (const IterVar& axis : compute->axis) {
+        DimAlign a;
+        if (auto it = stage->iterVarAttrs.find(axis); it != stage->iterVarAttrs.end())
+            a = DimAlign{it->second.dimAlignFactor, it->second.dimAlignOffset};
+        any = any || a.factor != 0;
+        aligns.push_back(a);
+    }
+    return any ? aligns : std::vector<DimAlign>{};
 }
 
 Var FlattenResult::bufferOf(const Tensor& tensor) const {
@@ -60,6 +97,8 @@ struct BufferEntry {
     std::vector<Expr> mins;
     std::vector<Expr> extents;
     std::vector<Expr> threadIndices; ///< the thread variables of the leading dimensions
+    /// One per dimension when storage_align padded them; empty: row-major over `extents`.
+    std::vector<Expr> strides;
     bool external = false;
 };
 
@@ -79,6 +118,14 @@ Expr flatIndex(const BufferEntry& entry, const std::vector<Expr>& tensorIndices)
     BS_CHECK(indices.size() == entry.extents.size()) << "flat index of a wrong-rank access";
     if (indices.empty())
         return Expr(0);
+    if (!entry.strides.empty()) {
+        Expr offset;
+        for (size_t k = 0; k < indices.size(); ++k) {
+            Expr term = relativeIndex(indices[k], entry.mins[k]) * entry.strides[k];
+            offset = offset.defined() ? offset + term : term;
+        }
+        return offset;
+    }
     Expr offset = relativeIndex(indices[0], entry.mins[0]);
     for (size_t k = 1; k < indices.size(); ++k)
         offset = offset * entry.extents[k] + relativeIndex(indices[k], entry.mins[k]);
@@ -171,6 +218,29 @@ protected:
         }
         if (op->key == attr::kBufferBindScope)
             return bindBuffer(op);
+        if (op->key == attr::kDoubleBufferScope) {
+            // The mark moves from the op to its buffers (TVM's StorageFlatten).
+            const auto* opNode = op->node.as<OperationNode>();
+            Stmt body = visitStmt(op->body);
+            if (!opNode)
+                return AttrStmtNode::make(op->node, op->key, op->value, body);
+            Operation self(opNode);
+            for (int i = self->numOutputs(); i-- > 0;)
+                body = AttrStmtNode::make(lookup(self.output(i)).data, op->key, op->value, body);
+            return body;
+        }
+        if (op->key == attr::kBufferDimAlign) {
+            const auto* tuple = op->value.as<CallNode>();
+            const auto* opNode = op->node.as<OperationNode>();
+            BS_CHECK(tuple && opNode && tuple->args.size() == 3) << "malformed buffer_dim_align";
+            std::vector<DimAlign>& aligns = m_dimAligns[opNode];
+            size_t dim = size_t(asConstInt(tuple->args[0]).value_or(0));
+            if (aligns.size() <= dim)
+                aligns.resize(dim + 1);
+            aligns[dim] = DimAlign{int(asConstInt(tuple->args[1]).value_or(0)),
+                                   int(asConstInt(tuple->args[2]).value_or(0))};
+            return visitStmt(op->body);
+        }
         return IRMutator::visit(op);
     }
 
@@ -186,8 +256,15 @@ protected:
             entry.extents.push_back(r.extent);
         }
         Expr size = Expr(1);
-        for (const Expr& extent : entry.extents)
-            size = size * extent;
+        if (auto aligned = m_dimAligns.find(op->tensor.op.get()); aligned != m_dimAligns.end()) {
+            // The private thread dimensions lead and are not aligned.
+            std::vector<DimAlign> aligns(entry.threadIndices.size());
+            aligns.insert(aligns.end(), aligned->second.begin(), aligned->second.end());
+            entry.strides = alignedStrides(entry.extents, aligns, &size);
+        } else {
+            for (const Expr& extent : entry.extents)
+                size = size * extent;
+        }
         m_result.allocations.emplace_back(op->tensor, entry.data);
         Stmt body = withEntry(op->tensor, entry, op->body);
         Stmt alloc = withStep(AllocateNode::make(entry.data, op->tensor.dtype(), {size}, Expr(), body),
@@ -223,14 +300,24 @@ private:
         BS_CHECK(handle && load) << "malformed buffer_bind_scope";
         const BufferEntry& entry = lookup(load->tensor);
         Analyzer analyzer;
-        bool whole = entry.threadIndices.empty();
-        for (const Expr& min : entry.mins)
-            whole = whole && analyzer.canProveEqual(min, makeZero(min.type()));
-        if (!whole)
+        const std::vector<Expr>& shape = load->tensor.shape();
+        bool whole = entry.threadIndices.empty() && entry.strides.empty() &&
+                     entry.extents.size() == shape.size();
+        for (size_t d = 0; whole && d < shape.size(); ++d)
+            whole = analyzer.canProveEqual(entry.mins[d], makeZero(entry.mins[d].type())) &&
+                    analyzer.canProveEqual(entry.extents[d], shape[d]);
+        if (!whole) {
+            std::string region;
+            for (size_t d = 0; d < entry.extents.size(); ++d)
+                region += (d ? ", " : "") + std::string("[") + toString(entry.mins[d]) + ", " +
+                          toString(entry.extents[d]) + "]";
             throw UserError("extern buffer '" + handle->name + "' binds tensor '" +
-                            bufferName(load->tensor) +
-                            "', whose buffer does not start at its element 0: an extern stage "
-                            "needs its tensors whole (compute them at the root)");
+                            bufferName(load->tensor) + "', whose buffer is not the whole compact " +
+                            "tensor (region " + region +
+                            (entry.strides.empty() ? "" : ", strides padded by storage_align") +
+                            "): an extern stage reads and writes its tensors whole and row-major; "
+                            "compute the tensor at the root, without storage_align");
+        }
         Stmt body = BufferVarRenamer(Var(handle), entry.data).visitStmt(op->body);
         return visitStmt(body);
     }
@@ -261,6 +348,12 @@ private:
         for (size_t t = 0; t < entry.threadIndices.size(); ++t)
             text += ", x " + toString(entry.extents[t]) + " copies, one per " +
                     toString(entry.threadIndices[t]) + " (private to each virtual thread)";
+        if (!entry.strides.empty()) {
+            std::string strides;
+            for (size_t d = entry.threadIndices.size(); d < entry.strides.size(); ++d)
+                strides += (strides.empty() ? "" : ", ") + toString(entry.strides[d]);
+            text += ", with strides (" + strides + ") padded by storage_align";
+        }
         step.text = text + ".";
         step.outputs.push_back(StepValue{bufferName(op->tensor), IterVar(), std::nullopt,
                                          std::nullopt, analyzer.simplify(size)});
@@ -329,6 +422,7 @@ private:
 
     std::unordered_map<Tensor, BufferEntry, TensorHash, TensorEqual> m_buffers;
     std::unordered_map<const OperationNode*, std::string> m_realizeScopes;
+    std::unordered_map<const OperationNode*, std::vector<DimAlign>> m_dimAligns;
     std::vector<int> m_threadRanks;
     FlattenResult m_result;
     BoundSteps* m_steps;

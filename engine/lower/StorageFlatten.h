@@ -7,6 +7,7 @@
 
 #include "ir/Stmt.h"
 #include "schedule/BoundSteps.h"
+#include "schedule/Stage.h"
 
 #include <utility>
 #include <vector>
@@ -42,6 +43,9 @@ struct FlattenResult {
 ///   per virtual thread: it gets one leading dimension per such thread, `[0, extent)` indexed
 ///   by the thread variable, so that the threads, which run one after the other, do not share
 ///   one copy (what TVM's InjectVirtualThread does for buffers allocated inside the thread).
+/// - `// attr [op] buffer_dim_align = tvm_tuple(d, factor, offset)` (a stage's storage_align)
+///   pads the stride of dimension d of the op's buffers (alignedStrides), which then index by
+///   their strides, and is removed.
 /// - Argument tensors (placeholders and outputs) are never allocated: a realize of one only
 ///   keeps its body, and accesses use the argument's buffer Var, row-major over its shape.
 /// `produce` blocks are kept. Throws UserError when a tensor is accessed that is neither
@@ -50,6 +54,23 @@ struct FlattenResult {
 /// realize region.
 FlattenResult storageFlatten(const Stmt& stmt, const std::vector<Tensor>& args = {},
                              BoundSteps* steps = nullptr);
+
+/// `storage_align` of one buffer dimension (factor 0: none).
+struct DimAlign {
+    int factor = 0;
+    int offset = 0;
+};
+
+/// The strides of a buffer with `extents` whose dimension d is aligned by `aligns[d]` (TVM's
+/// StorageFlatten): from the innermost dimension out, a stride is padded up to
+/// `factor * k + offset` where its dimension is aligned. `*elements` (when given) receives the
+/// allocation's size, the outermost stride times the outermost extent. Empty `aligns`, or none
+/// set, gives row-major strides.
+std::vector<Expr> alignedStrides(const std::vector<Expr>& extents, const std::vector<DimAlign>& aligns,
+                                 Expr* elements = nullptr);
+
+/// The `storage_align` of each data axis of the stage's compute op (empty when none is set).
+std::vector<DimAlign> storageAligns(const Stage& stage);
 
 /// The name TVM gives a tensor's buffer: the op's name, plus `.v<i>` for a multi-output op.
 std::string bufferName(const Tensor& tensor);

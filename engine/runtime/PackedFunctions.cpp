@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <map>
 #include <mutex>
 
@@ -107,13 +108,15 @@ void cblasMatmul(const std::vector<PackedArg>& args) {
 }
 #endif
 
+/// Each name's registrations, the one in force last: a script's `override=True` of a built-in
+/// function shadows it until the script's functions are removed.
 struct Registry {
     std::mutex mutex;
-    std::map<std::string, Entry> functions;
+    std::map<std::string, std::vector<Entry>> functions;
 
     Registry() {
 #ifdef BOUNDSCOPE_WITH_OPENBLAS
-        functions["tvm.contrib.cblas.matmul"] = Entry{cblasMatmul, 0};
+        functions["tvm.contrib.cblas.matmul"].push_back(Entry{cblasMatmul, 0});
 #endif
     }
 };
@@ -140,30 +143,44 @@ void registerPacked(const std::string& name, PackedFunction fn, bool override, i
     if (name.empty())
         throw UserError("register_func: the name is empty");
     Registry& r = registry();
+    std::vector<Entry> replaced; // destroyed outside the lock
     std::lock_guard<std::mutex> lock(r.mutex);
-    auto it = r.functions.find(name);
-    if (it != r.functions.end() && !override)
+    std::vector<Entry>& entries = r.functions[name];
+    if (!entries.empty() && !override)
         throw UserError("register_func: a function named '" + name +
                         "' is already registered (pass override=True to replace it)");
-    r.functions[name] = Entry{std::move(fn), owner};
+    if (!entries.empty() && entries.back().owner == owner) {
+        replaced.push_back(std::move(entries.back()));
+        entries.back() = Entry{std::move(fn), owner};
+    } else {
+        entries.push_back(Entry{std::move(fn), owner});
+    }
 }
 
 bool hasPacked(const std::string& name) {
     Registry& r = registry();
     std::lock_guard<std::mutex> lock(r.mutex);
-    return r.functions.count(name) != 0;
+    auto it = r.functions.find(name);
+    return it != r.functions.end() && !it->second.empty();
 }
 
 void removePackedOwnedBy(int owner) {
+    if (owner == 0)
+        return; // the built-in functions stay
     Registry& r = registry();
-    std::map<std::string, Entry> removed; // destroyed outside the lock
+    std::vector<Entry> removed; // destroyed outside the lock
     std::lock_guard<std::mutex> lock(r.mutex);
     for (auto it = r.functions.begin(); it != r.functions.end();) {
-        if (it->second.owner == owner && owner != 0) {
-            removed.insert(r.functions.extract(it++));
-        } else {
-            ++it;
+        std::vector<Entry>& entries = it->second;
+        for (auto e = entries.begin(); e != entries.end();) {
+            if (e->owner == owner) {
+                removed.push_back(std::move(*e));
+                e = entries.erase(e);
+            } else {
+                ++e;
+            }
         }
+        it = entries.empty() ? r.functions.erase(it) : std::next(it);
     }
 }
 
@@ -171,7 +188,7 @@ std::vector<std::string> packedNames() {
     Registry& r = registry();
     std::lock_guard<std::mutex> lock(r.mutex);
     std::vector<std::string> names;
-    for (const auto& [name, entry] : r.functions)
+    for (const auto& [name, entries] : r.functions)
         names.push_back(name);
     return names;
 }
@@ -182,11 +199,12 @@ void callPacked(const std::string& name, const std::vector<PackedArg>& args) {
         Registry& r = registry();
         std::lock_guard<std::mutex> lock(r.mutex);
         auto it = r.functions.find(name);
-        if (it == r.functions.end())
+        if (it == r.functions.end() || it->second.empty())
             throw UserError("packed function '" + name +
-                            "' is not registered (register it with tvm.register_func in the "
-                            "script that runs it)");
-        fn = it->second.fn;
+                            "' is not registered (tvm.register_func registers it; a function a "
+                            "script registers lives only while the script runs, so call the "
+                            "function tvm.build made inside that script)");
+        fn = it->second.back().fn;
     }
     fn(args);
 }

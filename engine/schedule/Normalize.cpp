@@ -109,6 +109,15 @@ std::vector<std::vector<Expr>> inlineBodies(ScheduleNode& sch, std::vector<bool>
             args.push_back(iv->var);
         OperationInliner inliner(stage->op, args, compute->body[0]);
         for (size_t j = i + 1; j < n; ++j) {
+            if (const auto* ext = sch.stages[j]->op.as<ExternOpNode>()) {
+                for (const Tensor& t : ext->inputs)
+                    if (t.op.same_as(stage->op))
+                        throw UserError(Diagnostic{
+                            "'" + stage->op->name + "' is read by extern stage '" + ext->name +
+                                "', whose body is opaque and reads it from a buffer: it cannot be "
+                                "inlined",
+                            stage->attachLocation});
+            }
             const auto* consumer = sch.stages[j]->op.as<ComputeOpNode>();
             if (!consumer)
                 continue;

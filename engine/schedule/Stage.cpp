@@ -461,6 +461,39 @@ void Stage::pragma(const IterVar& iv, const std::string& key, const Expr& value)
                [&](IterVarAttr& attr) { attr.pragmas.emplace_back(key, value); });
 }
 
+void Stage::storageAlign(const IterVar& axis, int factor, int offset) const {
+    PrimitiveRecord record(*this, "storage_align");
+    const std::string context = "storage_align of stage '" + name() + "'";
+    const auto* compute = isGroup() ? nullptr : (*this)->op.as<ComputeOpNode>();
+    if (!compute)
+        failPrimitive(context, "only a compute stage has a buffer layout to align");
+    if (!axis.defined() ||
+        std::none_of(compute->axis.begin(), compute->axis.end(),
+                     [&](const IterVar& a) { return a.same_as(axis); }))
+        failPrimitive(context, "'" + (axis.defined() ? axis->var.name() : std::string("None")) +
+                                   "' is not a data axis of " + name() + " (use " + name() +
+                                   ".op.axis[i]: the alignment is of the buffer's dimension i)");
+    if (factor <= 0 || offset < 0)
+        failPrimitive(context, "the factor must be positive and the offset not negative, got "
+                               "factor " + std::to_string(factor) + " and offset " +
+                                   std::to_string(offset));
+    StageNode* node = mutableNode();
+    IterVarAttr& attr = node->iterVarAttrs[axis];
+    attr.dimAlignFactor = factor;
+    attr.dimAlignOffset = offset;
+    attr.location = currentSourceLocation();
+}
+
+void Stage::doubleBuffer() const {
+    PrimitiveRecord record(*this, "double_buffer");
+    if (isGroup())
+        failPrimitive("double_buffer of " + name(), "a group has no buffer of its own");
+    if ((*this)->isOutput)
+        failPrimitive("double_buffer of stage '" + name() + "'",
+                      "Cannot apply double buffer on output: its buffer is the caller's");
+    mutableNode()->doubleBuffer = true;
+}
+
 void Stage::setStorePredicate(const Expr& predicate) const {
     PrimitiveRecord record(*this, "set_store_predicate");
     if (isGroup())

@@ -36,6 +36,10 @@ struct IterVarAttr {
     IterVar bindThread;
     /// `pragma(iv, key, value)` in call order; the value may be undefined.
     std::vector<std::pair<std::string, Expr>> pragmas;
+    /// `storage_align(axis, factor, offset)` on a data axis of a compute stage: the stride of
+    /// that dimension of its buffer is padded to `factor * k + offset` (0: no alignment).
+    int dimAlignFactor = 0;
+    int dimAlignOffset = 0;
     /// The script line of the last primitive that changed this attribute.
     SourceLocation location;
 };
@@ -129,6 +133,14 @@ public:
     /// `pragma(iv, "unroll")` and `pragma(iv, "vectorize")` are unroll and vectorize, as in
     /// TVM; any other key is recorded with its value.
     void pragma(const IterVar& iv, const std::string& key, const Expr& value = Expr()) const;
+    /// TVM's storage_align: pads the stride of the buffer dimension of data axis `axis` (a
+    /// root axis of this compute stage, leaf or not) to a multiple of `factor` plus `offset`,
+    /// e.g. to avoid shared-memory bank conflicts. StorageFlatten applies it.
+    void storageAlign(const IterVar& axis, int factor, int offset) const;
+    /// TVM's double_buffer: the stage's buffer gets two halves, so the producer fills the next
+    /// iteration's half while the consumers read this one's (InjectDoubleBuffer). Refused for
+    /// an output and a group.
+    void doubleBuffer() const;
     /// Only the iterations where `predicate` holds store the stage's result (TVM's
     /// set_store_predicate; the tutorial's `tx.var.equal(0)` after a cross-thread reduction).
     void setStorePredicate(const Expr& predicate) const;
@@ -158,6 +170,7 @@ struct StageNode : RefCounted {
     Stage attachStage;  ///< compute_at: the stage computed around this one
     std::string scope;  ///< storage scope; empty means inferred
     Expr storePredicate; ///< set_store_predicate; undefined when none
+    bool doubleBuffer = false; ///< double_buffer()
     bool isOutput = false;
     Stage group;             ///< the group the stage belongs to (undefined: none)
     int numChildStages = 0;  ///< a group: its direct members (stages and groups)

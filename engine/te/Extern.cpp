@@ -1,6 +1,7 @@
 /// TVM's ExternOp (src/te/operation/extern_op.cc): the constructor's checks and the outputs.
 
 #include "ir/Equality.h"
+#include "ir/Op.h"
 #include "ir/Printer.h"
 #include "support/Check.h"
 #include "te/Operation.h"
@@ -13,6 +14,12 @@ void checkBuffer(const std::string& what, const ExternBuffer& buffer) {
     if (!buffer.data.defined() || !buffer.data.type().isHandle())
         throw UserError(what + " '" + buffer.name + "' has no data handle");
     checkShape(what + " '" + buffer.name + "'", buffer.shape);
+    // The tensor is bound whole from its element 0 (TVM's binder asserts the same).
+    std::optional<int64_t> offset = asConstInt(buffer.elemOffset);
+    if (buffer.elemOffset.defined() && !buffer.elemOffset.as<VarNode>() && offset != 0)
+        throw UserError(what + " '" + buffer.name + "' has element offset " +
+                        toString(buffer.elemOffset) +
+                        ": an extern stage's tensor is bound whole, from its element 0");
 }
 
 } // namespace
@@ -60,6 +67,17 @@ Operation ExternOpNode::make(std::string name, std::string tag, std::vector<Tens
                             "' has strides; an extern stage's outputs are realized whole, "
                             "row-major");
     }
+    std::vector<const ExternBuffer*> all;
+    for (const ExternBuffer& b : inputPlaceholders)
+        all.push_back(&b);
+    for (const ExternBuffer& b : outputPlaceholders)
+        all.push_back(&b);
+    for (size_t i = 0; i < all.size(); ++i)
+        for (size_t k = 0; k < i; ++k)
+            if (all[i]->data.same_as(all[k]->data))
+                throw UserError(what + ": buffer '" + all[i]->name +
+                                "' is given twice (as two inputs, or as an input and an output); "
+                                "each tensor needs a buffer of its own");
     auto* node = new ExternOpNode(std::move(name), std::move(tag));
     node->inputs = std::move(inputs);
     node->inputPlaceholders = std::move(inputPlaceholders);

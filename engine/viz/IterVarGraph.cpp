@@ -95,6 +95,10 @@ GraphNode iterVarNode(const GraphInput& input, int s, int i, const std::string& 
     std::string text = iterVarKindText(stage, iv) + "\n" + rangeText(iv, input.bounds);
     if (!thread.empty())
         text += "\nbound to " + thread;
+    const IterVarAttr* attr = stage.attrOf(iv);
+    if (attr && attr->dimAlignFactor != 0)
+        text += "\nstorage_align: stride " + std::to_string(attr->dimAlignFactor) + "k + " +
+                std::to_string(attr->dimAlignOffset);
     row.cells.push_back(LabelCell{text, "", ""});
     row.ref = node.ref;
     row.location = node.location;
@@ -107,6 +111,9 @@ GraphNode iterVarNode(const GraphInput& input, int s, int i, const std::string& 
                    {"leaf_index", std::to_string(leaf)},
                    {"role", roleOf(stage, iv)},
                    {"thread", thread}};
+    if (attr && attr->dimAlignFactor != 0)
+        node.fields.push_back({"storage_align", std::to_string(attr->dimAlignFactor) + "," +
+                                                    std::to_string(attr->dimAlignOffset)});
     return node;
 }
 

@@ -33,8 +33,10 @@ std::vector<LabelRow> dagRows(const GraphNode& node, const Stage& stage) {
     // An inlined stage is folded into its consumers: it has no buffer, so no scope.
     bool inlined = node.style == NodeStyle::Inlined;
     ScopeInfo scope{node.field("scope"), node.field("scope_source")};
-    rows.push_back(
-        textRow(inlined ? "no buffer" : "scope: " + scope.text(), node.ref, node.location));
+    rows.push_back(textRow(inlined ? "no buffer"
+                                   : "scope: " + scope.text() +
+                                         (stage->doubleBuffer ? ", double-buffered" : ""),
+                           node.ref, node.location));
     rows.push_back(textRow(node.field("attach"), node.ref, stage->attachLocation));
     return rows;
 }

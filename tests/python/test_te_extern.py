@@ -21,6 +21,9 @@ def test_extern():
     assert tuple(B.shape) == (m,)
     assert isinstance(B.op, te.ExternOp)
     assert list(B.op.input_tensors) == [A]
+    assert [b.name for b in B.op.input_placeholders] == ["A"]
+    assert B.op.output_placeholders[0].name == "extern"
+    assert B.op.input_placeholders[0].data.same_as(B.op.input_placeholders[0].data)
 
 
 def test_extern_multi_out():
@@ -233,6 +236,103 @@ def test_errors():
     assert tvm.get_global_func("tvm.nothing", allow_missing=True) is None
     # An extern stage has no loops of its own.
     assert list(te.create_schedule(E.op)[E].leaf_iter_vars) == []
+
+def _expect_error(call, text):
+    try:
+        call()
+    except (tvm.error.TVMError, ValueError) as e:
+        assert text in str(e), str(e)
+        return
+    assert False, "accepted: " + text
+
+
+def _copy_plus_one(n):
+    def body(ins, outs):
+        ib = tvm.tir.ir_builder.create()
+        a = ib.buffer_ptr(ins[0])
+        b = ib.buffer_ptr(outs[0])
+        with ib.for_range(0, n, name="i") as i:
+            b[i] = a[i] + 1.0
+        return ib.get()
+    return body
+
+
+def test_buffers_bind_whole_tensors_only():
+    n = 16
+    A = te.placeholder((n, n), name="A")
+    P = te.compute((n, n), lambda i, j: A[i, j] * 2.0, name="P")
+
+    def body(ins, outs):
+        ib = tvm.tir.ir_builder.create()
+        a = ib.buffer_ptr(ins[0])
+        b = ib.buffer_ptr(outs[0])
+        with ib.for_range(0, n, name="i") as i:
+            with ib.for_range(0, n, name="j") as j:
+                b[i, j] = a[i, j] + 1.0
+        return ib.get()
+
+    E = te.extern((n, n), [P], body, name="E")
+    D = te.compute((n, n), lambda i, j: E[i, j] + P[i, j], name="D")
+    s = te.create_schedule(D.op)
+    # The split by 5 makes P's region 20 columns wide: not the 16-wide tensor E's body reads.
+    xo, xi = s[D].split(D.op.axis[1], factor=5)
+    s[P].compute_at(s[D], xo)
+    s[E].compute_at(s[D], xo)
+    _expect_error(lambda: tvm.lower(s, [A, D]), "is not the whole compact tensor")
+    # storage_align pads P's rows: not row-major either.
+    s = te.create_schedule(D.op)
+    s[P].storage_align(P.op.axis[0], 32, 1)
+    _expect_error(lambda: tvm.lower(s, [A, D]), "strides padded by storage_align")
+
+
+def test_extern_arguments_are_checked():
+    n = 8
+    A = te.placeholder((n,), name="A")
+    B = te.placeholder((n,), name="B", dtype="int32")
+    shifted = tvm.tir.decl_buffer((n,), "float32", "Ab", elem_offset=4)
+    _expect_error(lambda: te.extern((n,), [A], _copy_plus_one(n), in_buffers=[shifted]),
+                  "has element offset 4")
+    same = tvm.tir.decl_buffer((n,), "float32", "buf")
+    _expect_error(lambda: te.extern((n,), [A], _copy_plus_one(n), in_buffers=[same],
+                                    out_buffers=[same]), "is given twice")
+    _expect_error(lambda: te.extern((n,), [A, B], _copy_plus_one(n)),
+                  "Cannot infer output data type")
+    _expect_error(lambda: te.extern((n,), [], lambda ins, outs: 0), "Cannot infer output type")
+    # The producer of an extern cannot be inlined: the extern reads it from a buffer.
+    P = te.compute((n,), lambda i: A[i] * 2.0, name="P")
+    E = te.extern((n,), [P], _copy_plus_one(n), name="E")
+    s = te.create_schedule(E.op)
+    s[P].compute_inline()
+    _expect_error(lambda: tvm.lower(s, [A, E]), "'P' is read by extern stage 'E'")
+
+
+def test_ir_builder_scopes():
+    # allocate with a scope and scope_attr: attrs whose node is a buffer or a string.
+    n = 8
+    A = te.placeholder((n,), name="A")
+
+    def body(ins, outs):
+        ib = tvm.tir.ir_builder.create()
+        a = ib.buffer_ptr(ins[0])
+        b = ib.buffer_ptr(outs[0])
+        t = ib.allocate("float32", (n,), name="t", scope="local")
+        ib.scope_attr("hint", "pragma_note", 1)
+        with ib.for_range(0, n) as i:
+            t[i] = a[i] * 2.0
+        with ib.for_range(0, n) as i:
+            b[i] = t[n - 1 - i]
+        return ib.get()
+
+    E = te.extern((n,), [A], body, name="E")
+    s = te.create_schedule(E.op)
+    text = str(tvm.lower(s, [A, E], simple_mode=True))
+    assert "storage_scope = \"local\"" in text, text
+    f = tvm.build(s, [A, E], "llvm")
+    a = np.arange(n).astype("float32")
+    e = tvm.nd.array(np.zeros(n, "float32"))
+    f(tvm.nd.array(a), e)
+    tvm.testing.assert_allclose(e.numpy(), (a * 2)[::-1])
+
 
 if __name__ == "__main__":
     tvm.testing.main()

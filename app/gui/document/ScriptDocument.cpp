@@ -150,6 +150,9 @@ void ScriptDocument::stop() {
 
 void ScriptDocument::replaceText(const QString& text) {
     m_typingPause.stop();
+    // Another script: a stage of the previous one that happens to share a name is not the
+    // stage to show (the new analysis selects its default).
+    m_selection->clear();
     m_text->setPlainText(text);
     m_text->clearUndoRedoStacks();
     m_text->setModified(false);

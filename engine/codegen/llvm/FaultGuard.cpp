@@ -77,6 +77,14 @@ int32_t runGuarded(int32_t (*body)(void* context), void* context) {
     return status;
 }
 
+int32_t runUnguarded(int32_t (*body)(void* context), void* context) {
+    Guard* saved = t_innermost;
+    t_innermost = nullptr;
+    int32_t status = body(context); // may throw: nothing to restore but the guard
+    t_innermost = saved;
+    return status;
+}
+
 const char* faultMessage(int32_t status) {
     switch (status) {
     case kMemoryFaultStatus:

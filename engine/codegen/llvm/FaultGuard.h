@@ -28,4 +28,9 @@ const char* faultMessage(int32_t status);
 /// otherwise returns what `body` returned. Guards nest (the innermost catches).
 int32_t runGuarded(int32_t (*body)(void* context), void* context);
 
+/// Runs `body(context)` outside any guard of this thread: for what generated code calls that is
+/// not generated (a packed function: Python, OpenBLAS), whose faults are real crashes and must
+/// not be jumped out of.
+int32_t runUnguarded(int32_t (*body)(void* context), void* context);
+
 } // namespace bs::llvmgen

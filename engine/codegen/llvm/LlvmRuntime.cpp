@@ -37,6 +37,23 @@ int32_t bs_llvm_parallel_for(BsParallelChunk chunk, void* closure, int64_t begin
     return status.load();
 }
 
+int32_t bs_llvm_call_packed(const char* name, const int64_t* args, const int32_t* codes, int32_t count) {
+    // The packed function is not generated code: a fault in it is a crash, not the kernel's
+    // (FaultGuard.h), so it runs outside the kernel's guard. bs_call_packed catches exceptions.
+    struct Call {
+        const char* name;
+        const int64_t* args;
+        const int32_t* codes;
+        int32_t count;
+    } call{name, args, codes, count};
+    return bs::llvmgen::runUnguarded(
+        [](void* context) {
+            auto* c = static_cast<Call*>(context);
+            return bs_call_packed(c->name, c->args, c->codes, c->count);
+        },
+        &call);
+}
+
 void* bs_llvm_alloc(int64_t bytes) {
     if (bytes < 0)
         return nullptr;
@@ -56,7 +73,7 @@ std::vector<RuntimeSymbol> runtimeSymbols() {
     return {{kParallelForSymbol, reinterpret_cast<void*>(&bs_llvm_parallel_for)},
             {kAllocSymbol, reinterpret_cast<void*>(&bs_llvm_alloc)},
             {kFreeSymbol, reinterpret_cast<void*>(&bs_llvm_free)},
-            {kCallPackedSymbol, reinterpret_cast<void*>(&bs_call_packed)}};
+            {kCallPackedSymbol, reinterpret_cast<void*>(&bs_llvm_call_packed)}};
 }
 
 } // namespace bs::llvmgen

@@ -20,6 +20,9 @@ int32_t bs_llvm_parallel_for(BsParallelChunk chunk, void* closure, int64_t begin
 /// `bytes` bytes aligned to 64 (at least one byte is allocated), or null when out of memory.
 void* bs_llvm_alloc(int64_t bytes);
 void bs_llvm_free(void* pointer);
+
+/// runtime/PackedFunctions.h's bs_call_packed, run outside the kernel's fault guard.
+int32_t bs_llvm_call_packed(const char* name, const int64_t* args, const int32_t* codes, int32_t count);
 }
 
 namespace bs::llvmgen {
@@ -27,8 +30,8 @@ namespace bs::llvmgen {
 inline constexpr const char* kParallelForSymbol = "bs_llvm_parallel_for";
 inline constexpr const char* kAllocSymbol = "bs_llvm_alloc";
 inline constexpr const char* kFreeSymbol = "bs_llvm_free";
-/// runtime/PackedFunctions.h's entry for `tvm_call_packed`.
-inline constexpr const char* kCallPackedSymbol = "bs_call_packed";
+/// bs_llvm_call_packed: what `tvm_call_packed` calls.
+inline constexpr const char* kCallPackedSymbol = "bs_llvm_call_packed";
 
 struct RuntimeSymbol {
     const char* name;

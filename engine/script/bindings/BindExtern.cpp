@@ -73,7 +73,8 @@ void bindConstructors(py::module_& m) {
                 return py::isinstance<py::str>(v) ? StringImmNode::make(v.cast<std::string>())
                                                   : convertExpr(v);
             };
-            NodeRef ref = py::isinstance<Node>(node) ? node.cast<NodeRef>() : NodeRef(asExpr(node));
+            NodeRef ref = py::isinstance<Node>(node) ? NodeRef(node.cast<const Node*>())
+                                                     : NodeRef(asExpr(node));
             return AttrStmtNode::make(ref, key, asExpr(value), body);
         },
         py::arg("node"), py::arg("attr_key"), py::arg("value"), py::arg("body"), Located());
@@ -176,7 +177,12 @@ py::object pythonArg(const PackedArg& arg) {
 
 /// A Python function as a packed function: called with the GIL, its exception a UserError.
 PackedFunction fromPython(py::function fn, const std::string& name) {
-    auto shared = std::make_shared<py::function>(std::move(fn));
+    // The last copy may die on a thread without the GIL (a registry entry replaced while a
+    // kernel calls it): the deleter takes it.
+    std::shared_ptr<py::function> shared(new py::function(std::move(fn)), [](py::function* f) {
+        py::gil_scoped_acquire gil;
+        delete f;
+    });
     return [shared, name](const std::vector<PackedArg>& args) {
         py::gil_scoped_acquire gil;
         try {
@@ -264,10 +270,32 @@ void removeScriptPackedFunctions() {
     removePackedOwnedBy(kScriptOwner);
 }
 
+namespace {
+
+/// A buffer's fields for boundscope/buffer.py to rebuild its tvm.tir.Buffer.
+py::tuple bufferFields(const ExternBuffer& b) {
+    return py::make_tuple(b.name, b.data, b.dtype.toString(), b.shape, b.strides,
+                          b.elemOffset.defined() ? py::cast(b.elemOffset) : py::object(py::int_(0)),
+                          b.scope);
+}
+
+std::vector<py::tuple> buffersFields(const std::vector<ExternBuffer>& buffers) {
+    std::vector<py::tuple> out;
+    for (const ExternBuffer& b : buffers)
+        out.push_back(bufferFields(b));
+    return out;
+}
+
+} // namespace
+
 void bindExtern(py::module_& m) {
     py::class_<ExternOpNode, OperationNode, IntrusivePtr<ExternOpNode>>(m, "ExternOp")
         .def_property_readonly("inputs", [](const ExternOpNode& n) { return n.inputs; })
-        .def_property_readonly("body", [](const ExternOpNode& n) { return n.body; });
+        .def_property_readonly("body", [](const ExternOpNode& n) { return n.body; })
+        .def_property_readonly("_input_buffers",
+                               [](const ExternOpNode& n) { return buffersFields(n.inputPlaceholders); })
+        .def_property_readonly("_output_buffers",
+                               [](const ExternOpNode& n) { return buffersFields(n.outputPlaceholders); });
     bindConstructors(m);
     bindPacked(m);
 }

@@ -149,6 +149,8 @@ void bindIterVarAttr(py::module_& m) {
                                        values.push_back(value);
                                    return values;
                                })
+        .def_property_readonly("dim_align_factor", [](const IterVarAttr& a) { return a.dimAlignFactor; })
+        .def_property_readonly("dim_align_offset", [](const IterVarAttr& a) { return a.dimAlignOffset; })
         .def_property_readonly("source_location",
                                [](const IterVarAttr& a) { return locationObject(a.location); });
 }
@@ -187,6 +189,9 @@ void bindStage(py::module_& m) {
         .def("bind", &Stage::bind, py::arg("ivar"), py::arg("thread_ivar"), Located())
         .def("set_scope", &Stage::setScope, py::arg("scope"), Located())
         .def("set_store_predicate", &Stage::setStorePredicate, py::arg("predicate"), Located())
+        .def("storage_align", &Stage::storageAlign, py::arg("axis"), py::arg("factor"),
+             py::arg("offset"), Located())
+        .def("double_buffer", &Stage::doubleBuffer, Located())
         .def("vectorize", &Stage::vectorize, py::arg("var"), Located())
         .def("unroll", &Stage::unroll, py::arg("var"), Located())
         .def("parallel", &Stage::parallel, py::arg("var"), Located())

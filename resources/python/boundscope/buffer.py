@@ -128,3 +128,17 @@ def call_intrin(dtype, func_name, *args, span=None):
     del span
     name = func_name[4:] if func_name.startswith("tir.") else func_name
     return _core._make_call(str(dtype), name, list(args), "intrinsic")
+
+
+def _from_fields(fields):
+    name, data, dtype, shape, strides, elem_offset, scope = fields
+    return Buffer(data, dtype, list(shape), list(strides), elem_offset, name, scope, 64, 0)
+
+
+def _extern_placeholders(which):
+    return property(lambda op: [_from_fields(f) for f in getattr(op, which)])
+
+
+# TVM's ExternOp fields: the buffers its body reads and writes.
+_core.ExternOp.input_placeholders = _extern_placeholders("_input_buffers")
+_core.ExternOp.output_placeholders = _extern_placeholders("_output_buffers")

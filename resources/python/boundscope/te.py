@@ -53,7 +53,7 @@ def _not_available(cls, names):
         setattr(cls, name, property(missing))
 
 
-_not_available(Stage, ("env_threads", "storage_align", "double_buffer",
+_not_available(Stage, ("env_threads",
                        "tensorize", "prefetch", "rolling_buffer", "transform_layout"))
 
 
@@ -156,7 +156,12 @@ def extern(shape, inputs, fcompute, name="extern", dtype=None, in_buffers=None,
         inputs = [inputs]
     inputs = list(inputs)
     if dtype is None:
-        dtype = inputs[0].dtype if inputs else "float32"
+        # As TVM: the inputs' one dtype, else say so.
+        if not inputs:
+            raise ValueError("Cannot infer output type, please provide dtype argument")
+        dtype = inputs[0].dtype
+        if any(t.dtype != dtype for t in inputs):
+            raise ValueError("Cannot infer output data type, please provide dtype argument")
     dtypes = [dtype] * len(shapes) if isinstance(dtype, str) else list(dtype)
     if len(dtypes) != len(shapes):
         raise ValueError("extern: %d dtypes for %d outputs" % (len(dtypes), len(shapes)))

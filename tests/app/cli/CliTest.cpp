@@ -313,6 +313,42 @@ TEST(CliAlloc, AnExternStageIsRealizedWholeAndItsInputTooUnderEveryRuleSet) {
     std::filesystem::remove(dot);
 }
 
+TEST(CliAlloc, StorageAlignPadsTheSharedTileAndSaysSo) {
+    const std::string script = example("gpu_transpose_storage_align.py");
+    CommandResult r = runCli("alloc " + script);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    // A 32x32 tile with rows padded to 33: 1056 elements, 32 of them padding.
+    EXPECT_NE(r.out.find("A.shared  shared  1056     1056   1056   1024"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("32 elements of padding that no one writes"), std::string::npos) << r.out;
+    r = runCli("codegen " + script + " --target cuda");
+    EXPECT_NE(r.out.find("__shared__ float A_shared[1056];"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("A_shared[((((int)threadIdx.x) * 33) + ((int)threadIdx.y))]"), std::string::npos)
+        << r.out;
+    r = runCli("run " + script + " --target emulate --check --repeat 1");
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("check      passed"), std::string::npos) << r.out;
+    r = runCli("steps " + script);
+    EXPECT_NE(r.out.find("with strides (33, 1) padded by storage_align"), std::string::npos) << r.out;
+}
+
+TEST(CliAlloc, ADoubleBufferedTileIsAllocatedTwiceAndRunsRight) {
+    const std::string script = example("gpu_matmul_double_buffer.py");
+    CommandResult r = runCli("alloc " + script);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    // Each 16x16 shared tile twice: 256 x2.
+    EXPECT_NE(r.out.find("A.shared  shared  256x2"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("double-buffer [tvm-0.5, tvm, tight]"), std::string::npos) << r.out;
+    r = runCli("lower " + script);
+    EXPECT_NE(r.out.find("allocate A.shared[float32 * 512]"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("for (k.outer, 0, 15)"), std::string::npos) << r.out; // the last tile after it
+    EXPECT_NE(r.out.find("A.shared[((cse_var_3 + (threadIdx.y*16)) + threadIdx.x)]"), std::string::npos) << r.out;
+    r = runCli("run " + script + " --target emulate --check --repeat 1");
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("check      passed"), std::string::npos) << r.out;
+    r = runCli("codegen " + script + " --target cuda");
+    EXPECT_NE(r.out.find("__shared__ float A_shared[512];"), std::string::npos) << r.out;
+}
+
 TEST(CliCodegen, AGpuScanLaunchesAKernelPerStepWithTheStepAsAParameter) {
     CommandResult r = runCli("codegen " + example("gpu_scan.py") + " --target cuda");
     EXPECT_EQ(r.exitCode, 0) << r.err;

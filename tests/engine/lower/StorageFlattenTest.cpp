@@ -296,3 +296,50 @@ TEST(StorageFlatten, FlattenedSharedStageComputesTheSeedValues) {
             ASSERT_DOUBLE_EQ(c[i * 200 + j], 2.72f * (3.14f * a[i * 400 + j])) << i << ", " << j;
     }
 }
+
+namespace {
+
+TEST(StorageFlattenAlign, StridesArePaddedInnermostFirstAsTvmPadsThem) {
+    auto text = [](const std::vector<Expr>& strides) {
+        std::string out;
+        for (const Expr& s : strides)
+            out += (out.empty() ? "" : ",") + toString(s);
+        return out;
+    };
+    Expr elements;
+    // 8 rows of 16, rows aligned to 16k + 8: a stride of 24, 192 elements.
+    EXPECT_EQ(text(alignedStrides({Expr(8), Expr(16)}, {DimAlign{16, 8}, DimAlign{}}, &elements)), "24,1");
+    EXPECT_EQ(toString(elements), "192");
+    // Already aligned: nothing added; no alignment: row-major.
+    EXPECT_EQ(text(alignedStrides({Expr(4), Expr(33)}, {DimAlign{32, 1}}, &elements)), "33,1");
+    EXPECT_EQ(text(alignedStrides({Expr(2), Expr(3), Expr(5)}, {}, &elements)), "15,5,1");
+    EXPECT_EQ(toString(elements), "30");
+    // Two aligned dimensions: the inner one first, the outer over the padded inner.
+    EXPECT_EQ(text(alignedStrides({Expr(2), Expr(3), Expr(5)}, {DimAlign{8, 0}, DimAlign{4, 3}}, &elements)),
+              "24,7,1"); // 5 -> 7 (4k + 3), then 21 -> 24 (8k)
+    EXPECT_EQ(toString(elements), "48");
+}
+
+TEST(StorageFlattenAlign, ABufferDimAlignAttrPadsTheAllocationAndTheIndices) {
+    Tensor a = makeTensor("A", {8, 16});
+    Tensor b = makeTensor("B", {8, 16});
+    Tensor c = makeTensor("C", {8, 16});
+    Var i("i"), j("j");
+    Stmt storeB = ProducerStoreNode::make(b, a({i, j}), {i, j});
+    Stmt storeC = ProducerStoreNode::make(c, b({i, j}), {i, j});
+    Stmt loops = ForNode::make(i, 0, 8, ForKind::Serial,
+                               ForNode::make(j, 0, 16, ForKind::Serial, storeB));
+    Stmt useLoops = ForNode::make(i, 0, 8, ForKind::Serial,
+                                  ForNode::make(j, 0, 16, ForKind::Serial, storeC));
+    Stmt realize = ProducerRealizeNode::make(b, {Range(0, 8), Range(0, 16)}, Expr(),
+                                             SeqNode::make({loops, useLoops}), "");
+    Expr tuple = CallNode::make(DataType::handle(), "tvm_tuple", {Expr(0), Expr(16), Expr(8)},
+                                CallKind::Intrinsic);
+    Stmt program = AttrStmtNode::make(b.op, attr::kBufferDimAlign, tuple, realize);
+    std::string flat = toString(storageFlatten(program, {a, c}).body);
+    EXPECT_NE(flat.find("allocate B[float32 * 192]"), std::string::npos) << flat;
+    EXPECT_NE(flat.find("B[((i*24) + j)]"), std::string::npos) << flat;
+    EXPECT_EQ(flat.find("buffer_dim_align"), std::string::npos) << flat;
+}
+
+} // namespace

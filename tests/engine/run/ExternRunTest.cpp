@@ -122,6 +122,22 @@ TEST(ExternRun, AFailingOrMissingPackedFunctionStopsTheKernelWithItsReason) {
                  UserError);
 }
 
+TEST(ExternRun, AScriptsOverrideShadowsABuiltInFunctionUntilTheScriptEnds) {
+    registerPacked("test.extern.builtin", [](const std::vector<PackedArg>&) {}, false, /*owner=*/0);
+    int calls = 0;
+    registerPacked("test.extern.builtin", [&](const std::vector<PackedArg>&) { ++calls; }, true,
+                   /*owner=*/7);
+    callPacked("test.extern.builtin", {});
+    EXPECT_EQ(calls, 1);
+    removePackedOwnedBy(7);
+    ASSERT_TRUE(hasPacked("test.extern.builtin"));
+    callPacked("test.extern.builtin", {}); // the built-in again
+    EXPECT_EQ(calls, 1);
+    registerPacked("test.extern.script", [](const std::vector<PackedArg>&) {}, false, 7);
+    removePackedOwnedBy(7);
+    EXPECT_FALSE(hasPacked("test.extern.script"));
+}
+
 TEST(ExternRun, AnExternBufferMustMatchItsTensor) {
     Tensor a = placeholder({16}, DataType::float32(), "A");
     ExternBuffer wrong = bufferFor("A", {Expr(15)});
