@@ -259,7 +259,7 @@ std::string regionText(const Region& region) {
 
 /// The realize region of a stage in one run: the tight rules' static region where set. A scan's
 /// state holds rows 0 up to its last step (ScheduleOps' realize of a scan).
-Region realizeRegion(const RuleRun& run, const Operation& op) {
+Region realizeRegion(const RuleRun& run, const Operation& op, int valueIndex) {
     auto rangeOf = [&](const IterVar& iv) {
         auto it = run.result.realizeBounds.find(iv);
         return it != run.result.realizeBounds.end() ? it->second : run.result.bounds.at(iv);
@@ -268,13 +268,13 @@ Region realizeRegion(const RuleRun& run, const Operation& op) {
     if (const auto* scan = op.as<ScanOpNode>()) {
         const Range& time = run.result.bounds.at(scan->scanAxis);
         region.push_back(Range(makeZero(time.min.type()), time.min + time.extent));
-        for (const IterVar& iv : scan->spatialAxesOf(0))
+        for (const IterVar& iv : scan->spatialAxesOf(valueIndex))
             region.push_back(rangeOf(iv));
         return region;
     }
     if (op.as<ExternOpNode>()) {
         // ScheduleOps realizes an extern stage's outputs whole.
-        for (const Expr& extent : op->outputShape(0))
+        for (const Expr& extent : op->outputShape(valueIndex))
             region.push_back(Range(makeZero(extent.type()), extent));
         return region;
     }
@@ -283,10 +283,10 @@ Region realizeRegion(const RuleRun& run, const Operation& op) {
     return region;
 }
 
-/// The elements of output 0 of `op`, when its shape is constant.
-std::optional<int64_t> domainSize(const Operation& op) {
+/// The elements of output `valueIndex` of `op`, when its shape is constant.
+std::optional<int64_t> domainSize(const Operation& op, int valueIndex) {
     int64_t n = 1;
-    for (const Expr& extent : op->outputShape(0)) {
+    for (const Expr& extent : op->outputShape(valueIndex)) {
         std::optional<int64_t> e = asConstInt(extent);
         if (!e)
             return std::nullopt;
@@ -297,21 +297,24 @@ std::optional<int64_t> domainSize(const Operation& op) {
 
 /// A buffer's numbers (the causes come later): `stage` and `trace` are the tvm run's.
 BufferReport bufferReport(const std::vector<RuleRun>& runs, const Stage& stage, const StageTrace& trace,
-                          const std::optional<StageNeed>& need) {
+                          const std::optional<StageNeed>& need, int valueIndex) {
     BufferReport buffer;
-    buffer.name = stage->originOp->name;
+    buffer.stage = stage->originOp->name;
+    buffer.valueIndex = valueIndex;
+    buffer.name = bufferName(stage->op.output(valueIndex));
     buffer.isOutput = trace.kind == StageTrace::Kind::Output;
     buffer.scope = trace.scope.empty() ? (stage->scope.empty() ? "global" : stage->scope) : trace.scope;
     buffer.scopeInferred = trace.scopeInferred;
     for (const RuleRun& run : runs)
-        buffer.allocations.push_back(alloc::allocationUnder(run, run.stageOf(stage->originOp), *run.traceOf(stage->originOp)));
+        buffer.allocations.push_back(alloc::allocationUnder(run, run.stageOf(stage->originOp),
+                                                            *run.traceOf(stage->originOp), valueIndex));
     if (need) {
         buffer.needed = need->needed;
         buffer.perThread = need->perThread;
         buffer.distinct = need->distinct;
         buffer.countGivenUp = need->gaveUp;
     } else if (buffer.isOutput) {
-        buffer.needed = buffer.distinct = domainSize(stage->op);
+        buffer.needed = buffer.distinct = domainSize(stage->op, valueIndex);
     }
     return buffer;
 }
@@ -321,10 +324,11 @@ BufferReport bufferReport(const std::vector<RuleRun>& runs, const Stage& stage, 
 
 namespace alloc {
 
-RuleAllocation allocationUnder(const RuleRun& run, const Stage& stage, const StageTrace& trace) {
+RuleAllocation allocationUnder(const RuleRun& run, const Stage& stage, const StageTrace& trace,
+                               int valueIndex) {
     RuleAllocation a;
     a.rules = run.rules;
-    Region region = realizeRegion(run, stage->op);
+    Region region = realizeRegion(run, stage->op, valueIndex);
     a.region = regionText(region);
     // Counted in int64 (sizes can pass 2^31), printed in the extents' own type.
     Expr size = makeConst(DataType::int64(), int64_t(1)), shown;
@@ -387,7 +391,10 @@ AllocReport allocReport(const Schedule& sch, const AllocReportOptions& options) 
         runPointers.push_back(&run);
     std::vector<alloc::BufferFacts> facts;
     std::vector<std::optional<StageNeed>> needs;
-    needs.reserve(reference.normalized->stages.size()); // BufferFacts point into it
+    size_t outputs = 0;
+    for (const Stage& stage : reference.normalized->stages)
+        outputs += size_t(stage->op->numOutputs());
+    needs.reserve(outputs); // BufferFacts point into it
     // A scan's inits and updates store into the scan's state, which the scan allocates: they
     // have no buffer of their own.
     std::unordered_set<const Node*> writesScanState;
@@ -409,11 +416,15 @@ AllocReport allocReport(const Schedule& sch, const AllocReportOptions& options) 
             const RuleRun& tight = runs.back();
             need = analyzeStageNeed(tight.normalized, tight.result, tight.stageOf(stage->originOp)->op);
         }
-        report.buffers.push_back(bufferReport(runs, stage, *trace, need));
-        report.buffers.back().wasteRules = report.wasteRules;
-        needs.push_back(std::move(need));
-        facts.push_back(alloc::BufferFacts{stage->originOp, nullptr, runPointers, &needs.back(), &sch,
-                                           &options});
+        // One buffer per output, as lowering allocates them (their regions agree but for an
+        // extern's, whose outputs have their own shapes).
+        for (int i = 0; i < stage->op->numOutputs(); ++i) {
+            report.buffers.push_back(bufferReport(runs, stage, *trace, need, i));
+            report.buffers.back().wasteRules = report.wasteRules;
+            needs.push_back(need);
+            facts.push_back(alloc::BufferFacts{stage->originOp, nullptr, runPointers, &needs.back(),
+                                               &sch, &options});
+        }
     }
     // The causes read the interpreter's counts too (which iterations a bound check skipped).
     alloc::addTouchedCounts(sch, options, report);

@@ -95,7 +95,11 @@ struct RuleAllocation {
 };
 
 struct BufferReport {
+    /// The buffer's name as lowering allocates it (`T`, or `T.v0`, `T.v1` for the outputs of a
+    /// multi-output stage) and the stage that computes it.
     std::string name;
+    std::string stage;
+    int valueIndex = 0;
     std::string scope;          ///< given, or inferred from the attach path
     bool scopeInferred = false;
     bool isOutput = false;

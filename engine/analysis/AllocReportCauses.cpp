@@ -321,7 +321,7 @@ void imprecisionCauses(const BufferFacts& f, std::vector<AllocCause>& out) {
 /// `s[B].compute_inline()`, tried: what the buffer becomes, or "" when it cannot be inlined.
 std::string inlineHint(const BufferFacts& f) {
     const std::string& name = f.report->name;
-    return tryFix(f, FixTrial{"s[" + name + "].compute_inline()",
+    return tryFix(f, FixTrial{"s[" + f.report->stage + "].compute_inline()",
                               [&](const Schedule& copy) { stageNamed(copy, name).computeInline(); }});
 }
 
@@ -410,7 +410,7 @@ void threadCause(const BufferFacts& f, std::vector<AllocCause>& out) {
                                          : "";
     std::string hint;
     if (scope != "local")
-        hint = tryFix(f, FixTrial{"s[" + name + "].set_scope('local')",
+        hint = tryFix(f, FixTrial{"s[" + f.report->stage + "].set_scope('local')",
                                   [&](const Schedule& copy) { stageNamed(copy, name).setScope("local"); }});
     out.push_back({WasteCause::ThreadRelaxation, "relaxation by thread binding or storage scope",
                    (list.empty() ? std::string("thread loops") : list) + " relaxed: the " + scope +
@@ -524,7 +524,7 @@ void recomputeCause(const BufferFacts& f, std::vector<AllocCause>& out) {
                    "regions: " + name + " computes " + countText(done) + " elements for the " + countText(f.report->distinct) +
                    " its consumers read, each of them " + timesOnAverage(*done, *f.report->distinct) +
                    (cache ? " (by design for a " + scope + " copy: each block or thread loads what it reads)" : ""),
-                   cache ? "" : tryFix(f, FixTrial{"s[" + name + "].compute_root()",
+                   cache ? "" : tryFix(f, FixTrial{"s[" + f.report->stage + "].compute_root()",
                                                     [&](const Schedule& copy) { stageNamed(copy, name).computeRoot(); }},
                                           FixGoal::SmallerOrComputeLess),
                    {BoundRules::Tvm05, BoundRules::Tvm, BoundRules::Tight}});
@@ -556,7 +556,7 @@ void threadIndexCause(const BufferFacts& f, std::vector<AllocCause>& out) {
                 if (!ca || !ca->bindThread.defined() || ca->bindThread->threadTag != tag || !hint.empty())
                     continue;
                 std::string consumerName = consumer->originOp->name;
-                hint = tryFix(f, FixTrial{"s[" + name + "].compute_at(s[" + consumerName + "], " + cl->var.name() + ")",
+                hint = tryFix(f, FixTrial{"s[" + f.report->stage + "].compute_at(s[" + consumerName + "], " + cl->var.name() + ")",
                                           [&](const Schedule& copy) {
                                               stageNamed(copy, name).computeAt(stageNamed(copy, consumerName), cl);
                                           }});
@@ -564,7 +564,7 @@ void threadIndexCause(const BufferFacts& f, std::vector<AllocCause>& out) {
         }
         bool perThread = ThreadScope::create(tag).rank == 1;
         if (hint.empty())
-            hint = tryFix(f, FixTrial{"s[" + name + "].set_scope('global') (then " + tag + " indexes it)",
+            hint = tryFix(f, FixTrial{"s[" + f.report->stage + "].set_scope('global') (then " + tag + " indexes it)",
                                       [&](const Schedule& copy) { stageNamed(copy, name).setScope("global"); }},
                           FixGoal::Lowers);
         out.push_back({WasteCause::ThreadIndexVanishes, "a thread index that does not index the buffer",

@@ -190,6 +190,7 @@ std::string AllocReport::toJson(int indent) const {
     for (const BufferReport& b : buffers) {
         Json buffer;
         buffer["name"] = b.name;
+        buffer["stage"] = b.stage;
         buffer["scope"] = b.scope;
         buffer["scope_inferred"] = b.scopeInferred;
         buffer["output"] = b.isOutput;

@@ -59,7 +59,8 @@ std::optional<int64_t> maxOver(const std::vector<Loop>& loops, const Expr& e, bo
 /// InferBound under `rules` on a normalized copy of `sch`.
 RuleRun runRules(const Schedule& sch, BoundRules rules);
 /// The buffer of `stage` under `run`: its region, size, largest allocation and iterations.
-RuleAllocation allocationUnder(const RuleRun& run, const Stage& stage, const StageTrace& trace);
+RuleAllocation allocationUnder(const RuleRun& run, const Stage& stage, const StageTrace& trace,
+                               int valueIndex = 0);
 
 /// What the cause finder knows of one buffer.
 struct BufferFacts {

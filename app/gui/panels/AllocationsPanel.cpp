@@ -82,7 +82,7 @@ QList<TableRow> allocationRows(const AllocReport &report) {
     QList<TableRow> rows;
     for (const BufferReport &buffer : report.buffers) {
         TableRow row;
-        row.stage = qstr(buffer.name);
+        row.stage = qstr(buffer.stage);
         QString scope = qstr(buffer.scope);
         if (buffer.scopeInferred)
             scope += QStringLiteral(" (inferred)");

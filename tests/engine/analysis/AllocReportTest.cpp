@@ -305,3 +305,32 @@ TEST(AllocReport, JsonHoldsEveryNumberAndCause) {
     EXPECT_EQ(b["causes"][0]["kind"], "split-remainder");
     EXPECT_EQ(b["causes"][0]["rules"], nlohmann::json({"tvm-0.5", "tvm"}));
 }
+
+namespace {
+
+TEST(AllocReportOutputs, EachOutputOfAMultiOutputStageIsABufferOfItsOwn) {
+    using namespace bs;
+    Tensor a = placeholder({8, 4}, DataType::float32(), "A");
+    std::vector<Tensor> t = computeMulti(
+        {Expr(8), Expr(4)},
+        [&](const std::vector<Var>& v) {
+            return std::vector<Expr>{a({v[0], v[1]}) + makeConst(DataType::float32(), 1.0),
+                                     a({v[0], v[1]}) * makeConst(DataType::float32(), 2.0)};
+        },
+        "T");
+    Tensor c = compute({8, 4}, [&](const std::vector<Var>& v) { return t[0]({v[0], v[1]}) + t[1]({v[0], v[1]}); },
+                       "C");
+    Schedule s = createSchedule(c.op);
+    AllocReport report = allocReport(s);
+    std::vector<std::string> names;
+    for (const BufferReport& b : report.buffers)
+        names.push_back(b.name + "/" + b.stage);
+    EXPECT_EQ(names, (std::vector<std::string>{"T.v0/T", "T.v1/T", "C/C"}));
+    for (const BufferReport& b : report.buffers) {
+        EXPECT_EQ(b.allocation(BoundRules::Tvm)->allocated, 32) << b.name;
+        // The interpreter's traces are found under the lowered buffer names.
+        EXPECT_EQ(b.touchedTotal, 32) << b.name;
+    }
+}
+
+} // namespace
