@@ -359,8 +359,11 @@ RuleAllocation allocationUnder(const RuleRun& run, const Stage& stage, const Sta
     a.size = shown.defined() ? toString(analyzer.simplify(shown)) : "1";
     a.allocated = maxOver(around, size, &a.varies);
     addVirtualThreadCopies(run, region, around, &a);
-    // InjectDoubleBuffer doubles a double-buffered allocation made inside a loop.
-    if (stage->doubleBuffer && !around.empty())
+    // InjectDoubleBuffer doubles a double-buffered allocation made inside a serial loop that
+    // lowering keeps (one of extent 1 disappears; a thread index is no loop).
+    if (stage->doubleBuffer &&
+        std::any_of(around.begin(), around.end(),
+                    [](const Loop& l) { return l.threadTag.empty() && !isConstInt(l.extent, 1); }))
         a.halves = 2;
     a.computed = countIterations(joinNests(around, ownLoops(run, stage)));
     return a;

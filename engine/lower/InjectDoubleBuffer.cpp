@@ -5,6 +5,7 @@
 #include "ir/Printer.h"
 #include "ir/Substitute.h"
 
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -70,6 +71,19 @@ protected:
                 return visitStmt(op->body); // TVM skips it too
             return makeProducer(Var(v), it->second, op->body);
         }
+        if (op->key == attr::kThreadExtent || op->key == attr::kVirtualThread) {
+            const auto* iv = op->node.as<IterVarNode>();
+            if (!iv)
+                return IRMutator::visit(op);
+            const bool virtualThread = op->key == attr::kVirtualThread ||
+                                       iv->threadTag == "vthread" || iv->threadTag == "cthread";
+            if (virtualThread)
+                m_virtualThreads.push_back(iv->var);
+            Stmt out = withBound(iv->var, [&] { return IRMutator::visit(op); });
+            if (virtualThread)
+                m_virtualThreads.pop_back();
+            return out;
+        }
         if (op->key == attr::kStorageScope) {
             // Moved before the loop with the doubled allocate.
             const auto* v = op->node.as<VarNode>();
@@ -82,10 +96,14 @@ protected:
         return IRMutator::visit(op);
     }
 
+    Stmt visit(const LetStmtNode* op) override {
+        return withBound(op->var, [&] { return IRMutator::visit(op); });
+    }
+
     Stmt visit(const AllocateNode* op) override {
         auto it = m_buffers.find(op->bufferVar.get());
         if (it == m_buffers.end())
-            return IRMutator::visit(op);
+            return withBound(op->bufferVar, [&] { return IRMutator::visit(op); });
         Entry& entry = it->second;
         if (op->extents.size() != 1)
             throw UserError("double_buffer of '" + op->bufferVar.name() +
@@ -101,6 +119,15 @@ protected:
             return AttrStmtNode::make(op->bufferVar, attr::kStorageScope,
                                       StringImmNode::make(entry.scope), alloc);
         }
+        // The doubled allocation goes before the loop: its size must not change inside it.
+        std::vector<Var> inner = m_bound.empty() ? std::vector<Var>{} : m_bound.back();
+        inner.push_back(entry.loop->loopVar);
+        for (const Expr& e : {op->extents[0]})
+            if (std::optional<Var> v = usesAny(e, inner))
+                throw UserError("double_buffer of '" + op->bufferVar.name() + "': its size " +
+                                toString(e) + " changes with '" + v->name() + "' inside the loop '" +
+                                entry.loop->loopVar.name() +
+                                "', but both halves are allocated once, before it");
         std::vector<Stmt>& nest = m_loopAllocs[entry.loop];
         if (!entry.scope.empty())
             nest.push_back(AttrStmtNode::make(op->bufferVar, attr::kStorageScope,
@@ -111,8 +138,14 @@ protected:
     }
 
     Stmt visit(const ForNode* op) override {
+        if (!m_bound.empty())
+            m_bound.back().push_back(op->loopVar);
         m_loops.push_back(op);
+        m_bound.emplace_back();
         Stmt stmt = IRMutator::visit(op);
+        m_bound.pop_back();
+        if (!m_bound.empty())
+            m_bound.back().pop_back();
         if (auto pre = m_loopPre.find(op); pre != m_loopPre.end()) {
             // TVM's split_loop of 1: the last iteration runs without prefetching a next one.
             const auto* loop = stmt.as<ForNode>();
@@ -175,6 +208,23 @@ private:
     /// producer fills the other half for iteration i + 1.
     Stmt makeProducer(const Var& buffer, Entry& entry, const Stmt& producer) {
         const ForNode* loop = m_loops.back();
+        if (!m_virtualThreads.empty())
+            throw UserError("double_buffer of '" + buffer.name() + "' inside virtual thread '" +
+                            m_virtualThreads.back().name() +
+                            "': not supported (the virtual threads run one after another and "
+                            "would overwrite the half another one still reads)");
+        // Iteration 0's producer runs before the loop and iteration i + 1's in iteration i:
+        // what it reads must exist there and then.
+        std::vector<Var> inner;
+        for (const Var& v : m_bound.empty() ? std::vector<Var>{} : m_bound.back())
+            if (!m_buffers.count(v.get()))
+                inner.push_back(v);
+        if (std::optional<Var> v = usesAny(producer, inner))
+            throw UserError("double_buffer of '" + buffer.name() + "': its producer uses '" +
+                            v->name() + "', which is defined inside the loop '" + loop->loopVar.name() +
+                            "' around it (a buffer computed in the same iteration, a thread index "
+                            "or a let): it cannot load the next iteration's data ahead of time; "
+                            "double-buffer that stage too, or compute it outside the loop");
         entry.loop = loop;
         const Var& i = loop->loopVar;
         DataType t = i.type();
@@ -191,8 +241,41 @@ private:
         return IfThenElseNode::make(next < loop->min + loop->extent, body);
     }
 
+    /// Runs `visit` with `v` recorded as bound inside the innermost loop.
+    template <typename F> Stmt withBound(const Var& v, F visit) {
+        if (m_bound.empty())
+            return visit();
+        m_bound.back().push_back(v);
+        Stmt out = visit();
+        m_bound.back().pop_back();
+        return out;
+    }
+
+    /// A variable of `vars` that `node` uses as a value or as the buffer of a load or store.
+    static std::optional<Var> usesAny(const NodeRef& node, const std::vector<Var>& vars) {
+        std::optional<Var> found;
+        auto check = [&](const Var& v) {
+            for (const Var& w : vars)
+                if (!found && w.same_as(v))
+                    found = v;
+        };
+        postOrderVisit(node, [&](const NodeRef& n) {
+            if (const auto* v = n.as<VarNode>())
+                check(Var(v));
+            else if (const auto* load = n.as<LoadNode>())
+                check(load->bufferVar);
+            else if (const auto* store = n.as<StoreNode>())
+                check(store->bufferVar);
+        });
+        return found;
+    }
+
     std::unordered_map<const VarNode*, Entry> m_buffers;
     std::vector<const ForNode*> m_loops;
+    /// Per loop entered, innermost last: the variables bound inside it so far on the way in
+    /// (inner loops, lets, threads, allocations).
+    std::vector<std::vector<Var>> m_bound;
+    std::vector<Var> m_virtualThreads;
     std::unordered_map<const ForNode*, std::vector<Stmt>> m_loopAllocs;
     std::unordered_map<const ForNode*, std::vector<Stmt>> m_loopPre;
 };

@@ -318,7 +318,10 @@ protected:
             m_threadExtent.erase(thread);
             return out;
         }
-        if (op->key == attr::kRealizeScope) {
+        // The attrs whose node is the stage's op follow it to the op its realize now names
+        // (TVM's SchedulePostProc replaces the op of realize_scope and double_buffer_scope).
+        if (op->key == attr::kRealizeScope || op->key == attr::kDoubleBufferScope ||
+            op->key == attr::kBufferDimAlign) {
             auto it = m_replaceOp.find(op->node.get());
             if (it != m_replaceOp.end())
                 return visitStmt(AttrStmtNode::make(it->second, op->key, op->value, op->body));

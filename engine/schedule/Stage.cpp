@@ -491,6 +491,10 @@ void Stage::doubleBuffer() const {
     if ((*this)->isOutput)
         failPrimitive("double_buffer of stage '" + name() + "'",
                       "Cannot apply double buffer on output: its buffer is the caller's");
+    if ((*this)->op->numOutputs() > 1)
+        failPrimitive("double_buffer of stage '" + name() + "'",
+                      "a stage with several outputs cannot be double-buffered (one producer fills "
+                      "all its buffers)");
     mutableNode()->doubleBuffer = true;
 }
 

@@ -73,5 +73,70 @@ def test_errors():
         assert "Cannot apply double buffer on output" in str(e), str(e)
 
 
+def _lower_error(s, args):
+    try:
+        tvm.lower(s, args)
+    except tvm.error.TVMError as e:
+        return str(e)
+    return "lowered"
+
+
+def test_rewritten_stages_keep_their_double_buffer():
+    # An inlined producer and a cache_read rewrite B's op: the mark follows it (TVM's PostProc).
+    A = te.placeholder((16, 8), name="A")
+    P = te.compute((16, 8), lambda i, j: A[i, j] + 1.0, name="P")
+    B = te.compute((16, 8), lambda i, j: P[i, j] * 2.0, name="B")
+    C = te.compute((16, 8), lambda i, j: B[i, j] + 1.0, name="C")
+    s = te.create_schedule(C.op)
+    s[P].compute_inline()
+    io, ii = s[C].split(C.op.axis[0], factor=4)
+    s[B].compute_at(s[C], io)
+    s[B].double_buffer()
+    s[B].storage_align(B.op.axis[0], 16, 1)
+    text = str(tvm.lower(s, [A, C], simple_mode=True))
+    assert "allocate B[float32 * 136]" in text, text  # 2 halves of 4 rows of 17
+    f = tvm.build(s, [A, C], "llvm")
+    a = np.random.uniform(size=(16, 8)).astype("float32")
+    c = tvm.nd.array(np.zeros((16, 8), "float32"))
+    f(tvm.nd.array(a), c)
+    tvm.testing.assert_allclose(c.numpy(), (a + 1) * 2 + 1, rtol=1e-6)
+
+
+def test_what_cannot_be_prefetched_is_refused():
+    # D's producer reads B, computed in the same iteration: its prefetch would read this
+    # iteration's B.
+    A = te.placeholder((8, 4), name="A")
+    B = te.compute((8, 4), lambda i, j: A[i, j] * 2.0, name="B")
+    D = te.compute((8, 4), lambda i, j: B[i, j] + 3.0, name="D")
+    C = te.compute((8, 4), lambda i, j: D[i, j] + 1.0, name="C")
+    s = te.create_schedule(C.op)
+    io, ii = s[C].split(C.op.axis[0], factor=2)
+    s[B].compute_at(s[C], io)
+    s[D].compute_at(s[C], io)
+    s[D].double_buffer()
+    assert "its producer uses 'B', which is defined inside the loop 'i.outer'" in _lower_error(s, [A, C])
+    # Doubling B too makes the chain legal: each prefetch reads the next iteration's half.
+    s[B].double_buffer()
+    f = tvm.build(s, [A, C], "llvm")
+    a = np.random.uniform(size=(8, 4)).astype("float32")
+    c = tvm.nd.array(np.zeros((8, 4), "float32"))
+    f(tvm.nd.array(a), c)
+    tvm.testing.assert_allclose(c.numpy(), a * 2 + 4, rtol=1e-6)
+    # A stage with two outputs.
+    T0, T1 = te.compute((8, 4), lambda i, j: (A[i, j], A[i, j] * 2.0), name="T")
+    try:
+        te.create_schedule(te.compute((8, 4), lambda i, j: T0[i, j] + T1[i, j]).op)[T0].double_buffer()
+        assert False
+    except tvm.error.TVMError as e:
+        assert "several outputs cannot be double-buffered" in str(e), str(e)
+
+
+def test_a_loop_of_one_iteration_keeps_one_buffer():
+    A, B, C, s, io = _tiled(n=8, factor=8)
+    s[B].double_buffer()
+    text = str(tvm.lower(s, [A, C], simple_mode=True))
+    assert "allocate B[float32 * 128]" in text, text
+
+
 if __name__ == "__main__":
     tvm.testing.main()

@@ -334,3 +334,29 @@ TEST(AllocReportOutputs, EachOutputOfAMultiOutputStageIsABufferOfItsOwn) {
 }
 
 } // namespace
+
+namespace {
+
+/// C = B + 1, B = 2A computed at C's outer loop of `tiles` iterations, double-buffered.
+bs::AllocReport doubleBufferedReport(int tiles) {
+    using namespace bs;
+    Tensor a = placeholder({8, 4}, DataType::float32(), "A");
+    Tensor b = compute({8, 4}, [&](const std::vector<Var>& v) { return a({v[0], v[1]}) * makeConst(DataType::float32(), 2.0); }, "B");
+    Tensor c = compute({8, 4}, [&](const std::vector<Var>& v) { return b({v[0], v[1]}) + makeConst(DataType::float32(), 1.0); }, "C");
+    Schedule s = createSchedule(c.op);
+    IterVar outer = s[c].split(c.op.as<ComputeOpNode>()->axis[0], 8 / tiles).first;
+    s[b].computeAt(s[c], outer);
+    s[b].doubleBuffer();
+    return allocReport(s);
+}
+
+TEST(AllocReportOutputs, ADoubleBufferCountsTwoHalvesOnlyWhereLoweringDoublesIt) {
+    using namespace bs;
+    const RuleAllocation* two = doubleBufferedReport(2).buffers[0].allocation(BoundRules::Tvm);
+    EXPECT_EQ(two->halves, 2);
+    EXPECT_EQ(two->total(), 2 * 16);
+    // One iteration: the loop disappears and InjectDoubleBuffer has nothing to double.
+    EXPECT_EQ(doubleBufferedReport(1).buffers[0].allocation(BoundRules::Tvm)->halves, 1);
+}
+
+} // namespace
