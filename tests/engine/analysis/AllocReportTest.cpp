@@ -352,7 +352,8 @@ bs::AllocReport doubleBufferedReport(int tiles) {
 
 TEST(AllocReportOutputs, ADoubleBufferCountsTwoHalvesOnlyWhereLoweringDoublesIt) {
     using namespace bs;
-    const RuleAllocation* two = doubleBufferedReport(2).buffers[0].allocation(BoundRules::Tvm);
+    const AllocReport report = doubleBufferedReport(2);
+    const RuleAllocation* two = report.buffers[0].allocation(BoundRules::Tvm);
     EXPECT_EQ(two->halves, 2);
     EXPECT_EQ(two->total(), 2 * 16);
     // One iteration: the loop disappears and InjectDoubleBuffer has nothing to double.
