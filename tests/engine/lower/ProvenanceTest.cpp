@@ -4,6 +4,7 @@
 #include "ir/Op.h"
 #include "ir/Printer.h"
 #include "lower/Lower.h"
+#include "schedule/InferBoundTight.h"
 #include "te/Compute.h"
 
 #include <gtest/gtest.h>
@@ -169,6 +170,8 @@ TEST(Provenance, GuardsOfASplitRemainderNameTheirIterVar) {
             guards.push_back(s.stage->name + ":" + s.rule + ":" + s.iterVars.at(0)->var.name());
     EXPECT_EQ(guards, (std::vector<std::string>{"C:extent:i", "B:dom-upper:i"}));
     // The tight rules run the remainder: no guard, and the loop's step is the tight one.
+    if (!hasIsl())
+        return; // built without ISL (the GPU machine's build): no tight rules
     LowerResult tight = lowered(splitRemainder(), BoundRules::Tight);
     for (const BoundStep& s : tight.bounds.steps.all())
         EXPECT_NE(s.phase, StepPhase::BoundCheck) << s.text;
