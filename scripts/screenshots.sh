@@ -68,3 +68,5 @@ shot scan_cumsum scan_cumsum s_update --show dag,steps
 shot extern_cblas extern_cblas P --show dag,steps --step request:extern-input
 # Double-buffered shared tiles: the DAG says so, the allocations count two halves.
 shot gpu_matmul_double_buffer gpu_matmul_double_buffer A.shared --show dag,allocations
+# Tensorize: the tensorized loop in the IterVar graph, the steps binding the intrinsic's buffers.
+shot tensorize_gemv tensorize_gemv C --show itervar,steps --step tensorize

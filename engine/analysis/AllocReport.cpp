@@ -278,7 +278,7 @@ Region realizeRegion(const RuleRun& run, const Operation& op, int valueIndex) {
             region.push_back(Range(makeZero(extent.type()), extent));
         return region;
     }
-    for (const IterVar& iv : op.as<ComputeOpNode>()->axis)
+    for (const IterVar& iv : *computeAxesOf(op).axis)
         region.push_back(rangeOf(iv));
     return region;
 }
@@ -409,7 +409,10 @@ AllocReport allocReport(const Schedule& sch, const AllocReportOptions& options) 
     for (const Stage& stage : reference.normalized->stages) {
         const StageTrace* trace = reference.result.trace.find(stage->op);
         const bool isScan = stage->op.as<ScanOpNode>() != nullptr;
-        const bool isExtern = stage->op.as<ExternOpNode>() != nullptr;
+        // Its exact need is not computed for a stage whose body is not an expression (an
+        // extern's statement, a tensor intrinsic's call).
+        const bool isExtern = stage->op.as<ExternOpNode>() != nullptr ||
+                              stage->op.as<TensorComputeOpNode>() != nullptr;
         if ((!stage->op.as<ComputeOpNode>() && !isScan && !isExtern) || !trace ||
             trace->kind == StageTrace::Kind::InlinedAlready || writesScanState.count(stage->op.get()))
             continue;

@@ -64,6 +64,9 @@ enum class NodeKind : uint8_t {
     ComputeOp,
     ScanOp,
     ExternOp,
+    TensorComputeOp,
+    BufferDecl,
+    TensorIntrin,
 };
 
 constexpr bool isExprKind(NodeKind k) { return k <= NodeKind::Reduce; }

@@ -15,7 +15,7 @@ public:
 
     static constexpr bool matches(NodeKind k) {
         return k == NodeKind::PlaceholderOp || k == NodeKind::ComputeOp || k == NodeKind::ScanOp ||
-               k == NodeKind::ExternOp;
+               k == NodeKind::ExternOp || k == NodeKind::TensorComputeOp;
     }
 
     virtual int numOutputs() const = 0;

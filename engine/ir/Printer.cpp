@@ -1,5 +1,6 @@
 #include "ir/Printer.h"
 
+#include "ir/BufferDecl.h"
 #include "ir/Functor.h"
 #include "ir/Operation.h"
 
@@ -90,6 +91,9 @@ public:
             m_os << op->typeKey() << "(" << op->name << ")";
         } else if (const auto* r = node.as<CommReducerNode>()) {
             printReducer(r);
+        } else if (const auto* b = node.as<BufferDeclNode>()) {
+            m_os << "buffer(" << b->name << ")";
+
         } else {
             m_os << "<node>";
         }

@@ -1,5 +1,7 @@
 #include "lower/ComputeStmt.h"
 
+#include "lower/Tensorize.h"
+
 #include "ir/Op.h"
 #include "ir/Printer.h"
 #include "ir/Substitute.h"
@@ -87,16 +89,36 @@ namespace {
 /// The loop nests of a compute stage (TVM's ComputeLoopNest): the main nest with its bound
 /// checks, and for reductions the init nest, placed after the leading leaves that touch no
 /// reduce axis.
-struct ComputeLoopNest {
-    LoopNest mainNest;
-    IterVarMap<Expr> mainValues;
-    LoopNest initNest;
-    IterVarMap<Expr> initValues;
-    size_t numCommonLoops = 0;
-};
+/// The init and update statements of a reduction (TVM's MakeReduction): the init stores the
+/// reduction's init values when it has them, else the reducer's identity.
+void makeReduction(const ComputeOpNode* op, const Operation& self, Stmt* init, Stmt* update) {
+    std::vector<Expr> args = axisVars(op);
+    const auto* reduce = op->body[0].as<ReduceNode>();
+    BS_CHECK(reduce) << "reduction body expected";
+    std::vector<Expr> lhs;
+    for (size_t i = 0; i < op->body.size(); ++i)
+        lhs.push_back(self.output(int(i))(args));
+    std::vector<Expr> updated = reduce->combiner.combine(lhs, reduce->source);
+    const std::vector<Expr>& start =
+        reduce->init.empty() ? reduce->combiner->identityElement : reduce->init;
+    std::vector<Stmt> inits, updates;
+    for (size_t i = 0; i < op->body.size(); ++i) {
+        Tensor t = self.output(int(i));
+        inits.push_back(ProducerStoreNode::make(t, start[i], args));
+        updates.push_back(ProducerStoreNode::make(t, updated[i], args));
+    }
+    *init = SeqNode::make(inits);
+    *update = SeqNode::make(updates);
+    if (!isOne(reduce->condition))
+        *update = IfThenElseNode::make(reduce->condition, *update);
+}
 
-ComputeLoopNest makeComputeLoopNest(const ComputeOpNode* op, const Stage& stage,
-                                    const IterVarMap<Range>& bounds, const ScheduleOpsOptions& options) {
+} // namespace
+
+ComputeLoopNest makeComputeLoopNest(const Stage& stage, const IterVarMap<Range>& bounds,
+                                    const ScheduleOpsOptions& options) {
+    const ComputeAxes op = computeAxesOf(stage->op);
+    BS_CHECK(op) << "stage " << stage.name() << " has no compute axes";
     ComputeLoopNest n;
     static const IterVarSet kNone;
     const IterVarSet& proven = options.provenInRange ? *options.provenInRange : kNone;
@@ -106,14 +128,14 @@ ComputeLoopNest makeComputeLoopNest(const ComputeOpNode* op, const Stage& stage,
     // TVM adds the store predicate to the main nest's predicates, unwrapped (ComputeLoopNest).
     if (stage->storePredicate.defined())
         n.mainNest.back().push_back(IfThenElseNode::make(stage->storePredicate, EvaluateNode::make(0)));
-    if (op->reduceAxis.empty()) {
+    if ((*op.reduceAxis).empty()) {
         n.numCommonLoops = stage->leafIterVars.size();
         return n;
     }
     IterVarMap<int> mask;
-    for (const IterVar& iv : op->reduceAxis)
+    for (const IterVar& iv : (*op.reduceAxis))
         mask[iv] = 2;
-    for (const IterVar& iv : op->axis)
+    for (const IterVar& iv : (*op.axis))
         mask[iv] = 1;
     passDownBitMaskOr(stage, &mask);
     const auto& leaves = stage->leafIterVars;
@@ -143,37 +165,20 @@ ComputeLoopNest makeComputeLoopNest(const ComputeOpNode* op, const Stage& stage,
     return n;
 }
 
-/// The init and update statements of a reduction (TVM's MakeReduction): the init stores the
-/// reduction's init values when it has them, else the reducer's identity.
-void makeReduction(const ComputeOpNode* op, const Operation& self, Stmt* init, Stmt* update) {
-    std::vector<Expr> args = axisVars(op);
-    const auto* reduce = op->body[0].as<ReduceNode>();
-    BS_CHECK(reduce) << "reduction body expected";
-    std::vector<Expr> lhs;
-    for (size_t i = 0; i < op->body.size(); ++i)
-        lhs.push_back(self.output(int(i))(args));
-    std::vector<Expr> updated = reduce->combiner.combine(lhs, reduce->source);
-    const std::vector<Expr>& start =
-        reduce->init.empty() ? reduce->combiner->identityElement : reduce->init;
-    std::vector<Stmt> inits, updates;
-    for (size_t i = 0; i < op->body.size(); ++i) {
-        Tensor t = self.output(int(i));
-        inits.push_back(ProducerStoreNode::make(t, start[i], args));
-        updates.push_back(ProducerStoreNode::make(t, updated[i], args));
-    }
-    *init = SeqNode::make(inits);
-    *update = SeqNode::make(updates);
-    if (!isOne(reduce->condition))
-        *update = IfThenElseNode::make(reduce->condition, *update);
-}
-
-} // namespace
-
 Stmt makeComputeStmt(const ComputeOpNode* op, const Stage& stage, const IterVarMap<Range>& bounds,
                      const ScheduleOpsOptions& options) {
-    if (isCrossThreadReduction(op, stage))
+    if (isCrossThreadReduction(op, stage)) {
+        if (int leaf = tensorizedLeaf(stage); leaf >= 0)
+            throw UserError(Diagnostic{"tensorize of '" + stage.name() + "': its reduction is "
+                                           "across threads (a reduce loop is bound to a thread), "
+                                           "which a tensor intrinsic cannot compute (TVM: Cannot "
+                                           "mix cross thread reduction with Tensorize)",
+                                       stage.attrOf(stage->leafIterVars[size_t(leaf)])->location});
         return makeCrossThreadReduction(op, stage, bounds, options);
-    ComputeLoopNest n = makeComputeLoopNest(op, stage, bounds, options);
+    }
+    if (tensorizedLeaf(stage) >= 0)
+        return makeTensorize(op, stage, bounds, options);
+    ComputeLoopNest n = makeComputeLoopNest(stage, bounds, options);
     if (op->reduceAxis.empty()) {
         std::vector<Stmt> provides;
         for (size_t i = 0; i < op->body.size(); ++i)

@@ -11,6 +11,22 @@
 
 namespace bs {
 
+/// The loop nests of a compute stage (TVM's ComputeLoopNest): the main nest (one level per
+/// leaf after a level for the attach point, then a level of bound checks and the store
+/// predicate), the values of the IterVars in it, and for a reduction the init nest over the
+/// data-parallel leaves and the number of leaves the two nests share.
+struct ComputeLoopNest {
+    LoopNest mainNest;
+    IterVarMap<Expr> mainValues;
+    LoopNest initNest;
+    IterVarMap<Expr> initValues;
+    size_t numCommonLoops = 0;
+};
+
+/// For a compute or tensor-compute stage.
+ComputeLoopNest makeComputeLoopNest(const Stage& stage, const IterVarMap<Range>& bounds,
+                                    const ScheduleOpsOptions& options);
+
 /// The statement computing `stage` (its provide, or its reduction's init and update) inside
 /// its loop nest, with the IterVars' values substituted.
 Stmt makeComputeStmt(const ComputeOpNode* op, const Stage& stage, const IterVarMap<Range>& bounds,

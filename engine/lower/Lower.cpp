@@ -134,6 +134,13 @@ std::vector<Var> programScalars(const Schedule& sch) {
         if (const auto* compute = stage->op.as<ComputeOpNode>())
             for (const Expr& body : compute->body)
                 collect(body);
+        if (const auto* tc = stage->op.as<TensorComputeOpNode>()) {
+            for (const Region& region : tc->inputRegions)
+                for (const Range& r : region)
+                    collectRange(r);
+            for (const Expr& e : tc->scalarInputs)
+                collect(e);
+        }
     }
     return scalars;
 }

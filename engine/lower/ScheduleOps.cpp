@@ -8,6 +8,7 @@
 #include "lower/ComputeStmt.h"
 #include "lower/LoopNest.h"
 #include "lower/StorageFlatten.h"
+#include "lower/Tensorize.h"
 #include "schedule/BoundStepText.h"
 #include "schedule/Graph.h"
 #include "schedule/MessagePassing.h"
@@ -31,16 +32,19 @@ public:
             return makeScanPipeline(stage, scan, consumer);
         if (const auto* ext = stage->op.as<ExternOpNode>())
             return makeExternPipeline(stage, ext, consumer);
-        const auto* op = stage->op.as<ComputeOpNode>();
-        if (!op)
+        const ComputeAxes compute = computeAxesOf(stage->op);
+        if (!compute)
             throw UserError("stage '" + stage->op->name + "' cannot be lowered: only compute, "
-                            "scan and extern operations are supported");
+                            "tensor compute, scan and extern operations are supported");
         Region region;
-        for (const IterVar& iv : op->axis)
+        for (const IterVar& iv : *compute.axis)
             region.push_back(realizeRange(iv));
         std::vector<Region> regions(size_t(stage->op->numOutputs()), region);
-        std::vector<std::vector<IterVar>> axes(regions.size(), op->axis);
-        return realize(stage, makeComputeStmt(op, stage, m_bounds, m_options), consumer, regions, axes);
+        std::vector<std::vector<IterVar>> axes(regions.size(), *compute.axis);
+        const auto* tc = stage->op.as<TensorComputeOpNode>();
+        Stmt provide = tc ? makeTensorComputeStmt(tc, stage, m_bounds, m_options)
+                          : makeComputeStmt(stage->op.as<ComputeOpNode>(), stage, m_bounds, m_options);
+        return realize(stage, provide, consumer, regions, axes);
     }
 
 private:

@@ -1,6 +1,7 @@
 #include "lower/StorageFlatten.h"
 
 #include "arith/Analyzer.h"
+#include "ir/BufferDecl.h"
 #include "ir/Equality.h"
 #include "ir/Functor.h"
 #include "ir/Op.h"
@@ -111,7 +112,7 @@ Expr relativeIndex(const Expr& index, const Expr& min) {
     return index - min;
 }
 
-/// Row-major offset over the entry's region (TVM's BufferNode::ElemOffset).
+/// Row-major offset over the entry's region (TVM's BufferDeclNode::ElemOffset).
 Expr flatIndex(const BufferEntry& entry, const std::vector<Expr>& tensorIndices) {
     std::vector<Expr> indices = entry.threadIndices;
     indices.insert(indices.end(), tensorIndices.begin(), tensorIndices.end());
@@ -293,6 +294,8 @@ private:
     /// the body uses the buffer of the bound tensor in place of the declared buffer's handle.
     /// The tensor is bound whole, so its buffer must start at element 0 of every axis.
     Stmt bindBuffer(const AttrStmtNode* op) {
+        if (const auto* buffer = op->node.as<BufferDeclNode>())
+            return bindSlice(op, buffer);
         const auto* handle = op->node.as<VarNode>();
         const auto* tuple = op->value.as<CallNode>();
         const auto* load = tuple && !tuple->args.empty() ? tuple->args[0].as<ProducerLoadNode>()
@@ -320,6 +323,109 @@ private:
         }
         Stmt body = BufferVarRenamer(Var(handle), entry.data).visitStmt(op->body);
         return visitStmt(body);
+    }
+
+    /// TVM's buffer_bind_scope for a tensor intrinsic's buffer (StorageFlatten's
+    /// HandleBufferBindScope and ArgBinder::BindBuffer): the buffer is bound to a region of the
+    /// tensor's buffer. Its data is that buffer; its variables (element offset, extents,
+    /// strides) take the region's values; its constants must equal them. Leading region axes
+    /// of extent 1 the buffer does not have are skipped (TVM's fuzzy match).
+    Stmt bindSlice(const AttrStmtNode* op, const BufferDeclNode* buffer) {
+        const auto* tuple = op->value.as<CallNode>();
+        const auto* load = tuple && !tuple->args.empty() ? tuple->args[0].as<ProducerLoadNode>()
+                                                         : nullptr;
+        BS_CHECK(load && tuple->args.size() == 1 + 2 * load->tensor.ndim())
+            << "malformed buffer_bind_scope";
+        const BufferEntry& entry = lookup(load->tensor);
+        const size_t ndim = load->tensor.ndim();
+        std::vector<Expr> mins, extents;
+        for (size_t d = 0; d < ndim; ++d) {
+            mins.push_back(visitExpr(tuple->args[1 + 2 * d]));
+            extents.push_back(visitExpr(tuple->args[2 + 2 * d]));
+        }
+        const std::string what = "buffer '" + buffer->name + "' bound to " + bufferName(load->tensor);
+        if (buffer->shape.size() > ndim)
+            throw UserError(what + ": the buffer has " + std::to_string(buffer->shape.size()) +
+                            " dimensions, the tensor " + std::to_string(ndim));
+        if (buffer->dtype != load->tensor.dtype())
+            throw UserError(what + ": the buffer is " + buffer->dtype.toString() + ", the tensor " +
+                            load->tensor.dtype().toString() + " (TVM: data type mismatch)");
+        Analyzer analyzer;
+        const size_t lead = entry.threadIndices.size();
+        for (size_t d = 0; d < ndim; ++d) {
+            const Expr& lo = entry.mins[lead + d];
+            Expr hi = lo + entry.extents[lead + d];
+            if (analyzer.canProve(mins[d] < lo) || analyzer.canProve(hi < mins[d] + extents[d]))
+                throw UserError(what + ": the region " + regionOf(mins, extents) +
+                                " reaches outside the part of " + bufferName(load->tensor) +
+                                " that is realized, axis " + std::to_string(d) + " [" +
+                                toString(lo) + ", " + toString(entry.extents[lead + d]) + "]");
+        }
+        const size_t skip = ndim - buffer->shape.size();
+        for (size_t d = 0; d < skip; ++d)
+            if (!analyzer.canProveEqual(extents[d], makeOne(extents[d].type())))
+                throw UserError(what + ": the region's axis " + std::to_string(d) + " spans " +
+                                toString(extents[d]) + " but the buffer has no such dimension");
+        // The strides of the tensor's buffer, thread dimensions first.
+        std::vector<Expr> strides = entry.strides;
+        if (strides.empty()) {
+            strides.assign(entry.extents.size(), Expr(1));
+            for (size_t k = entry.extents.size(); k-- > 1;)
+                strides[k - 1] = analyzer.simplify(strides[k] * entry.extents[k]);
+        }
+        VarMap<Expr> bound;
+        auto bind = [&](const Expr& declared, const Expr& actual, const std::string& field) {
+            Expr value = analyzer.simplify(actual);
+            if (const auto* v = declared.as<VarNode>()) {
+                auto [it, fresh] = bound.emplace(Var(v), value);
+                if (fresh || analyzer.canProveEqual(it->second, value))
+                    return;
+            } else if (analyzer.canProveEqual(declared, value)) {
+                return;
+            }
+            throw UserError(what + ": its " + field + " is " + toString(declared) +
+                            " but the region gives " + toString(value));
+        };
+        for (size_t k = 0; k < buffer->shape.size(); ++k)
+            bind(buffer->shape[k], extents[skip + k], "extent " + std::to_string(k));
+        if (!buffer->strides.empty()) {
+            for (size_t k = 0; k < buffer->strides.size(); ++k)
+                bind(buffer->strides[k], strides[lead + skip + k], "stride " + std::to_string(k));
+        } else {
+            Expr compact = Expr(1);
+            for (size_t k = buffer->shape.size(); k-- > 0;) {
+                const Expr& extent = extents[skip + k];
+                if (!analyzer.canProveEqual(extent, makeOne(extent.type())) &&
+                    !analyzer.canProveEqual(strides[lead + skip + k], compact))
+                    throw UserError(what + ": the region " + regionOf(mins, extents) +
+                                    " is not contiguous in " + bufferName(load->tensor) +
+                                    ", but the buffer has no strides (TVM: cannot bind a compact "
+                                    "buffer to a strided region); declare it with strides, e.g. "
+                                    "tvm.tir.decl_buffer(shape, strides=[te.var(\"s\"), 1])");
+                compact = compact * extent;
+            }
+        }
+        Expr offset = analyzer.simplify(flatIndex(entry, mins));
+        bind(buffer->elemOffset, offset, "element offset");
+        std::optional<int64_t> misalign =
+            buffer->offsetFactor > 1
+                ? asConstInt(analyzer.simplify(floormod(offset, Expr(buffer->offsetFactor))))
+                : std::nullopt;
+        if (misalign && *misalign != 0)
+            throw UserError(what + ": the region starts at element " + toString(offset) +
+                            ", not a multiple of the buffer's offset_factor " +
+                            std::to_string(buffer->offsetFactor));
+        Stmt body = bound.empty() ? op->body : substitute(op->body, bound);
+        body = BufferVarRenamer(buffer->data, entry.data).visitStmt(body);
+        return visitStmt(body);
+    }
+
+    static std::string regionOf(const std::vector<Expr>& mins, const std::vector<Expr>& extents) {
+        std::string out;
+        for (size_t d = 0; d < mins.size(); ++d)
+            out += (d ? ", " : "") + std::string("[") + toString(mins[d]) + ", " +
+                   toString(extents[d]) + "]";
+        return out;
     }
 
     /// The step that explains an allocate's size: the product of the realize region's extents,

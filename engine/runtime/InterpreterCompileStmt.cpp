@@ -2,6 +2,7 @@
 /// their storage scope, and kernels (outermost blockIdx/threadIdx thread_extent nests).
 #include "runtime/InterpreterCompiler.h"
 
+#include "ir/BufferDecl.h"
 #include "ir/Functor.h"
 #include "ir/Op.h"
 #include "ir/Operation.h"
@@ -290,6 +291,9 @@ int32_t Compiler::attrStmt(const AttrStmtNode* op) {
     if (op->key == attr::kBufferBindScope) {
         // An extern stage's buffer (before StorageFlatten): its handle is the bound tensor's
         // storage, which is whole (ScheduleOps realizes it so).
+        if (op->node.as<BufferDeclNode>())
+            fail("a tensorized stage's buffers are bound by StorageFlatten: run the lowered "
+                 "program");
         const auto* handle = op->node.as<VarNode>();
         const auto* tuple = op->value.as<CallNode>();
         const auto* load = tuple && !tuple->args.empty() ? tuple->args[0].as<ProducerLoadNode>()
@@ -326,12 +330,19 @@ int32_t Compiler::callPacked(const EvaluateNode* op, const CallNode* call) {
             if (!data || !shape || !shape->isIntrinsic("tvm_stack_make_shape"))
                 fail("tvm_stack_make_array: expected (buffer, tvm_stack_make_shape(...), strides, "
                      "ndim, dtype, elem_offset)");
-            if (!isConstInt(array->args[2], 0))
-                fail("tvm_stack_make_array: arrays with strides are not supported");
+            const auto* strides = array->args[2].as<CallNode>();
+            if (!isConstInt(array->args[2], 0) &&
+                (!strides || !strides->isIntrinsic("tvm_stack_make_shape") ||
+                 strides->args.size() != shape->args.size()))
+                fail("tvm_stack_make_array: the strides must be 0 or a tvm_stack_make_shape of "
+                     "one stride per dimension");
             a.kind = PackedCallArg::Kind::Array;
             a.bufferSlot = bufferSlotOf(Var(data));
             for (const Expr& extent : shape->args)
                 a.shape.push_back(expr(extent, 0));
+            if (strides)
+                for (const Expr& stride : strides->args)
+                    a.strides.push_back(expr(stride, 0));
             a.elemOffset = expr(array->args[5], 0);
             a.dtype = array->args[4].type();
         } else if (const auto* handle = arg.as<VarNode>(); handle && arg.type().isHandle()) {

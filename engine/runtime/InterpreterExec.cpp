@@ -213,7 +213,7 @@ void Executor::execCallPacked(const SNode& n) {
     size_t count = call.args.size();
     std::vector<PackedArg> args(count);
     std::vector<PackedArray> arrays(count);
-    std::vector<std::vector<int64_t>> shapes(count);
+    std::vector<std::vector<int64_t>> shapes(count), strides(count);
     for (size_t i = 0; i < count; ++i) {
         const PackedCallArg& a = call.args[i];
         switch (a.kind) {
@@ -236,20 +236,32 @@ void Executor::execCallPacked(const SNode& n) {
             break;
         case PackedCallArg::Kind::Array: {
             Storage& s = *m_bufs[a.bufferSlot];
+            // The span of elements the array reaches: one past its last element, row-major
+            // or by its strides.
             int64_t elements = 1;
             for (int32_t e : a.shape)
                 elements *= shapes[i].emplace_back(eval(e).i);
-            int64_t offset = eval(a.elemOffset).i;
-            if (offset < 0 || offset + elements > s.size)
+            const int64_t offset = eval(a.elemOffset).i;
+            int64_t first = offset; // the lowest element reached (a stride may be negative)
+            if (!a.strides.empty() && elements > 0) {
+                int64_t low = 0, high = 0;
+                for (size_t d = 0; d < a.strides.size(); ++d) {
+                    int64_t reach = (shapes[i][d] - 1) * strides[i].emplace_back(eval(a.strides[d]).i);
+                    (reach < 0 ? low : high) += reach;
+                }
+                first += low;
+                elements = high - low + 1;
+            }
+            if (first < 0 || first + elements > s.size)
                 throw UserError("packed function '" + call.name + "': array " +
                                 std::to_string(i) + " (" + std::to_string(elements) +
-                                " elements from " + std::to_string(offset) +
+                                " elements from " + std::to_string(first) +
                                 ") does not fit its buffer '" + (s.name ? *s.name : "?") + "' of " +
                                 std::to_string(s.size) + " elements");
             PackedArray& array = arrays[i];
             array.data = s.data;
             array.shape = shapes[i].data();
-            array.strides = nullptr;
+            array.strides = strides[i].empty() ? nullptr : strides[i].data();
             array.ndim = int32_t(a.shape.size());
             array.typeCode = uint8_t(a.dtype.code());
             array.typeBits = uint8_t(a.dtype.bits());
@@ -259,7 +271,7 @@ void Executor::execCallPacked(const SNode& n) {
             // A packed function may touch any element of the arrays it is given; which it
             // reads and which it writes the interpreter cannot see (nor count its stores).
             if (m_trace)
-                for (int64_t k = offset; k < offset + elements; ++k)
+                for (int64_t k = first; k < first + elements; ++k)
                     touch(s, k, kElementRead);
             break;
         }

@@ -246,6 +246,7 @@ struct PackedCallArg {
     std::string text;         ///< String
     int32_t bufferSlot = -1;  ///< Handle, Array
     std::vector<int32_t> shape; ///< Array: one expression per dimension
+    std::vector<int32_t> strides; ///< Array: one expression per dimension, or none (row-major)
     int32_t elemOffset = -1;  ///< Array
     DataType dtype;           ///< Array: the element type
 };

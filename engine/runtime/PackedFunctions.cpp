@@ -202,8 +202,7 @@ void callPacked(const std::string& name, const std::vector<PackedArg>& args) {
         if (it == r.functions.end() || it->second.empty())
             throw UserError("packed function '" + name +
                             "' is not registered (tvm.register_func registers it; a function a "
-                            "script registers lives only while the script runs, so call the "
-                            "function tvm.build made inside that script)");
+                            "script registers lives until the next script starts)");
         fn = it->second.back().fn;
     }
     fn(args);

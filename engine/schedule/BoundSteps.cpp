@@ -39,6 +39,8 @@ const char* stepPhaseName(StepPhase phase) {
         return "realize";
     case StepPhase::BoundCheck:
         return "bound-check";
+    case StepPhase::Tensorize:
+        return "tensorize";
     case StepPhase::Allocate:
         return "allocate";
     }

@@ -38,10 +38,11 @@ enum class StepPhase : uint8_t {
     Tight,     ///< the tight rules refine a range (exact box, split remainder)
     Realize,   ///< ScheduleOps realizes a stage over its root ranges
     BoundCheck,///< ScheduleOps guards a stage's body with a likely() condition
+    Tensorize, ///< ScheduleOps binds a tensor intrinsic's buffer to the region its loops cover
     Allocate,  ///< storage flattening allocates a realized buffer
 };
 /// `normalize`, `visit`, `consumer`, `leaf-set`, `relax`, `pass-up`, `root-set`, `request`,
-/// `union`, `pass-down`, `tight`, `realize`, `bound-check`, `allocate`.
+/// `union`, `pass-down`, `tight`, `realize`, `bound-check`, `tensorize`, `allocate`.
 const char* stepPhaseName(StepPhase phase);
 
 /// A value a step reads or writes: the set or range of an IterVar, a tensor axis, an expression.

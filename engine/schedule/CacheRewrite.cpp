@@ -72,11 +72,11 @@ struct AxisMapping {
     std::vector<Expr> predicates;
 };
 
-AxisMapping prepareAxisMapping(const Stage& stage, const ComputeOpNode* compute,
+AxisMapping prepareAxisMapping(const Stage& stage, ComputeAxes compute,
                                const std::string& context) {
     AxisMapping m;
-    IterVarSet reduceAxes(compute->reduceAxis.begin(), compute->reduceAxis.end());
-    for (const IterVar& iv : compute->axis)
+    IterVarSet reduceAxes(compute.reduceAxis->begin(), compute.reduceAxis->end());
+    for (const IterVar& iv : *compute.axis)
         m.domains[iv] = iv->dom;
     Analyzer analyzer;
     passDownDomain(stage, &m.domains, &analyzer, BoundRules::Tvm, /*allowMissing=*/true);
@@ -98,7 +98,7 @@ AxisMapping prepareAxisMapping(const Stage& stage, const ComputeOpNode* compute,
     for (const BoundCheck& check :
          makeBoundCheck(stage, m.domains, values, /*skipIterVarDomain=*/true, reduceAxes))
         m.predicates.push_back(check.predicate);
-    for (const IterVar& iv : compute->axis)
+    for (const IterVar& iv : *compute.axis)
         if (values.count(iv))
             m.rootToLeaves[iv->var] = values.at(iv);
     return m;
@@ -128,11 +128,11 @@ std::vector<Expr> cacheBody(const ComputeOpNode* compute, const AxisMapping& m) 
 
 /// The indices at which the original stage reads the cache: each data-parallel leaf's value
 /// in terms of the root axes.
-std::vector<Expr> cacheReadIndices(const Stage& stage, const ComputeOpNode* compute,
+std::vector<Expr> cacheReadIndices(const Stage& stage, ComputeAxes compute,
                                    const AxisMapping& m) {
-    IterVarSet reduceAxes(compute->reduceAxis.begin(), compute->reduceAxis.end());
+    IterVarSet reduceAxes(compute.reduceAxis->begin(), compute.reduceAxis->end());
     IterVarMap<Expr> values;
-    for (const IterVar& iv : compute->axis)
+    for (const IterVar& iv : *compute.axis)
         values[iv] = iv->var;
     passDownIndex(stage, m.domains, &values, /*allowMissing=*/true);
     std::vector<Expr> indices;
@@ -142,14 +142,14 @@ std::vector<Expr> cacheReadIndices(const Stage& stage, const ComputeOpNode* comp
     return indices;
 }
 
-/// The checks of cache_write: a compute stage, tensors that are its outputs (one or all).
-const ComputeOpNode* checkCacheWrite(const Schedule& sch, const Stage& stage,
-                                     const std::vector<Tensor>& tensors, const std::string& scope,
-                                     const std::string& context) {
+/// The checks of cache_write: a compute (or tensor compute) stage, tensors that are its outputs
+/// (one or all).
+void checkCacheWrite(const Schedule& sch, const Stage& stage, const std::vector<Tensor>& tensors,
+                     const std::string& scope, const std::string& context) {
     if (scope.empty())
         failPrimitive(context, "the storage scope must not be empty");
-    const auto* compute = stage->op.as<ComputeOpNode>();
-    if (!compute)
+    const Operation& compute = stage->op;
+    if (!computeAxesOf(compute))
         failPrimitive(context, "only a compute can be cached for writing, '" + stage.name() +
                                    "' is a " + stage->op->typeKey());
     for (const Tensor& t : tensors)
@@ -160,7 +160,54 @@ const ComputeOpNode* checkCacheWrite(const Schedule& sch, const Stage& stage,
         failPrimitive(context, "give one tensor or all " + std::to_string(compute->numOutputs()) +
                                    " outputs of '" + stage.name() + "', not " +
                                    std::to_string(tensors.size()));
-    return compute;
+}
+
+/// TVM's CacheWriteWithReLayoutTensor: the cache is the tensor compute over one axis per
+/// data-parallel leaf (then the intrinsic's own axes), its regions rewritten onto them; the
+/// original stage copies from it.
+std::pair<Operation, Operation> cacheTensorCompute(const Stage& stage, const TensorComputeOpNode* tc,
+                                                   const std::string& scope,
+                                                   const std::string& context) {
+    if (tc->numOutputs() != 1)
+        failPrimitive(context, "a tensor compute stage with several outputs cannot be cached for "
+                               "writing (TVM: cache write only support single output "
+                               "tensor_compute_op)");
+    if (!stage->relations.empty())
+        failPrimitive(context, "the loops of tensor compute stage '" + stage.name() +
+                                   "' were split or fused, so the cache would not call "
+                                   "the intrinsic once per iteration of its axes; call cache_write "
+                                   "first");
+    AxisMapping m = prepareAxisMapping(stage, computeAxesOf(stage->op), context);
+    std::vector<IterVar> cacheAxes = m.cacheAxes;
+    for (size_t i = size_t(tc->schedulableNdim); i < tc->axis.size(); ++i) {
+        const IterVar& iv = tc->axis[i];
+        cacheAxes.emplace_back(iv->dom, copyWithSuffix(iv->var, ".c"), iv->iterType);
+    }
+    auto onCacheAxes = [&](const Expr& e) {
+        return substitute(substitute(e, m.rootToLeaves), m.leafToCacheAxis);
+    };
+    std::vector<Region> regions;
+    for (const Region& region : tc->inputRegions) {
+        regions.emplace_back();
+        for (const Range& r : region)
+            regions.back().push_back(Range(onCacheAxes(r.min), onCacheAxes(r.extent)));
+    }
+    std::vector<Expr> scalars;
+    for (const Expr& e : tc->scalarInputs)
+        scalars.push_back(onCacheAxes(e));
+    Operation cacheOp = TensorComputeOpNode::make(tc->name + "." + scope, tc->tag, cacheAxes,
+                                                  tc->reduceAxis, tc->schedulableNdim, tc->intrin,
+                                                  tc->inputs, regions, scalars);
+    // The original stage copies every axis, the intrinsic's too, so they become loops.
+    std::vector<IterVar> copyAxes(tc->axis.begin(), tc->axis.begin() + tc->schedulableNdim);
+    std::vector<Expr> indices = cacheReadIndices(stage, computeAxesOf(stage->op), m);
+    for (size_t i = size_t(tc->schedulableNdim); i < tc->axis.size(); ++i) {
+        const IterVar& iv = tc->axis[i];
+        copyAxes.emplace_back(iv->dom, iv->var, IterVarType::DataPar);
+        indices.push_back(iv->var);
+    }
+    Operation copyOp = ComputeOpNode::make(tc->name, tc->tag, copyAxes, {cacheOp.output(0)(indices)});
+    return {cacheOp, copyOp};
 }
 
 /// TVM's ReplaceOriginalOp: consumers read `copyOp`, the stage computes it over its root axes
@@ -231,12 +278,19 @@ std::vector<Tensor> Schedule::cacheWrite(const std::vector<Tensor>& tensors,
         throw UserError("cache_write: no tensor given");
     const std::string context = "cache_write of '" + tensors[0].name() + "' into '" + scope + "'";
     Stage stage = (*this)[tensors[0].op];
-    const ComputeOpNode* compute = checkCacheWrite(*this, stage, tensors, scope, context);
-
-    AxisMapping mapping = prepareAxisMapping(stage, compute, context);
+    checkCacheWrite(*this, stage, tensors, scope, context);
+    if (const auto* tc = stage->op.as<TensorComputeOpNode>()) {
+        auto [cacheOp, copyOp] = cacheTensorCompute(stage, tc, scope, context);
+        std::vector<Stage> outputs = outputStages(*this);
+        replaceOriginalOp(*mutableNode(), stage, copyOp, cacheOp, scope);
+        setOutputs(*mutableNode(), outputs);
+        return {cacheOp.output(0)};
+    }
+    const auto* compute = stage->op.as<ComputeOpNode>();
+    AxisMapping mapping = prepareAxisMapping(stage, computeAxesOf(stage->op), context);
     Operation cacheOp = ComputeOpNode::make(compute->name + "." + scope, compute->tag,
                                             mapping.cacheAxes, cacheBody(compute, mapping));
-    std::vector<Expr> indices = cacheReadIndices(stage, compute, mapping);
+    std::vector<Expr> indices = cacheReadIndices(stage, computeAxesOf(stage->op), mapping);
     std::vector<Expr> copyBody;
     for (int i = 0; i < cacheOp->numOutputs(); ++i)
         copyBody.push_back(cacheOp.output(i)(indices));

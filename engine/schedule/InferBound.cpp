@@ -419,6 +419,44 @@ void requestFromExtern(const ExternOpNode* ext, TensorDomMap& tmap, StageStepLog
     }
 }
 
+/// Phase 3 for a tensor-compute consumer (TVM's TensorComputeOpNode::PropBoundToInputs): each
+/// input is needed over its region, each range evaluated over the consumer's roots.
+void requestFromTensorCompute(const TensorComputeOpNode* tc, const VarMap<IntSet>& domMap,
+                              Analyzer& analyzer, TensorDomMap& tmap, StageStepLog& log,
+                              const std::vector<int>& rootSetSteps, RequestStepMap& requestSteps) {
+    for (size_t i = 0; i < tc->inputs.size(); ++i) {
+        const Tensor& t = tc->inputs[i];
+        auto it = tmap.find(t);
+        if (it == tmap.end())
+            continue;
+        for (size_t axis = 0; axis < t.ndim(); ++axis) {
+            const Range& r = tc->inputRegions[i][axis];
+            // TVM's EvalSet(Range): the last element simplified first, so that a region
+            // [i, 10 - i) ends at 9 whatever i is.
+            Expr last = analyzer.simplify(r.min + r.extent - 1);
+            IntSet request = IntSet::interval(analyzer.intSet(r.min, domMap).min(),
+                                              analyzer.intSet(last, domMap).max());
+            it->second[axis].push_back(request);
+            Expr index = r.min;
+            RequestEntry entry{t, int(axis), index, request, request, false};
+            log.add(StepPhase::Request, "tensor-compute-region",
+                    "Phase 3: '" + tc->name + "' calls tensor intrinsic '" + tc->intrin->name +
+                        "' on " + t.name() + " axis " + std::to_string(axis) + " over [" +
+                        toString(r.min) + ", " + toString(r.extent) + "] at each iteration: " +
+                        request.toString() + " over its loops.",
+                    entry);
+            BoundStep& step = log.last();
+            step.tensor = t;
+            step.axis = int(axis);
+            step.from = rootSetSteps;
+            step.inputs.push_back(StepValue{"region", IterVar(), std::nullopt, r, Expr()});
+            step.outputs.push_back(StepValue{t.name() + "[axis " + std::to_string(axis) + "]",
+                                             IterVar(), request, std::nullopt, Expr()});
+            requestSteps[{t.op.get(), t.valueIndex, int(axis)}].push_back(step.id);
+        }
+    }
+}
+
 /// Binds the ranges the consumer's expressions can mention: the consumer's own IterVars, the
 /// loops around it (its attach path) and around the producer, with the threads they are bound
 /// to. TVM binds every range inferred so far, but no other variable can appear in these
@@ -559,6 +597,8 @@ void requestFromConsumer(const Schedule& sch, const Stage& stage, const Operatio
         requestFromScan(scan, domMap, rmap, tmap, log, rootSetSteps, requestSteps);
     } else if (const auto* ext = consumerOp.as<ExternOpNode>()) {
         requestFromExtern(ext, tmap, log, requestSteps);
+    } else if (const auto* tc = consumerOp.as<TensorComputeOpNode>()) {
+        requestFromTensorCompute(tc, domMap, analyzer, tmap, log, rootSetSteps, requestSteps);
     } else {
         const auto* compute = consumerOp.as<ComputeOpNode>();
         BS_CHECK(compute) << "consumer " << consumerOp->name << " is not a compute operation";
@@ -652,19 +692,29 @@ void gatherBound(const Stage& stage, const TensorDomMap& tmap, const RequestStep
         return gatherScanBound(stage, scan, tmap, requestSteps, rmap, log);
     if (stage->op.as<ExternOpNode>())
         return; // TVM's ExternOpNode::GatherBound: no loops, nothing to bound
-    const auto* compute = stage->op.as<ComputeOpNode>();
+    ComputeAxes compute = computeAxesOf(stage->op);
     BS_CHECK(compute) << "stage " << stage->op->name << " is not a compute operation";
     const Tensor out = stage->op.output(0);
     const auto& tdom = tmap.at(out);
-    for (size_t i = 0; i < compute->axis.size(); ++i) {
-        const IterVar& iv = compute->axis[i];
+    // A tensor intrinsic computes its own axes whole, whatever the consumers ask of them.
+    const auto* tc = stage->op.as<TensorComputeOpNode>();
+    const size_t loops = tc ? size_t(tc->schedulableNdim) : compute.axis->size();
+    for (size_t i = loops; i < compute.axis->size(); ++i) {
+        const IterVar& iv = (*compute.axis)[i];
+        (*rmap)[iv] = iv->dom;
+        addRootBoundStep(log, RootBound{iv, int(i), std::nullopt, iv->dom,
+                                        "the tensor intrinsic's own axis: its dom"},
+                         requestStepsOf(requestSteps, out, int(i)), "intrinsic-axis");
+    }
+    for (size_t i = 0; i < loops; ++i) {
+        const IterVar& iv = (*compute.axis)[i];
         IntSet u = unionSets(tdom[i]);
         Range r = u.coverRange(iv->dom);
         (*rmap)[iv] = r;
         addRootBoundStep(log, RootBound{iv, int(i), u, r, "union of the consumers' requests"},
                          requestStepsOf(requestSteps, out, int(i)), "union");
     }
-    for (const IterVar& iv : compute->reduceAxis) {
+    for (const IterVar& iv : *compute.reduceAxis) {
         (*rmap)[iv] = iv->dom;
         addRootBoundStep(log, RootBound{iv, -1, std::nullopt, iv->dom, "reduce axis: its dom"}, {},
                          "reduce-axis");

@@ -341,6 +341,12 @@ void TightRules::refineRootBounds(const Stage& stage, StageTrace& trace, InferBo
             keepAll(stage, "kept (extern stage '" + ct.consumer->name + "' reads it whole)", result);
             return;
         }
+        if (const auto* tc = ct.consumer.as<TensorComputeOpNode>()) {
+            // The intrinsic reads its regions whole, through a buffer.
+            keepAll(stage, "kept ('" + ct.consumer->name + "' passes regions of it to tensor "
+                           "intrinsic '" + tc->intrin->name + "')", result);
+            return;
+        }
     }
     tight::ModelInputs in{m_impl->sch, result.bounds, result.loopExtents, m_impl->bindMap};
     try {

@@ -109,14 +109,17 @@ std::vector<std::vector<Expr>> inlineBodies(ScheduleNode& sch, std::vector<bool>
             args.push_back(iv->var);
         OperationInliner inliner(stage->op, args, compute->body[0]);
         for (size_t j = i + 1; j < n; ++j) {
-            if (const auto* ext = sch.stages[j]->op.as<ExternOpNode>()) {
-                for (const Tensor& t : ext->inputs)
+            const Operation& reader = sch.stages[j]->op;
+            if (reader.as<ExternOpNode>() || reader.as<TensorComputeOpNode>()) {
+                const std::string text =
+                    reader.as<ExternOpNode>()
+                        ? "extern stage '" + reader->name + "', whose body is opaque and reads it"
+                        : "'" + reader->name + "', which passes it to a tensor intrinsic";
+                for (const Tensor& t : reader->inputTensors())
                     if (t.op.same_as(stage->op))
-                        throw UserError(Diagnostic{
-                            "'" + stage->op->name + "' is read by extern stage '" + ext->name +
-                                "', whose body is opaque and reads it from a buffer: it cannot be "
-                                "inlined",
-                            stage->attachLocation});
+                        throw UserError(Diagnostic{"'" + stage->op->name + "' is read by " + text +
+                                                       " from a buffer: it cannot be inlined",
+                                                   stage->attachLocation});
             }
             const auto* consumer = sch.stages[j]->op.as<ComputeOpNode>();
             if (!consumer)

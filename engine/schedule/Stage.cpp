@@ -498,6 +498,21 @@ void Stage::doubleBuffer() const {
     mutableNode()->doubleBuffer = true;
 }
 
+void Stage::tensorize(const IterVar& iv, const TensorIntrin& intrin) const {
+    PrimitiveRecord record(*this, "tensorize");
+    if (!intrin.defined())
+        failPrimitive(contextOf("tensorize", *this, iv), "the tensor intrinsic is undefined");
+    // A tensor compute stage accepts it, and it changes nothing (as in TVM: the stage already
+    // calls an intrinsic).
+    if (isGroup() || !computeAxesOf((*this)->op))
+        failPrimitive(contextOf("tensorize", *this, iv),
+                      "only the loops of a te.compute stage can be tensorized");
+    updateAttr(*this, "tensorize", iv, [&](IterVarAttr& attr) {
+        attr.iterType = IterVarType::Tensorized;
+        attr.tensorIntrin = intrin;
+    });
+}
+
 void Stage::setStorePredicate(const Expr& predicate) const {
     PrimitiveRecord record(*this, "set_store_predicate");
     if (isGroup())

@@ -11,6 +11,7 @@
 
 #include "schedule/IterVarRelation.h"
 #include "te/Operation.h"
+#include "te/TensorIntrin.h"
 
 #include <memory>
 #include <utility>
@@ -40,6 +41,8 @@ struct IterVarAttr {
     /// that dimension of its buffer is padded to `factor * k + offset` (0: no alignment).
     int dimAlignFactor = 0;
     int dimAlignOffset = 0;
+    /// `tensorize(iv, intrin)`: the loops from this leaf inwards are the intrinsic's.
+    TensorIntrin tensorIntrin;
     /// The script line of the last primitive that changed this attribute.
     SourceLocation location;
 };
@@ -141,6 +144,10 @@ public:
     /// iteration's half while the consumers read this one's (InjectDoubleBuffer). Refused for
     /// an output and a group.
     void doubleBuffer() const;
+    /// TVM's tensorize: the loops of this compute stage from leaf `iv` inwards are replaced by
+    /// `intrin`'s statements when lowered (lower/Tensorize.cpp checks that they compute what
+    /// the intrinsic computes). Marks the leaf Tensorized.
+    void tensorize(const IterVar& iv, const TensorIntrin& intrin) const;
     /// Only the iterations where `predicate` holds store the stage's result (TVM's
     /// set_store_predicate; the tutorial's `tx.var.equal(0)` after a cross-thread reduction).
     void setStorePredicate(const Expr& predicate) const;

@@ -84,12 +84,12 @@ def sleep(seconds):
             },
             py::arg("status"));
         setActiveScriptFile(fileName);
-        removeScriptPackedFunctions(); // what an earlier run left (it was stopped)
+        // What the previous script registered (tvm.register_func) lived on for the runs of
+        // its program (`boundscope run`, the app's Run); this script registers its own.
+        removeScriptPackedFunctions();
     }
 
     ~RunEnvironment() {
-        // Functions registered by the script (tvm.register_func) die with its run.
-        removeScriptPackedFunctions();
         setActiveScriptFile(m_savedScriptFile);
         try {
             m_sys.attr("stdout") = m_savedStdout;

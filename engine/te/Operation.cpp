@@ -217,20 +217,28 @@ Operation replaceScanInputs(const Operation& op, const ScanOpNode* scan, const T
     return Operation(node);
 }
 
-/// An extern stage reading the images of its inputs (TVM's ExternOpNode::ReplaceInputs; its
-/// body reads buffers, not tensors, so only the inputs the buffers bind to change).
-Operation replaceExternInputs(const Operation& op, const ExternOpNode* ext, const TensorMap& map) {
-    std::vector<Tensor> inputs;
-    bool changed = false;
-    for (const Tensor& t : ext->inputs) {
-        inputs.push_back(replacedTensor(t, map));
-        changed = changed || !inputs.back().same_as(t);
+/// The images of `tensors` under `map`; sets `changed` when one differs.
+std::vector<Tensor> replacedTensors(const std::vector<Tensor>& tensors, const TensorMap& map,
+                                    bool* changed) {
+    std::vector<Tensor> out;
+    for (const Tensor& t : tensors) {
+        out.push_back(replacedTensor(t, map));
+        *changed = *changed || !out.back().same_as(t);
     }
+    return out;
+}
+
+/// An operation whose body reads buffers bound to its inputs (TVM's ExternOpNode and
+/// TensorComputeOpNode ReplaceInputs): only the inputs change.
+template <typename OpNode>
+Operation replaceBoundInputs(const Operation& op, const OpNode* node, const TensorMap& map) {
+    bool changed = false;
+    std::vector<Tensor> inputs = replacedTensors(node->inputs, map, &changed);
     if (!changed)
         return op;
-    auto* node = new ExternOpNode(*ext);
-    node->inputs = std::move(inputs);
-    return Operation(node);
+    auto* copy = new OpNode(*node);
+    copy->inputs = std::move(inputs);
+    return Operation(copy);
 }
 
 } // namespace
@@ -239,7 +247,9 @@ Operation replaceInputs(const Operation& op, const TensorMap& map) {
     if (const auto* scan = op.as<ScanOpNode>())
         return replaceScanInputs(op, scan, map);
     if (const auto* ext = op.as<ExternOpNode>())
-        return replaceExternInputs(op, ext, map);
+        return replaceBoundInputs(op, ext, map);
+    if (const auto* tc = op.as<TensorComputeOpNode>())
+        return replaceBoundInputs(op, tc, map);
     const auto* compute = op.as<ComputeOpNode>();
     if (!compute)
         return op;

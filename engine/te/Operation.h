@@ -2,8 +2,9 @@
 /// The concrete operations of the tensor-expression layer, as TVM's `te` defines them:
 /// `PlaceholderOpNode` (an input tensor: a shape and a dtype), `ComputeOpNode` (one
 /// expression per output over data-parallel axes, optionally a reduction over reduce axes) and
-/// `ScanOpNode` (a recurrence over one axis) and `ExternOpNode` (a statement the user wrote,
-/// opaque to bound inference).
+/// `ScanOpNode` (a recurrence over one axis), `ExternOpNode` (a statement the user wrote,
+/// opaque to bound inference) and `TensorComputeOpNode` (a tensor intrinsic called on regions
+/// of its inputs at each iteration of its loops).
 /// Also the dataflow helpers the schedule rewrites need: replacing the tensors an operation
 /// reads (TVM's `ReplaceInputs` / `ReplaceTensor`).
 ///
@@ -13,6 +14,7 @@
 
 #include "ir/Operation.h"
 #include "ir/Stmt.h"
+#include "te/TensorIntrin.h"
 
 #include <unordered_map>
 
@@ -156,6 +158,55 @@ struct ExternOpNode : OperationNode {
 private:
     ExternOpNode(std::string name, std::string tag);
 };
+
+/// TVM's TensorComputeOp (`te.compute(shape, lambda i: intrin(A[i, 0:16], ...))`): at each
+/// iteration of its first `schedulableNdim` axes (its loops) the tensor intrinsic computes the
+/// rest of the output, reading `inputRegions[k]` of input k (ranges in terms of those axes and
+/// the reduce axes). The other axes (`ax0`, ...) are Opaque: the intrinsic's own.
+struct TensorComputeOpNode : OperationNode {
+    static constexpr NodeKind kKind = NodeKind::TensorComputeOp;
+    static constexpr bool matches(NodeKind k) { return k == kKind; }
+
+    std::vector<IterVar> axis;
+    std::vector<IterVar> reduceAxis;
+    int schedulableNdim = 0;
+    TensorIntrin intrin;
+    std::vector<Tensor> inputs;
+    std::vector<Region> inputRegions;
+    /// The values of the intrinsic's scalar parameters.
+    std::vector<Expr> scalarInputs;
+    /// The extents of `axis`, cached so `outputShape` can return a reference.
+    std::vector<Expr> shape;
+
+    /// TVM's TensorComputeOp constructor, with the checks TVM leaves to later failures
+    /// (one region per input, one range per input dimension, one value per scalar parameter),
+    /// as UserErrors naming the stage.
+    static Operation make(std::string name, std::string tag, std::vector<IterVar> axis,
+                          std::vector<IterVar> reduceAxis, int schedulableNdim,
+                          TensorIntrin intrin, std::vector<Tensor> inputs,
+                          std::vector<Region> inputRegions, std::vector<Expr> scalarInputs);
+
+    int numOutputs() const override;
+    DataType outputDType(int i) const override;
+    /// Every output has the shape of `axis` (the intrinsic's outputs share it).
+    const std::vector<Expr>& outputShape(int) const override { return shape; }
+    /// `axis` then `reduceAxis`.
+    std::vector<IterVar> rootIterVars() const override;
+    std::vector<Tensor> inputTensors() const override { return inputs; }
+    const char* typeKey() const override { return "tensor_compute"; }
+
+private:
+    TensorComputeOpNode(std::string name, std::string tag);
+};
+
+/// The data-parallel and reduce axes of a compute or tensor-compute operation (TVM's
+/// BaseComputeOpNode), or nullptr for the other operations.
+struct ComputeAxes {
+    const std::vector<IterVar>* axis = nullptr;
+    const std::vector<IterVar>* reduceAxis = nullptr;
+    explicit operator bool() const { return axis != nullptr; }
+};
+ComputeAxes computeAxesOf(const Operation& op);
 
 using TensorMap = std::unordered_map<Tensor, Tensor, TensorHash, TensorEqual>;
 template <typename V> using OpMap = std::unordered_map<Operation, V, NodeHash, NodeEqual>;

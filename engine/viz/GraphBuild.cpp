@@ -126,6 +126,8 @@ std::string opKindText(const Operation& op) {
         });
         return callee.empty() ? "extern (opaque body)" : "extern (opaque: calls " + callee + ")";
     }
+    if (const auto* tc = op.as<TensorComputeOpNode>())
+        return "tensor compute (calls intrinsic " + tc->intrin->name + ")";
     return op->typeKey();
 }
 

@@ -99,6 +99,8 @@ GraphNode iterVarNode(const GraphInput& input, int s, int i, const std::string& 
     if (attr && attr->dimAlignFactor != 0)
         text += "\nstorage_align: stride " + std::to_string(attr->dimAlignFactor) + "k + " +
                 std::to_string(attr->dimAlignOffset);
+    if (attr && attr->tensorIntrin.defined())
+        text += "\ntensorized: " + attr->tensorIntrin->name + " from here inwards";
     row.cells.push_back(LabelCell{text, "", ""});
     row.ref = node.ref;
     row.location = node.location;
@@ -114,6 +116,8 @@ GraphNode iterVarNode(const GraphInput& input, int s, int i, const std::string& 
     if (attr && attr->dimAlignFactor != 0)
         node.fields.push_back({"storage_align", std::to_string(attr->dimAlignFactor) + "," +
                                                     std::to_string(attr->dimAlignOffset)});
+    if (attr && attr->tensorIntrin.defined())
+        node.fields.push_back({"tensor_intrin", attr->tensorIntrin->name});
     return node;
 }
 

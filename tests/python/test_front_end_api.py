@@ -214,8 +214,8 @@ def test_assert_allclose_as_tvm_testing_has_it():
 def test_missing_engine_features_say_so():
     A, B, C = _elementwise()
     s = te.create_schedule(C.op)
-    for owner, name in ((te, "decl_tensor_intrin"),
-                        (s[C], "tensorize")):
+    for owner, name in ((te, "create_prim_func"),
+                        (s[C], "prefetch")):
         assert not hasattr(owner, name), name
         try:
             getattr(owner, name)

@@ -16,6 +16,7 @@ StepGroup::Kind groupKindOf(StepPhase phase) {
         return StepGroup::Kind::Normalize;
     case StepPhase::Realize:
     case StepPhase::BoundCheck:
+    case StepPhase::Tensorize:
     case StepPhase::Allocate:
         return StepGroup::Kind::Lowering;
     default:
@@ -86,6 +87,8 @@ QString sectionTitle(const Analysis &analysis, const BoundStep &step) {
         return QStringLiteral("realize");
     case StepPhase::BoundCheck:
         return QStringLiteral("bound checks");
+    case StepPhase::Tensorize:
+        return QStringLiteral("tensorize");
     case StepPhase::Allocate:
         return QStringLiteral("allocate");
     }

@@ -253,6 +253,8 @@ StageSummary summarizeStage(const Analysis& analysis, const QString& name) {
     summary.kind = kindText(trace->kind);
     if (trace->kind == StageTrace::Kind::Computed && stage->op.as<ExternOpNode>())
         summary.kind = QStringLiteral("extern");
+    if (trace->kind == StageTrace::Kind::Computed && stage->op.as<TensorComputeOpNode>())
+        summary.kind = QStringLiteral("tensor compute");
     summary.visitIndex = trace->visitIndex;
     summary.visitCount = int(analysis.lowered->bounds.trace.stages.size());
     if (!trace->attachPath.empty())

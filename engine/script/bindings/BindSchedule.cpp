@@ -149,6 +149,8 @@ void bindIterVarAttr(py::module_& m) {
                                        values.push_back(value);
                                    return values;
                                })
+        .def_property_readonly("tensor_intrin",
+                               [](const IterVarAttr& a) { return wrapNode(a.tensorIntrin.get()); })
         .def_property_readonly("dim_align_factor", [](const IterVarAttr& a) { return a.dimAlignFactor; })
         .def_property_readonly("dim_align_offset", [](const IterVarAttr& a) { return a.dimAlignOffset; })
         .def_property_readonly("source_location",
@@ -192,6 +194,12 @@ void bindStage(py::module_& m) {
         .def("storage_align", &Stage::storageAlign, py::arg("axis"), py::arg("factor"),
              py::arg("offset"), Located())
         .def("double_buffer", &Stage::doubleBuffer, Located())
+        .def(
+            "tensorize",
+            [](const Stage& s, const IterVar& iv, const TensorIntrinNode& intrin) {
+                s.tensorize(iv, TensorIntrin(&intrin));
+            },
+            py::arg("var"), py::arg("tensor_intrin"), Located())
         .def("vectorize", &Stage::vectorize, py::arg("var"), Located())
         .def("unroll", &Stage::unroll, py::arg("var"), Located())
         .def("parallel", &Stage::parallel, py::arg("var"), Located())

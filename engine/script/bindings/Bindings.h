@@ -38,6 +38,9 @@ void bindBuild(pybind11::module_& m);
 /// Extern stages: the ExternOp, statement constructors for tvm.tir.ir_builder, and the
 /// packed-function registry (BindExtern.cpp).
 void bindExtern(pybind11::module_& m);
+/// Tensor intrinsics: the buffer node, TensorIntrin, the tensorize test functions
+/// (BindTensorize.cpp).
+void bindTensorize(pybind11::module_& m);
 /// Removes the packed functions the script registered (called when its run ends).
 void removeScriptPackedFunctions();
 /// engine/arith: tvm.arith.Analyzer, ConstIntBound, ModularSet; substitute.

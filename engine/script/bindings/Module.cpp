@@ -100,6 +100,7 @@ void defineModule(py::module_& m) {
     bindIr(m);
     bindTe(m);
     bindExtern(m);
+    bindTensorize(m);
     bindScheduleLayer(m);
     bindTc(m);
     bindBuild(m);

@@ -65,8 +65,47 @@ class Buffer:
         return _core._make_store(self.data, value, self.offset_of(begin))
 
     def access_ptr(self, access_mask, ptr_type="handle", content_lanes=1, offset=0, extent=None):
-        raise _core.TVMError("Buffer.access_ptr is not supported yet: pass the buffer itself "
-                             "to tvm.tir.call_packed, or its `data` handle")
+        """A pointer into the buffer for a C function (TVM's tvm_access_ptr): `access_mask` is
+        "r", "w", "rw" (or the bits 1 = read, 2 = write), the pointer starts `offset` elements
+        past the buffer's element offset and covers `extent` elements (default: the rest)."""
+        if isinstance(access_mask, str):
+            mask = 0
+            for c in access_mask:
+                if c == "r":
+                    mask |= 1
+                elif c == "w":
+                    mask |= 2
+                else:
+                    raise ValueError("Unknown access_mask %s" % access_mask)
+            access_mask = mask
+        if content_lanes != 1:
+            raise ValueError("access_ptr: content_lanes other than 1 are not supported yet")
+        if extent is None:
+            if not self.shape:
+                extent = 1
+            elif self.strides:
+                extent = self.strides[0] * self.shape[0] - offset
+            else:
+                extent = 1
+                for dim in self.shape:
+                    extent = extent * dim
+                extent = extent - offset
+        elem_offset = self.elem_offset
+        if not (isinstance(offset, int) and offset == 0):
+            elem_offset = elem_offset + offset
+        annotation = _core._make_call(self.dtype, "type_annotation", [], "intrinsic")
+        args = [annotation, self.data, elem_offset, extent, _core.const(access_mask, "int32")]
+        return _core._make_call(str(ptr_type), "tvm_access_ptr", args, "intrinsic")
+
+    def _node(self):
+        """The engine's buffer node (what a tensor intrinsic binds to a tensor's region)."""
+        node = self.__dict__.get("_engine_node")
+        if node is None:
+            node = _core._make_buffer(self.name, self.data, self.dtype, list(self.shape),
+                                      list(self.strides), self.elem_offset, self._scope,
+                                      int(self.offset_factor))
+            self._engine_node = node
+        return node
 
     def __repr__(self):
         return "buffer(%s, %s)" % (self.name, self.dtype)

@@ -10,6 +10,10 @@ class Map(dict):
 
     __str__ = __repr__
 
+    def items(self):
+        """A list of (key, value) pairs, as TVM's Map.items() (indexable)."""
+        return list(super().items())
+
 
 Array = list  # TVM's tvm.ir.container.Array: engine sequences arrive as Python lists
 

@@ -16,6 +16,7 @@ PlaceholderOp = _core.PlaceholderOp
 ComputeOp = _core.ComputeOp
 ScanOp = _core.ScanOp
 ExternOp = _core.ExternOp
+TensorComputeOp = _core.TensorComputeOp
 Schedule = _core.Schedule
 Stage = _core.Stage
 IterVarAttr = _core.IterVarAttr
@@ -53,8 +54,7 @@ def _not_available(cls, names):
         setattr(cls, name, property(missing))
 
 
-_not_available(Stage, ("env_threads",
-                       "tensorize", "prefetch", "rolling_buffer", "transform_layout"))
+_not_available(Stage, ("env_threads", "prefetch", "rolling_buffer", "transform_layout"))
 
 
 class TensorSlice:
@@ -74,7 +74,21 @@ class TensorSlice:
         return self.tensor.dtype
 
 
+class TensorRegion:
+    """`A[i, 0:16]`: a region of a tensor (slices along some axes), what a tensor intrinsic is
+    called with inside te.compute (TVM's TensorComputeOp)."""
+
+    def __init__(self, tensor, indices):
+        self.tensor = tensor
+        self.indices = indices
+
+    def __repr__(self):
+        return "%s[%s]" % (self.tensor.op.name, ", ".join(map(str, self.indices)))
+
+
 def _index(tensor, indices):
+    if any(isinstance(i, slice) for i in indices):
+        return TensorRegion(tensor, indices)
     if len(indices) < tensor.ndim:
         return TensorSlice(tensor, indices)
     return tensor._load(list(indices))
@@ -116,10 +130,26 @@ def compute(shape, fcompute, name="compute", tag="", attrs=None, varargs_names=N
              if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     if any(p.kind == p.VAR_POSITIONAL for p in params.values()):
         names = list(varargs_names) if varargs_names else ["i%d" % k for k in range(len(shape))]
+    from .tensor_intrin import TensorIntrinCall, tensor_compute
+    if len(names) < len(shape):
+        # TVM's TensorComputeOp: fcompute over the leading axes calls a tensor intrinsic.
+        return tensor_compute(shape, fcompute, names, name, tag)
     if len(names) != len(shape):
         raise ValueError("fcompute takes %d arguments but the shape has %d dimensions"
                          % (len(names), len(shape)))
-    return _core._compute(shape, fcompute, name, tag, names)
+    calls_intrin = []
+
+    def body(*args):
+        value = fcompute(*args)
+        if isinstance(value, TensorIntrinCall):
+            calls_intrin.append(value)
+            return _core.const(0, "int32")  # this compute is dropped: a TensorComputeOp it is
+        return value
+
+    op_output = _core._compute(shape, body, name, tag, names)
+    if calls_intrin:
+        return tensor_compute(shape, fcompute, names, name, tag)
+    return op_output
 
 
 def scan(init, update, state_placeholder, inputs=None, name="scan", tag="", attrs=None):

@@ -3,7 +3,8 @@
 A function registered here can be called from generated code by name
 (`tvm.tir.call_packed("name", ...)` in an extern stage); array arguments arrive as
 tvm.nd.NDArrays over the kernel's memory, so writing into them (`copyto`, `copyfrom`) writes the
-kernel's buffers. Functions registered by a script live until the script's run ends.
+kernel's buffers. Functions registered by a script live until the next script starts, so the
+runs of its program (`boundscope run`, the app's Run) call them too.
 """
 
 import _boundscope as _core
@@ -51,6 +52,9 @@ def _call_builtin(name):
 
 def get_global_func(name, allow_missing=False):
     """The function registered under `name`; None when there is none and `allow_missing`."""
+    from boundscope.tensor_intrin import TEST_FUNCTIONS
+    if name in TEST_FUNCTIONS and name not in _python_functions:
+        return TEST_FUNCTIONS[name]
     if _core._has_packed(name):
         if name in _python_functions:
             return _python_functions[name]

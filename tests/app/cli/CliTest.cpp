@@ -297,6 +297,31 @@ TEST(CliRun, AnExternStageCallsItsPackedFunctionOnTheCpuAndInTheEmulation) {
     }
 }
 
+TEST(CliRun, ATensorizedMatmulCallsItsPythonIntrinsicOnTheCpuAndInTheEmulation) {
+    // The intrinsic's packed functions are registered by the script: they live on for the run.
+    for (const char* target : {"cpu", "emulate"}) {
+        CommandResult r = runCli("run " + example("tensorize_gemv.py") + " --target " + target +
+                                 " --check --repeat 1");
+        EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+        EXPECT_NE(r.out.find("check      passed"), std::string::npos) << target << ": " << r.out;
+    }
+}
+
+TEST(CliSteps, TensorizeSaysWhichRegionEachBufferOfTheIntrinsicIsBoundTo) {
+    const std::string script = example("tensorize_gemv.py");
+    CommandResult r = runCli("steps " + script);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("tensorize (input-region) [C] line 66"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("whose buffer W is bound to B([(j.outer*16), 16], [(k.outer*16), 16])"),
+              std::string::npos)
+        << r.out;
+    auto dot = std::filesystem::temp_directory_path() / "bs_cli_tensorize_itervar.dot";
+    r = runCli("graph " + script + " --kind itervar --stage C --format dot -o '" + dot.string() + "'");
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(readAll(dot).find("tensorized: gemv from here inwards"), std::string::npos);
+    std::filesystem::remove(dot);
+}
+
 TEST(CliAlloc, AnExternStageIsRealizedWholeAndItsInputTooUnderEveryRuleSet) {
     CommandResult r = runCli("alloc " + example("extern_cblas.py"));
     ASSERT_EQ(r.exitCode, 0) << r.err;

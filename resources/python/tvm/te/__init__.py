@@ -41,8 +41,9 @@ truncmod = _bs.truncmod
 from boundscope.te import (  # noqa: E402,F401
     Tensor, Operation, PlaceholderOp, ComputeOp, ScanOp, Schedule, Stage, placeholder, compute,
     reduce_axis, thread_axis, sum, max, min, comm_reducer, create_schedule, TensorSlice, scan,
-    extern, ExternOp,
+    extern, ExternOp, TensorComputeOp,
 )
+from boundscope.tensor_intrin import decl_tensor_intrin, TensorIntrin  # noqa: E402,F401
 from . import schedule  # noqa: E402,F401
 
 __getattr__ = _missing("tvm.te")
