@@ -35,12 +35,34 @@ def test_not_skipped():
     calls.append(("not_skipped",))
 
 
+@tvm.testing.requires_tensorcore
+def test_needs_tensor_cores():
+    # tvm.build compiles for the CPU only here, so TVM's GPU tests are skipped.
+    calls.append(("tensorcore",))
+
+
+def test_topi_conv2d_reference_matches_a_direct_sum():
+    import numpy as np
+    from tvm.topi.testing import conv2d_nhwc_python
+
+    a = np.random.uniform(size=(1, 6, 6, 2))
+    w = np.random.uniform(size=(3, 3, 2, 4))
+    out = conv2d_nhwc_python(a, w, (2, 2), (1, 1))
+    assert out.shape == (1, 3, 3, 4)
+    padded = np.pad(a, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    for y in range(3):
+        for x in range(3):
+            window = padded[0, 2 * y:2 * y + 3, 2 * x:2 * x + 3, :]
+            np.testing.assert_allclose(out[0, y, x], np.tensordot(window, w, axes=3))
+
+
 def test_zz_every_case_ran_once():
     assert sorted(c for c in calls if c[0] == "two") == sorted(
         ("two", f, g) for f in (4, 8) for g in (True, False))
     assert [c for c in calls if c[0] == "tuple"] == [("tuple", 1, 2), ("tuple", 3, 4)]
     assert ("skipped",) not in calls and ("skipped_if",) not in calls
     assert ("not_skipped",) in calls
+    assert ("tensorcore",) not in calls
 
 
 if __name__ == "__main__":
