@@ -437,7 +437,8 @@ void requestFromTensorCompute(const TensorComputeOpNode* tc, const VarMap<IntSet
             IntSet request = IntSet::interval(analyzer.intSet(r.min, domMap).min(),
                                               analyzer.intSet(last, domMap).max());
             it->second[axis].push_back(request);
-            Expr index = r.min;
+            // No single index: the call reads a range (the trace shows it as text).
+            Expr index = StringImmNode::make("[" + toString(r.min) + ", +" + toString(r.extent) + ")");
             RequestEntry entry{t, int(axis), index, request, request, false};
             log.add(StepPhase::Request, "tensor-compute-region",
                     "Phase 3: '" + tc->name + "' calls tensor intrinsic '" + tc->intrin->name +

@@ -323,6 +323,11 @@ def test_tensor_compute_op_bounds_its_producer_by_its_regions():
     s = te.create_schedule(C.op)
     bounds = tvm.te.schedule.InferBound(s)
     assert bounds[B.op.axis[0]].extent.value == 10
+    # The trace shows the region the call reads, not one index.
+    from boundscope.te import bound_trace  # Boundscope's own: the BoundTrace as JSON
+
+    trace = bound_trace(s)
+    assert '[i, +(10 - i))' in trace, trace
 
 
 def test_tensor_compute_op_with_a_reduction_resets_then_updates():

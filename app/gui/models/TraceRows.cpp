@@ -145,6 +145,11 @@ QString whyText(const Analysis& analysis, const ConsumerTrace& c, const Expr& in
         reasons << QStringLiteral("%1 relaxed: %2").arg(ivLabel(analysis, e.iv), qstr(e.reason));
     if (reasons.isEmpty() && c.consumer.as<ScanOpNode>())
         return QStringLiteral("a spatial axis of the scan: the rows it computes span it");
+    if (c.consumer.as<TensorComputeOpNode>())
+        return reasons.isEmpty()
+                   ? QStringLiteral("the tensor intrinsic reads this range at every call")
+                   : QStringLiteral("the tensor intrinsic's region moves with the loops: ") +
+                         reasons.join(QStringLiteral("; "));
     return reasons.isEmpty() ? QStringLiteral("constant index")
                              : reasons.join(QStringLiteral("; "));
 }
