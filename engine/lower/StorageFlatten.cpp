@@ -407,17 +407,29 @@ private:
         }
         Expr offset = analyzer.simplify(flatIndex(entry, mins));
         bind(buffer->elemOffset, offset, "element offset");
-        std::optional<int64_t> misalign =
-            buffer->offsetFactor > 1
-                ? asConstInt(analyzer.simplify(floormod(offset, Expr(buffer->offsetFactor))))
-                : std::nullopt;
-        if (misalign && *misalign != 0)
-            throw UserError(what + ": the region starts at element " + toString(offset) +
-                            ", not a multiple of the buffer's offset_factor " +
-                            std::to_string(buffer->offsetFactor));
+        // The offset must be a multiple of offset_factor: refused when it provably is not,
+        // asserted when it runs when that depends on the loops (TVM's binder assert).
+        Expr remainder;
+        if (buffer->offsetFactor > 1) {
+            remainder = analyzer.simplify(floormod(offset, Expr(buffer->offsetFactor)));
+            std::optional<int64_t> known = asConstInt(remainder);
+            if (known && *known != 0)
+                throw UserError(what + ": the region starts at element " + toString(offset) +
+                                ", not a multiple of the buffer's offset_factor " +
+                                std::to_string(buffer->offsetFactor));
+            if (known)
+                remainder = Expr();
+        }
         Stmt body = bound.empty() ? op->body : substitute(op->body, bound);
-        body = BufferVarRenamer(buffer->data, entry.data).visitStmt(body);
-        return visitStmt(body);
+        body = visitStmt(BufferVarRenamer(buffer->data, entry.data).visitStmt(body));
+        if (remainder.defined())
+            body = AssertStmtNode::make(
+                eq(remainder, makeZero(remainder.type())),
+                StringImmNode::make(what + ": the element offset " + toString(offset) +
+                                    " is not a multiple of offset_factor " +
+                                    std::to_string(buffer->offsetFactor)),
+                body);
+        return body;
     }
 
     static std::string regionOf(const std::vector<Expr>& mins, const std::vector<Expr>& extents) {

@@ -482,6 +482,32 @@ def test_cache_write_of_a_split_tensor_compute_op_is_refused():
     _raises("were split or fused", lambda: s.cache_write(C, "local"))
 
 
+def test_offset_factor_is_asserted_when_the_offset_depends_on_a_shape():
+    # Row i of A starts at element i * w: a multiple of the intrinsic's offset_factor 16 only
+    # for some w, so the kernel checks it when it runs (TVM's binder assert).
+    packed = _register_packed()
+    w = te.size_var("w")
+    A = te.placeholder((4, w), name="A")
+    B = te.placeholder((4, 16), name="B")
+    vadd = _intrin_vadd(16, "t_vadd")
+    C = te.compute((4, 16), lambda i: vadd(A[i, 0:16], B[i, 0:16]), name="C")
+    s = te.create_schedule(C.op)
+    text = str(tvm.lower(s, [A, B, C], simple_mode=True))
+    assert "assert" in text and "offset_factor 16" in text, text
+    f = tvm.build(s, [A, B, C], "llvm")
+    b = np.random.uniform(size=(4, 16)).astype("float32")
+    for width, ok in ((32, True), (20, False)):
+        a = np.random.uniform(size=(4, width)).astype("float32")
+        c = tvm.nd.array(np.zeros((4, 16), "float32"))
+        try:
+            f(tvm.nd.array(a), tvm.nd.array(b), c)
+        except tvm.TVMError as e:
+            assert not ok and "not a multiple of offset_factor 16" in str(e), str(e)
+            continue
+        assert ok, "the misaligned row was not caught"
+        np.testing.assert_allclose(c.numpy(), a[:, :16] + b, rtol=1e-6)
+
+
 def test_access_ptr_prints_as_tvm():
     Ab = tvm.tir.decl_buffer((16,), "float32", name="Ab", offset_factor=1)
     ptr = Ab.access_ptr("r")
