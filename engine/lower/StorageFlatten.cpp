@@ -101,6 +101,7 @@ struct BufferEntry {
     /// One per dimension when storage_align padded them; empty: row-major over `extents`.
     std::vector<Expr> strides;
     bool external = false;
+    std::string scope = "global"; ///< the storage scope of the allocation
 };
 
 /// `index - min`, folded as TVM's operators fold it, plus `x - x` -> 0 so that a point region
@@ -267,6 +268,7 @@ protected:
                 size = size * extent;
         }
         m_result.allocations.emplace_back(op->tensor, entry.data);
+        entry.scope = scopeOf(op);
         Stmt body = withEntry(op->tensor, entry, op->body);
         Stmt alloc = withStep(AllocateNode::make(entry.data, op->tensor.dtype(), {size}, Expr(), body),
                               allocateStep(op, entry, size));
@@ -350,6 +352,12 @@ private:
         if (buffer->dtype != load->tensor.dtype())
             throw UserError(what + ": the buffer is " + buffer->dtype.toString() + ", the tensor " +
                             load->tensor.dtype().toString() + " (TVM: data type mismatch)");
+        const std::string scope = buffer->scope.empty() ? "global" : buffer->scope;
+        if (scope != entry.scope)
+            throw UserError(what + ": the buffer is declared in scope '" + scope + "' but " +
+                            bufferName(load->tensor) + " is stored in '" + entry.scope +
+                            "' (TVM: buffer bind scope mismatch); set_scope the stage or cache it "
+                            "into that scope");
         Analyzer analyzer;
         const size_t lead = entry.threadIndices.size();
         for (size_t d = 0; d < ndim; ++d) {

@@ -12,7 +12,9 @@ import tvm.testing
 from tvm import te
 
 
-def _intrin_vadd(n, name="vadd"):
+def _intrin_vadd(n, name="vadd", scope=""):
+    """z = x + y over n elements; its buffers in `scope` (TVM binds a buffer only to a tensor
+    stored in its scope)."""
     x = te.placeholder((n,), name="vx")
     y = te.placeholder((n,), name="vy")
     z = te.compute(x.shape, lambda i: x[i] + y[i], name="z")
@@ -20,7 +22,8 @@ def _intrin_vadd(n, name="vadd"):
     def intrin_func(ins, outs):
         return tvm.tir.call_packed(name, ins[0], ins[1], outs[0])
 
-    return te.decl_tensor_intrin(z.op, intrin_func, default_buffer_params={"offset_factor": n})
+    return te.decl_tensor_intrin(z.op, intrin_func,
+                                 default_buffer_params={"offset_factor": n, "scope": scope})
 
 
 def _intrin_gemv(m, l, with_reset=True):
@@ -271,8 +274,8 @@ def test_a_compact_buffer_over_a_strided_region_is_refused():
 # TensorComputeOp: te.compute whose fcompute calls a tensor intrinsic on regions of tensors.
 
 
-def _vadd_stage(m=8, factor=16, name="t_vadd"):
-    vadd = _intrin_vadd(factor, name)
+def _vadd_stage(m=8, factor=16, name="t_vadd", scope=""):
+    vadd = _intrin_vadd(factor, name, scope)
     A = te.placeholder((m, factor), name="A")
     B = te.placeholder((m, factor), name="B")
     C = te.compute((m, factor), lambda i: vadd(A[i, 0:factor], B[i, 0:factor]), name="C")
@@ -400,8 +403,9 @@ def test_tensor_compute_op_passes_scalar_arguments():
 def test_tensor_compute_op_with_caches_and_compute_at_runs():
     # TVM's test_schedule_tensor_compute2 and 3: cache_read of its inputs, cache_write of its
     # output (the cache calls the intrinsic, the stage copies), and a producer computed at it.
+    # As TVM's test, the intrinsic's buffers are "local", where the caches are.
     packed = _register_packed()
-    A, B, C = _vadd_stage()
+    A, B, C = _vadd_stage(scope="local")
     s = te.create_schedule(C.op)
     AL = s.cache_read(A, "local", C)
     BL = s.cache_read(B, "local", C)
@@ -506,6 +510,25 @@ def test_offset_factor_is_asserted_when_the_offset_depends_on_a_shape():
             continue
         assert ok, "the misaligned row was not caught"
         np.testing.assert_allclose(c.numpy(), a[:, :16] + b, rtol=1e-6)
+
+
+def test_a_buffer_declared_in_another_scope_is_refused():
+    # The intrinsic works on registers ("local"); A, B and C are in global memory.
+    x = te.placeholder((16,), name="vx")
+    y = te.placeholder((16,), name="vy")
+    z = te.compute((16,), lambda i: x[i] + y[i], name="z")
+    binds = {t: tvm.tir.decl_buffer(t.shape, t.dtype, name="L" + t.op.name, offset_factor=1,
+                                    scope="local") for t in (x, y, z)}
+    intrin = te.decl_tensor_intrin(
+        z.op, lambda ins, outs: tvm.tir.call_packed("t_vadd", ins[0], ins[1], outs[0]),
+        binds=binds)
+    A = te.placeholder((64,), name="A")
+    B = te.placeholder((64,), name="B")
+    C = te.compute((64,), lambda i: A[i] + B[i], name="C")
+    s = te.create_schedule(C.op)
+    xo, xi = s[C].split(C.op.axis[0], factor=16)
+    s[C].tensorize(xi, intrin)
+    _raises("declared in scope 'local' but A is stored in 'global'", lambda: tvm.lower(s, [A, B, C]))
 
 
 def test_access_ptr_prints_as_tvm():
