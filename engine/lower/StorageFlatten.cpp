@@ -312,10 +312,7 @@ private:
             whole = analyzer.canProveEqual(entry.mins[d], makeZero(entry.mins[d].type())) &&
                     analyzer.canProveEqual(entry.extents[d], shape[d]);
         if (!whole) {
-            std::string region;
-            for (size_t d = 0; d < entry.extents.size(); ++d)
-                region += (d ? ", " : "") + std::string("[") + toString(entry.mins[d]) + ", " +
-                          toString(entry.extents[d]) + "]";
+            const std::string region = regionOf(entry.mins, entry.extents);
             throw UserError("extern buffer '" + handle->name + "' binds tensor '" +
                             bufferName(load->tensor) + "', whose buffer is not the whole compact " +
                             "tensor (region " + region +
@@ -441,11 +438,10 @@ private:
     }
 
     static std::string regionOf(const std::vector<Expr>& mins, const std::vector<Expr>& extents) {
-        std::string out;
+        Region region;
         for (size_t d = 0; d < mins.size(); ++d)
-            out += (d ? ", " : "") + std::string("[") + toString(mins[d]) + ", " +
-                   toString(extents[d]) + "]";
-        return out;
+            region.emplace_back(mins[d], extents[d]);
+        return regionToString(region);
     }
 
     /// The step that explains an allocate's size: the product of the realize region's extents,
