@@ -3,6 +3,7 @@
 #include "ir/Functor.h"
 #include "ir/Substitute.h"
 #include "lower/CommonSubexprElim.h"
+#include "lower/HoistIfThenElse.h"
 #include "lower/InjectDoubleBuffer.h"
 #include "lower/LoopAnnotations.h"
 #include "lower/LowerThreadAllreduce.h"
@@ -171,13 +172,16 @@ LowerResult lower(const Schedule& sch, const std::vector<Tensor>& args, const Lo
                 f.argBuffers.push_back(buffer);
     }
     f.afterSimplify = removeNoOp(simplifyStmt(f.afterFlatten));
-    f.afterCse = commonSubexprElim(f.afterSimplify);
-    // TVM's order: loop annotations, simplify and clean-up, then CSE last, so that unrolled
-    // copies and vector indices are shared rather than recomputed.
-    Stmt annotated = removeNoOp(simplifyStmt(vectorizeLoops(unrollLoops(f.afterSimplify))));
+    auto cse = [&](const Stmt& s) { return options.commonSubexprElim ? commonSubexprElim(s) : s; };
+    f.afterCse = cse(f.afterSimplify);
+    // TVM's order: conditions hoisted out of the loops they do not depend on, loop annotations,
+    // simplify and clean-up, then CSE last, so that unrolled copies and vector indices are shared
+    // rather than recomputed.
+    Stmt hoisted = options.hoistIfThenElse ? hoistIfThenElse(f.afterSimplify) : f.afterSimplify;
+    Stmt annotated = removeNoOp(simplifyStmt(vectorizeLoops(unrollLoops(hoisted))));
     // TVM runs ThreadSync on the device code after lowering (build_module's device passes):
     // barriers go between the shared-memory writes and reads of each kernel.
-    f.final = insertThreadSync(commonSubexprElim(annotated));
+    f.final = insertThreadSync(cse(annotated));
     // TVM's MakeAPI, the end of tvm.lower, rejects bodies with free variables.
     verifyDefinedVars(f.final, f.scalarParams);
     f.device = lowerThreadAllreduce(f.final);

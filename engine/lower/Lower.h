@@ -29,6 +29,10 @@ struct LowerOptions {
     /// had passed it: a split factor or tile size that is a `te.var` is analysed like any other.
     /// Off for `tvm.lower`, which, as TVM's MakeAPI, rejects a variable it was not given.
     bool freeScalarsAsParams = false;
+    /// TVM's passes that a PassContext may disable (`disabled_pass=["tir.CommonSubexprElimTIR"]`,
+    /// `config={"tir.disable_cse_tir": True}`, `disabled_pass=["tir.HoistIfThenElse"]`).
+    bool commonSubexprElim = true;
+    bool hoistIfThenElse = true;
 };
 
 /// A lowered function: its arguments (tensors and their flat buffers) and the statement after

@@ -98,7 +98,7 @@ void bindBufferStatements(py::module_& m) {
 }
 
 /// TVM's PostOrderVisit: children before parents, and a node shared by several parents is
-/// visited (with its subtree) once.
+/// visited (with its subtree) once. TVM 0.6's markers are walked through, not visited.
 class PythonPostOrderVisitor : public IRVisitor {
 public:
     explicit PythonPostOrderVisitor(py::function fn) : m_fn(std::move(fn)) {}
@@ -113,7 +113,8 @@ public:
         if (!m_visited.insert(s.get()).second)
             return;
         IRVisitor::visitStmt(s);
-        m_fn(wrapNode(s.get()));
+        if (!isTvm06Marker(s))
+            m_fn(wrapNode(s.get()));
     }
 
 private:

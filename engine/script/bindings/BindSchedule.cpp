@@ -385,7 +385,7 @@ void bindAnalyses(py::module_& m) {
         "_lower",
         [](const Schedule& s, const std::vector<Tensor>& args, const std::string& rules,
            bool keepTrivialLoops, const std::string& pass, bool record,
-           const std::vector<Var>& scalars) {
+           const std::vector<Var>& scalars, const std::vector<std::string>& disabledPasses) {
             auto after = parseLowerPass(pass);
             if (!after)
                 throw UserError("unknown pass '" + pass +
@@ -396,15 +396,27 @@ void bindAnalyses(py::module_& m) {
             options.rules = rulesOf(rules);
             options.keepTrivialLoops = keepTrivialLoops;
             options.scalarArgs = scalars;
+            for (const std::string& name : disabledPasses) {
+                if (name == "tir.CommonSubexprElimTIR")
+                    options.commonSubexprElim = false;
+                else if (name == "tir.HoistIfThenElse")
+                    options.hoistIfThenElse = false;
+            }
             LoweredFunc func = lower(s, args, options).func;
             // TVM's PrimFunc params: the arguments' buffers, then the symbolic shape variables.
             std::vector<Var> params = func.argBuffers;
             params.insert(params.end(), func.scalarParams.begin(), func.scalarParams.end());
-            return py::make_tuple(func.after(*after), params);
+            // The root as is (with TVM 0.6's `produce` marker): str() of the module prints it;
+            // PrimFunc.body is the TVM view of it (_tvm_stmt).
+            return py::make_tuple(wrapNode(func.after(*after).get()), params);
         },
         py::arg("schedule"), py::arg("args"), py::arg("rules") = "tvm",
         py::arg("keep_trivial_loops") = false, py::arg("after") = "final", py::arg("record") = true,
-        py::arg("scalars") = std::vector<Var>(), Located());
+        py::arg("scalars") = std::vector<Var>(),
+        py::arg("disabled_passes") = std::vector<std::string>(), Located());
+    m.def(
+        "_tvm_stmt", [](const Stmt& s) { return s; }, py::arg("stmt"),
+        "The statement as TVM's Python API sees it: past TVM 0.6's markers (Casters.h).");
     m.def(
         "_show",
         [](const Schedule& s, const std::vector<Tensor>& args, const std::vector<Var>& scalars) {

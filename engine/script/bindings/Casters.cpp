@@ -87,6 +87,23 @@ py::object wrapNode(const Node* node) {
     return py::cast(const_cast<Node*>(node), py::return_value_policy::take_ownership);
 }
 
+bool isTvm06Marker(const Stmt& s) {
+    if (s.as<ProducerConsumerNode>())
+        return true;
+    const auto* attr = s.as<AttrStmtNode>();
+    return attr && attr->key == attr::kRealizeScope;
+}
+
+Stmt skipTvm06Markers(Stmt s) {
+    while (s.defined() && isTvm06Marker(s)) {
+        if (const auto* pc = s.as<ProducerConsumerNode>())
+            s = pc->body;
+        else
+            s = s.as<AttrStmtNode>()->body;
+    }
+    return s;
+}
+
 std::vector<Expr> convertExprList(const py::object& value, const char* what) {
     std::vector<Expr> out;
     if (py::isinstance<py::tuple>(value) || py::isinstance<py::list>(value)) {

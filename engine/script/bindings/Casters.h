@@ -38,6 +38,16 @@ DataType parseDType(const std::string& text);
 /// The Python object of a node (the existing one if the node already has one).
 py::object wrapNode(const Node* node);
 
+/// Whether a statement is one of the markers Boundscope keeps from TVM 0.6 for its printed IR
+/// (the seeds' `produce T {` and `// attr [T] realize_scope`) that TVM 0.7 and later do not have:
+/// a ProducerConsumer, or an AttrStmt `realize_scope` (its scope is also the realize's
+/// `storage_scope`).
+bool isTvm06Marker(const Stmt& s);
+/// The statement Python sees for `s`: past any TVM 0.6 markers, so the tree that TVM's Python API
+/// walks (`stmt.body.body`, `seq[i]`, `post_order_visit`) has the shape of the TVM whose API it
+/// is. The printed text keeps the markers.
+Stmt skipTvm06Markers(Stmt s);
+
 /// A tensor or a sequence of tensors, as TVM's Python accepts (create_group, scan); None is
 /// none. A UserError `<what>: expected tensors, got <type>` for anything else.
 std::vector<Tensor> tensorList(const py::object& value, const std::string& what);
@@ -77,6 +87,10 @@ template <> struct type_caster<bs::IterVar> : BsHandleCaster<bs::IterVar, bs::It
 
 template <> struct type_caster<bs::Stmt> : BsHandleCaster<bs::Stmt, bs::StmtNode> {
     static constexpr auto name = const_name("Stmt");
+
+    static handle cast(const bs::Stmt& s, return_value_policy policy, handle parent) {
+        return BsHandleCaster::cast(bs::script::skipTvm06Markers(s), policy, parent);
+    }
 };
 
 template <> struct type_caster<bs::CommReducer>

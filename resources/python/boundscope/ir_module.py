@@ -9,15 +9,21 @@ import _boundscope as _core
 class PrimFunc:
     """tvm.tir.PrimFunc: a lowered function. `params` are the handle variables of its tensor
     arguments' buffers, in argument order, then the symbolic shape variables its body uses;
-    `body` is its statement; `attrs["global_symbol"]` its name."""
+    `body` is its statement; `attrs["global_symbol"]` its name. str() prints the whole
+    statement with TVM 0.6's `produce T {` markers, as the seeds do; `body` is the tree that
+    later TVM's Python API walks, which has no such markers (see tvm.tir.stmt)."""
 
     def __init__(self, params, body, name):
         self.params = list(params)
-        self.body = body
+        self._root = body
         self.attrs = {"global_symbol": name}
 
+    @property
+    def body(self):
+        return None if self._root is None else _core._tvm_stmt(self._root)
+
     def __str__(self):
-        return "" if self.body is None else str(self.body)
+        return "" if self._root is None else str(self._root)
 
     __repr__ = __str__
 

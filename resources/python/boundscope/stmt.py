@@ -3,8 +3,12 @@
 is Boundscope's printed IR (TVM's classic text form). Also TVM's `post_order_visit`,
 `structural_equal` and `assert_structural_equal`.
 
-Boundscope's IR is TVM 0.6's before storage flattening (ProducerRealize, ProducerStore,
-ProducerConsumer for `produce T {}`) and after it (Allocate, Store and Load on buffer variables).
+Boundscope's IR is TVM 0.6's before storage flattening (ProducerRealize, ProducerStore) and
+after it (Allocate, Store and Load on buffer variables). Its printed text keeps TVM 0.6's
+`produce T {` blocks and `// attr [T] realize_scope` lines, as the seeds show them; the tree that
+Python walks has the shape of TVM 0.7 and later, which have neither: `stmt.body`, `seq[i]`,
+`mod["main"].body` and `post_order_visit` step through them (a realize's scope is its
+`storage_scope`). ProducerConsumer stays as a class for isinstance checks of old scripts.
 """
 
 import enum as _enum

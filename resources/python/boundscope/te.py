@@ -335,15 +335,21 @@ def lower(sch, args=None, name="main", binds=None, simple_mode=False, rules="tvm
     tensors = [a for a in args if isinstance(a, Tensor)]
     scalars = [a for a in args if isinstance(a, _expr.Var)]
     from tvm.transform import PassContext
+    context = PassContext.current()
     keep_trivial_loops = keep_trivial_loops or bool(
-        PassContext.current().config.get("tir.debug_keep_trivial_loop", False))
-    body, params = _core._lower(sch, tensors, rules, keep_trivial_loops, after, True, scalars)
+        context.config.get("tir.debug_keep_trivial_loop", False))
+    disabled = list(context.disabled_pass)
+    if context.config.get("tir.disable_cse_tir", False):
+        disabled.append("tir.CommonSubexprElimTIR")
+    body, params = _core._lower(sch, tensors, rules, keep_trivial_loops, after, True, scalars,
+                                disabled)
     return _IRModule({name: _PrimFunc(params, body, name)})
 
 
 def ScheduleOps(sch, bounds, debug_keep_trivial_loop=False):  # noqa: N802 - TVM's name
-    """tvm.te.schedule.ScheduleOps(s, bounds): the loop nest with realize and produce (the IR
-    after the schedule_ops pass), a Stmt whose str() is the printed IR. Like every use in TVM,
+    """tvm.te.schedule.ScheduleOps(s, bounds): the loop nest with its realizes (the IR after the
+    schedule_ops pass), a Stmt as later TVM's (the output's realize on top; str() prints its
+    text without the `realize_scope` attr that `tvm.lower(..., after="schedule_ops")` shows). Like every use in TVM,
     `bounds` must be InferBound(s): lowering infers them again from `s`, under the same (tvm)
     rules."""
     if not isinstance(bounds, dict):
@@ -351,7 +357,7 @@ def ScheduleOps(sch, bounds, debug_keep_trivial_loop=False):  # noqa: N802 - TVM
                         % type(bounds).__name__)
     args = _core._default_args(sch)
     body, _ = _core._lower(sch, args, "tvm", debug_keep_trivial_loop, "schedule_ops", False)
-    return body
+    return _core._tvm_stmt(body)
 
 
 def show(sch, args=None):

@@ -8,12 +8,13 @@ import threading as _threading
 _USED = {
     "te.keep_schedule_record": bool,  # te.create_schedule keeps s.schedule_record
     "tir.debug_keep_trivial_loop": bool,  # tvm.lower keeps extent-1 loops
+    "tir.disable_cse_tir": bool,  # tvm.lower leaves out CommonSubexprElimTIR
 }
 # Options TVM registers that Boundscope accepts without acting on them (its passes have no
 # such switch); kept so that TVM's scripts configure them unchanged.
 _ACCEPTED = (
     "tir.noalias", "tir.detect_global_barrier", "tir.instrument_bound_checkers",
-    "tir.disable_assert", "tir.disable_vectorize", "tir.disable_cse_tir",
+    "tir.disable_assert", "tir.disable_vectorize",
     "tir.enable_debug", "tir.enable_equiv_terms_in_cse_tir", "tir.is_entry_func",
     "tir.add_lower_pass", "tir.use_async_copy",
     "tir.merge_static_smem", "tir.instrument_lwp", "tir.vtcm_capacity",
@@ -29,7 +30,8 @@ _state = _threading.local()
 class PassContext:
     """TVM's PassContext(opt_level=2, required_pass=None, disabled_pass=None, instruments=None,
     config=None): used as `with tvm.transform.PassContext(...):`; PassContext.current() is the
-    innermost one entered (a default one outside any)."""
+    innermost one entered (a default one outside any). Of `disabled_pass`, tvm.lower acts on
+    "tir.CommonSubexprElimTIR" and "tir.HoistIfThenElse"; other names are recorded."""
 
     def __init__(self, opt_level=2, required_pass=None, disabled_pass=None, instruments=None,
                  config=None):
