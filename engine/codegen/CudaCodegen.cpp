@@ -326,7 +326,9 @@ void KernelPrinter::visit(const IfThenElseNode* op) {
 }
 
 void KernelPrinter::visit(const EvaluateNode* op) {
-    if (isConst(op->value))
+    // A prefetch (a CPU cache hint from s[C].prefetch) has no CUDA counterpart: left out.
+    const auto* call = op->value.as<CallNode>();
+    if (isConst(op->value) || (call && call->isIntrinsic("prefetch")))
         return;
     if (op->value.type().isScalar()) {
         line() << m_expr.print(op->value) << ";\n";

@@ -58,6 +58,9 @@ inline constexpr const char* kVirtualThread = "virtual_thread";
 inline constexpr const char* kRealizeScope = "realize_scope";
 inline constexpr const char* kStorageScope = "storage_scope";
 inline constexpr const char* kLoopScope = "loop_scope";
+/// Inside a loop with `prefetch`: the node is the prefetched tensor's operation, the value the
+/// offset in iterations (InjectPrefetch turns it into `prefetch` calls).
+inline constexpr const char* kPrefetchScope = "prefetch_scope";
 /// Where a scan's init stages go (the node is the scan; ScheduleOps removes it).
 inline constexpr const char* kScanInitScope = "scan_init_scope";
 /// Where a scan's update stages go, inside its loop (the node is the scan; removed likewise).

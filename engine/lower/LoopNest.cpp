@@ -55,6 +55,24 @@ void requireConstantExtent(const Stage& stage, const IterVar& iv, const Expr& ex
     throw UserError(std::move(d));
 }
 
+/// TVM's MakeLoopNest for `prefetch`: inside the loop, one `prefetch_scope` attr per tensor
+/// (InjectPrefetch reads them). A loop of one iteration has nothing to prefetch ahead of.
+void emitPrefetches(const Stage& stage, const IterVar& iv, const Range& dom, const IterVarAttr& attr,
+                    const LoopNestOptions& opt, std::vector<Stmt>& level) {
+    if (attr.prefetches.empty())
+        return;
+    if (!opt.keepTrivialLoops && isOne(dom.extent)) {
+        Diagnostic d{"prefetch of loop '" + iv->var.name() + "' in stage '" + stage.name() +
+                         "': the loop has one iteration, so there is no later iteration to "
+                         "prefetch for (TVM: \"Cannot prefetch on trivial loop with extent=1\")",
+                     attr.location.known() ? attr.location : currentSourceLocation()};
+        d.subject = loopSubject("prefetch-trivial-loop", stage, iv);
+        throw UserError(std::move(d));
+    }
+    for (const auto& [tensor, offset] : attr.prefetches)
+        level.push_back(AttrStmtNode::make(tensor.op, attr::kPrefetchScope, offset, noOp()));
+}
+
 /// A leaf that is an ordinary loop: `for`, or `let` for extent 1, or an `.idx` loop plus `let`
 /// for a non-zero min.
 void emitLoop(const Stage& stage, const IterVar& iv, const Range& dom, const LoopNestOptions& opt,
@@ -83,6 +101,8 @@ void emitLoop(const Stage& stage, const IterVar& iv, const Range& dom, const Loo
         (*valueMap)[iv] = value;
         level.push_back(LetStmtNode::make(var, value, noOp()));
     }
+    if (it != stage->iterVarAttrs.end() && !opt.newLoopVars)
+        emitPrefetches(stage, iv, dom, it->second, opt, level);
 }
 
 /// A leaf bound to a thread: `// attr [thread] thread_extent = e`; the value is the thread

@@ -5,6 +5,7 @@
 #include "lower/CommonSubexprElim.h"
 #include "lower/HoistIfThenElse.h"
 #include "lower/InjectDoubleBuffer.h"
+#include "lower/InjectPrefetch.h"
 #include "lower/LoopAnnotations.h"
 #include "lower/LowerThreadAllreduce.h"
 #include "lower/RemoveNoOp.h"
@@ -163,7 +164,8 @@ LowerResult lower(const Schedule& sch, const std::vector<Tensor>& args, const Lo
     f.args = args;
     f.afterScheduleOps = scheduleOps(result.normalized, result.bounds.bounds, opsOptions);
     f.scalarParams = scalarParameters(result.normalized, args, options, f.afterScheduleOps);
-    FlattenResult flat = storageFlatten(f.afterScheduleOps, args, &result.bounds.steps);
+    // TVM runs InjectPrefetch just before StorageFlatten.
+    FlattenResult flat = storageFlatten(injectPrefetch(f.afterScheduleOps), args, &result.bounds.steps);
     // TVM's InjectDoubleBuffer follows StorageFlatten (it works on flat buffers).
     f.afterFlatten = injectDoubleBuffer(flat.body);
     for (const Tensor& t : args) {

@@ -559,7 +559,8 @@ int32_t Compiler::evaluate(const EvaluateNode* op) {
     }
     if (call && call->isIntrinsic("tvm_call_packed"))
         return callPacked(op, call);
-    if (isConst(op->value))
+    // A prefetch is a hint to a cache: nothing to do, and its address is not an access.
+    if (isConst(op->value) || (call && call->isIntrinsic("prefetch")))
         return emitStmt(n); // `Evaluate(0)`, the no-op statement
     n.op = SOp::Evaluate;
     n.a = expr(op->value, 0);

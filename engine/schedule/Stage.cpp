@@ -461,6 +461,20 @@ void Stage::pragma(const IterVar& iv, const std::string& key, const Expr& value)
                [&](IterVarAttr& attr) { attr.pragmas.emplace_back(key, value); });
 }
 
+void Stage::prefetch(const Tensor& tensor, const IterVar& iv, const Expr& offset) const {
+    PrimitiveRecord record(*this, "prefetch");
+    const std::string context = contextOf("prefetch", *this, iv);
+    if (!tensor.defined())
+        failPrimitive(context, "the tensor to prefetch is undefined");
+    if (tensor.op->numOutputs() > 1)
+        failPrimitive(context, "'" + tensor.op->name + "' has several outputs; prefetching one of "
+                                                      "them is not supported");
+    if (!offset.defined() || !offset.type().isInt())
+        failPrimitive(context, "the offset must be an integer number of iterations");
+    updateAttr(*this, "prefetch", iv,
+               [&](IterVarAttr& attr) { attr.prefetches.emplace_back(tensor, offset); });
+}
+
 void Stage::storageAlign(const IterVar& axis, int factor, int offset) const {
     PrimitiveRecord record(*this, "storage_align");
     const std::string context = "storage_align of stage '" + name() + "'";

@@ -1,7 +1,7 @@
 /// \file
 /// A Stage: the schedule of one operation (TVM's StageNode), edited in place by the schedule
 /// primitives `split`, `fuse`, `reorder`, `tile`, `compute_at`, `compute_root`,
-/// `compute_inline`, `bind`, `set_scope`, `vectorize`, `unroll`, `parallel` and `pragma`, with
+/// `compute_inline`, `bind`, `set_scope`, `vectorize`, `unroll`, `parallel`, `pragma`, ..., with
 /// TVM's names, defaults and semantics (TVM_INFERBOUND_NOTES.md section 0).
 ///
 /// Every illegal use throws one UserError naming the primitive, the stage, the IterVar and the
@@ -43,6 +43,8 @@ struct IterVarAttr {
     int dimAlignOffset = 0;
     /// `tensorize(iv, intrin)`: the loops from this leaf inwards are the intrinsic's.
     TensorIntrin tensorIntrin;
+    /// `prefetch(tensor, iv, offset)` in call order (TVM's prefetch_data and prefetch_offset).
+    std::vector<std::pair<Tensor, Expr>> prefetches;
     /// The script line of the last primitive that changed this attribute.
     SourceLocation location;
 };
@@ -148,6 +150,10 @@ public:
     /// `intrin`'s statements when lowered (lower/Tensorize.cpp checks that they compute what
     /// the intrinsic computes). Marks the leaf Tensorized.
     void tensorize(const IterVar& iv, const TensorIntrin& intrin) const;
+    /// TVM's prefetch: each iteration of leaf `iv` first asks the CPU to fetch the part of
+    /// `tensor` that iteration `iv + offset` reads (lower/InjectPrefetch.h). A hint: it changes
+    /// no value. Refused for a tensor of a stage with several outputs.
+    void prefetch(const Tensor& tensor, const IterVar& iv, const Expr& offset) const;
     /// Only the iterations where `predicate` holds store the stage's result (TVM's
     /// set_store_predicate; the tutorial's `tx.var.equal(0)` after a cross-thread reduction).
     void setStorePredicate(const Expr& predicate) const;

@@ -101,6 +101,9 @@ GraphNode iterVarNode(const GraphInput& input, int s, int i, const std::string& 
                 std::to_string(attr->dimAlignOffset);
     if (attr && attr->tensorIntrin.defined())
         text += "\ntensorized: " + attr->tensorIntrin->name + " from here inwards";
+    for (const auto& [tensor, offset] : attr ? attr->prefetches : std::vector<std::pair<Tensor, Expr>>())
+        text += "\nprefetch " + tensor.name() + ": what iteration " + iv->var.name() + " + " +
+                toString(offset) + " reads";
     row.cells.push_back(LabelCell{text, "", ""});
     row.ref = node.ref;
     row.location = node.location;

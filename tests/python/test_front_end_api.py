@@ -215,7 +215,7 @@ def test_missing_engine_features_say_so():
     A, B, C = _elementwise()
     s = te.create_schedule(C.op)
     for owner, name in ((te, "create_prim_func"),
-                        (s[C], "prefetch")):
+                        (s[C], "rolling_buffer")):
         assert not hasattr(owner, name), name
         try:
             getattr(owner, name)

@@ -104,6 +104,10 @@ llvm::Value* CodeGenLlvm::emitIntrinsicCall(const CallNode* op) {
                             op->type.toString() + " changes the size");
         return m_builder.CreateBitCast(visitExpr(op->args[0]), valueType(op->type));
     }
+    if (name == "prefetch") {
+        requireArgs(op, 4);
+        return emitPrefetch(op);
+    }
     if (name == "tvm_call_packed")
         return emitCallPacked(op);
     if (name == "tvm_stack_make_array") {
@@ -128,6 +132,32 @@ llvm::Value* CodeGenLlvm::emitIntrinsicCall(const CallNode* op) {
     if (isShiftRight)
         return op->type.isInt() ? m_builder.CreateAShr(a, b) : m_builder.CreateLShr(a, b);
     return m_builder.CreateBinOp(bitwise->second, a, b);
+}
+
+llvm::Value* CodeGenLlvm::emitPrefetch(const CallNode* op) {
+    // prefetch(address_of(load), rw, locality, cache type): llvm.prefetch of the element's
+    // address. The load itself does not run, so an address past the buffer is only a hint.
+    const auto* address = op->args[0].as<CallNode>();
+    const auto* load = address && address->isIntrinsic("address_of") && address->args.size() == 1
+                           ? address->args[0].as<LoadNode>()
+                           : nullptr;
+    if (!load || load->index.type().isVector())
+        throw UserError("prefetch expects the address of one element, got '" +
+                        toString(op->args[0]) + "' (kernel '" + m_kernelName + "')");
+    llvm::Value* pointer = elementPointer(load->bufferVar, load->type, emitIndex(load->index));
+    llvm::Type* bytePointer = m_builder.getInt8PtrTy(pointer->getType()->getPointerAddressSpace());
+    llvm::Function* prefetch =
+        llvm::Intrinsic::getDeclaration(&m_module, llvm::Intrinsic::prefetch, {bytePointer});
+    std::vector<llvm::Value*> args = {m_builder.CreatePointerCast(pointer, bytePointer)};
+    for (size_t k = 1; k < 4; ++k) {
+        auto value = asConstInt(op->args[k]);
+        if (!value)
+            throw UserError("prefetch: argument " + std::to_string(k) + " of '" +
+                            toString(Expr(op)) + "' must be a constant");
+        args.push_back(m_builder.getInt32(uint32_t(*value)));
+    }
+    m_builder.CreateCall(prefetch, args);
+    return llvm::Constant::getNullValue(valueType(op->type));
 }
 
 llvm::Value* CodeGenLlvm::emitIfThenElse(const CallNode* op) {

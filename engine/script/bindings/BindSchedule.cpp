@@ -130,7 +130,7 @@ py::object splitStage(const Stage& s, const IterVar& parent, const py::object& f
     return py::make_tuple(parts.first, parts.second);
 }
 
-/// TVM's IterVarAttr: what vectorize/unroll/parallel/bind/pragma set on one IterVar.
+/// TVM's IterVarAttr: what vectorize/unroll/parallel/bind/pragma/prefetch set on one IterVar.
 void bindIterVarAttr(py::module_& m) {
     py::class_<IterVarAttr>(m, "IterVarAttr")
         .def_property_readonly("iter_type", [](const IterVarAttr& a) { return int(a.iterType); })
@@ -151,6 +151,20 @@ void bindIterVarAttr(py::module_& m) {
                                })
         .def_property_readonly("tensor_intrin",
                                [](const IterVarAttr& a) { return wrapNode(a.tensorIntrin.get()); })
+        .def_property_readonly("prefetch_data",
+                               [](const IterVarAttr& a) {
+                                   std::vector<Tensor> data;
+                                   for (const auto& [tensor, offset] : a.prefetches)
+                                       data.push_back(tensor);
+                                   return data;
+                               })
+        .def_property_readonly("prefetch_offset",
+                               [](const IterVarAttr& a) {
+                                   std::vector<Expr> offsets;
+                                   for (const auto& [tensor, offset] : a.prefetches)
+                                       offsets.push_back(offset);
+                                   return offsets;
+                               })
         .def_property_readonly("dim_align_factor", [](const IterVarAttr& a) { return a.dimAlignFactor; })
         .def_property_readonly("dim_align_offset", [](const IterVarAttr& a) { return a.dimAlignOffset; })
         .def_property_readonly("source_location",
@@ -200,6 +214,8 @@ void bindStage(py::module_& m) {
                 s.tensorize(iv, TensorIntrin(&intrin));
             },
             py::arg("var"), py::arg("tensor_intrin"), Located())
+        .def("prefetch", &Stage::prefetch, py::arg("tensor"), py::arg("var"), py::arg("offset"),
+             Located())
         .def("vectorize", &Stage::vectorize, py::arg("var"), Located())
         .def("unroll", &Stage::unroll, py::arg("var"), Located())
         .def("parallel", &Stage::parallel, py::arg("var"), Located())

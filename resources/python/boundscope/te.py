@@ -54,7 +54,7 @@ def _not_available(cls, names):
         setattr(cls, name, property(missing))
 
 
-_not_available(Stage, ("env_threads", "prefetch", "rolling_buffer", "transform_layout"))
+_not_available(Stage, ("env_threads", "rolling_buffer", "transform_layout"))
 
 
 class TensorSlice:

@@ -10,6 +10,7 @@ Names Boundscope does not offer yet raise AttributeError saying so.
 import boundscope as _bs
 
 from . import error, ir, runtime, tir, te, arith, testing, nd, container, ir_pass, transform  # noqa: F401
+from . import target  # noqa: F401
 from ._placeholder import missing as _missing
 from .error import TVMError  # noqa: F401
 from .ir import Range, PrimExpr, IRModule  # noqa: F401

@@ -322,6 +322,31 @@ TEST(CliSteps, TensorizeSaysWhichRegionEachBufferOfTheIntrinsicIsBoundTo) {
     std::filesystem::remove(dot);
 }
 
+TEST(CliRun, APrefetchingScheduleIsRightOnTheCpuAndInTheEmulation) {
+    for (const char* target : {"cpu", "emulate"}) {
+        CommandResult r = runCli(std::string("run prefetch_rows.py --target ") + target +
+                                 " --check --repeat 1");
+        EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+        EXPECT_NE(r.out.find("check      passed"), std::string::npos) << target << ": " << r.out;
+    }
+    CommandResult r = runCli("lower prefetch_rows.py");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    // 8 rows of 32 float32 (two 64-byte lines each) of the next i.outer iteration
+    EXPECT_NE(r.out.find("prefetch(address_of(A["), std::string::npos) << r.out;
+    auto dot = std::filesystem::temp_directory_path() / "bs_cli_prefetch_itervar.dot";
+    r = runCli("graph prefetch_rows.py --kind itervar --stage B --format dot -o '" + dot.string() + "'");
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(readAll(dot).find("prefetch A: what iteration i.outer + 1 reads"), std::string::npos)
+        << readAll(dot);
+    std::filesystem::remove(dot);
+    r = runCli("lower prefetch_trivial_loop.py");
+    EXPECT_EQ(r.exitCode, 1) << r.out;
+    EXPECT_NE(r.err.find("prefetch_trivial_loop.py:9: error: prefetch of loop 'i.outer' in stage "
+                         "'B': the loop has one iteration"),
+              std::string::npos)
+        << r.err;
+}
+
 TEST(CliAlloc, AnExternStageIsRealizedWholeAndItsInputTooUnderEveryRuleSet) {
     CommandResult r = runCli("alloc " + example("extern_cblas.py"));
     ASSERT_EQ(r.exitCode, 0) << r.err;

@@ -77,10 +77,18 @@ class Module:
 
 
 def _check_target(target):
-    text = "llvm" if target is None else str(target)
-    if text.split(" ")[0] != "llvm":
+    """The target tvm.build compiles for: the given one (text, dict or tvm.target.Target), else
+    the current one (`with tvm.target.Target(...)`), else llvm. Only llvm is built here."""
+    from ..target import Target
+    if target is None:
+        target = Target.current() or "llvm"
+    given = target if isinstance(target, str) else None
+    target = target if isinstance(target, Target) else Target(target)
+    if target.kind.name != "llvm":
         raise TVMError("tvm.build: target %r is not supported; Boundscope builds for 'llvm' "
-                       "(the CPU); `boundscope run --target cuda` runs GPU schedules" % (text,))
+                       "(the CPU); `boundscope run --target cuda` runs GPU schedules"
+                       % (given or str(target),))
+    return target
 
 
 def build(inputs, args=None, target=None, target_host=None, name="default_function",
