@@ -211,6 +211,16 @@ def test_assert_allclose_as_tvm_testing_has_it():
         assert False, "assert_allclose accepted %s for %s" % (actual, desired)
 
 
+def test_operations_keep_their_attrs():
+    A = te.placeholder((8,), name="A")
+    B = te.compute((8,), lambda i: A[i] + 1, name="B", attrs={"layout": "N", "pad": 2})
+    assert B.op.attrs["layout"] == "N" and B.op.attrs["pad"].value == 2
+    assert dict(A.op.attrs) == {} and dict(te.compute((8,), lambda i: B[i], name="C").op.attrs) == {}
+    E = te.extern((8,), [B], lambda ins, outs: tvm.tir.call_packed("f", ins[0], outs[0]),
+                  name="E", attrs={"k": 1.5})
+    assert abs(E.op.attrs["k"].value - 1.5) < 1e-6
+
+
 def test_missing_engine_features_say_so():
     A, B, C = _elementwise()
     s = te.create_schedule(C.op)

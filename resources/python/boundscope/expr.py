@@ -96,13 +96,15 @@ def SizeVar(name, dtype="int32"):  # noqa: N802 - TVM's name
 
 def convert(value):
     """TVM's `tvm.runtime.convert`: numbers become constants, lists and tuples lists of them,
-    dicts a Map with their values converted."""
+    dicts a Map with their values converted; strings stay strings (TVM's String is a str)."""
     if isinstance(value, (list, tuple)):
         return [convert(v) for v in value]
     if isinstance(value, dict):
         return _Map((k, convert(v)) for k, v in value.items())
     if isinstance(value, (Object, Range)):
         return value
+    if isinstance(value, str):
+        return value  # TVM's runtime.String is a str
     return const(value)
 
 

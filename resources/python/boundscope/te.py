@@ -121,9 +121,30 @@ def placeholder(shape, dtype=None, name="placeholder"):
     return _core._placeholder(_shape_list(shape), dtype or "float32", name)
 
 
+# TVM's Operation.attrs: the `attrs` dict te.compute, te.scan and te.extern were given, as a Map
+# of converted values. No pass of Boundscope reads them; they stay with the operation (the key
+# keeps its Python object, so the identity lookup is stable) for scripts to read back.
+_OP_ATTRS = {}
+
+
+def _with_attrs(result, attrs):
+    if attrs:
+        first = result if isinstance(result, Tensor) else result[0]
+        _OP_ATTRS[first.op] = _expr.convert(dict(attrs))
+    return result
+
+
+Operation.attrs = property(lambda self: _OP_ATTRS.get(self, _Map()),
+                           doc="The attrs the operation was created with (a Map).")
+
+
 def compute(shape, fcompute, name="compute", tag="", attrs=None, varargs_names=None):
-    """te.compute(shape, fcompute, name="compute", tag=""): the axes are named after fcompute's
-    parameters, as in TVM (a `*args` fcompute gets `i0`, `i1`, ...)."""
+    """te.compute(shape, fcompute, name="compute", tag="", attrs=None): the axes are named after
+    fcompute's parameters, as in TVM (a `*args` fcompute gets `i0`, `i1`, ...)."""
+    return _with_attrs(_compute(shape, fcompute, name, tag, varargs_names), attrs)
+
+
+def _compute(shape, fcompute, name, tag, varargs_names):
     shape = _shape_list(shape)
     params = _inspect.signature(fcompute).parameters
     names = [p.name for p in params.values()
@@ -153,9 +174,9 @@ def compute(shape, fcompute, name="compute", tag="", attrs=None, varargs_names=N
 
 
 def scan(init, update, state_placeholder, inputs=None, name="scan", tag="", attrs=None):
-    """te.scan(init, update, state_placeholder, inputs=None, name="scan", tag=""): a recurrence
-    over the rows of each state, as in TVM; each argument is a tensor or a list of them (one per
-    output). Returns the output, or the list of outputs."""
+    """te.scan(init, update, state_placeholder, inputs=None, name="scan", tag="", attrs=None): a
+    recurrence over the rows of each state, as in TVM; each argument is a tensor or a list of them
+    (one per output). Returns the output, or the list of outputs."""
     def as_list(value):
         return [value] if isinstance(value, Tensor) else list(value)
     init, update, state_placeholder = as_list(init), as_list(update), as_list(state_placeholder)
@@ -163,19 +184,18 @@ def scan(init, update, state_placeholder, inputs=None, name="scan", tag="", attr
         raise ValueError("init, update, state_placeholder must have same length")
     res = _core._scan(init, update, state_placeholder,
                       None if inputs is None else as_list(inputs), name, tag)
-    return res[0] if len(res) == 1 else res
+    return _with_attrs(res[0] if len(res) == 1 else res, attrs)
 
 
 def extern(shape, inputs, fcompute, name="extern", dtype=None, in_buffers=None,
            out_buffers=None, tag="", attrs=None):
     """te.extern(shape, inputs, fcompute, name="extern", dtype=None, in_buffers=None,
-    out_buffers=None, tag=""): a stage computed by a statement of your own. `fcompute(ins,
+    out_buffers=None, tag="", attrs=None): a stage computed by a statement of your own. `fcompute(ins,
     outs)` gets one tvm.tir.Buffer per input and per output and returns a statement or an
     expression (usually tvm.tir.call_packed(...), or an ir_builder's program). `shape` is one
     shape or a list of them (one per output); `dtype` one dtype or a list (default: the first
     input's, else float32). Returns the output, or the list of outputs."""
     from . import buffer as _buffer
-    del attrs
     if not isinstance(shape, (list, tuple)) and not hasattr(shape, "__len__"):
         shape = (shape,)
     shape = list(shape)
@@ -214,7 +234,7 @@ def extern(shape, inputs, fcompute, name="extern", dtype=None, in_buffers=None,
         body = _core._make_evaluate(body)
     op = _core._extern_op(name, tag, inputs, in_buffers, out_buffers, body)
     res = [op.output(i) for i in range(len(out_buffers))]
-    return res[0] if len(res) == 1 else res
+    return _with_attrs(res[0] if len(res) == 1 else res, attrs)
 
 
 def reduce_axis(dom, name="rv", thread_tag="", span=None):
