@@ -4,6 +4,8 @@ name TVM does not know is refused as TVM refuses it."""
 
 import threading as _threading
 
+from ._scope import ScopedContext
+
 # TVM's registered options that Boundscope acts on, with their types.
 _USED = {
     "te.keep_schedule_record": bool,  # te.create_schedule keeps s.schedule_record
@@ -27,7 +29,7 @@ _ACCEPTED = (
 _state = _threading.local()
 
 
-class PassContext:
+class PassContext(ScopedContext):
     """TVM's PassContext(opt_level=2, required_pass=None, disabled_pass=None, instruments=None,
     config=None): used as `with tvm.transform.PassContext(...):`; PassContext.current() is the
     innermost one entered (a default one outside any). Of `disabled_pass`, tvm.lower acts on
@@ -49,29 +51,14 @@ class PassContext:
                 raise AttributeError("Invalid config option '%s' candidates are: %s"
                                      % (key, ",".join(sorted(list(_USED) + list(_ACCEPTED)))))
 
-    def __enter__(self):
-        _stack().append(self)
-        return self
-
-    def __exit__(self, *exc):
-        _stack().pop()
-        return False
-
-    @staticmethod
-    def current():
-        stack = _stack()
-        return stack[-1] if stack else _default()
+    @classmethod
+    def current(cls):
+        return cls._innermost() or _default()
 
     @staticmethod
     def list_configs():
         return {name: {"type": "IntImm" if kind is bool else kind.__name__}
                 for name, kind in _USED.items()}
-
-
-def _stack():
-    if not hasattr(_state, "stack"):
-        _state.stack = []
-    return _state.stack
 
 
 def _default():

@@ -8,8 +8,8 @@ target is described here and built by `boundscope run --target cuda` or emulated
 """
 
 import shlex as _shlex
-import threading as _threading
 
+from .._scope import ScopedContext
 from ..error import TVMError
 
 # TVM's target kinds that Boundscope knows: their keys and default attributes.
@@ -24,9 +24,6 @@ _KINDS = {
 # Attributes whose value is an integer in TVM's schema.
 _INT_ATTRS = ("max_num_threads", "thread_warp_size", "max_shared_memory_per_block",
               "max_threads_per_block", "opt-level", "num-cores", "vector-width")
-
-_state = _threading.local()
-
 
 class TargetKind:
     """TVM's TargetKind: `name` ("llvm", "cuda", ...)."""
@@ -55,7 +52,7 @@ def _parse_value(key, text):
     return text
 
 
-class Target:
+class Target(ScopedContext):
     """tvm.target.Target(target, host=None)."""
 
     def __init__(self, target, host=None):
@@ -124,19 +121,11 @@ class Target:
     def thread_warp_size(self):
         return self.attrs.get("thread_warp_size", 1)
 
-    def __enter__(self):
-        _stack().append(self)
-        return self
-
-    def __exit__(self, *exc):
-        _stack().pop()
-        return False
-
-    @staticmethod
-    def current(allow_none=True):
-        stack = _stack()
-        if stack:
-            return stack[-1]
+    @classmethod
+    def current(cls, allow_none=True):
+        target = cls._innermost()
+        if target is not None:
+            return target
         if not allow_none:
             raise TVMError("Target.current: no target is set (use `with tvm.target.Target(...)`)")
         return None
@@ -172,12 +161,6 @@ class Target:
 
     def __hash__(self):
         return hash(str(self))
-
-
-def _stack():
-    if not hasattr(_state, "stack"):
-        _state.stack = []
-    return _state.stack
 
 
 def create(target):
