@@ -111,7 +111,8 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, QString*
     const QCommandLineOption show(QStringLiteral("show"),
                                   QStringLiteral("docks to raise: dag, itervar, attach, requests, "
                                                  "inspector, steps, ir, code, bounds, "
-                                                 "allocations, run, tc (comma-separated)"),
+                                                 "allocations, run, tc, output "
+                                                 "(comma-separated)"),
                                   QStringLiteral("docks"));
     const QCommandLineOption step(QStringLiteral("step"),
                                   QStringLiteral("step the Step-through to a step: an id, a phase "
@@ -194,7 +195,8 @@ QString dockObjectName(const QString& shortName) {
         {QStringLiteral("bounds"), QStringLiteral("boundsDock")},
         {QStringLiteral("allocations"), QStringLiteral("allocationsDock")},
         {QStringLiteral("run"), QStringLiteral("runDock")},
-        {QStringLiteral("tc"), QStringLiteral("tcRangesDock")}};
+        {QStringLiteral("tc"), QStringLiteral("tcRangesDock")},
+        {QStringLiteral("output"), QStringLiteral("outputDock")}};
     return names.value(shortName);
 }
 

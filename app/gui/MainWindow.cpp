@@ -11,6 +11,7 @@
 #include "panels/GraphPanel.h"
 #include "panels/InspectorPanel.h"
 #include "panels/IrPanel.h"
+#include "panels/OutputPanel.h"
 #include "panels/TcRangesPanel.h"
 #include "steps/StepTools.h"
 #include "views/GraphView.h"
@@ -33,7 +34,7 @@ const char* const kGeometryKey = "mainWindow/geometry";
 const char* const kStateKey = "mainWindow/state";
 const char* const kRulesKey = "analysis/rules";
 // Bump when the docks change, so an old saved layout is not applied to new docks.
-constexpr int kLayoutVersion = 3;
+constexpr int kLayoutVersion = 4;
 } // namespace
 
 MainWindow::MainWindow(Options options, QWidget* parent)
@@ -78,6 +79,7 @@ void MainWindow::createPanels() {
     m_ir = new IrPanel(this);
     m_code = new CodePanel(this);
     m_tcRanges = new TcRangesPanel(this);
+    m_output = new OutputPanel(this);
 
     // The right-hand docks take the full height; the bottom ones sit under the editor.
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
@@ -103,6 +105,7 @@ void MainWindow::createPanels() {
     addDock(m_bounds, tr("Bounds"), QStringLiteral("boundsDock"), Qt::BottomDockWidgetArea, ir);
     addDock(m_tcRanges, tr("TC Ranges"), QStringLiteral("tcRangesDock"), Qt::BottomDockWidgetArea,
             ir);
+    addDock(m_output, tr("Output"), QStringLiteral("outputDock"), Qt::BottomDockWidgetArea, ir);
     dag->raise();
     ir->raise();
 }
@@ -335,6 +338,8 @@ void MainWindow::onProblemChanged() {
 }
 
 void MainWindow::onAnalysisFinished() {
+    m_output->setRun(m_document->scriptName(), m_document->scriptOutput(), m_document->lastRunMs(),
+                     m_document->problem());
     const QString rules = QString::fromLatin1(boundRulesName(m_document->rules()));
     m_statusRules->setText(tr("rules %1 · %2 ms ").arg(rules).arg(m_document->lastRunMs()));
     if (const auto& problem = m_document->problem()) {

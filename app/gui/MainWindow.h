@@ -34,6 +34,7 @@ class RecentFiles;
 class ScriptDocument;
 class ScheduleTools;
 class TcRangesPanel;
+class OutputPanel;
 class SelectionModel;
 class StepTools;
 
@@ -65,6 +66,7 @@ public:
     CodePanel* codePanel() const { return m_code; }
     /// TC's ranges next to InferBound's, for programs built from Tensor Comprehensions.
     TcRangesPanel* tcRanges() const { return m_tcRanges; }
+    OutputPanel* output() const { return m_output; }
     QComboBox* rulesSelector() const { return m_rules; }
     Autosave* autosave() const { return m_autosave; }
     /// The Schedule menu (editing by direct manipulation) and the Allocations and Run docks.
@@ -156,6 +158,7 @@ private:
     IrPanel* m_ir = nullptr;
     CodePanel* m_code = nullptr;
     TcRangesPanel* m_tcRanges = nullptr;
+    OutputPanel* m_output = nullptr;
     QList<QDockWidget*> m_docks;
 
     QToolBar* m_toolBar = nullptr;
