@@ -65,7 +65,8 @@ TEST(ConsumerRequests, ProducerShowsVisitOrderScopeAndAttachPath) {
     Bounded b(ex.s);
     Graph g = consumerRequests(b.input(), b.stage(ex.C));
     const GraphNode* p = g.findNode("producer");
-    EXPECT_EQ(rowText(p->rows[0]), "visit #1 (computed)");
+    // the inspector's numbering: the second of the two stages InferBound visits
+    EXPECT_EQ(rowText(p->rows[0]), "visit 2 of 2 (computed)");
     EXPECT_EQ(rowText(p->rows[1]), "scope: global (inferred)");
     EXPECT_EQ(rowText(p->rows[2]), "attach path: dk, dj, di");
     EXPECT_EQ(g.rankDir, RankDir::LeftToRight);
