@@ -12,9 +12,10 @@ namespace {
 
 /// Intrinsics whose only effect is their value.
 bool isPureIntrinsic(const std::string& name) {
-    static constexpr std::array<std::string_view, 10> kPure = {
+    static constexpr std::array<std::string_view, 13> kPure = {
         "likely",     "if_then_else", "shift_left",  "shift_right", "bitwise_and",
-        "bitwise_or", "bitwise_xor",  "bitwise_not", "popcount",    "reinterpret"};
+        "bitwise_or", "bitwise_xor",  "bitwise_not", "popcount",    "reinterpret",
+        "isnan",      "isinf",        "isfinite"};
     for (std::string_view pure : kPure) {
         if (name == pure)
             return true;

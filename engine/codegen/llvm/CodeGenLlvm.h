@@ -148,6 +148,7 @@ private:
     llvm::Value* emitMathCall(const CallNode* op);
     llvm::Value* emitExternCall(const CallNode* op);
     llvm::Value* emitPrefetch(const CallNode* op);
+    llvm::Value* emitFloatClass(const CallNode* op);
     llvm::Value* emitIfThenElse(const CallNode* op);
     /// `tvm_call_packed("name", args...)`: the arguments packed on the stack as
     /// runtime/PackedFunctions.h lays them out, `bs_call_packed`, and an early return when it

@@ -47,7 +47,8 @@ const std::map<std::string, size_t>& libmFunctions() {
     static const std::map<std::string, size_t> table = {
         {"tan", 1},  {"tanh", 1},  {"atan", 1}, {"asin", 1},  {"acos", 1},
         {"sinh", 1}, {"cosh", 1},  {"erf", 1},  {"log1p", 1}, {"expm1", 1},
-        {"cbrt", 1}, {"atan2", 2}, {"fmod", 2}, {"hypot", 2},
+        {"cbrt", 1}, {"asinh", 1}, {"acosh", 1}, {"atanh", 1}, {"erfc", 1},
+        {"atan2", 2}, {"fmod", 2}, {"hypot", 2},
     };
     return table;
 }
@@ -104,6 +105,10 @@ llvm::Value* CodeGenLlvm::emitIntrinsicCall(const CallNode* op) {
                             op->type.toString() + " changes the size");
         return m_builder.CreateBitCast(visitExpr(op->args[0]), valueType(op->type));
     }
+    if (name == "isnan" || name == "isinf" || name == "isfinite") {
+        requireArgs(op, 1);
+        return emitFloatClass(op);
+    }
     if (name == "prefetch") {
         requireArgs(op, 4);
         return emitPrefetch(op);
@@ -132,6 +137,23 @@ llvm::Value* CodeGenLlvm::emitIntrinsicCall(const CallNode* op) {
     if (isShiftRight)
         return op->type.isInt() ? m_builder.CreateAShr(a, b) : m_builder.CreateLShr(a, b);
     return m_builder.CreateBinOp(bitwise->second, a, b);
+}
+
+llvm::Value* CodeGenLlvm::emitFloatClass(const CallNode* op) {
+    // isnan: unordered with itself; isinf: |x| == inf; isfinite: ordered and |x| != inf.
+    const Expr& arg = op->args[0];
+    if (!arg.type().isFloat())
+        throw UserError(op->name + " of '" + toString(arg) + "' takes a float, got " +
+                        arg.type().toString());
+    llvm::Value* x = visitExpr(arg);
+    if (op->name == "isnan")
+        return m_builder.CreateFCmpUNO(x, x);
+    llvm::Function* fabs = llvm::Intrinsic::getDeclaration(&m_module, llvm::Intrinsic::fabs, {x->getType()});
+    llvm::Value* magnitude = m_builder.CreateCall(fabs, {x});
+    llvm::Value* inf = llvm::ConstantFP::getInfinity(x->getType());
+    if (op->name == "isinf")
+        return m_builder.CreateFCmpOEQ(magnitude, inf);
+    return m_builder.CreateFCmpONE(magnitude, inf);
 }
 
 llvm::Value* CodeGenLlvm::emitPrefetch(const CallNode* op) {

@@ -129,14 +129,47 @@ void bindArithmetic(py::module_& m) {
 
 void bindMath(py::module_& m) {
     // Unary intrinsics TVM's te/tir export; each is a pure call typed like its (float) argument.
-    for (const char* name : {"exp", "exp2", "exp10", "log", "log2", "log10", "sqrt", "rsqrt",
-                             "tanh", "sigmoid", "sin", "cos", "tan", "floor", "ceil", "round",
-                             "trunc", "fabs", "erf"}) {
+    for (const char* name :
+         {"exp", "exp2", "exp10", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "cbrt",
+          "tanh", "sigmoid", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh",
+          "acosh", "atanh", "floor", "ceil", "round", "trunc", "nearbyint", "fabs", "erf"}) {
         std::string fn = name;
         m.def(name, [fn](Expr x) { return mathCall(fn, {x}); }, py::arg("x"), Located());
     }
-    m.def("power", [](Expr x, Expr y) { return mathCall("pow", {x, y}); }, py::arg("x"),
-          py::arg("y"), Located());
+    // Binary ones; `power` and `pow` are TVM's two names of one function.
+    for (const auto& [name, fn] : std::vector<std::pair<const char*, std::string>>{
+             {"power", "pow"}, {"pow", "pow"}, {"atan2", "atan2"}, {"fmod", "fmod"},
+             {"hypot", "hypot"}, {"copysign", "copysign"}}) {
+        std::string callee = fn;
+        m.def(name, [callee](Expr x, Expr y) { return mathCall(callee, {x, y}); }, py::arg("x"),
+              py::arg("y"), Located());
+    }
+    // TVM's abs: fabs of a float, the value or its negation for a signed integer, the value
+    // itself for an unsigned one.
+    m.def(
+        "abs",
+        [](Expr x) -> Expr {
+            DataType t = x.type();
+            if (t.isFloat())
+                return mathCall("fabs", {x});
+            if (t.isUInt())
+                return x;
+            return select(x >= makeZero(t), x, makeZero(t) - x);
+        },
+        py::arg("x"), Located());
+    // TVM's isnan / isinf / isfinite: a bool intrinsic of a float; a constant of an integer.
+    for (const char* name : {"isnan", "isinf", "isfinite"}) {
+        std::string fn = name;
+        m.def(
+            name,
+            [fn](Expr x) -> Expr {
+                DataType result = DataType::boolean().withLanes(x.type().lanes());
+                if (!x.type().isFloat())
+                    return makeConst(result, int64_t(fn == "isfinite" ? 1 : 0));
+                return CallNode::make(result, fn, {x}, CallKind::Intrinsic);
+            },
+            py::arg("x"), Located());
+    }
 }
 
 } // namespace

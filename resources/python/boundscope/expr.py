@@ -87,6 +87,37 @@ trunc = _core.trunc
 fabs = _core.fabs
 erf = _core.erf
 power = _core.power
+log1p = _core.log1p
+expm1 = _core.expm1
+cbrt = _core.cbrt
+asin = _core.asin
+acos = _core.acos
+atan = _core.atan
+sinh = _core.sinh
+cosh = _core.cosh
+asinh = _core.asinh
+acosh = _core.acosh
+atanh = _core.atanh
+nearbyint = _core.nearbyint
+atan2 = _core.atan2
+fmod = _core.fmod
+hypot = _core.hypot
+copysign = _core.copysign
+pow = _core.pow  # noqa: A001 - TVM's name
+abs = _core.abs  # noqa: A001 - TVM's name
+isnan = _core.isnan
+isinf = _core.isinf
+isfinite = _core.isfinite
+
+
+def logical_and(a, b):
+    """TVM's logical_and(a, b): `a && b`."""
+    return _core.all(a, b)
+
+
+def logical_or(a, b):
+    """TVM's logical_or(a, b): `a || b`."""
+    return _core.any(a, b)
 
 
 def SizeVar(name, dtype="int32"):  # noqa: N802 - TVM's name
