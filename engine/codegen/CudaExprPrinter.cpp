@@ -296,6 +296,8 @@ std::string ExprPrinter::intrinsic(const CallNode* op) {
         if (scope && scope->value == "warp")
             return "__syncwarp()";
     }
+    if (name == "isnan" || name == "isinf" || name == "isfinite")
+        return name + "(" + visitExpr(op->args.at(0)) + ")";
     throw UserError("the CUDA backend cannot generate the intrinsic " + toString(Expr(op)));
 }
 

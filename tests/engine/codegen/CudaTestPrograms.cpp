@@ -147,6 +147,19 @@ GpuProgram mathFunctions() {
     return {"math", threadExtent(bx, 4, body), {a, c}};
 }
 
+GpuProgram inverseMath() {
+    // The inverse and binary functions and the float classes of TVM's te (issue 16, item 3).
+    Var a = buffer("A"), c = buffer("C");
+    IterVar bx = threadAxis("blockIdx.x"), tx = threadAxis("threadIdx.x");
+    Expr i = bx->var * 64 + tx->var;
+    Expr x = load(a, i);
+    Expr isNan = CallNode::make(DataType::boolean(), "isnan", {x}, CallKind::Intrinsic);
+    Expr value = mathCall("asinh", {x}) + mathCall("atan2", {x, Expr(2.0f)}) +
+                 select(isNan, Expr(0.0f), mathCall("log1p", {mathCall("fabs", {x})}));
+    Stmt body = threadExtent(tx, 64, store(c, value, i));
+    return {"inverse_math", threadExtent(bx, 4, body), {a, c}};
+}
+
 GpuProgram twoKernels() {
     Var a = buffer("A"), c = buffer("C"), t = buffer("T");
     IterVar bx0 = threadAxis("blockIdx.x"), tx0 = threadAxis("threadIdx.x");
@@ -210,7 +223,7 @@ GpuProgram predicatedStore() {
 std::vector<GpuProgram> allGpuPrograms() {
     return {seedExample6(),      tiledMatmul(),    rowMax(),         vectorAxpy(),
             sharedReverse(),     symbolicAddOne(), floorDivision(),  mathFunctions(),
-            twoKernels(),        statementKinds(), stridedVectors(), vectorOverwrite(),
+            inverseMath(),       twoKernels(),        statementKinds(), stridedVectors(), vectorOverwrite(),
             guardedThreadNest(), predicatedStore()};
 }
 

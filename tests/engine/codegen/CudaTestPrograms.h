@@ -37,6 +37,7 @@ GpuProgram symbolicAddOne();
 GpuProgram floorDivision();
 /// C = exp(A) + sqrt(fabs(A)) + max(A, 0) + tanh(A) + sigmoid(A) on 256 floats.
 GpuProgram mathFunctions();
+GpuProgram inverseMath();
 /// T = A + 1 then C = T * 2 on 512 floats: two kernels and a global buffer the host allocates.
 GpuProgram twoKernels();
 
