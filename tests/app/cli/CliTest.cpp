@@ -339,6 +339,16 @@ TEST(CliRun, APrefetchingScheduleIsRightOnTheCpuAndInTheEmulation) {
     EXPECT_NE(readAll(dot).find("prefetch A: what iteration i.outer + 1 reads"), std::string::npos)
         << readAll(dot);
     std::filesystem::remove(dot);
+    // in a GPU kernel: lowered, emulated, and left out of the CUDA source
+    r = runCli("lower prefetch_gpu.py");
+    EXPECT_NE(r.out.find("prefetch(address_of(A[(cse_var_1 + 64)]), 0, 3, 1)"), std::string::npos)
+        << r.out;
+    r = runCli("codegen prefetch_gpu.py --target cuda");
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("B[cse_var_1] = (A[cse_var_1] * 2.000000e+00f);"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("prefetch"), std::string::npos) << r.out;
+    r = runCli("run prefetch_gpu.py --target emulate --check --repeat 1");
+    EXPECT_NE(r.out.find("check      passed"), std::string::npos) << r.out << r.err;
     r = runCli("lower prefetch_trivial_loop.py");
     EXPECT_EQ(r.exitCode, 1) << r.out;
     EXPECT_NE(r.err.find("prefetch_trivial_loop.py:9: error: prefetch of loop 'i.outer' in stage "
