@@ -76,6 +76,10 @@ protected:
 
     void visit(const IfThenElseNode* op) override {
         tryHoist(op);
+        // An `if` with an else does work on both sides: a condition inside one branch cannot
+        // leave the loop, or the other branch would not run when it is false (as a sequence).
+        if (op->elseCase.defined() && !m_active.empty())
+            m_active.back().reachedSequence = true;
         IRVisitor::visit(op);
     }
 

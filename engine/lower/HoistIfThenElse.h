@@ -13,7 +13,9 @@ namespace bs {
 /// - a condition goes just inside the innermost loop whose variable it uses (through let
 ///   bindings too), or around the outermost loop when it uses none;
 /// - it never crosses a thread or virtual-thread binding (`thread_extent`, `virtual_thread`),
-///   nor a loop whose body was found to hold a sequence before the `if` was reached;
+///   nor a loop whose body was found to hold a sequence, or an `if` with an else, before the
+///   `if` was reached (TVM's collector stops only at sequences, which loses the else branch of
+///   an enclosing `if` when the hoisted condition is false);
 /// - a condition with side effects or memory reads, or that uses a let-bound variable, stays;
 /// - `if (c) A` becomes `if (c) { loop with A }`; `if (c) A else B` becomes
 ///   `if (c) { loop with A } else { loop with B }`.

@@ -300,6 +300,36 @@ def test_split_uneven_unique_likely():
     assert let.body.index.same_as(let.var) and let.body.predicate is None
 
 
+def test_hoisting_keeps_the_else_branch_of_an_enclosing_if():
+    # An invariant `if (j > 2)` inside the then-branch of an if-else on i: moving it out of the
+    # i loop would skip the else-branch when j <= 2 (found in review; TVM's collector does it).
+    import numpy as np
+    n = 8
+    A = te.placeholder((n, n), name="A")
+
+    def body(ins, outs):
+        ib = tvm.tir.ir_builder.create()
+        a, b = ib.buffer_ptr(ins[0]), ib.buffer_ptr(outs[0])
+        with ib.for_range(0, n, name="j") as j:
+            with ib.for_range(0, n, name="i") as i:
+                with ib.if_scope(i < 4):
+                    with ib.if_scope(j > 2):
+                        b[j * n + i] = a[j * n + i] + 1.0
+                with ib.else_scope():
+                    b[j * n + i] = a[j * n + i] * 3.0
+        return ib.get()
+
+    B = te.extern((n, n), [A], body, name="B")
+    s = te.create_schedule(B.op)
+    f = tvm.build(s, [A, B], "llvm")
+    a = np.random.uniform(size=(n, n)).astype("float32")
+    b = tvm.nd.array(np.zeros((n, n), "float32"))
+    f(tvm.nd.array(a), b)
+    jj, ii = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
+    expected = np.where(ii < 4, np.where(jj > 2, a + 1, 0.0), a * 3)
+    tvm.testing.assert_allclose(b.numpy(), expected, rtol=1e-6)
+
+
 def test_pass_context_disables_hoisting_and_cse():
     a = te.placeholder((16, 16), name="a")
     c = te.compute((16, 16), lambda x, y: a[x, y] * 2, name="c")

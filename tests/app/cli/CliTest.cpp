@@ -349,6 +349,12 @@ TEST(CliRun, APrefetchingScheduleIsRightOnTheCpuAndInTheEmulation) {
     EXPECT_EQ(r.out.find("prefetch"), std::string::npos) << r.out;
     r = runCli("run prefetch_gpu.py --target emulate --check --repeat 1");
     EXPECT_NE(r.out.find("check      passed"), std::string::npos) << r.out << r.err;
+    // threads bound inside the prefetched loop take all their values (review: these were
+    // "variable 'blockIdx.x' is used where nothing defines it")
+    for (const char* script : {"prefetch_gpu_threads.py", "prefetch_vthread.py"}) {
+        r = runCli(std::string("run ") + script + " --target emulate --check --repeat 1");
+        EXPECT_NE(r.out.find("check      passed"), std::string::npos) << script << r.out << r.err;
+    }
     r = runCli("lower prefetch_trivial_loop.py");
     EXPECT_EQ(r.exitCode, 1) << r.out;
     EXPECT_NE(r.err.find("prefetch_trivial_loop.py:9: error: prefetch of loop 'i.outer' in stage "

@@ -75,6 +75,11 @@ TEST(HoistIfThenElse, StaysWhereItMust) {
     Stmt seq = loop(i, 4, loop(j, 4, SeqNode::make({StoreNode::make(b, 1.0f, j),
                                                       IfThenElseNode::make(i < 3, store)})));
     EXPECT_TRUE(structuralEqual(hoistIfThenElse(seq), seq));
+    // inside one branch of an if-else: the other branch must still run when it is false
+    Stmt branches = loop(i, 4, loop(j, 4, IfThenElseNode::make(
+                                              j < 2, IfThenElseNode::make(i > 1, store),
+                                              StoreNode::make(b, 3.0f, j))));
+    EXPECT_TRUE(structuralEqual(hoistIfThenElse(branches), branches));
     // a let-bound variable
     Stmt let = loop(i, 4, loop(j, 4, LetStmtNode::make(t, i * 2, IfThenElseNode::make(t < 3, store))));
     EXPECT_TRUE(structuralEqual(hoistIfThenElse(let), let));
