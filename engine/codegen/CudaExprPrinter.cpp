@@ -315,8 +315,6 @@ std::string ExprPrinter::mathCall(const CallNode* op) {
         std::string negated = x.front() == '-' ? "(-(" + x + "))" : "(-" + x + ")";
         return "(" + one + " / (" + one + " + exp" + suffix + "(" + negated + ")))";
     }
-    if (op->name == "isnan" || op->name == "isinf" || op->name == "isfinite")
-        return op->name + "(" + args.at(0) + ")";
     std::string name = op->name == "abs" ? "fabs" : op->name == "power" ? "pow" : op->name;
     if (!isCudaMathFunction(name))
         throw UserError("the CUDA backend does not know the math function '" + op->name + "'");

@@ -2,6 +2,7 @@
 
 #include "ir/Equality.h"
 #include "ir/Functor.h"
+#include "ir/ThreadBinding.h"
 #include "lower/CommonSubexprElimTools.h"
 
 #include <algorithm>
@@ -99,10 +100,8 @@ protected:
     /// A thread_extent (or virtual_thread) attr defines its thread index for its body, as a
     /// loop would.
     Stmt visit(const AttrStmtNode* op) override {
-        const auto* iv = op->node.as<IterVarNode>();
-        bool definesThread =
-            iv && (op->key == attr::kThreadExtent || op->key == attr::kVirtualThread);
-        if (!definesThread)
+        const IterVarNode* iv = boundThread(*op);
+        if (!iv)
             return IRMutator::visit(op);
         return inScope(iv->var, Expr(), [&] { return IRMutator::visit(op); });
     }

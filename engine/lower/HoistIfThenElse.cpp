@@ -3,6 +3,7 @@
 #include "ir/Equality.h"
 #include "ir/Functor.h"
 #include "ir/Substitute.h"
+#include "ir/ThreadBinding.h"
 #include "lower/RemoveNoOp.h"
 
 #include <unordered_map>
@@ -49,9 +50,8 @@ protected:
     void visit(const ForNode* op) override { visitLoop(op, op->loopVar.get(), false, [&] { IRVisitor::visit(op); }); }
 
     void visit(const AttrStmtNode* op) override {
-        const auto* iv = op->node.as<IterVarNode>();
-        bool threadBinding = op->key == attr::kThreadExtent || op->key == attr::kVirtualThread;
-        if (!iv || !threadBinding)
+        const IterVarNode* iv = boundThread(*op);
+        if (!iv)
             return IRVisitor::visit(op);
         visitLoop(op, iv->var.get(), true, [&] { IRVisitor::visit(op); });
     }

@@ -7,6 +7,7 @@
 #include "ir/Operation.h"
 #include "ir/Op.h"
 #include "ir/Substitute.h"
+#include "ir/ThreadBinding.h"
 
 #include <optional>
 
@@ -15,11 +16,6 @@ namespace bs {
 namespace {
 
 constexpr int kCacheLineBytes = 64;
-
-bool isThreadBinding(const AttrStmtNode& attr) {
-    return attr.node.as<IterVarNode>() &&
-           (attr.key == attr::kThreadExtent || attr.key == attr::kVirtualThread);
-}
 
 Expr expandLets(const Expr& e, const VarMap<Expr>& lets) {
     if (lets.empty())
@@ -117,9 +113,9 @@ private:
         postOrderVisit(body, [&](const NodeRef& n) {
             if (const auto* loop = n.as<ForNode>())
                 dom[loop->loopVar] = IntSet::fromMinExtent(loop->min, loop->extent);
-            else if (const auto* attr = n.as<AttrStmtNode>(); attr && isThreadBinding(*attr))
+            else if (const auto* attr = n.as<AttrStmtNode>(); attr && boundThread(*attr))
                 // a thread bound inside the loop: all its values (TVM's DomainTouched)
-                dom[attr->node.as<IterVarNode>()->var] = IntSet::fromMinExtent(Expr(0), attr->value);
+                dom[boundThread(*attr)->var] = IntSet::fromMinExtent(Expr(0), attr->value);
             else if (const auto* let = n.as<LetStmtNode>())
                 lets[let->var] = let->value;
             else if (const auto* load = n.as<ProducerLoadNode>(); load && load->tensor.same_as(tensor))

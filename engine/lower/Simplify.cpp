@@ -2,6 +2,7 @@
 
 #include "arith/Analyzer.h"
 #include "ir/Functor.h"
+#include "ir/ThreadBinding.h"
 #include "ir/Op.h"
 
 namespace bs {
@@ -49,10 +50,8 @@ protected:
         return ForNode::make(op->loopVar, min, extent, op->kind, body, op->threadBinding);
     }
     Stmt visit(const AttrStmtNode* op) override {
-        if (op->key == attr::kThreadExtent || op->key == attr::kVirtualThread) {
-            if (const auto* iv = op->node.as<IterVarNode>())
-                m_analyzer.bind(iv->var, Range(0, visitExpr(op->value)), /*allowOverride=*/true);
-        }
+        if (const IterVarNode* iv = boundThread(*op))
+            m_analyzer.bind(iv->var, Range(0, visitExpr(op->value)), /*allowOverride=*/true);
         return IRMutator::visit(op);
     }
     Stmt visit(const LetStmtNode* op) override {

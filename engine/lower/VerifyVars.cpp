@@ -1,6 +1,7 @@
 #include "lower/VerifyVars.h"
 
 #include "ir/Functor.h"
+#include "ir/ThreadBinding.h"
 #include "ir/Printer.h"
 
 #include <unordered_map>
@@ -62,8 +63,8 @@ protected:
     }
     void visit(const AttrStmtNode* op) override {
         visitExpr(op->value);
-        const auto* iv = op->node.as<IterVarNode>();
-        if (!iv || (op->key != attr::kThreadExtent && op->key != attr::kVirtualThread)) {
+        const IterVarNode* iv = boundThread(*op);
+        if (!iv) {
             visitStmt(op->body);
         } else if (op->key == attr::kVirtualThread) {
             scoped({iv->var}, op->body);
