@@ -43,6 +43,8 @@ void bindExtern(pybind11::module_& m);
 void bindTensorize(pybind11::module_& m);
 /// Removes the packed functions the script registered (called when its run ends).
 void removeScriptPackedFunctions();
+/// tvm.ir.save_json / load_json (BindSaveJson.cpp).
+void bindSaveJson(pybind11::module_& m);
 /// engine/arith: tvm.arith.Analyzer, ConstIntBound, ModularSet; substitute.
 void bindArith(pybind11::module_& m);
 

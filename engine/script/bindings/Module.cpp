@@ -105,6 +105,7 @@ void defineModule(py::module_& m) {
     bindTc(m);
     bindBuild(m);
     bindArith(m);
+    bindSaveJson(m);
 }
 
 } // namespace bs::script

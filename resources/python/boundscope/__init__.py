@@ -30,6 +30,9 @@ from .tc import tc, TcProgram, TcWarning  # noqa: E402,F401
 
 TVMError = _core.TVMError
 InternalError = _core.InternalError
+save_json = _core.save_json
+load_json = _core.load_json
 
-__all__ = list(_expr_all) + list(_te_all) + ["TVMError", "InternalError", "Map", "Array"]
+__all__ = list(_expr_all) + list(_te_all) + ["TVMError", "InternalError", "Map", "Array", "save_json",
+                                                 "load_json"]
 __version__ = "0.1.0"

@@ -71,6 +71,6 @@ from boundscope.te import (  # noqa: E402,F401
     extern, ExternOp, TensorComputeOp,
 )
 from boundscope.tensor_intrin import decl_tensor_intrin, TensorIntrin  # noqa: E402,F401
-from . import schedule  # noqa: E402,F401
+from . import schedule, tensor  # noqa: E402,F401
 
 __getattr__ = _missing("tvm.te")
