@@ -147,7 +147,29 @@ std::vector<Var> programScalars(const Schedule& sch) {
     return scalars;
 }
 
+namespace {
+
+/// Runs the user passes of `phase` on `s`, recording each result.
+Stmt runUserPasses(int phase, Stmt s, const LowerOptions& options, LoweredFunc& f) {
+    for (const UserPass& pass : options.userPasses) {
+        if (pass.phase != phase && !(phase == 3 && pass.phase > 3))
+            continue;
+        s = pass.run(s);
+        if (!s.defined())
+            throw UserError("lower: the pass '" + pass.name + "' (phase " +
+                            std::to_string(pass.phase) + ") returned no statement");
+        f.afterUserPasses.emplace_back(pass.name, s);
+    }
+    return s;
+}
+
+} // namespace
+
 LowerResult lower(const Schedule& sch, const std::vector<Tensor>& args, const LowerOptions& options) {
+    for (const UserPass& pass : options.userPasses)
+        if (pass.phase < 0)
+            throw UserError("lower: the pass '" + pass.name + "' has phase " +
+                            std::to_string(pass.phase) + "; phases are 0 to 3");
     LowerResult result;
     result.normalized = sch.normalize();
     result.bounds = inferBound(result.normalized, options.rules, normalizeSteps(sch, result.normalized));
@@ -165,7 +187,8 @@ LowerResult lower(const Schedule& sch, const std::vector<Tensor>& args, const Lo
     f.afterScheduleOps = scheduleOps(result.normalized, result.bounds.bounds, opsOptions);
     f.scalarParams = scalarParameters(result.normalized, args, options, f.afterScheduleOps);
     // TVM runs InjectPrefetch just before StorageFlatten.
-    FlattenResult flat = storageFlatten(injectPrefetch(f.afterScheduleOps), args, &result.bounds.steps);
+    Stmt phase0 = runUserPasses(0, f.afterScheduleOps, options, f);
+    FlattenResult flat = storageFlatten(injectPrefetch(phase0), args, &result.bounds.steps);
     // TVM's InjectDoubleBuffer follows StorageFlatten (it works on flat buffers).
     f.afterFlatten = injectDoubleBuffer(flat.body);
     for (const Tensor& t : args) {
@@ -175,12 +198,14 @@ LowerResult lower(const Schedule& sch, const std::vector<Tensor>& args, const Lo
     }
     f.afterSimplify = removeNoOp(simplifyStmt(f.afterFlatten));
     auto cse = [&](const Stmt& s) { return options.commonSubexprElim ? commonSubexprElim(s) : s; };
-    f.afterCse = cse(f.afterSimplify);
+    const Stmt phase1 = runUserPasses(1, f.afterSimplify, options, f);
+    f.afterCse = cse(phase1);
     // TVM's order: conditions hoisted out of the loops they do not depend on, loop annotations,
     // simplify and clean-up, then CSE last, so that unrolled copies and vector indices are shared
     // rather than recomputed.
-    Stmt hoisted = options.hoistIfThenElse ? hoistIfThenElse(f.afterSimplify) : f.afterSimplify;
-    Stmt annotated = removeNoOp(simplifyStmt(vectorizeLoops(unrollLoops(hoisted))));
+    Stmt hoisted = options.hoistIfThenElse ? hoistIfThenElse(phase1) : phase1;
+    Stmt phase2 = runUserPasses(2, vectorizeLoops(unrollLoops(hoisted)), options, f);
+    Stmt annotated = runUserPasses(3, removeNoOp(simplifyStmt(phase2)), options, f);
     // TVM runs ThreadSync on the device code after lowering (build_module's device passes):
     // barriers go between the shared-memory writes and reads of each kernel.
     f.final = insertThreadSync(cse(annotated));

@@ -10,7 +10,9 @@
 #include "schedule/InferBound.h"
 #include "schedule/Schedule.h"
 
+#include <functional>
 #include <optional>
+#include <utility>
 
 namespace bs {
 
@@ -18,6 +20,17 @@ enum class LowerPass { ScheduleOps, Flatten, Simplify, Cse, Final };
 /// `schedule_ops`, `flatten`, `simplify`, `cse`, `final`.
 const char* lowerPassName(LowerPass pass);
 std::optional<LowerPass> parseLowerPass(const std::string& name);
+
+/// A pass the script adds to the pipeline (TVM's `tir.add_lower_pass` config): `run` takes the
+/// statement after the built-in passes of its phase and returns the one lowering goes on with.
+/// Phases as TVM's: 0 right after ScheduleOps (before prefetch and flattening), 1 after
+/// flattening and simplification, 2 after the loop annotations (unroll, vectorize), 3 after
+/// their clean-up, before common subexpression elimination.
+struct UserPass {
+    int phase = 0;
+    std::string name;
+    std::function<Stmt(const Stmt&)> run;
+};
 
 struct LowerOptions {
     BoundRules rules = BoundRules::Tvm;
@@ -33,6 +46,8 @@ struct LowerOptions {
     /// `config={"tir.disable_cse_tir": True}`, `disabled_pass=["tir.HoistIfThenElse"]`).
     bool commonSubexprElim = true;
     bool hoistIfThenElse = true;
+    /// In the order they run within a phase.
+    std::vector<UserPass> userPasses;
 };
 
 /// A lowered function: its arguments (tensors and their flat buffers) and the statement after
@@ -47,6 +62,8 @@ struct LoweredFunc {
     Stmt afterSimplify;
     Stmt afterCse;
     Stmt final;
+    /// The statement after each user pass (LowerOptions::userPasses), by name, in the order run.
+    std::vector<std::pair<std::string, Stmt>> afterUserPasses;
     /// `final` with its device-only intrinsics lowered (LowerThreadAllreduce): what the CUDA code
     /// generator and the GPU emulation run. The same statement as `final` when it has none.
     Stmt device;

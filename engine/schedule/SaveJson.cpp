@@ -4,12 +4,15 @@
 #include "schedule/SaveJson.h"
 
 #include "ir/BufferDecl.h"
+#include "ir/TypeKey.h"
 #include "support/Check.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -21,66 +24,26 @@ using json = nlohmann::json;
 
 constexpr const char* kFormat = "boundscope-ir 1";
 
-struct KindKey {
-    NodeKind kind;
-    const char* key;
-};
+/// How deeply nodes may nest, saving or loading: deeper programs are refused with a message
+/// rather than overflowing the stack.
+constexpr int kMaxDepth = 100000;
 
-/// TVM's type keys of the node kinds (a size variable is stored as `tir.SizeVar`).
-constexpr KindKey kKindKeys[] = {
-    {NodeKind::IntImm, "IntImm"},
-    {NodeKind::FloatImm, "FloatImm"},
-    {NodeKind::StringImm, "tir.StringImm"},
-    {NodeKind::Var, "tir.Var"},
-    {NodeKind::Var, "tir.SizeVar"},
-    {NodeKind::Add, "tir.Add"},
-    {NodeKind::Sub, "tir.Sub"},
-    {NodeKind::Mul, "tir.Mul"},
-    {NodeKind::Div, "tir.Div"},
-    {NodeKind::Mod, "tir.Mod"},
-    {NodeKind::FloorDiv, "tir.FloorDiv"},
-    {NodeKind::FloorMod, "tir.FloorMod"},
-    {NodeKind::Min, "tir.Min"},
-    {NodeKind::Max, "tir.Max"},
-    {NodeKind::EQ, "tir.EQ"},
-    {NodeKind::NE, "tir.NE"},
-    {NodeKind::LT, "tir.LT"},
-    {NodeKind::LE, "tir.LE"},
-    {NodeKind::GT, "tir.GT"},
-    {NodeKind::GE, "tir.GE"},
-    {NodeKind::And, "tir.And"},
-    {NodeKind::Or, "tir.Or"},
-    {NodeKind::Not, "tir.Not"},
-    {NodeKind::Select, "tir.Select"},
-    {NodeKind::Cast, "tir.Cast"},
-    {NodeKind::Call, "tir.Call"},
-    {NodeKind::ProducerLoad, "tir.ProducerLoad"},
-    {NodeKind::Load, "tir.Load"},
-    {NodeKind::Ramp, "tir.Ramp"},
-    {NodeKind::Broadcast, "tir.Broadcast"},
-    {NodeKind::Let, "tir.Let"},
-    {NodeKind::Reduce, "tir.Reduce"},
-    {NodeKind::LetStmt, "tir.LetStmt"},
-    {NodeKind::AttrStmt, "tir.AttrStmt"},
-    {NodeKind::AssertStmt, "tir.AssertStmt"},
-    {NodeKind::For, "tir.For"},
-    {NodeKind::ProducerRealize, "tir.ProducerRealize"},
-    {NodeKind::ProducerStore, "tir.ProducerStore"},
-    {NodeKind::ProducerConsumer, "tir.ProducerConsumer"},
-    {NodeKind::Allocate, "tir.Allocate"},
-    {NodeKind::Store, "tir.Store"},
-    {NodeKind::Seq, "tir.SeqStmt"},
-    {NodeKind::IfThenElse, "tir.IfThenElse"},
-    {NodeKind::Evaluate, "tir.Evaluate"},
-    {NodeKind::IterVar, "tir.IterVar"},
-    {NodeKind::CommReducer, "tir.CommReducer"},
-    {NodeKind::PlaceholderOp, "te.PlaceholderOp"},
-    {NodeKind::ComputeOp, "te.ComputeOp"},
-    {NodeKind::ScanOp, "te.ScanOp"},
-    {NodeKind::ExternOp, "te.ExternOp"},
-    {NodeKind::TensorComputeOp, "te.TensorComputeOp"},
-    {NodeKind::BufferDecl, "tir.Buffer"},
-    {NodeKind::TensorIntrin, "te.TensorIntrin"},
+/// Counts the nesting of a recursive walk; throws UserError past kMaxDepth.
+class DepthGuard {
+public:
+    DepthGuard(int& depth, const char* what) : m_depth(depth) {
+        if (++m_depth > kMaxDepth) {
+            --m_depth;
+            throw UserError(std::string(what) + ": the program nests more than " +
+                            std::to_string(kMaxDepth) + " levels deep");
+        }
+    }
+    ~DepthGuard() { --m_depth; }
+    DepthGuard(const DepthGuard&) = delete;
+    DepthGuard& operator=(const DepthGuard&) = delete;
+
+private:
+    int& m_depth;
 };
 
 // The value types that are not nodes.
@@ -94,23 +57,6 @@ constexpr const char* kSplitKey = "te.Split";
 constexpr const char* kFuseKey = "te.Fuse";
 constexpr const char* kRebaseKey = "te.Rebase";
 constexpr const char* kSingletonKey = "te.Singleton";
-
-const char* typeKeyOf(const NodeRef& n) {
-    if (const auto* var = n.as<VarNode>(); var && var->isSizeVar)
-        return "tir.SizeVar";
-    for (const KindKey& k : kKindKeys)
-        if (k.kind == n.kind())
-            return k.key;
-    BS_UNREACHABLE("a node kind without a type key");
-    return "";
-}
-
-const KindKey* kindOfKey(const std::string& key) {
-    for (const KindKey& k : kKindKeys)
-        if (key == k.key)
-            return &k;
-    return nullptr;
-}
 
 /// `%.17g` keeps every double; infinities and NaN as C's strtod reads them back.
 std::string floatText(double value) {
@@ -157,6 +103,7 @@ public:
 
 private:
     std::unordered_map<const void*, int> m_ids;
+    int m_depth = 0;
 
     int add(const char* typeKey, json attrs) {
         nodes.push_back(json{{"type_key", typeKey}, {"attrs", std::move(attrs)}});
@@ -170,6 +117,7 @@ private:
             return nullptr;
         if (auto it = m_ids.find(key); it != m_ids.end())
             return it->second;
+        DepthGuard guard(m_depth, "save_json");
         const int id = int(nodes.size());
         nodes.push_back(nullptr);
         m_ids.emplace(key, id);
@@ -549,9 +497,15 @@ json Writer::ref(const Stage& s) {
         for (const IterVar& iv : n.allIterVars)
             if (auto it = n.iterVarAttrs.find(iv); it != n.iterVarAttrs.end() && saved.insert(iv.get()).second)
                 attrs.push_back(json::array({ref(iv), iterVarAttr(it->second)}));
+        std::vector<IterVar> others; // IterVars of other stages (threads), by name
         for (const auto& [iv, attr] : n.iterVarAttrs)
             if (!saved.count(iv.get()))
-                attrs.push_back(json::array({ref(iv), iterVarAttr(attr)}));
+                others.push_back(iv);
+        std::sort(others.begin(), others.end(), [](const IterVar& x, const IterVar& y) {
+            return x->var.name() < y->var.name();
+        });
+        for (const IterVar& iv : others)
+            attrs.push_back(json::array({ref(iv), iterVarAttr(n.iterVarAttrs.at(iv))}));
         return json{{"op", ref(n.op)},
                     {"origin_op", ref(n.originOp)},
                     {"all_iter_vars", refs(n.allIterVars)},
@@ -579,10 +533,17 @@ json Writer::ref(const Schedule& s) {
     return once(s.get(), kScheduleKey, [&] {
         const ScheduleNode& n = *s.get();
         json stageMap = json::array();
-        for (const Stage& stage : n.stages)
+        for (const Stage& stage : n.stages) {
+            // The operations a rewrite replaced that still find the stage, by name.
+            std::vector<Operation> replaced;
             for (const auto& [op, mapped] : n.stageMap)
                 if (mapped.same_as(stage) && !op.same_as(stage->op))
-                    stageMap.push_back(json::array({ref(op), ref(mapped)}));
+                    replaced.push_back(op);
+            std::sort(replaced.begin(), replaced.end(),
+                      [](const Operation& x, const Operation& y) { return x->name < y->name; });
+            for (const Operation& op : replaced)
+                stageMap.push_back(json::array({ref(op), ref(stage)}));
+        }
         return json{{"outputs", refs(n.outputs)},
                     {"stages", refs(n.stages)},
                     {"stage_map", std::move(stageMap)},
@@ -602,7 +563,9 @@ public:
     explicit Reader(const json& nodes) : m_nodes(nodes), m_slots(nodes.size()) {}
 
     SavedValue value(const json& r) {
-        const int i = index(r, "the root");
+        if (r.is_null())
+            return SavedValue::of(NodeRef());
+        const int i = index(r, "an item");
         const std::string& key = typeKey(i);
         if (key == kTensorKey)
             return SavedValue::of(tensor(r));
@@ -613,10 +576,19 @@ public:
         if (key == kScheduleKey)
             return SavedValue::of(schedule(r));
         if (key == kArrayKey) {
+            Slot& slot = m_slots[size_t(i)];
+            if (slot.done)
+                return *slot.array;
+            if (slot.busy)
+                fail("array " + std::to_string(i) + " contains itself");
+            slot.busy = true;
+            DepthGuard guard(m_depth, "load_json");
             std::vector<SavedValue> items;
             for (const json& item : list(attrs(i), "items"))
                 items.push_back(value(item));
-            return SavedValue::array(std::move(items));
+            m_slots[size_t(i)].array = std::make_shared<SavedValue>(SavedValue::array(std::move(items)));
+            m_slots[size_t(i)].done = true;
+            return *m_slots[size_t(i)].array;
         }
         return SavedValue::of(node(r));
     }
@@ -636,11 +608,13 @@ private:
         Stage stage;
         Schedule schedule;
         IterVarRelation relation;
+        std::shared_ptr<SavedValue> array;
     };
 
     const json& m_nodes;
     std::vector<Slot> m_slots;
     int m_current = -1;
+    int m_depth = 0;
 
     [[noreturn]] void fail(const std::string& why) const { throw UserError(context() + why); }
 
@@ -669,6 +643,12 @@ private:
     }
     std::string text(const json& a, const char* name) const { return field(a, name).get<std::string>(); }
     int64_t integer(const json& a, const char* name) const { return field(a, name).get<int64_t>(); }
+    int smallInt(const json& a, const char* name) const {
+        const int64_t v = integer(a, name);
+        if (v < INT32_MIN || v > INT32_MAX)
+            fail(std::string("'") + name + "' is out of range");
+        return int(v);
+    }
     bool flag(const json& a, const char* name) const { return field(a, name).get<bool>(); }
     DataType dtype(const json& a, const char* name = "dtype") const {
         const std::string t = text(a, name);
@@ -677,9 +657,9 @@ private:
             fail("'" + t + "' is not a dtype");
         return *parsed;
     }
-    template <typename E> E enumeration(const json& a, const char* name, E last) const {
+    template <typename E> E enumeration(const json& a, const char* name, E last, E first = E(0)) const {
         const int64_t v = integer(a, name);
-        if (v < 0 || v > int64_t(last))
+        if (v < int64_t(first) || v > int64_t(last))
             fail(std::string("'") + name + "' is out of range");
         return E(v);
     }
@@ -701,8 +681,11 @@ private:
 
     template <typename T, typename Read> std::vector<T> items(const json& a, const char* name, Read read) {
         std::vector<T> out;
-        for (const json& item : list(a, name))
+        for (const json& item : list(a, name)) {
+            if (item.is_null())
+                fail(std::string("'") + name + "' has a null item");
             out.push_back(read(item));
+        }
         return out;
     }
 
@@ -710,16 +693,17 @@ private:
         if (r.is_null())
             return NodeRef();
         const int i = index(r, "a reference");
+        const std::optional<NodeKind> kind = nodeKindOfTypeKey(typeKey(i));
+        if (!kind)
+            fail("node " + std::to_string(i) + " is a " + typeKey(i) + " where a node is expected");
         Slot& slot = m_slots[size_t(i)];
         if (slot.done)
             return slot.node;
         if (slot.busy)
             fail("node " + std::to_string(i) + " contains itself");
-        const KindKey* kind = kindOfKey(typeKey(i));
-        if (!kind)
-            fail("node " + std::to_string(i) + " is a " + typeKey(i) + " where a node is expected");
+        DepthGuard guard(m_depth, "load_json");
         slot.busy = true;
-        NodeRef built = within(i, [&](const json& a) { return build(kind->kind, typeKey(i), a); });
+        NodeRef built = within(i, [&](const json& a) { return build(*kind, typeKey(i), a); });
         m_slots[size_t(i)].node = built;
         m_slots[size_t(i)].done = true;
         return built;
@@ -744,6 +728,12 @@ private:
     }
     IterVar iterVar(const json& r) {
         return typed<IterVar>(r, "an IterVar", [](NodeKind k) { return k == NodeKind::IterVar; });
+    }
+    IterVar requiredIterVar(const json& a, const char* name) {
+        IterVar iv = iterVar(field(a, name));
+        if (!iv.defined())
+            fail(std::string("'") + name + "' is missing");
+        return iv;
     }
     Operation op(const json& r) {
         return typed<Operation>(r, "an operation", OperationNode::matches);
@@ -885,15 +875,15 @@ Expr Reader::buildExpr(NodeKind kind, const std::string& key, const json& a) {
         return LoadNode::make(t, var(field(a, "buffer_var")), requiredExpr(a, "index"),
                               expr(field(a, "predicate")));
     case NodeKind::Ramp:
-        return RampNode::make(requiredExpr(a, "base"), requiredExpr(a, "stride"), int(integer(a, "lanes")));
+        return RampNode::make(requiredExpr(a, "base"), requiredExpr(a, "stride"), smallInt(a, "lanes"));
     case NodeKind::Broadcast:
-        return BroadcastNode::make(requiredExpr(a, "value"), int(integer(a, "lanes")));
+        return BroadcastNode::make(requiredExpr(a, "value"), smallInt(a, "lanes"));
     case NodeKind::Let:
         return LetNode::make(var(field(a, "var")), requiredExpr(a, "value"), requiredExpr(a, "body"));
     case NodeKind::Reduce:
         return ReduceNode::make(reducer(field(a, "combiner")), exprs(a, "source"),
                                 iterVars(a, "axis"), expr(field(a, "condition")),
-                                int(integer(a, "value_index")), exprs(a, "init"));
+                                smallInt(a, "value_index"), exprs(a, "init"));
     default:
         BS_UNREACHABLE("an expression kind the loader does not know");
     }
@@ -957,7 +947,7 @@ Operation Reader::buildOp(NodeKind kind, const json& a) {
         break;
     case NodeKind::ScanOp: {
         std::vector<IterVar> spatial = iterVars(a, "spatial_axis");
-        built = ScanOpNode::make(name, tag, iterVar(field(a, "scan_axis")), tensors(a, "init"),
+        built = ScanOpNode::make(name, tag, requiredIterVar(a, "scan_axis"), tensors(a, "init"),
                                  tensors(a, "update"), tensors(a, "state_placeholder"),
                                  tensors(a, "inputs"));
         // The axes the scan made are new; the saved ones are what its stage and body refer to.
@@ -978,7 +968,7 @@ Operation Reader::buildOp(NodeKind kind, const json& a) {
     case NodeKind::TensorComputeOp:
         built = TensorComputeOpNode::make(
             name, tag, iterVars(a, "axis"), iterVars(a, "reduce_axis"),
-            int(integer(a, "schedulable_ndim")), intrin(field(a, "intrin")), tensors(a, "inputs"),
+            smallInt(a, "schedulable_ndim"), intrin(field(a, "intrin")), tensors(a, "inputs"),
             items<Region>(a, "input_regions", [&](const json& r) { return region(r); }),
             exprs(a, "scalar_inputs"));
         break;
@@ -1007,7 +997,7 @@ NodeRef Reader::build(NodeKind kind, const std::string& key, const json& a) {
     case NodeKind::BufferDecl:
         return BufferDecl::make(text(a, "name"), var(field(a, "data")), dtype(a), exprs(a, "shape"),
                                 exprs(a, "strides"), expr(field(a, "elem_offset")), text(a, "scope"),
-                                int(integer(a, "offset_factor")));
+                                smallInt(a, "offset_factor"));
     case NodeKind::TensorIntrin: {
         TensorIntrin t = TensorIntrin::make(text(a, "name"), op(field(a, "op")), tensors(a, "inputs"),
                                             items<BufferDecl>(a, "buffers", [&](const json& r) { return buffer(r); }),
@@ -1023,22 +1013,24 @@ NodeRef Reader::build(NodeKind kind, const std::string& key, const json& a) {
 
 IterVarRelation Reader::relation(const json& r) {
     const int i = index(r, "a relation");
+    const std::string& key = typeKey(i);
+    if (key != kSplitKey && key != kFuseKey && key != kRebaseKey && key != kSingletonKey)
+        fail("node " + std::to_string(i) + " is a " + key + " where a relation is expected");
     Slot& slot = m_slots[size_t(i)];
     if (slot.done)
         return slot.relation;
-    const std::string& key = typeKey(i);
     IterVarRelation rel = within(i, [&](const json& a) {
         if (key == kSplitKey)
-            return IterVarRelation::split(iterVar(field(a, "parent")), iterVar(field(a, "outer")),
-                                          iterVar(field(a, "inner")), expr(field(a, "factor")),
+            return IterVarRelation::split(requiredIterVar(a, "parent"), requiredIterVar(a, "outer"),
+                                          requiredIterVar(a, "inner"), expr(field(a, "factor")),
                                           expr(field(a, "nparts")), flag(a, "disable_predication"));
         if (key == kFuseKey)
-            return IterVarRelation::fuse(iterVar(field(a, "outer")), iterVar(field(a, "inner")),
-                                         iterVar(field(a, "fused")));
+            return IterVarRelation::fuse(requiredIterVar(a, "outer"), requiredIterVar(a, "inner"),
+                                         requiredIterVar(a, "fused"));
         if (key == kRebaseKey)
-            return IterVarRelation::rebase(iterVar(field(a, "parent")), iterVar(field(a, "rebased")));
+            return IterVarRelation::rebase(requiredIterVar(a, "parent"), requiredIterVar(a, "rebased"));
         if (key == kSingletonKey)
-            return IterVarRelation::singleton(iterVar(field(a, "iter")));
+            return IterVarRelation::singleton(requiredIterVar(a, "iter"));
         fail("a " + key + " where a relation is expected");
     });
     const_cast<IterVarRelationNode*>(rel.get())->location = within(i, [&](const json& a) { return location(a); });
@@ -1053,8 +1045,8 @@ IterVarAttr Reader::iterVarAttr(const json& a) {
     attr.bindThread = iterVar(field(a, "bind_thread"));
     for (const json& p : list(a, "pragmas"))
         attr.pragmas.emplace_back(p.at(0).get<std::string>(), expr(p.at(1)));
-    attr.dimAlignFactor = int(integer(a, "dim_align_factor"));
-    attr.dimAlignOffset = int(integer(a, "dim_align_offset"));
+    attr.dimAlignFactor = smallInt(a, "dim_align_factor");
+    attr.dimAlignOffset = smallInt(a, "dim_align_offset");
     attr.tensorIntrin = intrin(field(a, "tensor_intrin"));
     for (const json& p : list(a, "prefetches"))
         attr.prefetches.emplace_back(tensor(p.at(0)), expr(p.at(1)));
@@ -1083,7 +1075,7 @@ Stage Reader::stage(const json& r) {
         n.relations = items<IterVarRelation>(a, "relations", [&](const json& x) { return relation(x); });
         for (const json& entry : list(a, "iter_var_attrs"))
             n.iterVarAttrs[iterVar(entry.at(0))] = iterVarAttr(entry.at(1));
-        n.attachType = enumeration(a, "attach_type", AttachType::ScanUpdate);
+        n.attachType = enumeration(a, "attach_type", AttachType::ScanUpdate, AttachType::GroupRoot);
         n.attachIVar = iterVar(field(a, "attach_ivar"));
         n.attachStage = stage(field(a, "attach_stage"));
         n.scope = text(a, "scope");
@@ -1091,12 +1083,20 @@ Stage Reader::stage(const json& r) {
         n.doubleBuffer = flag(a, "double_buffer");
         n.isOutput = flag(a, "is_output");
         n.group = stage(field(a, "group"));
-        n.numChildStages = int(integer(a, "num_child_stages"));
+        n.numChildStages = smallInt(a, "num_child_stages");
         n.groupName = text(a, "group_name");
         n.location = location(a);
         n.attachLocation = location(a, "attach_span");
         if (n.op.defined() != n.originOp.defined())
             fail("a stage with an operation but no origin, or the reverse");
+        if (n.attachType == AttachType::Scope && (!n.attachIVar.defined() || !n.attachStage.defined()))
+            fail("a stage computed at another has no attach stage or loop");
+        if (n.attachType == AttachType::ScanUpdate && !n.attachStage.defined())
+            fail("a scan's update has no scan stage to be computed in");
+        size_t steps = 0;
+        for (Stage g = n.group; g.defined(); g = g->group)
+            if (++steps > m_slots.size() || g.same_as(s))
+                fail("a stage's groups contain it");
         return 0;
     });
     m_slots[size_t(i)].done = true;
@@ -1127,6 +1127,24 @@ Schedule Reader::schedule(const json& r) {
         }
         for (const json& entry : list(a, "stage_map"))
             n->stageMap[op(entry.at(0))] = stage(entry.at(1));
+        // What lowering takes for granted of the attachments.
+        std::unordered_set<const StageNode*> members;
+        for (const std::vector<Stage>* list : {&n->stages, &n->groups})
+            for (const Stage& s : *list)
+                members.insert(s.get());
+        for (const std::vector<Stage>* list : {&n->stages, &n->groups}) {
+            for (const Stage& s : *list) {
+                const std::string what = "stage '" + s.name() + "' ";
+                if (s->attachStage.defined() && !members.count(s->attachStage.get()))
+                    fail(what + "is attached to a stage outside the schedule");
+                if (s->group.defined() && !members.count(s->group.get()))
+                    fail(what + "is in a group outside the schedule");
+                if (s->attachType == AttachType::ScanUpdate && !s->attachStage->op.as<ScanOpNode>())
+                    fail(what + "is a scan's update, attached to a stage that is not a scan");
+                if (s->attachType == AttachType::Scope && !s->attachStage.hasIterVar(s->attachIVar))
+                    fail(what + "is computed at a loop its attach stage does not have");
+            }
+        }
         n->location = location(a);
         n->keepScheduleRecord = flag(a, "keep_schedule_record");
         n->scheduleRecord = items<Schedule>(a, "schedule_record", [&](const json& x) { return schedule(x); });
@@ -1201,22 +1219,23 @@ SavedValue loadJson(const std::string& text) {
         throw UserError("load_json: the text is not JSON");
     if (!doc.is_object() || !doc.contains("nodes") || !doc["nodes"].is_array() || !doc.contains("root"))
         throw UserError("load_json: not a saved IR graph (no 'root' and 'nodes')");
-    const json& attrs = doc.value("attrs", json::object());
-    if (attrs.value("format", std::string()) != kFormat)
-        throw UserError("load_json: not Boundscope's JSON (format '" +
-                        attrs.value("format", std::string("none")) + "', expected '" + kFormat +
-                        "'); TVM's own JSON does not load here");
-    Reader reader(doc["nodes"]);
+    std::optional<Reader> reader;
     try {
+        const json attrs = doc.value("attrs", json::object());
+        const json format = attrs.is_object() ? attrs.value("format", json()) : json();
+        if (format != kFormat)
+            throw UserError("not Boundscope's JSON (format " + (format.is_null() ? "none" : format.dump()) +
+                            ", expected '" + kFormat + "'); TVM's own JSON does not load here");
+        reader.emplace(doc["nodes"]);
         if (doc["root"] == 0)
             return SavedValue::of(NodeRef());
-        return reader.value(doc["root"]);
+        return reader->value(doc["root"]);
     } catch (const UserError& e) {
         throw UserError(std::string("load_json: ") + e.what());
     } catch (const InternalError& e) {
-        throw UserError("load_json: " + reader.context() + "an invalid node: " + e.what());
+        throw UserError("load_json: " + (reader ? reader->context() : "") + "an invalid node: " + e.what());
     } catch (const json::exception& e) {
-        throw UserError("load_json: " + reader.context() + "a malformed attribute: " + e.what());
+        throw UserError("load_json: " + (reader ? reader->context() : "") + "a malformed attribute: " + e.what());
     }
 }
 

@@ -135,6 +135,11 @@ def test_text_that_is_not_a_saved_value_is_one_error():
         tvm.ir.load_json("{nope")
     with pytest.raises(tvm.error.TVMError, match="TVM's own JSON does not load here"):
         tvm.ir.load_json('{"root": 1, "nodes": [{"type_key": ""}], "attrs": {"tvm_version": "0.9"}}')
+    i = te.var("i")
+    assert tvm.ir.load_json(tvm.ir.save_json([i, None]))[1] is None
+    with pytest.raises(tvm.error.TVMError, match="array 1 contains itself"):
+        tvm.ir.load_json('{"root": 1, "nodes": [{"type_key": ""}, {"type_key": "Array", '
+                         '"attrs": {"items": [1]}}], "attrs": {"format": "boundscope-ir 1"}}')
     with pytest.raises(TypeError, match="save_json: cannot save a dict"):
         tvm.ir.save_json({"a": 1})
 

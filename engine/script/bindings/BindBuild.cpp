@@ -249,7 +249,8 @@ LlvmJit& sharedJit() {
 class BuiltFunction {
 public:
     BuiltFunction(const Schedule& s, const py::list& args, const std::string& name,
-                  BoundRules rules) {
+                  BoundRules rules, const std::vector<std::string>& disabledPasses,
+                  const py::list& userPasses) {
         std::vector<Tensor> tensors;
         for (py::handle a : args) {
             if (py::isinstance<Tensor>(a)) {
@@ -272,6 +273,7 @@ public:
         LowerOptions options;
         options.rules = rules;
         options.scalarArgs = scalars;
+        applyPassContext(options, disabledPasses, userPasses);
         m_func = lower(s, tensors, options).func;
         m_lowerSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         m_kernel = cpuKernelOf(m_func, name);
@@ -363,13 +365,16 @@ void bindBuiltFunction(py::module_& m) {
         .def("lowered_text", &BuiltFunction::loweredText);
     m.def(
         "_build",
-        [](const Schedule& s, const py::list& args, const std::string& name, const std::string& rules) {
+        [](const Schedule& s, const py::list& args, const std::string& name, const std::string& rules,
+           const std::vector<std::string>& disabledPasses, const py::list& userPasses) {
             auto parsed = parseBoundRules(rules);
             if (!parsed)
                 throw UserError("unknown rule set '" + rules + "': expected tvm, tvm-0.5 or tight");
-            return std::make_shared<BuiltFunction>(s, args, name, *parsed);
+            return std::make_shared<BuiltFunction>(s, args, name, *parsed, disabledPasses, userPasses);
         },
-        py::arg("schedule"), py::arg("args"), py::arg("name"), py::arg("rules") = "tvm", Located());
+        py::arg("schedule"), py::arg("args"), py::arg("name"), py::arg("rules") = "tvm",
+        py::arg("disabled_passes") = std::vector<std::string>(), py::arg("user_passes") = py::list(),
+        Located());
     m.attr("_has_llvm") = true;
 }
 

@@ -21,10 +21,6 @@ namespace {
 /// Functions registered from scripts: removed when the script's run ends (ScriptExecution).
 constexpr int kScriptOwner = 1;
 
-Stmt optionalStmt(const py::object& value) {
-    return value.is_none() ? Stmt() : value.cast<Stmt>();
-}
-
 Expr optionalExpr(const py::object& value) {
     return value.is_none() ? Expr() : convertExpr(value);
 }
@@ -39,68 +35,9 @@ CallKind callKind(const std::string& kind) {
     throw UserError("unknown call kind '" + kind + "' (intrinsic, pure_extern or extern)");
 }
 
+/// The expression constructors the ir_builder and buffers use (statements are built with their
+/// classes, BindIrStmt.cpp).
 void bindConstructors(py::module_& m) {
-    m.def("_make_evaluate", [](const py::object& value) { return EvaluateNode::make(convertExpr(value)); },
-          py::arg("value"), Located());
-    m.def(
-        "_make_for",
-        [](Var loopVar, const py::object& min, const py::object& extent, int kind, Stmt body) {
-            if (kind < 0 || kind > 4)
-                throw UserError("unknown ForKind " + std::to_string(kind));
-            return ForNode::make(loopVar, convertExpr(min), convertExpr(extent), ForKind(kind),
-                                 body);
-        },
-        py::arg("loop_var"), py::arg("min"), py::arg("extent"), py::arg("kind"), py::arg("body"),
-        Located());
-    m.def("_make_seq", [](std::vector<Stmt> seq) { return SeqNode::make(std::move(seq)); },
-          py::arg("seq"), Located());
-    m.def(
-        "_make_if",
-        [](const py::object& cond, Stmt thenCase, const py::object& elseCase) {
-            return IfThenElseNode::make(convertExpr(cond), thenCase, optionalStmt(elseCase));
-        },
-        py::arg("condition"), py::arg("then_case"), py::arg("else_case") = py::none(), Located());
-    m.def(
-        "_make_let_stmt",
-        [](Var var, const py::object& value, Stmt body) {
-            return LetStmtNode::make(var, convertExpr(value), body);
-        },
-        py::arg("var"), py::arg("value"), py::arg("body"), Located());
-    m.def(
-        "_make_attr",
-        [](const py::object& node, const std::string& key, const py::object& value, Stmt body) {
-            auto asExpr = [](const py::object& v) {
-                return py::isinstance<py::str>(v) ? StringImmNode::make(v.cast<std::string>())
-                                                  : convertExpr(v);
-            };
-            NodeRef ref = py::isinstance<Node>(node) ? NodeRef(node.cast<const Node*>())
-                                                     : NodeRef(asExpr(node));
-            return AttrStmtNode::make(ref, key, asExpr(value), body);
-        },
-        py::arg("node"), py::arg("attr_key"), py::arg("value"), py::arg("body"), Located());
-    m.def(
-        "_make_allocate",
-        [](Var var, const std::string& dtype, const py::object& extents, const py::object& cond,
-           Stmt body) {
-            return AllocateNode::make(var, parseDType(dtype), convertExprList(extents, "extents"),
-                                      optionalExpr(cond), body);
-        },
-        py::arg("buffer_var"), py::arg("dtype"), py::arg("extents"), py::arg("condition"),
-        py::arg("body"), Located());
-    m.def(
-        "_make_store",
-        [](Var var, const py::object& value, const py::object& index, const py::object& predicate) {
-            return StoreNode::make(var, convertExpr(value), convertExpr(index),
-                                   optionalExpr(predicate));
-        },
-        py::arg("buffer_var"), py::arg("value"), py::arg("index"), py::arg("predicate") = py::none(),
-        Located());
-    m.def(
-        "_make_assert",
-        [](const py::object& cond, const py::object& message, Stmt body) {
-            return AssertStmtNode::make(convertExpr(cond), convertExpr(message), body);
-        },
-        py::arg("condition"), py::arg("message"), py::arg("body"), Located());
     m.def(
         "_make_load",
         [](const std::string& dtype, Var var, const py::object& index, const py::object& predicate) {

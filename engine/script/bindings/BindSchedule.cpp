@@ -6,7 +6,16 @@
 
 #include "analysis/Program.h"
 #include "ir/Printer.h"
+#include "lower/CommonSubexprElim.h"
+#include "lower/HoistIfThenElse.h"
+#include "lower/InjectDoubleBuffer.h"
+#include "lower/InjectPrefetch.h"
+#include "lower/LoopAnnotations.h"
 #include "lower/Lower.h"
+#include "lower/LowerThreadAllreduce.h"
+#include "lower/RemoveNoOp.h"
+#include "lower/Simplify.h"
+#include "lower/ThreadSync.h"
 #include "schedule/Graph.h"
 #include "schedule/AutoInline.h"
 #include "schedule/InferBound.h"
@@ -401,35 +410,62 @@ void bindAnalyses(py::module_& m) {
         "_lower",
         [](const Schedule& s, const std::vector<Tensor>& args, const std::string& rules,
            bool keepTrivialLoops, const std::string& pass, bool record,
-           const std::vector<Var>& scalars, const std::vector<std::string>& disabledPasses) {
+           const std::vector<Var>& scalars, const std::vector<std::string>& disabledPasses,
+           const py::list& userPasses) {
             auto after = parseLowerPass(pass);
-            if (!after)
+            bool afterUserPass = false;
+            for (py::handle p : userPasses)
+                afterUserPass = afterUserPass || p.cast<py::tuple>()[1].cast<std::string>() == pass;
+            if (!after && !afterUserPass)
                 throw UserError("unknown pass '" + pass +
-                                "': expected schedule_ops, flatten, simplify, cse or final");
+                                "': expected schedule_ops, flatten, simplify, cse, final or the "
+                                "name of a pass added with tir.add_lower_pass");
             if (record)
                 ProgramRecorder::current().show(s, args, scalars);
             LowerOptions options;
             options.rules = rulesOf(rules);
             options.keepTrivialLoops = keepTrivialLoops;
             options.scalarArgs = scalars;
-            for (const std::string& name : disabledPasses) {
-                if (name == "tir.CommonSubexprElimTIR")
-                    options.commonSubexprElim = false;
-                else if (name == "tir.HoistIfThenElse")
-                    options.hoistIfThenElse = false;
-            }
+            applyPassContext(options, disabledPasses, userPasses);
             LoweredFunc func = lower(s, args, options).func;
             // TVM's PrimFunc params: the arguments' buffers, then the symbolic shape variables.
             std::vector<Var> params = func.argBuffers;
             params.insert(params.end(), func.scalarParams.begin(), func.scalarParams.end());
+            Stmt chosen = after ? func.after(*after) : Stmt();
+            for (const auto& [name, stmt] : func.afterUserPasses)
+                if (!after && name == pass)
+                    chosen = stmt;
             // The root as is (with TVM 0.6's `produce` marker): str() of the module prints it;
             // PrimFunc.body is the TVM view of it (_tvm_stmt).
-            return py::make_tuple(wrapNode(func.after(*after).get()), params);
+            return py::make_tuple(wrapNode(chosen.get()), params);
         },
         py::arg("schedule"), py::arg("args"), py::arg("rules") = "tvm",
         py::arg("keep_trivial_loops") = false, py::arg("after") = "final", py::arg("record") = true,
         py::arg("scalars") = std::vector<Var>(),
-        py::arg("disabled_passes") = std::vector<std::string>(), Located());
+        py::arg("disabled_passes") = std::vector<std::string>(),
+        py::arg("user_passes") = py::list(), Located());
+    m.def(
+        "_tir_pass",
+        [](const std::string& name, const Stmt& body) {
+            // TVM's tvm.tir.transform passes that Boundscope's pipeline has, by TVM's name.
+            static const std::vector<std::pair<std::string, Stmt (*)(const Stmt&)>> passes = {
+                {"tir.Simplify", simplifyStmt},
+                {"tir.RemoveNoOp", removeNoOp},
+                {"tir.UnrollLoop", unrollLoops},
+                {"tir.VectorizeLoop", vectorizeLoops},
+                {"tir.HoistIfThenElse", hoistIfThenElse},
+                {"tir.CommonSubexprElimTIR", [](const Stmt& s) { return commonSubexprElim(s); }},
+                {"tir.InjectPrefetch", injectPrefetch},
+                {"tir.InjectDoubleBuffer", injectDoubleBuffer},
+                {"tir.ThreadSync", insertThreadSync},
+                {"tir.LowerThreadAllreduce", lowerThreadAllreduce},
+            };
+            for (const auto& [key, run] : passes)
+                if (key == name)
+                    return wrapNode(run(body).get());
+            throw UserError("no built-in pass '" + name + "'");
+        },
+        py::arg("name"), py::arg("body"), Located());
     m.def(
         "_tvm_stmt", [](const Stmt& s) { return s; }, py::arg("stmt"),
         "The statement as TVM's Python API sees it: past TVM 0.6's markers (Casters.h).");
@@ -500,6 +536,31 @@ void bindAnalyses(py::module_& m) {
 }
 
 } // namespace
+
+void applyPassContext(LowerOptions& options, const std::vector<std::string>& disabledPasses,
+                      const py::list& userPasses) {
+    for (const std::string& name : disabledPasses) {
+        if (name == "tir.CommonSubexprElimTIR")
+            options.commonSubexprElim = false;
+        else if (name == "tir.HoistIfThenElse")
+            options.hoistIfThenElse = false;
+    }
+    for (py::handle p : userPasses) {
+        auto entry = p.cast<py::tuple>();
+        py::object run = entry[2];
+        UserPass user{entry[0].cast<int>(), entry[1].cast<std::string>(), nullptr};
+        user.run = [run, name = user.name](const Stmt& stmt) {
+            // The root as is, markers included: the Python side wraps it in a PrimFunc.
+            py::object out = run(wrapNode(stmt.get()));
+            if (!py::isinstance<StmtNode>(out))
+                throw UserError("lower: the pass '" + name + "' returned a " +
+                                std::string(py::str(py::type::of(out).attr("__name__"))) +
+                                ", not a statement");
+            return Stmt(out.cast<StmtNode*>());
+        };
+        options.userPasses.push_back(std::move(user));
+    }
+}
 
 void bindScheduleLayer(py::module_& m) {
     bindRelations(m);

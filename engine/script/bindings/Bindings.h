@@ -13,6 +13,13 @@
 
 #include <pybind11/pybind11.h>
 
+#include <string>
+#include <vector>
+
+namespace bs {
+struct LowerOptions;
+}
+
 namespace bs::script {
 
 /// Defines everything in `_boundscope` (classes, functions, TVMError).
@@ -33,6 +40,11 @@ void bindScheduleLayer(pybind11::module_& m);
 void bindTc(pybind11::module_& m);
 void reverseComputeInlineFromPython(const pybind11::object& stage,
                                     const pybind11::object& schedule);
+/// What the script's PassContext asks of lowering (tvm.lower and tvm.build): the passes it
+/// disables, and its `tir.add_lower_pass` entries as (phase, name, function of the root
+/// statement) tuples (BindSchedule.cpp).
+void applyPassContext(LowerOptions& options, const std::vector<std::string>& disabledPasses,
+                      const pybind11::list& userPasses);
 /// tvm.build: lowering + the LLVM JIT, a callable built function (BindBuild.cpp).
 void bindBuild(pybind11::module_& m);
 /// Extern stages: the ExternOp, statement constructors for tvm.tir.ir_builder, and the

@@ -62,7 +62,7 @@ class Buffer:
 
     def vstore(self, begin, value):
         """A statement that stores `value` at `begin`."""
-        return _core._make_store(self.data, value, self.offset_of(begin))
+        return _core.Store(self.data, value, self.offset_of(begin))
 
     def access_ptr(self, access_mask, ptr_type="handle", content_lanes=1, offset=0, extent=None):
         """A pointer into the buffer for a C function (TVM's tvm_access_ptr): `access_mask` is

@@ -22,6 +22,16 @@ class PrimFunc:
     def body(self):
         return None if self._root is None else _core._tvm_stmt(self._root)
 
+    @property
+    def name(self):
+        return self.attrs["global_symbol"]
+
+    def with_body(self, new_body, span=None):
+        """The function with `new_body` in place of `body` (TVM's PrimFunc.with_body); TVM 0.6's
+        markers above `body` stay around the new one."""
+        del span
+        return PrimFunc(self.params, _core._with_body(self._root, new_body), self.name)
+
     def __str__(self):
         return "" if self._root is None else str(self._root)
 

@@ -44,6 +44,7 @@ class ForKind(_enum.IntEnum):
 For.kind = property(lambda self: ForKind(self._kind), doc="The loop's ForKind.")
 
 post_order_visit = _core.post_order_visit
+ir_transform = _core.ir_transform
 
 
 def structural_equal(lhs, rhs, map_free_vars=False):
@@ -71,5 +72,5 @@ def assert_structural_equal(lhs, rhs, map_free_vars=False):
 __all__ = [
     "Stmt", "LetStmt", "AttrStmt", "AssertStmt", "For", "ForKind", "IfThenElse",
     "ProducerRealize", "ProducerStore", "ProducerConsumer", "Allocate", "Store", "SeqStmt",
-    "Evaluate", "post_order_visit", "structural_equal", "assert_structural_equal",
+    "Evaluate", "post_order_visit", "ir_transform", "structural_equal", "assert_structural_equal",
 ]

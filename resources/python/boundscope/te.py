@@ -231,7 +231,7 @@ def extern(shape, inputs, fcompute, name="extern", dtype=None, in_buffers=None,
                              % (len(out_buffers), len(shapes)))
     body = fcompute(in_buffers, out_buffers)
     if not isinstance(body, _core.Stmt):
-        body = _core._make_evaluate(body)
+        body = _core.Evaluate(body)
     op = _core._extern_op(name, tag, inputs, in_buffers, out_buffers, body)
     res = [op.output(i) for i in range(len(out_buffers))]
     return _with_attrs(res[0] if len(res) == 1 else res, attrs)
@@ -354,16 +354,46 @@ def lower(sch, args=None, name="main", binds=None, simple_mode=False, rules="tvm
         args = _core._default_args(sch)
     tensors = [a for a in args if isinstance(a, Tensor)]
     scalars = [a for a in args if isinstance(a, _expr.Var)]
+    keep, disabled, user_passes = pass_context_options(name)
+    keep_trivial_loops = keep_trivial_loops or keep
+    body, params = _core._lower(sch, tensors, rules, keep_trivial_loops, after, True, scalars,
+                                disabled, user_passes)
+    return _IRModule({name: _PrimFunc(params, body, name)})
+
+
+def pass_context_options(name):
+    """What the current PassContext asks of lowering: (keep trivial loops, the disabled passes,
+    the tir.add_lower_pass entries as (phase, name, function of the root statement))."""
     from tvm.transform import PassContext
     context = PassContext.current()
-    keep_trivial_loops = keep_trivial_loops or bool(
-        context.config.get("tir.debug_keep_trivial_loop", False))
+    keep = bool(context.config.get("tir.debug_keep_trivial_loop", False))
     disabled = list(context.disabled_pass)
     if context.config.get("tir.disable_cse_tir", False):
         disabled.append("tir.CommonSubexprElimTIR")
-    body, params = _core._lower(sch, tensors, rules, keep_trivial_loops, after, True, scalars,
-                                disabled)
-    return _IRModule({name: _PrimFunc(params, body, name)})
+    user_passes = [(phase, _pass_name(p), _statement_pass(p, name))
+                   for phase, p in context.config.get("tir.add_lower_pass", [])]
+    return keep, disabled, user_passes
+
+
+def _pass_name(p):
+    info = getattr(p, "info", None)
+    return info.name if info is not None else getattr(p, "__name__", type(p).__name__)
+
+
+def _statement_pass(p, name):
+    """A tir.add_lower_pass entry as a function of the root statement: a Pass runs on a module of
+    one PrimFunc `name` (its params are not known in the middle of lowering: empty); a plain
+    function (TVM 0.6's form) on the statement."""
+    from tvm.transform import Pass
+
+    def run(root):
+        if isinstance(p, Pass):
+            out = p(_IRModule({name: _PrimFunc([], root, name)}))
+            func = out if isinstance(out, _PrimFunc) else out[name]
+            return func._root
+        return _core._with_body(root, p(_core._tvm_stmt(root)))
+
+    return run
 
 
 def ScheduleOps(sch, bounds, debug_keep_trivial_loop=False):  # noqa: N802 - TVM's name

@@ -117,7 +117,7 @@ def decl_tensor_intrin(op, fcompute, name="tensor_intrin", binds=None, scalar_pa
     body = fcompute(ins, outs, scalars) if scalar_params else fcompute(ins, outs)
     if isinstance(body, (_core.PrimExpr, _core.Stmt)):
         body = [body]
-    body = [_core._make_evaluate(x) if isinstance(x, _core.PrimExpr) else x for x in body]
+    body = [_core.Evaluate(x) if isinstance(x, _core.PrimExpr) else x for x in body]
     if len(body) > 3:
         raise ValueError("decl_tensor_intrin: fcompute returned %d statements; expected the "
                          "body, reduce_init and reduce_update" % len(body))

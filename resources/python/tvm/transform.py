@@ -1,16 +1,107 @@
-"""tvm.transform (TVM's tvm.ir.transform): the PassContext that configures lowering. Boundscope
-reads the options its passes have; the others TVM registers are accepted and recorded, and a
-name TVM does not know is refused as TVM refuses it."""
+"""tvm.transform (TVM's tvm.ir.transform): the PassContext that configures lowering, and passes
+over IRModules (Pass, module_pass, Sequential; tvm.tir.transform has prim_func_pass and the
+built-in passes). Boundscope reads the options its passes have; the others TVM registers are
+accepted and recorded, and a name TVM does not know is refused as TVM refuses it.
+
+`PassContext(config={"tir.add_lower_pass": [(phase, pass), ...]})` runs each pass inside
+tvm.lower at the end of its phase, as TVM does: 0 right after ScheduleOps (before flattening),
+1 after flattening and simplification, 2 after the loop annotations (unroll, vectorize), 3 after
+their clean-up, before common subexpression elimination. A pass is a Pass (prim_func_pass,
+module_pass) or, as in TVM 0.6, a function from statement to statement.
+`tvm.lower(..., after=NAME)` shows the IR right after the pass called NAME."""
 
 import threading as _threading
 
 from ._scope import ScopedContext
+
+
+
+class PassInfo:
+    """TVM's PassInfo: a pass's opt_level, name and required passes."""
+
+    def __init__(self, opt_level, name, required=None):
+        self.opt_level = opt_level
+        self.name = name
+        self.required = list(required or [])
+
+
+class Pass:
+    """TVM's tvm.transform.Pass: `p(mod)` is the transformed IRModule."""
+
+    def __init__(self, name, opt_level=0, required=None):
+        self.info = PassInfo(opt_level, name, required)
+
+    def __call__(self, mod):
+        return self.transform_module(mod, PassContext.current())
+
+    def transform_module(self, mod, ctx):
+        raise NotImplementedError
+
+    def __repr__(self):
+        return "%s(%s)" % (type(self).__name__, self.info.name)
+
+
+class ModulePass(Pass):
+    """A pass from a function `(mod, ctx) -> mod` (TVM's module_pass)."""
+
+    def __init__(self, pass_func, name, opt_level=0, required=None):
+        super().__init__(name, opt_level, required)
+        self._func = pass_func
+
+    def transform_module(self, mod, ctx):
+        return self._func(mod, ctx)
+
+
+class Sequential(Pass):
+    """TVM's Sequential: the passes one after the other."""
+
+    def __init__(self, passes=None, opt_level=0, name="sequential", required=None):
+        super().__init__(name, opt_level, required)
+        self.passes = list(passes or [])
+
+    def transform_module(self, mod, ctx):
+        for p in self.passes:
+            mod = p(mod)
+        return mod
+
+
+def _pass_decorator(make, pass_func, opt_level, name, required):
+    if opt_level is None:
+        raise TypeError("a pass needs opt_level (TVM's pass decorators require it)")
+
+    def create(func):
+        return make(func, name or func.__name__, opt_level, required)
+
+    return create(pass_func) if pass_func is not None else create
+
+
+def module_pass(pass_func=None, opt_level=None, name=None, required=None):
+    """TVM's @tvm.transform.module_pass(opt_level=...): a Pass from `(mod, ctx) -> mod`."""
+    return _pass_decorator(ModulePass, pass_func, opt_level, name, required)
+
+
+def _lower_passes(value):
+    """tir.add_lower_pass: a list of (phase, pass), phase an integer from 0."""
+    passes = []
+    for entry in value:
+        if not isinstance(entry, (tuple, list)) or len(entry) != 2:
+            raise ValueError("tir.add_lower_pass expects (phase, pass) pairs, got %r" % (entry,))
+        phase, p = entry
+        if isinstance(phase, bool) or not isinstance(phase, int) or phase < 0:
+            raise ValueError("tir.add_lower_pass: the phase must be an integer 0 to 3, got %r"
+                             % (phase,))
+        if not (isinstance(p, Pass) or callable(p)):
+            raise ValueError("tir.add_lower_pass: %r is not a pass" % (p,))
+        passes.append((phase, p))
+    return passes
+
 
 # TVM's registered options that Boundscope acts on, with their types.
 _USED = {
     "te.keep_schedule_record": bool,  # te.create_schedule keeps s.schedule_record
     "tir.debug_keep_trivial_loop": bool,  # tvm.lower keeps extent-1 loops
     "tir.disable_cse_tir": bool,  # tvm.lower leaves out CommonSubexprElimTIR
+    "tir.add_lower_pass": _lower_passes,  # tvm.lower runs them in their phase
 }
 # Options TVM registers that Boundscope accepts without acting on them (its passes have no
 # such switch); kept so that TVM's scripts configure them unchanged.
@@ -18,7 +109,7 @@ _ACCEPTED = (
     "tir.noalias", "tir.detect_global_barrier", "tir.instrument_bound_checkers",
     "tir.disable_assert", "tir.disable_vectorize",
     "tir.enable_debug", "tir.enable_equiv_terms_in_cse_tir", "tir.is_entry_func",
-    "tir.add_lower_pass", "tir.use_async_copy",
+    "tir.use_async_copy",
     "tir.merge_static_smem", "tir.instrument_lwp", "tir.vtcm_capacity",
     "tir.LoopPartition", "tir.UnrollLoop", "tir.HoistIfThenElse", "tir.HoistExpression",
     "tir.Simplify", "tir.RemoveNoOp", "tir.InjectDoubleBuffer", "tir.ReduceBranchingThroughOvercompute",
@@ -57,7 +148,8 @@ class PassContext(ScopedContext):
 
     @staticmethod
     def list_configs():
-        return {name: {"type": "IntImm" if kind is bool else kind.__name__}
+        return {name: {"type": "IntImm" if kind is bool else
+                       "Array" if kind is _lower_passes else kind.__name__}
                 for name, kind in _USED.items()}
 
 

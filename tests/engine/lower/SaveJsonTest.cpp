@@ -5,6 +5,7 @@
 #include "ir/Printer.h"
 #include "lower/Lower.h"
 #include "schedule/SaveJson.h"
+#include "support/DeepStack.h"
 #include "te/Compute.h"
 #include "te/Reduce.h"
 #include "te/Scan.h"
@@ -151,4 +152,54 @@ TEST(SaveJson, TextThatIsNotASavedGraphIsOneUserError) {
                                  R"({"type_key": "FloatImm", "attrs": {"dtype": "float32", "value": "1"}}]})")
                   .find("load_json: node 1 (tir.Add): an invalid node"),
               std::string::npos);
+}
+
+// Review findings: malformed graphs that crashed or hung the loader are now UserErrors.
+TEST(SaveJson, MalformedGraphsThatCrashedAreUserErrors) {
+    const std::string header = R"({"attrs": {"format": "boundscope-ir 1"}, "root": 1, "nodes": [{"type_key": ""}, )";
+    // an array that contains itself
+    EXPECT_EQ(loadError(header + R"({"type_key": "Array", "attrs": {"items": [1]}}]})"),
+              "load_json: array 1 contains itself");
+    // a reference of the wrong kind to a node already loaded
+    EXPECT_EQ(loadError(header + R"({"type_key": "Array", "attrs": {"items": [2, 3]}}, )"
+                                 R"({"type_key": "Array", "attrs": {"items": []}}, )"
+                                 R"({"type_key": "tir.Not", "attrs": {"dtype": "bool", "a": 2}}]})"),
+              "load_json: node 3 (tir.Not): node 2 is a Array where a node is expected");
+    // a null among the items of a list
+    EXPECT_EQ(loadError(header + R"({"type_key": "tir.SeqStmt", "attrs": {"seq": [null]}}]})"),
+              "load_json: node 1 (tir.SeqStmt): 'seq' has a null item");
+    // attributes that are not an object
+    EXPECT_NE(loadError(R"({"root": 1, "nodes": [{"type_key": ""}], "attrs": 5})").find("TVM's own JSON"),
+              std::string::npos);
+    // a stage computed at another without its loop, and a stage in its own group
+    Program p = scheduled();
+    std::string text = saveJson(SavedValue::of(p.sch));
+    const std::string attached = "\"attach_ivar\": ";
+    size_t at = text.find("\"attach_type\": 4");
+    ASSERT_NE(at, std::string::npos) << text;
+    size_t ivar = text.find(attached, at) != std::string::npos ? text.find(attached, at) : text.rfind(attached, at);
+    ASSERT_NE(ivar, std::string::npos);
+    size_t end = text.find_first_of(",\n", ivar + attached.size());
+    std::string broken = text.substr(0, ivar + attached.size()) + "null" + text.substr(end);
+    EXPECT_NE(loadError(broken).find("a stage computed at another has no attach stage or loop"),
+              std::string::npos);
+}
+
+TEST(SaveJson, ANoneInAListComesBackAsNone) {
+    SavedValue loaded = loadJson(saveJson(SavedValue::array({SavedValue::of(NodeRef(Expr(3))), SavedValue::of(NodeRef())})));
+    ASSERT_EQ(loaded.items.size(), 2u);
+    EXPECT_TRUE(loaded.items[0].node.defined());
+    EXPECT_FALSE(loaded.items[1].node.defined());
+}
+
+TEST(SaveJson, NestingPastTheLimitIsRefusedNotACrash) {
+    // 100,001 nested `not`s: more than save_json and load_json walk.
+    std::string nodes = R"({"type_key": ""}, {"type_key": "IntImm", "attrs": {"dtype": "bool", "value": 1}})";
+    const int depth = 100001;
+    for (int i = 0; i < depth; ++i)
+        nodes += R"(, {"type_key": "tir.Not", "attrs": {"dtype": "bool", "a": )" + std::to_string(i + 1) + "}}";
+    std::string text = R"({"attrs": {"format": "boundscope-ir 1"}, "root": )" + std::to_string(depth + 1) +
+                       R"(, "nodes": [)" + nodes + "]}";
+    std::string error = callOnDeepStack([&] { return loadError(text); });
+    EXPECT_NE(error.find("the program nests more than 100000 levels deep"), std::string::npos) << error;
 }

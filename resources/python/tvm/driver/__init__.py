@@ -14,6 +14,8 @@ import collections
 import _boundscope as _core
 
 from ..error import TVMError
+from boundscope.te import pass_context_options as _pass_context_options
+
 from ..nd import NDArray, cpu, device  # noqa: F401 - tvm.cpu / tvm.device
 
 ProfileResult = collections.namedtuple("ProfileResult", ["mean", "results"])
@@ -103,4 +105,5 @@ def build(inputs, args=None, target=None, target_host=None, name="default_functi
                        % type(inputs).__name__)
     if args is None:
         args = _core._default_args(inputs)
-    return Module(_core._build(inputs, list(args), name, rules))
+    _, disabled, user_passes = _pass_context_options(name)
+    return Module(_core._build(inputs, list(args), name, rules, disabled, user_passes))

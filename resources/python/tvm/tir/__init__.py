@@ -5,7 +5,7 @@ from boundscope.ir_module import PrimFunc  # noqa: F401
 from .expr import *  # noqa: F401,F403
 from .stmt import *  # noqa: F401,F403
 from .op import *  # noqa: F401,F403
-from . import stmt, stmt_functor, ir_builder  # noqa: F401
+from . import stmt, stmt_functor, ir_builder, transform  # noqa: F401
 from boundscope.buffer import (  # noqa: F401
     Buffer, decl_buffer, call_packed, call_extern, call_pure_extern, call_intrin,
 )

@@ -70,7 +70,7 @@ class BufferVar:
         if value.dtype != self._content_type:
             raise ValueError("data type does not match content type %s vs %s"
                              % (value.dtype, self._content_type))
-        self._builder.emit(_core._make_store(self._buffer_var, value, self._flat(index)))
+        self._builder.emit(_core.Store(self._buffer_var, value, self._flat(index)))
 
 
 class IRBuilder:
@@ -83,17 +83,17 @@ class IRBuilder:
     def _pop_seq(self):
         seq = self._seq_stack.pop()
         if not seq or callable(seq[-1]):
-            seq.append(_core._make_evaluate(0))
+            seq.append(_core.Evaluate(0))
         body = seq[-1]
         for stmt in reversed(seq[:-1]):
-            body = stmt(body) if callable(stmt) else _core._make_seq([stmt, body])
+            body = stmt(body) if callable(stmt) else _core.SeqStmt([stmt, body])
         return body
 
     def emit(self, stmt):
         """Appends a statement (an expression becomes an Evaluate), or a function of the rest
         of the scope's statements."""
         if isinstance(stmt, _core.PrimExpr) or isinstance(stmt, (int, float)):
-            stmt = _core._make_evaluate(stmt)
+            stmt = _core.Evaluate(stmt)
         if not (callable(stmt) or isinstance(stmt, _core.Stmt)):
             raise TypeError("emit expects a statement or an expression, got %s"
                             % type(stmt).__name__)
@@ -101,7 +101,7 @@ class IRBuilder:
 
     def scope_attr(self, node, attr_key, value):
         """An AttrStmt around the rest of the scope."""
-        self.emit(lambda body: _core._make_attr(node, attr_key, value, body))
+        self.emit(lambda body: _core.AttrStmt(node, attr_key, value, body))
 
     def for_range(self, begin, end, name="i", dtype="int32", kind="serial"):
         """A loop `name` from `begin` to `end`; `with ib.for_range(0, n) as i:`."""
@@ -116,7 +116,7 @@ class IRBuilder:
                              % (kind,))
 
         def _exit_cb():
-            self.emit(_core._make_for(loop_var, begin, extent, _FOR_KINDS[kind], self._pop_seq()))
+            self.emit(_core.For(loop_var, begin, extent, _FOR_KINDS[kind], self._pop_seq()))
 
         return WithScope(loop_var, _exit_cb)
 
@@ -125,7 +125,7 @@ class IRBuilder:
         self._seq_stack.append([])
 
         def _exit_cb():
-            self.emit(_core._make_if(cond, self._pop_seq(), None))
+            self.emit(_core.IfThenElse(cond, self._pop_seq(), None))
 
         return WithScope(None, _exit_cb)
 
@@ -140,7 +140,7 @@ class IRBuilder:
         self._seq_stack.append([])
 
         def _exit_cb():
-            self.emit(_core._make_if(prev.condition, prev.then_case, self._pop_seq()))
+            self.emit(_core.IfThenElse(prev.condition, prev.then_case, self._pop_seq()))
 
         return WithScope(None, _exit_cb)
 
@@ -157,7 +157,7 @@ class IRBuilder:
         """A variable bound to `value` for the rest of the scope."""
         value = _convert(value) if not isinstance(value, _core.PrimExpr) else value
         var = _core.Var(var_name, value.dtype) if isinstance(var_name, str) else var_name
-        self.emit(lambda body: _core._make_let_stmt(var, value, body))
+        self.emit(lambda body: _core.LetStmt(var, value, body))
         return var
 
     def allocate(self, dtype, shape, name="buf", axis_separators=None, scope=""):
@@ -166,8 +166,8 @@ class IRBuilder:
         buffer_var = _core.Var(name, "handle")
         shape = list(shape) if isinstance(shape, (list, tuple)) else [shape]
         if scope:
-            self.emit(lambda body: _core._make_attr(buffer_var, "storage_scope", scope, body))
-        self.emit(lambda body: _core._make_allocate(buffer_var, dtype, shape, None, body))
+            self.emit(lambda body: _core.AttrStmt(buffer_var, "storage_scope", scope, body))
+        self.emit(lambda body: _core.Allocate(buffer_var, dtype, shape, None, body))
         return BufferVar(self, buffer_var, shape, dtype)
 
     def pointer(self, content_type, name="ptr", scope=""):
