@@ -124,5 +124,16 @@ def test_tensor_inputs():
     assert tuple(y.op.input_tensors) == (x,)
 
 
+
+def test_compute_takes_float_dimensions_as_ints():
+    # TVM's opt_gemm tutorial writes te.compute((N / bn, K, bn), ...): Python 3 makes N / bn a
+    # float, which te.compute turns into an int as TVM's does.
+    N, bn = 64, 16
+    A = te.placeholder((N, N), name="A")
+    packed = te.compute((N / bn, N, bn), lambda x, y, z: A[y, x * bn + z], name="packed")
+    assert [int(d) for d in packed.shape] == [4, 64, 16]
+    assert all(isinstance(d, tvm.tir.IntImm) and d.dtype == "int32" for d in packed.shape)
+
+
 if __name__ == "__main__":
     tvm.testing.main()

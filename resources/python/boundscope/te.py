@@ -146,6 +146,8 @@ def compute(shape, fcompute, name="compute", tag="", attrs=None, varargs_names=N
 
 def _compute(shape, fcompute, name, tag, varargs_names):
     shape = _shape_list(shape)
+    # TVM's te.compute turns Python floats into ints "for python3" (tutorials write `N / bn`).
+    shape = [int(s) if isinstance(s, float) else s for s in shape]
     params = _inspect.signature(fcompute).parameters
     names = [p.name for p in params.values()
              if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
