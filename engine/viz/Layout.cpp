@@ -58,9 +58,9 @@ GraphLayout layout(const Graph&) {
     throw UserError("Graphviz support was not built");
 }
 
-std::string render(const Graph& graph, GraphFormat format) {
+std::string renderDot(const std::string& dot, const std::string&, GraphFormat format) {
     if (format == GraphFormat::Dot)
-        return toDot(graph);
+        return dot;
     throw UserError(std::string("cannot render ") + graphFormatName(format) +
                     ": Graphviz support was not built (export as dot instead)");
 }
@@ -227,12 +227,11 @@ GraphLayout layout(const Graph& graph) {
     return out;
 }
 
-std::string render(const Graph& graph, GraphFormat format) {
+std::string renderDot(const std::string& dot, const std::string& name, GraphFormat format) {
     if (format == GraphFormat::Dot)
-        return toDot(graph);
-    std::string dot = toDot(graph);
+        return dot;
     std::lock_guard<std::mutex> lock(graphvizMutex());
-    LaidOutGraph laidOut(dot, graph.name);
+    LaidOutGraph laidOut(dot, name);
     char* data = nullptr;
     unsigned int length = 0;
     if (gvRenderData(laidOut.gvc(), laidOut.graph(), graphFormatName(format), &data, &length) !=
@@ -249,5 +248,9 @@ std::string render(const Graph& graph, GraphFormat format) {
 }
 
 #endif
+
+std::string render(const Graph& graph, GraphFormat format) {
+    return renderDot(toDot(graph), graph.name, format);
+}
 
 } // namespace bs::viz

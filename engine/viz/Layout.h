@@ -97,4 +97,8 @@ GraphLayout layout(const Graph& graph);
 /// Throws UserError for SVG/PNG without Graphviz, or when Graphviz has no renderer for it.
 std::string render(const Graph& graph, GraphFormat format);
 
+/// The bytes of the DOT text `dot` (a graph called `name`, for messages) in `format`, rendered
+/// by Graphviz as `render` does: for DOT written elsewhere (tvm.contrib.tedd).
+std::string renderDot(const std::string& dot, const std::string& name, GraphFormat format);
+
 } // namespace bs::viz

@@ -19,6 +19,7 @@
 #include "schedule/Graph.h"
 #include "schedule/AutoInline.h"
 #include "schedule/InferBound.h"
+#include "viz/Layout.h"
 #include "script/bindings/Bindings.h"
 #include "script/bindings/CallGuard.h"
 #include "script/bindings/Casters.h"
@@ -272,6 +273,9 @@ void bindStage(py::module_& m) {
                                    return py::cast(s->group);
                                })
         .def_property_readonly("num_child_stages", [](const Stage& s) { return s->numChildStages; })
+        .def_property_readonly("store_predicate", [](const Stage& s) { return s->storePredicate; })
+        // `double_buffer` is the primitive (a method, as in TVM); this is whether it was applied.
+        .def_property_readonly("_is_double_buffered", [](const Stage& s) { return s->doubleBuffer; })
         .def("__repr__", [](const Stage& s) {
             if (s.isGroup())
                 return "group-stage(" + s.name() + ")";
@@ -466,6 +470,16 @@ void bindAnalyses(py::module_& m) {
             throw UserError("no built-in pass '" + name + "'");
         },
         py::arg("name"), py::arg("body"), Located());
+    m.def(
+        "_render_dot",
+        [](const std::string& dot, const std::string& format) {
+            auto parsed = viz::parseGraphFormat(format);
+            if (!parsed)
+                throw UserError("unknown graph format '" + format + "': expected dot, svg or png");
+            return py::bytes(viz::renderDot(dot, "graph", *parsed));
+        },
+        py::arg("dot"), py::arg("format") = "svg", Located(),
+        "DOT text rendered by the Graphviz built into Boundscope (svg or png bytes).");
     m.def(
         "_tvm_stmt", [](const Stmt& s) { return s; }, py::arg("stmt"),
         "The statement as TVM's Python API sees it: past TVM 0.6's markers (Casters.h).");

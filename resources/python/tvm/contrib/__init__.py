@@ -1,1 +1,2 @@
-"""tvm.contrib: libraries TVM calls through extern stages (cblas)."""
+"""tvm.contrib: libraries TVM calls through extern stages (cblas) and TEDD (tedd), the schedule
+visualizer."""
