@@ -157,6 +157,33 @@ def test_the_schedule_tree_lists_what_tedd_leaves_out():
     findany(r"Stage_1 -> Stage_2:IterVar_2_1 \[color=\"#CCCCCC\"\]", text)
 
 
+def test_the_tedd_tutorial_runs():
+    # TVM's gallery/how_to/work_with_schedules/tedd.py, its code with the files in a temp folder
+    from tvm import topi
+
+    A = te.placeholder((32, 32, 256, 1), name="A")
+    W = te.placeholder((3, 3, 256, 256), name="W")
+    B = te.placeholder((1, 256, 1), name="bias")
+    with tvm.target.Target("llvm"):
+        t_conv = topi.nn.conv2d_hwcn(A, W, 1, "SAME", 1)
+        t_bias = topi.add(t_conv, B)
+        t_relu = topi.nn.relu(t_bias)
+        s = topi.generic.schedule_conv2d_hwcn([t_relu])
+    with tempfile.TemporaryDirectory() as folder:
+        tedd.viz_dataflow_graph(s, dot_file_path=os.path.join(folder, "dfg.dot"))
+        tedd.viz_schedule_tree(s, dot_file_path=os.path.join(folder, "scheduletree.dot"))
+        s = s.normalize()
+        tedd.viz_schedule_tree(s, dot_file_path=os.path.join(folder, "scheduletree2.dot"))
+        tedd.viz_itervar_relationship_graph(s, dot_file_path=os.path.join(folder, "itervar.dot"))
+        dfg = open(os.path.join(folder, "dfg.dot")).read()
+        tree = open(os.path.join(folder, "scheduletree2.dot")).read()
+    findany(r"Tensor_1_0 -> Stage_3:I_0", dfg)  # PaddedInput -> Conv2dOutput
+    findany(r"Tensor_2_0 -> Stage_3:I_1", dfg)  # W -> Conv2dOutput
+    findany(r"Conv2dOutput<br/>Scope: ", dfg)
+    findany(r"T_add<br/>Scope: ", dfg)
+    findany(r"ry.*\(kCommReduce\)<br/>T.Range\(0, 3\)", tree)
+
+
 def test_only_schedules_are_drawn():
     with pytest.raises(TypeError, match="TEDD draws a tvm.te.Schedule"):
         tedd.viz_dataflow_graph("not a schedule")

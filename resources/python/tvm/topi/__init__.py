@@ -1,8 +1,11 @@
-"""tvm.topi: TVM's operator library, the subset Boundscope offers: `topi.nn.pad` and
-`topi.nn.pool2d` (`tvm.topi.nn.pooling.pool2d`), built from te.compute as TVM's are, with its
-stage names and tags. Other operators raise AttributeError naming what is missing."""
+"""tvm.topi: TVM's operator library, the subset Boundscope offers, built from te.compute as
+TVM's are, with its stage names and tags: `topi.nn.pad`, `pool2d`, `conv2d_hwcn`, `relu`,
+`softmax`; the broadcasting `add`, `subtract`, `multiply`, `divide`, `maximum`, `minimum`; the
+generic CPU schedules (`topi.generic.schedule_injective`, `schedule_conv2d_hwcn`, ...). Other
+operators raise AttributeError naming what is missing."""
 
-from . import nn  # noqa: F401
+from . import nn, generic  # noqa: F401
+from .broadcast import add, subtract, multiply, divide, maximum, minimum  # noqa: F401
 from .._placeholder import missing as _missing
 
 __getattr__ = _missing("tvm.topi")

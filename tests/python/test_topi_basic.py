@@ -1,0 +1,90 @@
+# The tvm.topi operators the TEDD tutorial and TVM's TE tests use: conv2d_hwcn, relu, softmax,
+# the broadcasting arithmetic and the generic CPU schedules, checked against numpy through
+# tvm.build, with TVM's stage names.
+import numpy as np
+
+import tvm
+import tvm.testing
+from tvm import te, topi
+
+
+def _run(outs, inputs, arrays, out_shapes, schedule=None):
+    s = schedule if schedule is not None else te.create_schedule([o.op for o in outs])
+    f = tvm.build(s, list(inputs) + list(outs))
+    results = [np.zeros(shape, dtype="float32") for shape in out_shapes]
+    f(*arrays, *results)
+    return results
+
+
+def _conv2d_hwcn_numpy(a, w, stride, pad):
+    h, wd, c, n = a.shape
+    kh, kw, _, f = w.shape
+    padded = np.zeros((h + 2 * pad, wd + 2 * pad, c, n), dtype=a.dtype)
+    padded[pad:pad + h, pad:pad + wd] = a
+    oh = (h + 2 * pad - kh) // stride + 1
+    ow = (wd + 2 * pad - kw) // stride + 1
+    out = np.zeros((oh, ow, f, n), dtype=a.dtype)
+    for y in range(oh):
+        for x in range(ow):
+            window = padded[y * stride:y * stride + kh, x * stride:x * stride + kw]  # kh, kw, c, n
+            out[y, x] = np.einsum("ijcn,ijcf->fn", window, w)
+    return out
+
+
+def test_conv2d_hwcn_matches_numpy_with_tvms_stage_names():
+    A = te.placeholder((6, 6, 3, 2), name="A")
+    W = te.placeholder((3, 3, 3, 4), name="W")
+    C = topi.nn.conv2d_hwcn(A, W, 1, "SAME", 1)
+    assert C.op.name == "Conv2dOutput" and C.op.tag == "conv2d_hwcn"
+    assert C.op.input_tensors[0].op.name == "PaddedInput"
+    assert [int(d) for d in C.shape] == [6, 6, 4, 2]
+    a = np.random.uniform(size=(6, 6, 3, 2)).astype("float32")
+    w = np.random.uniform(size=(3, 3, 3, 4)).astype("float32")
+    (c,) = _run([C], [A, W], [a, w], [(6, 6, 4, 2)])
+    tvm.testing.assert_allclose(c, _conv2d_hwcn_numpy(a, w, 1, 1), rtol=1e-4)
+    assert topi.nn.get_pad_tuple("SAME", (3, 3)) == (1, 1, 1, 1)
+    assert topi.nn.get_pad_tuple("VALID", (3, 3)) == (0, 0, 0, 0)
+
+
+def test_broadcast_add_relu_and_softmax_match_numpy():
+    X = te.placeholder((4, 5, 3), name="X")
+    bias = te.placeholder((5, 1), name="bias")
+    added = topi.add(X, bias)
+    assert added.op.name == "T_add" and added.op.tag == "broadcast"
+    out = topi.nn.relu(added)
+    assert out.op.tag == "elemwise"
+    x = np.random.uniform(-1, 1, size=(4, 5, 3)).astype("float32")
+    b = np.random.uniform(-1, 1, size=(5, 1)).astype("float32")
+    (r,) = _run([out], [X, bias], [x, b], [(4, 5, 3)])
+    tvm.testing.assert_allclose(r, np.maximum(x + b, 0), rtol=1e-5)
+    S = te.placeholder((3, 7), name="S")
+    sm = topi.nn.softmax(S)
+    names = [st.op.name for st in te.create_schedule(sm.op).stages]
+    assert names == ["S", "T_softmax_maxelem", "T_softmax_exp", "T_softmax_expsum", "T_softmax_norm"]
+    s_in = np.random.uniform(-2, 2, size=(3, 7)).astype("float32")
+    (got,) = _run([sm], [S], [s_in], [(3, 7)])
+    e = np.exp(s_in - s_in.max(axis=1, keepdims=True))
+    tvm.testing.assert_allclose(got, e / e.sum(axis=1, keepdims=True), rtol=1e-5)
+    d = topi.multiply(X, 2.0)
+    assert d.op.name == "T_multiply"
+
+
+def test_generic_schedules_inline_the_injective_stages():
+    X = te.placeholder((8, 8), name="X")
+    y = topi.nn.relu(topi.add(X, 1.0))
+    s = topi.generic.schedule_injective([y])
+    add_stage = [st for st in s.stages if st.op.name == "T_add"][0]
+    assert add_stage.attach_type == 2  # inlined (kInline), as TVM's AutoInlineInjective does
+    with tvm.target.Target("llvm"):
+        s2 = topi.generic.schedule_conv2d_hwcn([y])
+    assert all(st.attach_type != 2 for st in s2.stages)
+    with tvm.target.Target("cuda"):
+        try:
+            topi.generic.schedule_injective([y])
+            assert False, "a CUDA target has no generic schedule"
+        except RuntimeError as e:
+            assert "schedule not registered for" in str(e)
+
+
+if __name__ == "__main__":
+    tvm.testing.main()
