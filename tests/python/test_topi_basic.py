@@ -67,6 +67,82 @@ def test_broadcast_add_relu_and_softmax_match_numpy():
     tvm.testing.assert_allclose(got, e / e.sum(axis=1, keepdims=True), rtol=1e-5)
     d = topi.multiply(X, 2.0)
     assert d.op.name == "T_multiply"
+    f = tvm.build(te.create_schedule(d.op), [X, d])
+    assert f.imported_modules == [] and "define" in f.get_source()  # a CPU build imports nothing
+
+
+def _conv_nchw_numpy(a, w, stride, pad, groups_of=None):
+    n, c, h, wd = a.shape
+    padded = np.zeros((n, c, h + 2 * pad, wd + 2 * pad), dtype=a.dtype)
+    padded[:, :, pad:pad + h, pad:pad + wd] = a
+    f, _, kh, kw = w.shape
+    oh = (h + 2 * pad - kh) // stride + 1
+    ow = (wd + 2 * pad - kw) // stride + 1
+    out = np.zeros((n, f, oh, ow), dtype=a.dtype)
+    for y in range(oh):
+        for x in range(ow):
+            window = padded[:, :, y * stride:y * stride + kh, x * stride:x * stride + kw]
+            if groups_of is None:
+                out[:, :, y, x] = np.einsum("ncij,fcij->nf", window, w)
+            else:  # depthwise: output channel o reads input channel o // multiplier
+                out[:, :, y, x] = np.einsum("noij,oij->no", window[:, groups_of], w[:, 0])
+    return out
+
+
+def test_convolutions_match_numpy_with_tvms_stage_names():
+    a = np.random.uniform(size=(1, 3, 7, 7)).astype("float32")
+    w = np.random.uniform(size=(4, 3, 3, 3)).astype("float32")
+    A = te.placeholder(a.shape, name="A")
+    W = te.placeholder(w.shape, name="W")
+    C = topi.nn.conv2d_nchw(A, W, 2, 1, 1)
+    assert (C.op.name, C.op.input_tensors[0].op.name) == ("conv2d_nchw", "pad_temp")
+    (c,) = _run([C], [A, W], [a, w], [(1, 4, 4, 4)])
+    tvm.testing.assert_allclose(c, _conv_nchw_numpy(a, w, 2, 1), rtol=1e-4)
+    # NHWC with HWIO filters: the same numbers transposed
+    An = te.placeholder((1, 7, 7, 3), name="A")
+    Wn = te.placeholder((3, 3, 3, 4), name="W")
+    Cn = topi.nn.conv2d_nhwc(An, Wn, 2, 1, 1)
+    assert Cn.op.tag == "conv2d_nhwc"
+    (cn,) = _run([Cn], [An, Wn], [a.transpose(0, 2, 3, 1).copy(), w.transpose(2, 3, 1, 0).copy()],
+                 [(1, 4, 4, 4)])
+    tvm.testing.assert_allclose(cn, c.transpose(0, 2, 3, 1), rtol=1e-4)
+    # depthwise, channel multiplier 2
+    wd = np.random.uniform(size=(3, 2, 3, 3)).astype("float32")
+    Wd = te.placeholder(wd.shape, name="W")
+    D = topi.nn.depthwise_conv2d_nchw(A, Wd, 1, 1, 1)
+    assert D.op.name == "DepthwiseConv2d"
+    (d,) = _run([D], [A, Wd], [a, wd], [(1, 6, 7, 7)])
+    expected = _conv_nchw_numpy(a, wd.reshape(6, 1, 3, 3), 1, 1, groups_of=np.arange(6) // 2)
+    tvm.testing.assert_allclose(d, expected, rtol=1e-4)
+
+
+def test_dense_batch_matmul_reshape_transpose_and_reductions_match_numpy():
+    x = np.random.uniform(size=(4, 6)).astype("float32")
+    w = np.random.uniform(size=(5, 6)).astype("float32")
+    b = np.random.uniform(size=(5,)).astype("float32")
+    X, Wt, B = (te.placeholder(v.shape, name=n) for v, n in ((x, "X"), (w, "W"), (b, "B")))
+    Y = topi.nn.dense(X, Wt, B)
+    assert Y.op.input_tensors[0].op.name == "T_matmul_NT"
+    (y,) = _run([Y], [X, Wt, B], [x, w, b], [(4, 5)])
+    tvm.testing.assert_allclose(y, x @ w.T + b, rtol=1e-5)
+    p = np.random.uniform(size=(3, 4, 6)).astype("float32")
+    q = np.random.uniform(size=(1, 5, 6)).astype("float32")
+    P, Q = te.placeholder(p.shape, name="P"), te.placeholder(q.shape, name="Q")
+    M = topi.nn.batch_matmul(P, Q)
+    assert M.op.name == "T_batch_matmul_NT"
+    (mm,) = _run([M], [P, Q], [p, q], [(3, 4, 5)])
+    tvm.testing.assert_allclose(mm, p @ q.transpose(0, 2, 1), rtol=1e-5)
+    R = topi.reshape(P, (6, -1))
+    T = topi.transpose(P, (2, 0, 1))
+    (r, t) = _run([R, T], [P], [p], [(6, 12), (6, 3, 4)])
+    tvm.testing.assert_allclose(r, p.reshape(6, 12))
+    tvm.testing.assert_allclose(t, p.transpose(2, 0, 1))
+    S = topi.sum(P, axis=1)
+    K = topi.max(P, axis=(0, 2), keepdims=True)
+    assert S.op.name == "P_red" and S.op.tag == "comm_reduce"
+    (s_, k_) = _run([S, K], [P], [p], [(3, 6), (1, 4, 1)])
+    tvm.testing.assert_allclose(s_, p.sum(axis=1), rtol=1e-5)
+    tvm.testing.assert_allclose(k_, p.max(axis=(0, 2), keepdims=True))
 
 
 def test_generic_schedules_inline_the_injective_stages():

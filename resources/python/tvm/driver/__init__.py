@@ -34,6 +34,11 @@ class Module:
         return self._built.entry_name
 
     @property
+    def imported_modules(self):
+        """The device modules a host module imports: none for a CPU (llvm) build."""
+        return []
+
+    @property
     def timings(self):
         """Milliseconds spent lowering, building LLVM IR, optimizing and generating code."""
         return dict(self._built.timings)

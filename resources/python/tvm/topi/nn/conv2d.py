@@ -1,5 +1,7 @@
-"""tvm.topi.nn.conv2d_hwcn and the padding helper (TVM's topi/nn/conv2d.py, topi/nn/utils.py):
-a `PaddedInput` stage, then `Conv2dOutput` (tag `conv2d_hwcn`), with TVM's names."""
+"""tvm.topi.nn's 2-D convolutions (TVM's topi/nn/conv2d.py, depthwise_conv2d.py) and the padding
+helper, with TVM's stage names and tags: conv2d_nchw (`pad_temp`, `conv2d_nchw`), conv2d_nhwc
+and conv2d_hwcn (`PaddedInput`, `Conv2dOutput`), depthwise_conv2d_nchw (`PaddedInput`,
+`DepthwiseConv2d`)."""
 
 from tvm import te
 
@@ -62,3 +64,71 @@ def conv2d_hwcn(Input, Filter, stride, padding, dilation, out_dtype=None):
             * Filter[ry, rx, rc, ff].astype(out_dtype),
             axis=[ry, rx, rc]),
         name="Conv2dOutput", tag="conv2d_hwcn")
+
+
+def _geometry(in_h, in_w, k_h, k_w, stride, padding, dilation):
+    stride_h, stride_w = _pair(stride, "stride")
+    dilation_h, dilation_w = _pair(dilation, "dilation")
+    dilated_h = (k_h - 1) * dilation_h + 1
+    dilated_w = (k_w - 1) * dilation_w + 1
+    top, left, down, right = get_pad_tuple(padding, (dilated_h, dilated_w))
+    out_h = (in_h - dilated_h + top + down) // stride_h + 1
+    out_w = (in_w - dilated_w + left + right) // stride_w + 1
+    return (stride_h, stride_w), (dilation_h, dilation_w), (top, left, down, right), (out_h, out_w)
+
+
+def conv2d_nchw(Input, Filter, stride, padding, dilation, out_dtype=None):
+    """Input (batch, in_channel, in_height, in_width), Filter (num_filter, in_channel, kh, kw)."""
+    out_dtype = out_dtype or Input.dtype
+    batch, in_channel, in_h, in_w = Input.shape
+    num_filter, _, k_h, k_w = Filter.shape
+    (sh, sw), (dh, dw), (top, left, down, right), (out_h, out_w) = _geometry(
+        in_h, in_w, k_h, k_w, stride, padding, dilation)
+    padded = pad(Input, [0, 0, top, left], [0, 0, down, right], name="pad_temp")
+    rc = te.reduce_axis((0, in_channel), name="rc")
+    ry = te.reduce_axis((0, k_h), name="ry")
+    rx = te.reduce_axis((0, k_w), name="rx")
+    return te.compute(
+        (batch, num_filter, out_h, out_w),
+        lambda nn, ff, yy, xx: te.sum(
+            padded[nn, rc, yy * sh + ry * dh, xx * sw + rx * dw].astype(out_dtype)
+            * Filter[ff, rc, ry, rx].astype(out_dtype), axis=[rc, ry, rx]),
+        name="conv2d_nchw", tag="conv2d_nchw")
+
+
+def conv2d_nhwc(Input, Filter, stride, padding, dilation, out_dtype="float32"):
+    """Input (batch, in_height, in_width, in_channel), Filter (kh, kw, in_channel, num_filter)."""
+    batch, in_h, in_w, in_channel = Input.shape
+    k_h, k_w, _, num_filter = Filter.shape
+    (sh, sw), (dh, dw), (top, left, down, right), (out_h, out_w) = _geometry(
+        in_h, in_w, k_h, k_w, stride, padding, dilation)
+    padded = pad(Input, [0, top, left, 0], [0, down, right, 0], name="PaddedInput")
+    rc = te.reduce_axis((0, in_channel), name="rc")
+    ry = te.reduce_axis((0, k_h), name="ry")
+    rx = te.reduce_axis((0, k_w), name="rx")
+    return te.compute(
+        (batch, out_h, out_w, num_filter),
+        lambda nn, yy, xx, ff: te.sum(
+            padded[nn, yy * sh + ry * dh, xx * sw + rx * dw, rc].astype(out_dtype)
+            * Filter[ry, rx, rc, ff].astype(out_dtype), axis=[ry, rx, rc]),
+        name="Conv2dOutput", tag="conv2d_nhwc")
+
+
+def depthwise_conv2d_nchw(Input, Filter, stride, padding, dilation, out_dtype=None):
+    """Input (batch, in_channel, in_height, in_width), Filter (in_channel, multiplier, kh, kw);
+    output channel c reads input channel c // multiplier."""
+    out_dtype = out_dtype or Input.dtype
+    batch, in_channel, in_h, in_w = Input.shape
+    _, multiplier, k_h, k_w = Filter.shape
+    (sh, sw), (dh, dw), (top, left, down, right), (out_h, out_w) = _geometry(
+        in_h, in_w, k_h, k_w, stride, padding, dilation)
+    padded = pad(Input, [0, 0, top, left], [0, 0, down, right], name="PaddedInput")
+    di = te.reduce_axis((0, k_h), name="di")
+    dj = te.reduce_axis((0, k_w), name="dj")
+    return te.compute(
+        (batch, in_channel * multiplier, out_h, out_w),
+        lambda b, c, i, j: te.sum(
+            padded[b, te.indexdiv(c, multiplier), i * sh + di * dh, j * sw + dj * dw].astype(out_dtype)
+            * Filter[te.indexdiv(c, multiplier), te.indexmod(c, multiplier), di, dj].astype(out_dtype),
+            axis=[di, dj]),
+        name="DepthwiseConv2d", tag="depthwise_conv2d_nchw")
