@@ -166,6 +166,32 @@ def test_built_in_passes_by_name_and_module_passes():
     assert calls == [["main"]] and str(out["main"]) == str(tvm.lower(s, args, after="simplify")["main"])
 
 
+def test_the_context_enables_passes_as_tvms_does():
+    s, args = _vector_add(16)
+    ran = []
+
+    def marker(name, level):
+        @tvm.tir.transform.prim_func_pass(opt_level=level, name=name)
+        def mark(f, mod, ctx):
+            ran.append(name)
+            return f
+        return mark
+
+    passes = [(1, marker("lo", 0)), (1, marker("hi", 3))]
+    with tvm.transform.PassContext(config={"tir.add_lower_pass": passes}):
+        tvm.lower(s, args)
+    assert ran == ["lo"]  # opt_level 3 is above the default context's 2
+    ran.clear()
+    with tvm.transform.PassContext(opt_level=3, disabled_pass=["lo"],
+                                   config={"tir.add_lower_pass": passes}):
+        tvm.lower(s, args)
+    assert ran == ["hi"]
+    ran.clear()
+    with tvm.transform.PassContext(opt_level=2):
+        tvm.transform.Sequential([p for _, p in passes])(tvm.lower(s, args))
+    assert ran == ["lo"]
+
+
 def test_pass_configuration_mistakes_are_clear():
     s, args = _vector_add()
     with pytest.raises(ValueError, match="the phase must be an integer 0 to 3"):

@@ -99,8 +99,8 @@ def test_schedule_tree():
     findany(r"r.outer.*\(kCommReduce\)", text)
     findany(r"label=ROOT", text)
     findany(r"Stage_1.*\[color\=\"\#000000\"\]", text)
-    # beyond TEDD's patterns: the rfactor stage hangs on C's loop cj (leaf 1), bound threads show
-    findany(r"Stage_3 -> Stage_4:IterVar_4_\d+ \[color=\"#FF0000\"\]", text)
+    # beyond TEDD's patterns: the rfactor stage hangs on C's loop cj (IterVar 1: TEDD's colour 2)
+    findany(r"Stage_3 -> Stage_4:IterVar_4_1 \[color=\"#76448A\"\]", text)
     findany(r"\(threadIdx\.x\)", text)
 
 
@@ -154,7 +154,7 @@ def test_the_schedule_tree_lists_what_tedd_leaves_out():
     s[B].set_store_predicate(B.op.axis[0] < 60)
     text = tedd.viz_schedule_tree(s, output_dot_string=True)
     findany(r"Stage_1 \[label=.*store predicate: \(i &lt; 60\).*double-buffered", text)
-    findany(r"Stage_1 -> Stage_2:IterVar_2_1 \[color=\"#CCCCCC\"\]", text)
+    findany(r"Stage_1 -> Stage_2:IterVar_2_1 \[color=\"#76448A\"\]", text)
 
 
 def test_the_tedd_tutorial_runs():
@@ -182,6 +182,20 @@ def test_the_tedd_tutorial_runs():
     findany(r"Conv2dOutput<br/>Scope: ", dfg)
     findany(r"T_add<br/>Scope: ", dfg)
     findany(r"ry.*\(kCommReduce\)<br/>T.Range\(0, 3\)", tree)
+
+
+def test_a_scans_update_hangs_on_the_scan():
+    m, n = te.size_var("m"), te.size_var("n")
+    X = te.placeholder((m, n), name="X")
+    state = te.placeholder((m, n), name="state")
+    init = te.compute((1, n), lambda _, i: X[0, i], name="init")
+    update = te.compute((m, n), lambda t, i: state[t - 1, i] + X[t, i], name="update")
+    res = te.scan(init, update, state, inputs=[X], name="scan")
+    s = te.create_schedule(res.op)
+    text = tedd.viz_schedule_tree(s, output_dot_string=True)
+    names = [st.op.name for st in s.stages]
+    u, sc = names.index("update"), names.index("scan")
+    findany(r"Stage_%d -> Stage_%d \[color=\"#000000\" style=dashed\]" % (u, sc), text)
 
 
 def test_only_schedules_are_drawn():

@@ -145,12 +145,38 @@ def test_dense_batch_matmul_reshape_transpose_and_reductions_match_numpy():
     tvm.testing.assert_allclose(k_, p.max(axis=(0, 2), keepdims=True))
 
 
+def test_broadcast_shapes_follow_tvms_rules_for_symbolic_extents():
+    n, m = te.var("n"), te.var("m")
+    A, B4, M = te.placeholder((n,), name="A"), te.placeholder((4,), name="B4"), te.placeholder((m,), name="M")
+    assert [str(d) for d in topi.add(A, B4).shape] == ["4"]   # a constant wins, in either order
+    assert [str(d) for d in topi.add(B4, A).shape] == ["4"]
+    assert isinstance(topi.add(A, M).shape[0], tvm.tir.Max)   # two symbolic extents: their max
+    assert topi.add(A, A).shape[0].same_as(n)
+    # integer division truncates, as TVM's divide
+    I = te.placeholder((4,), dtype="int32", name="I")
+    q = topi.divide(I, 2)
+    i = np.array([-7, -1, 5, 9], dtype="int32")
+    out = np.zeros(4, dtype="int32")
+    tvm.build(te.create_schedule(q.op), [I, q])(i, out)
+    assert list(out) == [-3, 0, 2, 4]
+    # a reduction over every axis is a scalar, as TVM's
+    X = te.placeholder((3, 4), name="X")
+    assert len(topi.sum(X).shape) == 0 and len(topi.max(X, axis=(0, 1)).shape) == 0
+    x = np.random.uniform(size=(3, 4)).astype("float32")
+    total = np.zeros((), dtype="float32")
+    tvm.build(te.create_schedule(topi.sum(X).op), [X, topi.sum(X)])
+    S = topi.sum(X)
+    tvm.build(te.create_schedule(S.op), [X, S])(x, total)
+    tvm.testing.assert_allclose(total, x.sum(), rtol=1e-5)
+
+
 def test_generic_schedules_inline_the_injective_stages():
     X = te.placeholder((8, 8), name="X")
     y = topi.nn.relu(topi.add(X, 1.0))
     s = topi.generic.schedule_injective([y])
     add_stage = [st for st in s.stages if st.op.name == "T_add"][0]
     assert add_stage.attach_type == 2  # inlined (kInline), as TVM's AutoInlineInjective does
+    assert "for (i0.i1.fused, 0, 64)" in str(tvm.lower(s, [X, y]))  # the output's axes fused
     with tvm.target.Target("llvm"):
         s2 = topi.generic.schedule_conv2d_hwcn([y])
     assert all(st.attach_type != 2 for st in s2.stages)

@@ -372,8 +372,10 @@ def pass_context_options(name):
     disabled = list(context.disabled_pass)
     if context.config.get("tir.disable_cse_tir", False):
         disabled.append("tir.CommonSubexprElimTIR")
+    # A Pass runs as in TVM's Sequential: when the context enables it (opt_level, disabled_pass).
     user_passes = [(phase, _pass_name(p), _statement_pass(p, name))
-                   for phase, p in context.config.get("tir.add_lower_pass", [])]
+                   for phase, p in context.config.get("tir.add_lower_pass", [])
+                   if getattr(p, "info", None) is None or context.pass_enabled(p.info)]
     return keep, disabled, user_passes
 
 

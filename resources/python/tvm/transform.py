@@ -61,7 +61,8 @@ class Sequential(Pass):
 
     def transform_module(self, mod, ctx):
         for p in self.passes:
-            mod = p(mod)
+            if ctx.pass_enabled(p.info):
+                mod = p(mod)
         return mod
 
 
@@ -141,6 +142,16 @@ class PassContext(ScopedContext):
             else:
                 raise AttributeError("Invalid config option '%s' candidates are: %s"
                                      % (key, ",".join(sorted(list(_USED) + list(_ACCEPTED)))))
+
+    def pass_enabled(self, info):
+        """Whether a pass runs in this context (TVM's PassContext::PassEnabled): not when
+        disabled by name, always when required, else when its opt_level is at most the
+        context's."""
+        if info.name in self.disabled_pass:
+            return False
+        if info.name in self.required_pass:
+            return True
+        return self.opt_level >= info.opt_level
 
     @classmethod
     def current(cls):

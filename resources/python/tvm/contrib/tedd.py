@@ -7,8 +7,9 @@ with TEDD's graph names, node ids, ports and labels, so its users' scripts and p
 
 `dot_file_path` writes the DOT to a file, `output_dot_string` returns it, and `show_svg` shows
 it rendered (by the Graphviz built into Boundscope) in a notebook. Beyond TEDD: tensors and
-their consumers are matched by operation, not by name; Rebase relations are drawn; a scan's
-update and the stages of a group are drawn on what they are computed in; store predicates,
+their consumers are matched by operation, not by name; Singleton and Rebase relations are drawn;
+a scan's update (dashed, on the scan) and the stages of a group are drawn on what they are
+computed in; store predicates,
 pragmas, prefetches and double buffering are listed under their stage in the schedule tree.
 """
 
@@ -34,10 +35,12 @@ _ITERVAR_TYPES = [
     ("kParallelized", "#F5B7B1"),
     ("kTensorized", "#A9DFBF"),
 ]
-# The colour of an attach edge by the attach loop's position (black: the root, or past 8).
-_EDGE_PALETTE = ["#000000", "#CCCCCC", "#FF0000", "#FF7F00", "#FFFF00", "#00FF00", "#0000FF",
-                 "#4B0082", "#8B00FF"]
+# TEDD's colours of attach edges, by the attach loop's position among the stage's IterVars
+# (black: the root, or past 8).
+_EDGE_PALETTE = ["#000000", "#922B21", "#76448A", "#1F618D", "#148F77", "#B7950B", "#AF601A",
+                 "#F5B7B1", "#A9DFBF"]
 _THREAD_COLOR = "#2980B9"
+_SCOPE, _SCAN_UPDATE = 4, 5  # the attach types of compute_at and of a scan's update
 _LINE = 30  # TEDD breaks long label text every 30 characters
 
 
@@ -108,7 +111,10 @@ class _Stage:
     def intrin_of(self, iv):
         attr = self.attrs.get(iv) if hasattr(self.attrs, "get") else None
         intrin = attr.tensor_intrin if attr is not None else None
-        return None if intrin is None else intrin.name
+        if intrin is None:
+            return None
+        body = getattr(intrin, "body", None)
+        return str(body) if body is not None else intrin.name
 
     def itervar_label(self, iv):
         """`name(kType)`, the bound thread, the tensor intrinsic and the range (TEDD's cell)."""
@@ -216,13 +222,15 @@ def _dataflow_dot(stages):
 
 def _attach_point(stages, st):
     """(stage, IterVar) st is computed in, or None for the root: its own compute_at, else its
-    group's, else (a scan's update) the scan's first leaf."""
+    group's; a scan's update is computed in the scan's loop, (scan stage, None)."""
     stage = st.stage
     seen = 0
     while stage is not None and seen < len(stages) + 1:
         seen += 1
-        if stage.attach_ivar is not None and stage.attach_stage is not None:
+        if stage.attach_type == _SCOPE and stage.attach_ivar is not None:
             return _stage_of_op(stages, stage.attach_stage.op), stage.attach_ivar
+        if stage.attach_type == _SCAN_UPDATE and stage.attach_stage is not None:
+            return _stage_of_op(stages, stage.attach_stage.op), None
         stage = getattr(stage, "group", None)
     return None
 
@@ -248,9 +256,12 @@ def _schedule_tree_dot(stages):
         point = _attach_point(stages, st)
         if point is None or point[0] is None:
             edges.append('  Stage_%d -> ROOT [color="%s"]' % (st.index, _EDGE_PALETTE[0]))
+        elif point[1] is None:  # a scan's update: in the scan's loop
+            edges.append('  Stage_%d -> Stage_%d [color="%s" style=dashed]'
+                         % (st.index, point[0].index, _EDGE_PALETTE[0]))
         else:
             parent, iv = point
-            k = parent.leaf_index(iv)
+            k = parent.itervar_index(iv)
             color = _EDGE_PALETTE[k + 1] if 0 <= k < 8 else _EDGE_PALETTE[0]
             edges.append('  Stage_%d -> Stage_%d:%s [color="%s"]'
                          % (st.index, parent.index, parent.itervar_id(iv), color))

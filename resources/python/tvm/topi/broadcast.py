@@ -2,6 +2,7 @@
 `divide`, `maximum`, `minimum`, with numpy's rules (shapes aligned on the right, an extent of 1
 stretches) and TVM's stage names (`T_add`, ...) and tag `broadcast`."""
 
+import tvm
 from tvm import te, tir
 
 
@@ -10,20 +11,28 @@ def _extent(e):
 
 
 def _broadcast_shape(a, b):
+    """numpy's rule on the right-aligned shapes, as TVM's BroadcastShape: equal extents stay, an
+    extent of 1 stretches, a constant wins over a symbolic extent, and two different symbolic
+    extents give their max."""
     a, b = list(a), list(b)
     n = max(len(a), len(b))
     a = [1] * (n - len(a)) + a
     b = [1] * (n - len(b)) + b
     out = []
     for x, y in zip(a, b):
-        if isinstance(_extent(x), int) and _extent(x) == 1:
-            out.append(y)
-        elif isinstance(_extent(y), int) and _extent(y) == 1:
+        ex, ey = _extent(x), _extent(y)
+        if isinstance(ex, int) and isinstance(ey, int):
+            if ex != ey and 1 not in (ex, ey):
+                raise ValueError("Incompatible broadcast shapes %s and %s" % (a, b))
+            out.append(x if ey == 1 else y)
+        elif isinstance(ex, int):
+            out.append(y if ex == 1 else x)
+        elif isinstance(ey, int):
+            out.append(x if ey == 1 else y)
+        elif tvm.ir.structural_equal(x, y):
             out.append(x)
-        elif isinstance(_extent(x), int) and isinstance(_extent(y), int) and _extent(x) != _extent(y):
-            raise ValueError("Incompatible broadcast shapes %s and %s" % (a, b))
         else:
-            out.append(x)
+            out.append(te.max(x, y))
     return out
 
 
@@ -62,6 +71,6 @@ def _make(name, combine):
 add = _make("add", lambda a, b: a + b)
 subtract = _make("subtract", lambda a, b: a - b)
 multiply = _make("multiply", lambda a, b: a * b)
-divide = _make("divide", lambda a, b: a / b)
+divide = _make("divide", te.div)  # truncating on integers, as TVM's
 maximum = _make("maximum", te.max)
 minimum = _make("minimum", te.min)

@@ -36,7 +36,10 @@ def reshape(a, newshape):
 def transpose(a, axes=None):
     """`a` with its axes permuted (reversed by default)."""
     ndim = len(a.shape)
-    axes = list(range(ndim))[::-1] if axes is None else [x + ndim if x < 0 else x for x in axes]
+    axes = list(range(ndim))[::-1] if not axes else [x + ndim if x < 0 else x for x in axes]
+    if sorted(axes) != list(range(ndim)):
+        raise ValueError("transpose: axes %r are not a permutation of the %d axes of %s"
+                         % (axes, ndim, a.op.name))
     shape = [a.shape[x] for x in axes]
 
     def body(*indices):
@@ -73,8 +76,7 @@ def _reduce(reducer):
                     k += 1
             return reducer(data(*index), axis=list(raxes.values()))
 
-        return te.compute(out_shape or [1], body if out_shape else (lambda _: body()),
-                          name=data.op.name + "_red", tag="comm_reduce")
+        return te.compute(out_shape, body, name=data.op.name + "_red", tag="comm_reduce")
 
     return reduce
 

@@ -18,9 +18,18 @@ def _default_schedule(outs, auto_inline):
     return s
 
 
+def schedule_injective_from_existing(sch, out):
+    """TVM's: the output's axes fused into one loop."""
+    sch[out].fuse(*sch[out].op.axis)
+    return sch
+
+
 def schedule_injective(outs):
-    """TVM's generic.schedule_injective: the outputs' schedule, injective stages inlined."""
-    return _default_schedule(outs, True)
+    """TVM's generic.schedule_injective: the outputs' schedule, injective stages inlined, the
+    first output's axes fused."""
+    s = _default_schedule(outs, True)
+    first = outs if isinstance(outs, te.Tensor) else outs[0]
+    return schedule_injective_from_existing(s, first)
 
 
 def schedule_reduce(outs):

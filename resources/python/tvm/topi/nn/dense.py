@@ -33,6 +33,13 @@ def batch_matmul(tensor_a, tensor_b, oshape=None, out_dtype=None, transpose_a=Fa
     else:
         b_batch, _, n = tensor_b.shape
     one = lambda e: getattr(e, "value", e) == 1  # noqa: E731
+    const = lambda e: getattr(e, "value", e) if isinstance(getattr(e, "value", e), int) else None  # noqa: E731
+    b_red = tensor_b.shape[2] if transpose_b else tensor_b.shape[1]
+    if const(red) is not None and const(b_red) is not None and const(red) != const(b_red):
+        raise ValueError("batch_matmul: reduction dimensions %s and %s differ" % (red, b_red))
+    if (const(a_batch) is not None and const(b_batch) is not None and
+            const(a_batch) != const(b_batch) and not (one(a_batch) or one(b_batch))):
+        raise ValueError("batch_matmul: batch dimensions %s and %s differ" % (a_batch, b_batch))
     batch = b_batch if one(a_batch) else a_batch
     k = te.reduce_axis((0, red), name="k")
 

@@ -11,7 +11,7 @@ def relu(x):
 
 def softmax(x, axis=-1):
     """exp(x - max) / sum(exp(x - max)) along `axis`: the stages T_softmax_maxelem,
-    T_softmax_exp, T_softmax_expsum and T_softmax_norm."""
+    T_softmax_exp, T_softmax_expsum and T_softmax_norm, tagged `softmax_output`."""
     shape = list(x.shape)
     axis = axis + len(shape) if axis < 0 else axis
     if not 0 <= axis < len(shape):
@@ -26,8 +26,11 @@ def softmax(x, axis=-1):
     def drop(indices):
         return list(indices[:axis]) + list(indices[axis + 1:])
 
-    maxelem = te.compute(reduced, lambda *i: te.max(x(*at(i, k1)), axis=k1), name="T_softmax_maxelem")
-    exp = te.compute(shape, lambda *i: te.exp(x(*i) - maxelem(*drop(i))), name="T_softmax_exp")
-    expsum = te.compute(reduced, lambda *i: te.sum(exp(*at(i, k2)), axis=k2), name="T_softmax_expsum")
+    maxelem = te.compute(reduced, lambda *i: te.max(x(*at(i, k1)), axis=k1), name="T_softmax_maxelem",
+                         tag="softmax_output")
+    exp = te.compute(shape, lambda *i: te.exp(x(*i) - maxelem(*drop(i))), name="T_softmax_exp",
+                     tag="softmax_output")
+    expsum = te.compute(reduced, lambda *i: te.sum(exp(*at(i, k2)), axis=k2), name="T_softmax_expsum",
+                        tag="softmax_output")
     return te.compute(shape, lambda *i: exp(*i) / expsum(*drop(i)), name="T_softmax_norm",
-                      attrs={"axis": axis})
+                      tag="softmax_output", attrs={"axis": axis})
