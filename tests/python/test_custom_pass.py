@@ -147,6 +147,20 @@ def test_statement_constructors_take_tvms_arguments():
     assert "let i = 3" in text and "if ((i < 4))" in text or "if (i < 4)" in text, text
     with pytest.raises(tvm.error.TVMError, match="unknown ForKind 9"):
         tvm.tir.For(i, 0, 8, 9, store)
+    # mistakes are TVMErrors that say what is wrong (they were internal errors)
+    A2 = te.placeholder((4, 4), name="A2")
+    e = tvm.tir.Evaluate(0)
+    for make, message in [
+            (lambda: tvm.tir.LetStmt(i, 1.5, e), "the value of 'i' is float32, expected int32"),
+            (lambda: tvm.tir.For(i, 0.5, 8, 0, e), "the min of loop 'i' is float32"),
+            (lambda: tvm.tir.For(te.var("f", "float32"), 0, 8, 0, e), "expected an integer"),
+            (lambda: tvm.tir.IfThenElse(1.5, e), "the condition is float32, expected bool"),
+            (lambda: tvm.tir.ProducerStore(A2, 1.0, [0]), "1 indices for A2, which has 2"),
+            (lambda: tvm.tir.SeqStmt([]), "an empty sequence")]:
+        with pytest.raises(tvm.error.TVMError, match=message):
+            make()
+    # an integer constant takes the loop variable's type, as TVM promotes it
+    assert tvm.tir.For(te.var("j", "int64"), 0, 8, 0, e).extent.dtype == "int64"
 
 
 def test_built_in_passes_by_name_and_module_passes():

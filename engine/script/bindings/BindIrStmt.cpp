@@ -40,6 +40,24 @@ Stmt optionalStmt(const py::object& value) {
     return value.is_none() ? Stmt() : value.cast<Stmt>();
 }
 
+/// `value` as a `to` expression: an integer constant takes the type (TVM promotes constants);
+/// anything else of another type is a UserError naming `what`.
+Expr ofType(const Expr& value, DataType to, const std::string& what) {
+    if (value.type() == to)
+        return value;
+    if (const auto* imm = value.as<IntImmNode>(); imm && to.isIntegral() && to.isScalar())
+        return IntImmNode::make(to, imm->value);
+    throw UserError(what + " is " + value.type().toString() + ", expected " + to.toString());
+}
+
+Expr condition(const py::object& value, const char* what) {
+    Expr c = convertExpr(value);
+    if (!c.type().isBool() || !c.type().isScalar())
+        throw UserError(std::string(what) + ": the condition is " + c.type().toString() +
+                        ", expected bool");
+    return c;
+}
+
 /// An attribute's value or node given as a Python string is a StringImm (TVM's convert).
 Expr attrExpr(const py::object& value) {
     return py::isinstance<py::str>(value) ? StringImmNode::make(value.cast<std::string>())
@@ -49,7 +67,8 @@ Expr attrExpr(const py::object& value) {
 void bindScopes(py::module_& m) {
     StmtClass<LetStmtNode>(m, "LetStmt")
         .def(py::init([](Var var, const py::object& value, Stmt body, const py::object&) {
-                 return holderOf<LetStmtNode>(LetStmtNode::make(var, convertExpr(value), body));
+                 Expr v = ofType(convertExpr(value), var.type(), "LetStmt: the value of '" + var.name() + "'");
+                 return holderOf<LetStmtNode>(LetStmtNode::make(var, v, body));
              }),
              py::arg("var"), py::arg("value"), py::arg("body"), py::arg("span") = py::none(),
              Located())
@@ -74,7 +93,7 @@ void bindScopes(py::module_& m) {
         .def(py::init([](const py::object& condition, const py::object& message, Stmt body,
                          const py::object&) {
                  return holderOf<AssertStmtNode>(
-                     AssertStmtNode::make(convertExpr(condition), attrExpr(message), body));
+                     AssertStmtNode::make(bs::script::condition(condition, "AssertStmt"), attrExpr(message), body));
              }),
              py::arg("condition"), py::arg("message"), py::arg("body"), py::arg("span") = py::none(),
              Located())
@@ -90,8 +109,12 @@ void bindScopes(py::module_& m) {
                  if (kind < 0 || kind > int(ForKind::ThreadBinding))
                      throw UserError("unknown ForKind " + std::to_string(kind));
                  IterVar thread = threadBinding.is_none() ? IterVar() : threadBinding.cast<IterVar>();
-                 return holderOf<ForNode>(ForNode::make(loopVar, convertExpr(min), convertExpr(extent),
-                                                        ForKind(kind), body, thread));
+                 if (!loopVar.type().isIntegral() || !loopVar.type().isScalar())
+                     throw UserError("For: the loop variable '" + loopVar.name() + "' is " +
+                                     loopVar.type().toString() + ", expected an integer");
+                 Expr lo = ofType(convertExpr(min), loopVar.type(), "For: the min of loop '" + loopVar.name() + "'");
+                 Expr n = ofType(convertExpr(extent), loopVar.type(), "For: the extent of loop '" + loopVar.name() + "'");
+                 return holderOf<ForNode>(ForNode::make(loopVar, lo, n, ForKind(kind), body, thread));
              }),
              py::arg("loop_var"), py::arg("min"), py::arg("extent"), py::arg("kind"), py::arg("body"),
              py::arg("thread_binding") = py::none(), py::arg("annotations") = py::none(),
@@ -105,8 +128,8 @@ void bindScopes(py::module_& m) {
     StmtClass<IfThenElseNode>(m, "IfThenElse")
         .def(py::init([](const py::object& condition, Stmt thenCase, const py::object& elseCase,
                          const py::object&) {
-                 return holderOf<IfThenElseNode>(
-                     IfThenElseNode::make(convertExpr(condition), thenCase, optionalStmt(elseCase)));
+                 return holderOf<IfThenElseNode>(IfThenElseNode::make(
+                     bs::script::condition(condition, "IfThenElse"), thenCase, optionalStmt(elseCase)));
              }),
              py::arg("condition"), py::arg("then_case"), py::arg("else_case") = py::none(),
              py::arg("span") = py::none(), Located())
@@ -119,6 +142,10 @@ void bindTensorStatements(py::module_& m) {
     StmtClass<ProducerRealizeNode>(m, "ProducerRealize")
         .def(py::init([](const Tensor& producer, const Region& bounds, const py::object& condition,
                          Stmt body, const std::string& scope, const py::object&) {
+                 if (bounds.size() != producer.ndim())
+                     throw UserError("ProducerRealize: " + std::to_string(bounds.size()) +
+                                     " ranges for " + producer.name() + ", which has " +
+                                     std::to_string(producer.ndim()) + " dimensions");
                  return holderOf<ProducerRealizeNode>(ProducerRealizeNode::make(
                      producer, bounds, optionalExpr(condition), body, scope));
              }),
@@ -134,8 +161,13 @@ void bindTensorStatements(py::module_& m) {
     StmtClass<ProducerStoreNode>(m, "ProducerStore")
         .def(py::init([](const Tensor& producer, const py::object& value, const py::object& indices,
                          const py::object&) {
-                 return holderOf<ProducerStoreNode>(ProducerStoreNode::make(
-                     producer, convertExpr(value), convertExprList(indices, "indices")));
+                 std::vector<Expr> index = convertExprList(indices, "indices");
+                 if (index.size() != producer.ndim())
+                     throw UserError("ProducerStore: " + std::to_string(index.size()) +
+                                     " indices for " + producer.name() + ", which has " +
+                                     std::to_string(producer.ndim()) + " dimensions");
+                 Expr v = ofType(convertExpr(value), producer.dtype(), "ProducerStore: the value stored in " + producer.name());
+                 return holderOf<ProducerStoreNode>(ProducerStoreNode::make(producer, v, index));
              }),
              py::arg("producer"), py::arg("value"), py::arg("indices"), py::arg("span") = py::none(),
              Located())
@@ -184,6 +216,8 @@ void bindBufferStatements(py::module_& m) {
         // Nested sequences are spliced in (as TVM's SeqStmt::Flatten); one statement stays a
         // sequence of one.
         .def(py::init([](const std::vector<Stmt>& seq, const py::object&) {
+                 if (seq.empty())
+                     throw UserError("SeqStmt: an empty sequence (use Evaluate(0) for nothing)");
                  std::vector<Stmt> flat;
                  for (const Stmt& part : seq) {
                      if (!part.defined())
