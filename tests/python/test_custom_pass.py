@@ -223,6 +223,36 @@ def test_pass_configuration_mistakes_are_clear():
     with pytest.raises(tvm.error.TVMError, match="unknown pass 'nothing'"):
         tvm.lower(s, args, after="nothing")
 
+    @tvm.tir.transform.prim_func_pass(opt_level=0)
+    def drop(f, mod, ctx):
+        return None
+
+    with tvm.transform.PassContext(config={"tir.add_lower_pass": [(1, drop)]}):
+        with pytest.raises(TypeError, match="the pass drop returned a IRModule, without the function 'main'"):
+            tvm.lower(s, args)
+    with tvm.transform.PassContext(config={"tir.add_lower_pass": [(1, lambda st: 3)]}):
+        with pytest.raises(TypeError, match="returned a int; a function pass returns a statement"):
+            tvm.lower(s, args)
+
+
+def test_a_decorated_class_makes_passes():
+    s, args = _vector_add(16)
+
+    @tvm.tir.transform.prim_func_pass(opt_level=0)
+    class Scale:
+        def __init__(self, factor):
+            self.factor = factor
+
+        def transform_function(self, f, mod, ctx):
+            return f.with_body(tvm.tir.stmt_functor.ir_transform(
+                f.body, None, lambda op: op * self.factor, ["tir.Add"]))
+
+    p = Scale(3.0)
+    assert p.info.name == "Scale"
+    with tvm.transform.PassContext(config={"tir.add_lower_pass": [(1, p)]}):
+        text = str(tvm.lower(s, args))
+    assert "((a[i] + b[i])*3.000000f)" in text, text
+
 
 def test_tvm_build_runs_the_passes_of_the_pass_context():
     s, args = _vector_add(64)

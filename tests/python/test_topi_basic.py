@@ -42,6 +42,9 @@ def test_conv2d_hwcn_matches_numpy_with_tvms_stage_names():
     w = np.random.uniform(size=(3, 3, 3, 4)).astype("float32")
     (c,) = _run([C], [A, W], [a, w], [(6, 6, 4, 2)])
     tvm.testing.assert_allclose(c, _conv2d_hwcn_numpy(a, w, 1, 1), rtol=1e-4)
+    h = te.var("h")
+    Ah = te.placeholder((1, 3, h, h), name="Ah")
+    assert str(topi.nn.conv2d_nchw(Ah, te.placeholder((4, 3, 3, 3), name="Wh"), 1, 1, 1).shape[2]) == "h"
     assert topi.nn.get_pad_tuple("SAME", (3, 3)) == (1, 1, 1, 1)
     assert topi.nn.get_pad_tuple("VALID", (3, 3)) == (0, 0, 0, 0)
 

@@ -393,11 +393,23 @@ def _statement_pass(p, name):
     def run(root):
         if isinstance(p, Pass):
             out = p(_IRModule({name: _PrimFunc([], root, name)}))
-            func = out if isinstance(out, _PrimFunc) else out[name]
-            return func._root
-        return _core._with_body(root, p(_core._tvm_stmt(root)))
+            if isinstance(out, _PrimFunc):
+                return out._root
+            if not isinstance(out, _IRModule) or name not in out:
+                raise TypeError("the pass %s returned %s, without the function %r that "
+                                "tvm.lower goes on with" % (_pass_name(p), _what(out), name))
+            return out[name]._root
+        out = p(_core._tvm_stmt(root))
+        if not isinstance(out, _core.Stmt):
+            raise TypeError("the pass %s returned %s; a function pass returns a statement"
+                            % (_pass_name(p), _what(out)))
+        return _core._with_body(root, out)
 
     return run
+
+
+def _what(value):
+    return "None" if value is None else "a " + type(value).__name__
 
 
 def ScheduleOps(sch, bounds, debug_keep_trivial_loop=False):  # noqa: N802 - TVM's name

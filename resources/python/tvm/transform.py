@@ -71,6 +71,16 @@ def _pass_decorator(make, pass_func, opt_level, name, required):
         raise TypeError("a pass needs opt_level (TVM's pass decorators require it)")
 
     def create(func):
+        if isinstance(func, type):
+            # TVM's class form: the decorated class's instances are passes that call their
+            # transform_function (or transform_module) method.
+            def build(*args, **kwargs):
+                instance = func(*args, **kwargs)
+                method = getattr(instance, "transform_function", None) or instance.transform_module
+                return make(method, name or func.__name__, opt_level, required)
+
+            build.__name__ = func.__name__
+            return build
         return make(func, name or func.__name__, opt_level, required)
 
     return create(pass_func) if pass_func is not None else create

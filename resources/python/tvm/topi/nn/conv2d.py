@@ -3,9 +3,15 @@ helper, with TVM's stage names and tags: conv2d_nchw (`pad_temp`, `conv2d_nchw`)
 and conv2d_hwcn (`PaddedInput`, `Conv2dOutput`), depthwise_conv2d_nchw (`PaddedInput`,
 `DepthwiseConv2d`)."""
 
+import tvm
 from tvm import te
 
 from .pad import pad
+
+
+def _simplify(e):
+    """TVM's topi.utils.simplify: an expression simplified, a Python int as is."""
+    return e if isinstance(e, int) else tvm.arith.Analyzer().simplify(e)
 
 
 def get_pad_tuple(padding, kernel):
@@ -51,8 +57,8 @@ def conv2d_hwcn(Input, Filter, stride, padding, dilation, out_dtype=None):
     dilated_h = (kernel_h - 1) * dilation_h + 1
     dilated_w = (kernel_w - 1) * dilation_w + 1
     pad_top, pad_left, pad_down, pad_right = get_pad_tuple(padding, (dilated_h, dilated_w))
-    out_height = (in_height - dilated_h + pad_top + pad_down) // stride_h + 1
-    out_width = (in_width - dilated_w + pad_left + pad_right) // stride_w + 1
+    out_height = _simplify((in_height - dilated_h + pad_top + pad_down) // stride_h + 1)
+    out_width = _simplify((in_width - dilated_w + pad_left + pad_right) // stride_w + 1)
     padded = pad(Input, [pad_top, pad_left, 0, 0], [pad_down, pad_right, 0, 0], name="PaddedInput")
     rc = te.reduce_axis((0, in_channel), name="rc")
     ry = te.reduce_axis((0, kernel_h), name="ry")
@@ -72,8 +78,8 @@ def _geometry(in_h, in_w, k_h, k_w, stride, padding, dilation):
     dilated_h = (k_h - 1) * dilation_h + 1
     dilated_w = (k_w - 1) * dilation_w + 1
     top, left, down, right = get_pad_tuple(padding, (dilated_h, dilated_w))
-    out_h = (in_h - dilated_h + top + down) // stride_h + 1
-    out_w = (in_w - dilated_w + left + right) // stride_w + 1
+    out_h = _simplify((in_h - dilated_h + top + down) // stride_h + 1)
+    out_w = _simplify((in_w - dilated_w + left + right) // stride_w + 1)
     return (stride_h, stride_w), (dilation_h, dilation_w), (top, left, down, right), (out_h, out_w)
 
 
