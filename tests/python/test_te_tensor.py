@@ -1,7 +1,9 @@
 # Tensors and operations through TVM's Python API, in the style of TVM's
 # tests/python/unittest/test_te_tensor.py: shapes, identity and hashing of outputs, rank-zero
 # tensors, reductions over several axes and custom reducers, multi-output computes. (TVM's JSON
-# round trips, scans, extern ops and tensor intrinsics have no counterpart in Boundscope.)
+# round trips are in test_save_json.py; scans, extern ops and tensor intrinsics have their own.)
+import pytest
+
 import tvm
 import tvm.testing
 from tvm import te
@@ -133,6 +135,18 @@ def test_compute_takes_float_dimensions_as_ints():
     packed = te.compute((N / bn, N, bn), lambda x, y, z: A[y, x * bn + z], name="packed")
     assert [int(d) for d in packed.shape] == [4, 64, 16]
     assert all(isinstance(d, tvm.tir.IntImm) and d.dtype == "int32" for d in packed.shape)
+
+
+
+def test_a_tensor_is_not_iterable():
+    # iterating through __getitem__ never ended: tvm.lower(s, C) (no list) hung
+    A = te.placeholder((4,), name="A")
+    C = te.compute((4,), lambda i: A[i] + 1, name="C")
+    s = te.create_schedule(C.op)
+    with pytest.raises(TypeError, match="'C' is a tensor, which is not iterable"):
+        tvm.lower(s, C)
+    with pytest.raises(TypeError):
+        list(A)
 
 
 if __name__ == "__main__":

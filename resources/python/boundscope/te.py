@@ -106,8 +106,16 @@ def _tensor_call(self, *indices):
     return self._load(list(indices))
 
 
+def _tensor_iter(self):
+    # Without this, Python would iterate a tensor through __getitem__ (A[0], A[1], ...) forever:
+    # `tvm.lower(s, C)` instead of `tvm.lower(s, [A, C])` would never return.
+    raise TypeError("'%s' is a tensor, which is not iterable (a list of tensors was expected?)"
+                    % self.name)
+
+
 Tensor.__getitem__ = _tensor_getitem
 Tensor.__call__ = _tensor_call
+Tensor.__iter__ = _tensor_iter
 
 
 def _shape_list(shape):
