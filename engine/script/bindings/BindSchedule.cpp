@@ -19,7 +19,9 @@
 #include "schedule/Graph.h"
 #include "schedule/AutoInline.h"
 #include "schedule/InferBound.h"
+#include "viz/Dot.h"
 #include "viz/Layout.h"
+#include "viz/ScheduleGraphs.h"
 #include "script/bindings/Bindings.h"
 #include "script/bindings/CallGuard.h"
 #include "script/bindings/Casters.h"
@@ -470,6 +472,23 @@ void bindAnalyses(py::module_& m) {
             throw UserError("no built-in pass '" + name + "'");
         },
         py::arg("name"), py::arg("body"), Located());
+    m.def(
+        "_graph_dot",
+        [](const Schedule& s, const std::string& kind, const std::string& stage,
+           const std::string& rules) {
+            auto parsed = viz::parseGraphKind(kind);
+            if (!parsed)
+                throw UserError("unknown graph kind '" + kind +
+                                "': expected dag, itervar, attach or requests");
+            // As the CLI's `graph` and the app draw it: from the normalized schedule, with
+            // InferBound's ranges and trace.
+            Schedule normalized = s.normalize();
+            InferBoundResult bounds = inferBound(normalized, rulesOf(rules));
+            viz::GraphInput input{normalized, &bounds.bounds, &bounds.trace};
+            return viz::toDot(viz::buildGraph(input, *parsed, stage));
+        },
+        py::arg("schedule"), py::arg("kind"), py::arg("stage") = "", py::arg("rules") = "tvm",
+        Located());
     m.def(
         "_render_dot",
         [](const std::string& dot, const std::string& format) {

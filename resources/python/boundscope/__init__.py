@@ -27,6 +27,7 @@ from . import arith  # noqa: E402,F401
 from . import stmt, ir_module  # noqa: E402,F401
 from .container import Map, Array  # noqa: E402,F401
 from .tc import tc, TcProgram, TcWarning  # noqa: E402,F401
+from .graph import graph, Graph  # noqa: E402,F401
 
 TVMError = _core.TVMError
 InternalError = _core.InternalError
@@ -34,5 +35,5 @@ save_json = _core.save_json
 load_json = _core.load_json
 
 __all__ = list(_expr_all) + list(_te_all) + ["TVMError", "InternalError", "Map", "Array", "save_json",
-                                                 "load_json"]
+                                                 "load_json", "graph", "Graph"]
 __version__ = "0.1.0"
