@@ -21,10 +21,6 @@ namespace {
 /// Functions registered from scripts: removed when the script's run ends (ScriptExecution).
 constexpr int kScriptOwner = 1;
 
-Expr optionalExpr(const py::object& value) {
-    return value.is_none() ? Expr() : convertExpr(value);
-}
-
 CallKind callKind(const std::string& kind) {
     if (kind == "intrinsic")
         return CallKind::Intrinsic;

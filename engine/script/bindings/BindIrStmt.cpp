@@ -32,14 +32,6 @@ template <typename T> IntrusivePtr<T> holderOf(const Stmt& s) {
     return IntrusivePtr<T>(const_cast<T*>(node));
 }
 
-Expr optionalExpr(const py::object& value) {
-    return value.is_none() ? Expr() : convertExpr(value);
-}
-
-Stmt optionalStmt(const py::object& value) {
-    return value.is_none() ? Stmt() : value.cast<Stmt>();
-}
-
 /// `value` as a `to` expression: an integer constant takes the type (TVM promotes constants);
 /// anything else of another type is a UserError naming `what`.
 Expr ofType(const Expr& value, DataType to, const std::string& what) {

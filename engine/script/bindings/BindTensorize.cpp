@@ -109,14 +109,14 @@ void bindTensorize(py::module_& m) {
         [](std::string name, const py::object& op, const py::object& inputs,
            const std::vector<BufferDeclNode*>& buffers, std::vector<Var> scalarParams,
            const py::object& body, const py::object& reduceInit, const py::object& reduceUpdate) {
-            auto stmtOf = [](const py::object& s) { return s.is_none() ? Stmt() : s.cast<Stmt>(); };
             std::vector<BufferDecl> bufs;
             for (BufferDeclNode* b : buffers)
                 bufs.emplace_back(b);
             TensorIntrin intrin = TensorIntrin::make(
                 std::move(name), Operation(op.cast<OperationNode*>()),
                 tensorList(inputs, "tensor intrinsic inputs"), std::move(bufs),
-                std::move(scalarParams), stmtOf(body), stmtOf(reduceInit), stmtOf(reduceUpdate));
+                std::move(scalarParams), optionalStmt(body), optionalStmt(reduceInit),
+                optionalStmt(reduceUpdate));
             return wrapNode(intrin.get());
         },
         py::arg("name"), py::arg("op"), py::arg("inputs"), py::arg("buffers"),

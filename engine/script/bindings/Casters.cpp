@@ -104,6 +104,14 @@ Stmt skipTvm06Markers(Stmt s) {
     return s;
 }
 
+Expr optionalExpr(const py::object& value) {
+    return value.is_none() ? Expr() : convertExpr(value);
+}
+
+Stmt optionalStmt(const py::object& value) {
+    return value.is_none() ? Stmt() : value.cast<Stmt>();
+}
+
 std::vector<Expr> convertExprList(const py::object& value, const char* what) {
     std::vector<Expr> out;
     if (py::isinstance<py::tuple>(value) || py::isinstance<py::list>(value)) {

@@ -32,6 +32,11 @@ Expr convertExpr(py::handle value, const char* what = "an expression");
 /// A list or tuple of expressions, each converted; any other value is a list of one.
 std::vector<Expr> convertExprList(const py::object& value, const char* what);
 
+/// None as an undefined expression, anything else as convertExpr converts it.
+Expr optionalExpr(const py::object& value);
+/// None as an undefined statement, else the statement (a TypeError for anything else).
+Stmt optionalStmt(const py::object& value);
+
 /// Parses a TVM dtype string (`int32`, `float32`, `bool`, `float32x4`); a UserError when invalid.
 DataType parseDType(const std::string& text);
 

@@ -96,20 +96,24 @@ class _Stage:
     def itervar_id(self, iv):
         return "IterVar_%d_%d" % (self.index, self.itervar_index(iv))
 
+    def attr_of(self, iv):
+        """The stage's IterVarAttr of `iv` (what a primitive set on it), or None."""
+        return self.attrs.get(iv)
+
     def type_of(self, iv):
-        attr = self.attrs.get(iv) if hasattr(self.attrs, "get") else None
+        attr = self.attr_of(iv)
         kind = attr.iter_type if attr is not None else iv.iter_type
         return _ITERVAR_TYPES[kind] if 0 <= kind < len(_ITERVAR_TYPES) else ("k%d" % kind, "#FFFFFF")
 
     def thread_of(self, iv):
-        attr = self.attrs.get(iv) if hasattr(self.attrs, "get") else None
+        attr = self.attr_of(iv)
         thread = attr.bind_thread if attr is not None else None
         if thread is None and iv.thread_tag:
             return iv.thread_tag
         return None if thread is None else thread.var.name
 
     def intrin_of(self, iv):
-        attr = self.attrs.get(iv) if hasattr(self.attrs, "get") else None
+        attr = self.attr_of(iv)
         intrin = attr.tensor_intrin if attr is not None else None
         if intrin is None:
             return None
@@ -138,7 +142,7 @@ class _Stage:
         if stage._is_double_buffered:
             notes.append("double-buffered")
         for iv in self.all_itervars:
-            attr = self.attrs.get(iv) if hasattr(self.attrs, "get") else None
+            attr = self.attr_of(iv)
             if attr is None:
                 continue
             for key in getattr(attr, "pragma_keys", []) or []:

@@ -45,20 +45,27 @@ def _pair(value, what):
     return value[0], value[1]
 
 
+def _geometry(in_h, in_w, k_h, k_w, stride, padding, dilation):
+    stride_h, stride_w = _pair(stride, "stride")
+    dilation_h, dilation_w = _pair(dilation, "dilation")
+    dilated_h = (k_h - 1) * dilation_h + 1
+    dilated_w = (k_w - 1) * dilation_w + 1
+    top, left, down, right = get_pad_tuple(padding, (dilated_h, dilated_w))
+    out_h = _simplify((in_h - dilated_h + top + down) // stride_h + 1)
+    out_w = _simplify((in_w - dilated_w + left + right) // stride_w + 1)
+    return (stride_h, stride_w), (dilation_h, dilation_w), (top, left, down, right), (out_h, out_w)
+
+
 def conv2d_hwcn(Input, Filter, stride, padding, dilation, out_dtype=None):
     """2-D convolution in HWCN layout: Input (in_height, in_width, in_channel, batch), Filter
     (kernel_h, kernel_w, in_channel, num_filter); the output (out_height, out_width,
     num_filter, batch)."""
     out_dtype = out_dtype or Input.dtype
-    stride_h, stride_w = _pair(stride, "stride")
-    dilation_h, dilation_w = _pair(dilation, "dilation")
     in_height, in_width, in_channel, batch = Input.shape
     kernel_h, kernel_w, _, num_filter = Filter.shape
-    dilated_h = (kernel_h - 1) * dilation_h + 1
-    dilated_w = (kernel_w - 1) * dilation_w + 1
-    pad_top, pad_left, pad_down, pad_right = get_pad_tuple(padding, (dilated_h, dilated_w))
-    out_height = _simplify((in_height - dilated_h + pad_top + pad_down) // stride_h + 1)
-    out_width = _simplify((in_width - dilated_w + pad_left + pad_right) // stride_w + 1)
+    (stride_h, stride_w), (dilation_h, dilation_w), (pad_top, pad_left, pad_down, pad_right), (
+        out_height, out_width) = _geometry(in_height, in_width, kernel_h, kernel_w, stride,
+                                           padding, dilation)
     padded = pad(Input, [pad_top, pad_left, 0, 0], [pad_down, pad_right, 0, 0], name="PaddedInput")
     rc = te.reduce_axis((0, in_channel), name="rc")
     ry = te.reduce_axis((0, kernel_h), name="ry")
@@ -70,17 +77,6 @@ def conv2d_hwcn(Input, Filter, stride, padding, dilation, out_dtype=None):
             * Filter[ry, rx, rc, ff].astype(out_dtype),
             axis=[ry, rx, rc]),
         name="Conv2dOutput", tag="conv2d_hwcn")
-
-
-def _geometry(in_h, in_w, k_h, k_w, stride, padding, dilation):
-    stride_h, stride_w = _pair(stride, "stride")
-    dilation_h, dilation_w = _pair(dilation, "dilation")
-    dilated_h = (k_h - 1) * dilation_h + 1
-    dilated_w = (k_w - 1) * dilation_w + 1
-    top, left, down, right = get_pad_tuple(padding, (dilated_h, dilated_w))
-    out_h = _simplify((in_h - dilated_h + top + down) // stride_h + 1)
-    out_w = _simplify((in_w - dilated_w + left + right) // stride_w + 1)
-    return (stride_h, stride_w), (dilation_h, dilation_w), (top, left, down, right), (out_h, out_w)
 
 
 def conv2d_nchw(Input, Filter, stride, padding, dilation, out_dtype=None):
