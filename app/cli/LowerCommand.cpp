@@ -59,8 +59,27 @@ int runLower(const LowerCommandOptions& options) {
                                   &exitCode);
     if (!analysis)
         return exitCode;
-    LowerPass pass = parseLowerPass(options.after).value_or(LowerPass::Final);
-    const Stmt& stmt = analysis->lowered->func.after(pass);
+    const LoweredFunc& func = analysis->lowered->func;
+    const Stmt* chosen = nullptr;
+    if (auto pass = parseLowerPass(options.after)) {
+        chosen = &func.after(*pass);
+    } else {
+        // A pass the script added (tir.add_lower_pass): the last one of that name.
+        for (const auto& [name, stmt] : func.afterUserPasses)
+            if (name == options.after)
+                chosen = &stmt;
+    }
+    if (!chosen) {
+        std::string added;
+        for (const auto& [name, stmt] : func.afterUserPasses)
+            added += (added.empty() ? "" : ", ") + name;
+        printError("--after " + options.after +
+                   ": no such pass; expected schedule_ops, flatten, simplify, cse, final" +
+                   (added.empty() ? std::string(" (the script adds no pass)")
+                                  : " or a pass the script adds: " + added));
+        return kExitUsage;
+    }
+    const Stmt& stmt = *chosen;
     if (options.provenance)
         std::cout << withProvenance(stmt, analysis->lowered->bounds.steps);
     else
@@ -76,8 +95,9 @@ Subcommand addLowerCommand(CLI::App& parent) {
     addScriptArgument(*command, options->file);
     addRulesOption(*command, options->rules);
     command
-        ->add_option("--after", options->after, "Print the IR after this pass")
-        ->check(CLI::IsMember({"schedule_ops", "flatten", "simplify", "cse", "final"}))
+        ->add_option("--after", options->after,
+                     "Print the IR after this pass: schedule_ops, flatten, simplify, cse, final, "
+                     "or the name of a pass the script adds (tir.add_lower_pass)")
         ->capture_default_str();
     command->add_flag("--keep-trivial-loops", options->keepTrivialLoops,
                       "Keep loops of extent 1 (TVM's debug_keep_trivial_loop)");

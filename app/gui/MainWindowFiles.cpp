@@ -191,15 +191,14 @@ void MainWindow::populateRecentMenu() {
 void MainWindow::exportIr() {
     if (!m_document->analysis())
         return reportError(tr("Export Lowered IR"), tr("there is no analysis to export yet"));
-    const QString pass = QString::fromLatin1(lowerPassName(m_ir->pass()));
+    const QString pass = m_ir->passName();
     const QString path = m_dialogs.saveFile(
         tr("Export Lowered IR"),
         suggestedExportPath(*m_document, QLatin1Char('-') + pass + QStringLiteral(".txt")),
         tr("Text files (*.txt);;All files (*)"));
     QString error;
     if (!path.isEmpty() &&
-        !writeFileAtomically(path, loweredIrText(*m_document->analysis(), m_ir->pass()).toUtf8(),
-                             &error))
+        !writeFileAtomically(path, m_ir->loweredText().toUtf8(), &error))
         reportError(tr("Export Lowered IR"), error);
 }
 

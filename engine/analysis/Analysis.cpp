@@ -19,6 +19,7 @@ Analysis analyze(const Program& program, const AnalysisOptions& options) {
         lowerOptions.keepTrivialLoops = options.keepTrivialLoops;
         lowerOptions.scalarArgs = program.scalarArgs;
         lowerOptions.freeScalarsAsParams = true;
+        lowerOptions.userPasses = program.userPasses;
         analysis.lowered = lower(program.schedule, program.args, lowerOptions);
     } catch (const UserError& e) {
         analysis.error = e.diagnostic();

@@ -35,10 +35,11 @@ void ProgramRecorder::noteSchedule(const Schedule& sch) {
 }
 
 void ProgramRecorder::show(const Schedule& sch, std::vector<Tensor> args,
-                           std::vector<Var> scalarArgs) {
+                           std::vector<Var> scalarArgs, std::vector<UserPass> userPasses) {
     std::lock_guard<std::mutex> lock(m_mutex);
     m_shown = Program{sch, std::move(args), true};
     m_shown.scalarArgs = std::move(scalarArgs);
+    m_shown.userPasses = std::move(userPasses);
 }
 
 void ProgramRecorder::noteTc(std::shared_ptr<const tc::TcProgram> program) {

@@ -4,6 +4,7 @@
 /// order, unless the script says otherwise with `boundscope.show(s, args)`).
 #pragma once
 
+#include "lower/Lower.h"
 #include "schedule/Schedule.h"
 #include "tc/Tc.h"
 
@@ -23,6 +24,10 @@ struct Program {
     std::vector<Var> scalarArgs;
     /// True when the script chose the arguments (`boundscope.show`, `tvm.lower(s, args)`).
     bool argsGiven = false;
+    /// The passes the script's own tvm.lower or tvm.build ran (PassContext's tir.add_lower_pass,
+    /// the intrinsic-lowering rules of tvm.build), in the order given: every analysis of the
+    /// program runs them too, so the IR views show each as a step of the pipeline.
+    std::vector<UserPass> userPasses;
     /// The Tensor Comprehensions definitions the script built (`boundscope.tc`, or the `.tc`
     /// file itself), in order, for TC's ranges next to InferBound's (tc/RangeComparison.h).
     std::vector<std::shared_ptr<const tc::TcProgram>> tcPrograms;
@@ -44,8 +49,9 @@ public:
 
     void reset();
     void noteSchedule(const Schedule& sch);
-    /// Makes `sch` the current program with these arguments.
-    void show(const Schedule& sch, std::vector<Tensor> args, std::vector<Var> scalarArgs = {});
+    /// Makes `sch` the current program with these arguments and passes.
+    void show(const Schedule& sch, std::vector<Tensor> args, std::vector<Var> scalarArgs = {},
+              std::vector<UserPass> userPasses = {});
     /// Notes a TC definition the script built; every program read after carries it.
     void noteTc(std::shared_ptr<const tc::TcProgram> program);
     /// The current program: the last one shown, else the last schedule created (with its default

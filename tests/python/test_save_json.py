@@ -83,9 +83,10 @@ def test_a_loaded_schedule_keeps_scheduling():
 def test_one_saved_value_keeps_its_identities():
     s, (A, B, C) = _matmul()
     s2, (A2, B2, C2) = tvm.ir.load_json(tvm.ir.save_json([s, [A, B, C]]))
-    # cache_write gave C's stage a new operation, the schedule's output
-    assert s[C].op.same_as(s.outputs[0]) and not s[C].op.same_as(C.op)
-    assert s2[C2].op.same_as(s2.outputs[0]) and not s2[C2].op.same_as(C2.op)
+    # cache_write gave C's stage a new operation; the schedule's outputs stay the operations it
+    # was created for, as in TVM
+    assert s.outputs[0].same_as(C.op) and not s[C].op.same_as(C.op)
+    assert s2.outputs[0].same_as(C2.op) and not s2[C2].op.same_as(C2.op)
     assert s2[A2].op.same_as(A2.op)
     # the body reads the loaded A through the loaded axes
     body = C2.op.body[0]

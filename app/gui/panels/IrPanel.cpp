@@ -13,8 +13,11 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QScrollBar>
+#include <QSignalBlocker>
 #include <QTextBlock>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace bs::gui {
 
@@ -22,6 +25,50 @@ namespace {
 
 const LowerPass kPasses[] = {LowerPass::ScheduleOps, LowerPass::Flatten, LowerPass::Simplify,
                              LowerPass::Cse, LowerPass::Final};
+
+/// The selector's key of the n-th user pass (the built-in passes' keys are their LowerPass).
+constexpr int kUserPassKey = 1000;
+
+/// The built-in pass after which the user passes of `phase` run, as the pipeline orders them:
+/// phase 0 after schedule_ops, 1 after simplify, 2 and 3 after cse (before final).
+LowerPass builtInBefore(int phase) {
+    return phase <= 0 ? LowerPass::ScheduleOps : phase == 1 ? LowerPass::Simplify : LowerPass::Cse;
+}
+
+/// The selector's entries for `analysis`, in pipeline order: (label, key).
+QList<QPair<QString, int>> passEntries(const Analysis* analysis) {
+    std::vector<UserPass> users;
+    if (analysis && analysis->lowered)
+        users = analysis->program.userPasses;
+    // Lowering runs them by phase (phases above 3 with 3), in the order given within one:
+    // the order of LoweredFunc::afterUserPasses.
+    std::stable_sort(users.begin(), users.end(), [](const UserPass& a, const UserPass& b) {
+        return std::min(a.phase, 3) < std::min(b.phase, 3);
+    });
+    QList<QPair<QString, int>> entries;
+    for (LowerPass pass : kPasses) {
+        entries.append({QString::fromLatin1(lowerPassName(pass)), int(pass)});
+        for (size_t i = 0; i < users.size(); ++i) {
+            if (builtInBefore(users[i].phase) == pass)
+                entries.append({QObject::tr("%1 (user pass, phase %2)")
+                                    .arg(QString::fromStdString(users[i].name))
+                                    .arg(users[i].phase),
+                                kUserPassKey + int(i)});
+        }
+    }
+    return entries;
+}
+
+/// The statement the selector's entry `key` shows; null when there is none.
+const Stmt* statementAfter(const Analysis& analysis, int key) {
+    if (!analysis.lowered)
+        return nullptr;
+    const LoweredFunc& func = analysis.lowered->func;
+    if (key < kUserPassKey)
+        return &func.after(LowerPass(key));
+    const size_t index = size_t(key - kUserPassKey);
+    return index < func.afterUserPasses.size() ? &func.afterUserPasses[index].second : nullptr;
+}
 
 const QColor kBlockTint(0xff, 0xf8, 0xe1);
 const QColor kStageLine(0xff, 0xe7, 0xa8);
@@ -31,14 +78,12 @@ const QColor kDerivedLine(0xe6, 0xef, 0xfb);
 
 /// The statement after `pass` printed with the step of each line (-1 where none), as
 /// loweredIrText prints it.
-QString printedWithSteps(const Analysis& analysis, LowerPass pass, QList<int>* lineSteps) {
-    if (!analysis.lowered)
-        return QString();
-    const Stmt& stmt = analysis.lowered->func.after(pass);
-    if (!stmt.defined())
+QString printedWithSteps(const Analysis& analysis, int key, QList<int>* lineSteps) {
+    const Stmt* stmt = statementAfter(analysis, key);
+    if (!stmt || !stmt->defined())
         return QString();
     std::vector<StepMark> marks;
-    const QString text = QString::fromStdString(printWithSteps(stmt, &marks));
+    const QString text = QString::fromStdString(printWithSteps(*stmt, &marks));
     lineSteps->fill(-1, text.count(QLatin1Char('\n')) + 1);
     for (const StepMark& mark : marks) {
         if (mark.line >= 0 && mark.line < lineSteps->size())
@@ -50,18 +95,16 @@ QString printedWithSteps(const Analysis& analysis, LowerPass pass, QList<int>* l
 } // namespace
 
 QString loweredIrText(const Analysis& analysis, LowerPass pass) {
-    if (!analysis.lowered)
-        return QString();
-    const Stmt& stmt = analysis.lowered->func.after(pass);
-    return stmt.defined() ? QString::fromStdString(toString(stmt)) : QString();
+    const Stmt* stmt = statementAfter(analysis, int(pass));
+    return stmt && stmt->defined() ? QString::fromStdString(toString(*stmt)) : QString();
 }
 
 IrPanel::IrPanel(QWidget* parent)
     : QWidget(parent), m_passes(new QComboBox(this)), m_text(new IrView(this)) {
-    for (LowerPass pass : kPasses)
-        m_passes->addItem(QString::fromLatin1(lowerPassName(pass)), int(pass));
+    updatePassEntries();
     m_passes->setCurrentIndex(m_passes->findData(int(LowerPass::Final)));
-    m_passes->setToolTip(tr("Show the IR after this lowering pass"));
+    m_passes->setToolTip(tr("Show the IR after this lowering pass (the passes the script adds "
+                            "with tir.add_lower_pass are listed where they run)"));
     connect(m_passes, &QComboBox::currentIndexChanged, this, &IrPanel::refresh);
 
     m_text->setFont(codeFont());
@@ -94,15 +137,52 @@ IrPanel::IrPanel(QWidget* parent)
 }
 
 LowerPass IrPanel::pass() const {
-    return LowerPass(m_passes->currentData().toInt());
+    const int key = m_passes->currentData().toInt();
+    return key < kUserPassKey ? LowerPass(key) : LowerPass::Final;
 }
 
 void IrPanel::setPass(LowerPass pass) {
     m_passes->setCurrentIndex(m_passes->findData(int(pass)));
 }
 
+QString IrPanel::passName() const {
+    const int key = m_passes->currentData().toInt();
+    if (key < kUserPassKey)
+        return QString::fromLatin1(lowerPassName(LowerPass(key)));
+    const size_t index = size_t(key - kUserPassKey);
+    if (!m_analysis || !m_analysis->lowered ||
+        index >= m_analysis->lowered->func.afterUserPasses.size())
+        return QString();
+    return QString::fromStdString(m_analysis->lowered->func.afterUserPasses[index].first);
+}
+
+QString IrPanel::loweredText() const {
+    const Stmt* stmt = m_analysis ? statementAfter(*m_analysis, m_passes->currentData().toInt())
+                                  : nullptr;
+    return stmt && stmt->defined() ? QString::fromStdString(toString(*stmt)) : QString();
+}
+
+void IrPanel::updatePassEntries() {
+    const QList<QPair<QString, int>> entries = passEntries(m_analysis.get());
+    bool same = entries.size() == m_passes->count();
+    for (int i = 0; same && i < entries.size(); ++i)
+        same = m_passes->itemText(i) == entries[i].first;
+    if (same)
+        return;
+    // The same entry stays chosen when it is still there (by its label: a user pass keeps its
+    // name across edits); otherwise final.
+    const QString chosen = m_passes->currentText();
+    const QSignalBlocker blocker(m_passes);
+    m_passes->clear();
+    for (const auto& [label, key] : entries)
+        m_passes->addItem(label, key);
+    const int again = m_passes->findText(chosen);
+    m_passes->setCurrentIndex(again >= 0 ? again : m_passes->findData(int(LowerPass::Final)));
+}
+
 void IrPanel::setAnalysis(const std::shared_ptr<const Analysis>& analysis) {
     m_analysis = analysis;
+    updatePassEntries();
     refresh();
 }
 
@@ -149,7 +229,8 @@ void IrPanel::refresh() {
     const int scroll = m_text->verticalScrollBar()->value();
     QList<int> lineSteps;
     m_updating = true;
-    m_text->setPlainText(m_analysis ? printedWithSteps(*m_analysis, pass(), &lineSteps)
+    m_text->setPlainText(m_analysis ? printedWithSteps(*m_analysis,
+                                                       m_passes->currentData().toInt(), &lineSteps)
                                     : QString());
     const QString failure = m_analysis ? failureNote(*m_analysis) : QString();
     m_text->setPlaceholderText(failure.isEmpty() ? QString() : failure + tr(": nothing was lowered."));

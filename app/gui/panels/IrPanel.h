@@ -1,6 +1,6 @@
 /// \file
-/// The lowered IR after a chosen pass (schedule_ops, flatten, simplify, cse, final), in TVM's
-/// text form with highlighting, linked to the shared selection both ways (issue 7, item 3):
+/// The lowered IR after a chosen pass (schedule_ops, flatten, simplify, cse, final, and the passes
+/// the script adds with tir.add_lower_pass, each where it runs), in TVM's text form with highlighting, linked to the shared selection both ways (issue 7, item 3):
 /// the selected stage's lines are tinted (its produce block lightly, the lines that produce,
 /// realize or allocate it strongly, the loop of a selected IterVar in the accent colour), and
 /// clicking a line selects the stage it belongs to and the IterVar of the loop it opens.
@@ -31,8 +31,13 @@ public:
     explicit IrPanel(QWidget* parent = nullptr);
 
     void setAnalysis(const std::shared_ptr<const Analysis>& analysis);
+    /// The built-in pass chosen; final while a user pass is.
     LowerPass pass() const;
     void setPass(LowerPass pass);
+    /// The name of the pass chosen: a built-in one's (`simplify`) or a user pass's.
+    QString passName() const;
+    /// The IR after the pass chosen, in TVM's text form (empty when nothing was lowered).
+    QString loweredText() const;
     /// Highlights the lines of `stage` (and of the loop over `iterVar`) and scrolls to them.
     /// Emits nothing.
     void showSelection(const QString& stage, const QString& iterVar = QString());
@@ -63,6 +68,9 @@ Q_SIGNALS:
 
 private:
     void refresh();
+    /// The selector's entries: the built-in passes with the analysis's user passes among them
+    /// where they run.
+    void updatePassEntries();
     void highlightSelection(bool scroll);
     /// The background of `line` under the selection and the current step; invalid: none.
     QColor lineTint(const IrLine& line, int step) const;

@@ -308,9 +308,18 @@ void bindSchedule(py::module_& m) {
                                [](const Schedule& s) { return locationObject(s->location); })
         .def_property_readonly("outputs",
                                [](const Schedule& s) {
+                                   // TVM's: the operations the schedule was created for, as
+                                   // they were (cache_read/cache_write give an output stage a
+                                   // new operation; `B.op in s.outputs` stays true, and s[op]
+                                   // finds the stage).
                                    py::list out;
-                                   for (const Operation& op : s.outputs())
-                                       out.append(wrapNode(op.get()));
+                                   for (const Operation& op : s.outputs()) {
+                                       Operation origin = op;
+                                       for (const Stage& stage : s.stages())
+                                           if (stage->op.same_as(op) && stage->originOp.defined())
+                                               origin = stage->originOp;
+                                       out.append(wrapNode(origin.get()));
+                                   }
                                    return out;
                                })
         .def_property_readonly("keep_schedule_record",
@@ -426,13 +435,13 @@ void bindAnalyses(py::module_& m) {
                 throw UserError("unknown pass '" + pass +
                                 "': expected schedule_ops, flatten, simplify, cse, final or the "
                                 "name of a pass added with tir.add_lower_pass");
-            if (record)
-                ProgramRecorder::current().show(s, args, scalars);
             LowerOptions options;
             options.rules = rulesOf(rules);
             options.keepTrivialLoops = keepTrivialLoops;
             options.scalarArgs = scalars;
             applyPassContext(options, disabledPasses, userPasses);
+            if (record)
+                ProgramRecorder::current().show(s, args, scalars, options.userPasses);
             LoweredFunc func = lower(s, args, options).func;
             // TVM's PrimFunc params: the arguments' buffers, then the symbolic shape variables.
             std::vector<Var> params = func.argBuffers;
@@ -580,11 +589,22 @@ void applyPassContext(LowerOptions& options, const std::vector<std::string>& dis
     }
     for (py::handle p : userPasses) {
         auto entry = p.cast<py::tuple>();
-        py::object run = entry[2];
         UserPass user{entry[0].cast<int>(), entry[1].cast<std::string>(), nullptr};
-        user.run = [run, name = user.name](const Stmt& stmt) {
-            // The root as is, markers included: the Python side wraps it in a PrimFunc.
-            py::object out = run(wrapNode(stmt.get()));
+        user.run = [run = sharedPyObject(entry[2]), name = user.name](const Stmt& stmt) {
+            // Called by the script's own tvm.lower (which holds the GIL: a Python error goes back
+            // to the script as it is), or later by the CLI's and the app's analyses of the
+            // program on another thread (the error becomes the analysis's message).
+            const bool fromScript = PyGILState_Check() != 0;
+            py::gil_scoped_acquire gil;
+            py::object out;
+            try {
+                // The root as is, markers included: the Python side wraps it in a PrimFunc.
+                out = (*run)(wrapNode(stmt.get()));
+            } catch (py::error_already_set& e) {
+                if (fromScript)
+                    throw;
+                throw UserError("lower: the pass '" + name + "' failed: " + e.what());
+            }
             if (!py::isinstance<StmtNode>(out))
                 throw UserError("lower: the pass '" + name + "' returned a " +
                                 std::string(py::str(py::type::of(out).attr("__name__"))) +
@@ -593,6 +613,20 @@ void applyPassContext(LowerOptions& options, const std::vector<std::string>& dis
         };
         options.userPasses.push_back(std::move(user));
     }
+}
+
+std::shared_ptr<py::object> sharedPyObject(py::object object) {
+    return std::shared_ptr<py::object>(new py::object(std::move(object)), [](py::object* held) {
+        if (Py_IsInitialized()) {
+            py::gil_scoped_acquire gil;
+            delete held;
+        } else {
+            // The interpreter has ended (the process is exiting): the reference cannot be
+            // dropped any more.
+            held->release();
+            delete held;
+        }
+    });
 }
 
 void bindScheduleLayer(py::module_& m) {

@@ -13,6 +13,7 @@
 
 #include <pybind11/pybind11.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,9 @@ void reverseComputeInlineFromPython(const pybind11::object& stage,
 /// statement) tuples (BindSchedule.cpp).
 void applyPassContext(LowerOptions& options, const std::vector<std::string>& disabledPasses,
                       const pybind11::list& userPasses);
+/// `object` held so that any thread may own it: the last owner takes the GIL to release it
+/// (and leaves it when the interpreter has ended).
+std::shared_ptr<pybind11::object> sharedPyObject(pybind11::object object);
 /// tvm.build: lowering + the LLVM JIT, a callable built function (BindBuild.cpp).
 void bindBuild(pybind11::module_& m);
 /// Extern stages: the ExternOp, statement constructors for tvm.tir.ir_builder, and the

@@ -103,6 +103,7 @@ private Q_SLOTS:
     void rulesSelectorChangesTheBoundsShown();
     void scriptErrorShowsTheMessageAndKeepsTheViews();
     void irPassSelectorShowsEachPass();
+    void irPassSelectorListsTheScriptsPassesWhereTheyRun();
     void exportsWriteValidFiles();
     void docksCanBeAddedAndAreListedInTheViewMenu();
     void bigGraphsStayLegibleUntilFitIsAsked();
@@ -283,6 +284,55 @@ void MainWindowTest::irPassSelectorShowsEachPass() {
     f.window.irPanel()->setPass(LowerPass::Final);
     QVERIFY(f.window.irPanel()->text().contains(QStringLiteral("allocate B")));
     QVERIFY(!f.window.irPanel()->text().contains(QStringLiteral("realize B")));
+}
+
+void MainWindowTest::irPassSelectorListsTheScriptsPassesWhereTheyRun() {
+    // A pass added with tir.add_lower_pass at phase 1 is a step of the pipeline, after simplify.
+    const QString script = QStringLiteral(R"(import tvm
+from tvm import te
+
+a = te.placeholder((128,), name="a")
+b = te.placeholder((128,), name="b")
+c = te.compute((128,), lambda i: a[i] + b[i], name="c")
+sch = te.create_schedule(c.op)
+
+
+def vectorize8(op):
+    if isinstance(op.extent, tvm.tir.IntImm) and op.extent.value % 8 == 0:
+        lo, li = te.var(op.loop_var.name + ".outer"), te.var(op.loop_var.name + ".inner")
+        body = tvm.tir.stmt_functor.substitute(op.body, {op.loop_var: lo * 8 + li})
+        body = tvm.tir.For(li, 0, 8, tvm.tir.ForKind.VECTORIZED, body)
+        return tvm.tir.For(lo, 0, op.extent.value // 8, tvm.tir.ForKind.SERIAL, body)
+    return None
+
+
+@tvm.tir.transform.prim_func_pass(opt_level=0)
+def vectorize(f, mod, ctx):
+    return f.with_body(tvm.tir.stmt_functor.ir_transform(f.body, None, vectorize8, ["tir.For"]))
+
+
+with tvm.transform.PassContext(config={"tir.add_lower_pass": [(1, vectorize)]}):
+    print(tvm.lower(sch, [a, b, c], simple_mode=True))
+)");
+    MainWindow window{MainWindow::Options{false, false}};
+    window.document()->setUntitled(script, QStringLiteral("user_pass.py"));
+    QVERIFY(waitForAnalysis(*window.document()));
+    QVERIFY(window.document()->analysis() && window.document()->analysis()->lowered);
+    QComboBox* passes = window.irPanel()->passSelector();
+    QStringList entries;
+    for (int i = 0; i < passes->count(); ++i)
+        entries << passes->itemText(i);
+    QCOMPARE(entries, (QStringList{QStringLiteral("schedule_ops"), QStringLiteral("flatten"),
+                                   QStringLiteral("simplify"),
+                                   QStringLiteral("vectorize (user pass, phase 1)"),
+                                   QStringLiteral("cse"), QStringLiteral("final")}));
+    QCOMPARE(passes->currentText(), QStringLiteral("final"));
+    QVERIFY(window.irPanel()->text().contains(QStringLiteral("c[ramp(")));
+    passes->setCurrentIndex(3);
+    QCOMPARE(window.irPanel()->passName(), QStringLiteral("vectorize"));
+    QVERIFY2(window.irPanel()->text().contains(QStringLiteral("vectorized (i.inner, 0, 8) {")),
+             qPrintable(window.irPanel()->text()));
+    QCOMPARE(window.irPanel()->loweredText(), window.irPanel()->text());
 }
 
 void MainWindowTest::exportsWriteValidFiles() {
