@@ -50,16 +50,16 @@ bool readsBuffer(const Expr& e, const Var& buffer) {
 /// Prints one kernel: its signature, then its body two spaces in per level.
 class KernelPrinter : public StmtFunctor<void> {
 public:
-    KernelPrinter(const DeviceKernel& kernel, std::set<Helper>& helpers)
-        : m_kernel(kernel), m_expr(helpers) {}
+    KernelPrinter(const DeviceKernel& kernel, std::set<Helper>& helpers, cuda::Dialect dialect)
+        : m_kernel(kernel), m_expr(helpers, dialect), m_openCl(dialect == cuda::Dialect::OpenCl) {}
 
     std::string print(const CudaCodegenOptions& options) {
         if (!isIdentifier(m_kernel.name))
             throw UserError("kernel name '" + m_kernel.name + "' is not a C identifier");
         std::ostringstream header;
-        header << "extern \"C\" __global__ void ";
+        header << (m_openCl ? "__kernel void " : "extern \"C\" __global__ void ");
         std::optional<int64_t> threads = m_kernel.threadsPerBlock();
-        if (options.launchBounds && threads)
+        if (options.launchBounds && threads && !m_openCl)
             header << "__launch_bounds__(" << *threads << ") ";
         header << m_kernel.name << "(" << parameters() << ") {\n";
         visitStmt(m_kernel.body);
@@ -83,7 +83,8 @@ protected:
             visitStmt(s);
     }
     void visitStmtDefault(const StmtNode* op) override {
-        throw UserError("the CUDA backend cannot generate " + toString(Stmt(op)) +
+        throw UserError(std::string(m_openCl ? "the OpenCL" : "the CUDA") +
+                        " backend cannot generate " + toString(Stmt(op)) +
                         ": lower the program (storage flattening) first");
     }
 
@@ -95,8 +96,8 @@ private:
         --m_indent;
     }
 
-    /// TVM's parameter list: ` float* __restrict__ A` for a buffer, `int n` for a scalar,
-    /// separated by `, `.
+    /// TVM's parameter list: ` float* __restrict__ A` for a buffer (OpenCL C:
+    /// `__global float* restrict A`), `int n` for a scalar, separated by `, `.
     std::string parameters() {
         std::string text;
         for (size_t i = 0; i < m_kernel.params.size(); ++i) {
@@ -104,15 +105,20 @@ private:
             std::string name = m_names.allocate(p.var.name());
             text += i ? ", " : "";
             if (p.isBuffer()) {
-                text += " " + cuda::typeName(p.type) + "* __restrict__ " + name;
+                text += m_openCl ? "__global " + type(p.type) + "* restrict " + name
+                                 : " " + type(p.type) + "* __restrict__ " + name;
                 m_expr.markGlobalBuffer(p.var);
             } else {
-                text += cuda::typeName(p.type) + " " + name;
+                text += type(p.type) + " " + name;
             }
             m_expr.bind(p.var, name);
         }
         return text;
     }
+
+    std::string type(DataType t) const { return cuda::typeName(t, m_expr.dialect()); }
+    /// How a thread index reads: `threadIdx.x`, or OpenCL C's `get_local_id(0)`.
+    std::string threadIndex(const std::string& tag) const;
 
     void bindThread(const AttrStmtNode* op);
     void declareVectorLoads(const Expr& value);
@@ -126,13 +132,21 @@ private:
     VarMap<std::string> m_scopes;
     std::ostringstream m_os;
     int m_indent = 1;
+    bool m_openCl;
 };
+
+std::string KernelPrinter::threadIndex(const std::string& tag) const {
+    if (!m_openCl)
+        return tag;
+    const char* function = tag.rfind("blockIdx.", 0) == 0 ? "get_group_id(" : "get_local_id(";
+    return function + std::to_string(tag.back() - 'x') + ")";
+}
 
 void KernelPrinter::bindThread(const AttrStmtNode* op) {
     const auto* iv = op->node.as<IterVarNode>();
     int index = threadTagIndex(iv->threadTag);
     BS_CHECK(index >= 0) << "thread tag " << iv->threadTag << " reached the code generator";
-    std::string text = "((" + cuda::typeName(iv->var.type()) + ")" + iv->threadTag + ")";
+    std::string text = "((" + type(iv->var.type()) + ")" + threadIndex(iv->threadTag) + ")";
     m_expr.bind(iv->var, text);
     m_expr.markNonNegative(iv->var);
     const Expr& launched = m_kernel.launchExtent(index);
@@ -162,8 +176,8 @@ void KernelPrinter::visit(const AttrStmtNode* op) {
         if (buffer && scope)
             m_scopes[Var(buffer)] = scope->value;
     } else if (op->key == attr::kVirtualThread) {
-        throw UserError("kernel '" + m_kernel.name +
-                        "': virtual threads (vthread) are not supported by the CUDA backend");
+        throw UserError("kernel '" + m_kernel.name + "': virtual threads (vthread) are not " +
+                        "supported by the " + (m_openCl ? "OpenCL" : "CUDA") + " backend");
     }
     visitStmt(op->body);
 }
@@ -193,8 +207,9 @@ void KernelPrinter::visit(const AllocateNode* op) {
     }
     std::string name = m_names.allocate(bufferName);
     m_expr.bind(op->bufferVar, name);
-    line() << (scope == "shared" ? "__shared__ " : "") << cuda::typeName(op->type.element()) << ' '
-           << name << '[' << std::max<int64_t>(size * op->type.lanes(), 1) << "];\n";
+    const char* shared = m_openCl ? "__local " : "__shared__ ";
+    line() << (scope == "shared" ? shared : "") << type(op->type.element()) << ' ' << name
+           << '[' << std::max<int64_t>(size * op->type.lanes(), 1) << "];\n";
     visitStmt(op->body);
 }
 
@@ -213,14 +228,14 @@ void KernelPrinter::visit(const LetStmtNode* op) {
     DataType type = op->value.type();
     std::string name = m_names.allocate(op->var.name());
     if (type.isScalar()) {
-        line() << cuda::typeName(type) << ' ' << name << " = " << m_expr.print(op->value) << ";\n";
+        line() << this->type(type) << ' ' << name << " = " << m_expr.print(op->value) << ";\n";
         m_expr.bind(op->var, name);
         m_expr.recordLetValue(op->var, op->value);
         if (type.isIntegral() && m_expr.isNonNegative(op->value))
             m_expr.markNonNegative(op->var);
     } else {
         declareVectorLoads(op->value);
-        line() << cuda::typeName(type.element()) << ' ' << name << '[' << type.lanes() << "] = {";
+        line() << this->type(type.element()) << ' ' << name << '[' << type.lanes() << "] = {";
         for (int k = 0; k < type.lanes(); ++k)
             m_os << (k ? ", " : "") << m_expr.printLane(op->value, k);
         m_os << "};\n";
@@ -232,12 +247,12 @@ void KernelPrinter::visit(const LetStmtNode* op) {
 
 void KernelPrinter::visit(const ForNode* op) {
     if (op->kind == ForKind::ThreadBinding)
-        throw UserError("the CUDA backend expects thread bindings as thread_extent attributes");
+        throw UserError("the GPU backends expect thread bindings as thread_extent attributes");
     std::string name = m_names.allocate(op->loopVar.name());
     Expr end = isZero(op->min) ? op->extent : op->min + op->extent;
     if (op->kind == ForKind::Unrolled)
         line() << "#pragma unroll\n";
-    line() << "for (" << cuda::typeName(op->loopVar.type()) << ' ' << name << " = "
+    line() << "for (" << type(op->loopVar.type()) << ' ' << name << " = "
            << m_expr.print(op->min) << "; " << name << " < " << m_expr.print(end) << "; ++" << name
            << ") {\n";
     m_expr.bind(op->loopVar, name);
@@ -298,7 +313,7 @@ void KernelPrinter::storeVector(const StoreNode* op) {
     const std::string& buffer = m_expr.nameOf(op->bufferVar);
     if (readsBuffer(op->value, op->bufferVar)) {
         std::string temp = m_names.allocate(op->bufferVar.name() + "_lanes");
-        line() << cuda::typeName(type.element()) << ' ' << temp << '[' << lanes << "] = {";
+        line() << this->type(type.element()) << ' ' << temp << '[' << lanes << "] = {";
         for (int k = 0; k < lanes; ++k)
             m_os << (k ? ", " : "") << values[size_t(k)];
         m_os << "};\n";
@@ -338,11 +353,32 @@ void KernelPrinter::visit(const EvaluateNode* op) {
         line() << m_expr.printLane(op->value, k) << ";\n";
 }
 
-std::string helperPrelude(const std::set<Helper>& helpers) {
+std::string helperPrelude(const std::set<Helper>& helpers, cuda::Dialect dialect) {
     std::string text;
     for (Helper h : helpers)
-        text += cuda::helperSource(h);
+        text += cuda::helperSource(h, dialect);
     return text.empty() ? text : text + "\n";
+}
+
+cuda::Dialect dialectOf(const CudaCodegenOptions& options) {
+    return options.openCl ? cuda::Dialect::OpenCl : cuda::Dialect::Cuda;
+}
+
+/// OpenCL C needs an extension for double (TVM's CodeGenOpenCL enables it the same way).
+std::string openClPrelude(const CudaCodegenOptions& options, const std::string& source) {
+    if (!options.openCl)
+        return "";
+    for (size_t at = source.find("double"); at != std::string::npos;
+         at = source.find("double", at + 1)) {
+        const bool wordStart = at == 0 || !std::isalnum(static_cast<unsigned char>(source[at - 1]));
+        const size_t end = at + 6;
+        const bool wordEnd = end == source.size() ||
+                             !(std::isalnum(static_cast<unsigned char>(source[end])) ||
+                               source[end] == '_');
+        if (wordStart && wordEnd)
+            return "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n\n";
+    }
+    return "";
 }
 
 /// The host only launches kernels: a buffer access or a non-global allocation there means a
@@ -378,8 +414,9 @@ void checkHostCode(const Stmt& host) {
 
 std::string generateCudaKernel(const DeviceKernel& kernel, const CudaCodegenOptions& options) {
     std::set<Helper> helpers;
-    std::string text = KernelPrinter(kernel, helpers).print(options);
-    return helperPrelude(helpers) + text;
+    std::string text = KernelPrinter(kernel, helpers, dialectOf(options)).print(options);
+    std::string source = helperPrelude(helpers, dialectOf(options)) + text;
+    return openClPrelude(options, source) + source;
 }
 
 std::string generateCudaSource(const HostDeviceSplit& program, const CudaCodegenOptions& options) {
@@ -387,9 +424,10 @@ std::string generateCudaSource(const HostDeviceSplit& program, const CudaCodegen
     std::string kernels;
     for (const DeviceKernel& kernel : program.kernels) {
         kernels += kernels.empty() ? "" : "\n";
-        kernels += KernelPrinter(kernel, helpers).print(options);
+        kernels += KernelPrinter(kernel, helpers, dialectOf(options)).print(options);
     }
-    return helperPrelude(helpers) + kernels;
+    std::string source = helperPrelude(helpers, dialectOf(options)) + kernels;
+    return openClPrelude(options, source) + source;
 }
 
 CudaModule buildCudaModule(const Stmt& body, const std::string& functionName,

@@ -24,6 +24,11 @@ struct CudaCodegenOptions {
     /// size is a constant, as later TVM versions do. Off by default, so that the seed's (TVM 0.6)
     /// kernels print exactly.
     bool launchBounds = false;
+    /// Prints OpenCL C instead (tvm.build's "opencl" target): `__kernel void f_kernel0(__global
+    /// float* restrict A, ...)`, `get_group_id(0)` / `get_local_id(0)`, `__local` memory,
+    /// `barrier(CLK_LOCAL_MEM_FENCE)`, OpenCL's overloaded math functions, vectors lane by
+    /// lane. Warp-level operations (a reduction across the lanes of a warp) are refused.
+    bool openCl = false;
 };
 
 /// The GPU form of a lowered function: its host code and kernels, and their CUDA source.

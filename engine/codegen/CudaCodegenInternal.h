@@ -14,9 +14,16 @@
 
 namespace bs::cuda {
 
+/// The C dialect kernels are printed in: CUDA C, or OpenCL C (tvm.build's "opencl" target:
+/// `__kernel`, `__global` and `__local` memory, `get_group_id(0)`, `barrier(...)`, the
+/// overloaded math functions, `long` for 64 bits, and no vector accesses).
+enum class Dialect { Cuda, OpenCl };
+
 /// The C type of a scalar type (`float`, `int`, `long long`, `bool`); throws UserError for
 /// types the backend does not support (float16).
 std::string typeName(DataType type);
+/// The same in `dialect` (OpenCL C: `long`, `ulong`, `char`, `uchar`, ...).
+std::string typeName(DataType type, Dialect dialect);
 /// CUDA's built-in vector type for `type` (`float4`, `int2`, `double2`), when there is one
 /// whose alignment equals its size.
 std::optional<std::string> vectorTypeName(DataType type);
@@ -45,8 +52,8 @@ private:
 
 /// The helper functions a kernel may need, emitted once before the kernels of a module.
 enum class Helper { FloorDivMod };
-/// The CUDA source of a helper.
-const char* helperSource(Helper helper);
+/// The source of a helper in `dialect`.
+std::string helperSource(Helper helper, Dialect dialect = Dialect::Cuda);
 
 /// Prints expressions as CUDA C. A vector expression is printed one lane at a time
 /// (`printLane`); the statement printer first loads each of its unconditional loads from kernel
@@ -55,7 +62,10 @@ const char* helperSource(Helper helper);
 /// loads read their lanes one element at a time.
 class ExprPrinter : public ExprFunctor<std::string> {
 public:
-    explicit ExprPrinter(std::set<Helper>& helpers) : m_helpers(helpers) {}
+    explicit ExprPrinter(std::set<Helper>& helpers, Dialect dialect = Dialect::Cuda)
+        : m_helpers(helpers), m_dialect(dialect) {}
+
+    Dialect dialect() const { return m_dialect; }
 
     /// A scalar expression.
     std::string print(const Expr& e);
@@ -127,10 +137,16 @@ private:
     std::string conditional(const Expr& condition, const Expr& t, const Expr& f);
     std::string intrinsic(const CallNode* op);
     std::string mathCall(const CallNode* op);
+    /// `callee(args...)`; throws UserError naming `name` when `callee` is not a C identifier.
+    std::string externCall(const std::string& name, const std::string& callee,
+                           const std::vector<Expr>& args);
+    /// "CUDA" or "OpenCL", for messages.
+    std::string backend() const;
     /// Lane `m_lane` of a vector, or the scalar itself.
     int lane(const ExprNode* op) const;
 
     std::set<Helper>& m_helpers;
+    Dialect m_dialect;
     VarMap<std::string> m_names;
     VarSet m_arrays;
     VarSet m_nonNegative;

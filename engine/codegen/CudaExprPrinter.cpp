@@ -9,7 +9,9 @@
 #include "ir/Printer.h"
 
 #include <algorithm>
+#include <cstring>
 #include <array>
+#include <cctype>
 #include <string_view>
 
 namespace bs::cuda {
@@ -29,6 +31,25 @@ bool isCudaMathFunction(std::string_view name) {
             return true;
     }
     return false;
+}
+
+/// The functions TVM's CUDA intrinsic rules (CUDAFastMath) map to CUDA's fast, less exact
+/// float versions: `__expf`, `__logf`, `__sinf`, ...
+bool isCudaFastMathFunction(std::string_view name) {
+    for (std::string_view f : {"exp", "exp10", "log", "log2", "log10", "sin", "cos"}) {
+        if (name == f)
+            return true;
+    }
+    return false;
+}
+
+bool isCIdentifier(std::string_view name) {
+    auto letter = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; };
+    if (name.empty() || !letter(name[0]))
+        return false;
+    return std::all_of(name.begin(), name.end(), [&](char c) {
+        return letter(c) || std::isdigit(static_cast<unsigned char>(c));
+    });
 }
 
 /// The vector loads of an expression that always run: not in a branch of a select or
@@ -94,12 +115,19 @@ void ExprPrinter::bindArray(const Var& var, std::string name) {
 const std::string& ExprPrinter::nameOf(const Var& var) const {
     auto it = m_names.find(var);
     if (it == m_names.end())
-        throw UserError("CUDA code generation: '" + var.name() + "' is used but never defined");
+        throw UserError(backend() + " code generation: '" + var.name() + "' is used but never defined");
     return it->second;
+}
+
+std::string ExprPrinter::backend() const {
+    return m_dialect == Dialect::OpenCl ? "OpenCL" : "CUDA";
 }
 
 std::optional<std::string> ExprPrinter::vectorAccess(const Var& buffer, const Expr& index,
                                                      DataType type) {
+    // OpenCL C has no pointer casts to vectors of another address space: lanes one by one.
+    if (m_dialect == Dialect::OpenCl)
+        return std::nullopt;
     const auto* ramp = index.as<RampNode>();
     if (!ramp || !isConstInt(ramp->stride, 1) || !m_globalBuffers.count(buffer))
         return std::nullopt;
@@ -112,6 +140,8 @@ std::optional<std::string> ExprPrinter::vectorAccess(const Var& buffer, const Ex
 }
 
 std::vector<std::pair<Expr, std::string>> ExprPrinter::hoistableLoads(const Expr& value) {
+    if (m_dialect == Dialect::OpenCl)
+        return {};
     UnconditionalLoads finder;
     finder.visitExpr(value);
     std::vector<std::pair<Expr, std::string>> found;
@@ -168,11 +198,37 @@ bool ExprPrinter::isNonNegative(const Expr& e) const {
 }
 
 std::string ExprPrinter::visit(const IntImmNode* op) {
-    return intLiteral(op->type, op->value);
+    std::string text = intLiteral(op->type, op->value);
+    if (m_dialect == Dialect::OpenCl) {
+        // OpenCL C's 64-bit literals: `L` and `UL` (it has no long long).
+        auto swapSuffix = [&](const std::string& from, const std::string& to) {
+            if (text.size() > from.size() && text.compare(text.size() - from.size(), from.size(), from) == 0)
+                text = text.substr(0, text.size() - from.size()) + to;
+        };
+        swapSuffix("ull", "UL");
+        swapSuffix("LL", "L");
+        size_t at = text.find("LL - 1)");
+        if (at != std::string::npos)
+            text.replace(at, 2, "L");
+        if (text.rfind("((", 0) == 0)
+            text = "((" + typeName(op->type, m_dialect) + text.substr(text.find(')'));
+    }
+    return text;
 }
 
 std::string ExprPrinter::visit(const FloatImmNode* op) {
-    return floatLiteral(op->type, op->value);
+    std::string text = floatLiteral(op->type, op->value);
+    if (m_dialect == Dialect::OpenCl) {
+        // Infinities and NaN from their bits: OpenCL C's reinterpreting built-ins.
+        for (auto [cuda, openCl] : {std::pair<const char*, const char*>{"__int_as_float(", "as_float("},
+                                    {"__longlong_as_double(", "as_double("}}) {
+            if (size_t at = text.find(cuda); at != std::string::npos)
+                text.replace(at, std::strlen(cuda), openCl);
+        }
+        if (size_t at = text.find("LL)"); at != std::string::npos)
+            text.replace(at, 2, "L");
+    }
+    return text;
 }
 
 std::string ExprPrinter::visit(const StringImmNode* op) {
@@ -248,7 +304,7 @@ std::string ExprPrinter::visit(const SelectNode* op) {
 }
 
 std::string ExprPrinter::visit(const CastNode* op) {
-    return "((" + typeName(op->type.element()) + ")" + visitExpr(op->value) + ")";
+    return "((" + typeName(op->type.element(), m_dialect) + ")" + visitExpr(op->value) + ")";
 }
 
 std::string ExprPrinter::visit(const CallNode* op) {
@@ -256,7 +312,19 @@ std::string ExprPrinter::visit(const CallNode* op) {
         return intrinsic(op);
     if (op->callKind == CallKind::PureExtern)
         return mathCall(op);
-    throw UserError("the CUDA backend cannot call the external function '" + op->name + "'");
+    // tvm.tir.call_extern: a device function called as it is spelled.
+    return externCall(op->name, op->name, op->args);
+}
+
+std::string ExprPrinter::externCall(const std::string& name, const std::string& callee,
+                                    const std::vector<Expr>& args) {
+    if (!isCIdentifier(callee))
+        throw UserError("the " + backend() + " backend cannot call '" + name +
+                        "': not a math function, nor a C function name");
+    std::string text = callee + "(";
+    for (size_t i = 0; i < args.size(); ++i)
+        text += (i ? ", " : "") + visitExpr(args[i]);
+    return text + ")";
 }
 
 std::string ExprPrinter::intrinsic(const CallNode* op) {
@@ -277,9 +345,23 @@ std::string ExprPrinter::intrinsic(const CallNode* op) {
     }
     if (name == "bitwise_not")
         return "(~" + visitExpr(op->args.at(0)) + ")";
-    if (name == "popcount")
+    if (name == "popcount") {
+        if (m_dialect == Dialect::OpenCl)
+            return "popcount(" + visitExpr(op->args.at(0)) + ")";
         return std::string(op->args.at(0).type().bits() == 64 ? "__popcll(" : "__popc(") +
                visitExpr(op->args.at(0)) + ")";
+    }
+    if (m_dialect == Dialect::OpenCl) {
+        if (name == "tvm_storage_sync") {
+            const auto* scope = op->args.empty() ? nullptr : op->args[0].as<StringImmNode>();
+            if (scope && scope->value == "shared")
+                return "barrier(CLK_LOCAL_MEM_FENCE)";
+        }
+        if (name == "tvm_storage_sync" || name.rfind("tvm_warp_", 0) == 0)
+            throw UserError("the OpenCL backend cannot generate " + toString(Expr(op)) +
+                            ": OpenCL C has no warp-level operations (a cross-thread reduction "
+                            "within one warp lowers to them); build for cuda");
+    }
     if (name == "tvm_warp_activemask")
         return "__activemask()";
     if (name == "tvm_warp_shuffle_down" || name == "tvm_warp_shuffle") {
@@ -298,30 +380,33 @@ std::string ExprPrinter::intrinsic(const CallNode* op) {
     }
     if (name == "isnan" || name == "isinf" || name == "isfinite")
         return name + "(" + visitExpr(op->args.at(0)) + ")";
-    throw UserError("the CUDA backend cannot generate the intrinsic " + toString(Expr(op)));
+    throw UserError("the " + backend() + " backend cannot generate the intrinsic " + toString(Expr(op)));
 }
 
 std::string ExprPrinter::mathCall(const CallNode* op) {
     DataType type = op->type.element();
     if (!type.isFloat() || (type.bits() != 32 && type.bits() != 64))
-        throw UserError("the CUDA backend cannot call " + op->name + " on " + type.toString());
-    const std::string suffix = type.bits() == 32 ? "f" : "";
-    std::vector<std::string> args;
-    for (const Expr& a : op->args)
-        args.push_back(visitExpr(a));
+        throw UserError("the " + backend() + " backend cannot call " + op->name + " on " + type.toString());
+    // OpenCL C's math functions are overloaded for float and double (TVM's OpenCL rules call
+    // them by their name); CUDA's have an `f` version, and fast ones (CUDAFastMath).
+    const bool openCl = m_dialect == Dialect::OpenCl;
+    const std::string suffix = type.bits() == 32 && !openCl ? "f" : "";
     if (op->name == "sigmoid") {
         std::string one = floatLiteral(type, 1.0);
-        const std::string& x = args.at(0);
+        const std::string x = visitExpr(op->args.at(0));
         std::string negated = x.front() == '-' ? "(-(" + x + "))" : "(-" + x + ")";
-        return "(" + one + " / (" + one + " + exp" + suffix + "(" + negated + ")))";
+        // TVM legalizes sigmoid to this before the CUDA rules turn exp into __expf.
+        const char* exp = type.bits() == 32 && !openCl ? "__expf(" : "exp(";
+        return "(" + one + " / (" + one + " + " + exp + negated + ")))";
     }
     std::string name = op->name == "abs" ? "fabs" : op->name == "power" ? "pow" : op->name;
-    if (!isCudaMathFunction(name))
-        throw UserError("the CUDA backend does not know the math function '" + op->name + "'");
-    std::string text = name + suffix + "(";
-    for (size_t i = 0; i < args.size(); ++i)
-        text += (i ? ", " : "") + args[i];
-    return text + ")";
+    // Any other name is a C function called as it is spelled (tvm.tir.call_pure_extern, or
+    // what an intrinsic-lowering rule produced: `__expf`, `logf`).
+    std::string callee = name;
+    if (isCudaMathFunction(name))
+        callee = (type.bits() == 32 && !openCl && isCudaFastMathFunction(name) ? "__" : "") +
+                 name + suffix;
+    return externCall(op->name, callee, op->args);
 }
 
 std::string ExprPrinter::visit(const LoadNode* op) {
@@ -367,7 +452,7 @@ std::string ExprPrinter::visit(const LetNode* op) {
 }
 
 std::string ExprPrinter::visitExprDefault(const ExprNode* op) {
-    throw UserError("the CUDA backend cannot generate " + toString(Expr(op)) +
+    throw UserError("the " + backend() + " backend cannot generate " + toString(Expr(op)) +
                     ": lower the program (storage flattening) first");
 }
 

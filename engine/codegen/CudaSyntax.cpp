@@ -47,6 +47,26 @@ std::string typeName(DataType type) {
     throw UserError("the CUDA backend does not support the type " + type.toString());
 }
 
+std::string typeName(DataType type, Dialect dialect) {
+    std::string name = typeName(type);
+    if (dialect == Dialect::Cuda)
+        return name;
+    // OpenCL C's spellings of the integer types (long is 64 bits there).
+    if (name == "signed char")
+        return "char";
+    if (name == "unsigned char")
+        return "uchar";
+    if (name == "unsigned short")
+        return "ushort";
+    if (name == "unsigned int")
+        return "uint";
+    if (name == "long long")
+        return "long";
+    if (name == "unsigned long long")
+        return "ulong";
+    return name;
+}
+
 std::optional<std::string> vectorTypeName(DataType type) {
     // float3 and friends are left out: their alignment (4) is not their size (12).
     const int lanes = type.lanes();
@@ -194,7 +214,14 @@ std::string NameTable::allocate(const std::string& hint) {
     return name;
 }
 
-const char* helperSource(Helper helper) {
+namespace {
+
+void replaceAll(std::string& text, const std::string& from, const std::string& to) {
+    for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+        text.replace(at, from.size(), to);
+}
+
+const char* cudaHelperSource(Helper helper) {
     switch (helper) {
     case Helper::FloorDivMod:
         // Floor division and modulo (Python's // and %) from C's truncating ones.
@@ -217,6 +244,19 @@ __device__ __forceinline__ long long bs_floormod(long long a, long long b) {
 )";
     }
     BS_UNREACHABLE("unknown helper");
+}
+
+} // namespace
+
+std::string helperSource(Helper helper, Dialect dialect) {
+    std::string text = cudaHelperSource(helper);
+    if (dialect == Dialect::OpenCl) {
+        // OpenCL C overloads only functions marked overloadable (a clang extension every
+        // clang-based OpenCL compiler has), and its 64-bit integer is `long`.
+        replaceAll(text, "__device__ __forceinline__ ", "inline __attribute__((overloadable)) ");
+        replaceAll(text, "long long", "long");
+    }
+    return text;
 }
 
 } // namespace bs::cuda

@@ -260,9 +260,13 @@ std::string printKernelLlvmIr(const LowerResult& lowered) {
 }
 
 std::string printKernelCudaSource(const LowerResult& lowered) {
+    return buildKernelCudaModule(lowered).source;
+}
+
+CudaModule buildKernelCudaModule(const LowerResult& lowered, const CudaCodegenOptions& options) {
     const LoweredFunc& func = lowered.func;
     checkTargetFits(lowered, RunTarget::Cuda);
-    return buildCudaModule(func.deviceCode(), func.name, kernelArguments(func)).source;
+    return buildCudaModule(func.deviceCode(), func.name, kernelArguments(func), options);
 }
 
 } // namespace bs

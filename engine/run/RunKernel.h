@@ -24,6 +24,7 @@
 /// FLOP and byte counts are approximations, documented at `countWork`.
 #pragma once
 
+#include "codegen/CudaCodegen.h"
 #include "lower/Lower.h"
 
 #include <cstdint>
@@ -135,6 +136,13 @@ std::string printKernelLlvmIr(const LowerResult& lowered);
 /// The CUDA C source of the lowered function's GPU kernels (`boundscope codegen --target cuda`).
 /// Throws UserError for a schedule with no GPU binding.
 std::string printKernelCudaSource(const LowerResult& lowered);
+
+/// The GPU module of the lowered function (its host code and its kernels, named
+/// `<func.name>_kernel0`, ..., with their CUDA source) after the checks of
+/// printKernelCudaSource: what `tvm.build(..., "cuda")` compiles (OpenCL C with
+/// `options.openCl`, for the "opencl" target).
+CudaModule buildKernelCudaModule(const LowerResult& lowered,
+                                 const CudaCodegenOptions& options = {});
 
 /// True when the lowered function launches GPU kernels (a loop bound to blockIdx/threadIdx).
 bool usesGpuThreads(const LoweredFunc& func);

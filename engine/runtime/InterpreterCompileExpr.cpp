@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <string_view>
 
 namespace bs::interp {
 
@@ -89,12 +90,27 @@ const Math2Entry kMath2[] = {
 };
 
 template <typename Entry, size_t N>
-const Entry* findEntry(const Entry (&table)[N], const std::string& name) {
+const Entry* findExactEntry(const Entry (&table)[N], std::string_view name) {
     for (const Entry& e : table) {
         if (name == e.name)
             return &e;
     }
     return nullptr;
+}
+
+/// A math function by its intrinsic name (`exp`) or by a C spelling of it that
+/// `call_pure_extern` and intrinsic-lowering rules produce: libm's float version (`expf`) and
+/// CUDA's fast-math one (`__expf`). All compute on doubles here.
+template <typename Entry, size_t N>
+const Entry* findEntry(const Entry (&table)[N], const std::string& name) {
+    if (const Entry* e = findExactEntry(table, name))
+        return e;
+    std::string_view base = name;
+    if (base.substr(0, 2) == "__")
+        base.remove_prefix(2);
+    if (base.size() > 1 && base.back() == 'f')
+        base.remove_suffix(1);
+    return base.size() == name.size() ? nullptr : findExactEntry(table, base);
 }
 
 } // namespace

@@ -87,6 +87,8 @@ def sleep(seconds):
         // What the previous script registered (tvm.register_func) lived on for the runs of
         // its program (`boundscope run`, the app's Run); this script registers its own.
         removeScriptPackedFunctions();
+        // So do the operators and intrinsic-lowering rules it registered (tvm.ir).
+        py::module_::import("boundscope.intrin").attr("forget_registrations")();
     }
 
     ~RunEnvironment() {

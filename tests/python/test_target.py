@@ -68,13 +68,20 @@ def test_build_takes_a_target_or_the_current_one():
         tvm.testing.assert_allclose(b.numpy(), a + 1)
     with tvm.target.Target("llvm"):
         assert tvm.build(s, [A, B]) is not None
+    # The current target is used: cuda needs a schedule bound to GPU threads.
     with tvm.target.Target("cuda"):
         try:
             tvm.build(s, [A, B])
         except tvm.error.TVMError as err:
-            assert "target 'cuda -keys=cuda,gpu' is not supported" in str(err), str(err)
+            assert "binds no loop to a GPU thread" in str(err), str(err)
         else:
-            raise AssertionError("tvm.build for cuda must say it builds for llvm only")
+            raise AssertionError("tvm.build for cuda must refuse a schedule without bindings")
+    try:
+        tvm.build(s, [A, B], target="c")
+    except tvm.error.TVMError as err:
+        assert "target 'c' is not supported" in str(err), str(err)
+    else:
+        raise AssertionError("tvm.build for c must say which targets it builds")
 
 
 if __name__ == "__main__":

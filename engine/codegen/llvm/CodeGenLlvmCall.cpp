@@ -240,8 +240,9 @@ llvm::Value* CodeGenLlvm::emitMathCall(const CallNode* op) {
         requireArgs(op, it->second);
         return emitLibmCall(op->name, op->type, args);
     }
-    throw UserError("unknown math function '" + op->name + "' in '" + toString(Expr(op)) +
-                    "' (kernel '" + m_kernelName + "')");
+    // Any other name is a C function called as it is spelled (tvm.tir.call_pure_extern, or
+    // what an intrinsic-lowering rule produced, e.g. `expf`), as TVM's LLVM backend calls it.
+    return emitExternCall(op);
 }
 
 llvm::Value* CodeGenLlvm::emitLibmCall(const std::string& name, DataType type,

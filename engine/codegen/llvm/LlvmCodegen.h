@@ -112,6 +112,19 @@ LlvmModule generateLlvm(const CpuKernel& kernel, const LlvmCodegenOptions& optio
 /// The LLVM IR of `kernel`, as `boundscope codegen --target llvm` prints it.
 std::string printLlvmIr(const CpuKernel& kernel, const LlvmCodegenOptions& options = {});
 
+/// The symbol of the metadata string writeKernelObject puts beside the entry point.
+inline constexpr const char* kKernelMetadataSymbol = "boundscope_kernel_metadata";
+
+/// Writes `kernel`, compiled for the host CPU as position-independent code, to the object file
+/// `path` (through a temporary file, so nothing partial is left), with `metadata` as the
+/// NUL-terminated string kKernelMetadataSymbol beside the entry point, followed by one line
+/// `failure MESSAGE` per status code the kernel may return (1, 2, ...): a shared library linked
+/// from it (tvm.contrib.cc.create_shared) is loaded and called by tvm.runtime.load_module.
+/// Throws UserError when the kernel calls Boundscope's runtime (a parallel loop, a heap
+/// allocation, a packed call: only the JIT provides it) or the file cannot be written.
+void writeKernelObject(const CpuKernel& kernel, const std::string& metadata,
+                       const std::string& path);
+
 /// Packs a float scalar argument into its int64 slot (the bits of the double), the form the
 /// entry point reads for float-typed scalar Vars.
 int64_t packFloatScalar(double value);

@@ -1,8 +1,10 @@
 /// \file
-/// `tvm.build` on the CPU (issue 6, item 2): `_build(schedule, args, name, rules)` lowers the
-/// schedule, compiles the lowered function with the LLVM backend (codegen/llvm, ORC JIT) and
-/// returns a `_BuiltFunction`, which the Python package (tvm/driver.py) wraps as TVM's module:
+/// `tvm.build` (issue 6, item 2; issue 16, item 6). `_build(schedule, args, name, rules)` lowers
+/// the schedule, compiles the lowered function with the LLVM backend (codegen/llvm, ORC JIT) and
+/// returns a `_BuiltFunction`, which the Python package (tvm/driver) wraps as TVM's module:
 /// `f(a, b, c)` on `tvm.nd.array`s or numpy arrays, `f.time_evaluator(...)`.
+/// `_build_cuda` does the same for the cuda target: the GPU module and its CUDA source (no GPU
+/// needed), run through CudaExecutor when a GPU is present and refused with one message when not.
 ///
 /// Arguments are checked before the kernel runs, each failure a TVMError naming the argument:
 /// their number, each array's element type, rank and extents (symbolic extents such as
@@ -16,27 +18,33 @@
 
 #include "analysis/Program.h"
 #include "arith/ConstEval.h"
+#include "codegen/CudaExecutor.h"
 #include "ir/Printer.h"
 #include "lower/Lower.h"
+#include "run/RunKernel.h"
 #include "script/bindings/Bindings.h"
 #include "script/bindings/CallGuard.h"
 #include "script/bindings/Casters.h"
+#include "te/Compute.h"
 #include "te/Operation.h"
 
 #ifdef BOUNDSCOPE_WITH_LLVM
 #include "codegen/llvm/LlvmJit.h"
 #endif
 
+#include <dlfcn.h>
+
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <limits>
+#include <map>
 #include <memory>
+#include <sstream>
 
 namespace bs::script {
 
 namespace {
-
-#ifdef BOUNDSCOPE_WITH_LLVM
 
 /// One parameter of a built function: an array (a tensor argument) or a scalar (a Var given in
 /// `args`).
@@ -238,6 +246,377 @@ private:
     VarMap<std::string> m_sources;
 };
 
+/// The parameters of a built function from tvm.build's `args`, with the tensors and scalars
+/// among them in order.
+struct ParamList {
+    std::vector<Param> params;
+    std::vector<Tensor> tensors;
+    std::vector<Var> scalars;
+};
+
+ParamList parseParams(const py::list& args) {
+    ParamList out;
+    for (py::handle a : args) {
+        if (py::isinstance<Tensor>(a)) {
+            Tensor t = a.cast<Tensor>();
+            out.params.push_back(Param{t, Var(), t.op.as<PlaceholderOpNode>() == nullptr});
+            out.tensors.push_back(t);
+        } else if (py::isinstance<VarNode>(a)) {
+            out.params.push_back(Param{Tensor(), a.cast<Var>(), false});
+            out.scalars.push_back(a.cast<Var>());
+        } else {
+            throw UserError("tvm.build: arguments must be tensors or variables, got " +
+                            std::string(py::str(a.get_type().attr("__name__"))));
+        }
+    }
+    return out;
+}
+
+/// Lowers `s` for tvm.build with the PassContext's passes; shows the program, passes included,
+/// to the recorder.
+LowerResult lowerForBuild(const Schedule& s, const ParamList& params, BoundRules rules,
+                          const std::vector<std::string>& disabledPasses,
+                          const py::list& userPasses) {
+    LowerOptions options;
+    options.rules = rules;
+    options.scalarArgs = params.scalars;
+    applyPassContext(options, disabledPasses, userPasses);
+    ProgramRecorder::current().show(s, params.tensors, params.scalars, options.userPasses);
+    return lower(s, params.tensors, options);
+}
+
+BoundRules parseRules(const std::string& rules) {
+    auto parsed = parseBoundRules(rules);
+    if (!parsed)
+        throw UserError("unknown rule set '" + rules + "': expected tvm, tvm-0.5 or tight");
+    return *parsed;
+}
+
+std::vector<bool> arrayParams(const std::vector<Param>& params) {
+    std::vector<bool> out;
+    for (const Param& p : params)
+        out.push_back(p.tensor.defined());
+    return out;
+}
+
+/// Seconds per run, averaged over `number` runs, for each of `repeat` repetitions (TVM's
+/// time_evaluator); `runOnce` runs the kernel once.
+template <typename F> std::vector<double> timeRepeats(int number, int repeat, F&& runOnce) {
+    if (number < 1 || repeat < 1)
+        throw UserError("time_evaluator: number and repeat must be at least 1");
+    std::vector<double> means;
+    for (int r = 0; r < repeat; ++r)
+        means.push_back(runOnce(number) / number);
+    return means;
+}
+
+/// tvm.build(..., target="cuda"): the lowered function's GPU module, its CUDA source, and, when
+/// a GPU is present, the kernels run on it (the host code interpreted, CudaExecutor). Arrays stay
+/// in host memory and are copied to the device and back around each call. The "opencl" target
+/// gives the same module as OpenCL C, which is not run here (there is no OpenCL runtime).
+class CudaBuiltFunction {
+public:
+    CudaBuiltFunction(const Schedule& s, const py::list& args, const std::string& name,
+                      BoundRules rules, const std::vector<std::string>& disabledPasses,
+                      const py::list& userPasses, bool openCl)
+        : m_params(parseParams(args)), m_openCl(openCl) {
+        for (const Var& v : m_params.scalars)
+            if (!v.type().isIntegral())
+                throw UserError(std::string("tvm.build: the ") + (openCl ? "opencl" : "cuda") +
+                                " target takes integer scalar arguments; '" + v.name() +
+                                "' is " + v.type().toString());
+        LowerResult lowered = lowerForBuild(s, m_params, rules, disabledPasses, userPasses);
+        lowered.func.name = name;
+        CudaCodegenOptions options;
+        options.openCl = openCl;
+        m_module = buildKernelCudaModule(lowered, options);
+        m_func = lowered.func;
+    }
+
+    const std::string& entryName() const { return m_func.name; }
+    const std::string& source() const { return m_module.source; }
+    std::string hostText() const { return toString(m_module.program.host); }
+    std::string loweredText() const { return toString(m_func.final); }
+
+    void call(const py::args& args) {
+        BoundCall bound = ArgumentBinder(m_func.name, m_params.params).bind(args, m_func.scalarParams);
+        CudaExecutor& executor = loaded();
+        py::gil_scoped_release release;
+        executor.run(hostBuffers(bound), scalars(bound), 0);
+    }
+
+    std::vector<double> time(const py::list& args, int number, int repeat) {
+        BoundCall bound =
+            ArgumentBinder(m_func.name, m_params.params).bind(py::tuple(args), m_func.scalarParams);
+        CudaExecutor& executor = loaded();
+        py::gil_scoped_release release;
+        VarMap<CudaHostBuffer> buffers = hostBuffers(bound);
+        VarMap<int64_t> sizes = scalars(bound);
+        return timeRepeats(number, repeat, [&](int n) {
+            CudaRunResult result = executor.run(buffers, sizes, n);
+            double total = 0;
+            for (double ms : result.milliseconds)
+                total += ms / 1e3;
+            return total;
+        });
+    }
+
+    std::vector<bool> paramIsArray() const { return arrayParams(m_params.params); }
+
+private:
+    /// Compiled with NVRTC on the first call; throws UserError naming what is missing when
+    /// there is no GPU or driver.
+    CudaExecutor& loaded() {
+        if (m_openCl)
+            throw UserError("cannot run '" + m_func.name + "' on the opencl target: Boundscope "
+                            "has no OpenCL runtime (its OpenCL C is in "
+                            "imported_modules[0].get_source()); build it for cuda or llvm, or "
+                            "run the schedule in GPU emulation (the emulate target)");
+        if (!m_executor) {
+            std::string why;
+            if (!CudaRuntime::isAvailable(&why))
+                throw UserError("cannot run '" + m_func.name + "' on the cuda target: " + why +
+                                " (its CUDA source is in imported_modules[0].get_source(); "
+                                "the emulate target runs the schedule without a GPU)");
+            m_executor = std::make_unique<CudaExecutor>(m_module.program, m_module.source);
+        }
+        return *m_executor;
+    }
+
+    VarMap<CudaHostBuffer> hostBuffers(const BoundCall& bound) const {
+        VarMap<CudaHostBuffer> out;
+        for (size_t i = 0; i < bound.arrays.size() && i < m_func.argBuffers.size(); ++i)
+            out[m_func.argBuffers[i]] =
+                CudaHostBuffer{bound.arrays[i].ptr,
+                               size_t(bound.arrays[i].size * bound.arrays[i].itemsize)};
+        return out;
+    }
+
+    VarMap<int64_t> scalars(const BoundCall& bound) const {
+        VarMap<int64_t> out;
+        for (size_t i = 0; i < m_func.scalarParams.size(); ++i)
+            out[m_func.scalarParams[i]] = bound.scalars.at(i);
+        return out;
+    }
+
+    ParamList m_params;
+    bool m_openCl;
+    LoweredFunc m_func;
+    CudaModule m_module;
+    std::unique_ptr<CudaExecutor> m_executor;
+};
+
+void bindCudaBuiltFunction(py::module_& m) {
+    py::class_<CudaBuiltFunction, std::shared_ptr<CudaBuiltFunction>>(m, "_CudaBuiltFunction")
+        .def_property_readonly("entry_name", &CudaBuiltFunction::entryName)
+        .def_property_readonly("param_is_array", &CudaBuiltFunction::paramIsArray)
+        .def("__call__", &CudaBuiltFunction::call, Located())
+        .def("_time", &CudaBuiltFunction::time, py::arg("args"), py::arg("number"),
+             py::arg("repeat"), Located())
+        .def("cuda_source", &CudaBuiltFunction::source)
+        .def("host_text", &CudaBuiltFunction::hostText)
+        .def("lowered_text", &CudaBuiltFunction::loweredText);
+    m.def(
+        "_build_cuda",
+        [](const Schedule& s, const py::list& args, const std::string& name, const std::string& rules,
+           const std::vector<std::string>& disabledPasses, const py::list& userPasses,
+           const std::string& language) {
+            if (language != "cuda" && language != "opencl")
+                throw UserError("_build_cuda: unknown language '" + language + "'");
+            return std::make_shared<CudaBuiltFunction>(s, args, name, parseRules(rules),
+                                                       disabledPasses, userPasses,
+                                                       language == "opencl");
+        },
+        py::arg("schedule"), py::arg("args"), py::arg("name"), py::arg("rules") = "tvm",
+        py::arg("disabled_passes") = std::vector<std::string>(), py::arg("user_passes") = py::list(),
+        py::arg("language") = "cuda", Located());
+    // (available, why not): whether a CUDA driver and GPU are present, probed once.
+    m.def("_cuda_available", [] {
+        std::string why;
+        bool available = CudaRuntime::isAvailable(&why);
+        return py::make_tuple(available, why);
+    });
+}
+
+/// The first line of a saved kernel's metadata.
+constexpr const char* kMetadataHeader = "boundscope-kernel 1";
+
+/// The metadata a saved kernel carries (writeKernelObject appends its failure lines), one item
+/// per line: `entry NAME`, `param array in|out DTYPE NAME DIM...` (a DIM is an integer or a
+/// variable's name) or `param scalar DTYPE NAME` in call order, `kernel-scalar NAME` in the
+/// order the entry point reads its scalars. Throws UserError for a shape it cannot describe.
+std::string kernelMetadata(const std::string& entry, const std::vector<Param>& params,
+                           const std::vector<Var>& kernelScalars) {
+    std::string text = std::string(kMetadataHeader) + "\nentry " + entry + "\n";
+    for (const Param& p : params) {
+        if (p.scalar.defined()) {
+            text += "param scalar " + p.scalar.type().toString() + " " + p.scalar.name() + "\n";
+            continue;
+        }
+        text += std::string("param array ") + (p.isOutput ? "out " : "in ") +
+                p.tensor.dtype().toString() + " " + p.tensor.name();
+        for (const Expr& dim : p.tensor.shape()) {
+            if (const auto* imm = dim.as<IntImmNode>())
+                text += " " + std::to_string(imm->value);
+            else if (const auto* v = dim.as<VarNode>())
+                text += " " + v->name;
+            else
+                throw UserError("cannot save '" + entry + "': the shape of '" + p.tensor.name() +
+                                "' has the extent " + toString(dim) +
+                                "; a saved kernel's extents are constants or variables");
+        }
+        text += "\n";
+    }
+    for (const Var& v : kernelScalars)
+        text += "kernel-scalar " + v.name() + "\n";
+    return text;
+}
+
+/// A kernel loaded from a shared library that a saved object file was linked into
+/// (tvm.runtime.load_module): its parameters rebuilt from the metadata, checked as a built
+/// function's are, and its entry point called directly.
+class LoadedFunction {
+public:
+    explicit LoadedFunction(const std::string& path) : m_path(path) {
+        m_library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (!m_library)
+            throw UserError("cannot load '" + path + "': " + dlerror());
+        const auto* metadata =
+            static_cast<const char*>(dlsym(m_library, "boundscope_kernel_metadata"));
+        if (!metadata)
+            fail("it holds no Boundscope kernel (it was not made from Module.save or "
+                 "export_library)");
+        parse(metadata);
+        m_entry = reinterpret_cast<int32_t (*)(void**, int64_t*)>(dlsym(m_library, m_name.c_str()));
+        if (!m_entry)
+            fail("its kernel '" + m_name + "' is missing");
+    }
+    ~LoadedFunction() {
+        if (m_library)
+            dlclose(m_library);
+    }
+    LoadedFunction(const LoadedFunction&) = delete;
+    LoadedFunction& operator=(const LoadedFunction&) = delete;
+
+    const std::string& entryName() const { return m_name; }
+    std::vector<bool> paramIsArray() const { return arrayParams(m_params); }
+
+    void call(const py::args& args) const {
+        BoundCall bound = ArgumentBinder(m_name, m_params).bind(args, m_scalars);
+        py::gil_scoped_release release;
+        run(bound);
+    }
+
+    std::vector<double> time(const py::list& args, int number, int repeat) const {
+        BoundCall bound = ArgumentBinder(m_name, m_params).bind(py::tuple(args), m_scalars);
+        py::gil_scoped_release release;
+        return timeRepeats(number, repeat, [&](int n) {
+            auto start = std::chrono::steady_clock::now();
+            for (int i = 0; i < n; ++i)
+                run(bound);
+            return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        });
+    }
+
+private:
+    [[noreturn]] void fail(const std::string& why) const {
+        throw UserError("cannot load '" + m_path + "': " + why);
+    }
+
+    void run(BoundCall& bound) const {
+        int32_t status = m_entry(bound.buffers.data(), bound.scalars.data());
+        if (status != 0)
+            throw UserError("kernel '" + m_name + "' stopped: " +
+                            (status > 0 && size_t(status) <= m_failures.size()
+                                 ? m_failures[size_t(status - 1)]
+                                 : "status " + std::to_string(status)));
+    }
+
+    Var variable(const std::string& name, DataType type) {
+        auto it = m_vars.find(name);
+        if (it == m_vars.end())
+            it = m_vars.emplace(name, Var(name, type)).first;
+        return it->second;
+    }
+
+    void parse(const std::string& metadata) {
+        std::istringstream lines(metadata);
+        std::string line;
+        if (!std::getline(lines, line) || line != kMetadataHeader)
+            fail("its kernel metadata is not of this Boundscope (expected '" +
+                 std::string(kMetadataHeader) + "')");
+        // Scalars first: an array's extent refers to them by name with their type.
+        std::vector<std::vector<std::string>> items;
+        while (std::getline(lines, line)) {
+            if (line.rfind("failure ", 0) == 0) {
+                m_failures.push_back(line.substr(8));
+                continue;
+            }
+            std::istringstream words(line);
+            std::vector<std::string> item;
+            for (std::string word; words >> word;)
+                item.push_back(word);
+            if (!item.empty())
+                items.push_back(std::move(item));
+        }
+        for (const auto& item : items)
+            if (item.size() == 4 && item[0] == "param" && item[1] == "scalar")
+                variable(item[3], parseDType(item[2]));
+        for (const auto& item : items) {
+            if (item[0] == "entry" && item.size() == 2) {
+                m_name = item[1];
+            } else if (item[0] == "param" && item.size() == 4 && item[1] == "scalar") {
+                m_params.push_back(Param{Tensor(), m_vars.at(item[3]), false});
+            } else if (item[0] == "param" && item.size() >= 5 && item[1] == "array") {
+                std::vector<Expr> shape;
+                for (size_t d = 5; d < item.size(); ++d) {
+                    const std::string& dim = item[d];
+                    if (!dim.empty() && std::all_of(dim.begin(), dim.end(), ::isdigit))
+                        shape.push_back(Expr(int32_t(std::stol(dim))));
+                    else
+                        shape.push_back(variable(dim, DataType::int32()));
+                }
+                Tensor t = placeholder(shape, parseDType(item[3]), item[4]);
+                m_params.push_back(Param{t, Var(), item[2] == "out"});
+            } else if (item[0] == "kernel-scalar" && item.size() == 2) {
+                auto it = m_vars.find(item[1]);
+                if (it == m_vars.end())
+                    fail("its metadata names the scalar '" + item[1] + "', which no parameter has");
+                m_scalars.push_back(it->second);
+            } else {
+                fail("its kernel metadata has a line this Boundscope does not read: '" +
+                     item[0] + "...'");
+            }
+        }
+        if (m_name.empty())
+            fail("its kernel metadata names no entry point");
+    }
+
+    std::string m_path;
+    void* m_library = nullptr;
+    std::string m_name;
+    int32_t (*m_entry)(void**, int64_t*) = nullptr;
+    std::vector<Param> m_params;
+    std::vector<Var> m_scalars;
+    std::map<std::string, Var> m_vars;
+    std::vector<std::string> m_failures;
+};
+
+void bindLoadedFunction(py::module_& m) {
+    py::class_<LoadedFunction, std::shared_ptr<LoadedFunction>>(m, "_LoadedFunction")
+        .def_property_readonly("entry_name", &LoadedFunction::entryName)
+        .def_property_readonly("param_is_array", &LoadedFunction::paramIsArray)
+        .def("__call__", &LoadedFunction::call, Located())
+        .def("_time", &LoadedFunction::time, py::arg("args"), py::arg("number"),
+             py::arg("repeat"), Located());
+    m.def(
+        "_load_library",
+        [](const std::string& path) { return std::make_shared<LoadedFunction>(path); },
+        py::arg("path"), Located());
+}
+
+#ifdef BOUNDSCOPE_WITH_LLVM
+
 /// The JIT every built function compiles into; each kernel keeps its own resource tracker, so
 /// destroying a built function frees its code.
 LlvmJit& sharedJit() {
@@ -251,30 +630,10 @@ public:
     BuiltFunction(const Schedule& s, const py::list& args, const std::string& name,
                   BoundRules rules, const std::vector<std::string>& disabledPasses,
                   const py::list& userPasses) {
-        std::vector<Tensor> tensors;
-        for (py::handle a : args) {
-            if (py::isinstance<Tensor>(a)) {
-                Tensor t = a.cast<Tensor>();
-                m_params.push_back(Param{t, Var(), t.op.as<PlaceholderOpNode>() == nullptr});
-                tensors.push_back(t);
-            } else if (py::isinstance<VarNode>(a)) {
-                m_params.push_back(Param{Tensor(), a.cast<Var>(), false});
-            } else {
-                throw UserError("tvm.build: arguments must be tensors or variables, got " +
-                                std::string(py::str(a.get_type().attr("__name__"))));
-            }
-        }
-        std::vector<Var> scalars;
-        for (const Param& p : m_params)
-            if (p.scalar.defined())
-                scalars.push_back(p.scalar);
-        ProgramRecorder::current().show(s, tensors, scalars);
         auto start = std::chrono::steady_clock::now();
-        LowerOptions options;
-        options.rules = rules;
-        options.scalarArgs = scalars;
-        applyPassContext(options, disabledPasses, userPasses);
-        m_func = lower(s, tensors, options).func;
+        ParamList params = parseParams(args);
+        m_params = params.params;
+        m_func = lowerForBuild(s, params, rules, disabledPasses, userPasses).func;
         m_lowerSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         m_kernel = cpuKernelOf(m_func, name);
         // Scalars given in `args` (`te.var("alpha", "float32")`) are parameters too, as in TVM,
@@ -294,23 +653,24 @@ public:
         m_compiled->run(bound.buffers, bound.scalars);
     }
 
-    /// Seconds per run, averaged over `number` runs, for each of `repeat` repetitions (TVM's
-    /// time_evaluator; the arguments are checked once).
+    /// Seconds per run for each repetition (TVM's time_evaluator; the arguments are checked
+    /// once).
     std::vector<double> time(const py::list& args, int number, int repeat) const {
-        if (number < 1 || repeat < 1)
-            throw UserError("time_evaluator: number and repeat must be at least 1");
         BoundCall bound =
             ArgumentBinder(m_kernel.name, m_params).bind(py::tuple(args), m_kernel.scalars);
         py::gil_scoped_release release;
-        std::vector<double> means;
-        for (int r = 0; r < repeat; ++r) {
+        return timeRepeats(number, repeat, [&](int n) {
             auto start = std::chrono::steady_clock::now();
-            for (int i = 0; i < number; ++i)
+            for (int i = 0; i < n; ++i)
                 m_compiled->run(bound.buffers, bound.scalars);
-            std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
-            means.push_back(elapsed.count() / number);
-        }
-        return means;
+            return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        });
+    }
+
+    /// Module.save: the kernel as a position-independent object file with its metadata.
+    void save(const std::string& path) const {
+        writeKernelObject(m_kernel, kernelMetadata(m_kernel.name, m_params, m_kernel.scalars),
+                          path);
     }
 
     std::string llvmIr() const { return printLlvmIr(m_kernel); }
@@ -334,12 +694,7 @@ public:
     }
 
     /// Whether each parameter is an array (the Python side converts tvm.nd.arrays for those).
-    std::vector<bool> paramIsArray() const {
-        std::vector<bool> out;
-        for (const Param& p : m_params)
-            out.push_back(p.tensor.defined());
-        return out;
-    }
+    std::vector<bool> paramIsArray() const { return arrayParams(m_params); }
 
     const std::string& cpuName() const { return m_compiled->cpuName(); }
 
@@ -362,15 +717,14 @@ void bindBuiltFunction(py::module_& m) {
         .def("_time", &BuiltFunction::time, py::arg("args"), py::arg("number"), py::arg("repeat"),
              Located())
         .def("llvm_ir", &BuiltFunction::llvmIr, Located())
+        .def("save", &BuiltFunction::save, py::arg("path"), Located())
         .def("lowered_text", &BuiltFunction::loweredText);
     m.def(
         "_build",
         [](const Schedule& s, const py::list& args, const std::string& name, const std::string& rules,
            const std::vector<std::string>& disabledPasses, const py::list& userPasses) {
-            auto parsed = parseBoundRules(rules);
-            if (!parsed)
-                throw UserError("unknown rule set '" + rules + "': expected tvm, tvm-0.5 or tight");
-            return std::make_shared<BuiltFunction>(s, args, name, *parsed, disabledPasses, userPasses);
+            return std::make_shared<BuiltFunction>(s, args, name, parseRules(rules),
+                                                   disabledPasses, userPasses);
         },
         py::arg("schedule"), py::arg("args"), py::arg("name"), py::arg("rules") = "tvm",
         py::arg("disabled_passes") = std::vector<std::string>(), py::arg("user_passes") = py::list(),
@@ -398,6 +752,8 @@ void bindBuiltFunction(py::module_& m) {
 
 void bindBuild(py::module_& m) {
     bindBuiltFunction(m);
+    bindCudaBuiltFunction(m);
+    bindLoadedFunction(m);
 }
 
 } // namespace bs::script

@@ -149,7 +149,18 @@ void bindCompound(py::module_& m) {
         .def_property_readonly("value", [](const CastNode& n) { return n.value; });
     NodeClass<CallNode>(m, "Call")
         .def_property_readonly("name", [](const CallNode& n) { return n.name; })
-        .def_property_readonly("args", [](const CallNode& n) { return n.args; });
+        .def_property_readonly("args", [](const CallNode& n) { return n.args; })
+        .def_property_readonly("_kind", [](const CallNode& n) {
+            switch (n.callKind) {
+            case CallKind::Intrinsic:
+                return "intrinsic";
+            case CallKind::PureExtern:
+                return "pure_extern";
+            case CallKind::Extern:
+                break;
+            }
+            return "extern";
+        });
     NodeClass<ProducerLoadNode>(m, "ProducerLoad")
         .def_property_readonly("producer", [](const ProducerLoadNode& n) { return n.tensor; })
         .def_property_readonly("indices", [](const ProducerLoadNode& n) { return n.indices; });

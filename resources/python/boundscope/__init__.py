@@ -24,7 +24,7 @@ from .te import *  # noqa: E402,F401,F403
 from .te import __all__ as _te_all  # noqa: E402
 from . import te  # noqa: E402,F401
 from . import arith  # noqa: E402,F401
-from . import stmt, ir_module  # noqa: E402,F401
+from . import stmt, ir_module, intrin  # noqa: E402,F401
 from .container import Map, Array  # noqa: E402,F401
 from .tc import tc, TcProgram, TcWarning  # noqa: E402,F401
 from .graph import graph, Graph  # noqa: E402,F401

@@ -163,10 +163,18 @@ def call_pure_extern(dtype, func_name, *args, span=None):
 
 
 def call_intrin(dtype, func_name, *args, span=None):
-    """tvm.tir.call_intrin(dtype, "tir.name", args...): a built-in intrinsic."""
+    """tvm.tir.call_intrin(dtype, "tir.name", args...): a call of an operator, built in (te's
+    math functions are the same calls as tvm.te.exp builds) or registered with
+    tvm.ir.register_op_attr."""
     del span
-    name = func_name[4:] if func_name.startswith("tir.") else func_name
-    return _core._make_call(str(dtype), name, list(args), "intrinsic")
+    from .intrin import MATH_FUNCTIONS, is_registered
+    op_name = func_name if func_name.startswith("tir.") else "tir." + func_name
+    if not is_registered(op_name):
+        raise _core.TVMError("call_intrin: operator %s is not registered (register it with "
+                             "tvm.ir.register_op_attr)" % op_name)
+    name = op_name[4:]
+    kind = "pure_extern" if name in MATH_FUNCTIONS else "intrinsic"
+    return _core._make_call(str(dtype), name, list(args), kind)
 
 
 def _from_fields(fields):

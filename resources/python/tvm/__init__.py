@@ -15,7 +15,8 @@ from ._placeholder import missing as _missing
 from .error import TVMError  # noqa: F401
 from .ir import Range, PrimExpr, IRModule  # noqa: F401
 from .runtime import const, convert  # noqa: F401
-from .driver import build, cpu, device  # noqa: F401 - tvm.build on the CPU (LLVM)
+from .driver import build, cpu, cuda, device  # noqa: F401 - tvm.build (LLVM, CUDA)
+from .nd import gpu, opencl, cl  # noqa: F401
 from ._ffi import register_func, get_global_func  # noqa: F401
 from . import contrib  # noqa: F401
 

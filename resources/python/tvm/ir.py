@@ -1,5 +1,6 @@
 """tvm.ir: the base classes of TVM's IR that scripts name (Range, PrimExpr), its containers,
-IRModule (what tvm.lower returns) and structural equality."""
+IRModule (what tvm.lower returns), structural equality, and the operator registry (Op,
+register_op_attr, register_intrin_lowering)."""
 
 import boundscope as _bs
 
@@ -14,7 +15,9 @@ Array = _bs.Array
 IRModule = _bs.ir_module.IRModule
 structural_equal = _bs.stmt.structural_equal
 assert_structural_equal = _bs.stmt.assert_structural_equal
-
+Op = _bs.intrin.Op
+register_op_attr = _bs.intrin.register_op_attr
+register_intrin_lowering = _bs.intrin.register_intrin_lowering
 
 
 def save_json(node):

@@ -286,6 +286,41 @@ TEST(CliRun, ScansRunAndCheckOnTheCpuAndInTheGpuEmulation) {
     EXPECT_NE(r.out.find("check      passed"), std::string::npos) << r.out;
 }
 
+TEST(CliLower, APassTheScriptAddsRunsInTheAnalysisAndCanBeShownRightAfter) {
+    // tir.add_lower_pass (TVM's low_level_custom_pass tutorial): the CLI's own lowering runs it.
+    CommandResult r = runCli("lower user_pass_vectorize.py");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("for (i.outer, 0, 16) {"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("c[ramp("), std::string::npos) << r.out;
+    r = runCli("lower user_pass_vectorize.py --after vectorize");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("vectorized (i.inner, 0, 8) {"), std::string::npos) << r.out;
+    r = runCli("lower user_pass_vectorize.py --after simplify");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("for (i, 0, 128) {"), std::string::npos) << r.out;
+    r = runCli("lower user_pass_vectorize.py --after vectorise");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("--after vectorise: no such pass; expected schedule_ops, flatten, "
+                         "simplify, cse, final or a pass the script adds: vectorize"),
+              std::string::npos)
+        << r.err;
+    r = runCli("lower prefetch_rows.py --after vectorize");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("(the script adds no pass)"), std::string::npos) << r.err;
+}
+
+TEST(CliRun, TopisCudaSchedulesAreRightInTheGpuEmulation) {
+    // topi.cuda.schedule_conv2d_hwcn, topi.gpu.schedule_dense_small_batch (a cross-thread
+    // reduction) and topi.cuda.schedule_injective with TVM's fallback configurations.
+    for (const char* script :
+         {"topi_cuda_conv2d_hwcn.py", "topi_gpu_dense.py", "topi_cuda_injective.py"}) {
+        CommandResult r =
+            runCli(std::string("run ") + script + " --target emulate --check --repeat 1");
+        EXPECT_EQ(r.exitCode, 0) << script << ": " << r.out << r.err;
+        EXPECT_NE(r.out.find("check      passed"), std::string::npos) << script << ": " << r.out;
+    }
+}
+
 TEST(CliRun, AnExternStageCallsItsPackedFunctionOnTheCpuAndInTheEmulation) {
     for (const char* target : {"cpu", "emulate"}) {
         CommandResult r = runCli("run " + example("extern_cblas.py") + " --target " + target +

@@ -108,3 +108,52 @@ TEST(CudaNvcc, LaunchBoundsCompile) {
     ASSERT_NE(source.find("__launch_bounds__(256)"), std::string::npos);
     expectPtx(*nvcc, dir, "bounds", source);
 }
+
+namespace {
+
+/// clang with OpenCL C support (clang-14 on Debian 12), for checking the OpenCL dialect.
+std::optional<std::string> findClang() {
+    for (const char* name : {"clang-14", "clang"}) {
+        CommandResult r = runCommand(std::string("command -v ") + name);
+        if (r.status == 0 && !r.output.empty())
+            return r.output.substr(0, r.output.find('\n'));
+    }
+    return std::nullopt;
+}
+
+bool usesWarpOperations(const std::string& error) {
+    return error.find("OpenCL C has no warp-level operations") != std::string::npos;
+}
+
+} // namespace
+
+TEST(OpenClC, EveryGeneratedKernelIsValidOpenClC) {
+    // The "opencl" target's dialect: where clang is installed, each test program's OpenCL C
+    // passes its OpenCL 1.2 front end, warnings counted as errors. Programs that reduce across
+    // a warp are refused with a message instead.
+    std::optional<std::string> clang = findClang();
+    if (!clang)
+        GTEST_SKIP() << "clang not found";
+    TempDir dir;
+    CudaCodegenOptions options;
+    options.openCl = true;
+    int checked = 0;
+    for (const GpuProgram& p : allGpuPrograms()) {
+        std::string source;
+        try {
+            source = buildCudaModule(p.body, p.name, p.arguments, options).source;
+        } catch (const UserError& e) {
+            EXPECT_TRUE(usesWarpOperations(e.what())) << p.name << ": " << e.what();
+            continue;
+        }
+        EXPECT_EQ(source.find("__global__"), std::string::npos) << source;
+        fs::path cl = dir.path / (p.name + ".cl");
+        std::ofstream(cl) << source;
+        CommandResult r = runCommand("'" + *clang + "' -x cl -cl-std=CL1.2 -Xclang "
+                                     "-finclude-default-header -fsyntax-only -Werror '" +
+                                     cl.string() + "'");
+        EXPECT_EQ(r.status, 0) << "clang rejected " << p.name << ":\n" << r.output << "\n" << source;
+        ++checked;
+    }
+    EXPECT_GT(checked, 5);
+}

@@ -3,8 +3,9 @@ from TVM's text ("llvm", "llvm -mcpu=skylake-avx512", "cuda -arch=sm_80", "c") o
 ({"kind": "cuda", "arch": "sm_80"}); it has a kind (`target.kind.name`), keys (`("cpu",)`,
 `("cuda", "gpu")`), attributes (`target.attrs["mcpu"]`, also `target.mcpu`) and an optional
 host. `with tvm.target.Target("llvm"):` makes it current (`Target.current()`), and `tvm.build`
-uses the current target when given none. Boundscope compiles for `llvm` (the CPU JIT); a `cuda`
-target is described here and built by `boundscope run --target cuda` or emulated.
+uses the current target when given none. tvm.build compiles for `llvm` (the CPU JIT), `cuda`
+(CUDA C, run when a GPU is present; `boundscope run --target emulate` runs it without one) and
+`opencl` (OpenCL C, not run here).
 """
 
 import shlex as _shlex
@@ -20,6 +21,8 @@ _KINDS = {
              "attrs": {"max_num_threads": 1024, "thread_warp_size": 32}},
     "nvptx": {"keys": ("cuda", "gpu"),
               "attrs": {"max_num_threads": 1024, "thread_warp_size": 32}},
+    "opencl": {"keys": ("opencl", "gpu"),
+               "attrs": {"max_num_threads": 256, "thread_warp_size": 1}},
 }
 # Attributes whose value is an integer in TVM's schema.
 _INT_ATTRS = ("max_num_threads", "thread_warp_size", "max_shared_memory_per_block",

@@ -181,9 +181,10 @@ std::vector<BadKernel> badKernels() {
         {"unknown intrinsic",
          {"k", {a}, {}, call("no_such_intrinsic", CallKind::Intrinsic)},
          "unknown intrinsic 'no_such_intrinsic'"},
-        {"unknown math function",
+        // A pure extern call that names no math function is a C function (call_pure_extern).
+        {"unknown pure extern function",
          {"k", {a}, {}, call("no_such_math", CallKind::PureExtern)},
-         "unknown math function 'no_such_math'"},
+         "JIT compilation of kernel 'k' failed: Symbols not found: [ no_such_math ]"},
         {"missing extern symbol",
          {"k", {a}, {}, call("no_such_function", CallKind::Extern)},
          "JIT compilation of kernel 'k' failed: Symbols not found: [ no_such_function ]"},

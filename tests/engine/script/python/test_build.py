@@ -144,7 +144,9 @@ def test_static_shape_mismatch():
 def test_unsupported_targets_and_arrays():
     A, B, C = matmul(4, 4, 4)
     s = te.create_schedule(C.op)
-    expect_error(lambda: tvm.build(s, [A, B, C], target="cuda"), "target 'cuda' is not supported")
+    expect_error(lambda: tvm.build(s, [A, B, C], target="metal"), "Target kind \"metal\" is not defined")
+    expect_error(lambda: tvm.build(s, [A, B, C], target="c"), "target 'c' is not supported")
+    expect_error(lambda: tvm.build(s, [A, B, C], target="cuda"), "binds no loop to a GPU thread")
     expect_error(lambda: tvm.nd.empty((2, "x")), "shape must be a tuple of ints")
     expect_error(lambda: tvm.nd.empty((2,), "complex9"), "unknown dtype")
     x = tvm.nd.array([[1, 2], [3, 4]], dtype="int32")
