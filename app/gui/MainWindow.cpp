@@ -310,6 +310,11 @@ void MainWindow::selectDefaultStage() {
     }
     if (names.contains(selection()->stage()))
         return;
+    // A script that built no program (yet): nothing to select.
+    if (!scheduleShown(analysis).defined()) {
+        selection()->clear();
+        return;
+    }
     for (const Stage& stage : scheduleShown(analysis).stages()) {
         if (stage->isOutput) {
             selection()->select(qstr(stage.name()));

@@ -47,6 +47,23 @@ bool readsBuffer(const Expr& e, const Var& buffer) {
     return found;
 }
 
+/// TVM lowers virtual threads before code generation (InjectVirtualThread interleaves their
+/// code); the GPU backends run them as a serial loop in each thread instead, which computes the
+/// same: each virtual thread's part in turn. Done before threadSync, so that shared memory
+/// reused from one virtual thread to the next gets its barrier.
+class VirtualThreadsAsLoops : public IRMutator {
+protected:
+    using IRMutator::visit;
+
+    Stmt visit(const AttrStmtNode* op) override {
+        const auto* iv = op->node.as<IterVarNode>();
+        if (op->key != attr::kVirtualThread || !iv)
+            return IRMutator::visit(op);
+        return ForNode::make(iv->var, makeZero(iv->var.type()), op->value, ForKind::Serial,
+                             visitStmt(op->body));
+    }
+};
+
 /// Prints one kernel: its signature, then its body two spaces in per level.
 class KernelPrinter : public StmtFunctor<void> {
 public:
@@ -433,7 +450,8 @@ std::string generateCudaSource(const HostDeviceSplit& program, const CudaCodegen
 CudaModule buildCudaModule(const Stmt& body, const std::string& functionName,
                            const std::vector<Var>& arguments, const CudaCodegenOptions& options) {
     CudaModule module;
-    module.program = splitHostDevice(body, functionName, arguments);
+    // Virtual threads first: their loops define their variables, which are no kernel parameter.
+    module.program = splitHostDevice(VirtualThreadsAsLoops().visitStmt(body), functionName, arguments);
     checkHostCode(module.program.host);
     for (DeviceKernel& kernel : module.program.kernels)
         kernel.body = threadSync(kernel.body);

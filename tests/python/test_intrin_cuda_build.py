@@ -204,6 +204,33 @@ def test_cpu_rules_and_pure_extern_calls_run_on_the_cpu():
     np.testing.assert_allclose(c.numpy(), np.log2(a.numpy()) + np.exp(a.numpy()), rtol=1e-5)
 
 
+def test_a_replacement_is_lowered_in_turn_and_must_keep_the_type():
+    # As TVM's LowerIntrin: mylog -> exp (a rule) -> expf (another rule).
+    _fresh_registry()
+    register_op_attr("tir.mylog", "TCallEffectKind", tvm.tir.CallEffectKind.Pure)
+    register_intrin_lowering("tir.mylog", target="cuda", f=lambda op: te.exp(op.args[0]),
+                             level=99)
+    register_intrin_lowering(
+        "tir.exp", target="cuda",
+        f=lambda op: tvm.tir.call_pure_extern(op.dtype, "expf", op.args[0]), level=99)
+    s, A, B = _gpu_exp(lambda x: tvm.tir.call_intrin(x.dtype, "tir.mylog", x))
+    source = tvm.build(s, [A, B], "cuda").imported_modules[0].get_source()
+    assert "expf(A[" in source and "__expf" not in source, source
+    _fresh_registry()
+    register_intrin_lowering(
+        "tir.exp", target="cuda",
+        f=lambda op: tvm.tir.call_pure_extern("int32", "foo", op.args[0]), level=99)
+    s, A, B = _gpu_exp()
+    with pytest.raises(tvm.TVMError, match="returned a int32 for a float32 call"):
+        tvm.build(s, [A, B], "cuda")
+    _fresh_registry()
+    register_intrin_lowering("tir.exp", target="cuda", f=lambda op: te.exp(op.args[0] + 1),
+                             level=99)
+    s, A, B = _gpu_exp()
+    with pytest.raises(tvm.TVMError, match="keep rewriting tir.exp"):
+        tvm.build(s, [A, B], "cuda")
+
+
 def test_a_rule_must_return_an_expression():
     _fresh_registry()
     register_intrin_lowering("tir.exp", target="default", f=lambda op: None, level=99)

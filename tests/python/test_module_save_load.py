@@ -103,8 +103,59 @@ def test_what_cannot_be_saved_or_loaded_says_why():
     cc.create_shared(temp.relpath("other.so"), [temp.relpath("empty.c")])
     with pytest.raises(tvm.TVMError, match="holds no Boundscope kernel"):
         tvm.runtime.load_module(temp.relpath("other.so"))
+    with pytest.raises(tvm.TVMError, match="exports a shared library"):
+        _vector_add().export_library(temp.relpath("f.tar"))
     with pytest.raises(RuntimeError, match="Compilation error"):
         cc.create_shared(temp.relpath("bad.so"), [temp.relpath("missing.o")])
+
+
+def test_names_a_library_cannot_keep_are_refused_when_saving():
+    A = te.placeholder((4,), name="my A")
+    B = te.compute((4,), lambda i: A[i] + 1, name="B")
+    temp = utils.tempdir()
+    with pytest.raises(tvm.TVMError, match="the tensor 'my A' is not a name a saved kernel can keep"):
+        tvm.build(te.create_schedule(B.op), [A, B], name="f").save(temp.relpath("f.o"))
+
+
+def _library_with_metadata(temp, name, lines):
+    # A shared library as Module.save's would be, with the given metadata lines.
+    text = "\\n".join(["boundscope-kernel 1", "entry k"] + lines) + "\\n"
+    with open(temp.relpath(name + ".cc"), "w") as src:
+        src.write('extern "C" { extern const char boundscope_kernel_metadata[] = "%s";\n'
+                  "int k(void** b, long* s) { return 0; } }\n" % text)
+    cc.create_shared(temp.relpath(name + ".so"), [temp.relpath(name + ".cc")])
+    return temp.relpath(name + ".so")
+
+
+def test_malformed_metadata_is_one_error_naming_the_file():
+    temp = utils.tempdir()
+    good = _library_with_metadata(temp, "good", ["param array in float32 A 4",
+                                                 "param array out float32 B 3000000000"])
+    f = tvm.runtime.load_module(good)
+    assert f.entry_name == "k"
+    for name, lines, message in (
+            ("huge", ["param array in float32 A 99999999999999999999999"], "too large"),
+            ("negative", ["param array in float32 A -4"], "has the extent '-4'"),
+            ("dtype", ["param array in floaty A 4"], "floaty"),
+            ("twice", ["param scalar int32 n", "param scalar int64 n"], "two types"),
+            ("unknown", ["frobnicate 1"], "does not read: 'frobnicate...'"),
+            ("dangling", ["kernel-scalar m"], "names the scalar 'm'")):
+        path = _library_with_metadata(temp, name, lines)
+        with pytest.raises(tvm.TVMError, match="cannot load '.*%s.so': .*%s" % (name, message)):
+            tvm.runtime.load_module(path)
+
+
+def test_a_custom_temporary_directory_must_be_new():
+    temp = utils.tempdir()
+    existing = temp.relpath("existing")
+    os.mkdir(existing)
+    with pytest.raises(FileExistsError):
+        utils.tempdir(existing)
+    assert os.path.isdir(existing)
+    fresh = utils.tempdir(temp.relpath("fresh"))
+    assert os.path.isdir(fresh.temp_dir)
+    fresh.remove()
+    assert not os.path.exists(temp.relpath("fresh"))
 
 
 if __name__ == "__main__":

@@ -153,6 +153,20 @@ void ScriptDocument::replaceText(const QString& text) {
     // Another script: a stage of the previous one that happens to share a name is not the
     // stage to show (the new analysis selects its default).
     m_selection->clear();
+    // Nothing of the previous script may show under the new one's name, even when the new one
+    // fails before it builds a program: the views say it is being analysed until it has been,
+    // and a rules change has no old program to re-analyse.
+    m_program = Program();
+    m_programSource.clear();
+    m_problem.reset();
+    m_analysis = std::make_shared<const Analysis>(failedAnalysis(
+        Program(), m_options,
+        Diagnostic{tr("Analysing %1…").arg(m_scriptName).toStdString(), SourceLocation{},
+                   Severity::Note}));
+    m_analysisIsCurrent = false;
+    m_awaitingFirstAnalysis = true;
+    Q_EMIT analysisChanged();
+    Q_EMIT problemChanged();
     m_text->setPlainText(text);
     m_text->clearUndoRedoStacks();
     m_text->setModified(false);
@@ -184,7 +198,16 @@ void ScriptDocument::onFinished(const AnalysisOutcome& outcome) {
     if (outcome.analysis) {
         m_analysis = outcome.analysis;
         Q_EMIT analysisChanged();
+    } else if (m_awaitingFirstAnalysis) {
+        // The script's first run built nothing: the views show its failure, not an older
+        // script's program.
+        m_analysis = std::make_shared<const Analysis>(failedAnalysis(
+            Program(), m_options,
+            outcome.error.value_or(Diagnostic{"the script built no program", SourceLocation{}})));
+        m_analysisIsCurrent = true;
+        Q_EMIT analysisChanged();
     }
+    m_awaitingFirstAnalysis = false;
     Q_EMIT problemChanged();
     Q_EMIT analysisFinished();
 }

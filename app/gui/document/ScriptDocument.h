@@ -71,7 +71,10 @@ public:
 
     /// What the views show: the latest Analysis, or, when the latest run failed, the program
     /// it built up to the failing line (nothing lowered, its `error` set); the last one that
-    /// built a program when the latest built none (a syntax error). Null before the first.
+    /// built a program when the latest built none (a syntax error) and the script was analysed
+    /// before. A newly loaded script (a file, an example) shows no program until its first run
+    /// ends: an Analysis whose `error` is a Note saying so, then its own failure when that run
+    /// built nothing. Null before the first script.
     const std::shared_ptr<const Analysis>& analysis() const { return m_analysis; }
     /// Whether the views show a program from the latest run (false: an older one, stale).
     bool analysisIsCurrent() const { return m_analysisIsCurrent; }
@@ -117,6 +120,8 @@ private:
 
     std::shared_ptr<const Analysis> m_analysis;
     bool m_analysisIsCurrent = false;
+    /// A new script was loaded and has not been analysed yet (m_analysis says so).
+    bool m_awaitingFirstAnalysis = false;
     std::optional<Diagnostic> m_problem;
     QString m_output;
     qint64 m_lastRunMs = 0;

@@ -59,7 +59,7 @@ std::optional<viz::Graph> buildGraphOf(const Analysis& analysis, viz::GraphKind 
                                        const QString& stageName, QString* message) {
     const viz::GraphInput input = graphInputOf(analysis);
     if (!input.schedule.defined()) {
-        *message = QStringLiteral("no analysis yet");
+        *message = analysis.error ? failureNote(analysis) : QStringLiteral("no analysis yet");
         return std::nullopt;
     }
     const int index = stageIndexOf(input.schedule, stageName);

@@ -225,6 +225,9 @@ QString problemStage(const Diagnostic& error) {
 QString failureNote(const Analysis& analysis) {
     if (!analysis.error)
         return QString();
+    // Not a failure: why there is nothing to show yet (a new script being analysed).
+    if (analysis.error->severity == Severity::Note)
+        return QString::fromStdString(analysis.error->message);
     // The message itself is under the script, at its line: the views only point there.
     const int line = analysis.error->location.line;
     return line > 0 ? QStringLiteral("The schedule fails at line %1 (the message is under the "
@@ -238,6 +241,8 @@ namespace {
 /// The stage named `name` as the script wrote it (its lines and attach point), else as
 /// normalize made it (rfactor's `B.repl`).
 Stage findScriptStage(const Analysis& analysis, const QString& name) {
+    if (!analysis.program.schedule.defined())
+        return Stage();
     const Stage stage = findStageByName(analysis.program.schedule, name);
     return stage.defined() ? stage : findStageByName(scheduleShown(analysis), name);
 }

@@ -20,7 +20,10 @@ namespace bs::gui {
 
 namespace {
 
-const char *const kTargetKey = "run/target";
+/// The target chosen for CPU schedules and for GPU schedules (each remembered apart, so a GPU
+/// program's emulate does not carry over to a CPU program).
+const char *const kCpuTargetKey = "run/target/cpu";
+const char *const kGpuTargetKey = "run/target/gpu";
 const char *const kRepeatKey = "run/repeat";
 
 QString targetLabel(RunTarget target) {
@@ -42,7 +45,8 @@ QString msText(double ms) {
 } // namespace
 
 QStringList runHeaders() {
-    return {QStringLiteral("Target"),    QStringLiteral("Runs"),     QStringLiteral("Best ms"),
+    return {QStringLiteral("Program"),   QStringLiteral("Target"),   QStringLiteral("Runs"),
+            QStringLiteral("Best ms"),
             QStringLiteral("Median ms"), QStringLiteral("Spread"),   QStringLiteral("GFLOP/s"),
             QStringLiteral("Check"),     QStringLiteral("Baseline"), QStringLiteral("Device")};
 }
@@ -59,12 +63,13 @@ QString baselineComparison(double bestMs, double baselineMs) {
     return QStringLiteral("%1× slower").arg(1.0 / ratio, 0, 'f', 2);
 }
 
-TableRow runRow(const RunReport &report, int runs, std::optional<double> baselineMs) {
+TableRow runRow(const QString &program, const RunReport &report, int runs,
+               std::optional<double> baselineMs) {
     TableRow row;
     QString check = QStringLiteral("not checked");
     if (report.checked)
         check = report.passed ? QStringLiteral("pass") : QStringLiteral("FAIL");
-    row.cells << targetLabel(report.target) << QString::number(runs) << msText(report.bestMs)
+    row.cells << program << targetLabel(report.target) << QString::number(runs) << msText(report.bestMs)
               << msText(report.medianMs)
               << QStringLiteral("%1 %").arg(report.spread * 100.0, 0, 'f', 1)
               << QString::number(report.gflops, 'f', 3) << check
@@ -76,7 +81,7 @@ TableRow runRow(const RunReport &report, int runs, std::optional<double> baselin
     QStringList times;
     for (double t : report.timesMs)
         times << msText(t);
-    row.toolTips << QString() << times.join(QStringLiteral(", "))
+    row.toolTips << QString() << QString() << times.join(QStringLiteral(", "))
                  << QStringLiteral("compile %1 ms").arg(msText(report.compileMs)) << QString()
                  << QStringLiteral("(slowest - fastest) / median")
                  << QStringLiteral("%1 FLOP, %2 GB/s").arg(report.flops).arg(report.gbps, 0, 'f', 2)
@@ -88,6 +93,7 @@ TableRow runRow(const RunReport &report, int runs, std::optional<double> baselin
 
 struct RunPanel::Outcome {
     RunTarget target = RunTarget::Cpu;
+    QString program; ///< the script that was run (the Program column)
     std::optional<RunReport> report;
     QString error;
 };
@@ -112,8 +118,11 @@ RunPanel::RunPanel(QWidget *parent)
     m_baselineButton->setToolTip(tr("Keep the latest best time to compare later runs with"));
     m_status->setWordWrap(true);
     QSettings settings;
-    m_preferred = RunTarget(settings.value(QLatin1String(kTargetKey), int(RunTarget::Cpu)).toInt());
-    setTarget(m_preferred);
+    m_preferredCpu =
+        RunTarget(settings.value(QLatin1String(kCpuTargetKey), int(RunTarget::Cpu)).toInt());
+    m_preferredGpu =
+        RunTarget(settings.value(QLatin1String(kGpuTargetKey), int(RunTarget::Emulate)).toInt());
+    setTarget(m_preferredCpu);
     m_repeat->setValue(settings.value(QLatin1String(kRepeatKey), 10).toInt());
 
     auto *controls = new QHBoxLayout;
@@ -139,8 +148,9 @@ RunPanel::RunPanel(QWidget *parent)
     connect(m_baselineButton, &QPushButton::clicked, this, &RunPanel::saveBaseline);
     // Only the user's own choice is remembered, not a move off a target that does not fit.
     connect(m_target, &QComboBox::activated, this, [this] {
-        m_preferred = target();
-        QSettings().setValue(QLatin1String(kTargetKey), int(m_preferred));
+        (m_gpuSchedule ? m_preferredGpu : m_preferredCpu) = target();
+        QSettings().setValue(QLatin1String(m_gpuSchedule ? kGpuTargetKey : kCpuTargetKey),
+                             int(target()));
     });
     connect(m_repeat, &QSpinBox::valueChanged, this,
             [](int runs) { QSettings().setValue(QLatin1String(kRepeatKey), runs); });
@@ -182,8 +192,9 @@ void RunPanel::updateTargets() {
     }
     if (!m_analysis)
         return;
-    if (targetFits(m_preferred))
-        setTarget(m_preferred);
+    const RunTarget preferred = m_gpuSchedule ? m_preferredGpu : m_preferredCpu;
+    if (targetFits(preferred) && (preferred != RunTarget::Cpu || runHasLlvm()))
+        setTarget(preferred);
     else if (!targetFits(target()))
         setTarget(m_gpuSchedule || !runHasLlvm() ? RunTarget::Emulate : RunTarget::Cpu);
 }
@@ -235,7 +246,8 @@ bool RunPanel::run(bool check) {
     m_status->setText(
         tr("%1 on %2…").arg(check ? tr("Checking") : tr("Running"), targetLabel(request.target)));
     // The Analysis is shared and immutable: the worker keeps it alive while it runs.
-    std::thread([mailbox = m_mailbox, analysis = m_analysis, request] {
+    std::thread([mailbox = m_mailbox, analysis = m_analysis, request,
+                 program = m_scriptName.isEmpty() ? tr("untitled") : m_scriptName] {
         auto outcome = std::make_shared<Outcome>();
         try {
             outcome->report = runKernel(*analysis->lowered, request);
@@ -245,6 +257,7 @@ bool RunPanel::run(bool check) {
             outcome->error = QStringLiteral("internal error: %1").arg(QString::fromUtf8(e.what()));
         }
         outcome->target = request.target;
+        outcome->program = program;
         mailbox->post(
             [outcome, runs = request.repeat](RunPanel *panel) { panel->onOutcome(outcome, runs); });
     }).detach();
@@ -257,7 +270,7 @@ void RunPanel::onOutcome(const std::shared_ptr<Outcome> &outcome, int runs) {
     if (outcome->report) {
         m_lastReport = outcome->report;
         const std::optional<double> base = baselineFor(m_lastReport->target);
-        m_rows.prepend(runRow(*m_lastReport, runs, base));
+        m_rows.prepend(runRow(outcome->program, *m_lastReport, runs, base));
         m_model->setRows(m_rows);
         // Emulated times are the interpreter's, not a GPU's: say so where they are read.
         const QString where = m_lastReport->target == RunTarget::Emulate

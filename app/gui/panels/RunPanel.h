@@ -33,7 +33,9 @@ template <class Receiver> class Mailbox;
 
 /// The table's headers and the row of one result (widget-free, for the panel and its tests).
 QStringList runHeaders();
-TableRow runRow(const RunReport &report, int runs, std::optional<double> baselineMs);
+/// `program` is the script that was run: rows of several programs stay apart in the table.
+TableRow runRow(const QString &program, const RunReport &report, int runs,
+                std::optional<double> baselineMs);
 /// `1.50× faster` / `2.00× slower` / `same` for a best time against the baseline's.
 QString baselineComparison(double bestMs, double baselineMs);
 
@@ -94,7 +96,9 @@ private:
     bool m_running = false;
     bool m_gpuSchedule = false;
     /// The target the user last chose (QSettings), taken again whenever it fits.
-    RunTarget m_preferred = RunTarget::Cpu;
+    /// The user's last choice for CPU schedules and for GPU schedules.
+    RunTarget m_preferredCpu = RunTarget::Cpu;
+    RunTarget m_preferredGpu = RunTarget::Emulate;
     std::optional<RunReport> m_lastReport;
     QString m_lastError;
     QList<TableRow> m_rows;

@@ -19,6 +19,7 @@
 #include "analysis/Program.h"
 #include "arith/ConstEval.h"
 #include "codegen/CudaExecutor.h"
+#include "ir/Op.h"
 #include "ir/Printer.h"
 #include "lower/Lower.h"
 #include "run/RunKernel.h"
@@ -376,8 +377,7 @@ private:
             std::string why;
             if (!CudaRuntime::isAvailable(&why))
                 throw UserError("cannot run '" + m_func.name + "' on the cuda target: " + why +
-                                " (its CUDA source is in imported_modules[0].get_source(); "
-                                "the emulate target runs the schedule without a GPU)");
+                                " (its CUDA source is in imported_modules[0].get_source())");
             m_executor = std::make_unique<CudaExecutor>(m_module.program, m_module.source);
         }
         return *m_executor;
@@ -445,8 +445,26 @@ constexpr const char* kMetadataHeader = "boundscope-kernel 1";
 /// per line: `entry NAME`, `param array in|out DTYPE NAME DIM...` (a DIM is an integer or a
 /// variable's name) or `param scalar DTYPE NAME` in call order, `kernel-scalar NAME` in the
 /// order the entry point reads its scalars. Throws UserError for a shape it cannot describe.
+/// Whether `name` can be written in the metadata and read back as a name: no white space,
+/// not a number.
+bool isMetadataName(const std::string& name) {
+    if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0])) || name[0] == '-')
+        return false;
+    return std::none_of(name.begin(), name.end(),
+                        [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; });
+}
+
 std::string kernelMetadata(const std::string& entry, const std::vector<Param>& params,
                            const std::vector<Var>& kernelScalars) {
+    auto checkName = [&](const std::string& name, const char* what) {
+        if (!isMetadataName(name))
+            throw UserError("cannot save '" + entry + "': the " + what + " '" + name +
+                            "' is not a name a saved kernel can keep (no spaces, not a number)");
+    };
+    for (const Param& p : params)
+        checkName(p.name(), p.scalar.defined() ? "scalar" : "tensor");
+    for (const Var& v : kernelScalars)
+        checkName(v.name(), "variable");
     std::string text = std::string(kMetadataHeader) + "\nentry " + entry + "\n";
     for (const Param& p : params) {
         if (p.scalar.defined()) {
@@ -545,7 +563,6 @@ private:
         if (!std::getline(lines, line) || line != kMetadataHeader)
             fail("its kernel metadata is not of this Boundscope (expected '" +
                  std::string(kMetadataHeader) + "')");
-        // Scalars first: an array's extent refers to them by name with their type.
         std::vector<std::vector<std::string>> items;
         while (std::getline(lines, line)) {
             if (line.rfind("failure ", 0) == 0) {
@@ -559,9 +576,43 @@ private:
             if (!item.empty())
                 items.push_back(std::move(item));
         }
-        for (const auto& item : items)
-            if (item.size() == 4 && item[0] == "param" && item[1] == "scalar")
-                variable(item[3], parseDType(item[2]));
+        try {
+            build(items);
+        } catch (const UserError& e) {
+            // What the engine refused (an unknown dtype, a bad placeholder), named by the file.
+            if (e.diagnostic().message.rfind("cannot load '", 0) == 0)
+                throw;
+            fail(e.diagnostic().message);
+        }
+        if (m_name.empty())
+            fail("its kernel metadata names no entry point");
+    }
+
+    /// An extent: a non-negative integer (int32 when it fits, else int64) or a variable's name.
+    Expr extent(const std::string& dim) {
+        if (dim.empty() || !std::all_of(dim.begin(), dim.end(), ::isdigit))
+            return variable(dim, DataType::int32());
+        if (dim.size() > 18)
+            fail("its kernel metadata has the extent " + dim + ", too large");
+        const int64_t value = std::stoll(dim);
+        if (value <= std::numeric_limits<int32_t>::max())
+            return Expr(int32_t(value));
+        return makeConst(DataType::int64(), value);
+    }
+
+    void build(const std::vector<std::vector<std::string>>& items) {
+        // Scalars first: an array's extent refers to them by name with their type.
+        for (const auto& item : items) {
+            if (item.size() == 4 && item[0] == "param" && item[1] == "scalar") {
+                DataType type = parseDType(item[2]);
+                auto it = m_vars.find(item[3]);
+                if (it != m_vars.end() && it->second.type() != type)
+                    fail("its kernel metadata gives the scalar '" + item[3] + "' two types");
+                if (!isMetadataName(item[3]))
+                    fail("its kernel metadata names a scalar '" + item[3] + "'");
+                variable(item[3], type);
+            }
+        }
         for (const auto& item : items) {
             if (item[0] == "entry" && item.size() == 2) {
                 m_name = item[1];
@@ -570,11 +621,10 @@ private:
             } else if (item[0] == "param" && item.size() >= 5 && item[1] == "array") {
                 std::vector<Expr> shape;
                 for (size_t d = 5; d < item.size(); ++d) {
-                    const std::string& dim = item[d];
-                    if (!dim.empty() && std::all_of(dim.begin(), dim.end(), ::isdigit))
-                        shape.push_back(Expr(int32_t(std::stol(dim))));
-                    else
-                        shape.push_back(variable(dim, DataType::int32()));
+                    if (!isMetadataName(item[d]) &&
+                        !std::all_of(item[d].begin(), item[d].end(), ::isdigit))
+                        fail("its kernel metadata has the extent '" + item[d] + "'");
+                    shape.push_back(extent(item[d]));
                 }
                 Tensor t = placeholder(shape, parseDType(item[3]), item[4]);
                 m_params.push_back(Param{t, Var(), item[2] == "out"});
@@ -588,8 +638,6 @@ private:
                      item[0] + "...'");
             }
         }
-        if (m_name.empty())
-            fail("its kernel metadata names no entry point");
     }
 
     std::string m_path;

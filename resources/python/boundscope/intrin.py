@@ -49,6 +49,9 @@ class CallEffectKind(enum.IntEnum):
     Embedded = 5
 
 
+# How many times rules may rewrite the replacement of one call before lowering gives up.
+_MAX_RULE_DEPTH = 64
+
 # op name -> {attribute: (value, level)}: what register_op_attr registered.
 _ATTRS = {}
 # (op name, target kind) -> (rule, level): what register_intrin_lowering registered.
@@ -160,16 +163,34 @@ def lowering_pass(target_kind):
     if not rules:
         return None
 
+    depth = [0]
+
     def postorder(node):
-        rule = rules.get(op_name_of(node))
+        op_name = op_name_of(node)
+        rule = rules.get(op_name)
         if rule is None:
             return None
         out = rule(node)
         if out is None:
             raise TVMError("the %s lowering rule of %s returned None; a rule returns the "
-                           "replacement, or the call itself to keep it"
-                           % (target_kind, op_name_of(node)))
-        return out
+                           "replacement, or the call itself to keep it" % (target_kind, op_name))
+        out_dtype = getattr(out, "dtype", None)
+        if out_dtype != node.dtype:
+            raise TVMError("the %s lowering rule of %s returned a %s for a %s call; the "
+                           "replacement must have the call's type"
+                           % (target_kind, op_name, out_dtype or type(out).__name__, node.dtype))
+        if isinstance(out, _core.Call) and _core._structural_equal(out, node, False):
+            return out
+        # As TVM's LowerIntrin: the replacement is lowered in turn (a rule may produce calls
+        # other rules lower).
+        if depth[0] >= _MAX_RULE_DEPTH:
+            raise TVMError("the %s lowering rules keep rewriting %s (%d rewrites deep): a rule "
+                           "must end in a call no rule rewrites" % (target_kind, op_name, depth[0]))
+        depth[0] += 1
+        try:
+            return _core.ir_transform(out, None, postorder, ["tir.Call"])
+        finally:
+            depth[0] -= 1
 
     def run(root):
         return _core.ir_transform(root, None, postorder, ["tir.Call"])

@@ -309,6 +309,18 @@ TEST(CliLower, APassTheScriptAddsRunsInTheAnalysisAndCanBeShownRightAfter) {
     EXPECT_NE(r.err.find("(the script adds no pass)"), std::string::npos) << r.err;
 }
 
+TEST(CliCodegen, VirtualThreadsBecomeLoopsInTheCudaKernel) {
+    // TOPI's conv2d_hwcn schedule binds vthread: TVM lowers virtual threads before code
+    // generation; the CUDA C runs each thread's virtual threads as a loop.
+    CommandResult r = runCli("codegen topi_cuda_conv2d_hwcn.py --target cuda");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("for (int vthread = 0; vthread < 2; ++vthread) {"), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("float* __restrict__ Conv2dOutput) {"), std::string::npos)
+        << "the virtual threads are no kernel parameters: " << r.out;
+    EXPECT_NE(r.out.find("__syncthreads();"), std::string::npos) << r.out;
+}
+
 TEST(CliRun, TopisCudaSchedulesAreRightInTheGpuEmulation) {
     // topi.cuda.schedule_conv2d_hwcn, topi.gpu.schedule_dense_small_batch (a cross-thread
     // reduction) and topi.cuda.schedule_injective with TVM's fallback configurations.

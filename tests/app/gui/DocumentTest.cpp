@@ -34,7 +34,7 @@ private Q_SLOTS:
     void saveIntoAMissingFolderFailsWithoutWritingAnything();
     void openFileReadsTheTextAndClearsTheModifiedFlag();
     void rulesChangeReanalysesTheProgramWithoutTheScript();
-    void scriptErrorKeepsTheLastGoodAnalysis();
+    void scriptErrorKeepsTheLastGoodAnalysisOfTheSameScript();
     void stopInterruptsARunningScript();
     void newerTextSupersedesARunningScript();
     void scriptSummaryIsTheOpeningComment();
@@ -127,17 +127,31 @@ void DocumentTest::rulesChangeReanalysesTheProgramWithoutTheScript() {
     QVERIFY(document.analysis()->program.schedule.same_as(first->program.schedule));
 }
 
-void DocumentTest::scriptErrorKeepsTheLastGoodAnalysis() {
+void DocumentTest::scriptErrorKeepsTheLastGoodAnalysisOfTheSameScript() {
     ScriptDocument document;
     document.analyseProgram(sharedScopeExample());
     QVERIFY(waitForAnalysis(document));
     const auto good = document.analysis();
     QVERIFY(good && good->ok());
 
-    document.setUntitled(QStringLiteral("x = 1\ny = (\n"), QStringLiteral("broken.py"));
+    // An edit of the same script that breaks it: the views keep the last good analysis,
+    // marked as not current.
+    document.textDocument()->setPlainText(QStringLiteral("x = 1\ny = (\n"));
+    document.reanalyse();
     QVERIFY(waitForAnalysis(document));
     QVERIFY(document.problem().has_value());
     QCOMPARE(document.analysis(), good);
+    QVERIFY(!document.analysisIsCurrent());
+
+    // Another script that fails before it builds a program shows its own failure, never the
+    // previous script's analysis (issue 17, item 1).
+    document.setUntitled(QStringLiteral("x = 1\ny = (\n"), QStringLiteral("broken.py"));
+    QVERIFY(!document.analysis()->program.defined());
+    QVERIFY(waitForAnalysis(document));
+    QVERIFY(document.problem().has_value());
+    QVERIFY(document.analysis() != good);
+    QVERIFY(!document.analysis()->program.defined() && document.analysis()->error);
+    QVERIFY(document.analysisIsCurrent());
 #if BOUNDSCOPE_WITH_PYTHON
     // Python reports the unclosed parenthesis at the line where it opened.
     QCOMPARE(document.problem()->location.line, 2);

@@ -104,6 +104,7 @@ private Q_SLOTS:
     void scriptErrorShowsTheMessageAndKeepsTheViews();
     void irPassSelectorShowsEachPass();
     void irPassSelectorListsTheScriptsPassesWhereTheyRun();
+    void openingAFailingScriptShowsNothingOfThePreviousOne();
     void exportsWriteValidFiles();
     void docksCanBeAddedAndAreListedInTheViewMenu();
     void bigGraphsStayLegibleUntilFitIsAsked();
@@ -333,6 +334,53 @@ with tvm.transform.PassContext(config={"tir.add_lower_pass": [(1, vectorize)]}):
     QVERIFY2(window.irPanel()->text().contains(QStringLiteral("vectorized (i.inner, 0, 8) {")),
              qPrintable(window.irPanel()->text()));
     QCOMPARE(window.irPanel()->loweredText(), window.irPanel()->text());
+}
+
+void MainWindowTest::openingAFailingScriptShowsNothingOfThePreviousOne() {
+    // Issue 17, item 1: a file whose script fails before it builds a program must not show the
+    // previous file's analysis under its name, nor get it back on a rules change.
+    QTemporaryDir dir;
+    const QString good = dir.filePath(QStringLiteral("good.py"));
+    const QString bad = dir.filePath(QStringLiteral("bad.py"));
+    QFile goodFile(good), badFile(bad);
+    QVERIFY(goodFile.open(QIODevice::WriteOnly) && badFile.open(QIODevice::WriteOnly));
+    goodFile.write("import tvm\nfrom tvm import te\nA = te.placeholder((8,), name='A')\n"
+                   "Good = te.compute((8,), lambda i: A[i] * 2, name='Good')\n"
+                   "s = te.create_schedule(Good.op)\n");
+    badFile.write("import tvm\nA = (\n");
+    goodFile.close();
+    badFile.close();
+    MainWindow window{MainWindow::Options{false, false}};
+    window.resize(1200, 800);
+    window.show();
+    QString error;
+    QVERIFY2(window.openFile(good, &error), qPrintable(error));
+    QVERIFY(waitForAnalysis(*window.document()));
+    QVERIFY(waitForGraphs(window));
+    QVERIFY(window.irPanel()->text().contains(QStringLiteral("Good")));
+    QVERIFY(window.stageDag()->scene()->nodeItem(QStringLiteral("stage1")));
+
+    QVERIFY2(window.openFile(bad, &error), qPrintable(error));
+    // While it runs, the views already say the new script is being analysed.
+    QVERIFY(!window.document()->analysis()->program.defined());
+    QVERIFY(waitForAnalysis(*window.document()));
+    QVERIFY(waitForGraphs(window));
+    QVERIFY(window.document()->problem().has_value());
+    const Analysis& shown = *window.document()->analysis();
+    QVERIFY(!shown.program.defined() && !shown.lowered);
+    QVERIFY(window.document()->analysisIsCurrent());
+    QCOMPARE(window.irPanel()->text(), QString());
+    QVERIFY(!window.stageDag()->scene()->nodeItem(QStringLiteral("stage1")));
+    QCOMPARE(window.bounds()->model()->rowCount(), 0);
+    QCOMPARE(window.selection()->stage(), QString());
+    const QString banner = window.editorPanel()->bannerText();
+    QVERIFY2(!banner.contains(QStringLiteral("last successful analysis")), qPrintable(banner));
+    // A rules change re-runs the new script; it has no old program to re-analyse.
+    window.rulesSelector()->setCurrentIndex(
+        window.rulesSelector()->findText(QStringLiteral("tvm-0.5")));
+    QVERIFY(waitForAnalysis(*window.document()));
+    QVERIFY(!window.document()->analysis()->program.defined());
+    QCOMPARE(window.irPanel()->text(), QString());
 }
 
 void MainWindowTest::exportsWriteValidFiles() {

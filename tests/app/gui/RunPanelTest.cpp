@@ -56,6 +56,7 @@ private Q_SLOTS:
     void baselineIsSavedAndCompared();
     void nothingToRunWithoutAnAnalysis();
     void baselineComparisonText();
+    void eachRowNamesItsProgramAndEachKindKeepsItsTarget();
 };
 
 void RunPanelTest::cpuRunTimesAndChecksTheKernel() {
@@ -194,6 +195,34 @@ void RunPanelTest::baselineComparisonText() {
     QCOMPARE(baselineComparison(2.0, 1.0), QStringLiteral("2.00× slower"));
     QCOMPARE(baselineComparison(1.0, 1.01), QStringLiteral("same"));
     QCOMPARE(baselineComparison(0.0, 1.0), QStringLiteral("?"));
+}
+
+void RunPanelTest::eachRowNamesItsProgramAndEachKindKeepsItsTarget() {
+    // Issue 17, item 1: runs of several programs stay apart (a Program column), and the target
+    // chosen for a GPU program does not carry over to a CPU program.
+    ScriptDocument document;
+    RunPanel panel;
+    QVERIFY(
+        analyseExample(document, panel, QStringLiteral("ex6_shared_scope"), sharedScopeExample()));
+    auto *targets = panel.findChild<QComboBox *>(QStringLiteral("runTarget"));
+    targets->setCurrentIndex(targets->findData(int(RunTarget::Emulate)));
+    Q_EMIT targets->activated(targets->currentIndex());
+    QVERIFY(runAndWait(panel, true));
+    QCOMPARE(cell(panel, 0, QStringLiteral("Program")), document.scriptName());
+    const QString gpuProgram = document.scriptName();
+    QVERIFY(analyseExample(document, panel, QStringLiteral("fuse_split_attach"), fuseExample()));
+    QCOMPARE(panel.target(), runHasLlvm() ? RunTarget::Cpu : RunTarget::Emulate);
+    QVERIFY(runAndWait(panel, true));
+    QCOMPARE(panel.model()->rowCount(), 2);
+    QCOMPARE(cell(panel, 0, QStringLiteral("Program")), document.scriptName());
+    QCOMPARE(cell(panel, 1, QStringLiteral("Program")), gpuProgram);
+#if BOUNDSCOPE_WITH_PYTHON
+    QVERIFY(gpuProgram != document.scriptName());
+#endif
+    // Back on a GPU program, the GPU choice comes back.
+    QVERIFY(
+        analyseExample(document, panel, QStringLiteral("ex6_shared_scope"), sharedScopeExample()));
+    QCOMPARE(panel.target(), RunTarget::Emulate);
 }
 
 BS_GUI_TEST_SUITE(RunPanelTest);

@@ -10,7 +10,9 @@ class TempDirectory:
 
     def __init__(self, custom_path=None, keep_for_debug=False):
         if custom_path:
-            os.makedirs(custom_path, exist_ok=True)
+            # As TVM: a new directory (FileExistsError for one that exists, which removing the
+            # temporary directory would delete).
+            os.mkdir(custom_path)
             self.temp_dir = custom_path
         else:
             self.temp_dir = tempfile.mkdtemp(prefix="tvm_")

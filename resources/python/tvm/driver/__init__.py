@@ -156,6 +156,9 @@ class Module(_Function):
         if self._device_module is not None:
             raise TVMError("export_library: a cuda build cannot be exported as a library here; "
                            "its CUDA source is imported_modules[0].get_source()")
+        if fcompile is None and not file_name.endswith(".so"):
+            raise TVMError("export_library: %r: Boundscope exports a shared library ('.so'), "
+                           "not an archive of objects" % (file_name,))
         with tempfile.TemporaryDirectory(prefix="boundscope_export_") as temp:
             obj = os.path.join(temp, "lib0.o")
             self.save(obj)

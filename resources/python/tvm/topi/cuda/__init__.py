@@ -9,14 +9,8 @@ from tvm.autotvm.task.space import SplitEntity
 from tvm.target import Target
 
 from .. import nn, tag
+from ..transform import _product
 from ..._placeholder import missing as _missing
-
-
-def _prod(shape):
-    total = 1
-    for extent in shape:
-        total = total * extent
-    return total
 
 
 def schedule_injective_from_existing(sch, out):
@@ -25,7 +19,7 @@ def schedule_injective_from_existing(sch, out):
     fused = sch[out].fuse(*sch[out].op.axis)
     num_thread = Target.current(allow_none=False).max_num_threads
     max_block = 256
-    size = _prod(out.shape)
+    size = _product(out.shape)
     const_size = int(size.value) if hasattr(size, "value") else (size if isinstance(size, int) else 0)
     if const_size > max_block * num_thread:
         xo, xi = sch[out].split(fused, factor=num_thread * max_block)
