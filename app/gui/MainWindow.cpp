@@ -128,6 +128,7 @@ QDockWidget* MainWindow::addDock(QWidget* content, const QString& title,
     auto* dock = new QDockWidget(title, this);
     // saveState/restoreState find docks by objectName; without one they silently fail.
     dock->setObjectName(objectName);
+    dock->setProperty("baseTitle", title);
     dock->setWidget(content);
     addDockWidget(area, dock);
     if (tabifyWith)
@@ -137,6 +138,20 @@ QDockWidget* MainWindow::addDock(QWidget* content, const QString& title,
         m_viewMenu->insertAction(m_viewMenu->actions().value(m_docks.size() - 1),
                                  dock->toggleViewAction());
     return dock;
+}
+
+void MainWindow::setViewsOutOfDate(bool outOfDate) {
+    if (outOfDate == m_viewsOutOfDate)
+        return;
+    m_viewsOutOfDate = outOfDate;
+    for (QDockWidget* d : m_docks) {
+        const QString base = d->property("baseTitle").toString();
+        // The Output dock shows the latest run's output, not an analysis.
+        if (base.isEmpty() || d->objectName() == QLatin1String("outputDock"))
+            continue;
+        d->setWindowTitle(outOfDate ? tr("%1 (out of date: analysing the edit…)").arg(base)
+                                    : base);
+    }
 }
 
 QDockWidget* MainWindow::dock(const QString& objectName) const {
@@ -261,10 +276,24 @@ void MainWindow::wireDocument() {
     connect(m_document, &ScriptDocument::fileChanged, this,
             [this] { m_editorPanel->setTcSource(m_document->isTcSource()); });
     connect(m_document, &ScriptDocument::modificationChanged, this, &MainWindow::updateTitle);
+    // Issue 17, item 1: while an edit is re-analysed, the views still show the previous
+    // analysis; after a moment (so quick analyses do not flicker) their titles say so.
+    m_outOfDateTimer = new QTimer(this);
+    m_outOfDateTimer->setSingleShot(true);
+    m_outOfDateTimer->setInterval(300);
+    connect(m_outOfDateTimer, &QTimer::timeout, this, [this] {
+        const auto& shown = m_document->analysis();
+        setViewsOutOfDate(m_document->isBusy() && shown && shown->program.defined());
+    });
     connect(m_document, &ScriptDocument::busyChanged, this, [this](bool busy) {
         m_stopAction->setEnabled(busy);
-        if (busy)
+        if (busy) {
             statusBar()->showMessage(tr("Running %1…").arg(m_document->scriptName()));
+            m_outOfDateTimer->start();
+        } else {
+            m_outOfDateTimer->stop();
+            setViewsOutOfDate(false);
+        }
     });
     for (GraphPanel* panel : graphPanels())
         connect(panel, &GraphPanel::exportRequested, this, [this, panel] { exportGraph(panel); });

@@ -13,6 +13,7 @@
 #include "Dialogs.h"
 
 #include <QMainWindow>
+#include <QTimer>
 
 class QAction;
 class QComboBox;
@@ -80,6 +81,9 @@ public:
                          Qt::DockWidgetArea area, QDockWidget* tabifyWith = nullptr);
     /// The dock named `objectName`, or null.
     QDockWidget* dock(const QString& objectName) const;
+    /// Whether the views are marked out of date: a re-analysis of an edit has been running for
+    /// a moment, and every view's dock title says the view shows the previous analysis.
+    bool viewsMarkedOutOfDate() const { return m_viewsOutOfDate; }
     QMenu* viewMenu() const { return m_viewMenu; }
     QMenu* analysisMenu() const { return m_analysisMenu; }
     QMenu* exportMenu() const { return m_exportMenu; }
@@ -160,6 +164,10 @@ private:
     TcRangesPanel* m_tcRanges = nullptr;
     OutputPanel* m_output = nullptr;
     QList<QDockWidget*> m_docks;
+    /// Started when a re-analysis starts; when it fires first, the views are marked out of date.
+    QTimer* m_outOfDateTimer = nullptr;
+    bool m_viewsOutOfDate = false;
+    void setViewsOutOfDate(bool outOfDate);
 
     QToolBar* m_toolBar = nullptr;
     QComboBox* m_rules = nullptr;

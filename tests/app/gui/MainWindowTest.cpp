@@ -105,6 +105,7 @@ private Q_SLOTS:
     void irPassSelectorShowsEachPass();
     void irPassSelectorListsTheScriptsPassesWhereTheyRun();
     void openingAFailingScriptShowsNothingOfThePreviousOne();
+    void viewsAreMarkedOutOfDateDuringALongAnalysis();
     void exportsWriteValidFiles();
     void docksCanBeAddedAndAreListedInTheViewMenu();
     void bigGraphsStayLegibleUntilFitIsAsked();
@@ -381,6 +382,24 @@ void MainWindowTest::openingAFailingScriptShowsNothingOfThePreviousOne() {
     QVERIFY(waitForAnalysis(*window.document()));
     QVERIFY(!window.document()->analysis()->program.defined());
     QCOMPARE(window.irPanel()->text(), QString());
+}
+
+void MainWindowTest::viewsAreMarkedOutOfDateDuringALongAnalysis() {
+    // Issue 17, item 1: while an edit is re-analysed, the views say they show the previous
+    // analysis; when it ends, they are current again.
+    Fixture f;
+    QVERIFY(f.show(sharedScopeExample()));
+    QDockWidget* dag = f.window.dock(QStringLiteral("stageDagDock"));
+    QCOMPARE(dag->windowTitle(), QStringLiteral("Stage DAG"));
+    f.window.document()->textDocument()->setPlainText(
+        sharedScopeScript() + QStringLiteral("\nimport time\ntime.sleep(1.5)\n"));
+    f.window.document()->reanalyse();
+    QVERIFY(QTest::qWaitFor([&] { return f.window.viewsMarkedOutOfDate(); }, 1400));
+    QCOMPARE(dag->windowTitle(), QStringLiteral("Stage DAG (out of date: analysing the edit…)"));
+    QCOMPARE(f.window.dock(QStringLiteral("outputDock"))->windowTitle(), QStringLiteral("Output"));
+    QVERIFY(waitForAnalysis(*f.window.document()));
+    QVERIFY(!f.window.viewsMarkedOutOfDate());
+    QCOMPARE(dag->windowTitle(), QStringLiteral("Stage DAG"));
 }
 
 void MainWindowTest::exportsWriteValidFiles() {
