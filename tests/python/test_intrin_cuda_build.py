@@ -108,6 +108,18 @@ def test_an_opencl_build_has_the_opencl_c_and_is_not_run_here():
         tvm.nd.array(np.zeros(4, "float32"), tvm.cl(0))
 
 
+def test_tvms_builtins_need_no_registration_and_gpu_tests_skip_without_a_gpu():
+    # TVM's tensor-core tests build tvm_load_matrix_sync calls with call_intrin.
+    call = tvm.tir.call_intrin("handle", "tir.tvm_load_matrix_sync", 0, 16, 16, 16, 0)
+    assert call.op.name == "tir.tvm_load_matrix_sync"
+
+    def needs_gpu():
+        pass
+
+    mark = tvm.testing.requires_cuda(needs_gpu).pytestmark[-1]
+    assert mark.name == "skipif" and bool(mark.args[0]) == (not tvm.cuda(0).exist)
+
+
 def test_devices_by_name():
     assert tvm.device("cuda", 0) == tvm.cuda(0) == tvm.gpu(0)
     assert tvm.device("llvm", 1) == tvm.cpu(1) != tvm.cuda(1)

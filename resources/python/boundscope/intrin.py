@@ -28,14 +28,29 @@ MATH_FUNCTIONS = frozenset((
     "atan2", "fmod", "hypot", "copysign",
 ))
 
-# The other built-in intrinsics of the engine's IR.
-BUILTIN_INTRINSICS = frozenset((
-    "likely", "if_then_else", "tvm_if_then_else", "shift_left", "shift_right", "bitwise_and",
-    "bitwise_or", "bitwise_xor", "bitwise_not", "popcount", "isnan", "isinf", "isfinite",
-    "tvm_call_packed", "tvm_storage_sync", "tvm_warp_shuffle", "tvm_warp_shuffle_down",
-    "tvm_warp_activemask", "tvm_thread_allreduce", "prefetch", "tvm_access_ptr",
-    "call_pure_extern", "call_extern", "reinterpret",
-))
+# The other built-in operators: TVM's tir builtins (src/tir/op/builtin.cc), whether or not the
+# engine's code generators lower them, so that call_intrin of any of them builds the call as TVM.
+BUILTIN_INTRINSICS = frozenset("""
+    address_of assume atomic_add bitwise_and bitwise_not bitwise_or bitwise_xor call_extern
+    call_llvm_intrin call_llvm_pure_intrin call_pure_extern call_spirv_pure_glsl450 clz
+    create_barriers dma_copy dma_end_group dma_start_group dma_wait dp4a end_profile_intrinsic fma
+    get_active_lane_mask if_then_else ignore_loop_partition isfinite isinf isnan isnullptr
+    large_uint_imm ldexp likely lookup_param make_filled_simdgroup_matrix mma_fill mma_store
+    nd_mem_alloc_with_scope nextafter popcount prefetch ptx_arrive_barrier
+    ptx_arrive_barrier_expect_tx ptx_commit_group ptx_cp_async ptx_cp_async_barrier
+    ptx_cp_async_bulk ptx_init_barrier_thread_count ptx_ldg32 ptx_ldmatrix ptx_mma ptx_mma_sp
+    ptx_wait_barrier ptx_wait_group q_multiply_shift q_multiply_shift_per_axis reinterpret ret
+    shift_left shift_right simdgroup_load simdgroup_multiply_accumulate simdgroup_store
+    start_profile_intrinsic texture2d_load texture2d_store tvm_access_ptr tvm_bmma_sync
+    tvm_call_cpacked tvm_call_cpacked_lowered tvm_call_packed tvm_call_packed_lowered
+    tvm_call_trace_packed tvm_call_trace_packed_lowered tvm_check_return tvm_context_id
+    tvm_fill_fragment tvm_global_barrier_kinit tvm_if_then_else tvm_load_matrix_sync
+    tvm_mma_sync tvm_stack_alloca tvm_stack_make_array tvm_stack_make_shape tvm_static_handle
+    tvm_storage_sync tvm_store_matrix_sync tvm_struct_get tvm_struct_set tvm_thread_allreduce
+    tvm_thread_context tvm_thread_invariant tvm_throw_last_error tvm_tuple tvm_warp_activemask
+    tvm_warp_shuffle tvm_warp_shuffle_down tvm_warp_shuffle_up undef vectorcombine vectorhigh
+    vectorlow vscale
+""".split())
 
 
 class CallEffectKind(enum.IntEnum):

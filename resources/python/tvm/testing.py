@@ -40,22 +40,32 @@ class _Mark:
         self.kwargs = kwargs or {}
 
 
-def _requires(reason):
-    """A decorator that skips the test: a feature Boundscope's tvm.build cannot give it."""
+def _requires(skip, reason):
+    """A decorator that skips the test when `skip()` is true (asked when the test runs)."""
 
     def decorate(test):
+        class _Lazy:
+            def __bool__(self):
+                return bool(skip())
+
         test.pytestmark = list(getattr(test, "pytestmark", [])) + [
-            _Mark("skipif", (True,), {"reason": reason})]
+            _Mark("skipif", (_Lazy(),), {"reason": reason})]
         return test
 
     return decorate
 
 
-# TVM skips these tests where the hardware is missing; here tvm.build compiles for the CPU
-# only (a CUDA kernel runs with `boundscope run --target cuda`), so they are always skipped.
-requires_cuda = _requires("tvm.build targets the CPU only in Boundscope")
+def _no_cuda():
+    from .nd import cuda
+    return not cuda(0).exist
+
+
+# As TVM's: tests that need a CUDA GPU are skipped without one. Tensor cores need float16
+# kernels, which Boundscope's CUDA code generator does not emit: always skipped.
+requires_cuda = _requires(_no_cuda, "needs a CUDA GPU (there is none here)")
 requires_gpu = requires_cuda
-requires_tensorcore = requires_cuda
+requires_tensorcore = _requires(lambda: True, "needs tensor cores (float16 kernels), which "
+                                              "Boundscope does not generate")
 
 
 def _selected(name, patterns):
