@@ -60,6 +60,13 @@ def test_cuda_injective_schedule_needs_a_target_and_binds_the_fused_output():
     # 2400 elements: 3 blocks of 1024 threads
     extents, _ = _extents(s, [A, C])
     assert extents == {"blockIdx.x": 3, "threadIdx.x": 1024}, extents
+    # a symbolic shape: half the threads, as TVM
+    n = te.var("n")
+    D = topi.nn.relu(te.placeholder((n, 5), name="D"))
+    with tvm.target.Target("cuda"):
+        s = topi.cuda.schedule_injective(D)
+    text = str(tvm.lower(s, [D.op.input_tensors[0], D], simple_mode=True))
+    assert "thread_extent = 512" in text, text
 
 
 def test_a_template_called_with_its_own_config_uses_it():

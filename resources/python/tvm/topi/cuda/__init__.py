@@ -4,7 +4,7 @@ virtual threads, 2-D thread blocks), and `schedule_injective` (the output fused 
 blocks of the target's max_num_threads threads). Schedules that read the target need one
 current (`with tvm.target.Target("cuda"):`)."""
 
-from tvm import autotvm, te
+from tvm import autotvm, te, tir
 from tvm.autotvm.task.space import SplitEntity
 from tvm.target import Target
 
@@ -14,8 +14,9 @@ from ..._placeholder import missing as _missing
 
 
 def schedule_injective_from_existing(sch, out):
-    """TVM's: the output's axes fused, split into blocks of max_num_threads threads (and into
-    at most 256 blocks' worth per outer iteration when the output is larger)."""
+    """TVM's: the output's axes fused, split into blocks of max_num_threads threads (half as many
+    for a symbolic shape; at most 256 blocks' worth per outer iteration when the output is
+    larger)."""
     fused = sch[out].fuse(*sch[out].op.axis)
     num_thread = Target.current(allow_none=False).max_num_threads
     max_block = 256
@@ -26,6 +27,10 @@ def schedule_injective_from_existing(sch, out):
         bx, tx = sch[out].split(xi, factor=num_thread)
         sch[out].reorder(bx, tx, xo)
     else:
+        # As TVM: fewer threads for a symbolic shape (a block of the whole maximum may not
+        # launch with the registers the kernel ends up needing).
+        if any(not isinstance(dim, (int, tir.IntImm)) for dim in out.shape):
+            num_thread //= 2
         factor = const_size if 0 < const_size < num_thread else num_thread
         bx, tx = sch[out].split(fused, factor=factor)
     sch[out].bind(bx, te.thread_axis("blockIdx.x"))
