@@ -67,6 +67,11 @@ struct AttachPoint {
 AttachPoint attachPointOf(const Schedule& sch, const Stage& stage) {
     // A stage at the root of its group hangs where the group is attached.
     const Stage spec = stage.attachSpec();
+    // A scan's update runs inside the scan's loop over its steps: it hangs on the scan.
+    if (spec->attachType == AttachType::ScanUpdate && spec->attachStage.defined()) {
+        const int scan = stageIndexOf(sch, spec->attachStage);
+        return scan < 0 ? AttachPoint{} : AttachPoint{scan, -1};
+    }
     if (spec->attachType != AttachType::Scope || !spec->attachStage.defined())
         return {};
     int parent = stageIndexOf(sch, spec->attachStage);

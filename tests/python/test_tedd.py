@@ -198,6 +198,36 @@ def test_a_scans_update_hangs_on_the_scan():
     findany(r"Stage_%d -> Stage_%d \[color=\"#000000\" style=dashed\]" % (u, sc), text)
 
 
+def test_the_views_are_drawn_from_the_engines_graph_models():
+    # The app's stage DAG, attach tree and relation graph give TEDD its nodes and edges.
+    import _boundscope as core
+    A = te.placeholder((64, 64), name="A")
+    B = te.compute((64, 64), lambda i, j: A[i, j] * 2, name="B")
+    C = te.compute((64, 64), lambda i, j: B[i, j] + A[j, i], name="C")
+    s = te.create_schedule(C.op)
+    AA = s.cache_read(A, "local", [B])
+    xo, xi = s[C].split(C.op.axis[0], factor=8)
+    fused = s[C].fuse(xi, C.op.axis[1])
+    s[B].compute_at(s[C], xo)
+    s[AA].compute_at(s[B], B.op.axis[0])
+    dag, attach, relations = (core._graph_model(s, kind) for kind in ("dag", "attach", "itervar"))
+    dataflow = [e for e in dag["edges"] if e["style"] == "dataflow"]
+    text = tedd.viz_dataflow_graph(s, output_dot_string=True)
+    assert len(re.findall(r"Tensor_\d+_\d+ -> Stage_\d+:I_\d+", text)) == len(dataflow)
+    text = tedd.viz_schedule_tree(s, output_dot_string=True)
+    inner = [e for e in attach["edges"] if e["from"] != "root"]
+    assert len(re.findall(r"Stage_\d+ -> Stage_\d+:IterVar_", text)) == len(inner) == 2
+    text = tedd.viz_itervar_relationship_graph(s, output_dot_string=True)
+    model_relations = [n for n in relations["nodes"] if n["kind"] == "relation"]
+    assert len(re.findall(r"\n    \w+_Relation_\d+_\d+ \[", text)) == len(model_relations) == 2
+    assert "Fuse_Relation_" in text and "Split_Relation_" in text
+    del fused
+    # Ranges of a stage computed at another come from InferBound as TVM's TEDD shows them
+    # (they were "range(N/A)": our InferBound wants a normalized schedule).
+    text = tedd.viz_schedule_tree(s, output_dot_string=True)
+    assert "i(kDataPar)<br/>T.Range((i.outer*8), 8)" in text, text
+
+
 def test_only_schedules_are_drawn():
     with pytest.raises(TypeError, match="TEDD draws a tvm.te.Schedule"):
         tedd.viz_dataflow_graph("not a schedule")

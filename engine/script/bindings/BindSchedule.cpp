@@ -499,6 +499,46 @@ void bindAnalyses(py::module_& m) {
         py::arg("schedule"), py::arg("kind"), py::arg("stage") = "", py::arg("rules") = "tvm",
         Located());
     m.def(
+        "_graph_model",
+        [](const Schedule& s, const std::string& kind) {
+            auto parsed = viz::parseGraphKind(kind);
+            if (!parsed)
+                throw UserError("unknown graph kind '" + kind +
+                                "': expected dag, itervar, attach or requests");
+            // The structure of a graph model of the schedule as written (TEDD draws it
+            // unnormalized), as data: nodes and edges with the positions of the stage, IterVar
+            // and relation each shows (tvm/contrib/tedd.py writes TEDD's DOT from it).
+            viz::Graph graph = viz::buildGraph(viz::GraphInput{s}, *parsed, "");
+            auto ref = [](const viz::ObjectRef& r) {
+                return py::make_tuple(r.stage, r.iterVar, r.relation);
+            };
+            py::list nodes;
+            for (const viz::GraphNode& n : graph.nodes) {
+                py::dict node;
+                node["id"] = n.id;
+                node["kind"] = viz::graphNodeKindName(n.kind);
+                node["title"] = n.title;
+                node["ref"] = ref(n.ref);
+                nodes.append(node);
+            }
+            py::list edges;
+            for (const viz::GraphEdge& e : graph.edges) {
+                py::dict edge;
+                edge["from"] = e.from;
+                edge["from_port"] = e.fromPort;
+                edge["to"] = e.to;
+                edge["to_port"] = e.toPort;
+                edge["style"] = viz::edgeStyleName(e.style);
+                edge["ref"] = ref(e.ref);
+                edges.append(edge);
+            }
+            py::dict out;
+            out["nodes"] = nodes;
+            out["edges"] = edges;
+            return out;
+        },
+        py::arg("schedule"), py::arg("kind"), Located());
+    m.def(
         "_render_dot",
         [](const std::string& dot, const std::string& format) {
             auto parsed = viz::parseGraphFormat(format);

@@ -158,12 +158,19 @@ def _model(sch, with_ranges):
     ranges = {}
     if with_ranges:
         try:
-            ranges = dict(_schedule.InferBound(sch).items())
+            ranges = dict(_schedule.InferBound(sch.normalize()).items())
         except Exception as error:  # noqa: BLE001 - TEDD warns and shows no ranges
             _warnings.warn("Ranges are not available, because InferBound fails with the "
                            "following error:\n" + str(error))
     stages = [_Stage(k, stage, ranges) for k, stage in enumerate(sch.stages)]
-    return stages
+    return stages, sch
+
+
+def _graph(sch, kind):
+    """The engine's graph model of `kind` (`dag`, `attach`, `itervar`) of the schedule as
+    written: the nodes and edges the app draws, with the positions (stage, IterVar, relation)
+    each shows. TEDD's three views take their structure from these."""
+    return _core._graph_model(sch, kind)
 
 
 def _stage_of_op(stages, op):
@@ -186,7 +193,8 @@ def _table(rows):
     return '<<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="0">%s</TABLE>>' % "".join(rows)
 
 
-def _dataflow_dot(stages):
+def _dataflow_dot(model):
+    stages, sch = model
     lines = ['digraph "Dataflow Graph" {', "  graph [rankdir=LR]"]
     edges = []
     for st in stages:
@@ -216,30 +224,50 @@ def _dataflow_dot(stages):
             shape = "[%s]" % ", ".join(str(d) for d in tensor.shape)
             lines.append('  Tensor_%d_%d [label="%s\\n%s" shape=oval]' % (st.index, v, shape, tensor.dtype))
             edges.append("  Stage_%d:O_%d -> Tensor_%d_%d" % (st.index, v, st.index, v))
-        for k, tensor in enumerate(inputs):
-            producer = _stage_of_op(stages, tensor.op)
-            if producer is not None:
+    # One dataflow edge of the stage DAG per tensor a consumer reads, in its order of reading:
+    # TEDD's edge goes from that tensor to the consumer's input port.
+    used = {}
+    for edge in _graph(sch, "dag")["edges"]:
+        if edge["style"] != "dataflow":
+            continue
+        producer = stages[_stage_of_node(edge["from"])]
+        consumer = stages[_stage_of_node(edge["to"])]
+        taken = used.setdefault(consumer.index, set())
+        for k, tensor in enumerate(consumer.stage.op.input_tensors):
+            if k not in taken and tensor.op.same_as(producer.stage.op):
+                taken.add(k)
                 edges.append("  Tensor_%d_%d -> Stage_%d:I_%d"
-                             % (producer.index, tensor.value_index, st.index, k))
+                             % (producer.index, tensor.value_index, consumer.index, k))
+                break
     return "\n".join(lines + edges + ["}"]) + "\n"
 
 
-def _attach_point(stages, st):
-    """(stage, IterVar) st is computed in, or None for the root: its own compute_at, else its
-    group's; a scan's update is computed in the scan's loop, (scan stage, None)."""
-    stage = st.stage
-    seen = 0
-    while stage is not None and seen < len(stages) + 1:
-        seen += 1
-        if stage.attach_type == _SCOPE and stage.attach_ivar is not None:
-            return _stage_of_op(stages, stage.attach_stage.op), stage.attach_ivar
-        if stage.attach_type == _SCAN_UPDATE and stage.attach_stage is not None:
-            return _stage_of_op(stages, stage.attach_stage.op), None
-        stage = getattr(stage, "group", None)
-    return None
+def _stage_of_node(node_id):
+    """The stage position of a graph model's stage node (`stage3`)."""
+    return int(node_id[len("stage"):])
 
 
-def _schedule_tree_dot(stages):
+def _attach_edges(sch, stages):
+    """Stage position -> (parent stage, leaf position or None), from the attach tree model:
+    the loop each stage is computed in (None for ROOT). A scan's update hangs on the scan
+    without a loop (leaf None). Stages outside the loop nest (inlined) have none: ROOT."""
+    points = {}
+    for edge in _graph(sch, "attach")["edges"]:
+        if edge["style"] != "attach":
+            continue
+        child = _stage_of_node(edge["to"])
+        if edge["from"] == "root":
+            points[child] = None
+        else:
+            port = edge["from_port"]
+            leaf = int(port[1:]) if port.startswith("l") else None
+            points[child] = (stages[_stage_of_node(edge["from"])], leaf)
+    return points
+
+
+def _schedule_tree_dot(model):
+    stages, sch = model
+    points = _attach_edges(sch, stages)
     lines = ['digraph "Schedule Tree" {', "  graph [rankdir=BT]", _legend().rstrip("\n"),
              "  ROOT [label=ROOT shape=oval]"]
     edges = []
@@ -257,14 +285,15 @@ def _schedule_tree_dot(stages):
         if st.compute is not None:
             rows.append('<TR><TD COLSPAN="2">%s</TD></TR>' % _text(st.compute))
         lines.append("  Stage_%d [label=%s shape=none]" % (st.index, _table(rows)))
-        point = _attach_point(stages, st)
-        if point is None or point[0] is None:
+        point = points.get(st.index)
+        if point is None:
             edges.append('  Stage_%d -> ROOT [color="%s"]' % (st.index, _EDGE_PALETTE[0]))
         elif point[1] is None:  # a scan's update: in the scan's loop
             edges.append('  Stage_%d -> Stage_%d [color="%s" style=dashed]'
                          % (st.index, point[0].index, _EDGE_PALETTE[0]))
         else:
-            parent, iv = point
+            parent, leaf = point
+            iv = parent.leaves[leaf]
             k = parent.itervar_index(iv)
             color = _EDGE_PALETTE[k + 1] if 0 <= k < 8 else _EDGE_PALETTE[0]
             edges.append('  Stage_%d -> Stage_%d:%s [color="%s"]'
@@ -282,7 +311,29 @@ def _relation_node(node_id, name, inputs, outputs):
     return "    %s [label=%s shape=none]" % (node_id, _table(rows))
 
 
-def _itervar_graph_dot(stages):
+# The relation graph model's port names, as TEDD spells them.
+_TEDD_PORTS = {"parent": "Input", "outer": "Outer", "inner": "Inner", "fused": "Fused",
+               "rebased": "Rebased", "iter": "Iter"}
+
+
+def _itervar_graph_dot(model):
+    stages, sch = model
+    graph = _graph(sch, "itervar")
+    # The model's IterVar and relation nodes by stage, and the ports of each relation's edges.
+    itervars, relations, ports = {}, {}, {}
+    for node in graph["nodes"]:
+        stage, itervar, relation = node["ref"]
+        if node["kind"] == "itervar":
+            itervars.setdefault(stage, []).append(itervar)
+        elif node["kind"] == "relation":
+            relations.setdefault(stage, []).append((relation, node["id"]))
+            ports[node["id"]] = ([], [])
+    ivs = {node["id"]: node["ref"] for node in graph["nodes"] if node["kind"] == "itervar"}
+    for edge in graph["edges"]:
+        if edge["to"] in ports:  # IterVar -> relation
+            ports[edge["to"]][0].append((_TEDD_PORTS[edge["to_port"]], ivs[edge["from"]]))
+        elif edge["from"] in ports:  # relation -> IterVar
+            ports[edge["from"]][1].append((_TEDD_PORTS[edge["from_port"]], ivs[edge["to"]]))
     lines = ['digraph "IterVar Relationship Graph" {', "  graph [rankdir=TB]",
              _legend().rstrip("\n")]
     edges = []
@@ -291,35 +342,24 @@ def _itervar_graph_dot(stages):
             continue
         lines.append("  subgraph cluster_Stage_%d {" % st.index)
         lines.append('    label="%s"' % st.name.replace('"', '\\"'))
-        if not st.all_itervars:
+        if not itervars.get(st.index):
             lines.append("    Stage_%d_placeholder [style=invis]" % st.index)
-        for iv in st.all_itervars:
+        for i in itervars.get(st.index, []):
+            iv = st.all_itervars[i]
             _, color = st.type_of(iv)
             row = '<TR><TD PORT="itervar" BGCOLOR="%s">%d</TD><TD>%s</TD></TR>' % (
                 color, st.leaf_index(iv), st.itervar_label(iv))
-            lines.append("    %s [label=%s shape=none]" % (st.itervar_id(iv), _table([row])))
-        for r, rel in enumerate(st.stage.relations):
-            kind = type(rel).__name__
+            lines.append("    IterVar_%d_%d [label=%s shape=none]" % (st.index, i, _table([row])))
+        for r, model_id in relations.get(st.index, []):
+            kind = type(st.stage.relations[r]).__name__
             node_id = "%s_Relation_%d_%d" % (kind, st.index, r)
-            if kind == "Split":
-                ports = (["Input"], ["Outer", "Inner"])
-                ends = ([rel.parent], [rel.outer, rel.inner])
-            elif kind == "Fuse":
-                ports = (["Outer", "Inner"], ["Fused"])
-                ends = ([rel.outer, rel.inner], [rel.fused])
-            elif kind == "Rebase":
-                ports = (["Input"], ["Rebased"])
-                ends = ([rel.parent], [rel.rebased])
-            elif kind == "Singleton":
-                ports = ([], ["Iter"])
-                ends = ([], [rel.iter])
-            else:
-                continue
-            lines.append(_relation_node(node_id, kind, *ports))
-            for port, iv in zip(ports[0], ends[0]):
-                edges.append("  %s:itervar -> %s:%s" % (st.itervar_id(iv), node_id, port))
-            for port, iv in zip(ports[1], ends[1]):
-                edges.append("  %s:%s -> %s:itervar" % (node_id, port, st.itervar_id(iv)))
+            inputs, outputs = ports[model_id]
+            lines.append(_relation_node(node_id, kind, [p for p, _ in inputs],
+                                        [p for p, _ in outputs]))
+            for port, (s_, i, _) in inputs:
+                edges.append("  IterVar_%d_%d:itervar -> %s:%s" % (s_, i, node_id, port))
+            for port, (s_, i, _) in outputs:
+                edges.append("  %s:%s -> IterVar_%d_%d:itervar" % (node_id, port, s_, i))
         lines.append("  }")
     return "\n".join(lines + edges + ["}"]) + "\n"
 
