@@ -29,9 +29,9 @@ std::string typeName(DataType type, Dialect dialect);
 std::optional<std::string> vectorTypeName(DataType type);
 /// A float constant in TVM's form (`3.140000e+00f`), with more digits when six would not give
 /// the value back.
-std::string floatLiteral(DataType type, double value);
+std::string floatLiteral(DataType type, double value, Dialect dialect = Dialect::Cuda);
 /// An integer or bool constant of `type`.
-std::string intLiteral(DataType type, int64_t value);
+std::string intLiteral(DataType type, int64_t value, Dialect dialect = Dialect::Cuda);
 /// True when `e` is a multiple of `n` for every value of its variables; a variable in `lets`
 /// stands for its value there.
 bool isMultipleOf(const Expr& e, int64_t n, const VarMap<Expr>* lets = nullptr);

@@ -9,7 +9,6 @@
 #include "ir/Printer.h"
 
 #include <algorithm>
-#include <cstring>
 #include <array>
 #include <cctype>
 #include <string_view>
@@ -198,37 +197,11 @@ bool ExprPrinter::isNonNegative(const Expr& e) const {
 }
 
 std::string ExprPrinter::visit(const IntImmNode* op) {
-    std::string text = intLiteral(op->type, op->value);
-    if (m_dialect == Dialect::OpenCl) {
-        // OpenCL C's 64-bit literals: `L` and `UL` (it has no long long).
-        auto swapSuffix = [&](const std::string& from, const std::string& to) {
-            if (text.size() > from.size() && text.compare(text.size() - from.size(), from.size(), from) == 0)
-                text = text.substr(0, text.size() - from.size()) + to;
-        };
-        swapSuffix("ull", "UL");
-        swapSuffix("LL", "L");
-        size_t at = text.find("LL - 1)");
-        if (at != std::string::npos)
-            text.replace(at, 2, "L");
-        if (text.rfind("((", 0) == 0)
-            text = "((" + typeName(op->type, m_dialect) + text.substr(text.find(')'));
-    }
-    return text;
+    return intLiteral(op->type, op->value, m_dialect);
 }
 
 std::string ExprPrinter::visit(const FloatImmNode* op) {
-    std::string text = floatLiteral(op->type, op->value);
-    if (m_dialect == Dialect::OpenCl) {
-        // Infinities and NaN from their bits: OpenCL C's reinterpreting built-ins.
-        for (auto [cuda, openCl] : {std::pair<const char*, const char*>{"__int_as_float(", "as_float("},
-                                    {"__longlong_as_double(", "as_double("}}) {
-            if (size_t at = text.find(cuda); at != std::string::npos)
-                text.replace(at, std::strlen(cuda), openCl);
-        }
-        if (size_t at = text.find("LL)"); at != std::string::npos)
-            text.replace(at, 2, "L");
-    }
-    return text;
+    return floatLiteral(op->type, op->value, m_dialect);
 }
 
 std::string ExprPrinter::visit(const StringImmNode* op) {
@@ -392,7 +365,7 @@ std::string ExprPrinter::mathCall(const CallNode* op) {
     const bool openCl = m_dialect == Dialect::OpenCl;
     const std::string suffix = type.bits() == 32 && !openCl ? "f" : "";
     if (op->name == "sigmoid") {
-        std::string one = floatLiteral(type, 1.0);
+        std::string one = floatLiteral(type, 1.0, m_dialect);
         const std::string x = visitExpr(op->args.at(0));
         std::string negated = x.front() == '-' ? "(-(" + x + "))" : "(-" + x + ")";
         // TVM legalizes sigmoid to this before the CUDA rules turn exp into __expf.

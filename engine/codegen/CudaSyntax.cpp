@@ -91,23 +91,26 @@ std::string formatScientific(double value, int digits) {
     return buffer;
 }
 
-std::string nonFiniteLiteral(DataType type, double value) {
+std::string nonFiniteLiteral(DataType type, double value, Dialect dialect) {
     const bool single = type.bits() == 32;
-    std::string bits;
-    if (std::isnan(value))
-        bits = single ? "__int_as_float(0x7fc00000)" : "__longlong_as_double(0x7ff8000000000000LL)";
-    else
-        bits = single ? "__int_as_float(0x7f800000)" : "__longlong_as_double(0x7ff0000000000000LL)";
+    const bool openCl = dialect == Dialect::OpenCl;
+    // The value from its bits: CUDA's reinterpreting intrinsics, OpenCL C's as_float/as_double.
+    const std::string cast = single ? (openCl ? "as_float(" : "__int_as_float(")
+                                    : (openCl ? "as_double(" : "__longlong_as_double(");
+    const std::string suffix = single ? "" : openCl ? "L" : "LL";
+    std::string bits = std::isnan(value) ? (single ? "0x7fc00000" : "0x7ff8000000000000")
+                                         : (single ? "0x7f800000" : "0x7ff0000000000000");
+    bits = cast + bits + suffix + ")";
     return value < 0 ? "(-" + bits + ")" : bits;
 }
 
 } // namespace
 
-std::string floatLiteral(DataType type, double value) {
+std::string floatLiteral(DataType type, double value, Dialect dialect) {
     if (type.bits() != 32 && type.bits() != 64)
         typeName(type); // throws: float16 is not supported
     if (!std::isfinite(value))
-        return nonFiniteLiteral(type, value);
+        return nonFiniteLiteral(type, value, dialect);
     // TVM prints `std::scientific` with six digits; where that loses the value (3.14159265f),
     // print enough digits to give it back exactly.
     const bool single = type.bits() == 32;
@@ -119,27 +122,30 @@ std::string floatLiteral(DataType type, double value) {
     return single ? text + "f" : text;
 }
 
-std::string intLiteral(DataType type, int64_t value) {
+std::string intLiteral(DataType type, int64_t value, Dialect dialect) {
     if (type.isBool())
         return value ? "true" : "false";
+    // OpenCL C has no long long: its 64-bit literals end in L and UL.
+    const bool openCl = dialect == Dialect::OpenCl;
     if (type.isUInt()) {
         std::string digits = std::to_string(uint64_t(value));
-        return type.bits() == 64   ? digits + "ull"
+        return type.bits() == 64   ? digits + (openCl ? "UL" : "ull")
                : type.bits() == 32 ? digits + "u"
-                                   : "((" + typeName(type) + ")" + digits + ")";
+                                   : "((" + typeName(type, dialect) + ")" + digits + ")";
     }
     // The most negative value has no literal: `-2147483648` is the negation of a long.
+    const char* longSuffix = openCl ? "L" : "LL";
     if (type.bits() == 64) {
         if (value == std::numeric_limits<int64_t>::min())
-            return "(-9223372036854775807LL - 1)";
-        return std::to_string(value) + "LL";
+            return std::string("(-9223372036854775807") + longSuffix + " - 1)";
+        return std::to_string(value) + longSuffix;
     }
     if (type.bits() == 32) {
         if (value == std::numeric_limits<int32_t>::min())
             return "(-2147483647 - 1)";
         return std::to_string(value);
     }
-    return "((" + typeName(type) + ")" + std::to_string(value) + ")";
+    return "((" + typeName(type, dialect) + ")" + std::to_string(value) + ")";
 }
 
 bool isMultipleOf(const Expr& e, int64_t n, const VarMap<Expr>* lets) {

@@ -5,6 +5,7 @@
 #include "codegen/llvm/LlvmModuleImpl.h"
 
 #include "support/Diagnostic.h"
+#include "support/FileWrite.h"
 
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/IR/Constants.h>
@@ -12,37 +13,7 @@
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/Support/raw_ostream.h>
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <fstream>
-
 namespace bs {
-
-namespace {
-
-/// Writes `bytes` to `path` through a temporary file renamed over it, so that a failed write
-/// leaves no partial file.
-void writeAtomically(const std::string& path, const llvm::SmallVectorImpl<char>& bytes) {
-    const std::string temporary = path + ".tmp";
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        out.write(bytes.data(), std::streamsize(bytes.size()));
-        out.close();
-        if (!out) {
-            const std::string reason = std::strerror(errno);
-            std::remove(temporary.c_str());
-            throw UserError("cannot write '" + path + "': " + reason);
-        }
-    }
-    if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-        const std::string reason = std::strerror(errno);
-        std::remove(temporary.c_str());
-        throw UserError("cannot write '" + path + "': " + reason);
-    }
-}
-
-} // namespace
 
 void writeKernelObject(const CpuKernel& kernel, const std::string& metadata,
                        const std::string& path) {
@@ -83,7 +54,7 @@ void writeKernelObject(const CpuKernel& kernel, const std::string& metadata,
         throw UserError("LLVM cannot emit an object file for this CPU (" +
                         llvmgen::hostTarget().triple + ")");
     passes.run(module);
-    writeAtomically(path, bytes);
+    writeFileAtomically(path, std::string(bytes.begin(), bytes.end()));
 }
 
 } // namespace bs

@@ -19,6 +19,7 @@
 #include "analysis/Program.h"
 #include "arith/ConstEval.h"
 #include "codegen/CudaExecutor.h"
+#include "codegen/llvm/LlvmCodegen.h" // the saved kernel's metadata symbol (no LLVM needed)
 #include "ir/Op.h"
 #include "ir/Printer.h"
 #include "lower/Lower.h"
@@ -500,7 +501,7 @@ public:
         if (!m_library)
             throw UserError("cannot load '" + path + "': " + dlerror());
         const auto* metadata =
-            static_cast<const char*>(dlsym(m_library, "boundscope_kernel_metadata"));
+            static_cast<const char*>(dlsym(m_library, kKernelMetadataSymbol));
         if (!metadata)
             fail("it holds no Boundscope kernel (it was not made from Module.save or "
                  "export_library)");
