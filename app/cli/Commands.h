@@ -41,6 +41,7 @@ Subcommand addGraphCommand(CLI::App& parent);
 Subcommand addCodegenCommand(CLI::App& parent);
 Subcommand addRunCommand(CLI::App& parent);
 Subcommand addScriptCommand(CLI::App& parent);
+Subcommand addEditCommand(CLI::App& parent);
 
 // Shared pieces of the subcommands (CommandSupport.cpp).
 

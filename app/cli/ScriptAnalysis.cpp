@@ -82,14 +82,8 @@ void noteTimeout(const script::ScriptResult& result) {
                   << kDefaultScriptTimeoutSeconds << " s\n";
 }
 
-std::optional<Analysis> analyzeScript(const std::string& file, const AnalysisOptions& options,
-                                      int* exitCode) {
-    if (!checkScriptReadable(file)) {
-        *exitCode = kExitUsage;
-        return std::nullopt;
-    }
-    if (isTcFileName(file))
-        return analyzeTcFile(file, options, exitCode);
+std::optional<Program> runScriptProgram(const std::string& file, int* exitCode,
+                                        script::ScriptNames* names) {
     ProgramRecorder::current().reset();
     script::ScriptOptions scriptOptions;
     scriptOptions.onOutput = [](script::OutputStream, const std::string& text) { std::cerr << text; };
@@ -102,12 +96,29 @@ std::optional<Analysis> analyzeScript(const std::string& file, const AnalysisOpt
         *exitCode = result.status == script::ScriptStatus::CannotOpen ? kExitUsage : kExitFailure;
         return std::nullopt;
     }
-    Program program = ProgramRecorder::current().program();
-    Analysis analysis = analyze(program, options);
+    if (names)
+        *names = result.names;
+    *exitCode = kExitOk;
+    return ProgramRecorder::current().program();
+}
+
+std::optional<Analysis> analyzeScript(const std::string& file, const AnalysisOptions& options,
+                                      int* exitCode) {
+    if (!checkScriptReadable(file)) {
+        *exitCode = kExitUsage;
+        return std::nullopt;
+    }
+    if (isTcFileName(file))
+        return analyzeTcFile(file, options, exitCode);
+    script::ScriptNames names;
+    std::optional<Program> program = runScriptProgram(file, exitCode, &names);
+    if (!program)
+        return std::nullopt;
+    Analysis analysis = analyze(*program, options);
     if (!analysis.ok()) {
         // An error found in the program after the script ran (an attach TVM refuses when it
         // lowers): its fix in the script's names, as for an error the script raised.
-        analysis.error->fix = script::inScriptNames(analysis.error->fix, result.names);
+        analysis.error->fix = script::inScriptNames(analysis.error->fix, names);
         printDiagnostic(*analysis.error, file);
         *exitCode = kExitFailure;
         return std::nullopt;

@@ -170,6 +170,7 @@ void ScriptDocument::replaceText(const QString& text) {
     m_text->setPlainText(text);
     m_text->clearUndoRedoStacks();
     m_text->setModified(false);
+    Q_EMIT textReplaced();
     // The setPlainText above restarted the typing pause; the caller analyses at once instead.
     m_typingPause.stop();
 }

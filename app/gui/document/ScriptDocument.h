@@ -98,6 +98,8 @@ Q_SIGNALS:
     /// The file path or the script name changed.
     void fileChanged();
     void modificationChanged(bool modified);
+    /// The whole text was replaced (a file opened or reloaded): its undo history is gone.
+    void textReplaced();
 
 private:
     void replaceText(const QString& text);

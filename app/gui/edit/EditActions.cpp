@@ -32,8 +32,9 @@ EditActions::EditActions(ScheduleEditor *editor, QWidget *window)
     m_prompt = [window](const QString &title, const QString &label, const QStringList &choices) {
         return askWithDialog(window, title, label, choices);
     };
-    m_undo = editor->undoStack()->createUndoAction(this, tr("&Undo Schedule Edit"));
-    m_redo = editor->undoStack()->createRedoAction(this, tr("&Redo Schedule Edit"));
+    // The script's one history: typing and schedule edits, undone in the order they were made.
+    m_undo = editor->undoStack()->createUndoAction(this, tr("&Undo"));
+    m_redo = editor->undoStack()->createRedoAction(this, tr("&Redo"));
     m_undo->setShortcut(QKeySequence::Undo);
     m_redo->setShortcut(QKeySequence::Redo);
     addEdit(EditKind::Split, tr("&Split…"), Qt::Key_S);
@@ -69,7 +70,7 @@ QAction *EditActions::addEdit(EditKind kind, const QString &text, const QKeySequ
     action->setShortcut(key);
     action->setData(int(kind));
     action->setToolTip(
-        QStringLiteral("%1 (%2)").arg(editKindName(kind), key.toString(QKeySequence::NativeText)));
+        QStringLiteral("%1 (%2)").arg(primitiveName(kind), key.toString(QKeySequence::NativeText)));
     connect(action, &QAction::triggered, this, [this, kind] { trigger(kind); });
     m_window->addAction(action);
     m_actions << action;
@@ -113,22 +114,22 @@ bool EditActions::askArguments(ScheduleEdit *edit) {
     std::optional<QString> answer;
     switch (edit->kind) {
     case EditKind::Split:
-        answer = m_prompt(tr("Split %1").arg(edit->iterVar), tr("Inner loop extent (factor):"), {});
+        answer = m_prompt(tr("Split %1").arg(QString::fromStdString(edit->iterVar)), tr("Inner loop extent (factor):"), {});
         if (answer)
             edit->factor = answer->toLongLong();
         break;
     case EditKind::Bind:
-        answer = m_prompt(tr("Bind %1").arg(edit->iterVar), tr("Thread axis:"), threadTags());
+        answer = m_prompt(tr("Bind %1").arg(QString::fromStdString(edit->iterVar)), tr("Thread axis:"), threadTags());
         if (answer)
-            edit->thread = *answer;
+            edit->thread = answer->toStdString();
         break;
     case EditKind::SetScope:
     case EditKind::CacheRead:
     case EditKind::CacheWrite:
-        answer = m_prompt(tr("%1 of %2").arg(editKindName(edit->kind), edit->stage),
+        answer = m_prompt(tr("%1 of %2").arg(primitiveName(edit->kind), QString::fromStdString(edit->stage)),
                           tr("Storage scope:"), storageScopes());
         if (answer)
-            edit->scope = *answer;
+            edit->scope = answer->toStdString();
         break;
     default:
         return true;
@@ -140,11 +141,11 @@ void EditActions::trigger(EditKind kind) {
     const SelectionModel *selection = m_editor->document()->selection();
     ScheduleEdit edit;
     edit.kind = kind;
-    edit.stage = selection->stage();
-    edit.iterVar = selection->iterVar();
+    edit.stage = selection->stage().toStdString();
+    edit.iterVar = selection->iterVar().toStdString();
     QString error;
     if (kind == EditKind::ComputeAt) {
-        m_editor->beginComputeAt(edit.stage, &error);
+        m_editor->beginComputeAt(selection->stage(), &error);
         return;
     }
     if (askArguments(&edit))

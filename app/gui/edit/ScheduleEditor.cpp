@@ -14,8 +14,11 @@ ScheduleEditor::ScheduleEditor(ScriptDocument *document, QObject *parent)
         if (!m_document->problem() && m_document->analysis())
             m_analysedText = m_document->textDocument()->toPlainText();
     });
-    connect(document->textDocument(), &QTextDocument::contentsChanged, this,
-            &ScheduleEditor::onTextChanged);
+    QTextDocument *text = document->textDocument();
+    connect(text, &QTextDocument::contentsChanged, this, &ScheduleEditor::onTextChanged);
+    connect(text, &QTextDocument::undoCommandAdded, this, &ScheduleEditor::onDocumentLevelAdded);
+    // A new file (or a reload) starts a new history.
+    connect(document, &ScriptDocument::textReplaced, m_stack, &QUndoStack::clear);
     connect(document->selection(), &SelectionModel::changed, this,
             &ScheduleEditor::onSelectionChanged);
 }
@@ -39,12 +42,15 @@ bool ScheduleEditor::apply(const ScheduleEdit &edit, QString *error) {
     *error = blocker();
     if (error->isEmpty()) {
         const QString before = m_document->textDocument()->toPlainText();
-        const EditText text = writeEdit(before, m_document->analysis()->program, edit);
-        *error = text.error;
-        if (text.ok()) {
-            m_stack->push(new ScriptEditCommand(this, before, appendLines(before, text.lines),
-                                                edit.description()));
-            Q_EMIT edited(edit.description());
+        const script::EditResult result =
+            script::applyEdit(before.toStdString(), m_document->scriptName().toStdString(),
+                              m_document->analysis()->program, edit);
+        *error = QString::fromStdString(result.error);
+        if (result.ok()) {
+            const QString description = QString::fromStdString(edit.description());
+            m_stack->push(new ScriptHistoryCommand(this, description,
+                                                   QString::fromStdString(result.script)));
+            Q_EMIT edited(description);
             return true;
         }
     }
@@ -81,20 +87,30 @@ void ScheduleEditor::onSelectionChanged() {
         return;
     ScheduleEdit edit;
     edit.kind = EditKind::ComputeAt;
-    edit.stage = m_pickingFor;
-    edit.targetStage = selection->stage();
-    edit.targetIterVar = selection->iterVar();
+    edit.stage = m_pickingFor.toStdString();
+    edit.targetStage = selection->stage().toStdString();
+    edit.targetIterVar = selection->iterVar().toStdString();
     cancelComputeAt();
     QString error;
     apply(edit, &error);
 }
 
 void ScheduleEditor::onTextChanged() {
-    if (m_settingText)
-        return;
-    // Typed text is not in the recorded before/after texts: undoing an edit now would drop it.
-    m_stack->clear();
-    cancelComputeAt();
+    if (!m_changing)
+        cancelComputeAt(); // typing: the pick is off
+}
+
+void ScheduleEditor::onDocumentLevelAdded() {
+    // A level this class makes is already on the stack (its command made it).
+    if (!m_changing)
+        m_stack->push(new ScriptHistoryCommand(this, tr("Typing")));
+}
+
+void ScheduleEditor::changeDocument(const std::function<void()> &change) {
+    m_changing = true;
+    change();
+    m_changing = false;
+    m_document->reanalyse();
 }
 
 void ScheduleEditor::setScriptText(const QString &text) {
@@ -108,28 +124,44 @@ void ScheduleEditor::setScriptText(const QString &text) {
     while (suffix < common - prefix &&
            current[current.size() - 1 - suffix] == text[text.size() - 1 - suffix])
         ++suffix;
-    m_settingText = true;
-    QTextCursor cursor(document);
-    cursor.beginEditBlock();
-    cursor.setPosition(prefix);
-    cursor.setPosition(int(current.size()) - suffix, QTextCursor::KeepAnchor);
-    cursor.insertText(text.mid(prefix, text.size() - prefix - suffix));
-    cursor.endEditBlock();
-    m_settingText = false;
-    m_document->reanalyse();
+    changeDocument([&] {
+        QTextCursor cursor(document);
+        cursor.beginEditBlock();
+        cursor.setPosition(prefix);
+        cursor.setPosition(int(current.size()) - suffix, QTextCursor::KeepAnchor);
+        cursor.insertText(text.mid(prefix, text.size() - prefix - suffix));
+        cursor.endEditBlock();
+    });
 }
 
-ScriptEditCommand::ScriptEditCommand(ScheduleEditor *editor, QString before, QString after,
-                                     const QString &text)
-    : QUndoCommand(text), m_editor(editor), m_before(std::move(before)), m_after(std::move(after)) {
+void ScheduleEditor::undoDocumentLevel() {
+    changeDocument([this] { m_document->textDocument()->undo(); });
 }
 
-void ScriptEditCommand::redo() {
-    m_editor->setScriptText(m_after);
+void ScheduleEditor::redoDocumentLevel() {
+    changeDocument([this] { m_document->textDocument()->redo(); });
 }
 
-void ScriptEditCommand::undo() {
-    m_editor->setScriptText(m_before);
+ScriptHistoryCommand::ScriptHistoryCommand(ScheduleEditor *editor, const QString &text)
+    : QUndoCommand(text), m_editor(editor) {}
+
+ScriptHistoryCommand::ScriptHistoryCommand(ScheduleEditor *editor, const QString &text,
+                                           QString after)
+    : QUndoCommand(text), m_editor(editor), m_after(std::move(after)) {}
+
+void ScriptHistoryCommand::redo() {
+    if (m_firstRedo) { // QUndoStack::push calls it
+        m_firstRedo = false;
+        if (!m_after.isNull()) // a schedule edit makes its level now; typing already did
+            m_editor->setScriptText(m_after);
+        m_after.clear();
+        return;
+    }
+    m_editor->redoDocumentLevel();
+}
+
+void ScriptHistoryCommand::undo() {
+    m_editor->undoDocumentLevel();
 }
 
 } // namespace bs::gui

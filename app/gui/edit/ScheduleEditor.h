@@ -1,20 +1,23 @@
 /// \file
-/// Applies schedule edits to the open script (issue 7, item 4). Each edit appends its Python
-/// line(s) to the script (edit/ScheduleEdit.h writes them) as one QUndoCommand on the editor's
-/// QUndoStack; undo and redo put back the exact text of the script before and after, and the
-/// document re-analyses it at once, so the views follow. Edits are made only on an Analysis of
-/// the current text: while the script runs, or after it failed, they are refused with the
-/// reason. compute_at is a two-step edit: the stage first, then the target loop picked in any
-/// view (the shared selection).
+/// Applies schedule edits to the open script and keeps the script's one undo history (issue 17,
+/// item 4). The engine writes and places each edit (script/edit/ScheduleEdit.h); here it becomes
+/// one QUndoCommand. Typed edits join the same QUndoStack: every undo level the script's
+/// QTextDocument adds (a run of typing, a paste, an edit block) is pushed as a command, and
+/// every command undoes and redoes exactly one level of the document's own history, so Ctrl+Z
+/// in any view steps back through typing and schedule edits in the order they were made. The
+/// document re-analyses after each step, so the views follow.
 ///
-/// Typing in the editor invalidates the recorded texts, so it clears this stack; the editor's
-/// own undo (which also holds every edit made here, as one step each) takes over.
+/// Edits are made only on an Analysis of the current text: while the script runs, or after it
+/// failed, they are refused with the reason. compute_at is a two-step edit: the stage first,
+/// then the target loop picked in any view (the shared selection).
 #pragma once
 
 #include "edit/ScheduleEdit.h"
 
 #include <QObject>
 #include <QUndoCommand>
+
+#include <functional>
 
 class QUndoStack;
 
@@ -27,6 +30,7 @@ class ScheduleEditor : public QObject {
 public:
     explicit ScheduleEditor(ScriptDocument *document, QObject *parent = nullptr);
 
+    /// The script's history: typing and schedule edits.
     QUndoStack *undoStack() const { return m_stack; }
     ScriptDocument *document() const { return m_document; }
 
@@ -43,9 +47,13 @@ public:
     bool isPickingTarget() const { return !m_pickingFor.isEmpty(); }
     void cancelComputeAt();
 
-    /// Replaces the script's text by `text` as one editor edit, changing only the part that
-    /// differs (the cursor and the view stay where they are), and re-analyses it.
+    /// Replaces the script's text by `text` as one undo level of the document, changing only
+    /// the part that differs (the cursor and the view stay where they are), and re-analyses.
     void setScriptText(const QString &text);
+    /// Steps the document's own history one level back or forward and re-analyses (the
+    /// commands of undoStack() call these).
+    void undoDocumentLevel();
+    void redoDocumentLevel();
 
 Q_SIGNALS:
     /// An edit was pushed (the undo text).
@@ -58,27 +66,34 @@ Q_SIGNALS:
 private:
     void onSelectionChanged();
     void onTextChanged();
+    void onDocumentLevelAdded();
+    /// Runs `change` on the document as a step of this class (not typing).
+    void changeDocument(const std::function<void()> &change);
 
     ScriptDocument *m_document;
     QUndoStack *m_stack;
     /// The text of the latest good Analysis, to tell whether the views show the current text.
     QString m_analysedText;
-    bool m_settingText = false;
+    bool m_changing = false;
     QString m_pickingFor; ///< the stage waiting for its compute_at target
 };
 
-/// One schedule edit: the script's text before and after it.
-class ScriptEditCommand : public QUndoCommand {
+/// One level of the script's history: a run of typing, or a schedule edit. The first redo of
+/// a schedule edit makes it; every later undo and redo steps the document's history.
+class ScriptHistoryCommand : public QUndoCommand {
 public:
-    ScriptEditCommand(ScheduleEditor *editor, QString before, QString after, const QString &text);
+    /// A level the document already has (typing): nothing to do on the first redo.
+    ScriptHistoryCommand(ScheduleEditor *editor, const QString &text);
+    /// A schedule edit: the first redo sets the script to `after`.
+    ScriptHistoryCommand(ScheduleEditor *editor, const QString &text, QString after);
 
     void redo() override;
     void undo() override;
 
 private:
     ScheduleEditor *m_editor;
-    QString m_before;
-    QString m_after;
+    QString m_after; ///< a schedule edit's text, until its first redo
+    bool m_firstRedo = true;
 };
 
 } // namespace bs::gui

@@ -5,7 +5,9 @@
 #include "edit/EditActions.h"
 #include "edit/ScheduleEditor.h"
 #include "panels/AllocationsPanel.h"
+#include "panels/EditorPanel.h"
 #include "panels/RunPanel.h"
+#include "views/ScriptEditor.h"
 
 #include <QDockWidget>
 #include <QMenu>
@@ -69,6 +71,7 @@ void ScheduleTools::wire() {
             m_window->statusBar()->clearMessage();
     });
     m_run->setScriptName(document->scriptName());
+    m_window->editorPanel()->editor()->setHistory(m_editor->undoStack());
 }
 
 void ScheduleTools::onAnalysisChanged() {

@@ -3,13 +3,16 @@
 #include "views/Highlighters.h"
 #include "views/TextGutter.h"
 
+#include <QContextMenuEvent>
 #include <QDragEnterEvent>
 #include <QHelpEvent>
 #include <QMimeData>
+#include <QMenu>
 #include <QPainter>
 #include <QScrollBar>
 #include <QTextBlock>
 #include <QToolTip>
+#include <QUndoStack>
 
 namespace bs::gui {
 
@@ -160,6 +163,15 @@ void ScriptEditor::paintProblemMessage() {
 }
 
 void ScriptEditor::keyPressEvent(QKeyEvent* event) {
+    if (m_history && (event->matches(QKeySequence::Undo) || event->matches(QKeySequence::Redo))) {
+        if (!isReadOnly()) {
+            if (event->matches(QKeySequence::Undo))
+                m_history->undo();
+            else
+                m_history->redo();
+        }
+        return;
+    }
     if (event->key() == Qt::Key_Tab && event->modifiers() == Qt::NoModifier) {
         textCursor().insertText(QString(kIndent, QLatin1Char(' ')));
         return;
@@ -177,6 +189,26 @@ void ScriptEditor::keyPressEvent(QKeyEvent* event) {
         return;
     }
     QPlainTextEdit::keyPressEvent(event);
+}
+
+void ScriptEditor::contextMenuEvent(QContextMenuEvent* event) {
+    QMenu* menu = createStandardContextMenu(event->pos());
+    if (m_history && !isReadOnly()) {
+        // The text document's own Undo and Redo would step past the schedule edits.
+        for (QAction* action : menu->actions()) {
+            const QString name = action->objectName();
+            if (name != QLatin1String("edit-undo") && name != QLatin1String("edit-redo"))
+                continue;
+            QAction* replacement = name == QLatin1String("edit-undo")
+                                       ? m_history->createUndoAction(menu, tr("&Undo"))
+                                       : m_history->createRedoAction(menu, tr("&Redo"));
+            replacement->setShortcut(action->shortcut());
+            menu->insertAction(action, replacement);
+            menu->removeAction(action);
+        }
+    }
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->popup(event->globalPos());
 }
 
 bool ScriptEditor::viewportEvent(QEvent* event) {

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <QPlainTextEdit>
+#include <QPointer>
+#include <QUndoStack>
 
 namespace bs::gui {
 
@@ -27,6 +29,10 @@ public:
     void setLinkedLine(int line);
     int linkedLine() const { return m_linkedLine; }
 
+    /// Undo and redo (keys and the context menu) go through `history`, the script's one
+    /// history of typing and schedule edits, instead of the text document's own stack.
+    void setHistory(QUndoStack* history) { m_history = history; }
+
     /// The width the line-number gutter needs for the current line count.
     int gutterWidth() const;
 
@@ -34,6 +40,7 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
     /// Files dragged onto the editor are left to the main window, which opens them.
     void dragEnterEvent(QDragEnterEvent* event) override;
     /// Shows the problem's message as the tooltip of the failing line.
@@ -50,6 +57,7 @@ private:
     int m_problemLine = 0;
     QString m_problemMessage;
     int m_linkedLine = 0;
+    QPointer<QUndoStack> m_history;
 };
 
 } // namespace bs::gui

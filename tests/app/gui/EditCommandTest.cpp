@@ -1,11 +1,12 @@
 // Schedule edits on a real script (edit/ScheduleEditor.h, edit/EditActions.h): each edit's
-// Python runs in the embedded interpreter and re-analyses, and undo/redo restore the exact text
-// and the analysis of it.
+// Python runs in the embedded interpreter and re-analyses, undo/redo restore the exact text and
+// the analysis of it, and typing and schedule edits share one history.
 #include "GuiTestSupport.h"
 
 #include "edit/EditActions.h"
 #include "edit/ScheduleEditor.h"
 #include "models/TraceRows.h"
+#include "views/ScriptEditor.h"
 
 #include <QAction>
 #include <QListWidget>
@@ -69,7 +70,8 @@ private Q_SLOTS:
     void editRoundTrip_data();
     void editRoundTrip();
     void refusedEditLeavesTheScriptAlone();
-    void typingClearsTheEditHistory();
+    void typingAndEditsShareOneHistory();
+    void ctrlZInTheEditorUndoesScheduleEditsToo();
     void computeAtWaitsForTheTargetLoop();
     void editsWaitForACurrentAnalysis();
     void actionsFollowTheSelectionAndAskForArguments();
@@ -142,13 +144,13 @@ void EditCommandTest::editRoundTrip() {
 
     ScheduleEdit edit;
     edit.kind = EditKind(kind);
-    edit.stage = stage;
-    edit.iterVar = iterVar;
+    edit.stage = stage.toStdString();
+    edit.iterVar = iterVar.toStdString();
     edit.factor = argument.toLongLong();
-    edit.thread = argument;
-    edit.scope = argument;
-    edit.targetStage = argument.section(QLatin1Char('.'), 0, 0);
-    edit.targetIterVar = argument.section(QLatin1Char('.'), 1);
+    edit.thread = argument.toStdString();
+    edit.scope = argument.toStdString();
+    edit.targetStage = argument.section(QLatin1Char('.'), 0, 0).toStdString();
+    edit.targetIterVar = argument.section(QLatin1Char('.'), 1).toStdString();
     QString error;
     QVERIFY2(m_editor->apply(edit, &error), qPrintable(error));
     const QString edited = m_document->textDocument()->toPlainText();
@@ -176,8 +178,8 @@ void EditCommandTest::refusedEditLeavesTheScriptAlone() {
     QSignalSpy refused(m_editor, &ScheduleEditor::refused);
     ScheduleEdit edit;
     edit.kind = EditKind::Fuse;
-    edit.stage = QStringLiteral("C");
-    edit.iterVar = QStringLiteral("j");
+    edit.stage = "C";
+    edit.iterVar = "j";
     QString error;
     QVERIFY(!m_editor->apply(edit, &error));
     QCOMPARE(error, QStringLiteral("'j' is the innermost loop of stage 'C'"));
@@ -186,21 +188,85 @@ void EditCommandTest::refusedEditLeavesTheScriptAlone() {
     QCOMPARE(m_editor->undoStack()->count(), 0);
 }
 
-void EditCommandTest::typingClearsTheEditHistory() {
+void EditCommandTest::typingAndEditsShareOneHistory() {
     QVERIFY(openScript());
-    ScheduleEdit edit;
-    edit.kind = EditKind::Vectorize;
-    edit.stage = QStringLiteral("C");
-    edit.iterVar = QStringLiteral("j");
+    const QString original = m_document->textDocument()->toPlainText();
+    ScheduleEdit vectorize;
+    vectorize.kind = EditKind::Vectorize;
+    vectorize.stage = "C";
+    vectorize.iterVar = "j";
     QString error;
-    QVERIFY2(m_editor->apply(edit, &error), qPrintable(error));
-    QCOMPARE(m_editor->undoStack()->count(), 1);
+    QVERIFY2(m_editor->apply(vectorize, &error), qPrintable(error));
+    const QString afterEdit = m_document->textDocument()->toPlainText();
     QVERIFY(waitForAnalysis(*m_document));
+    // Typing after the edit: its own step in the same history.
     QTextCursor cursor(m_document->textDocument());
     cursor.movePosition(QTextCursor::End);
+    cursor.insertText(QStringLiteral("x = 1\n"));
+    const QString afterTyping = m_document->textDocument()->toPlainText();
+    QCOMPARE(m_editor->undoStack()->count(), 2);
+    QCOMPARE(m_editor->undoStack()->text(0), QStringLiteral("vectorize C.j"));
+    QCOMPARE(m_editor->undoStack()->text(1), QStringLiteral("Typing"));
+    QVERIFY(waitForAnalysis(*m_document));
+    // A second edit on top of the typing.
+    ScheduleEdit parallel;
+    parallel.kind = EditKind::Parallel;
+    parallel.stage = "C";
+    parallel.iterVar = "i";
+    QVERIFY2(m_editor->apply(parallel, &error), qPrintable(error));
+    const QString afterSecond = m_document->textDocument()->toPlainText();
+    QCOMPARE(m_editor->undoStack()->count(), 3);
+    // Undo steps back through them in order, each re-analysed; redo replays them.
+    const QString texts[] = {original, afterEdit, afterTyping, afterSecond};
+    for (int step = 2; step >= 0; --step) {
+        m_editor->undoStack()->undo();
+        QCOMPARE(m_document->textDocument()->toPlainText(), texts[step]);
+        QVERIFY(waitForAnalysis(*m_document));
+        QVERIFY(!m_document->problem());
+    }
+    QVERIFY(describe(*m_document, QStringLiteral("C")).contains(QStringLiteral("kinds=0,0")));
+    for (int step = 1; step <= 3; ++step) {
+        m_editor->undoStack()->redo();
+        QCOMPARE(m_document->textDocument()->toPlainText(), texts[step]);
+    }
+    QVERIFY(waitForAnalysis(*m_document));
+    QVERIFY(describe(*m_document, QStringLiteral("C"))
+                .contains(QStringLiteral("kinds=%1,%2")
+                              .arg(int(IterVarType::Parallelized))
+                              .arg(int(IterVarType::Vectorized))));
+    // Typed text stops a compute_at waiting for its loop, and opening a file starts afresh.
+    QVERIFY(m_editor->beginComputeAt(QStringLiteral("B"), &error));
+    cursor.movePosition(QTextCursor::End);
     cursor.insertText(QStringLiteral("# typed\n"));
-    QCOMPARE(m_editor->undoStack()->count(), 0);
+    QVERIFY(!m_editor->isPickingTarget());
     QVERIFY(!m_editor->blocker().isEmpty());
+    QVERIFY(openScript());
+    QCOMPARE(m_editor->undoStack()->count(), 0);
+}
+
+void EditCommandTest::ctrlZInTheEditorUndoesScheduleEditsToo() {
+    QVERIFY(openScript());
+    ScriptEditor editor;
+    editor.setDocument(m_document->textDocument());
+    editor.setHistory(m_editor->undoStack());
+    ScheduleEdit unroll;
+    unroll.kind = EditKind::Unroll;
+    unroll.stage = "C";
+    unroll.iterVar = "j";
+    QString error;
+    QVERIFY2(m_editor->apply(unroll, &error), qPrintable(error));
+    QVERIFY(waitForAnalysis(*m_document));
+    QTest::keyClick(&editor, Qt::Key_End, Qt::ControlModifier);
+    QTest::keyClicks(&editor, QStringLiteral("y = 2"));
+    QCOMPARE(m_editor->undoStack()->count(), 2);
+    QTest::keySequence(&editor, QKeySequence::Undo);
+    QVERIFY(!m_document->textDocument()->toPlainText().contains(QStringLiteral("y = 2")));
+    QVERIFY(m_document->textDocument()->toPlainText().contains(QStringLiteral("s[C].unroll(j)")));
+    QTest::keySequence(&editor, QKeySequence::Undo);
+    QCOMPARE(m_document->textDocument()->toPlainText(), QString::fromLatin1(kScript));
+    QTest::keySequence(&editor, QKeySequence::Redo);
+    QVERIFY(m_document->textDocument()->toPlainText().contains(QStringLiteral("s[C].unroll(j)")));
+    QCOMPARE(m_editor->undoStack()->index(), 1);
 }
 
 void EditCommandTest::computeAtWaitsForTheTargetLoop() {

@@ -1,0 +1,250 @@
+// parseEdit (edit/ScheduleEdit.h): a primitive call typed as Python, resolved against the script
+// and its program into a ScheduleEdit.
+
+#include "script/edit/PythonNames.h"
+#include "script/edit/ScheduleEdit.h"
+#include "script/edit/SourceOutline.h"
+
+#include <algorithm>
+#include <map>
+
+namespace bs::script {
+
+namespace {
+
+const std::map<std::string, EditKind>& primitives() {
+    static const std::map<std::string, EditKind> kPrimitives = {
+        {"split", EditKind::Split},
+        {"tile", EditKind::Tile},
+        {"fuse", EditKind::Fuse},
+        {"reorder", EditKind::Reorder},
+        {"bind", EditKind::Bind},
+        {"vectorize", EditKind::Vectorize},
+        {"unroll", EditKind::Unroll},
+        {"parallel", EditKind::Parallel},
+        {"compute_at", EditKind::ComputeAt},
+        {"compute_inline", EditKind::ComputeInline},
+        {"compute_root", EditKind::ComputeRoot},
+        {"reverse_compute_inline", EditKind::ReverseComputeInline},
+        {"set_scope", EditKind::SetScope},
+        {"cache_read", EditKind::CacheRead},
+        {"cache_write", EditKind::CacheWrite},
+        {"rfactor", EditKind::Rfactor},
+    };
+    return kPrimitives;
+}
+
+/// Thrown inside parseEdit; becomes its error.
+struct Refusal {
+    std::string message;
+};
+
+class Resolver {
+public:
+    Resolver(const SourceOutline& outline, const Program& program)
+        : m_names(outline, program), m_program(program),
+          m_end(int(outline.statements.size())) {}
+
+    /// A stage by the script's expression for it (`C`, `s[C]`, `AA`) or its engine name.
+    Stage stage(const std::string& text) const {
+        std::string inner = text;
+        const std::string schedule = m_names.schedule().value_or("s");
+        if (inner.rfind(schedule + "[", 0) == 0 && inner.back() == ']')
+            inner = inner.substr(schedule.size() + 1, inner.size() - schedule.size() - 2);
+        if (Stage found = m_names.stageOfExpression(inner, m_end); found.defined())
+            return found;
+        for (const Stage& s : m_program.schedule.stages()) {
+            if (s.name() == inner)
+                return s;
+        }
+        std::string list;
+        for (const Stage& s : m_program.schedule.stages())
+            list += (list.empty() ? "" : ", ") + s.name();
+        throw Refusal{"no stage '" + text + "' in the schedule (its stages: " + list + ")"};
+    }
+
+    /// A leaf of `stage` by the script's name for it (`xo`, `s[C].op.axis[0]`) or the engine's
+    /// (`i.outer`, also as a string).
+    std::string loop(const Stage& stage, const CallArgument& arg) const {
+        const std::string text =
+            arg.kind == CallArgument::Kind::String ? arg.value : arg.text;
+        for (const IterVar& leaf : stage->leafIterVars) {
+            if (m_names.iterVar(stage, leaf) == text)
+                return leaf->var.name();
+        }
+        for (const IterVar& leaf : stage->leafIterVars) {
+            if (leaf->var.name() == text)
+                return text;
+        }
+        std::string list;
+        for (const IterVar& leaf : stage->leafIterVars)
+            list += (list.empty() ? "" : ", ") + leaf->var.name();
+        throw Refusal{"'" + text + "' is not a loop of stage '" + stage.name() +
+                      "' (its loops: " + list + ")"};
+    }
+
+    /// The tag of a thread axis argument: `"threadIdx.x"`, `te.thread_axis("threadIdx.x")`,
+    /// or a script variable made by thread_axis.
+    std::string threadTag(const CallArgument& arg) const {
+        if (arg.kind == CallArgument::Kind::String)
+            return arg.value;
+        std::string text = arg.text;
+        if (arg.kind == CallArgument::Kind::Name) {
+            const int at = m_names.bindingBefore(arg.text, m_end);
+            if (at >= 0)
+                text = m_names.outline().statements[size_t(at)].value;
+        }
+        const size_t call = text.find("thread_axis(");
+        const size_t open = call == std::string::npos ? call : text.find_first_of("'\"", call);
+        const size_t close = open == std::string::npos ? open : text.find(text[open], open + 1);
+        if (close == std::string::npos)
+            throw Refusal{"'" + arg.text + "' is not a thread axis (give a tag such as "
+                          "\"threadIdx.x\")"};
+        return text.substr(open + 1, close - open - 1);
+    }
+
+private:
+    PythonNames m_names;
+    const Program& m_program;
+    int m_end;
+};
+
+const CallArgument* keyword(const ParsedCall& call, const std::string& name) {
+    const auto it = call.keywords.find(name);
+    return it == call.keywords.end() ? nullptr : &it->second;
+}
+
+/// Argument `index`, or keyword `keyword`; nullptr when neither was given.
+const CallArgument* argument(const ParsedCall& call, size_t index, const std::string& keyword) {
+    if (const CallArgument* given = bs::script::keyword(call, keyword))
+        return given;
+    return index < call.args.size() ? &call.args[index] : nullptr;
+}
+
+const CallArgument& required(const ParsedCall& call, size_t index, const std::string& keyword) {
+    if (const CallArgument* arg = argument(call, index, keyword))
+        return *arg;
+    throw Refusal{call.method + " needs its argument '" + keyword + "'"};
+}
+
+int64_t integer(const ParsedCall& call, const CallArgument& arg, const std::string& what) {
+    if (arg.kind != CallArgument::Kind::Int)
+        throw Refusal{call.method + ": " + what + " must be an integer constant, got '" +
+                      arg.text + "'"};
+    try {
+        return std::stoll(arg.value);
+    } catch (const std::exception&) {
+        throw Refusal{call.method + ": " + what + " " + arg.value + " is out of range"};
+    }
+}
+
+std::string string(const ParsedCall& call, const CallArgument& arg, const std::string& what) {
+    if (arg.kind != CallArgument::Kind::String)
+        throw Refusal{call.method + ": " + what + " must be a string, got '" + arg.text + "'"};
+    return arg.value;
+}
+
+ScheduleEdit resolveCall(const ParsedCall& call, const Resolver& resolve) {
+    const auto kind = primitives().find(call.method);
+    if (kind == primitives().end()) {
+        std::string list;
+        for (const auto& [name, unused] : primitives())
+            list += (list.empty() ? "" : ", ") + name;
+        throw Refusal{"'" + call.method + "' is not a primitive an edit can make (" + list + ")"};
+    }
+    ScheduleEdit edit;
+    edit.kind = kind->second;
+    const Stage stage = resolve.stage(call.receiver);
+    edit.stage = stage.name();
+    const auto loopArg = [&](size_t index, const std::string& keyword) {
+        return resolve.loop(stage, required(call, index, keyword));
+    };
+    switch (edit.kind) {
+    case EditKind::Split:
+        edit.iterVar = loopArg(0, "parent");
+        if (const CallArgument* nparts = keyword(call, "nparts"))
+            edit.nparts = integer(call, *nparts, "nparts");
+        else
+            edit.factor = integer(call, required(call, 1, "factor"), "factor");
+        break;
+    case EditKind::Tile:
+        edit.iterVar = loopArg(0, "x_parent");
+        edit.moreIterVars = {loopArg(1, "y_parent")};
+        edit.factor = integer(call, required(call, 2, "x_factor"), "x_factor");
+        edit.yFactor = integer(call, required(call, 3, "y_factor"), "y_factor");
+        break;
+    case EditKind::Fuse:
+    case EditKind::Reorder:
+        if (call.args.empty())
+            throw Refusal{call.method + " needs the loops to " + call.method};
+        edit.iterVar = resolve.loop(stage, call.args[0]);
+        for (size_t i = 1; i < call.args.size(); ++i)
+            edit.moreIterVars.push_back(resolve.loop(stage, call.args[i]));
+        if (edit.kind == EditKind::Fuse && edit.moreIterVars.size() != 1)
+            throw Refusal{"fuse takes two loops"};
+        break;
+    case EditKind::Bind:
+        edit.iterVar = loopArg(0, "ivar");
+        edit.thread = resolve.threadTag(required(call, 1, "thread_ivar"));
+        break;
+    case EditKind::Vectorize:
+    case EditKind::Unroll:
+    case EditKind::Parallel:
+        edit.iterVar = loopArg(0, "var");
+        break;
+    case EditKind::Rfactor:
+        edit.iterVar = loopArg(0, "axis");
+        break;
+    case EditKind::ComputeAt: {
+        const Stage target = resolve.stage(required(call, 0, "parent").text);
+        edit.targetStage = target.name();
+        edit.targetIterVar = resolve.loop(target, required(call, 1, "scope"));
+        break;
+    }
+    case EditKind::SetScope:
+    case EditKind::CacheWrite:
+        edit.scope = string(call, required(call, 0, "scope"), "the scope");
+        break;
+    case EditKind::CacheRead: {
+        edit.scope = string(call, required(call, 0, "scope"), "the scope");
+        if (const CallArgument* readers = argument(call, 1, "readers")) {
+            if (readers->kind != CallArgument::Kind::List)
+                throw Refusal{"cache_read: readers must be a list of stages, got '" +
+                              readers->text + "'"};
+            for (const CallArgument& reader : readers->items)
+                edit.readers.push_back(resolve.stage(reader.text).name());
+        }
+        break;
+    }
+    case EditKind::ComputeInline:
+    case EditKind::ComputeRoot:
+    case EditKind::ReverseComputeInline:
+    case EditKind::MoveOut:
+    case EditKind::MoveIn:
+        break;
+    }
+    return edit;
+}
+
+} // namespace
+
+ScheduleEdit parseEdit(const std::string& callText, const std::string& script,
+                       const std::string& fileName, const Program& program, std::string* error) {
+    error->clear();
+    if (!program.defined()) {
+        *error = "the script defines no schedule to edit";
+        return {};
+    }
+    try {
+        const ParsedCall call = parseCall(callText);
+        const SourceOutline outline = outlineSource(script, fileName);
+        return resolveCall(call, Resolver(outline, program));
+    } catch (const Refusal& refusal) {
+        *error = refusal.message;
+    } catch (const UserError& e) {
+        *error = e.diagnostic().message;
+    }
+    return {};
+}
+
+} // namespace bs::script

@@ -1,0 +1,713 @@
+#include "script/edit/ScheduleEdit.h"
+
+#include "ir/Op.h"
+#include "schedule/ReverseComputeInline.h"
+#include "script/edit/PythonNames.h"
+#include "script/edit/SourceOutline.h"
+#include "te/Compute.h"
+#include "te/Operation.h"
+
+#include <algorithm>
+#include <set>
+
+namespace bs::script {
+
+namespace {
+
+Stage stageNamed(const Schedule& sch, const std::string& name) {
+    for (const Stage& stage : sch.stages()) {
+        if (stage.name() == name)
+            return stage;
+    }
+    return Stage();
+}
+
+IterVar leafNamed(const Stage& stage, const std::string& name) {
+    for (const IterVar& iv : stage->leafIterVars) {
+        if (iv->var.name() == name)
+            return iv;
+    }
+    return IterVar();
+}
+
+std::string leafList(const Stage& stage) {
+    std::string list;
+    for (const IterVar& iv : stage->leafIterVars)
+        list += (list.empty() ? "" : ", ") + iv->var.name();
+    return list;
+}
+
+bool reads(const Operation& reader, const Operation& producer) {
+    for (const Tensor& t : reader->inputTensors()) {
+        if (t.op.same_as(producer))
+            return true;
+    }
+    return false;
+}
+
+bool isPlaceholder(const Stage& stage) { return stage->op.as<PlaceholderOpNode>() != nullptr; }
+
+bool isScopeName(const std::string& scope) {
+    if (scope.empty() || std::isdigit(static_cast<unsigned char>(scope[0])))
+        return false;
+    return std::all_of(scope.begin(), scope.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+    });
+}
+
+// ---- what an edit acts on --------------------------------------------------------------------
+
+/// The stages and loops an edit names, looked up in one schedule (the program's, or the dry
+/// run's copy).
+struct EditTargets {
+    Stage stage;
+    IterVar iv;                ///< IterVar edits
+    int leaf = -1;             ///< its position among the leaves
+    std::vector<IterVar> more; ///< Tile's y, Fuse's second, Reorder's rest
+    Stage targetStage;         ///< ComputeAt
+    IterVar targetIv;          ///< ComputeAt
+    std::vector<Stage> readers; ///< CacheRead
+};
+
+std::string notALoop(const std::string& iv, const Stage& stage) {
+    return "'" + iv + "' is not a loop of stage '" + stage.name() + "' (its loops: " +
+           leafList(stage) + ")";
+}
+
+/// Finds what `edit` names in `sch`; the message when something is missing.
+std::string resolve(const Schedule& sch, const ScheduleEdit& edit, EditTargets* out) {
+    out->stage = stageNamed(sch, edit.stage);
+    if (!out->stage.defined())
+        return "no stage '" + edit.stage + "' in the schedule";
+    if (isPlaceholder(out->stage) && edit.kind != EditKind::CacheRead)
+        return "'" + edit.stage + "' is a placeholder: it has no loops to schedule";
+    if (isIterVarEdit(edit.kind)) {
+        out->iv = leafNamed(out->stage, edit.iterVar);
+        if (!out->iv.defined())
+            return notALoop(edit.iterVar, out->stage);
+        out->leaf = out->stage.leafIndex(out->iv);
+        for (const std::string& name : edit.moreIterVars) {
+            out->more.push_back(leafNamed(out->stage, name));
+            if (!out->more.back().defined())
+                return notALoop(name, out->stage);
+        }
+    }
+    if (edit.kind == EditKind::ComputeAt) {
+        out->targetStage = stageNamed(sch, edit.targetStage);
+        if (!out->targetStage.defined())
+            return "no stage '" + edit.targetStage + "' to compute '" + edit.stage + "' at";
+        out->targetIv = leafNamed(out->targetStage, edit.targetIterVar);
+        if (!out->targetIv.defined())
+            return notALoop(edit.targetIterVar, out->targetStage);
+    }
+    if (edit.kind == EditKind::CacheRead) {
+        for (const Stage& s : sch.stages()) {
+            if (!reads(s->op, out->stage->op))
+                continue;
+            if (edit.readers.empty() ||
+                std::find(edit.readers.begin(), edit.readers.end(), s.name()) != edit.readers.end())
+                out->readers.push_back(s);
+        }
+        for (const std::string& reader : edit.readers) {
+            const Stage s = stageNamed(sch, reader);
+            if (!s.defined())
+                return "no stage '" + reader + "' to read the cache of '" + edit.stage + "'";
+            if (!reads(s->op, out->stage->op))
+                return "stage '" + reader + "' does not read '" + edit.stage + "'";
+        }
+        if (out->readers.empty())
+            return "no stage reads '" + edit.stage + "': nothing to cache";
+    }
+    return std::string();
+}
+
+/// Checks what the engine cannot (arguments that exist only as text here) and the neighbours
+/// fuse and reorder need.
+std::string checkArguments(const ScheduleEdit& edit, const EditTargets& t) {
+    const int leaves = t.stage.defined() ? int(t.stage->leafIterVars.size()) : 0;
+    const std::string loop = "'" + edit.iterVar + "'";
+    switch (edit.kind) {
+    case EditKind::Split:
+        if ((edit.factor > 0) == (edit.nparts > 0))
+            return "split of " + loop + " in stage '" + edit.stage +
+                   "': give a positive factor or nparts, got " +
+                   std::to_string(edit.factor > 0 ? edit.factor : edit.nparts);
+        return std::string();
+    case EditKind::Tile:
+        if (edit.factor <= 0 || edit.yFactor <= 0 || t.more.size() != 1)
+            return "tile of stage '" + edit.stage +
+                   "': give two loops and two positive factors";
+        return std::string();
+    case EditKind::Fuse:
+        if (t.more.size() > 1)
+            return "fuse two loops at a time";
+        if (t.more.empty() && t.leaf + 1 >= leaves)
+            return loop + " is the innermost loop of stage '" + edit.stage + "'";
+        return std::string();
+    case EditKind::MoveIn:
+        if (t.leaf + 1 >= leaves)
+            return loop + " is the innermost loop of stage '" + edit.stage + "'";
+        return std::string();
+    case EditKind::MoveOut:
+        if (t.leaf == 0)
+            return loop + " is the outermost loop of stage '" + edit.stage + "'";
+        return std::string();
+    case EditKind::Bind: {
+        const auto& tags = threadTags();
+        if (std::find(tags.begin(), tags.end(), edit.thread) == tags.end())
+            return "unknown thread axis '" + edit.thread + "'";
+        return std::string();
+    }
+    case EditKind::SetScope:
+    case EditKind::CacheRead:
+    case EditKind::CacheWrite:
+        if (!isScopeName(edit.scope))
+            return "invalid storage scope '" + edit.scope + "'";
+        return std::string();
+    default:
+        return std::string();
+    }
+}
+
+/// The loops a reorder puts in order.
+std::vector<IterVar> reorderOf(const ScheduleEdit& edit, const EditTargets& t) {
+    const std::vector<IterVar>& leaves = t.stage->leafIterVars;
+    switch (edit.kind) {
+    case EditKind::MoveOut:
+        return {t.iv, leaves[size_t(t.leaf) - 1]};
+    case EditKind::MoveIn:
+        return {leaves[size_t(t.leaf) + 1], t.iv};
+    default: {
+        std::vector<IterVar> order{t.iv};
+        order.insert(order.end(), t.more.begin(), t.more.end());
+        return order;
+    }
+    }
+}
+
+/// Applies `edit` to the schedule `t` was resolved in (the dry run's copy).
+void applyEdit(const Schedule& sch, const ScheduleEdit& edit, const EditTargets& t) {
+    const Stage& s = t.stage;
+    const auto constant = [](int64_t v) { return makeConst(DataType::int32(), v); };
+    switch (edit.kind) {
+    case EditKind::Split:
+        if (edit.nparts > 0)
+            s.splitByNParts(t.iv, constant(edit.nparts));
+        else
+            s.split(t.iv, constant(edit.factor));
+        return;
+    case EditKind::Tile:
+        s.tile(t.iv, t.more[0], constant(edit.factor), constant(edit.yFactor));
+        return;
+    case EditKind::Fuse:
+        s.fuse(t.iv, t.more.empty() ? s->leafIterVars[size_t(t.leaf) + 1] : t.more[0]);
+        return;
+    case EditKind::Reorder:
+    case EditKind::MoveOut:
+    case EditKind::MoveIn:
+        s.reorder(reorderOf(edit, t));
+        return;
+    case EditKind::Bind:
+        s.bind(t.iv, threadAxis(edit.thread));
+        return;
+    case EditKind::Vectorize:
+        s.vectorize(t.iv);
+        return;
+    case EditKind::Unroll:
+        s.unroll(t.iv);
+        return;
+    case EditKind::Parallel:
+        s.parallel(t.iv);
+        return;
+    case EditKind::ComputeAt:
+        s.computeAt(t.targetStage, t.targetIv);
+        return;
+    case EditKind::ComputeInline:
+        s.computeInline();
+        return;
+    case EditKind::ComputeRoot:
+        s.computeRoot();
+        return;
+    case EditKind::ReverseComputeInline:
+        reverseComputeInline(sch, s);
+        return;
+    case EditKind::SetScope:
+        s.setScope(edit.scope);
+        return;
+    case EditKind::CacheRead: {
+        std::vector<Operation> readers;
+        for (const Stage& r : t.readers)
+            readers.push_back(r->op);
+        sch.cacheRead(s->op.output(0), edit.scope, readers);
+        return;
+    }
+    case EditKind::CacheWrite:
+        sch.cacheWrite(s->op.output(0), edit.scope);
+        return;
+    case EditKind::Rfactor:
+        sch.rfactor(s->op.output(0), t.iv);
+        return;
+    }
+}
+
+/// Tries `edit` on a copy of the program's schedule: the engine's message when it refuses.
+std::string dryRun(const Program& program, const ScheduleEdit& edit) {
+    const Schedule copy = program.schedule.copy();
+    EditTargets targets;
+    if (std::string error = resolve(copy, edit, &targets); !error.empty())
+        return error;
+    try {
+        applyEdit(copy, edit, targets);
+        // What the call accepts but lowering refuses (an output attached, an attach cycle,
+        // TVM's timing) is refused here too: the edit would break the program.
+        copy.normalize();
+    } catch (const UserError& e) {
+        return e.diagnostic().message;
+    } catch (const std::exception& e) { // InternalError: a Boundscope bug, reported, not fatal
+        return e.what();
+    }
+    return std::string();
+}
+
+// ---- the Python -----------------------------------------------------------------------------
+
+/// The text of an edit, and the loops it consumes (split or fused away), by their script names.
+struct Written {
+    std::string text;
+    std::vector<std::string> consumed;
+};
+
+std::string joined(const std::vector<std::string>& items) {
+    std::string out;
+    for (const std::string& item : items)
+        out += (out.empty() ? "" : ", ") + item;
+    return out;
+}
+
+Written loopPython(const ScheduleEdit& edit, const EditTargets& t, const PythonNames& names) {
+    const std::string stage = names.stage(t.stage);
+    const std::string iv = names.iterVar(t.stage, t.iv);
+    const std::string& ivName = edit.iterVar;
+    switch (edit.kind) {
+    case EditKind::Split: {
+        const std::string how = edit.nparts > 0 ? "nparts=" + std::to_string(edit.nparts)
+                                                : "factor=" + std::to_string(edit.factor);
+        return {names.freshName(ivName + "_outer") + ", " + names.freshName(ivName + "_inner") +
+                    " = " + stage + ".split(" + iv + ", " + how + ")\n",
+                {iv}};
+    }
+    case EditKind::Tile: {
+        const std::string& yName = edit.moreIterVars[0];
+        const std::string y = names.iterVar(t.stage, t.more[0]);
+        const std::string xo = names.freshName(ivName + "_outer");
+        const std::string yo = names.freshName(yName + "_outer");
+        const std::string xi = names.freshName(ivName + "_inner");
+        const std::string yi = names.freshName(yName + "_inner");
+        return {xo + ", " + yo + ", " + xi + ", " + yi + " = " + stage + ".tile(" + iv + ", " + y +
+                    ", x_factor=" + std::to_string(edit.factor) +
+                    ", y_factor=" + std::to_string(edit.yFactor) + ")\n",
+                {iv, y}};
+    }
+    case EditKind::Fuse: {
+        const IterVar other =
+            t.more.empty() ? t.stage->leafIterVars[size_t(t.leaf) + 1] : t.more[0];
+        const std::string otherExpr = names.iterVar(t.stage, other);
+        return {names.freshName(ivName + "_" + other->var.name() + "_fused") + " = " + stage +
+                    ".fuse(" + iv + ", " + otherExpr + ")\n",
+                {iv, otherExpr}};
+    }
+    case EditKind::Reorder:
+    case EditKind::MoveOut:
+    case EditKind::MoveIn: {
+        std::vector<std::string> order;
+        for (const IterVar& leaf : reorderOf(edit, t))
+            order.push_back(names.iterVar(t.stage, leaf));
+        return {stage + ".reorder(" + joined(order) + ")\n", {}};
+    }
+    case EditKind::Bind: {
+        bool needsImport = false;
+        const std::string thread = names.threadAxis(edit.thread, &needsImport);
+        return {std::string(needsImport ? "import tvm\n" : "") + stage + ".bind(" + iv + ", " +
+                    thread + ")\n",
+                {}};
+    }
+    case EditKind::Vectorize:
+    case EditKind::Unroll:
+    case EditKind::Parallel:
+        return {stage + "." + editKindName(edit.kind) + "(" + iv + ")\n", {}};
+    case EditKind::Rfactor:
+        return {names.freshName(edit.stage + "_rf") + " = " + *names.schedule() + ".rfactor(" +
+                    names.tensor(t.stage) + ", " + iv + ")\n",
+                {}};
+    default:
+        return {};
+    }
+}
+
+Written stagePython(const ScheduleEdit& edit, const EditTargets& t, const PythonNames& names) {
+    const std::string& s = *names.schedule();
+    const std::string stage = names.stage(t.stage);
+    const std::string scope = "\"" + edit.scope + "\"";
+    switch (edit.kind) {
+    case EditKind::ComputeAt:
+        return {stage + ".compute_at(" + names.stage(t.targetStage) + ", " +
+                    names.iterVar(t.targetStage, t.targetIv) + ")\n",
+                {}};
+    case EditKind::ComputeInline:
+    case EditKind::ComputeRoot:
+    case EditKind::ReverseComputeInline:
+        return {stage + "." + editKindName(edit.kind) + "()\n", {}};
+    case EditKind::SetScope:
+        return {stage + ".set_scope(" + scope + ")\n", {}};
+    case EditKind::CacheRead: {
+        std::vector<std::string> readers;
+        for (const Stage& r : t.readers)
+            readers.push_back(names.tensor(r));
+        return {names.freshName(edit.stage + "_" + edit.scope) + " = " + s + ".cache_read(" +
+                    names.tensor(t.stage) + ", " + scope + ", [" + joined(readers) + "])\n",
+                {}};
+    }
+    case EditKind::CacheWrite:
+        return {names.freshName(edit.stage + "_" + edit.scope) + " = " + s + ".cache_write(" +
+                    names.tensor(t.stage) + ", " + scope + ")\n",
+                {}};
+    default:
+        return {};
+    }
+}
+
+// ---- where it goes --------------------------------------------------------------------------
+
+/// The methods an edit overrides when it was called before on the same stage (or loop).
+std::vector<std::string> overriddenMethods(EditKind kind) {
+    switch (kind) {
+    case EditKind::SetScope:
+        return {"set_scope"};
+    case EditKind::ComputeAt:
+    case EditKind::ComputeInline:
+    case EditKind::ComputeRoot:
+        return {"compute_at", "compute_inline", "compute_root"};
+    case EditKind::Bind:
+        return {"bind"};
+    case EditKind::Vectorize:
+    case EditKind::Unroll:
+    case EditKind::Parallel:
+        return {"vectorize", "unroll", "parallel"};
+    default:
+        return {};
+    }
+}
+
+class Placement {
+public:
+    Placement(const std::string& script, const PythonNames& names)
+        : m_script(script), m_names(names), m_statements(names.outline().statements),
+          m_schedule(*names.schedule()) {}
+
+    /// Whether statement `i` calls a primitive through the schedule variable on `stage`.
+    bool isPrimitiveOn(size_t i, const Stage& stage) const {
+        const Statement& st = m_statements[i];
+        return st.primitive && st.primitive->schedule == m_schedule &&
+               m_names.stageOfExpression(st.primitive->stage, int(i)).same_as(stage);
+    }
+
+    /// The statement `edit` overrides, or -1.
+    int overridden(const ScheduleEdit& edit, const EditTargets& t) const {
+        const std::vector<std::string> methods = overriddenMethods(edit.kind);
+        if (methods.empty())
+            return -1;
+        const auto overrides = [&](int i) {
+            if (i < 0)
+                return false;
+            const Statement& st = m_statements[size_t(i)];
+            return st.targets.empty() && st.primitive &&
+                   std::find(methods.begin(), methods.end(), st.primitive->method) !=
+                       methods.end() &&
+                   isPrimitiveOn(size_t(i), t.stage);
+        };
+        if (isIterVarEdit(edit.kind)) {
+            // The loop's attribute remembers the line of the call that set it last.
+            const IterVarAttr* attr = t.stage.attrOf(t.iv);
+            const int at = attr ? m_names.outline().indexAt(attr->location.line) : -1;
+            return overrides(at) ? at : -1;
+        }
+        for (int i = int(m_statements.size()) - 1; i >= 0; --i) {
+            if (overrides(i))
+                return i;
+        }
+        return -1;
+    }
+
+    /// The last statement that binds a name `text` reads (-1 when none).
+    int dependencies(const SourceOutline& written) const {
+        int last = m_names.scheduleStatement();
+        for (const Statement& st : written.statements) {
+            for (const std::string& name : st.loads)
+                last = std::max(last, m_names.bindingBefore(name, int(m_statements.size())));
+        }
+        return last;
+    }
+
+    /// The last statement reading one of `loops` (loops the edit splits or fuses away).
+    int lastReader(const std::vector<std::string>& loops) const {
+        int last = -1;
+        for (size_t i = 0; i < m_statements.size(); ++i) {
+            for (const std::string& loop : loops) {
+                if (m_statements[i].reads(loop))
+                    last = int(i);
+            }
+        }
+        return last;
+    }
+
+    /// Whether statement `i` hands the schedule to something else (tvm.lower, print, a
+    /// function), as opposed to calling its primitives or reading its stages.
+    bool usesSchedule(size_t i) const {
+        const Statement& st = m_statements[i];
+        if (!st.reads(m_schedule) || (st.primitive && st.primitive->schedule == m_schedule))
+            return false;
+        return st.value.rfind(m_schedule + "[", 0) != 0 && st.value.rfind(m_schedule + ".", 0) != 0;
+    }
+
+    /// Where an edit of `stage` goes when it replaces nothing: the statement it follows.
+    int insertionPoint(const Stage& stage, int dependencies, int skip) const {
+        int stageLast = -1;
+        for (size_t i = 0; i < m_statements.size(); ++i) {
+            if (int(i) != skip && isPrimitiveOn(i, stage))
+                stageLast = int(i);
+        }
+        if (stageLast >= 0)
+            return std::max(stageLast, dependencies);
+        // A stage without primitives: at the end of the schedule's primitives that follow.
+        int after = dependencies;
+        for (size_t i = size_t(after + 1); i < m_statements.size() && !usesSchedule(i); ++i) {
+            if (m_statements[i].reads(m_schedule))
+                after = int(i);
+        }
+        return after;
+    }
+
+    /// Byte offset of the start of the line after statement `i`'s last line.
+    size_t lineAfter(int i) const {
+        const size_t newline = m_script.find('\n', m_statements[size_t(i)].end);
+        return newline == std::string::npos ? m_script.size() : newline + 1;
+    }
+
+    /// The byte range of statement `i` with its whole lines when it has them to itself.
+    std::pair<size_t, size_t> wholeLines(int i) const {
+        const Statement& st = m_statements[size_t(i)];
+        const size_t lineStart = m_script.rfind('\n', st.start == 0 ? 0 : st.start - 1);
+        const size_t begin = st.start == 0 || lineStart == std::string::npos ? 0 : lineStart + 1;
+        const size_t end = lineAfter(i);
+        const std::string before = m_script.substr(begin, st.start - begin);
+        const std::string after = m_script.substr(st.end, end - st.end);
+        const auto blank = [](const std::string& s) {
+            return s.find_first_not_of(" \t\r\n") == std::string::npos;
+        };
+        if (blank(before) && blank(after))
+            return {begin, end};
+        return {st.start, st.end};
+    }
+
+private:
+    const std::string& m_script;
+    const PythonNames& m_names;
+    const std::vector<Statement>& m_statements;
+    std::string m_schedule;
+};
+
+int lineOfOffset(const std::string& text, size_t offset) {
+    return 1 + int(std::count(text.begin(), text.begin() + long(offset), '\n'));
+}
+
+/// Puts `written` into `script` (see the file comment for the rules).
+EditResult place(const std::string& script, const std::string& fileName, const PythonNames& names,
+                 const ScheduleEdit& edit, const EditTargets& t, const Written& written) {
+    const Placement placement(script, names);
+    const SourceOutline writtenOutline = outlineSource(written.text, fileName);
+    const int deps = std::max(placement.dependencies(writtenOutline),
+                              placement.lastReader(written.consumed));
+    const int replaced = placement.overridden(edit, t);
+    const auto& statements = names.outline().statements;
+    EditResult result;
+    result.lines = written.text;
+    std::string text = script;
+    if (replaced >= 0) {
+        const Statement& old = statements[size_t(replaced)];
+        result.replaced = script.substr(old.start, old.end - old.start);
+        const bool oneLine = std::count(written.text.begin(), written.text.end(), '\n') == 1;
+        if (deps < replaced && oneLine) { // in place
+            text.replace(old.start, old.end - old.start,
+                         written.text.substr(0, written.text.size() - 1));
+            result.script = text;
+            result.line = old.line;
+            return result;
+        }
+    }
+    const int after = placement.insertionPoint(t.stage, deps, replaced);
+    size_t at = after < 0 ? 0 : placement.lineAfter(after);
+    std::string inserted = written.text;
+    if (at == text.size() && !text.empty() && text.back() != '\n')
+        inserted = "\n" + inserted;
+    if (replaced >= 0) { // the overridden call goes, wherever it is
+        const auto [begin, end] = placement.wholeLines(replaced);
+        if (at >= end) {
+            text.insert(at, inserted);
+            text.erase(begin, end - begin);
+            at -= end - begin;
+        } else {
+            text.erase(begin, end - begin);
+            text.insert(at, inserted);
+        }
+    } else {
+        text.insert(at, inserted);
+    }
+    if (inserted.front() == '\n')
+        ++at;
+    result.line = lineOfOffset(text, at);
+    result.script = text;
+    return result;
+}
+
+} // namespace
+
+// ---- public ---------------------------------------------------------------------------------
+
+std::string editKindName(EditKind kind) {
+    switch (kind) {
+    case EditKind::Split:
+        return "split";
+    case EditKind::Tile:
+        return "tile";
+    case EditKind::Fuse:
+        return "fuse";
+    case EditKind::Reorder:
+    case EditKind::MoveOut:
+    case EditKind::MoveIn:
+        return "reorder";
+    case EditKind::Bind:
+        return "bind";
+    case EditKind::Vectorize:
+        return "vectorize";
+    case EditKind::Unroll:
+        return "unroll";
+    case EditKind::Parallel:
+        return "parallel";
+    case EditKind::ComputeAt:
+        return "compute_at";
+    case EditKind::ComputeInline:
+        return "compute_inline";
+    case EditKind::ComputeRoot:
+        return "compute_root";
+    case EditKind::ReverseComputeInline:
+        return "reverse_compute_inline";
+    case EditKind::SetScope:
+        return "set_scope";
+    case EditKind::CacheRead:
+        return "cache_read";
+    case EditKind::CacheWrite:
+        return "cache_write";
+    case EditKind::Rfactor:
+        return "rfactor";
+    }
+    return std::string();
+}
+
+bool isIterVarEdit(EditKind kind) {
+    switch (kind) {
+    case EditKind::Split:
+    case EditKind::Tile:
+    case EditKind::Fuse:
+    case EditKind::Reorder:
+    case EditKind::MoveOut:
+    case EditKind::MoveIn:
+    case EditKind::Bind:
+    case EditKind::Vectorize:
+    case EditKind::Unroll:
+    case EditKind::Parallel:
+    case EditKind::Rfactor:
+        return true;
+    default:
+        return false;
+    }
+}
+
+std::string ScheduleEdit::description() const {
+    const std::string what = editKindName(kind);
+    const std::string iv = stage + "." + iterVar;
+    switch (kind) {
+    case EditKind::Split:
+        return nparts > 0 ? "split " + iv + " into " + std::to_string(nparts) + " parts"
+                          : "split " + iv + " by " + std::to_string(factor);
+    case EditKind::Tile:
+        return "tile " + iv + " and " + (moreIterVars.empty() ? "?" : moreIterVars[0]) + " by " +
+               std::to_string(factor) + "x" + std::to_string(yFactor);
+    case EditKind::Fuse:
+        return moreIterVars.empty() ? "fuse " + iv + " with the next loop"
+                                    : "fuse " + iv + " with " + moreIterVars[0];
+    case EditKind::Reorder:
+        return "reorder " + stage + " (" + iterVar + ", " + joined(moreIterVars) + ")";
+    case EditKind::MoveOut:
+        return "move " + iv + " out";
+    case EditKind::MoveIn:
+        return "move " + iv + " in";
+    case EditKind::Bind:
+        return "bind " + iv + " to " + thread;
+    case EditKind::ComputeAt:
+        return "compute_at " + stage + " \u2192 " + targetStage + "." + targetIterVar;
+    case EditKind::SetScope:
+    case EditKind::CacheRead:
+    case EditKind::CacheWrite:
+        return what + " " + stage + " \"" + scope + "\"";
+    default:
+        return isIterVarEdit(kind) ? what + " " + iv : what + " " + stage;
+    }
+}
+
+const std::vector<std::string>& threadTags() {
+    static const std::vector<std::string> kTags = {"blockIdx.x",  "blockIdx.y",  "blockIdx.z",
+                                                   "threadIdx.x", "threadIdx.y", "threadIdx.z",
+                                                   "vthread"};
+    return kTags;
+}
+
+const std::vector<std::string>& storageScopes() {
+    static const std::vector<std::string> kScopes = {"shared", "local", "global", "warp"};
+    return kScopes;
+}
+
+EditResult applyEdit(const std::string& script, const std::string& fileName,
+                     const Program& program, const ScheduleEdit& edit) {
+    EditResult refused;
+    if (!program.defined()) {
+        refused.error = "the script defines no schedule to edit";
+        return refused;
+    }
+    try {
+        const SourceOutline outline = outlineSource(script, fileName);
+        const PythonNames names(outline, program);
+        if (!names.schedule()) {
+            refused.error = "the schedule made at line " +
+                            std::to_string(program.schedule->location.line) +
+                            " is not kept in a top-level variable (write `s = "
+                            "te.create_schedule(...)`)";
+            return refused;
+        }
+        EditTargets targets;
+        refused.error = resolve(program.schedule, edit, &targets);
+        if (refused.error.empty())
+            refused.error = checkArguments(edit, targets);
+        if (refused.error.empty())
+            refused.error = dryRun(program, edit);
+        if (!refused.error.empty())
+            return refused;
+        const Written written = isIterVarEdit(edit.kind) ? loopPython(edit, targets, names)
+                                                         : stagePython(edit, targets, names);
+        return place(script, fileName, names, edit, targets, written);
+    } catch (const UserError& e) {
+        refused.error = e.diagnostic().message;
+        return refused;
+    }
+}
+
+} // namespace bs::script

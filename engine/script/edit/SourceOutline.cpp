@@ -1,0 +1,163 @@
+#include "script/edit/SourceOutline.h"
+
+#include "script/PythonThread.h"
+#include "support/Diagnostic.h"
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+
+namespace bs::script {
+
+namespace py = pybind11;
+
+namespace {
+
+py::module_ outlineModule() {
+    return py::module_::import("boundscope._source_outline");
+}
+
+std::string text(const py::handle& value) { return py::cast<std::string>(value); }
+
+std::vector<std::string> texts(const py::handle& list) {
+    std::vector<std::string> out;
+    for (const py::handle item : list)
+        out.push_back(text(item));
+    return out;
+}
+
+PrimitiveCall primitiveOf(const py::dict& record) {
+    PrimitiveCall call;
+    call.schedule = text(record["schedule"]);
+    call.stage = text(record["stage"]);
+    call.method = text(record["method"]);
+    call.args = texts(record["args"]);
+    for (const auto& [key, value] : py::cast<py::dict>(record["keywords"]))
+        call.keywords[text(key)] = text(value);
+    return call;
+}
+
+Statement statementOf(const py::dict& entry) {
+    Statement s;
+    s.line = py::cast<int>(entry["line"]);
+    s.endLine = py::cast<int>(entry["end_line"]);
+    s.start = py::cast<size_t>(entry["start"]);
+    s.end = py::cast<size_t>(entry["end"]);
+    s.binds = texts(entry["binds"]);
+    s.loads = texts(entry["loads"]);
+    s.targets = texts(entry["targets"]);
+    s.value = text(entry["value"]);
+    for (const py::handle pair : entry["imports"]) {
+        const py::tuple t = py::cast<py::tuple>(pair);
+        s.imports.emplace_back(text(t[0]), text(t[1]));
+    }
+    if (!entry["primitive"].is_none())
+        s.primitive = primitiveOf(py::cast<py::dict>(entry["primitive"]));
+    return s;
+}
+
+CallArgument argumentOf(const py::dict& record) {
+    CallArgument a;
+    const std::string kind = text(record["kind"]);
+    a.text = text(record["text"]);
+    if (kind == "name") {
+        a.kind = CallArgument::Kind::Name;
+    } else if (kind == "string") {
+        a.kind = CallArgument::Kind::String;
+        a.value = text(record["value"]);
+    } else if (kind == "int") {
+        a.kind = CallArgument::Kind::Int;
+        a.value = text(record["value"]);
+    } else if (kind == "list") {
+        a.kind = CallArgument::Kind::List;
+        for (const py::handle item : record["items"])
+            a.items.push_back(argumentOf(py::cast<py::dict>(item)));
+    }
+    return a;
+}
+
+/// The message and line of a SyntaxError being handled.
+Diagnostic syntaxError(py::error_already_set& error, const std::string& fileName) {
+    Diagnostic d;
+    d.location.file = fileName;
+    const py::object value = error.value();
+    d.message = "SyntaxError: " + text(py::str(value.attr("msg")));
+    if (!value.attr("lineno").is_none())
+        d.location.line = py::cast<int>(value.attr("lineno"));
+    return d;
+}
+
+} // namespace
+
+bool Statement::assigns(const std::string& name) const {
+    return std::find(binds.begin(), binds.end(), name) != binds.end();
+}
+
+bool Statement::reads(const std::string& name) const {
+    return std::binary_search(loads.begin(), loads.end(), name);
+}
+
+const Statement* SourceOutline::statementAt(int line) const {
+    const int index = indexAt(line);
+    return index < 0 ? nullptr : &statements[size_t(index)];
+}
+
+int SourceOutline::indexAt(int line) const {
+    for (size_t i = 0; i < statements.size(); ++i) {
+        if (statements[i].line <= line && line <= statements[i].endLine)
+            return int(i);
+    }
+    return -1;
+}
+
+SourceOutline outlineSource(const std::string& source, const std::string& fileName) {
+    SourceOutline outline;
+    std::optional<Diagnostic> failure;
+    PythonThread::instance().call([&] {
+        try {
+            const py::module_ module = outlineModule();
+            for (const py::handle entry : module.attr("outline")(source))
+                outline.statements.push_back(statementOf(py::cast<py::dict>(entry)));
+            outline.identifiers = texts(module.attr("identifiers")(source));
+        } catch (py::error_already_set& error) {
+            if (error.matches(PyExc_SyntaxError))
+                failure = syntaxError(error, fileName);
+            else
+                failure = Diagnostic{"cannot read the script: " + std::string(error.what()),
+                                     SourceLocation{fileName, 0}};
+        }
+    });
+    if (failure)
+        throw UserError(*failure);
+    return outline;
+}
+
+ParsedCall parseCall(const std::string& callText) {
+    ParsedCall call;
+    std::optional<std::string> failure;
+    PythonThread::instance().call([&] {
+        try {
+            const py::dict record = outlineModule().attr("parse_call")(callText);
+            call.receiver = text(record["receiver"]);
+            call.method = text(record["method"]);
+            for (const py::handle arg : record["args"])
+                call.args.push_back(argumentOf(py::cast<py::dict>(arg)));
+            for (const auto& [key, value] : py::cast<py::dict>(record["keywords"]))
+                call.keywords[text(key)] = argumentOf(py::cast<py::dict>(value));
+        } catch (py::error_already_set& error) {
+            if (error.matches(PyExc_SyntaxError))
+                failure = "'" + callText + "' is not Python: " +
+                          text(py::str(error.value().attr("msg")));
+            else if (error.matches(PyExc_ValueError))
+                failure = "'" + callText + "': " + text(py::str(error.value()));
+            else
+                failure = "'" + callText + "': " + std::string(error.what());
+        }
+    });
+    if (failure)
+        throw UserError(*failure);
+    return call;
+}
+
+} // namespace bs::script

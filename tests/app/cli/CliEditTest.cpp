@@ -1,0 +1,120 @@
+// `boundscope edit FILE.py "STAGE.PRIMITIVE(ARGS)"` (issue 17, item 4): golden tests of where
+// each edit lands (tests/app/cli/golden/edit: NAME.py starts with `# edit: CALL`, and
+// NAME.expected.py is the script the command prints), every edited script checked to run and
+// lower, `-i`, and the refusals.
+#include "CliRun.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+namespace bs::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kGolden = fs::path(BOUNDSCOPE_CLI_GOLDEN) / "edit";
+
+std::string quoted(const std::string& text) {
+    std::string out = "'";
+    for (char c : text)
+        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+/// The call in the script's first line, `# edit: CALL`.
+std::string callOf(const fs::path& script) {
+    std::string first = readAll(script);
+    first = first.substr(0, first.find('\n'));
+    const std::string prefix = "# edit: ";
+    return first.rfind(prefix, 0) == 0 ? first.substr(prefix.size()) : std::string();
+}
+
+std::vector<fs::path> goldenScripts() {
+    std::vector<fs::path> scripts;
+    for (const auto& entry : fs::directory_iterator(kGolden)) {
+        const std::string name = entry.path().filename().string();
+        if (entry.path().extension() == ".py" && name.find(".expected.") == std::string::npos)
+            scripts.push_back(entry.path());
+    }
+    std::sort(scripts.begin(), scripts.end());
+    return scripts;
+}
+
+#ifdef BOUNDSCOPE_WITH_PYTHON
+
+TEST(CliEdit, EachEditLandsWhereTheGoldenScriptHasIt) {
+    const std::vector<fs::path> scripts = goldenScripts();
+    ASSERT_GE(scripts.size(), 12u);
+    for (const fs::path& script : scripts) {
+        SCOPED_TRACE(script.filename().string());
+        const std::string call = callOf(script);
+        ASSERT_FALSE(call.empty()) << "the first line must be `# edit: CALL`";
+        const CommandResult edited = runCli("edit " + quoted(script) + " " + quoted(call));
+        EXPECT_EQ(edited.exitCode, 0) << edited.err;
+        fs::path expected = script;
+        expected.replace_extension(".expected.py");
+        EXPECT_EQ(edited.out, readAll(expected));
+        EXPECT_NE(edited.err.find(": note: "), std::string::npos) << edited.err;
+        // The edited script runs and its program lowers.
+        const CommandResult lowered = runCli("lower " + quoted(expected.string()));
+        EXPECT_EQ(lowered.exitCode, 0) << lowered.err;
+    }
+}
+
+TEST(CliEdit, InPlaceWritesTheFileAndSaysWhere) {
+    const fs::path copy = fs::temp_directory_path() / "bs_cli_edit_in_place.py";
+    fs::copy_file(kGolden / "set_scope_replaces.py", copy, fs::copy_options::overwrite_existing);
+    const CommandResult result =
+        runCli("edit -i " + quoted(copy.string()) + " \"B.set_scope('local')\"");
+    EXPECT_EQ(result.exitCode, 0) << result.err;
+    EXPECT_EQ(result.out, "");
+    EXPECT_EQ(readAll(copy), readAll(kGolden / "set_scope_replaces.expected.py"));
+    EXPECT_NE(result.err.find("bs_cli_edit_in_place.py:10: note: replaced "
+                              "`s[B].set_scope(\"global\")` by `s[B].set_scope(\"local\")`"),
+              std::string::npos)
+        << result.err;
+    fs::remove(copy);
+}
+
+TEST(CliEdit, RefusalsNameTheProblemAndLeaveTheFileAlone) {
+    const fs::path copy = fs::temp_directory_path() / "bs_cli_edit_refused.py";
+    const fs::path original = kGolden / "split_after_readers_of_its_loop.py";
+    fs::copy_file(original, copy, fs::copy_options::overwrite_existing);
+    const std::string file = quoted(copy.string());
+    const struct {
+        std::string call;
+        std::string message;
+    } cases[] = {
+        {"C.spilt(xo, factor=2)", "error: 'spilt' is not a primitive an edit can make"},
+        {"D.compute_inline()", "error: no stage 'D' in the schedule (its stages: A, B, C)"},
+        {"C.split(k, factor=2)", "error: 'k' is not a loop of stage 'C' (its loops: i.outer, "
+                                 "i.inner)"},
+        {"C.split(xo, factor=n)", "error: split: factor must be an integer constant, got 'n'"},
+        {"C.split(xo, factor=2", "error: 'C.split(xo, factor=2' is not Python"},
+        {"C.set_scope(local)", "error: set_scope: the scope must be a string, got 'local'"},
+        // the engine's own refusal, met on the dry run
+        {"C.compute_at(B, i)", "error: compute_at of stage 'B' at 'i.outer' of stage 'C': it "
+                               "makes an attach cycle B -> C -> B"},
+        {"B.fuse(i, i)", "error: "},
+        {"split(xo)", "error: 'split(xo)': expected STAGE.PRIMITIVE(ARGS)"},
+    };
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.call);
+        const CommandResult result = runCli("edit -i " + file + " " + quoted(c.call));
+        EXPECT_EQ(result.exitCode, 1);
+        EXPECT_NE(result.err.find(copy.string() + ": " + c.message), std::string::npos)
+            << result.err;
+        EXPECT_EQ(result.out, "");
+        EXPECT_EQ(readAll(copy), readAll(original));
+    }
+    fs::remove(copy);
+    const CommandResult missing = runCli("edit missing.py \"C.compute_root()\"");
+    EXPECT_EQ(missing.exitCode, 2);
+    EXPECT_NE(missing.err.find("cannot open 'missing.py'"), std::string::npos) << missing.err;
+}
+
+#endif
+
+} // namespace
+} // namespace bs::test
