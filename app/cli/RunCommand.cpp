@@ -74,8 +74,11 @@ void printReport(const RunReport& report) {
     row("best", formatNumber(report.bestMs, 4) + " ms");
     row("median", formatNumber(report.medianMs, 4) + " ms");
     row("spread", formatNumber(report.spread * 100, 1) + " %");
-    row("GFLOP/s", formatNumber(report.gflops, 2) + " (" + std::to_string(report.flops) +
-                       " flops per run)");
+    std::string flops = std::to_string(report.flops) +
+                        (report.flopsExecuted ? " flops executed per run" : " flops per run");
+    if (report.flopsExecuted && report.declaredFlops != report.flops)
+        flops += "; the definitions declare " + std::to_string(report.declaredFlops);
+    row("GFLOP/s", formatNumber(report.gflops, 2) + " (" + flops + ")");
     row("GB/s", formatNumber(report.gbps, 2) + " (" + std::to_string(report.bytes) +
                     " bytes of arguments)");
     row("check", checkLine(report));

@@ -242,6 +242,8 @@ RunReport runKernel(const LowerResult& lowered, const RunRequest& request) {
     }
 
     report.flops = work.flops;
+    report.declaredFlops = work.declaredFlops;
+    report.flopsExecuted = work.flopsExecuted;
     report.bytes = work.bytes;
     summarizeTimes(report);
     if (request.check)

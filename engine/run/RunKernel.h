@@ -21,7 +21,7 @@
 /// Symbolic sizes (`te.var("n")` in a shape) get `kDefaultSymbolicSize` unless
 /// `RunRequest::sizes` binds them by name.
 ///
-/// FLOP and byte counts are approximations, documented at `countWork`.
+/// FLOP and byte counts are documented at `countWork`.
 #pragma once
 
 #include "codegen/CudaCodegen.h"
@@ -89,6 +89,8 @@ struct RunReport {
     double spread = 0;
     /// Floating-point operations and bytes of one run (countWork), and their rates at bestMs.
     int64_t flops = 0;
+    int64_t declaredFlops = 0; ///< what the compute definitions ask for (countWork)
+    bool flopsExecuted = false; ///< `flops` counts what the lowered program executes
     int64_t bytes = 0;
     double gflops = 0;
     double gbps = 0;
@@ -102,16 +104,23 @@ struct RunReport {
     std::string checkDetail;
 };
 
-/// What one run of a program costs, counted on its compute definitions (not the schedule):
-/// for each ComputeOp, `iterations` = the product of its axis and reduce-axis extents, and
-/// `flops` += iterations x (the float arithmetic operations of its body: + - * / min max,
-/// math calls such as exp count one each; a reduction adds its combiner's operations).
-/// Integer index arithmetic and loads are not counted; a schedule that recomputes (compute_at
-/// with overlap) does more than this. `bytes` is the size of every argument buffer (each input
-/// read once, each output written once): the least traffic the kernel can have.
+/// What one run of a program costs. `flops` counts the float operations the lowered program
+/// executes (+ - * / min max, math calls such as exp one each, vector operations once per
+/// lane): each store's operations times the iterations of the loops, GPU threads and virtual
+/// threads around it, so a stage computed at an inner loop counts once per time it is
+/// recomputed, and only the part of a buffer that is computed counts. Guards on a loop or thread
+/// variable (`threadIdx.x < 100`) count the iterations that pass; other guards (a split's
+/// tail) count every iteration. Integer index arithmetic and loads are not counted.
+/// `declaredFlops` counts the compute definitions instead (iterations = the product of each
+/// ComputeOp's axis and reduce-axis extents, times its body's operations): what the program
+/// asks for, whatever the schedule. `flops` falls back to it (and `flopsExecuted` is false)
+/// when a loop's extent is only known at run time. `bytes` is the size of every argument buffer
+/// (each input read once, each output written once): the least traffic the kernel can have.
 struct WorkCount {
-    int64_t iterations = 0;
+    int64_t iterations = 0; ///< of the compute definitions
     int64_t flops = 0;
+    int64_t declaredFlops = 0;
+    bool flopsExecuted = false;
     int64_t bytes = 0;
 };
 

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
+#include <set>
 #include <sstream>
 #include <unordered_set>
 
@@ -192,7 +193,7 @@ int64_t floatOps(const Expr& e) {
         case NodeKind::Add: case NodeKind::Sub: case NodeKind::Mul: case NodeKind::Div:
         case NodeKind::Mod: case NodeKind::FloorDiv: case NodeKind::FloorMod:
         case NodeKind::Min: case NodeKind::Max: case NodeKind::Call:
-            ++count;
+            count += static_cast<const ExprNode*>(n.get())->type.lanes();
             break;
         default:
             break;
@@ -216,6 +217,189 @@ int64_t bodyFloatOps(const ComputeOpNode* op) {
         count += floatOps(e);
     return count;
 }
+
+/// The float operations the lowered program executes: each store's (and let's) operations times
+/// the iterations of the loops, threads and virtual threads around it. A guard `v < c` on a
+/// loop or thread variable counts the iterations that pass it; other guards (a split's tail)
+/// count every iteration, so a tail adds at most one extra iteration per split loop.
+class ExecutedFlops : public IRVisitor {
+public:
+    ExecutedFlops(const LoweredFunc& func, const std::vector<int64_t>& sizes) {
+        for (size_t i = 0; i < func.scalarParams.size() && i < sizes.size(); ++i)
+            m_values[func.scalarParams[i]] = sizes[i];
+    }
+
+    /// The count, or nullopt when an extent is not known before the program runs.
+    std::optional<int64_t> count(const Stmt& body) {
+        visitStmt(body);
+        return m_known ? std::optional<int64_t>(int64_t(m_total)) : std::nullopt;
+    }
+
+protected:
+    using IRVisitor::visit;
+
+    void visit(const ForNode* op) override {
+        const std::optional<int64_t> extent = evaluateInt(op->extent, m_values);
+        const std::optional<int64_t> min = evaluateInt(op->min, m_values);
+        if (!extent || !min) {
+            m_known = false;
+            return;
+        }
+        within(op->loopVar, *min, *extent, op->body);
+    }
+
+    void visit(const AttrStmtNode* op) override {
+        const auto* iv = op->node.as<IterVarNode>();
+        const bool threads = op->key == attr::kThreadExtent || op->key == attr::kVirtualThread;
+        if (!iv || !threads) {
+            visitStmt(op->body);
+            return;
+        }
+        // A thread index launched once per kernel; stages bound to it again run on the same
+        // threads.
+        const bool virtualThread = iv->threadTag.empty() || iv->threadTag == "vthread" ||
+                                   iv->threadTag == "cthread";
+        const std::string tag = virtualThread ? iv->var.name() : iv->threadTag;
+        const std::optional<int64_t> extent = evaluateInt(op->value, m_values);
+        if (!extent) {
+            m_known = false;
+            return;
+        }
+        if (!m_activeThreads.insert(tag).second) {
+            m_extents[iv->var.get()] = {0, *extent};
+            visitStmt(op->body);
+            m_extents.erase(iv->var.get());
+            return;
+        }
+        within(iv->var, 0, *extent, op->body);
+        m_activeThreads.erase(tag);
+    }
+
+    void visit(const IfThenElseNode* op) override {
+        const double saved = m_multiplier;
+        m_multiplier *= passing(op->condition);
+        visitStmt(op->thenCase);
+        m_multiplier = saved;
+        if (op->elseCase.defined()) {
+            m_multiplier *= 1.0 - passing(op->condition);
+            visitStmt(op->elseCase);
+            m_multiplier = saved;
+        }
+    }
+
+    void visit(const StoreNode* op) override { m_total += m_multiplier * double(floatOps(op->value)); }
+
+    void visit(const LetStmtNode* op) override {
+        m_total += m_multiplier * double(floatOps(op->value));
+        visitStmt(op->body);
+    }
+
+    void visit(const EvaluateNode* op) override {
+        m_total += m_multiplier * double(floatOps(op->value));
+    }
+
+private:
+    void within(const Var& var, int64_t min, int64_t extent, const Stmt& body) {
+        const double saved = m_multiplier;
+        m_multiplier *= double(std::max<int64_t>(extent, 0));
+        m_extents[var.get()] = {min, extent};
+        visitStmt(body);
+        m_extents.erase(var.get());
+        m_multiplier = saved;
+    }
+
+    /// The share of the iterations around a guard that pass it: `v < c` on one loop or thread
+    /// variable by its range, any other condition on loop variables by trying every
+    /// combination of their values (up to kMaxCombinations), else 1.
+    double passing(const Expr& condition) const {
+        Expr c = condition;
+        if (const auto* call = c.as<CallNode>(); call && call->name == "likely" && call->args.size() == 1)
+            c = call->args[0];
+        if (const auto* both = c.as<AndNode>())
+            return passing(both->a) * passing(both->b);
+        if (std::optional<double> share = shareBelow(c))
+            return *share;
+        return enumerated(c).value_or(1.0);
+    }
+
+    /// `v < c`, `v <= c` or `c > v` for a variable with a known range.
+    std::optional<double> shareBelow(const Expr& c) const {
+        Expr var, bound;
+        int64_t adjust = 0; // `v < c` passes v in [min, c); `v <= c` in [min, c]
+        if (const auto* lt = c.as<LTNode>()) {
+            var = lt->a;
+            bound = lt->b;
+        } else if (const auto* le = c.as<LENode>()) {
+            var = le->a;
+            bound = le->b;
+            adjust = 1;
+        } else if (const auto* gt = c.as<GTNode>()) {
+            var = gt->b;
+            bound = gt->a;
+        } else {
+            return std::nullopt;
+        }
+        const auto* v = var.as<VarNode>();
+        const auto it = v ? m_extents.find(v) : m_extents.end();
+        const std::optional<int64_t> limit = evaluateInt(bound, m_values);
+        if (it == m_extents.end() || !limit || it->second.second <= 0)
+            return std::nullopt;
+        const auto [min, extent] = it->second;
+        const int64_t passed = std::clamp<int64_t>(*limit + adjust - min, 0, extent);
+        return double(passed) / double(extent);
+    }
+
+    /// The share of the combinations of the condition's loop variables that pass it.
+    std::optional<double> enumerated(const Expr& c) const {
+        static constexpr int64_t kMaxCombinations = 1 << 16;
+        std::vector<std::pair<Var, std::pair<int64_t, int64_t>>> loops;
+        bool known = true;
+        postOrderVisit(c, [&](const NodeRef& n) {
+            const auto* v = n.as<VarNode>();
+            if (!v)
+                return;
+            const Var var(v);
+            if (const auto it = m_extents.find(v); it != m_extents.end()) {
+                if (std::none_of(loops.begin(), loops.end(),
+                                 [&](const auto& l) { return l.first.same_as(var); }))
+                    loops.emplace_back(var, it->second);
+            } else if (!m_values.count(var)) {
+                known = false; // a let-bound or unknown variable
+            }
+        });
+        int64_t combinations = 1;
+        for (const auto& loop : loops) {
+            combinations *= std::max<int64_t>(loop.second.second, 1);
+            if (combinations > kMaxCombinations)
+                return std::nullopt;
+        }
+        if (!known || loops.empty())
+            return std::nullopt;
+        VarMap<int64_t> values = m_values;
+        int64_t passed = 0;
+        std::vector<int64_t> at(loops.size(), 0);
+        for (int64_t k = 0; k < combinations; ++k) {
+            int64_t rest = k;
+            for (size_t i = 0; i < loops.size(); ++i) {
+                const auto [min, extent] = loops[i].second;
+                values[loops[i].first] = min + rest % std::max<int64_t>(extent, 1);
+                rest /= std::max<int64_t>(extent, 1);
+            }
+            const std::optional<int64_t> value = evaluateInt(c, values);
+            if (!value)
+                return std::nullopt;
+            passed += *value != 0;
+        }
+        return double(passed) / double(combinations);
+    }
+
+    VarMap<int64_t> m_values;
+    std::unordered_map<const Node*, std::pair<int64_t, int64_t>> m_extents; ///< var -> min, extent
+    std::set<std::string> m_activeThreads;
+    double m_multiplier = 1;
+    double m_total = 0;
+    bool m_known = true;
+};
 
 } // namespace
 
@@ -269,8 +453,13 @@ WorkCount countWork(const LoweredFunc& func, const std::vector<int64_t>& sizes) 
         int64_t iterations = run_detail::product(op->axis, func, sizes) *
                              run_detail::product(op->reduceAxis, func, sizes);
         work.iterations += iterations;
-        work.flops += iterations * run_detail::bodyFloatOps(op);
+        work.declaredFlops += iterations * run_detail::bodyFloatOps(op);
     }
+    const std::optional<int64_t> executed =
+        func.final.defined() ? run_detail::ExecutedFlops(func, sizes).count(func.final)
+                             : std::nullopt;
+    work.flopsExecuted = executed.has_value();
+    work.flops = executed.value_or(work.declaredFlops);
     for (const Tensor& t : func.args) {
         int64_t elements = 1;
         for (const Expr& extent : t.shape())

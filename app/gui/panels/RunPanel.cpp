@@ -20,6 +20,16 @@ namespace bs::gui {
 
 namespace {
 
+/// `40000 FLOP executed (the definitions declare 100000), 0.01 GB/s`.
+QString flopsToolTip(const RunReport &report) {
+    QString flops = QStringLiteral("%1 FLOP%2")
+                        .arg(report.flops)
+                        .arg(report.flopsExecuted ? QStringLiteral(" executed") : QString());
+    if (report.flopsExecuted && report.declaredFlops != report.flops)
+        flops += QStringLiteral(" (the definitions declare %1)").arg(report.declaredFlops);
+    return flops + QStringLiteral(", %1 GB/s").arg(report.gbps, 0, 'f', 2);
+}
+
 /// The target chosen for CPU schedules and for GPU schedules (each remembered apart, so a GPU
 /// program's emulate does not carry over to a CPU program).
 const char *const kCpuTargetKey = "run/target/cpu";
@@ -84,7 +94,7 @@ TableRow runRow(const QString &program, const RunReport &report, int runs,
     row.toolTips << QString() << QString() << times.join(QStringLiteral(", "))
                  << QStringLiteral("compile %1 ms").arg(msText(report.compileMs)) << QString()
                  << QStringLiteral("(slowest - fastest) / median")
-                 << QStringLiteral("%1 FLOP, %2 GB/s").arg(report.flops).arg(report.gbps, 0, 'f', 2)
+                 << flopsToolTip(report)
                  << (report.checked ? QStringLiteral("against the %1: %2")
                                           .arg(qstr(report.reference), qstr(report.checkDetail))
                                     : QString());

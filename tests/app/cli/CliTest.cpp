@@ -234,7 +234,17 @@ TEST(CliRun, PrintsTimingsAndLeavesTheCheckOutUnlessAsked) {
                             "GB/s ", "check      not run (add --check)\n"})
         EXPECT_NE(r.out.find(row), std::string::npos) << row << "\n" << r.out;
     // 256 x 256 x 256, a multiply and an add per iteration.
-    EXPECT_NE(r.out.find("(33554432 flops per run)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("(33554432 flops executed per run)"), std::string::npos) << r.out;
+}
+
+TEST(CliRun, FlopsAreTheOnesTheKernelExecutes) {
+    // Ex. 6 computes B at C's rows: 100 x 200 of B's 200 x 400 elements, one multiply each,
+    // then C's 100 x 200 multiplies (issue 17, item 8: the declared shapes say 100000).
+    CommandResult r = runCli("run " + example("ex6_shared_scope.py") + " --target emulate --repeat 1");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("(40000 flops executed per run; the definitions declare 100000)"),
+              std::string::npos)
+        << r.out;
 }
 
 TEST(CliRun, SymbolicSizesTakeTheDefaultOrTheGivenValues) {
