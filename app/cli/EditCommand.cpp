@@ -49,15 +49,19 @@ int runEdit(const EditCommandOptions& options) {
         return kExitUsage;
     }
     int exitCode = kExitOk;
-    const std::optional<Program> program = runScriptProgram(options.file, &exitCode, nullptr);
+    // The script's own output would bury the edit's one line: it is dropped.
+    const std::optional<Program> program =
+        runScriptProgram(options.file, &exitCode, nullptr, /*showOutput=*/false);
     if (!program)
         return exitCode;
     std::string error;
     const script::ScheduleEdit edit =
         script::parseEdit(options.call, *source, options.file, *program, &error);
     script::EditResult result;
+    script::EditOptions editOptions;
+    editOptions.run.timeout = scriptTimeout();
     if (error.empty())
-        result = script::applyEdit(*source, options.file, *program, edit);
+        result = script::applyEdit(*source, options.file, *program, edit, editOptions);
     else
         result.error = error;
     if (!result.ok()) {

@@ -5,6 +5,7 @@
 #include "Commands.h"
 
 #ifdef BOUNDSCOPE_WITH_PYTHON
+#include "script/RecordedRun.h"
 #include "script/ScriptRunner.h"
 #endif
 
@@ -83,13 +84,17 @@ void noteTimeout(const script::ScriptResult& result) {
 }
 
 std::optional<Program> runScriptProgram(const std::string& file, int* exitCode,
-                                        script::ScriptNames* names) {
-    ProgramRecorder::current().reset();
+                                        script::ScriptNames* names, bool showOutput) {
     script::ScriptOptions scriptOptions;
-    scriptOptions.onOutput = [](script::OutputStream, const std::string& text) { std::cerr << text; };
+    if (showOutput)
+        scriptOptions.onOutput = [](script::OutputStream, const std::string& text) {
+            std::cerr << text;
+        };
     scriptOptions.timeout = scriptTimeout();
     script::ScriptRunner runner;
-    script::ScriptResult result = runner.runFile(file, scriptOptions);
+    Program program;
+    script::ScriptResult result = script::runRecorded(
+        runner, [&] { return runner.runFile(file, scriptOptions); }, &program);
     if (!result.ok()) {
         printDiagnostic(*result.diagnostic, file);
         noteTimeout(result);
@@ -99,7 +104,7 @@ std::optional<Program> runScriptProgram(const std::string& file, int* exitCode,
     if (names)
         *names = result.names;
     *exitCode = kExitOk;
-    return ProgramRecorder::current().program();
+    return program;
 }
 
 std::optional<Analysis> analyzeScript(const std::string& file, const AnalysisOptions& options,
@@ -111,7 +116,7 @@ std::optional<Analysis> analyzeScript(const std::string& file, const AnalysisOpt
     if (isTcFileName(file))
         return analyzeTcFile(file, options, exitCode);
     script::ScriptNames names;
-    std::optional<Program> program = runScriptProgram(file, exitCode, &names);
+    std::optional<Program> program = runScriptProgram(file, exitCode, &names, true);
     if (!program)
         return std::nullopt;
     Analysis analysis = analyze(*program, options);

@@ -68,16 +68,23 @@ void writeFileAtomically(const std::string& path, const std::string& bytes) {
         fail(path, "it is a folder");
     if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
         return writeInPlace(path, bytes);
+    // A symbolic link stays one: the file it points to is the one replaced.
+    std::error_code resolved;
+    if (std::filesystem::is_symlink(target, resolved))
+        target = std::filesystem::weakly_canonical(target, resolved);
+    const bool exists = ::stat(target.c_str(), &st) == 0;
     std::string temp = temporaryPath(target);
     // O_EXCL: never follow or reuse an existing name; 0666 lets the umask decide, as for any
-    // file the user creates.
+    // file the user creates; a file that exists keeps its permissions.
     int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd < 0)
         fail(path, std::strerror(errno));
+    if (exists)
+        ::fchmod(fd, st.st_mode & 07777);
     std::string error = writeAll(fd, bytes, /*sync=*/true);
     if (::close(fd) != 0 && error.empty())
         error = std::strerror(errno);
-    if (error.empty() && ::rename(temp.c_str(), path.c_str()) != 0)
+    if (error.empty() && ::rename(temp.c_str(), target.c_str()) != 0)
         error = std::strerror(errno);
     if (!error.empty()) {
         ::unlink(temp.c_str());

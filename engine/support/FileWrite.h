@@ -12,7 +12,8 @@ namespace bs {
 /// Writes `bytes` to `path` atomically (temporary file in the same folder + fsync + rename).
 /// Throws UserError `cannot write '<path>': <reason>` when the folder is missing or not
 /// writable, `path` is a folder, or the disk is full. A device, pipe or socket at `path`
-/// (`/dev/stdout`) is written where it is, never replaced.
+/// (`/dev/stdout`) is written where it is, never replaced. A symbolic link is kept: the file it
+/// points to is replaced. A file that exists keeps its permissions.
 void writeFileAtomically(const std::string& path, const std::string& bytes);
 
 } // namespace bs

@@ -4,6 +4,7 @@
 #include "support/DeepStack.h"
 
 #if BOUNDSCOPE_WITH_PYTHON
+#include "script/RecordedRun.h"
 #include "script/ScriptRunner.h"
 #endif
 
@@ -40,25 +41,15 @@ script::ScriptResult runCancellable(const AnalysisRequest& request, script::Scri
     return run.get();
 }
 
-/// Runs the script and reads the program it defined. The ProgramRecorder belongs to the thread
-/// that runs scripts, so it is reset and read on the Python thread (`withGlobals`), right
-/// before and after the run. The three steps are three jobs on the one Python thread, and the
-/// recorder is one per process: the runs of two documents (two windows, or a document being
-/// destroyed while its script still runs) must not interleave, or one reads the other's
-/// program. One lock across the steps keeps each reset-run-read together. Returns false when
-/// the script failed.
+/// Runs the script and reads the program it defined (script/RecordedRun.h keeps the runs of two
+/// documents, or of an edit's check, from reading each other's program). Returns false when the
+/// script failed.
 bool runScript(const AnalysisRequest& request, script::ScriptRunner& runner,
                const std::atomic<bool>* cancelled, AnalysisOutcome& outcome) {
-    static std::mutex recorderMutex;
-    std::lock_guard<std::mutex> lock(recorderMutex);
-    runner.withGlobals([](const pybind11::dict&) { ProgramRecorder::current().reset(); });
-    script::ScriptResult result = runCancellable(request, runner, cancelled);
-    outcome.output = result.output + result.errorOutput;
     Program built;
-    runner.withGlobals([&built](const pybind11::dict&) {
-        built = ProgramRecorder::current().program();
-        ProgramRecorder::current().reset();
-    });
+    script::ScriptResult result = script::runRecorded(
+        runner, [&] { return runCancellable(request, runner, cancelled); }, &built);
+    outcome.output = result.output + result.errorOutput;
     if (!result.ok()) {
         outcome.interrupted = result.status == script::ScriptStatus::Interrupted ||
                               result.status == script::ScriptStatus::TimedOut;

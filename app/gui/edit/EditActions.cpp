@@ -2,6 +2,7 @@
 
 #include "document/ScriptDocument.h"
 #include "edit/ScheduleEditor.h"
+#include "models/TraceRows.h"
 
 #include <QAction>
 #include <QInputDialog>
@@ -11,6 +12,8 @@
 namespace bs::gui {
 
 namespace {
+
+using Entry = EditActions::Entry;
 
 std::optional<QString> askWithDialog(QWidget *parent, const QString &title, const QString &label,
                                      const QStringList &choices) {
@@ -25,7 +28,75 @@ std::optional<QString> askWithDialog(QWidget *parent, const QString &title, cons
     return answer.trimmed();
 }
 
+/// The leaf `offset` places from `iterVar` in `stage`'s loop nest (empty when there is none).
+std::string neighbourLeaf(const Program &program, const std::string &stage,
+                          const std::string &iterVar, int offset) {
+    const Stage s = findStageByName(program.schedule, QString::fromStdString(stage));
+    if (!s.defined())
+        return std::string();
+    const std::vector<IterVar> &leaves = s->leafIterVars;
+    for (size_t i = 0; i < leaves.size(); ++i) {
+        if (leaves[i]->var.name() != iterVar)
+            continue;
+        const long at = long(i) + offset;
+        return at >= 0 && at < long(leaves.size()) ? leaves[size_t(at)]->var.name()
+                                                   : std::string();
+    }
+    return std::string();
+}
+
+/// The stages that read `stage`'s tensor, by name.
+QStringList readersOf(const Program &program, const QString &stage) {
+    const Stage producer = findStageByName(program.schedule, stage);
+    QStringList readers;
+    if (!producer.defined())
+        return readers;
+    for (const Stage &s : program.schedule.stages()) {
+        for (const Tensor &t : s->op->inputTensors()) {
+            if (t.op.same_as(producer->op)) {
+                readers << QString::fromStdString(s.name());
+                break;
+            }
+        }
+    }
+    return readers;
+}
+
+/// Why tile or fuse with the previous loop cannot be made: the neighbour it needs is missing.
+std::string missingNeighbour(Entry entry, const ScheduleEdit &edit) {
+    if (entry == Entry::FusePrevious && edit.iterVar.empty())
+        return "'" + edit.moreIterVars[0] + "' is the outermost loop of stage '" + edit.stage + "'";
+    if (entry == Entry::Tile && edit.moreIterVars[0].empty())
+        return "'" + edit.iterVar + "' is the innermost loop of stage '" + edit.stage +
+               "': tile takes it and the next loop";
+    return std::string();
+}
+
 } // namespace
+
+EditKind editKindOf(Entry entry) {
+    switch (entry) {
+    case Entry::Split: return EditKind::Split;
+    case Entry::Tile: return EditKind::Tile;
+    case Entry::FuseNext:
+    case Entry::FusePrevious: return EditKind::Fuse;
+    case Entry::MoveOut: return EditKind::MoveOut;
+    case Entry::MoveIn: return EditKind::MoveIn;
+    case Entry::Bind: return EditKind::Bind;
+    case Entry::Vectorize: return EditKind::Vectorize;
+    case Entry::Unroll: return EditKind::Unroll;
+    case Entry::Parallel: return EditKind::Parallel;
+    case Entry::Rfactor: return EditKind::Rfactor;
+    case Entry::ComputeAt: return EditKind::ComputeAt;
+    case Entry::ComputeInline: return EditKind::ComputeInline;
+    case Entry::ComputeRoot: return EditKind::ComputeRoot;
+    case Entry::ReverseComputeInline: return EditKind::ReverseComputeInline;
+    case Entry::SetScope: return EditKind::SetScope;
+    case Entry::CacheRead: return EditKind::CacheRead;
+    case Entry::CacheWrite: return EditKind::CacheWrite;
+    }
+    return EditKind::Split;
+}
 
 EditActions::EditActions(ScheduleEditor *editor, QWidget *window)
     : QObject(window), m_editor(editor), m_window(window) {
@@ -37,21 +108,25 @@ EditActions::EditActions(ScheduleEditor *editor, QWidget *window)
     m_redo = editor->undoStack()->createRedoAction(this, tr("&Redo"));
     m_undo->setShortcut(QKeySequence::Undo);
     m_redo->setShortcut(QKeySequence::Redo);
-    addEdit(EditKind::Split, tr("&Split…"), Qt::Key_S);
-    addEdit(EditKind::Fuse, tr("&Fuse with Next"), Qt::Key_F);
-    addEdit(EditKind::MoveOut, tr("Move &Out"), Qt::SHIFT | Qt::Key_Up);
-    addEdit(EditKind::MoveIn, tr("Move I&n"), Qt::SHIFT | Qt::Key_Down);
-    addEdit(EditKind::Bind, tr("&Bind to Thread…"), Qt::Key_B);
-    addEdit(EditKind::Vectorize, tr("&Vectorize"), Qt::Key_V);
-    addEdit(EditKind::Unroll, tr("&Unroll"), Qt::Key_U);
-    addEdit(EditKind::Parallel, tr("&Parallel"), Qt::Key_P);
+    addEdit(Entry::Split, tr("&Split…"), Qt::Key_S);
+    addEdit(Entry::Tile, tr("&Tile with Next…"), Qt::Key_T);
+    addEdit(Entry::FuseNext, tr("&Fuse with Next"), Qt::Key_F);
+    addEdit(Entry::FusePrevious, tr("Fuse with &Previous"), Qt::SHIFT | Qt::Key_F);
+    addEdit(Entry::MoveOut, tr("Move &Out"), Qt::SHIFT | Qt::Key_Up);
+    addEdit(Entry::MoveIn, tr("Move I&n"), Qt::SHIFT | Qt::Key_Down);
+    addEdit(Entry::Bind, tr("&Bind to Thread…"), Qt::Key_B);
+    addEdit(Entry::Vectorize, tr("&Vectorize"), Qt::Key_V);
+    addEdit(Entry::Unroll, tr("&Unroll"), Qt::Key_U);
+    addEdit(Entry::Parallel, tr("&Parallel"), Qt::Key_P);
+    addEdit(Entry::Rfactor, tr("R&factor"), Qt::Key_X);
     m_actions << nullptr;
-    addEdit(EditKind::ComputeAt, tr("Compute &At… (then click the loop)"), Qt::Key_A);
-    addEdit(EditKind::ComputeInline, tr("Compute &Inline"), Qt::Key_I);
-    addEdit(EditKind::ComputeRoot, tr("Compute &Root"), Qt::Key_R);
-    addEdit(EditKind::SetScope, tr("Set Storage Sco&pe…"), Qt::Key_M);
-    addEdit(EditKind::CacheRead, tr("&Cache Read…"), Qt::Key_C);
-    addEdit(EditKind::CacheWrite, tr("Cache &Write…"), Qt::Key_W);
+    addEdit(Entry::ComputeAt, tr("Compute &At… (then click the loop)"), Qt::Key_A);
+    addEdit(Entry::ComputeInline, tr("Compute &Inline"), Qt::Key_I);
+    addEdit(Entry::ComputeRoot, tr("Compute &Root"), Qt::Key_R);
+    addEdit(Entry::ReverseComputeInline, tr("Reverse Compute In&line"), Qt::SHIFT | Qt::Key_I);
+    addEdit(Entry::SetScope, tr("Set Storage Sco&pe…"), Qt::Key_M);
+    addEdit(Entry::CacheRead, tr("&Cache Read…"), Qt::Key_C);
+    addEdit(Entry::CacheWrite, tr("Cache &Write…"), Qt::Key_W);
     m_cancel = new QAction(tr("Cancel Compute At"), this);
     m_cancel->setShortcut(Qt::Key_Escape);
     m_cancel->setEnabled(false);
@@ -65,21 +140,29 @@ EditActions::EditActions(ScheduleEditor *editor, QWidget *window)
     updateEnabled();
 }
 
-QAction *EditActions::addEdit(EditKind kind, const QString &text, const QKeySequence &key) {
+QAction *EditActions::addEdit(Entry entry, const QString &text, const QKeySequence &key) {
     auto *action = new QAction(text, this);
     action->setShortcut(key);
-    action->setData(int(kind));
-    action->setToolTip(
-        QStringLiteral("%1 (%2)").arg(primitiveName(kind), key.toString(QKeySequence::NativeText)));
-    connect(action, &QAction::triggered, this, [this, kind] { trigger(kind); });
+    action->setData(int(entry));
+    action->setToolTip(QStringLiteral("%1 (%2)").arg(primitiveName(editKindOf(entry)),
+                                                     key.toString(QKeySequence::NativeText)));
+    connect(action, &QAction::triggered, this, [this, entry] { trigger(entry); });
     m_window->addAction(action);
     m_actions << action;
     return action;
 }
 
+QAction *EditActions::action(Entry entry) const {
+    for (QAction *action : m_actions) {
+        if (action && action->data().toInt() == int(entry))
+            return action;
+    }
+    return nullptr;
+}
+
 QAction *EditActions::action(EditKind kind) const {
     for (QAction *action : m_actions) {
-        if (action && action->data().toInt() == int(kind))
+        if (action && editKindOf(Entry(action->data().toInt())) == kind)
             return action;
     }
     return nullptr;
@@ -87,6 +170,7 @@ QAction *EditActions::action(EditKind kind) const {
 
 QMenu *EditActions::createMenu(QWidget *parent) const {
     auto *menu = new QMenu(tr("&Schedule"), parent);
+    menu->setToolTipsVisible(true);
     menu->addActions({m_undo, m_redo});
     menu->addSeparator();
     for (QAction *action : m_actions) {
@@ -96,56 +180,181 @@ QMenu *EditActions::createMenu(QWidget *parent) const {
             menu->addSeparator();
     }
     menu->addAction(m_cancel);
+    auto *self = const_cast<EditActions *>(this);
+    connect(menu, &QMenu::aboutToShow, self, &EditActions::checkLegality);
     return menu;
+}
+
+QMenu *EditActions::createContextMenu(QWidget *parent) {
+    const SelectionModel *selection = m_editor->document()->selection();
+    const bool onLoop = !selection->iterVar().isEmpty();
+    auto *menu = new QMenu(parent);
+    menu->setToolTipsVisible(true);
+    menu->addSection(onLoop ? tr("Loop %1 of %2").arg(selection->iterVar(), selection->stage())
+                            : tr("Stage %1").arg(selection->stage()));
+    checkLegality();
+    for (QAction *action : std::as_const(m_actions)) {
+        if (action && isIterVarEdit(editKindOf(Entry(action->data().toInt()))) == onLoop)
+            menu->addAction(action);
+    }
+    menu->addSeparator();
+    menu->addActions({m_undo, m_redo});
+    return menu;
+}
+
+void EditActions::popupContextMenu(const QPoint &globalPos) {
+    if (m_editor->document()->selection()->stage().isEmpty())
+        return;
+    QMenu *menu = createContextMenu(m_window);
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->popup(globalPos);
 }
 
 void EditActions::updateEnabled() {
     const SelectionModel *selection = m_editor->document()->selection();
-    const bool canEdit = m_editor->blocker().isEmpty() && !selection->stage().isEmpty();
+    const QString blocker = m_editor->blocker();
+    const bool canEdit = blocker.isEmpty() && !selection->stage().isEmpty();
     const bool onIterVar = canEdit && !selection->iterVar().isEmpty();
     for (QAction *action : std::as_const(m_actions)) {
-        if (action)
-            action->setEnabled(isIterVarEdit(EditKind(action->data().toInt())) ? onIterVar
-                                                                               : canEdit);
+        if (!action)
+            continue;
+        const bool loopEdit = isIterVarEdit(editKindOf(Entry(action->data().toInt())));
+        action->setEnabled(loopEdit ? onIterVar : canEdit);
+        action->setToolTip(blocker.isEmpty() ? QString() : blocker);
+    }
+}
+
+ScheduleEdit EditActions::sampleEdit(Entry entry) const {
+    const SelectionModel *selection = m_editor->document()->selection();
+    static const Program kNoProgram;
+    const auto &analysis = m_editor->document()->analysis();
+    const Program &program = analysis ? analysis->program : kNoProgram;
+    ScheduleEdit edit;
+    edit.kind = editKindOf(entry);
+    edit.stage = selection->stage().toStdString();
+    edit.iterVar = selection->iterVar().toStdString();
+    switch (entry) {
+    case Entry::Split:
+        edit.factor = 2;
+        break;
+    case Entry::Tile:
+        edit.factor = edit.yFactor = 2;
+        edit.moreIterVars = {neighbourLeaf(program, edit.stage, edit.iterVar, 1)};
+        break;
+    case Entry::FusePrevious:
+        // fuse(previous, this): the previous loop is the outer one.
+        edit.moreIterVars = {edit.iterVar};
+        edit.iterVar = neighbourLeaf(program, edit.stage, edit.iterVar, -1);
+        break;
+    case Entry::Bind:
+        edit.thread = script::threadTags().front();
+        for (const std::string &tag : script::threadTags()) {
+            edit.thread = tag;
+            if (script::checkEdit(program, edit).empty())
+                break;
+        }
+        break;
+    case Entry::SetScope:
+    case Entry::CacheWrite:
+        edit.scope = "local";
+        break;
+    case Entry::CacheRead:
+        edit.scope = "shared";
+        break;
+    default:
+        break;
+    }
+    return edit;
+}
+
+void EditActions::checkLegality() {
+    updateEnabled();
+    const auto &analysis = m_editor->document()->analysis();
+    if (!analysis || !m_editor->blocker().isEmpty())
+        return;
+    for (QAction *action : std::as_const(m_actions)) {
+        if (!action || !action->isEnabled())
+            continue;
+        const Entry entry = Entry(action->data().toInt());
+        const ScheduleEdit edit = sampleEdit(entry);
+        std::string why = missingNeighbour(entry, edit);
+        if (why.empty() && entry != Entry::ComputeAt) // its target loop is picked afterwards
+            why = script::checkEdit(analysis->program, edit);
+        action->setEnabled(why.empty());
+        action->setToolTip(QString::fromStdString(why));
     }
 }
 
 bool EditActions::askArguments(ScheduleEdit *edit) {
     std::optional<QString> answer;
+    const QString loop = QString::fromStdString(edit->iterVar);
+    const QString stage = QString::fromStdString(edit->stage);
     switch (edit->kind) {
     case EditKind::Split:
-        answer = m_prompt(tr("Split %1").arg(QString::fromStdString(edit->iterVar)), tr("Inner loop extent (factor):"), {});
+        answer = m_prompt(tr("Split %1").arg(loop), tr("Inner loop extent (factor):"), {});
         if (answer)
             edit->factor = answer->toLongLong();
         break;
+    case EditKind::Tile: {
+        const QString y = QString::fromStdString(edit->moreIterVars[0]);
+        answer = m_prompt(tr("Tile %1 and %2").arg(loop, y), tr("Factor of %1:").arg(loop), {});
+        if (!answer)
+            return false;
+        edit->factor = answer->toLongLong();
+        answer = m_prompt(tr("Tile %1 and %2").arg(loop, y), tr("Factor of %1:").arg(y), {});
+        if (answer)
+            edit->yFactor = answer->toLongLong();
+        break;
+    }
     case EditKind::Bind:
-        answer = m_prompt(tr("Bind %1").arg(QString::fromStdString(edit->iterVar)), tr("Thread axis:"), threadTags());
+        answer = m_prompt(tr("Bind %1").arg(loop), tr("Thread axis:"), threadTags());
         if (answer)
             edit->thread = answer->toStdString();
         break;
     case EditKind::SetScope:
-    case EditKind::CacheRead:
     case EditKind::CacheWrite:
-        answer = m_prompt(tr("%1 of %2").arg(primitiveName(edit->kind), QString::fromStdString(edit->stage)),
-                          tr("Storage scope:"), storageScopes());
+        answer = m_prompt(tr("%1 of %2").arg(primitiveName(edit->kind), stage), tr("Storage scope:"),
+                          storageScopes());
         if (answer)
             edit->scope = answer->toStdString();
         break;
+    case EditKind::CacheRead: {
+        answer = m_prompt(tr("cache_read of %1").arg(stage), tr("Storage scope:"), storageScopes());
+        if (!answer)
+            return false;
+        edit->scope = answer->toStdString();
+        const QStringList readers =
+            readersOf(m_editor->document()->analysis()->program, stage);
+        if (readers.size() > 1) {
+            const QString all = tr("all readers");
+            answer = m_prompt(tr("cache_read of %1").arg(stage), tr("For the reader:"),
+                              QStringList{all} + readers);
+            if (answer && *answer != all)
+                edit->readers = {answer->toStdString()};
+        }
+        break;
+    }
     default:
         return true;
     }
     return answer.has_value();
 }
 
-void EditActions::trigger(EditKind kind) {
+void EditActions::trigger(Entry entry) {
     const SelectionModel *selection = m_editor->document()->selection();
-    ScheduleEdit edit;
-    edit.kind = kind;
-    edit.stage = selection->stage().toStdString();
-    edit.iterVar = selection->iterVar().toStdString();
     QString error;
-    if (kind == EditKind::ComputeAt) {
+    if (entry == Entry::ComputeAt) {
         m_editor->beginComputeAt(selection->stage(), &error);
+        return;
+    }
+    error = m_editor->blocker();
+    if (!error.isEmpty()) {
+        Q_EMIT m_editor->refused(error);
+        return;
+    }
+    ScheduleEdit edit = sampleEdit(entry);
+    if (const std::string why = missingNeighbour(entry, edit); !why.empty()) {
+        Q_EMIT m_editor->refused(QString::fromStdString(why));
         return;
     }
     if (askArguments(&edit))

@@ -1,10 +1,16 @@
 /// \file
-/// The Schedule menu: one QAction per edit of edit/ScheduleEdit.h, with single-key shortcuts
-/// as in loop-nest editors (s split, f fuse, Shift+Up/Down reorder, b bind, v vectorize,
-/// u unroll, p parallel, a compute_at, i compute_inline, r compute_root, m set_scope,
-/// c cache_read, w cache_write, Esc cancels compute_at). They act on the shared selection and
-/// ask for what the edit needs (the factor, the thread axis, the scope). Keys typed in the
-/// script editor go to the editor: a text widget takes unmodified keys before shortcuts.
+/// The Schedule menu: one QAction per schedule edit (script/edit/ScheduleEdit.h), with
+/// single-key shortcuts as in loop-nest editors (s split, t tile, f fuse with the next loop,
+/// Shift+F with the previous, Shift+Up/Down reorder, b bind, v vectorize, u unroll,
+/// p parallel, x rfactor, a compute_at, i compute_inline, r compute_root, Shift+I
+/// reverse_compute_inline, m set_scope, c cache_read, w cache_write, Esc cancels compute_at).
+/// They act on the shared selection and ask for what the edit needs (the factor, the thread
+/// axis, the scope, the readers). Keys typed in the script editor go to the editor: a text
+/// widget takes unmodified keys before shortcuts.
+///
+/// When the menu opens, and in the context menu of a graph node, each edit is tried on a copy
+/// of the schedule (script::checkEdit): what is illegal on the selection is disabled, with the
+/// engine's reason as its tooltip.
 #pragma once
 
 #include "edit/ScheduleEdit.h"
@@ -16,6 +22,7 @@
 
 class QAction;
 class QMenu;
+class QPoint;
 class QWidget;
 
 namespace bs::gui {
@@ -30,25 +37,45 @@ public:
     using Prompt = std::function<std::optional<QString>(const QString &title, const QString &label,
                                                         const QStringList &choices)>;
 
+    /// The menu entries: an edit kind, and for fuse which neighbour.
+    enum class Entry {
+        Split, Tile, FuseNext, FusePrevious, MoveOut, MoveIn, Bind, Vectorize, Unroll, Parallel,
+        Rfactor, ComputeAt, ComputeInline, ComputeRoot, ReverseComputeInline, SetScope,
+        CacheRead, CacheWrite,
+    };
+
     /// Adds the actions to `window` so their shortcuts work in all of it.
     EditActions(ScheduleEditor *editor, QWidget *window);
 
-    /// Every action, in menu order (separators as actions with no text).
+    /// Every action, in menu order (separators as null entries).
     const QList<QAction *> &actions() const { return m_actions; }
+    QAction *action(Entry entry) const;
+    /// The first action making an edit of `kind`.
     QAction *action(EditKind kind) const;
     QAction *cancelAction() const { return m_cancel; }
     QAction *undoAction() const { return m_undo; }
     QAction *redoAction() const { return m_redo; }
-    /// A "Schedule" menu with undo, redo and every edit.
+    /// A "Schedule" menu with undo, redo and every edit; legality is checked as it opens.
     QMenu *createMenu(QWidget *parent) const;
+    /// The edits of the current selection (its loop's, or its stage's), each checked, at
+    /// `globalPos`.
+    void popupContextMenu(const QPoint &globalPos);
+    /// That menu without showing it (for the tests); the caller owns it.
+    QMenu *createContextMenu(QWidget *parent);
     void setPrompt(Prompt prompt) { m_prompt = std::move(prompt); }
 
-    /// Enables the edits that apply to the current selection.
+    /// Enables the edits that apply to the kind of the current selection (cheap: no checks).
     void updateEnabled();
+    /// Tries every enabled edit on a copy of the schedule: an illegal one is disabled with the
+    /// reason as tooltip.
+    void checkLegality();
 
 private:
-    QAction *addEdit(EditKind kind, const QString &text, const QKeySequence &key);
-    void trigger(EditKind kind);
+    QAction *addEdit(Entry entry, const QString &text, const QKeySequence &key);
+    void trigger(Entry entry);
+    /// The edit `entry` makes on the selection, with representative arguments (factor 2, the
+    /// first thread axis that fits, scope local or shared).
+    ScheduleEdit sampleEdit(Entry entry) const;
     /// Fills in what `edit` needs from the user; false when cancelled.
     bool askArguments(ScheduleEdit *edit);
 
@@ -60,5 +87,8 @@ private:
     QAction *m_redo = nullptr;
     Prompt m_prompt;
 };
+
+/// The edit kind an entry makes.
+EditKind editKindOf(EditActions::Entry entry);
 
 } // namespace bs::gui

@@ -42,9 +42,12 @@ bool ScheduleEditor::apply(const ScheduleEdit &edit, QString *error) {
     *error = blocker();
     if (error->isEmpty()) {
         const QString before = m_document->textDocument()->toPlainText();
+        // The edited script is run once to check where the edit went (script/edit/ScheduleEdit.h).
+        script::EditOptions options;
+        options.run.timeout = std::chrono::seconds(30);
         const script::EditResult result =
             script::applyEdit(before.toStdString(), m_document->scriptName().toStdString(),
-                              m_document->analysis()->program, edit);
+                              m_document->analysis()->program, edit, options);
         *error = QString::fromStdString(result.error);
         if (result.ok()) {
             const QString description = QString::fromStdString(edit.description());

@@ -6,6 +6,7 @@
 #include "edit/ScheduleEditor.h"
 #include "panels/AllocationsPanel.h"
 #include "panels/EditorPanel.h"
+#include "panels/GraphPanel.h"
 #include "panels/RunPanel.h"
 #include "views/ScriptEditor.h"
 
@@ -72,6 +73,10 @@ void ScheduleTools::wire() {
     });
     m_run->setScriptName(document->scriptName());
     m_window->editorPanel()->editor()->setHistory(m_editor->undoStack());
+    // Right-clicking a stage or loop in a graph offers its edits, each checked.
+    for (GraphPanel *graph : m_window->graphPanels())
+        connect(graph, &GraphPanel::contextMenuRequested, m_actions,
+                &EditActions::popupContextMenu);
 }
 
 void ScheduleTools::onAnalysisChanged() {

@@ -47,6 +47,7 @@ GraphPanel::GraphPanel(viz::GraphKind kind, QWidget* parent)
 
     connect(m_layouter, &GraphLayouter::laidOut, this, &GraphPanel::onLaidOut);
     connect(m_layouter, &GraphLayouter::failed, this, &GraphPanel::onLayoutFailed);
+    connect(m_scene, &GraphScene::contextMenuRequested, this, &GraphPanel::contextMenuRequested);
     connect(m_scene, &GraphScene::objectActivated, this, [this](const viz::ObjectRef& ref) {
         if (!m_analysis)
             return;

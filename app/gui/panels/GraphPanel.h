@@ -71,6 +71,8 @@ Q_SIGNALS:
     void graphShown();
     /// The user asked to export this graph (the panel's Export button).
     void exportRequested();
+    /// The user right-clicked the node chosen last (objectChosen came first).
+    void contextMenuRequested(const QPoint& screenPos);
 
 private:
     void rebuild();

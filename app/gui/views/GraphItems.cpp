@@ -4,6 +4,7 @@
 #include "viz/Dot.h"
 
 #include <QCursor>
+#include <QGraphicsSceneContextMenuEvent>
 #include <QGraphicsSceneHoverEvent>
 #include <QGraphicsSceneMouseEvent>
 #include <QPainter>
@@ -377,6 +378,18 @@ void GraphNodeItem::mouseReleaseEvent(QGraphicsSceneMouseEvent* event) {
     if (auto* graphScene = qobject_cast<GraphScene*>(scene());
         graphScene && boundingRect().contains(event->pos()))
         graphScene->objectClicked(objectAt(event->pos()));
+}
+
+void GraphNodeItem::contextMenuEvent(QGraphicsSceneContextMenuEvent* event) {
+    auto* graphScene = qobject_cast<GraphScene*>(scene());
+    const viz::ObjectRef ref = objectAt(event->pos());
+    if (!graphScene || ref.stage < 0) {
+        event->ignore();
+        return;
+    }
+    graphScene->objectClicked(ref);
+    Q_EMIT graphScene->contextMenuRequested(event->screenPos());
+    event->accept();
 }
 
 namespace {

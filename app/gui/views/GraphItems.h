@@ -54,6 +54,8 @@ protected:
     void hoverLeaveEvent(QGraphicsSceneHoverEvent* event) override;
     void mousePressEvent(QGraphicsSceneMouseEvent* event) override;
     void mouseReleaseEvent(QGraphicsSceneMouseEvent* event) override;
+    /// Selects what is under the pointer and asks for the schedule edits of it.
+    void contextMenuEvent(QGraphicsSceneContextMenuEvent* event) override;
 
 private:
     struct Cell {

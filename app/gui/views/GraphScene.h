@@ -67,6 +67,8 @@ Q_SIGNALS:
     void objectActivated(const bs::viz::ObjectRef& ref);
     /// setGraph replaced the drawing.
     void graphChanged();
+    /// The user asked for the context menu of the node just activated, at `screenPos`.
+    void contextMenuRequested(const QPoint& screenPos);
 
 private:
     void applySelection();

@@ -4,9 +4,11 @@
 #include "script/edit/PythonNames.h"
 #include "script/edit/ScheduleEdit.h"
 #include "script/edit/SourceOutline.h"
+#include "te/Operation.h"
 
 #include <algorithm>
 #include <map>
+#include <regex>
 
 namespace bs::script {
 
@@ -63,11 +65,13 @@ public:
         throw Refusal{"no stage '" + text + "' in the schedule (its stages: " + list + ")"};
     }
 
-    /// A leaf of `stage` by the script's name for it (`xo`, `s[C].op.axis[0]`) or the engine's
+    /// A leaf of `stage` by the script's name for it (`xo`, `C.op.axis[0]`) or the engine's
     /// (`i.outer`, also as a string).
     std::string loop(const Stage& stage, const CallArgument& arg) const {
         const std::string text =
             arg.kind == CallArgument::Kind::String ? arg.value : arg.text;
+        if (std::optional<std::string> axis = rootAxis(stage, text))
+            return *axis;
         for (const IterVar& leaf : stage->leafIterVars) {
             if (m_names.iterVar(stage, leaf) == text)
                 return leaf->var.name();
@@ -81,6 +85,29 @@ public:
             list += (list.empty() ? "" : ", ") + leaf->var.name();
         throw Refusal{"'" + text + "' is not a loop of stage '" + stage.name() +
                       "' (its loops: " + list + ")"};
+    }
+
+    /// `T.op.axis[k]` or `s[T].op.reduce_axis[k]` of `stage`: that axis, which must still be a
+    /// leaf; nullopt when `text` has another form.
+    std::optional<std::string> rootAxis(const Stage& stage, const std::string& text) const {
+        static const std::regex kAxis(R"(^(.+)\.op\.(axis|reduce_axis)\[(\d+)\]$)");
+        std::smatch m;
+        const auto* compute = stage->op.as<ComputeOpNode>();
+        if (!compute || !std::regex_match(text, m, kAxis))
+            return std::nullopt;
+        const Stage named = this->stage(m[1].str());
+        if (!named.same_as(stage))
+            throw Refusal{"'" + text + "' is an axis of stage '" + named.name() + "', not of '" +
+                          stage.name() + "'"};
+        const std::vector<IterVar>& axes = m[2] == "axis" ? compute->axis : compute->reduceAxis;
+        const size_t index = std::stoul(m[3].str());
+        if (index >= axes.size())
+            throw Refusal{"'" + text + "': stage '" + stage.name() + "' has " +
+                          std::to_string(axes.size()) + " " + m[2].str() + " entries"};
+        if (!stage.isLeaf(axes[index]))
+            throw Refusal{"'" + text + "' (" + axes[index]->var.name() + ") is no longer a loop of "
+                          "stage '" + stage.name() + "': a primitive replaced it"};
+        return axes[index]->var.name();
     }
 
     /// The tag of a thread axis argument: `"threadIdx.x"`, `te.thread_axis("threadIdx.x")`,
@@ -144,6 +171,19 @@ std::string string(const ParsedCall& call, const CallArgument& arg, const std::s
     return arg.value;
 }
 
+/// Refuses arguments the primitive does not take: more than `positional`, or other keywords.
+void expectArguments(const ParsedCall& call, size_t positional,
+                     const std::vector<std::string>& keywords) {
+    if (call.args.size() > positional)
+        throw Refusal{call.method + " takes " +
+                      (positional == 0 ? std::string("no") : "at most " + std::to_string(positional)) +
+                      " arguments, got " + std::to_string(call.args.size())};
+    for (const auto& [name, unused] : call.keywords) {
+        if (std::find(keywords.begin(), keywords.end(), name) == keywords.end())
+            throw Refusal{call.method + " has no argument '" + name + "'"};
+    }
+}
+
 ScheduleEdit resolveCall(const ParsedCall& call, const Resolver& resolve) {
     const auto kind = primitives().find(call.method);
     if (kind == primitives().end()) {
@@ -161,6 +201,9 @@ ScheduleEdit resolveCall(const ParsedCall& call, const Resolver& resolve) {
     };
     switch (edit.kind) {
     case EditKind::Split:
+        expectArguments(call, 2, {"parent", "factor", "nparts"});
+        if (keyword(call, "nparts") && (call.args.size() > 1 || keyword(call, "factor")))
+            throw Refusal{"split takes factor or nparts, not both"};
         edit.iterVar = loopArg(0, "parent");
         if (const CallArgument* nparts = keyword(call, "nparts"))
             edit.nparts = integer(call, *nparts, "nparts");
@@ -168,6 +211,7 @@ ScheduleEdit resolveCall(const ParsedCall& call, const Resolver& resolve) {
             edit.factor = integer(call, required(call, 1, "factor"), "factor");
         break;
     case EditKind::Tile:
+        expectArguments(call, 4, {"x_parent", "y_parent", "x_factor", "y_factor"});
         edit.iterVar = loopArg(0, "x_parent");
         edit.moreIterVars = {loopArg(1, "y_parent")};
         edit.factor = integer(call, required(call, 2, "x_factor"), "x_factor");
@@ -175,6 +219,7 @@ ScheduleEdit resolveCall(const ParsedCall& call, const Resolver& resolve) {
         break;
     case EditKind::Fuse:
     case EditKind::Reorder:
+        expectArguments(call, 1000, {});
         if (call.args.empty())
             throw Refusal{call.method + " needs the loops to " + call.method};
         edit.iterVar = resolve.loop(stage, call.args[0]);
@@ -184,18 +229,22 @@ ScheduleEdit resolveCall(const ParsedCall& call, const Resolver& resolve) {
             throw Refusal{"fuse takes two loops"};
         break;
     case EditKind::Bind:
+        expectArguments(call, 2, {"ivar", "thread_ivar"});
         edit.iterVar = loopArg(0, "ivar");
         edit.thread = resolve.threadTag(required(call, 1, "thread_ivar"));
         break;
     case EditKind::Vectorize:
     case EditKind::Unroll:
     case EditKind::Parallel:
+        expectArguments(call, 1, {"var"});
         edit.iterVar = loopArg(0, "var");
         break;
     case EditKind::Rfactor:
+        expectArguments(call, 1, {"axis"});
         edit.iterVar = loopArg(0, "axis");
         break;
     case EditKind::ComputeAt: {
+        expectArguments(call, 2, {"parent", "scope"});
         const Stage target = resolve.stage(required(call, 0, "parent").text);
         edit.targetStage = target.name();
         edit.targetIterVar = resolve.loop(target, required(call, 1, "scope"));
@@ -203,9 +252,11 @@ ScheduleEdit resolveCall(const ParsedCall& call, const Resolver& resolve) {
     }
     case EditKind::SetScope:
     case EditKind::CacheWrite:
+        expectArguments(call, 1, {"scope"});
         edit.scope = string(call, required(call, 0, "scope"), "the scope");
         break;
     case EditKind::CacheRead: {
+        expectArguments(call, 2, {"scope", "readers"});
         edit.scope = string(call, required(call, 0, "scope"), "the scope");
         if (const CallArgument* readers = argument(call, 1, "readers")) {
             if (readers->kind != CallArgument::Kind::List)
@@ -219,6 +270,8 @@ ScheduleEdit resolveCall(const ParsedCall& call, const Resolver& resolve) {
     case EditKind::ComputeInline:
     case EditKind::ComputeRoot:
     case EditKind::ReverseComputeInline:
+        expectArguments(call, 0, {});
+        break;
     case EditKind::MoveOut:
     case EditKind::MoveIn:
         break;

@@ -256,11 +256,19 @@ Stage PythonNames::stageOfExpression(const std::string& text, int before) const 
         if (at >= 0) {
             const Statement& st = m_outline.statements[size_t(at)];
             if (st.targets.size() == 1 && st.targets[0] == text) {
+                // The stage made on the statement's lines, unless another statement shares
+                // them (`B = ...; C = ...`): then the line does not tell which.
+                Stage made;
+                int count = 0;
                 for (const Stage& stage : m_sch.stages()) {
                     const int line = stage->originOp->location.line;
-                    if (st.line <= line && line <= st.endLine)
-                        return stage;
+                    if (st.line <= line && line <= st.endLine && m_outline.indexAt(line) == at) {
+                        made = stage;
+                        ++count;
+                    }
                 }
+                if (count == 1)
+                    return made;
             }
         }
     }

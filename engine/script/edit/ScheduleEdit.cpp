@@ -1,8 +1,11 @@
 #include "script/edit/ScheduleEdit.h"
 
 #include "ir/Op.h"
+#include "ir/Printer.h"
+#include "lower/Lower.h"
 #include "schedule/ReverseComputeInline.h"
 #include "script/edit/PythonNames.h"
+#include "script/RecordedRun.h"
 #include "script/edit/SourceOutline.h"
 #include "te/Compute.h"
 #include "te/Operation.h"
@@ -251,8 +254,10 @@ void applyEdit(const Schedule& sch, const ScheduleEdit& edit, const EditTargets&
 }
 
 /// Tries `edit` on a copy of the program's schedule: the engine's message when it refuses.
-std::string dryRun(const Program& program, const ScheduleEdit& edit) {
+/// `edited` is the copy after the edit.
+std::string dryRun(const Program& program, const ScheduleEdit& edit, Schedule* edited) {
     const Schedule copy = program.schedule.copy();
+    *edited = copy;
     EditTargets targets;
     if (std::string error = resolve(copy, edit, &targets); !error.empty())
         return error;
@@ -461,13 +466,9 @@ public:
     }
 
     /// Whether statement `i` hands the schedule to something else (tvm.lower, print, a
-    /// function), as opposed to calling its primitives or reading its stages.
-    bool usesSchedule(size_t i) const {
-        const Statement& st = m_statements[i];
-        if (!st.reads(m_schedule) || (st.primitive && st.primitive->schedule == m_schedule))
-            return false;
-        return st.value.rfind(m_schedule + "[", 0) != 0 && st.value.rfind(m_schedule + ".", 0) != 0;
-    }
+    /// function), as opposed to calling its primitives or reading its stages (also inside a
+    /// `for` or `if` block).
+    bool usesSchedule(size_t i) const { return m_statements[i].readsWhole(m_schedule); }
 
     /// Where an edit of `stage` goes when it replaces nothing: the statement it follows.
     int insertionPoint(const Stage& stage, int dependencies, int skip) const {
@@ -485,6 +486,17 @@ public:
                 after = int(i);
         }
         return after;
+    }
+
+    /// The end of the schedule's primitives: after the last statement that calls the schedule
+    /// (not counting uses of it), and after `dependencies`.
+    int endOfPrimitives(int dependencies, int skip) const {
+        int last = dependencies;
+        for (size_t i = size_t(std::max(dependencies + 1, 0)); i < m_statements.size(); ++i) {
+            if (int(i) != skip && m_statements[i].reads(m_schedule) && !usesSchedule(i))
+                last = int(i);
+        }
+        return last;
     }
 
     /// Byte offset of the start of the line after statement `i`'s last line.
@@ -520,9 +532,11 @@ int lineOfOffset(const std::string& text, size_t offset) {
     return 1 + int(std::count(text.begin(), text.begin() + long(offset), '\n'));
 }
 
-/// Puts `written` into `script` (see the file comment for the rules).
+/// Puts `written` into `script` (see the file comment for the rules); `fallback` puts it at the
+/// end of the schedule's primitives instead.
 EditResult place(const std::string& script, const std::string& fileName, const PythonNames& names,
-                 const ScheduleEdit& edit, const EditTargets& t, const Written& written) {
+                 const ScheduleEdit& edit, const EditTargets& t, const Written& written,
+                 bool fallback) {
     const Placement placement(script, names);
     const SourceOutline writtenOutline = outlineSource(written.text, fileName);
     const int deps = std::max(placement.dependencies(writtenOutline),
@@ -536,7 +550,7 @@ EditResult place(const std::string& script, const std::string& fileName, const P
         const Statement& old = statements[size_t(replaced)];
         result.replaced = script.substr(old.start, old.end - old.start);
         const bool oneLine = std::count(written.text.begin(), written.text.end(), '\n') == 1;
-        if (deps < replaced && oneLine) { // in place
+        if (deps < replaced && oneLine && !fallback) { // in place
             text.replace(old.start, old.end - old.start,
                          written.text.substr(0, written.text.size() - 1));
             result.script = text;
@@ -544,9 +558,16 @@ EditResult place(const std::string& script, const std::string& fileName, const P
             return result;
         }
     }
-    const int after = placement.insertionPoint(t.stage, deps, replaced);
+    const int after = fallback ? placement.endOfPrimitives(deps, replaced)
+                               : placement.insertionPoint(t.stage, deps, replaced);
     size_t at = after < 0 ? 0 : placement.lineAfter(after);
     std::string inserted = written.text;
+    if (script.find("\r\n") != std::string::npos) { // the script's line endings
+        std::string crlf;
+        for (char c : inserted)
+            crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+        inserted = crlf;
+    }
     if (at == text.size() && !text.empty() && text.back() != '\n')
         inserted = "\n" + inserted;
     if (replaced >= 0) { // the overridden call goes, wherever it is
@@ -567,6 +588,30 @@ EditResult place(const std::string& script, const std::string& fileName, const P
     result.line = lineOfOffset(text, at);
     result.script = text;
     return result;
+}
+
+/// The lowered program of `program` as text, or its error: what two schedules are compared by.
+std::string loweredText(const Program& program) {
+    try {
+        return toString(lower(program.schedule, program.args).func.final);
+    } catch (const std::exception& e) {
+        return std::string("error: ") + e.what();
+    }
+}
+
+/// Runs `edited` and compares the schedule it defines with `expected`: empty when they lower
+/// to the same program, else why not.
+std::string check(const std::string& edited, const std::string& fileName,
+                  const std::string& expected, const ScriptOptions& options) {
+    ScriptRunner runner;
+    Program got;
+    const ScriptResult result = runRecorded(
+        runner, [&] { return runner.runSource(edited, fileName, options); }, &got);
+    if (!result.ok())
+        return result.diagnostic ? result.diagnostic->message : std::string("the script fails");
+    if (!got.defined())
+        return "it defines no schedule";
+    return loweredText(got) == expected ? std::string() : "it gives another schedule";
 }
 
 } // namespace
@@ -676,8 +721,21 @@ const std::vector<std::string>& storageScopes() {
     return kScopes;
 }
 
+std::string checkEdit(const Program& program, const ScheduleEdit& edit) {
+    if (!program.defined())
+        return "the script defines no schedule to edit";
+    EditTargets targets;
+    std::string error = resolve(program.schedule, edit, &targets);
+    if (error.empty())
+        error = checkArguments(edit, targets);
+    Schedule edited;
+    if (error.empty())
+        error = dryRun(program, edit, &edited);
+    return error;
+}
+
 EditResult applyEdit(const std::string& script, const std::string& fileName,
-                     const Program& program, const ScheduleEdit& edit) {
+                     const Program& program, const ScheduleEdit& edit, const EditOptions& options) {
     EditResult refused;
     if (!program.defined()) {
         refused.error = "the script defines no schedule to edit";
@@ -694,16 +752,34 @@ EditResult applyEdit(const std::string& script, const std::string& fileName,
             return refused;
         }
         EditTargets targets;
+        Schedule edited;
         refused.error = resolve(program.schedule, edit, &targets);
         if (refused.error.empty())
             refused.error = checkArguments(edit, targets);
         if (refused.error.empty())
-            refused.error = dryRun(program, edit);
+            refused.error = dryRun(program, edit, &edited);
         if (!refused.error.empty())
             return refused;
         const Written written = isIterVarEdit(edit.kind) ? loopPython(edit, targets, names)
                                                          : stagePython(edit, targets, names);
-        return place(script, fileName, names, edit, targets, written);
+        EditResult result = place(script, fileName, names, edit, targets, written, false);
+        if (!options.verify)
+            return result;
+        Program expectedProgram = program;
+        expectedProgram.schedule = edited;
+        const std::string expected = loweredText(expectedProgram);
+        std::string why = check(result.script, fileName, expected, options.run);
+        if (why.empty())
+            return result;
+        EditResult fallback = place(script, fileName, names, edit, targets, written, true);
+        if (fallback.script != result.script && check(fallback.script, fileName, expected,
+                                                      options.run).empty())
+            return fallback;
+        refused.error = "no place in the script gives the schedule the edit was tried on (with `" +
+                        written.text.substr(0, written.text.find('\n')) + "` at line " +
+                        std::to_string(result.line) + ", " + why +
+                        "): write it by hand where the stage's loops are set up";
+        return refused;
     } catch (const UserError& e) {
         refused.error = e.diagnostic().message;
         return refused;

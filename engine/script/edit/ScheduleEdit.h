@@ -16,9 +16,15 @@
 ///   `print(...)`, `tvm.build`);
 /// - never before the statements that bind the names it uses, nor before a statement that still
 ///   reads a loop the edit splits or fuses away.
+/// Then the edited script is run and must give the schedule the edit was tried on (the same
+/// lowered program): a loop named by its position, a call in a `for` block or an inline
+/// `s[C].op.axis[0]` the rules above do not see can make the preferred place wrong. The edit
+/// then goes to the end of the schedule's primitives, just before the first use of the schedule
+/// after them, and is checked again; when neither place gives that schedule it is refused.
 #pragma once
 
 #include "analysis/Program.h"
+#include "script/ScriptRunner.h"
 
 #include <cstdint>
 #include <string>
@@ -87,10 +93,25 @@ const std::vector<std::string>& threadTags();
 /// The storage scopes offered for set_scope and the caches.
 const std::vector<std::string>& storageScopes();
 
+struct EditOptions {
+    /// Run the edited script to check its schedule (the file comment says why); off only where
+    /// `program` was not made by running `script` (unit tests build programs in C++).
+    bool verify = true;
+    /// How that run goes (its time limit); its output is dropped.
+    ScriptOptions run;
+};
+
 /// Writes `edit` into `script` (the text that defined `program`, read as `fileName`). Runs
-/// CPython's parser on the Python thread; never runs the script; leaves `program` unchanged.
+/// CPython's parser, and the edited script when `options.verify`, on the Python thread; leaves
+/// `program` and the file unchanged.
 EditResult applyEdit(const std::string& script, const std::string& fileName,
-                     const Program& program, const ScheduleEdit& edit);
+                     const Program& program, const ScheduleEdit& edit,
+                     const EditOptions& options = {});
+
+/// Why `edit` cannot be made on `program` now (empty when it can): the stages and loops it names,
+/// its arguments, and the engine's own checks on a copy of the schedule. Writes nothing, runs
+/// no Python: cheap enough to decide which menu entries are enabled.
+std::string checkEdit(const Program& program, const ScheduleEdit& edit);
 
 /// Resolves a primitive call typed as Python, `C.split(i, factor=8)` or
 /// `B.compute_at(C, i.outer)`, into an edit: the stage by the script's variable for its tensor

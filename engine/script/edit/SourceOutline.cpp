@@ -46,6 +46,7 @@ Statement statementOf(const py::dict& entry) {
     s.end = py::cast<size_t>(entry["end"]);
     s.binds = texts(entry["binds"]);
     s.loads = texts(entry["loads"]);
+    s.bare = texts(entry["bare"]);
     s.targets = texts(entry["targets"]);
     s.value = text(entry["value"]);
     for (const py::handle pair : entry["imports"]) {
@@ -98,17 +99,25 @@ bool Statement::reads(const std::string& name) const {
     return std::binary_search(loads.begin(), loads.end(), name);
 }
 
+bool Statement::readsWhole(const std::string& name) const {
+    return std::binary_search(bare.begin(), bare.end(), name);
+}
+
 const Statement* SourceOutline::statementAt(int line) const {
     const int index = indexAt(line);
     return index < 0 ? nullptr : &statements[size_t(index)];
 }
 
 int SourceOutline::indexAt(int line) const {
+    int found = -1;
     for (size_t i = 0; i < statements.size(); ++i) {
-        if (statements[i].line <= line && line <= statements[i].endLine)
-            return int(i);
+        if (statements[i].line <= line && line <= statements[i].endLine) {
+            if (found >= 0)
+                return -1; // `B = ...; C = ...`: a line does not tell which statement
+            found = int(i);
+        }
     }
-    return -1;
+    return found;
 }
 
 SourceOutline outlineSource(const std::string& source, const std::string& fileName) {

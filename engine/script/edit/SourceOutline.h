@@ -30,6 +30,9 @@ struct Statement {
     size_t end = 0;   ///< byte offset just past its last character
     std::vector<std::string> binds; ///< names it binds at module scope, in order
     std::vector<std::string> loads; ///< names it reads anywhere (function bodies included)
+    /// The names it reads whole, not as `x[...]` or `x.attr` (`tvm.lower(s, ...)` reads `s`
+    /// whole; `s[C].split(...)` does not), sorted.
+    std::vector<std::string> bare;
     /// The plain names of a single-target assignment (`xo, xi = ...` gives xo, xi); empty for
     /// anything else (`a.b = ...`, `x += 1`, expressions).
     std::vector<std::string> targets;
@@ -40,6 +43,7 @@ struct Statement {
 
     bool assigns(const std::string& name) const;
     bool reads(const std::string& name) const;
+    bool readsWhole(const std::string& name) const;
 };
 
 struct SourceOutline {
@@ -47,7 +51,8 @@ struct SourceOutline {
     /// Every identifier-like word of the script (code, strings, comments), sorted.
     std::vector<std::string> identifiers;
 
-    /// The statement whose lines contain `line`; nullptr when none does.
+    /// The statement whose lines contain `line`; nullptr when none does, or when several do
+    /// (statements separated by `;`): the engine records lines, so those cannot be told apart.
     const Statement* statementAt(int line) const;
     /// Its index in `statements`, or -1.
     int indexAt(int line) const;

@@ -35,13 +35,26 @@ class _Names(ast.NodeVisitor):
     def __init__(self):
         self.binds = []
         self.loads = set()
+        self.bare = set()  # read other than as `x[...]` or `x.attr`: handed on whole
         self._depth = 0  # inside a function, lambda or class body: bindings are local
 
     def visit_Name(self, node):
         if isinstance(node.ctx, ast.Load):
             self.loads.add(node.id)
+            self.bare.add(node.id)
         elif self._depth == 0:
             self.binds.append(node.id)
+
+    def _visit_through(self, node):
+        if isinstance(node.value, ast.Name) and isinstance(node.value.ctx, ast.Load):
+            self.loads.add(node.value.id)
+            for field, value in ast.iter_fields(node):
+                if field != "value" and isinstance(value, ast.AST):
+                    self.visit(value)
+            return
+        self.generic_visit(node)
+
+    visit_Subscript = visit_Attribute = _visit_through
 
     def _scope(self, node, name=None):
         if name is not None and self._depth == 0:
@@ -150,6 +163,7 @@ def outline(source):
             "end": offsets[node.end_lineno - 1] + node.end_col_offset,
             "binds": names.binds,
             "loads": sorted(names.loads),
+            "bare": sorted(names.bare),
             "targets": [],
             "value": "",
             "imports": _imports(node),

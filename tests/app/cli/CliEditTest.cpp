@@ -6,7 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
 
 namespace bs::test {
 namespace {
@@ -45,7 +47,7 @@ std::vector<fs::path> goldenScripts() {
 
 TEST(CliEdit, EachEditLandsWhereTheGoldenScriptHasIt) {
     const std::vector<fs::path> scripts = goldenScripts();
-    ASSERT_GE(scripts.size(), 12u);
+    ASSERT_GE(scripts.size(), 17u);
     for (const fs::path& script : scripts) {
         SCOPED_TRACE(script.filename().string());
         const std::string call = callOf(script);
@@ -98,6 +100,11 @@ TEST(CliEdit, RefusalsNameTheProblemAndLeaveTheFileAlone) {
                                "makes an attach cycle B -> C -> B"},
         {"B.fuse(i, i)", "error: "},
         {"split(xo)", "error: 'split(xo)': expected STAGE.PRIMITIVE(ARGS)"},
+        {"C.split(xo, factor=2, nparts=2)", "error: split takes factor or nparts, not both"},
+        {"C.unroll(xo, xi)", "error: unroll takes at most 1 arguments, got 2"},
+        {"C.bind(xo, 'blockIdx.x', 3)", "error: bind takes at most 2 arguments, got 3"},
+        {"C.vectorize(xi, axis=1)", "error: vectorize has no argument 'axis'"},
+        {"C.vectorize(B.op.axis[0])", "error: 'B.op.axis[0]' is an axis of stage 'B', not of 'C'"},
     };
     for (const auto& c : cases) {
         SCOPED_TRACE(c.call);
@@ -112,6 +119,33 @@ TEST(CliEdit, RefusalsNameTheProblemAndLeaveTheFileAlone) {
     const CommandResult missing = runCli("edit missing.py \"C.compute_root()\"");
     EXPECT_EQ(missing.exitCode, 2);
     EXPECT_NE(missing.err.find("cannot open 'missing.py'"), std::string::npos) << missing.err;
+}
+
+TEST(CliEdit, AnEditNoPlaceGivesTheScheduleItWasTriedOnIsRefused) {
+    // The loops are split inside a block the placement does not enter: at the top level the
+    // edit would name i.inner by a position that means another loop there, and after the block
+    // it would follow the lower; the check run of the edited script sees both.
+    const fs::path script = fs::temp_directory_path() / "bs_cli_edit_in_block.py";
+    {
+        std::ofstream out(script);
+        out << "import tvm\nfrom tvm import te\n\n"
+               "A = te.placeholder((64, 64), name=\"A\")\n"
+               "C = te.compute((64, 64), lambda i, j: A[i, j] + 1, name=\"C\")\n"
+               "s = te.create_schedule(C.op)\n"
+               "if __name__ == \"__main__\":\n"
+               "    xo, xi = s[C].split(C.op.axis[0], factor=8)\n"
+               "    print(tvm.lower(s, [A, C], simple_mode=True))\n";
+    }
+    const std::string before = readAll(script);
+    const CommandResult result =
+        runCli("edit -i " + quoted(script.string()) + " 'C.unroll(i.inner)'");
+    EXPECT_EQ(result.exitCode, 1);
+    EXPECT_NE(result.err.find(": error: no place in the script gives the schedule the edit was "
+                              "tried on"),
+              std::string::npos)
+        << result.err;
+    EXPECT_EQ(readAll(script), before);
+    fs::remove(script);
 }
 
 #endif

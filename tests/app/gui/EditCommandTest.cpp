@@ -10,6 +10,7 @@
 
 #include <QAction>
 #include <QListWidget>
+#include <QMenu>
 #include <QMainWindow>
 #include <QPlainTextEdit>
 #include <QTextDocument>
@@ -76,6 +77,8 @@ private Q_SLOTS:
     void editsWaitForACurrentAnalysis();
     void actionsFollowTheSelectionAndAskForArguments();
     void singleKeysEditOutsideTheScriptEditorOnly();
+    void contextMenuDisablesIllegalEditsWithTheReason();
+    void tileAndFuseWithThePreviousLoop();
 
 private:
     bool openScript();
@@ -358,6 +361,70 @@ void EditCommandTest::singleKeysEditOutsideTheScriptEditorOnly() {
     QCOMPARE(prompts, 1);
     QVERIFY(m_document->textDocument()->toPlainText().endsWith(
         QStringLiteral("j_outer, j_inner = s[C].split(j, factor=2)\n")));
+}
+
+void EditCommandTest::contextMenuDisablesIllegalEditsWithTheReason() {
+    QVERIFY(openScript());
+    QMainWindow window;
+    EditActions actions(m_editor, &window);
+    const auto entry = [](QMenu *menu, const QString &text) -> QAction * {
+        for (QAction *action : menu->actions()) {
+            if (action->text() == text)
+                return action;
+        }
+        return nullptr;
+    };
+    // The innermost loop of C: nothing to fuse it with or tile it with, but a previous loop.
+    m_document->selection()->select(QStringLiteral("C"), QStringLiteral("j"));
+    std::unique_ptr<QMenu> menu(actions.createContextMenu(&window));
+    QAction *fuseNext = entry(menu.get(), QStringLiteral("&Fuse with Next"));
+    QVERIFY(fuseNext && !fuseNext->isEnabled());
+    QCOMPARE(fuseNext->toolTip(), QStringLiteral("'j' is the innermost loop of stage 'C'"));
+    QAction *tile = entry(menu.get(), QStringLiteral("&Tile with Next…"));
+    QVERIFY(tile && !tile->isEnabled());
+    QVERIFY(entry(menu.get(), QStringLiteral("Fuse with &Previous"))->isEnabled());
+    QVERIFY(entry(menu.get(), QStringLiteral("&Vectorize"))->isEnabled());
+    // A loop's menu has only loop edits; rfactor needs a reduction loop.
+    QVERIFY(!entry(menu.get(), QStringLiteral("Compute &Inline")));
+    QAction *rfactor = entry(menu.get(), QStringLiteral("R&factor"));
+    QVERIFY(rfactor && !rfactor->isEnabled() && !rfactor->toolTip().isEmpty());
+    // A placeholder has no loops to compute anywhere; B can be inlined.
+    m_document->selection()->select(QStringLiteral("A"));
+    menu.reset(actions.createContextMenu(&window));
+    QAction *inlineA = entry(menu.get(), QStringLiteral("Compute &Inline"));
+    QVERIFY(inlineA && !inlineA->isEnabled());
+    QCOMPARE(inlineA->toolTip(),
+             QStringLiteral("'A' is a placeholder: it has no loops to schedule"));
+    QVERIFY(entry(menu.get(), QStringLiteral("&Cache Read…"))->isEnabled());
+    m_document->selection()->select(QStringLiteral("B"));
+    menu.reset(actions.createContextMenu(&window));
+    QVERIFY(entry(menu.get(), QStringLiteral("Compute &Inline"))->isEnabled());
+    QVERIFY(!entry(menu.get(), QStringLiteral("&Split…")));
+}
+
+void EditCommandTest::tileAndFuseWithThePreviousLoop() {
+    QVERIFY(openScript());
+    QMainWindow window;
+    EditActions actions(m_editor, &window);
+    QStringList answers = {QStringLiteral("4"), QStringLiteral("8")};
+    actions.setPrompt([&answers](const QString &, const QString &, const QStringList &) {
+        return std::optional<QString>(answers.takeFirst());
+    });
+    m_document->selection()->select(QStringLiteral("C"), QStringLiteral("i"));
+    actions.action(EditActions::Entry::Tile)->trigger();
+    QVERIFY(m_document->textDocument()->toPlainText().endsWith(QStringLiteral(
+        "i_outer, j_outer, i_inner, j_inner = s[C].tile(i, j, x_factor=4, y_factor=8)\n")));
+    QVERIFY(waitForAnalysis(*m_document));
+    QVERIFY(!m_document->problem());
+    QVERIFY(describe(*m_document, QStringLiteral("C"))
+                .contains(QStringLiteral("leaves=i.outer,j.outer,i.inner,j.inner ")));
+    m_document->selection()->select(QStringLiteral("C"), QStringLiteral("j.outer"));
+    actions.action(EditActions::Entry::FusePrevious)->trigger();
+    QVERIFY(m_document->textDocument()->toPlainText().endsWith(
+        QStringLiteral("i_outer_j_outer_fused = s[C].fuse(i_outer, j_outer)\n")));
+    QVERIFY(waitForAnalysis(*m_document));
+    QVERIFY(describe(*m_document, QStringLiteral("C"))
+                .contains(QStringLiteral("leaves=i.outer.j.outer.fused,i.inner,j.inner ")));
 }
 
 BS_GUI_TEST_SUITE(EditCommandTest);

@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace bs::script {
 namespace {
 
@@ -85,9 +87,16 @@ ScheduleEdit edit(EditKind kind, const std::string& stage, const std::string& it
     return e;
 }
 
+/// The program is built here, not by running the script: the edited script is not run.
+EditOptions withoutRunning() {
+    EditOptions options;
+    options.verify = false;
+    return options;
+}
+
 /// The lines `e` writes into `script`, or `error: ...`.
 std::string write(const ScheduleEdit& e, const std::string& script = kScript) {
-    const EditResult result = applyEdit(script, "edit.py", scriptProgram(), e);
+    const EditResult result = applyEdit(script, "edit.py", scriptProgram(), e, withoutRunning());
     return result.ok() ? result.lines : "error: " + result.error;
 }
 
@@ -217,10 +226,10 @@ TEST(ScheduleEdit, WritingLeavesTheProgramUnchanged) {
     const size_t stages = program.schedule.stages().size();
     ScheduleEdit split = edit(EditKind::Split, "C", "j");
     split.factor = 2;
-    EXPECT_TRUE(applyEdit(kScript, "edit.py", program, split).ok());
+    EXPECT_TRUE(applyEdit(kScript, "edit.py", program, split, withoutRunning()).ok());
     ScheduleEdit cache = edit(EditKind::CacheWrite, "C");
     cache.scope = "local";
-    EXPECT_TRUE(applyEdit(kScript, "edit.py", program, cache).ok());
+    EXPECT_TRUE(applyEdit(kScript, "edit.py", program, cache, withoutRunning()).ok());
     EXPECT_EQ(c->leafIterVars.size(), leaves);
     EXPECT_EQ(program.schedule.stages().size(), stages);
 }
@@ -238,13 +247,27 @@ TEST(ScheduleEdit, EditGoesAfterTheNamesItUsesAndKeepsTheRest) {
     ScheduleEdit e = edit(EditKind::ComputeAt, "B");
     e.targetStage = "C";
     e.targetIterVar = "i.outer";
-    const EditResult result = applyEdit(kScript, "edit.py", scriptProgram(), e);
+    const EditResult result = applyEdit(kScript, "edit.py", scriptProgram(), e, withoutRunning());
     ASSERT_TRUE(result.ok()) << result.error;
     // B has no primitive in the script: after the split that names xo, the last statement
     // calling the schedule.
     EXPECT_EQ(result.line, 11);
     EXPECT_EQ(result.script, replaced(kScript, "tx = ", "s[B].compute_at(s[C], xo)\ntx = "));
     EXPECT_TRUE(result.replaced.empty());
+}
+
+TEST(ScheduleEdit, InsertedLinesTakeTheScriptsLineEndings) {
+    std::string crlf;
+    for (char c : std::string(kScript))
+        crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+    ScheduleEdit e = edit(EditKind::ComputeInline, "B");
+    const EditResult result = applyEdit(crlf, "edit.py", scriptProgram(), e, withoutRunning());
+    ASSERT_TRUE(result.ok()) << result.error;
+    EXPECT_NE(result.script.find("xo, xi = s[C].split(i, factor=8)\r\ns[B].compute_inline()\r\n"),
+              std::string::npos);
+    EXPECT_EQ(result.script.find("\n", 0) , result.script.find("\r\n") + 1);
+    EXPECT_EQ(std::count(result.script.begin(), result.script.end(), '\n'),
+              std::count(result.script.begin(), result.script.end(), '\r'));
 }
 
 TEST(ScheduleEdit, OutlineReadsStatementsWithCPythonsAst) {
@@ -257,7 +280,12 @@ TEST(ScheduleEdit, OutlineReadsStatementsWithCPythonsAst) {
     EXPECT_EQ(outline.statements[2].line, 2);
     EXPECT_EQ(outline.statements[2].endLine, 3);
     EXPECT_EQ(outline.statements[2].value, "f(a, b)");
+    // `s[C]` reads s through a subscript, `f(a, ...)` hands a on whole.
+    EXPECT_TRUE(outline.statements[1].reads("s"));
+    EXPECT_FALSE(outline.statements[1].readsWhole("s"));
+    EXPECT_TRUE(outline.statements[2].readsWhole("a"));
     EXPECT_EQ(outline.indexAt(3), 2);
+    EXPECT_EQ(outline.indexAt(1), -1); // two statements: a line names neither
     try {
         outlineSource("x = (\n", "bad.py");
         FAIL() << "a syntax error is a UserError";
