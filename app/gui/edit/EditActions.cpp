@@ -2,6 +2,7 @@
 
 #include "document/ScriptDocument.h"
 #include "edit/ScheduleEditor.h"
+#include "edit/StageDialog.h"
 #include "models/TraceRows.h"
 
 #include <QAction>
@@ -127,6 +128,18 @@ EditActions::EditActions(ScheduleEditor *editor, QWidget *window)
     addEdit(Entry::SetScope, tr("Set Storage Sco&pe…"), Qt::Key_M);
     addEdit(Entry::CacheRead, tr("&Cache Read…"), Qt::Key_C);
     addEdit(Entry::CacheWrite, tr("Cache &Write…"), Qt::Key_W);
+    addStageEdit(StageEntry::AddPlaceholder, tr("Add &Placeholder…"));
+    addStageEdit(StageEntry::AddCompute, tr("Add Compute &Stage…"));
+    addStageEdit(StageEntry::AddReduction, tr("Add Re&duction…"));
+    addStageEdit(StageEntry::Rename, tr("Re&name Stage…"));
+    addStageEdit(StageEntry::Delete, tr("&Delete Stage"));
+    m_stagePrompt = [window](script::NewStage::Kind kind, const QStringList &tensors)
+        -> std::optional<script::NewStage> {
+        StageDialog dialog(kind, tensors, window);
+        if (dialog.exec() != QDialog::Accepted)
+            return std::nullopt;
+        return dialog.stage();
+    };
     m_cancel = new QAction(tr("Cancel Compute At"), this);
     m_cancel->setShortcut(Qt::Key_Escape);
     m_cancel->setEnabled(false);
@@ -150,6 +163,22 @@ QAction *EditActions::addEdit(Entry entry, const QString &text, const QKeySequen
     m_window->addAction(action);
     m_actions << action;
     return action;
+}
+
+QAction *EditActions::addStageEdit(StageEntry entry, const QString &text) {
+    auto *action = new QAction(text, this);
+    action->setData(int(entry));
+    connect(action, &QAction::triggered, this, [this, entry] { triggerStage(entry); });
+    m_stageActions << action;
+    return action;
+}
+
+QAction *EditActions::action(StageEntry entry) const {
+    for (QAction *action : m_stageActions) {
+        if (action->data().toInt() == int(entry))
+            return action;
+    }
+    return nullptr;
 }
 
 QAction *EditActions::action(Entry entry) const {
@@ -180,6 +209,8 @@ QMenu *EditActions::createMenu(QWidget *parent) const {
             menu->addSeparator();
     }
     menu->addAction(m_cancel);
+    menu->addSection(tr("Stages"));
+    menu->addActions(m_stageActions);
     auto *self = const_cast<EditActions *>(this);
     connect(menu, &QMenu::aboutToShow, self, &EditActions::checkLegality);
     return menu;
@@ -196,6 +227,10 @@ QMenu *EditActions::createContextMenu(QWidget *parent) {
     for (QAction *action : std::as_const(m_actions)) {
         if (action && isIterVarEdit(editKindOf(Entry(action->data().toInt()))) == onLoop)
             menu->addAction(action);
+    }
+    if (!onLoop) {
+        menu->addSeparator();
+        menu->addActions({action(StageEntry::Rename), action(StageEntry::Delete)});
     }
     menu->addSeparator();
     menu->addActions({m_undo, m_redo});
@@ -221,6 +256,13 @@ void EditActions::updateEnabled() {
         const bool loopEdit = isIterVarEdit(editKindOf(Entry(action->data().toInt())));
         action->setEnabled(loopEdit ? onIterVar : canEdit);
         action->setToolTip(blocker.isEmpty() ? QString() : blocker);
+    }
+    const QString stageBlocker = m_editor->stageBlocker();
+    for (QAction *action : std::as_const(m_stageActions)) {
+        const bool onStage = StageEntry(action->data().toInt()) == StageEntry::Rename ||
+                             StageEntry(action->data().toInt()) == StageEntry::Delete;
+        action->setEnabled(stageBlocker.isEmpty() && (!onStage || !selection->stage().isEmpty()));
+        action->setToolTip(stageBlocker);
     }
 }
 
@@ -359,6 +401,59 @@ void EditActions::trigger(Entry entry) {
     }
     if (askArguments(&edit))
         m_editor->apply(edit, &error);
+}
+
+void EditActions::triggerStage(StageEntry entry) {
+    QString error = m_editor->stageBlocker();
+    if (!error.isEmpty()) {
+        Q_EMIT m_editor->refused(error);
+        return;
+    }
+    const QString stage = m_editor->document()->selection()->stage();
+    const std::string stageName = stage.toStdString();
+    switch (entry) {
+    case StageEntry::AddPlaceholder:
+    case StageEntry::AddCompute:
+    case StageEntry::AddReduction: {
+        const auto kind = entry == StageEntry::AddPlaceholder ? script::NewStage::Kind::Placeholder
+                          : entry == StageEntry::AddCompute   ? script::NewStage::Kind::Compute
+                                                              : script::NewStage::Kind::Reduction;
+        const auto &analysis = m_editor->document()->analysis();
+        QStringList tensors;
+        if (analysis && analysis->program.defined()) {
+            for (const Stage &s : analysis->program.schedule.stages())
+                tensors << QString::fromStdString(s.name());
+        }
+        const std::optional<script::NewStage> added = m_stagePrompt(kind, tensors);
+        if (!added)
+            return;
+        m_editor->applyScriptEdit(
+            [&added](const std::string &text, const std::string &file, const Program &program) {
+                return script::addStage(text, file, program, *added);
+            },
+            tr("add %1").arg(QString::fromStdString(added->name)), &error);
+        return;
+    }
+    case StageEntry::Rename: {
+        const std::optional<QString> name =
+            m_prompt(tr("Rename %1").arg(stage), tr("New name:"), {stage});
+        if (!name || *name == stage)
+            return;
+        m_editor->applyScriptEdit(
+            [&](const std::string &text, const std::string &file, const Program &program) {
+                return script::renameStage(text, file, program, stageName, name->toStdString());
+            },
+            tr("rename %1 to %2").arg(stage, *name), &error);
+        return;
+    }
+    case StageEntry::Delete:
+        m_editor->applyScriptEdit(
+            [&](const std::string &text, const std::string &file, const Program &program) {
+                return script::deleteStage(text, file, program, stageName);
+            },
+            tr("delete %1").arg(stage), &error);
+        return;
+    }
 }
 
 } // namespace bs::gui

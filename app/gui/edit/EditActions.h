@@ -14,6 +14,7 @@
 #pragma once
 
 #include "edit/ScheduleEdit.h"
+#include "script/edit/StageEdit.h"
 
 #include <QObject>
 
@@ -44,6 +45,13 @@ public:
         CacheRead, CacheWrite,
     };
 
+    /// Describes a new stage (the default shows a StageDialog); nullopt when cancelled.
+    using StagePrompt = std::function<std::optional<script::NewStage>(
+        script::NewStage::Kind kind, const QStringList &tensors)>;
+
+    /// Building the program: adding stages, renaming and deleting them.
+    enum class StageEntry { AddPlaceholder, AddCompute, AddReduction, Rename, Delete };
+
     /// Adds the actions to `window` so their shortcuts work in all of it.
     EditActions(ScheduleEditor *editor, QWidget *window);
 
@@ -52,6 +60,7 @@ public:
     QAction *action(Entry entry) const;
     /// The first action making an edit of `kind`.
     QAction *action(EditKind kind) const;
+    QAction *action(StageEntry entry) const;
     QAction *cancelAction() const { return m_cancel; }
     QAction *undoAction() const { return m_undo; }
     QAction *redoAction() const { return m_redo; }
@@ -63,6 +72,7 @@ public:
     /// That menu without showing it (for the tests); the caller owns it.
     QMenu *createContextMenu(QWidget *parent);
     void setPrompt(Prompt prompt) { m_prompt = std::move(prompt); }
+    void setStagePrompt(StagePrompt prompt) { m_stagePrompt = std::move(prompt); }
 
     /// Enables the edits that apply to the kind of the current selection (cheap: no checks).
     void updateEnabled();
@@ -72,6 +82,8 @@ public:
 
 private:
     QAction *addEdit(Entry entry, const QString &text, const QKeySequence &key);
+    QAction *addStageEdit(StageEntry entry, const QString &text);
+    void triggerStage(StageEntry entry);
     void trigger(Entry entry);
     /// The edit `entry` makes on the selection, with representative arguments (factor 2, the
     /// first thread axis that fits, scope local or shared).
@@ -86,6 +98,8 @@ private:
     QAction *m_undo = nullptr;
     QAction *m_redo = nullptr;
     Prompt m_prompt;
+    StagePrompt m_stagePrompt;
+    QList<QAction *> m_stageActions;
 };
 
 /// The edit kind an entry makes.

@@ -11,8 +11,9 @@ namespace bs::gui {
 ScheduleEditor::ScheduleEditor(ScriptDocument *document, QObject *parent)
     : QObject(parent), m_document(document), m_stack(new QUndoStack(this)) {
     connect(document, &ScriptDocument::analysisFinished, this, [this] {
+        m_ranText = m_document->textDocument()->toPlainText();
         if (!m_document->problem() && m_document->analysis())
-            m_analysedText = m_document->textDocument()->toPlainText();
+            m_analysedText = m_ranText;
     });
     QTextDocument *text = document->textDocument();
     connect(text, &QTextDocument::contentsChanged, this, &ScheduleEditor::onTextChanged);
@@ -40,25 +41,48 @@ QString ScheduleEditor::blocker() const {
 
 bool ScheduleEditor::apply(const ScheduleEdit &edit, QString *error) {
     *error = blocker();
-    if (error->isEmpty()) {
-        const QString before = m_document->textDocument()->toPlainText();
-        // The edited script is run once to check where the edit went (script/edit/ScheduleEdit.h).
-        script::EditOptions options;
-        options.run.timeout = std::chrono::seconds(30);
-        const script::EditResult result =
-            script::applyEdit(before.toStdString(), m_document->scriptName().toStdString(),
-                              m_document->analysis()->program, edit, options);
-        *error = QString::fromStdString(result.error);
-        if (result.ok()) {
-            const QString description = QString::fromStdString(edit.description());
-            m_stack->push(new ScriptHistoryCommand(this, description,
-                                                   QString::fromStdString(result.script)));
-            Q_EMIT edited(description);
-            return true;
-        }
+    if (!error->isEmpty()) {
+        Q_EMIT refused(*error);
+        return false;
     }
-    Q_EMIT refused(*error);
-    return false;
+    return applyScriptEdit(
+        [&edit](const std::string &text, const std::string &fileName, const Program &program) {
+            // The edited script is run once to check where the edit went.
+            script::EditOptions options;
+            options.run.timeout = std::chrono::seconds(30);
+            return script::applyEdit(text, fileName, program, edit, options);
+        },
+        QString::fromStdString(edit.description()), error);
+}
+
+QString ScheduleEditor::stageBlocker() const {
+    if (m_document->isTcSource())
+        return tr("a .tc file is Tensor Comprehensions, not Python: build stages in a Python "
+                  "script");
+    if (m_document->isBusy())
+        return tr("the script is still running");
+    if (m_ranText != m_document->textDocument()->toPlainText())
+        return tr("the script changed since it was analysed");
+    return QString();
+}
+
+bool ScheduleEditor::applyScriptEdit(const ScriptEdit &edit, const QString &description,
+                                     QString *error) {
+    const QString before = m_document->textDocument()->toPlainText();
+    static const Program kNoProgram;
+    const auto &analysis = m_document->analysis();
+    const script::EditResult result =
+        edit(before.toStdString(), m_document->scriptName().toStdString(),
+             analysis ? analysis->program : kNoProgram);
+    *error = QString::fromStdString(result.error);
+    if (!result.ok()) {
+        Q_EMIT refused(*error);
+        return false;
+    }
+    m_stack->push(
+        new ScriptHistoryCommand(this, description, QString::fromStdString(result.script)));
+    Q_EMIT edited(description);
+    return true;
 }
 
 bool ScheduleEditor::beginComputeAt(const QString &stage, QString *error) {

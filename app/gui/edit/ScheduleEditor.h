@@ -41,6 +41,16 @@ public:
     /// then unchanged).
     bool apply(const ScheduleEdit &edit, QString *error);
 
+    /// An edit of the script as a whole (script/edit/StageEdit.h): (text, file name, program)
+    /// -> the edited text or why not.
+    using ScriptEdit = std::function<script::EditResult(const std::string &, const std::string &,
+                                                        const Program &)>;
+    /// Why no stage can be added, renamed or deleted now (empty when it can): a script that
+    /// defines no schedule yet is fine, one still running or changed since its run is not.
+    QString stageBlocker() const;
+    /// Makes `edit` and pushes it as `description`; false with `error` set when refused.
+    bool applyScriptEdit(const ScriptEdit &edit, const QString &description, QString *error);
+
     /// Starts compute_at for `stage`: the next IterVar selected (of another stage) is its
     /// target. False with `error` set when no edit can be made now.
     bool beginComputeAt(const QString &stage, QString *error);
@@ -74,6 +84,8 @@ private:
     QUndoStack *m_stack;
     /// The text of the latest good Analysis, to tell whether the views show the current text.
     QString m_analysedText;
+    /// The text of the latest run, good or not.
+    QString m_ranText;
     bool m_changing = false;
     QString m_pickingFor; ///< the stage waiting for its compute_at target
 };

@@ -201,10 +201,29 @@ std::string PythonNames::iterVar(const Stage& stage, const IterVar& iv) const {
     return stageExpr + ".leaf_iter_vars[" + std::to_string(leaf) + "]";
 }
 
+std::optional<std::string> teModule(const SourceOutline& outline) {
+    std::string module;
+    const auto& statements = outline.statements;
+    const auto rebound = [&](const std::string& name, size_t after) {
+        return std::any_of(statements.begin() + long(after) + 1, statements.end(),
+                           [&](const Statement& st) { return st.assigns(name); });
+    };
+    for (size_t i = 0; i < statements.size(); ++i) {
+        for (const auto& [imported, bound] : statements[i].imports) {
+            if (rebound(bound, i))
+                continue;
+            if (imported == "tvm.te")
+                module = bound;
+            else if (imported == "tvm" && module.empty())
+                module = bound + ".te";
+        }
+    }
+    return module.empty() ? std::nullopt : std::optional<std::string>(module);
+}
+
 std::string PythonNames::threadAxis(const std::string& tag, bool* needsImport) const {
     *needsImport = false;
     const std::string call = "thread_axis('" + tag + "')";
-    std::string module;
     const auto& statements = m_outline.statements;
     for (size_t i = 0; i < statements.size(); ++i) {
         const Statement& st = statements[i];
@@ -214,20 +233,10 @@ std::string PythonNames::threadAxis(const std::string& tag, bool* needsImport) c
                     return st.targets[0];
             }
         }
-        for (const auto& [imported, bound] : st.imports) {
-            if (reassignedAfter(bound, int(i)))
-                continue;
-            if (imported == "tvm.te")
-                module = bound;
-            else if (imported == "tvm" && module.empty())
-                module = bound + ".te";
-        }
     }
-    if (module.empty()) {
-        *needsImport = true;
-        module = "tvm.te";
-    }
-    return module + ".thread_axis(\"" + tag + "\")";
+    std::optional<std::string> module = teModule(m_outline);
+    *needsImport = !module;
+    return module.value_or("tvm.te") + ".thread_axis(\"" + tag + "\")";
 }
 
 std::string PythonNames::freshName(const std::string& base) const {

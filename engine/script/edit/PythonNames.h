@@ -68,4 +68,8 @@ private:
     mutable std::set<std::string> m_handedOut;
 };
 
+/// How the script reaches TVM's te module: `te` after `from tvm import te`, `tvm.te` after
+/// `import tvm`; nullopt when it imports neither.
+std::optional<std::string> teModule(const SourceOutline& outline);
+
 } // namespace bs::script

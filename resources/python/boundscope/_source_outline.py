@@ -238,3 +238,37 @@ def _argument(node):
     if isinstance(dotted, ast.Name):
         return {"kind": "name", "text": text}
     return {"kind": "other", "text": text}
+
+
+def name_offsets(source, name):
+    """Byte offsets of the variable `name` in `source`: every NAME token spelled so, except
+    attributes (`x.name`) and keyword arguments (`f(name=...)`)."""
+    lines = source.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line.encode("utf-8")))
+    tokens = [
+        t
+        for t in tokenize.generate_tokens(io.StringIO(source).readline)
+        if t.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT, tokenize.INDENT,
+                          tokenize.DEDENT)
+    ]
+    offsets = []
+    depth = 0
+    for index, token in enumerate(tokens):
+        if token.type == tokenize.OP and token.string in "([{":
+            depth += 1
+        elif token.type == tokenize.OP and token.string in ")]}":
+            depth -= 1
+        if token.type != tokenize.NAME or token.string != name:
+            continue
+        before = tokens[index - 1] if index > 0 else None
+        after = tokens[index + 1] if index + 1 < len(tokens) else None
+        if before is not None and before.string == ".":
+            continue
+        if depth > 0 and after is not None and after.string == "=":
+            continue
+        row, col = token.start
+        line = lines[row - 1] if row - 1 < len(lines) else ""
+        offsets.append(starts[row - 1] + len(line[:col].encode("utf-8")))
+    return offsets

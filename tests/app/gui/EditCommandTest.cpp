@@ -5,11 +5,14 @@
 
 #include "edit/EditActions.h"
 #include "edit/ScheduleEditor.h"
+#include "edit/StageDialog.h"
 #include "models/TraceRows.h"
 #include "views/ScriptEditor.h"
 
 #include <QAction>
 #include <QListWidget>
+#include <QAbstractItemModel>
+#include <QCompleter>
 #include <QMenu>
 #include <QMainWindow>
 #include <QPlainTextEdit>
@@ -79,6 +82,8 @@ private Q_SLOTS:
     void singleKeysEditOutsideTheScriptEditorOnly();
     void contextMenuDisablesIllegalEditsWithTheReason();
     void tileAndFuseWithThePreviousLoop();
+    void buildAProgramFromAnEmptyFileWithoutTypingAndUndoIt();
+    void stageDialogDescribesTheStageAndCompletesNames();
 
 private:
     bool openScript();
@@ -425,6 +430,105 @@ void EditCommandTest::tileAndFuseWithThePreviousLoop() {
     QVERIFY(waitForAnalysis(*m_document));
     QVERIFY(describe(*m_document, QStringLiteral("C"))
                 .contains(QStringLiteral("leaves=i.outer.j.outer.fused,i.inner,j.inner ")));
+}
+
+void EditCommandTest::buildAProgramFromAnEmptyFileWithoutTypingAndUndoIt() {
+    m_document->setUntitled(QString(), QStringLiteral("new.py"));
+    QVERIFY(waitForAnalysis(*m_document));
+    QMainWindow window;
+    EditActions actions(m_editor, &window);
+    QList<script::NewStage> stages;
+    actions.setStagePrompt([&stages](script::NewStage::Kind kind, const QStringList &) {
+        script::NewStage stage = stages.takeFirst();
+        stage.kind = kind;
+        return std::optional<script::NewStage>(stage);
+    });
+    QStringList answers;
+    actions.setPrompt([&answers](const QString &, const QString &, const QStringList &) {
+        return std::optional<QString>(answers.takeFirst());
+    });
+    const auto step = [&](QAction *action) {
+        QVERIFY(action->isEnabled());
+        action->trigger();
+        QVERIFY(waitForAnalysis(*m_document));
+    };
+    script::NewStage a;
+    a.name = "A";
+    a.shape = {"64", "64"};
+    script::NewStage b;
+    b.name = "B";
+    b.shape = {"64", "64"};
+    b.axes = {"i", "j"};
+    b.body = "A[i, j] * 2";
+    script::NewStage c;
+    c.name = "C";
+    c.shape = {"64"};
+    c.axes = {"i"};
+    c.body = "B[i, k]";
+    c.reduceAxes = {{"k", "64"}};
+    stages = {a, b, c};
+    step(actions.action(EditActions::StageEntry::AddPlaceholder));
+    step(actions.action(EditActions::StageEntry::AddCompute));
+    QVERIFY2(!m_document->problem(), qPrintable(problemText(*m_document)));
+    step(actions.action(EditActions::StageEntry::AddReduction));
+    QVERIFY2(!m_document->problem(), qPrintable(problemText(*m_document)));
+    QCOMPARE(m_document->textDocument()->toPlainText(),
+             QStringLiteral("import tvm\nfrom tvm import te\n\n"
+                            "A = te.placeholder((64, 64), name=\"A\")\n"
+                            "B = te.compute((64, 64), lambda i, j: A[i, j] * 2, name=\"B\")\n\n"
+                            "k = te.reduce_axis((0, 64), name=\"k\")\n"
+                            "C = te.compute((64,), lambda i: te.sum(B[i, k], axis=k), name=\"C\")\n"
+                            "s = te.create_schedule(C.op)\n"));
+    QVERIFY(describe(*m_document, QStringLiteral("C")).startsWith(QStringLiteral("stages=3 ")));
+    // Schedule it from the menus: split C's i, inline B, rename C.
+    m_document->selection()->select(QStringLiteral("C"), QStringLiteral("i"));
+    answers = {QStringLiteral("8")};
+    step(actions.action(EditActions::Entry::Split));
+    m_document->selection()->select(QStringLiteral("B"));
+    step(actions.action(EditActions::Entry::ComputeInline));
+    m_document->selection()->select(QStringLiteral("C"));
+    answers = {QStringLiteral("D")};
+    step(actions.action(EditActions::StageEntry::Rename));
+    QVERIFY2(!m_document->problem(), qPrintable(problemText(*m_document)));
+    const QString built = m_document->textDocument()->toPlainText();
+    QVERIFY2(built.contains(QStringLiteral("i_outer, i_inner = s[D].split(s[D].op.axis[0], "
+                                           "factor=8)\ns[B].compute_inline()\n")),
+             qPrintable(built));
+    QVERIFY(describe(*m_document, QStringLiteral("D")).contains(QStringLiteral("leaves=i.outer,i.inner,k")));
+    // One history: undo everything, back to the empty file.
+    QCOMPARE(m_editor->undoStack()->count(), 6);
+    while (m_editor->undoStack()->canUndo())
+        m_editor->undoStack()->undo();
+    QCOMPARE(m_document->textDocument()->toPlainText(), QString());
+}
+
+void EditCommandTest::stageDialogDescribesTheStageAndCompletesNames() {
+    StageDialog dialog(script::NewStage::Kind::Reduction, {QStringLiteral("A"), QStringLiteral("B")});
+    dialog.nameEdit()->setText(QStringLiteral(" C "));
+    dialog.shapeEdit()->setText(QStringLiteral("64, n"));
+    dialog.reduceAxesEdit()->setText(QStringLiteral("k: 64"));
+    WordCompletingEdit *body = dialog.bodyEdit();
+    body->setText(QStringLiteral("A[i, k] * B"));
+    const script::NewStage stage = dialog.stage();
+    QCOMPARE(stage.name, std::string("C"));
+    QCOMPARE(stage.shape, (std::vector<std::string>{"64", "n"}));
+    QCOMPARE(stage.axes, (std::vector<std::string>{"i", "j"})); // defaults, one per dimension
+    QCOMPARE(stage.reduceAxes.size(), size_t(1));
+    QCOMPARE(stage.reduceAxes[0].second, std::string("64"));
+    QCOMPARE(stage.reducer, std::string("sum"));
+    // The word under the cursor completes from the tensors and the axes.
+    body->setText(QStringLiteral("A[i, k] * "));
+    body->setCursorPosition(int(body->text().size()));
+    QTest::keyClicks(body, QStringLiteral("k"));
+    QCOMPARE(body->currentWord(), QStringLiteral("k"));
+    auto *model = body->completer()->completionModel();
+    QStringList offered;
+    for (int row = 0; row < model->rowCount(); ++row)
+        offered << model->index(row, 0).data().toString();
+    QCOMPARE(offered, QStringList({QStringLiteral("k")}));
+    body->completer()->setCompletionPrefix(QStringLiteral("B"));
+    Q_EMIT body->completer()->activated(QStringLiteral("B"));
+    QCOMPARE(body->text(), QStringLiteral("A[i, k] * B"));
 }
 
 BS_GUI_TEST_SUITE(EditCommandTest);

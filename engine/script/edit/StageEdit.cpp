@@ -1,0 +1,567 @@
+#include "script/edit/StageEdit.h"
+
+#include "script/PythonThread.h"
+#include "script/RecordedRun.h"
+#include "script/edit/PythonNames.h"
+#include "script/edit/SourceOutline.h"
+#include "te/Operation.h"
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <cctype>
+#include <regex>
+#include <set>
+
+namespace bs::script {
+
+namespace {
+
+/// Thrown inside the edits; becomes the result's error.
+struct Refusal {
+    std::string message;
+};
+
+bool isIdentifier(const std::string& text) {
+    static const std::set<std::string> kKeywords = {
+        "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class",
+        "continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global",
+        "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise",
+        "return", "try", "while", "with", "yield"};
+    if (text.empty() || std::isdigit(static_cast<unsigned char>(text[0])) || kKeywords.count(text))
+        return false;
+    return std::all_of(text.begin(), text.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    });
+}
+
+std::string joined(const std::vector<std::string>& items) {
+    std::string out;
+    for (const std::string& item : items)
+        out += (out.empty() ? "" : ", ") + item;
+    return out;
+}
+
+/// A tuple of extents as Python writes it: `(64,)`, `(64, 64)`.
+std::string tupleOf(const std::vector<std::string>& items) {
+    return "(" + joined(items) + (items.size() == 1 ? ",)" : ")");
+}
+
+size_t lineStart(const std::string& text, size_t offset) {
+    const size_t newline = offset == 0 ? std::string::npos : text.rfind('\n', offset - 1);
+    return newline == std::string::npos ? 0 : newline + 1;
+}
+
+size_t lineAfter(const std::string& text, size_t offset) {
+    const size_t newline = text.find('\n', offset);
+    return newline == std::string::npos ? text.size() : newline + 1;
+}
+
+int lineOf(const std::string& text, size_t offset) {
+    return 1 + int(std::count(text.begin(), text.begin() + long(offset), '\n'));
+}
+
+/// Byte ranges to replace, applied from the last to the first so offsets stay valid.
+struct Change {
+    size_t begin;
+    size_t end;
+    std::string text;
+};
+
+/// `text` with `changes` made; insertions at one offset keep the order they were listed in.
+std::string applied(std::string text, const std::vector<Change>& changes) {
+    std::vector<size_t> order(changes.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return changes[a].begin != changes[b].begin ? changes[a].begin > changes[b].begin : a > b;
+    });
+    for (size_t i : order)
+        text.replace(changes[i].begin, changes[i].end - changes[i].begin, changes[i].text);
+    return text;
+}
+
+/// The whole lines of statement `st` (with its line break).
+Change removal(const std::string& script, const Statement& st) {
+    return {lineStart(script, st.start), lineAfter(script, st.end), std::string()};
+}
+
+/// The statement that creates the schedule: the program's, else the last `create_schedule(`.
+int scheduleStatement(const SourceOutline& outline, const Program& program) {
+    if (program.defined() && program.schedule->location.known())
+        return outline.indexAt(program.schedule->location.line);
+    int found = -1;
+    for (size_t i = 0; i < outline.statements.size(); ++i) {
+        if (outline.statements[i].value.find("create_schedule(") != std::string::npos)
+            found = int(i);
+    }
+    return found;
+}
+
+bool bindsAnywhere(const SourceOutline& outline, const std::string& name) {
+    return std::any_of(outline.statements.begin(), outline.statements.end(),
+                       [&](const Statement& st) { return st.assigns(name); });
+}
+
+Stage stageNamed(const Program& program, const std::string& name) {
+    if (program.defined()) {
+        for (const Stage& s : program.schedule.stages()) {
+            if (s.name() == name)
+                return s;
+        }
+    }
+    throw Refusal{"no stage '" + name + "' in the program"};
+}
+
+/// The first list literal in `text` after `from` (its `[` and `]`), or npos.
+std::pair<size_t, size_t> listAfter(const std::string& text, size_t from) {
+    const size_t open = text.find('[', from);
+    if (open == std::string::npos)
+        return {std::string::npos, std::string::npos};
+    int depth = 0;
+    for (size_t i = open; i < text.size(); ++i) {
+        depth += text[i] == '[' ? 1 : text[i] == ']' ? -1 : 0;
+        if (depth == 0)
+            return {open, i};
+    }
+    return {std::string::npos, std::string::npos};
+}
+
+bool containsWord(const std::string& text, const std::string& word) {
+    return std::regex_search(text, std::regex("(^|[^\\w.])" + word + "($|[^\\w])"));
+}
+
+/// The statements that hand the schedule to tvm.lower or tvm.build, with their argument list.
+std::vector<std::pair<const Statement*, std::pair<size_t, size_t>>>
+argumentLists(const std::string& script, const SourceOutline& outline, const std::string& s) {
+    std::vector<std::pair<const Statement*, std::pair<size_t, size_t>>> lists;
+    for (const Statement& st : outline.statements) {
+        if (!st.readsWhole(s))
+            continue;
+        const std::string text = script.substr(st.start, st.end - st.start);
+        for (const char* call : {"lower(", "build("}) {
+            const size_t at = text.find(call);
+            if (at == std::string::npos)
+                continue;
+            const auto [open, close] = listAfter(text, at);
+            if (open != std::string::npos)
+                lists.push_back({&st, {st.start + open, st.start + close}});
+            break;
+        }
+    }
+    return lists;
+}
+
+bool hasStage(const Program& program, const std::string& name) {
+    try {
+        stageNamed(program, name);
+        return true;
+    } catch (const Refusal&) {
+        return false;
+    }
+}
+
+/// The changes that drop `variable` from the argument lists of tvm.lower and tvm.build.
+std::vector<Change> droppedArgument(const std::string& script, const SourceOutline& outline,
+                                    const std::string& s, const std::string& variable) {
+    std::vector<Change> changes;
+    for (const auto& [unused, list] : argumentLists(script, outline, s)) {
+        const std::string items = script.substr(list.first + 1, list.second - list.first - 1);
+        if (items.find_first_of("([{") != std::string::npos || !containsWord(items, variable))
+            continue; // nested items are left alone
+        std::vector<std::string> kept;
+        std::string item;
+        for (char c : items + ",") {
+            if (c != ',') {
+                item += c;
+                continue;
+            }
+            const size_t b = item.find_first_not_of(" \t\n");
+            const std::string trimmed =
+                b == std::string::npos ? "" : item.substr(b, item.find_last_not_of(" \t\n") - b + 1);
+            if (!trimmed.empty() && trimmed != variable)
+                kept.push_back(trimmed);
+            item.clear();
+        }
+        changes.push_back({list.first + 1, list.second, joined(kept)});
+    }
+    return changes;
+}
+
+EditResult finish(const std::string& edited, const std::string& fileName,
+                  const EditOptions& options, const std::string& stage, int line,
+                  const std::string& lines);
+
+/// A tensor the script defines but no stage of the program computes or reads (a placeholder
+/// only listed in tvm.lower's arguments): its statement and its place in those lists go.
+EditResult deleteUnusedTensor(const std::string& script, const std::string& fileName,
+                              const SourceOutline& outline, const std::string& name,
+                              const EditOptions& options) {
+    const std::regex named("name\\s*=\\s*(['\"])" + name + "\\1");
+    for (const Statement& st : outline.statements) {
+        if (st.targets.size() != 1 ||
+            !std::regex_search(script.substr(st.start, st.end - st.start), named))
+            continue;
+        const std::string variable = st.targets[0];
+        for (const Statement& other : outline.statements) {
+            const bool lists = other.value.find("lower(") != std::string::npos ||
+                               other.value.find("build(") != std::string::npos;
+            if (&other != &st && other.reads(variable) && !lists)
+                throw Refusal{"'" + name + "' is used at line " + std::to_string(other.line) +
+                              ": change that line first"};
+        }
+        std::vector<Change> changes = {removal(script, st)};
+        const int sched = scheduleStatement(outline, Program());
+        const Statement* create = sched < 0 ? nullptr : &outline.statements[size_t(sched)];
+        const std::string s = create && create->targets.size() == 1 ? create->targets[0] : "s";
+        for (Change& c : droppedArgument(script, outline, s, variable))
+            changes.push_back(c);
+        return finish(applied(script, changes), fileName, options, std::string(), st.line,
+                      std::string());
+    }
+    throw Refusal{"no stage or tensor '" + name + "' in the program"};
+}
+
+/// The create_schedule call without output `variable`: the other outputs, or, for the only one,
+/// the one computed tensor it reads (deleting what addStage added gives the script back).
+Change outputReplaced(const std::string& script, const SourceOutline& outline,
+                      const Program& program, const PythonNames& names, const Stage& stage,
+                      const std::string& variable) {
+    const int sched = scheduleStatement(outline, program);
+    if (sched < 0)
+        throw Refusal{"cannot find the statement that creates the schedule"};
+    const Statement& create = outline.statements[size_t(sched)];
+    const std::string call = script.substr(create.start, create.end - create.start);
+    const size_t open = call.find("create_schedule(");
+    const size_t close = call.rfind(')');
+    if (open == std::string::npos || close == std::string::npos)
+        throw Refusal{"cannot read the create_schedule call at line " + std::to_string(create.line)};
+    const size_t from = open + std::string("create_schedule(").size();
+    std::string args = call.substr(from, close - from);
+    std::vector<std::string> kept;
+    std::string item;
+    const std::string inner = !args.empty() && args.front() == '['
+                                  ? args.substr(1, args.rfind(']') - 1)
+                                  : args;
+    for (char c : inner + ",") {
+        if (c != ',') {
+            item += c;
+            continue;
+        }
+        const size_t b = item.find_first_not_of(" \t\n");
+        const std::string trimmed =
+            b == std::string::npos ? "" : item.substr(b, item.find_last_not_of(" \t\n") - b + 1);
+        if (!trimmed.empty() && trimmed != variable + ".op")
+            kept.push_back(trimmed);
+        item.clear();
+    }
+    if (kept.empty()) {
+        std::vector<std::string> computed;
+        for (const Tensor& t : stage->originOp->inputTensors()) {
+            if (t.op.as<PlaceholderOpNode>())
+                continue;
+            for (const Stage& s : program.schedule.stages()) {
+                if (s->originOp.same_as(t.op))
+                    computed.push_back(names.tensor(s));
+            }
+        }
+        if (computed.size() != 1 || computed[0].find('.') != std::string::npos)
+            throw Refusal{"the schedule was created for '" + stage.name() +
+                          "' alone, and it reads " + std::to_string(computed.size()) +
+                          " computed stages: say which is the output first"};
+        kept.push_back(computed[0] + ".op");
+    }
+    args = kept.size() == 1 ? kept[0] : "[" + joined(kept) + "]";
+    return {create.start + from, create.start + close, args};
+}
+
+/// Runs the edited script: empty when it runs (and, when `stage` is given, defines a stage of
+/// that name), else the script's own message.
+std::string runs(const std::string& edited, const std::string& fileName,
+                 const EditOptions& options, const std::string& stage) {
+    if (!options.verify)
+        return std::string();
+    ScriptRunner runner;
+    Program got;
+    const ScriptResult result = runRecorded(
+        runner, [&] { return runner.runSource(edited, fileName, options.run); }, &got);
+    if (!result.ok())
+        return result.diagnostic ? result.diagnostic->toString() : std::string("the script fails");
+    if (stage.empty())
+        return std::string();
+    try {
+        stageNamed(got, stage);
+    } catch (const Refusal&) {
+        return "the edited script's program has no stage '" + stage + "'";
+    }
+    return std::string();
+}
+
+EditResult finish(const std::string& edited, const std::string& fileName,
+                  const EditOptions& options, const std::string& stage, int line,
+                  const std::string& lines) {
+    EditResult result;
+    result.error = runs(edited, fileName, options, stage);
+    if (!result.error.empty()) {
+        result.error = "the edited script fails: " + result.error;
+        return result;
+    }
+    result.script = edited;
+    result.line = line;
+    result.lines = lines;
+    return result;
+}
+
+/// Runs `edit`, turning a Refusal or UserError into the result's error.
+template <typename Edit> EditResult guarded(Edit&& edit) {
+    try {
+        return edit();
+    } catch (const Refusal& refusal) {
+        EditResult result;
+        result.error = refusal.message;
+        return result;
+    } catch (const UserError& e) {
+        EditResult result;
+        result.error = e.diagnostic().message;
+        return result;
+    }
+}
+
+void checkNewName(const SourceOutline& outline, const Program& program, const std::string& name,
+                  const std::string& what) {
+    if (!isIdentifier(name))
+        throw Refusal{what + " '" + name + "' is not a Python name"};
+    bool stageExists = false;
+    if (program.defined()) {
+        for (const Stage& s : program.schedule.stages())
+            stageExists = stageExists || s.name() == name;
+    }
+    if (bindsAnywhere(outline, name) || stageExists)
+        throw Refusal{"the script already uses the name '" + name + "'"};
+}
+
+/// `B = te.compute((64, 64), lambda i, j: A[i, j] * 2, name="B")`, with the reduce axes first.
+std::string definition(const NewStage& stage, const std::string& te) {
+    const std::string name = "name=\"" + stage.name + "\"";
+    if (stage.kind == NewStage::Kind::Placeholder) {
+        const std::string dtype = stage.dtype == "float32" ? "" : ", dtype=\"" + stage.dtype + "\"";
+        return stage.name + " = " + te + ".placeholder(" + tupleOf(stage.shape) + ", " + name +
+               dtype + ")\n";
+    }
+    std::string text;
+    std::string body = stage.body;
+    if (stage.kind == NewStage::Kind::Reduction) {
+        std::vector<std::string> axes;
+        for (const auto& [axis, extent] : stage.reduceAxes) {
+            text += axis + " = " + te + ".reduce_axis((0, " + extent + "), name=\"" + axis +
+                    "\")\n";
+            axes.push_back(axis);
+        }
+        body = te + "." + stage.reducer + "(" + body + ", axis=" +
+               (axes.size() == 1 ? axes[0] : "[" + joined(axes) + "]") + ")";
+    }
+    return text + stage.name + " = " + te + ".compute(" + tupleOf(stage.shape) + ", lambda " +
+           joined(stage.axes) + ": " + body + ", " + name + ")\n";
+}
+
+void validate(const NewStage& stage, const SourceOutline& outline, const Program& program) {
+    checkNewName(outline, program, stage.name, "the stage name");
+    if (stage.shape.empty() ||
+        std::any_of(stage.shape.begin(), stage.shape.end(), [](const std::string& e) {
+            return e.find_first_not_of(" \t") == std::string::npos;
+        }))
+        throw Refusal{"give the shape of '" + stage.name + "' (e.g. 64, 64)"};
+    if (stage.kind == NewStage::Kind::Placeholder)
+        return;
+    if (stage.axes.size() != stage.shape.size())
+        throw Refusal{"'" + stage.name + "' has " + std::to_string(stage.shape.size()) +
+                      " dimensions but " + std::to_string(stage.axes.size()) + " axis names"};
+    for (const std::string& axis : stage.axes) {
+        if (!isIdentifier(axis))
+            throw Refusal{"the axis name '" + axis + "' is not a Python name"};
+    }
+    if (stage.body.find_first_not_of(" \t") == std::string::npos)
+        throw Refusal{"give the expression that computes '" + stage.name + "'"};
+    if (stage.kind == NewStage::Kind::Reduction) {
+        if (stage.reduceAxes.empty())
+            throw Refusal{"a reduction needs at least one reduce axis"};
+        for (const auto& [axis, extent] : stage.reduceAxes) {
+            checkNewName(outline, program, axis, "the reduce axis name");
+            if (extent.find_first_not_of(" \t") == std::string::npos)
+                throw Refusal{"give the extent of the reduce axis '" + axis + "' (k: 64)"};
+        }
+        if (stage.reducer != "sum" && stage.reducer != "max" && stage.reducer != "min")
+            throw Refusal{"the reducer is sum, max or min, not '" + stage.reducer + "'"};
+    }
+}
+
+} // namespace
+
+std::vector<std::string> defaultAxes(size_t dimensions) {
+    static const char* const kNames[] = {"i", "j", "k", "l"};
+    std::vector<std::string> axes;
+    for (size_t d = 0; d < dimensions; ++d)
+        axes.push_back(d < 4 ? kNames[d] : "i" + std::to_string(d));
+    return axes;
+}
+
+EditResult addStage(const std::string& script, const std::string& fileName,
+                    const Program& program, const NewStage& stage, const EditOptions& options) {
+    return guarded([&] {
+        const SourceOutline outline = outlineSource(script, fileName);
+        validate(stage, outline, program);
+        std::optional<std::string> te = teModule(outline);
+        std::vector<Change> changes;
+        if (!te) { // a new script: its imports first
+            changes.push_back({0, 0, "import tvm\nfrom tvm import te\n\n"});
+            te = "te";
+        }
+        const std::string text = definition(stage, *te);
+        const bool computes = stage.kind != NewStage::Kind::Placeholder;
+        SourceOutline written;
+        try {
+            written = outlineSource(text, fileName);
+        } catch (const UserError& e) {
+            throw Refusal{"'" + stage.body + "' is not a Python expression (" +
+                          e.diagnostic().message + ")"};
+        }
+        const int sched = scheduleStatement(outline, program);
+        size_t at = script.size();
+        if (sched >= 0) {
+            at = lineStart(script, outline.statements[size_t(sched)].start);
+            changes.push_back({at, at, text});
+            if (computes) {
+                std::set<std::string> reads;
+                for (const Statement& st : written.statements)
+                    reads.insert(st.loads.begin(), st.loads.end());
+                const Statement& create = outline.statements[size_t(sched)];
+                const std::string call = script.substr(create.start, create.end - create.start);
+                // The output it reads becomes this stage; else it is one more output.
+                std::string replaced;
+                for (const std::string& name : reads) {
+                    std::smatch m;
+                    if (std::regex_search(call, m, std::regex("(^|[^\\w.])(" + name + ")\\.op\\b"))) {
+                        const size_t pos = create.start + size_t(m.position(2));
+                        changes.push_back({pos, pos + name.size(), stage.name});
+                        replaced = name;
+                        break;
+                    }
+                }
+                if (replaced.empty()) {
+                    const size_t open = call.find("create_schedule(");
+                    const size_t close = call.rfind(')');
+                    if (open == std::string::npos || close == std::string::npos)
+                        throw Refusal{"cannot read the create_schedule call at line " +
+                                      std::to_string(create.line)};
+                    const size_t from = open + std::string("create_schedule(").size();
+                    std::string args = call.substr(from, close - from);
+                    const bool list = !args.empty() && args.front() == '[';
+                    args = list ? args.substr(0, args.rfind(']')) + ", " + stage.name + ".op]"
+                                : "[" + args + ", " + stage.name + ".op]";
+                    changes.push_back({create.start + from, create.start + close, args});
+                }
+                const std::string s = create.targets.size() == 1 ? create.targets[0] : "s";
+                for (const auto& [st, list] : argumentLists(script, outline, s)) {
+                    const std::string items = script.substr(list.first, list.second - list.first);
+                    if (!containsWord(items, stage.name) &&
+                        (replaced.empty() || containsWord(items, replaced)))
+                        changes.push_back({list.second, list.second, ", " + stage.name});
+                }
+            }
+        } else {
+            std::string appended = text;
+            if (computes)
+                appended += "\ns = " + *te + ".create_schedule(" + stage.name + ".op)\n";
+            if (!script.empty() && script.back() != '\n')
+                appended = "\n" + appended;
+            changes.push_back({at, at, appended});
+            if (computes && bindsAnywhere(outline, "s"))
+                throw Refusal{"the script uses 's' for something else: create the schedule "
+                              "first (s = te.create_schedule(...))"};
+        }
+        const std::string edited = applied(script, changes);
+        const size_t defined = edited.find(text);
+        return finish(edited, fileName, options, computes ? stage.name : std::string(),
+                      defined == std::string::npos ? 0 : lineOf(edited, defined), text);
+    });
+}
+
+EditResult renameStage(const std::string& script, const std::string& fileName,
+                       const Program& program, const std::string& stageName,
+                       const std::string& newName, const EditOptions& options) {
+    return guarded([&] {
+        const SourceOutline outline = outlineSource(script, fileName);
+        const Stage stage = stageNamed(program, stageName);
+        checkNewName(outline, program, newName, "the new name");
+        const Statement* st = outline.statementAt(stage->originOp->location.line);
+        if (!st)
+            throw Refusal{"stage '" + stageName + "' is not made by one statement of the script"};
+        const std::string text = script.substr(st->start, st->end - st->start);
+        std::smatch m;
+        if (!std::regex_search(text, m, std::regex("name\\s*=\\s*(['\"])" + stageName + "\\1")))
+            throw Refusal{"the statement at line " + std::to_string(st->line) +
+                          " does not give the name as name=\"" + stageName + "\""};
+        std::vector<Change> changes;
+        const size_t at = st->start + size_t(m.position(0));
+        changes.push_back({at, at + size_t(m.length(0)), "name=\"" + newName + "\""});
+        // The script's variable of the same name follows.
+        if (st->targets.size() == 1 && st->targets[0] == stageName) {
+            std::vector<size_t> offsets;
+            PythonThread::instance().call([&] {
+                namespace py = pybind11;
+                offsets = py::cast<std::vector<size_t>>(
+                    py::module_::import("boundscope._source_outline")
+                        .attr("name_offsets")(script, stageName));
+            });
+            for (size_t offset : offsets)
+                changes.push_back({offset, offset + stageName.size(), newName});
+        }
+        const std::string edited = applied(script, changes);
+        return finish(edited, fileName, options, newName, st->line,
+                      edited.substr(lineStart(edited, st->start),
+                                    lineAfter(edited, lineStart(edited, st->start)) -
+                                        lineStart(edited, st->start)));
+    });
+}
+
+EditResult deleteStage(const std::string& script, const std::string& fileName,
+                       const Program& program, const std::string& stageName,
+                       const EditOptions& options) {
+    return guarded([&] {
+        const SourceOutline outline = outlineSource(script, fileName);
+        if (!hasStage(program, stageName))
+            return deleteUnusedTensor(script, fileName, outline, stageName, options);
+        const Stage stage = stageNamed(program, stageName);
+        for (const Stage& s : program.schedule.stages()) {
+            for (const Tensor& t : s->op->inputTensors()) {
+                if (t.op.same_as(stage->op) || t.op.same_as(stage->originOp))
+                    throw Refusal{"stage '" + stageName + "' is read by '" + s.name() +
+                                  "': change or delete '" + s.name() + "' first"};
+            }
+        }
+        const Statement* st = outline.statementAt(stage->originOp->location.line);
+        if (!st || st->targets.size() != 1)
+            throw Refusal{"stage '" + stageName + "' is not made by one statement of the script"};
+        const std::string variable = st->targets[0];
+        std::vector<Change> changes = {removal(script, *st)};
+        const PythonNames names(outline, program);
+        const auto& outputs = program.schedule.outputs();
+        if (std::any_of(outputs.begin(), outputs.end(),
+                        [&](const Operation& o) { return o.same_as(stage->originOp); }))
+            changes.push_back(outputReplaced(script, outline, program, names, stage, variable));
+        const std::string s = names.schedule().value_or("s");
+        for (size_t i = 0; i < outline.statements.size(); ++i) {
+            const Statement& other = outline.statements[i];
+            if (other.primitive && other.primitive->schedule == s &&
+                names.stageOfExpression(other.primitive->stage, int(i)).same_as(stage))
+                changes.push_back(removal(script, other));
+        }
+        for (Change& c : droppedArgument(script, outline, s, variable))
+            changes.push_back(c);
+        const std::string edited = applied(script, changes);
+        return finish(edited, fileName, options, std::string(), st->line, std::string());
+    });
+}
+
+} // namespace bs::script
