@@ -13,6 +13,7 @@
 #include "lower/Simplify.h"
 #include "lower/ThreadSync.h"
 #include "lower/VerifyVars.h"
+#include "support/Cancellation.h"
 #include "te/Operation.h"
 
 #include <algorithm>
@@ -171,6 +172,7 @@ LowerResult lower(const Schedule& sch, const std::vector<Tensor>& args, const Lo
             throw UserError("lower: the pass '" + pass.name + "' has phase " +
                             std::to_string(pass.phase) + "; phases are 0 to 3");
     LowerResult result;
+    throwIfCancelled();
     result.normalized = sch.normalize();
     result.bounds = inferBound(result.normalized, options.rules, normalizeSteps(sch, result.normalized));
     ScheduleOpsOptions opsOptions;
@@ -184,7 +186,9 @@ LowerResult lower(const Schedule& sch, const std::vector<Tensor>& args, const Lo
         opsOptions.provenInRange = &result.bounds.provenInRange;
     LoweredFunc& f = result.func;
     f.args = args;
+    throwIfCancelled();
     f.afterScheduleOps = scheduleOps(result.normalized, result.bounds.bounds, opsOptions);
+    throwIfCancelled();
     f.scalarParams = scalarParameters(result.normalized, args, options, f.afterScheduleOps);
     // TVM runs InjectPrefetch just before StorageFlatten.
     Stmt phase0 = runUserPasses(0, f.afterScheduleOps, options, f);
@@ -196,7 +200,9 @@ LowerResult lower(const Schedule& sch, const std::vector<Tensor>& args, const Lo
             if (tensor.same_as(t))
                 f.argBuffers.push_back(buffer);
     }
+    throwIfCancelled();
     f.afterSimplify = removeNoOp(simplifyStmt(f.afterFlatten));
+    throwIfCancelled();
     auto cse = [&](const Stmt& s) { return options.commonSubexprElim ? commonSubexprElim(s) : s; };
     const Stmt phase1 = runUserPasses(1, f.afterSimplify, options, f);
     f.afterCse = cse(phase1);
@@ -205,7 +211,9 @@ LowerResult lower(const Schedule& sch, const std::vector<Tensor>& args, const Lo
     // rather than recomputed.
     Stmt hoisted = options.hoistIfThenElse ? hoistIfThenElse(phase1) : phase1;
     Stmt phase2 = runUserPasses(2, vectorizeLoops(unrollLoops(hoisted)), options, f);
+    throwIfCancelled();
     Stmt annotated = runUserPasses(3, removeNoOp(simplifyStmt(phase2)), options, f);
+    throwIfCancelled();
     // TVM runs ThreadSync on the device code after lowering (build_module's device passes):
     // barriers go between the shared-memory writes and reads of each kernel.
     f.final = insertThreadSync(cse(annotated));

@@ -8,6 +8,7 @@
 #include "schedule/Graph.h"
 #include "schedule/BoundStepText.h"
 #include "schedule/InferBoundTight.h"
+#include "support/Cancellation.h"
 #include "schedule/MessagePassing.h"
 #include "schedule/ScheduleErrors.h"
 #include "schedule/StorageScope.h"
@@ -790,6 +791,7 @@ InferBoundResult inferBound(const Schedule& sch, BoundRules rules, BoundSteps pr
     Analyzer analyzer;
     int visitIndex = 0;
     for (size_t i = sch->stages.size(); i-- > 0;) {
+        throwIfCancelled();
         const Stage& stage = sch->stages[i];
         StageStepLog log{result.steps, stage->op, Operation(), stepLine(stage), {}, {}};
         const size_t stageFirst = result.steps.size();

@@ -1,6 +1,7 @@
 #include "document/AnalysisRunner.h"
 
 #include "analysis/TcSource.h"
+#include "support/Cancellation.h"
 #include "support/DeepStack.h"
 
 #if BOUNDSCOPE_WITH_PYTHON
@@ -110,10 +111,18 @@ AnalysisOutcome runAnalysisRequest(const AnalysisRequest& request, script::Scrip
             outcome.elapsedMs = timer.elapsed();
             return outcome;
         }
+        // A newer request makes this one's analysis pointless: the engine stops at its next
+        // stage or pass (support/Cancellation.h).
+        CancellationScope scope(cancelled);
         auto analysis = std::make_shared<Analysis>(analyze(outcome.program, request.options));
         if (analysis->error)
             outcome.error = analysis->error;
         outcome.analysis = std::move(analysis);
+    } catch (const Cancelled&) {
+        outcome = AnalysisOutcome();
+        outcome.interrupted = true;
+        outcome.error = Diagnostic{"interrupted", SourceLocation{request.fileName, 0},
+                                   Severity::Error};
     } catch (const UserError& e) {
         outcome.error = e.diagnostic();
     } catch (const std::exception& e) {

@@ -9,22 +9,10 @@ namespace bs::script {
 
 namespace {
 
-bool isKeyword(const std::string& word) {
-    static const std::set<std::string> kKeywords = {
-        "False",   "None",     "True",     "and",    "as",    "assert", "async",  "await",
-        "break",   "class",    "continue", "def",    "del",   "elif",   "else",   "except",
-        "finally", "for",      "from",     "global", "if",    "import", "in",     "is",
-        "lambda",  "nonlocal", "not",      "or",     "pass",  "raise",  "return", "try",
-        "while",   "with",     "yield",    "print",  "range", "len",    "list",   "tuple"};
-    return kKeywords.count(word) > 0;
-}
-
-bool isIdentifier(const std::string& text) {
-    if (text.empty() || std::isdigit(static_cast<unsigned char>(text[0])))
-        return false;
-    return std::all_of(text.begin(), text.end(), [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-    });
+/// Names a fresh variable should not take: Python's keywords, and builtins a script may use.
+bool isTaken(const std::string& word) {
+    static const std::set<std::string> kBuiltins = {"print", "range", "len", "list", "tuple"};
+    return !isPythonName(word) || kBuiltins.count(word) > 0;
 }
 
 /// `s.stages[3]` or `s.stages[3].op.output(0)` -> 3.
@@ -252,7 +240,7 @@ std::string PythonNames::freshName(const std::string& base) const {
         name = "v" + name;
     std::string candidate = name;
     for (int n = 2; m_identifiers.count(candidate) || m_handedOut.count(candidate) ||
-                    isKeyword(candidate);
+                    isTaken(candidate);
          ++n)
         candidate = name + "_" + std::to_string(n);
     m_handedOut.insert(candidate);
@@ -260,7 +248,7 @@ std::string PythonNames::freshName(const std::string& base) const {
 }
 
 Stage PythonNames::stageOfExpression(const std::string& text, int before) const {
-    if (isIdentifier(text)) {
+    if (isPythonName(text)) {
         const int at = bindingBefore(text, before);
         if (at >= 0) {
             const Statement& st = m_outline.statements[size_t(at)];

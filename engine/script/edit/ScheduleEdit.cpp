@@ -282,13 +282,6 @@ struct Written {
     std::vector<std::string> consumed;
 };
 
-std::string joined(const std::vector<std::string>& items) {
-    std::string out;
-    for (const std::string& item : items)
-        out += (out.empty() ? "" : ", ") + item;
-    return out;
-}
-
 Written loopPython(const ScheduleEdit& edit, const EditTargets& t, const PythonNames& names) {
     const std::string stage = names.stage(t.stage);
     const std::string iv = names.iterVar(t.stage, t.iv);
@@ -327,7 +320,7 @@ Written loopPython(const ScheduleEdit& edit, const EditTargets& t, const PythonN
         std::vector<std::string> order;
         for (const IterVar& leaf : reorderOf(edit, t))
             order.push_back(names.iterVar(t.stage, leaf));
-        return {stage + ".reorder(" + joined(order) + ")\n", {}};
+        return {stage + ".reorder(" + commaJoined(order) + ")\n", {}};
     }
     case EditKind::Bind: {
         bool needsImport = false;
@@ -369,7 +362,7 @@ Written stagePython(const ScheduleEdit& edit, const EditTargets& t, const Python
         for (const Stage& r : t.readers)
             readers.push_back(names.tensor(r));
         return {names.freshName(edit.stage + "_" + edit.scope) + " = " + s + ".cache_read(" +
-                    names.tensor(t.stage) + ", " + scope + ", [" + joined(readers) + "])\n",
+                    names.tensor(t.stage) + ", " + scope + ", [" + commaJoined(readers) + "])\n",
                 {}};
     }
     case EditKind::CacheWrite:
@@ -691,7 +684,7 @@ std::string ScheduleEdit::description() const {
         return moreIterVars.empty() ? "fuse " + iv + " with the next loop"
                                     : "fuse " + iv + " with " + moreIterVars[0];
     case EditKind::Reorder:
-        return "reorder " + stage + " (" + iterVar + ", " + joined(moreIterVars) + ")";
+        return "reorder " + stage + " (" + iterVar + ", " + commaJoined(moreIterVars) + ")";
     case EditKind::MoveOut:
         return "move " + iv + " out";
     case EditKind::MoveIn:

@@ -7,6 +7,8 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <cctype>
+#include <set>
 
 namespace bs::script {
 
@@ -90,6 +92,42 @@ Diagnostic syntaxError(py::error_already_set& error, const std::string& fileName
 }
 
 } // namespace
+
+bool isPythonName(const std::string& text) {
+    static const std::set<std::string> kKeywords = {
+        "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class",
+        "continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global",
+        "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise",
+        "return", "try", "while", "with", "yield"};
+    if (text.empty() || std::isdigit(static_cast<unsigned char>(text[0])) || kKeywords.count(text))
+        return false;
+    return std::all_of(text.begin(), text.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    });
+}
+
+std::string commaJoined(const std::vector<std::string>& items) {
+    std::string out;
+    for (const std::string& item : items)
+        out += (out.empty() ? "" : ", ") + item;
+    return out;
+}
+
+std::vector<std::string> commaItems(const std::string& text) {
+    std::vector<std::string> items;
+    size_t from = 0;
+    while (from <= text.size()) {
+        size_t comma = text.find(',', from);
+        if (comma == std::string::npos)
+            comma = text.size();
+        const std::string item = text.substr(from, comma - from);
+        const size_t b = item.find_first_not_of(" \t\r\n");
+        if (b != std::string::npos)
+            items.push_back(item.substr(b, item.find_last_not_of(" \t\r\n") - b + 1));
+        from = comma + 1;
+    }
+    return items;
+}
 
 bool Statement::assigns(const std::string& name) const {
     return std::find(binds.begin(), binds.end(), name) != binds.end();

@@ -58,6 +58,13 @@ struct SourceOutline {
     int indexAt(int line) const;
 };
 
+/// Whether `text` is a name Python accepts for a variable (an identifier, not a keyword).
+bool isPythonName(const std::string& text);
+/// `a, b, c`.
+std::string commaJoined(const std::vector<std::string>& items);
+/// `A, C ,D` -> A, C, D: the items of a flat comma-separated list, trimmed, empty ones dropped.
+std::vector<std::string> commaItems(const std::string& text);
+
 /// Parses `source` with CPython's ast. Throws UserError (at the line of the syntax error,
 /// in `fileName`) when the script does not parse.
 SourceOutline outlineSource(const std::string& source, const std::string& fileName);

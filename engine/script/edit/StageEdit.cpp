@@ -23,29 +23,9 @@ struct Refusal {
     std::string message;
 };
 
-bool isIdentifier(const std::string& text) {
-    static const std::set<std::string> kKeywords = {
-        "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class",
-        "continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global",
-        "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise",
-        "return", "try", "while", "with", "yield"};
-    if (text.empty() || std::isdigit(static_cast<unsigned char>(text[0])) || kKeywords.count(text))
-        return false;
-    return std::all_of(text.begin(), text.end(), [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-    });
-}
-
-std::string joined(const std::vector<std::string>& items) {
-    std::string out;
-    for (const std::string& item : items)
-        out += (out.empty() ? "" : ", ") + item;
-    return out;
-}
-
 /// A tuple of extents as Python writes it: `(64,)`, `(64, 64)`.
 std::string tupleOf(const std::vector<std::string>& items) {
-    return "(" + joined(items) + (items.size() == 1 ? ",)" : ")");
+    return "(" + commaJoined(items) + (items.size() == 1 ? ",)" : ")");
 }
 
 size_t lineStart(const std::string& text, size_t offset) {
@@ -171,20 +151,11 @@ std::vector<Change> droppedArgument(const std::string& script, const SourceOutli
         if (items.find_first_of("([{") != std::string::npos || !containsWord(items, variable))
             continue; // nested items are left alone
         std::vector<std::string> kept;
-        std::string item;
-        for (char c : items + ",") {
-            if (c != ',') {
-                item += c;
-                continue;
-            }
-            const size_t b = item.find_first_not_of(" \t\n");
-            const std::string trimmed =
-                b == std::string::npos ? "" : item.substr(b, item.find_last_not_of(" \t\n") - b + 1);
-            if (!trimmed.empty() && trimmed != variable)
-                kept.push_back(trimmed);
-            item.clear();
+        for (const std::string& item : commaItems(items)) {
+            if (item != variable)
+                kept.push_back(item);
         }
-        changes.push_back({list.first + 1, list.second, joined(kept)});
+        changes.push_back({list.first + 1, list.second, commaJoined(kept)});
     }
     return changes;
 }
@@ -239,22 +210,13 @@ Change outputReplaced(const std::string& script, const SourceOutline& outline,
         throw Refusal{"cannot read the create_schedule call at line " + std::to_string(create.line)};
     const size_t from = open + std::string("create_schedule(").size();
     std::string args = call.substr(from, close - from);
-    std::vector<std::string> kept;
-    std::string item;
     const std::string inner = !args.empty() && args.front() == '['
                                   ? args.substr(1, args.rfind(']') - 1)
                                   : args;
-    for (char c : inner + ",") {
-        if (c != ',') {
-            item += c;
-            continue;
-        }
-        const size_t b = item.find_first_not_of(" \t\n");
-        const std::string trimmed =
-            b == std::string::npos ? "" : item.substr(b, item.find_last_not_of(" \t\n") - b + 1);
-        if (!trimmed.empty() && trimmed != variable + ".op")
-            kept.push_back(trimmed);
-        item.clear();
+    std::vector<std::string> kept;
+    for (const std::string& item : commaItems(inner)) {
+        if (item != variable + ".op")
+            kept.push_back(item);
     }
     if (kept.empty()) {
         std::vector<std::string> computed;
@@ -272,7 +234,7 @@ Change outputReplaced(const std::string& script, const SourceOutline& outline,
                           " computed stages: say which is the output first"};
         kept.push_back(computed[0] + ".op");
     }
-    args = kept.size() == 1 ? kept[0] : "[" + joined(kept) + "]";
+    args = kept.size() == 1 ? kept[0] : "[" + commaJoined(kept) + "]";
     return {create.start + from, create.start + close, args};
 }
 
@@ -330,7 +292,7 @@ template <typename Edit> EditResult guarded(Edit&& edit) {
 
 void checkNewName(const SourceOutline& outline, const Program& program, const std::string& name,
                   const std::string& what) {
-    if (!isIdentifier(name))
+    if (!isPythonName(name))
         throw Refusal{what + " '" + name + "' is not a Python name"};
     bool stageExists = false;
     if (program.defined()) {
@@ -359,10 +321,10 @@ std::string definition(const NewStage& stage, const std::string& te) {
             axes.push_back(axis);
         }
         body = te + "." + stage.reducer + "(" + body + ", axis=" +
-               (axes.size() == 1 ? axes[0] : "[" + joined(axes) + "]") + ")";
+               (axes.size() == 1 ? axes[0] : "[" + commaJoined(axes) + "]") + ")";
     }
     return text + stage.name + " = " + te + ".compute(" + tupleOf(stage.shape) + ", lambda " +
-           joined(stage.axes) + ": " + body + ", " + name + ")\n";
+           commaJoined(stage.axes) + ": " + body + ", " + name + ")\n";
 }
 
 void validate(const NewStage& stage, const SourceOutline& outline, const Program& program) {
@@ -378,7 +340,7 @@ void validate(const NewStage& stage, const SourceOutline& outline, const Program
         throw Refusal{"'" + stage.name + "' has " + std::to_string(stage.shape.size()) +
                       " dimensions but " + std::to_string(stage.axes.size()) + " axis names"};
     for (const std::string& axis : stage.axes) {
-        if (!isIdentifier(axis))
+        if (!isPythonName(axis))
             throw Refusal{"the axis name '" + axis + "' is not a Python name"};
     }
     if (stage.body.find_first_not_of(" \t") == std::string::npos)

@@ -5,6 +5,7 @@
 #include "document/Exporter.h"
 #include "TestPrograms.h"
 
+#include "document/AnalysisRunner.h"
 #include "document/ExampleCatalog.h"
 #include "document/Exporter.h"
 #include "document/RecentFiles.h"
@@ -37,10 +38,27 @@ private Q_SLOTS:
     void scriptErrorKeepsTheLastGoodAnalysisOfTheSameScript();
     void stopInterruptsARunningScript();
     void newerTextSupersedesARunningScript();
+    void supersededAnalysisStopsInsideTheEngine();
     void scriptSummaryIsTheOpeningComment();
     void examplesAreFoundInTheSourceTree();
     void recentFilesKeepTheNewestFirstWithoutDuplicates();
 };
+
+void DocumentTest::supersededAnalysisStopsInsideTheEngine() {
+    // A newer request sets the flag: the engine stops at its next stage or pass, so the new
+    // request does not queue behind a whole analysis of stale text (issue 17, item 3).
+    AnalysisRequest request;
+    request.fileName = "fuse.py";
+    request.program = fuseExample();
+    const std::atomic<bool> cancelled{true};
+    const AnalysisOutcome stopped = runAnalysisRequest(request, nullptr, &cancelled);
+    QVERIFY(stopped.interrupted);
+    QVERIFY(!stopped.analysis);
+    QCOMPARE(QString::fromStdString(stopped.error->message), QStringLiteral("interrupted"));
+    const std::atomic<bool> running{false};
+    const AnalysisOutcome done = runAnalysisRequest(request, nullptr, &running);
+    QVERIFY(done.ok());
+}
 
 void DocumentTest::saveReplacesTheWholeFileAndLeavesNoTemporaryFile() {
     QTemporaryDir dir;
