@@ -22,6 +22,8 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
+#include <QInputDialog>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QSettings>
 #include <QStatusBar>
@@ -193,7 +195,26 @@ void MainWindow::createActions() {
         for (GraphPanel* panel : graphPanels())
             panel->view()->fitGraph();
     });
+    m_findAction = make(tr("&Find…"), QKeySequence::Find, [this] {
+        bool ok = false;
+        const QString text = QInputDialog::getText(this, tr("Find"),
+                                                   tr("Stage, IterVar, or text of the script and IR:"),
+                                                   QLineEdit::Normal, m_findText, &ok);
+        if (ok && !text.isEmpty()) {
+            const QString found = findText(text);
+            statusBar()->showMessage(found.isEmpty() ? tr("'%1' not found").arg(text) : found, 8000);
+        }
+    });
+    m_findNextAction = make(tr("Find &Next"), QKeySequence::FindNext, [this] {
+        if (m_findText.isEmpty())
+            return;
+        const QString found = findText(m_findText);
+        statusBar()->showMessage(found.isEmpty() ? tr("'%1' not found").arg(m_findText) : found,
+                                 8000);
+    });
     m_aboutAction = make(tr("&About Boundscope"), QKeySequence(), &MainWindow::showAbout);
+    m_shortcutsAction = make(tr("&Keyboard Shortcuts"), QKeySequence(Qt::Key_F1),
+                             &MainWindow::showShortcuts);
 }
 
 void MainWindow::createMenus() {
@@ -233,8 +254,12 @@ void MainWindow::createMenus() {
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     m_viewMenu->addSeparator();
     m_viewMenu->addAction(m_fitAction);
+    m_viewMenu->addSeparator();
+    m_viewMenu->addActions({m_findAction, m_findNextAction});
 
-    menuBar()->addMenu(tr("&Help"))->addAction(m_aboutAction);
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(m_shortcutsAction);
+    help->addAction(m_aboutAction);
 }
 
 void MainWindow::createToolBar() {

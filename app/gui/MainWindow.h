@@ -102,6 +102,14 @@ public:
     /// Offers to recover the unsaved text of a session that ended without saving it (asks);
     /// true when a text was recovered.
     bool offerRecovery();
+    /// Edit > Find (Ctrl+F, F3 for the next): selects the stage or IterVar named `text` in every
+    /// view, and the next occurrence of `text` in the script and in the lowered IR (wrapping
+    /// around). Returns what was found, for the status bar; empty when nothing was.
+    QString findText(const QString& text);
+
+    /// Help > Keyboard Shortcuts: every action with a key, by menu, and the keys of the views.
+    QString shortcutsHtml() const;
+
     /// Whether every graph dock shows the latest analysis (no layout running).
     bool graphsAreCurrent() const;
 
@@ -143,6 +151,7 @@ private:
     void exportTrace();
     void exportGraph(GraphPanel* panel);
     void showAbout();
+    void showShortcuts();
     void reportError(const QString& title, const QString& message);
 
     ScriptDocument* m_document;
@@ -186,7 +195,11 @@ private:
     QAction* m_stopAction = nullptr;
     QAction* m_trivialLoopsAction = nullptr;
     QAction* m_fitAction = nullptr;
+    QAction* m_findAction = nullptr;
+    QAction* m_findNextAction = nullptr;
+    QString m_findText;
     QAction* m_aboutAction = nullptr;
+    QAction* m_shortcutsAction = nullptr;
 };
 
 } // namespace bs::gui

@@ -9,8 +9,15 @@
 #include "document/ScriptDocument.h"
 #include "models/GraphModels.h"
 #include "panels/CodePanel.h"
+#include "panels/EditorPanel.h"
 #include "panels/GraphPanel.h"
 #include "panels/IrPanel.h"
+
+#include "models/TraceRows.h"
+
+#include "views/IrView.h"
+
+#include "views/ScriptEditor.h"
 
 #include <QAction>
 #include <QDir>
@@ -19,9 +26,11 @@
 #include <QDropEvent>
 #include <QLocale>
 #include <QMenu>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QStatusBar>
+#include <QTextCursor>
 
 namespace bs::gui {
 
@@ -306,6 +315,108 @@ void MainWindow::showAbout() {
                           "schedules: edit a TVM-style schedule and see how InferBound derives "
                           "every loop extent and buffer, and the lowered IR.</p>")
                            .arg(QStringLiteral(BOUNDSCOPE_VERSION)));
+}
+
+namespace {
+
+/// Selects the next occurrence of `text` in `edit` after its cursor, wrapping around; the line
+/// (1-based) found, or 0.
+int findInText(QPlainTextEdit* edit, const QString& text) {
+    if (!edit->find(text)) {
+        QTextCursor start = edit->textCursor();
+        start.movePosition(QTextCursor::Start);
+        edit->setTextCursor(start);
+        if (!edit->find(text))
+            return 0;
+    }
+    edit->ensureCursorVisible();
+    return edit->textCursor().blockNumber() + 1;
+}
+
+} // namespace
+
+QString MainWindow::findText(const QString& text) {
+    m_findText = text;
+    QStringList found;
+    // A stage, or an IterVar (the selected stage's first, then any stage's).
+    const auto& analysis = m_document->analysis();
+    if (analysis && analysis->program.defined()) {
+        const Schedule& sch = scheduleShown(*analysis);
+        const QString current = selection()->stage();
+        QString stageFound, loopStage;
+        for (const Stage& stage : sch.stages()) {
+            const QString name = QString::fromStdString(stage.name());
+            if (name == text)
+                stageFound = name;
+            for (const IterVar& iv : stage->op->rootIterVars()) {
+                if (QString::fromStdString(iv->var.name()) == text &&
+                    (loopStage.isEmpty() || name == current))
+                    loopStage = name;
+            }
+            for (const IterVar& iv : stage->leafIterVars) {
+                if (QString::fromStdString(iv->var.name()) == text &&
+                    (loopStage.isEmpty() || name == current))
+                    loopStage = name;
+            }
+        }
+        if (!stageFound.isEmpty()) {
+            selection()->select(stageFound);
+            found << tr("stage %1").arg(stageFound);
+        } else if (!loopStage.isEmpty()) {
+            selection()->select(loopStage, text);
+            found << tr("IterVar %1 of %2").arg(text, loopStage);
+        }
+    }
+    if (const int line = findInText(m_editorPanel->editor(), text))
+        found << tr("script line %1").arg(line);
+    if (const int line = findInText(m_ir->textView(), text))
+        found << tr("IR line %1").arg(line);
+    return found.isEmpty() ? QString()
+                           : tr("Found '%1': %2").arg(text, found.join(QStringLiteral(", ")));
+}
+
+QString MainWindow::shortcutsHtml() const {
+    QString html = QStringLiteral("<table cellspacing=6>");
+    const auto row = [&html](const QString& keys, const QString& what) {
+        html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>")
+                    .arg(keys.toHtmlEscaped(), what.toHtmlEscaped());
+    };
+    for (QAction* menuAction : menuBar()->actions()) {
+        QMenu* menu = menuAction->menu();
+        if (!menu)
+            continue;
+        QString rows;
+        for (QAction* action : menu->actions()) {
+            if (action->shortcut().isEmpty())
+                continue;
+            QString text = action->text();
+            text.remove(QLatin1Char('&'));
+            rows += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>")
+                        .arg(action->shortcut().toString(QKeySequence::NativeText).toHtmlEscaped(),
+                             text.toHtmlEscaped());
+        }
+        if (rows.isEmpty())
+            continue;
+        QString title = menuAction->text();
+        title.remove(QLatin1Char('&'));
+        html += QStringLiteral("<tr><td colspan=2><i>%1</i></td></tr>").arg(title) + rows;
+    }
+    html += QStringLiteral("<tr><td colspan=2><i>%1</i></td></tr>").arg(tr("In the views"));
+    row(tr("Arrow keys"), tr("in a graph: select the nearest node that way"));
+    row(tr("Wheel, drag"), tr("in a graph: zoom around the pointer, pan"));
+    row(tr("Right-click"), tr("on a stage or loop in a graph: its schedule edits, illegal ones "
+                              "disabled with the reason"));
+    row(tr("Ctrl++, Ctrl+-"), tr("in the script editor: larger or smaller text"));
+    row(tr("Ctrl+Z, Ctrl+Y"), tr("in the script editor too: one history of typing and edits"));
+    return html + QStringLiteral("</table>");
+}
+
+void MainWindow::showShortcuts() {
+    QMessageBox box(this);
+    box.setWindowTitle(tr("Keyboard Shortcuts"));
+    box.setTextFormat(Qt::RichText);
+    box.setText(shortcutsHtml());
+    box.exec();
 }
 
 void MainWindow::reportError(const QString& title, const QString& message) {

@@ -400,7 +400,15 @@ void EditActions::trigger(Entry entry) {
         return;
     }
     if (askArguments(&edit))
-        m_editor->apply(edit, &error);
+        m_editor->apply(edit, &error); // rechecks the blocker after the dialogs
+}
+
+bool EditActions::stillEditable() {
+    // A dialog ran the event loop: the script may have changed or be running again.
+    const QString blocker = m_editor->stageBlocker();
+    if (!blocker.isEmpty())
+        Q_EMIT m_editor->refused(blocker);
+    return blocker.isEmpty();
 }
 
 void EditActions::triggerStage(StageEntry entry) {
@@ -425,7 +433,7 @@ void EditActions::triggerStage(StageEntry entry) {
                 tensors << QString::fromStdString(s.name());
         }
         const std::optional<script::NewStage> added = m_stagePrompt(kind, tensors);
-        if (!added)
+        if (!added || !stillEditable())
             return;
         m_editor->applyScriptEdit(
             [&added](const std::string &text, const std::string &file, const Program &program) {
@@ -437,7 +445,7 @@ void EditActions::triggerStage(StageEntry entry) {
     case StageEntry::Rename: {
         const std::optional<QString> name =
             m_prompt(tr("Rename %1").arg(stage), tr("New name:"), {stage});
-        if (!name || *name == stage)
+        if (!name || *name == stage || !stillEditable())
             return;
         m_editor->applyScriptEdit(
             [&](const std::string &text, const std::string &file, const Program &program) {

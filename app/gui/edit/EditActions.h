@@ -84,6 +84,8 @@ private:
     QAction *addEdit(Entry entry, const QString &text, const QKeySequence &key);
     QAction *addStageEdit(StageEntry entry, const QString &text);
     void triggerStage(StageEntry entry);
+    /// After a dialog: whether stages can still be edited (else says why).
+    bool stillEditable();
     void trigger(Entry entry);
     /// The edit `entry` makes on the selection, with representative arguments (factor 2, the
     /// first thread axis that fits, scope local or shared).

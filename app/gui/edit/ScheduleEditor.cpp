@@ -69,11 +69,20 @@ QString ScheduleEditor::stageBlocker() const {
 bool ScheduleEditor::applyScriptEdit(const ScriptEdit &edit, const QString &description,
                                      QString *error) {
     const QString before = m_document->textDocument()->toPlainText();
+    // Only the current text's program names its lines: an older one (the last good analysis,
+    // kept while the script fails before building anything) would point at the wrong ones.
     static const Program kNoProgram;
     const auto &analysis = m_document->analysis();
-    const script::EditResult result =
-        edit(before.toStdString(), m_document->scriptName().toStdString(),
-             analysis ? analysis->program : kNoProgram);
+    const bool current = analysis && m_document->analysisIsCurrent();
+    script::EditResult result;
+    try {
+        result = edit(before.toStdString(), m_document->scriptName().toStdString(),
+                      current ? analysis->program : kNoProgram);
+    } catch (const std::exception &e) { // never into the Qt slot that called this
+        result.error = std::string("internal error: ") + e.what();
+    }
+    if (result.ok() && QString::fromStdString(result.script) == before)
+        result.error = "the script already does that";
     *error = QString::fromStdString(result.error);
     if (!result.ok()) {
         Q_EMIT refused(*error);

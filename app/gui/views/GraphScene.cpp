@@ -92,6 +92,37 @@ QStringList GraphScene::selectedNodeIds() const {
     return ids;
 }
 
+viz::ObjectRef GraphScene::neighbourObject(int key) const {
+    if (!m_graph)
+        return {};
+    const QStringList selected = selectedNodeIds();
+    const GraphNodeItem* from = selected.isEmpty() ? nullptr : m_nodes.value(selected.front());
+    const GraphNodeItem* best = nullptr;
+    qreal bestScore = 0;
+    for (const viz::GraphNode& node : m_graph->graph.nodes) {
+        const GraphNodeItem* item = m_nodes.value(QString::fromStdString(node.id));
+        if (!item || node.ref.stage < 0 || item == from)
+            continue;
+        const QPointF at = item->sceneBoundingRect().center();
+        qreal score = at.y() * 4 + at.x(); // no selection: the top-left node
+        if (from) {
+            const QPointF d = at - from->sceneBoundingRect().center();
+            const bool horizontal = key == Qt::Key_Left || key == Qt::Key_Right;
+            const qreal along = key == Qt::Key_Left ? -d.x() : key == Qt::Key_Right ? d.x()
+                                : key == Qt::Key_Up ? -d.y() : d.y();
+            const qreal across = std::abs(horizontal ? d.y() : d.x());
+            if (along <= 1)
+                continue;
+            score = along + 2 * across; // nearest, and straightest in that direction
+        }
+        if (!best || score < bestScore) {
+            best = item;
+            bestScore = score;
+        }
+    }
+    return best ? best->node().ref : viz::ObjectRef();
+}
+
 QRectF GraphScene::selectionRect() const {
     QRectF rect;
     for (const QString& id : selectedNodeIds())

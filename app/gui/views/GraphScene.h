@@ -38,6 +38,10 @@ public:
     GraphNodeItem* nodeItem(const QString& id) const { return m_nodes.value(id); }
     /// The ids of the nodes drawn as selected, in model order.
     QStringList selectedNodeIds() const;
+    /// The object of the nearest node from the selected one in the direction of the arrow key
+    /// `key` (Qt::Key_Left, ...); with no selection, the first node. An empty ref when there
+    /// is none that way.
+    viz::ObjectRef neighbourObject(int key) const;
     /// The bounding rectangle of the selected nodes (empty when none).
     QRectF selectionRect() const;
 

@@ -2,6 +2,7 @@
 
 #include "views/GraphScene.h"
 
+#include <QKeyEvent>
 #include <QWheelEvent>
 
 #include <cmath>
@@ -26,6 +27,22 @@ GraphView::GraphView(GraphScene* scene, QWidget* parent)
     setResizeAnchor(QGraphicsView::AnchorViewCenter);
     setFrameShape(QFrame::NoFrame);
     connect(scene, &GraphScene::graphChanged, this, &GraphView::onGraphChanged);
+}
+
+void GraphView::keyPressEvent(QKeyEvent* event) {
+    const int key = event->key();
+    const bool arrow =
+        key == Qt::Key_Left || key == Qt::Key_Right || key == Qt::Key_Up || key == Qt::Key_Down;
+    if (arrow && event->modifiers() == Qt::NoModifier) {
+        const viz::ObjectRef next = m_scene->neighbourObject(key);
+        if (next.stage >= 0) {
+            m_scene->objectClicked(next);
+            revealSelection();
+            event->accept();
+            return;
+        }
+    }
+    QGraphicsView::keyPressEvent(event);
 }
 
 void GraphView::fitGraph() {

@@ -3,7 +3,8 @@
 /// background, fit the graph (automatically on new graphs and resizes until the user zooms),
 /// and scroll the selection (or what the current step touches) into view. The automatic fit keeps the text legible: a graph too
 /// big for the view is shown at a readable zoom around the selection, with scroll bars; the Fit
-/// button shows the whole graph, however small.
+/// button shows the whole graph, however small. The arrow keys move the selection from node to
+/// node.
 #pragma once
 
 #include <QGraphicsView>
@@ -40,6 +41,8 @@ public:
 
 protected:
     void wheelEvent(QWheelEvent* event) override;
+    /// The arrow keys move the selection to the nearest node that way.
+    void keyPressEvent(QKeyEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
 
 private:

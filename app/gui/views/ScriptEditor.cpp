@@ -163,6 +163,17 @@ void ScriptEditor::paintProblemMessage() {
 }
 
 void ScriptEditor::keyPressEvent(QKeyEvent* event) {
+    // Ctrl++ / Ctrl+= and Ctrl+- zoom the text (a point at a time, 6 to 40 points).
+    const bool zoomIn = event->matches(QKeySequence::ZoomIn) ||
+                        (event->key() == Qt::Key_Equal && event->modifiers() == Qt::ControlModifier);
+    if (zoomIn || event->matches(QKeySequence::ZoomOut)) {
+        const qreal size = font().pointSizeF();
+        if (zoomIn && size < 40)
+            this->zoomIn(1);
+        else if (!zoomIn && size > 6)
+            zoomOut(1);
+        return;
+    }
     if (m_history && (event->matches(QKeySequence::Undo) || event->matches(QKeySequence::Redo))) {
         if (!isReadOnly()) {
             if (event->matches(QKeySequence::Undo))

@@ -43,8 +43,8 @@ struct Refusal {
 
 class Resolver {
 public:
-    Resolver(const SourceOutline& outline, const Program& program)
-        : m_names(outline, program), m_program(program),
+    Resolver(const SourceOutline& outline, const Program& program, const std::string& fileName)
+        : m_names(outline, program, fileName), m_program(program),
           m_end(int(outline.statements.size())) {}
 
     /// A stage by the script's expression for it (`C`, `s[C]`, `AA`) or its engine name.
@@ -100,7 +100,7 @@ public:
             throw Refusal{"'" + text + "' is an axis of stage '" + named.name() + "', not of '" +
                           stage.name() + "'"};
         const std::vector<IterVar>& axes = m[2] == "axis" ? compute->axis : compute->reduceAxis;
-        const size_t index = std::stoul(m[3].str());
+        const size_t index = m[3].length() > 6 ? axes.size() : std::stoul(m[3].str());
         if (index >= axes.size())
             throw Refusal{"'" + text + "': stage '" + stage.name() + "' has " +
                           std::to_string(axes.size()) + " " + m[2].str() + " entries"};
@@ -181,6 +181,11 @@ void expectArguments(const ParsedCall& call, size_t positional,
     for (const auto& [name, unused] : call.keywords) {
         if (std::find(keywords.begin(), keywords.end(), name) == keywords.end())
             throw Refusal{call.method + " has no argument '" + name + "'"};
+    }
+    // `keywords` lists the parameters in order: the first ones given by position.
+    for (size_t i = 0; i < call.args.size() && i < keywords.size(); ++i) {
+        if (call.keywords.count(keywords[i]))
+            throw Refusal{call.method + " got its argument '" + keywords[i] + "' twice"};
     }
 }
 
@@ -291,11 +296,13 @@ ScheduleEdit parseEdit(const std::string& callText, const std::string& script,
     try {
         const ParsedCall call = parseCall(callText);
         const SourceOutline outline = outlineSource(script, fileName);
-        return resolveCall(call, Resolver(outline, program));
+        return resolveCall(call, Resolver(outline, program, fileName));
     } catch (const Refusal& refusal) {
         *error = refusal.message;
     } catch (const UserError& e) {
         *error = e.diagnostic().message;
+    } catch (const std::exception& e) { // a Boundscope bug, reported rather than fatal
+        *error = std::string("internal error: ") + e.what();
     }
     return {};
 }

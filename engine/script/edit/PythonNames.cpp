@@ -27,7 +27,8 @@ std::optional<size_t> stagesIndex(const std::string& text, const std::string& sc
     if (!rest.empty() && rest != ".op.output(0)")
         return std::nullopt;
     const std::string digits = text.substr(prefix.size(), close - prefix.size());
-    if (digits.empty() || !std::all_of(digits.begin(), digits.end(), ::isdigit))
+    if (digits.empty() || digits.size() > 6 ||
+        !std::all_of(digits.begin(), digits.end(), ::isdigit))
         return std::nullopt;
     return std::stoul(digits);
 }
@@ -36,15 +37,20 @@ bool sameIterVar(const IterVar& a, const IterVar& b) { return a.same_as(b); }
 
 } // namespace
 
-PythonNames::PythonNames(const SourceOutline& outline, const Program& program)
-    : m_outline(outline), m_sch(program.schedule),
+PythonNames::PythonNames(const SourceOutline& outline, const Program& program,
+                         std::string fileName)
+    : m_outline(outline), m_sch(program.schedule), m_file(std::move(fileName)),
       m_identifiers(outline.identifiers.begin(), outline.identifiers.end()) {
-    if (m_sch.defined() && m_sch->location.known())
-        m_schedule = finalTarget(m_sch->location.line, 0, 1);
+    if (m_sch.defined() && lineOf(m_sch->location) > 0)
+        m_schedule = finalTarget(lineOf(m_sch->location), 0, 1);
+}
+
+int PythonNames::lineOf(const SourceLocation& location) const {
+    return m_file.empty() || location.file == m_file ? location.line : 0;
 }
 
 int PythonNames::scheduleStatement() const {
-    return m_sch.defined() ? m_outline.indexAt(m_sch->location.line) : -1;
+    return m_sch.defined() ? m_outline.indexAt(lineOf(m_sch->location)) : -1;
 }
 
 bool PythonNames::reassignedAfter(const std::string& name, int statement) const {
@@ -85,8 +91,8 @@ std::string PythonNames::tensor(const Stage& stage) const {
     // A name is the tensor of the stage's current operation only while no rewrite replaced it
     // (cache_write and rfactor give the stage a new operation).
     const Operation& origin = stage->originOp;
-    if (stage->op.same_as(origin) && origin->location.known()) {
-        if (auto name = finalTarget(origin->location.line, 0, 1))
+    if (stage->op.same_as(origin) && lineOf(origin->location) > 0) {
+        if (auto name = finalTarget(lineOf(origin->location), 0, 1))
             return *name;
     }
     return scheduleExpr() + ".stages[" + std::to_string(stageIndex(stage)) + "].op.output(0)";
@@ -96,8 +102,8 @@ std::string PythonNames::stage(const Stage& stage) const {
     // s[T] finds a stage by the operation it was created for, so the original tensor's name
     // still reaches a stage whose operation a rewrite replaced.
     const Operation& origin = stage->originOp;
-    if (origin->location.known()) {
-        if (auto name = finalTarget(origin->location.line, 0, 1))
+    if (lineOf(origin->location) > 0) {
+        if (auto name = finalTarget(lineOf(origin->location), 0, 1))
             return scheduleExpr() + "[" + *name + "]";
     }
     return scheduleExpr() + ".stages[" + std::to_string(stageIndex(stage)) + "]";
@@ -132,7 +138,7 @@ std::optional<std::string> PythonNames::rootAxisName(const Stage& stage, const I
 }
 
 std::optional<std::string> PythonNames::relationName(const Stage& stage, const IterVar& iv) const {
-    const int line = iv->location.line;
+    const int line = lineOf(iv->location);
     const Statement* st = m_outline.statementAt(line);
     if (!st || !st->primitive)
         return std::nullopt;
@@ -148,7 +154,7 @@ std::optional<std::string> PythonNames::relationName(const Stage& stage, const I
                     return finalTarget(line, outer ? splitsHere : 2 + splitsHere, 4);
                 return std::nullopt;
             }
-            if (split->outer->location.line == line)
+            if (lineOf(split->outer->location) == line)
                 ++splitsHere;
         } else if (const auto* fuse = rel.as<FuseNode>(); fuse && fuse->fused.same_as(iv)) {
             return method == "fuse" ? finalTarget(line, 0, 1) : std::nullopt;
@@ -172,10 +178,10 @@ std::string PythonNames::iterVar(const Stage& stage, const IterVar& iv) const {
             if (!compute->reduceAxis[k].same_as(iv))
                 continue;
             // `k = te.reduce_axis((0, K), name="k")`, unless made inline in the compute.
-            const Statement* st = m_outline.statementAt(iv->location.line);
+            const Statement* st = m_outline.statementAt(lineOf(iv->location));
             if (st && st->value.find("reduce_axis(") != std::string::npos &&
                 st->value.find("compute(") == std::string::npos) {
-                if (auto name = finalTarget(iv->location.line, 0, 1))
+                if (auto name = finalTarget(lineOf(iv->location), 0, 1))
                     return *name;
             }
             return stageExpr + ".op.reduce_axis[" + std::to_string(k) + "]";
@@ -258,7 +264,7 @@ Stage PythonNames::stageOfExpression(const std::string& text, int before) const 
                 Stage made;
                 int count = 0;
                 for (const Stage& stage : m_sch.stages()) {
-                    const int line = stage->originOp->location.line;
+                    const int line = lineOf(stage->originOp->location);
                     if (st.line <= line && line <= st.endLine && m_outline.indexAt(line) == at) {
                         made = stage;
                         ++count;

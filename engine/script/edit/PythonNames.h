@@ -21,8 +21,13 @@ namespace bs::script {
 
 class PythonNames {
 public:
-    /// `outline` is the outline of the script that defined `program`.
-    PythonNames(const SourceOutline& outline, const Program& program);
+    /// `outline` is the outline of the script `fileName` that defined `program`: a location the
+    /// engine recorded in another file (a helper module the script imports) names no statement
+    /// of it. An empty `fileName` takes every location as the script's.
+    PythonNames(const SourceOutline& outline, const Program& program, std::string fileName = "");
+
+    /// The line of `location` in the script, 0 when it is unknown or in another file.
+    int lineOf(const SourceLocation& location) const;
 
     const SourceOutline& outline() const { return m_outline; }
     /// The variable holding the schedule (`s`); nullopt when the create_schedule call is not
@@ -63,6 +68,7 @@ private:
 
     const SourceOutline& m_outline;
     Schedule m_sch;
+    std::string m_file;
     std::optional<std::string> m_schedule;
     std::set<std::string> m_identifiers;
     mutable std::set<std::string> m_handedOut;

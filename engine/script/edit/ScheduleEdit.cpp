@@ -426,7 +426,7 @@ public:
         if (isIterVarEdit(edit.kind)) {
             // The loop's attribute remembers the line of the call that set it last.
             const IterVarAttr* attr = t.stage.attrOf(t.iv);
-            const int at = attr ? m_names.outline().indexAt(attr->location.line) : -1;
+            const int at = attr ? m_names.outline().indexAt(m_names.lineOf(attr->location)) : -1;
             return overrides(at) ? at : -1;
         }
         for (int i = int(m_statements.size()) - 1; i >= 0; --i) {
@@ -498,22 +498,6 @@ public:
         return newline == std::string::npos ? m_script.size() : newline + 1;
     }
 
-    /// The byte range of statement `i` with its whole lines when it has them to itself.
-    std::pair<size_t, size_t> wholeLines(int i) const {
-        const Statement& st = m_statements[size_t(i)];
-        const size_t lineStart = m_script.rfind('\n', st.start == 0 ? 0 : st.start - 1);
-        const size_t begin = st.start == 0 || lineStart == std::string::npos ? 0 : lineStart + 1;
-        const size_t end = lineAfter(i);
-        const std::string before = m_script.substr(begin, st.start - begin);
-        const std::string after = m_script.substr(st.end, end - st.end);
-        const auto blank = [](const std::string& s) {
-            return s.find_first_not_of(" \t\r\n") == std::string::npos;
-        };
-        if (blank(before) && blank(after))
-            return {begin, end};
-        return {st.start, st.end};
-    }
-
 private:
     const std::string& m_script;
     const PythonNames& m_names;
@@ -564,7 +548,7 @@ EditResult place(const std::string& script, const std::string& fileName, const P
     if (at == text.size() && !text.empty() && text.back() != '\n')
         inserted = "\n" + inserted;
     if (replaced >= 0) { // the overridden call goes, wherever it is
-        const auto [begin, end] = placement.wholeLines(replaced);
+        const auto [begin, end] = removalRange(script, statements[size_t(replaced)]);
         if (at >= end) {
             text.insert(at, inserted);
             text.erase(begin, end - begin);
@@ -736,7 +720,7 @@ EditResult applyEdit(const std::string& script, const std::string& fileName,
     }
     try {
         const SourceOutline outline = outlineSource(script, fileName);
-        const PythonNames names(outline, program);
+        const PythonNames names(outline, program, fileName);
         if (!names.schedule()) {
             refused.error = "the schedule made at line " +
                             std::to_string(program.schedule->location.line) +
@@ -775,6 +759,9 @@ EditResult applyEdit(const std::string& script, const std::string& fileName,
         return refused;
     } catch (const UserError& e) {
         refused.error = e.diagnostic().message;
+        return refused;
+    } catch (const std::exception& e) { // a Boundscope bug, reported rather than fatal
+        refused.error = std::string("internal error: ") + e.what();
         return refused;
     }
 }

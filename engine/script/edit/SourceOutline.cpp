@@ -129,6 +129,33 @@ std::vector<std::string> commaItems(const std::string& text) {
     return items;
 }
 
+std::pair<size_t, size_t> removalRange(const std::string& script, const Statement& st) {
+    const size_t previous = st.start == 0 ? std::string::npos : script.rfind('\n', st.start - 1);
+    const size_t begin = previous == std::string::npos ? 0 : previous + 1;
+    const size_t newline = script.find('\n', st.end);
+    const size_t end = newline == std::string::npos ? script.size() : newline + 1;
+    const auto blank = [&](size_t from, size_t to) {
+        return script.substr(from, to - from).find_first_not_of(" \t\r\n") == std::string::npos;
+    };
+    if (blank(begin, st.start) && blank(st.end, end))
+        return {begin, end};
+    size_t after = st.end;
+    while (after < end && (script[after] == ' ' || script[after] == '\t'))
+        ++after;
+    if (after < end && script[after] == ';') { // `st; next`: st and its `;` go
+        ++after;
+        while (after < end && (script[after] == ' ' || script[after] == '\t'))
+            ++after;
+        return {st.start, after};
+    }
+    size_t before = st.start; // `previous; st`: the `;` before it goes with it
+    while (before > begin && (script[before - 1] == ' ' || script[before - 1] == '\t'))
+        --before;
+    if (before > begin && script[before - 1] == ';')
+        --before;
+    return {before, st.end};
+}
+
 bool Statement::assigns(const std::string& name) const {
     return std::find(binds.begin(), binds.end(), name) != binds.end();
 }

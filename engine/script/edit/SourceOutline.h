@@ -65,6 +65,10 @@ std::string commaJoined(const std::vector<std::string>& items);
 /// `A, C ,D` -> A, C, D: the items of a flat comma-separated list, trimmed, empty ones dropped.
 std::vector<std::string> commaItems(const std::string& text);
 
+/// The bytes deleting statement `st` of `script` removes: its whole lines when it has them to
+/// itself, else the statement and the `;` that joins it to its neighbour on the line.
+std::pair<size_t, size_t> removalRange(const std::string& script, const Statement& st);
+
 /// Parses `source` with CPython's ast. Throws UserError (at the line of the syntax error,
 /// in `fileName`) when the script does not parse.
 SourceOutline outlineSource(const std::string& source, const std::string& fileName);

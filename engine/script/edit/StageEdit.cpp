@@ -23,6 +23,12 @@ struct Refusal {
     std::string message;
 };
 
+/// `text` matched literally inside a regular expression.
+std::string escaped(const std::string& text) {
+    static const std::regex kSpecial(R"([.^$|()\[\]{}*+?\\])");
+    return std::regex_replace(text, kSpecial, R"(\$&)");
+}
+
 /// A tuple of extents as Python writes it: `(64,)`, `(64, 64)`.
 std::string tupleOf(const std::vector<std::string>& items) {
     return "(" + commaJoined(items) + (items.size() == 1 ? ",)" : ")");
@@ -57,20 +63,29 @@ std::string applied(std::string text, const std::vector<Change>& changes) {
     std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
         return changes[a].begin != changes[b].begin ? changes[a].begin > changes[b].begin : a > b;
     });
+    for (size_t k = 1; k < order.size(); ++k) {
+        // Sorted last first: a change must end where the one after it begins, or before.
+        if (changes[order[k]].end > changes[order[k - 1]].begin)
+            throw Refusal{"the edit would change one part of the script twice (statements that "
+                          "share a line): make it by hand"};
+    }
     for (size_t i : order)
         text.replace(changes[i].begin, changes[i].end - changes[i].begin, changes[i].text);
     return text;
 }
 
-/// The whole lines of statement `st` (with its line break).
+/// Deleting statement `st` (support in edit/SourceOutline.h).
 Change removal(const std::string& script, const Statement& st) {
-    return {lineStart(script, st.start), lineAfter(script, st.end), std::string()};
+    const auto [begin, end] = removalRange(script, st);
+    return {begin, end, std::string()};
 }
 
 /// The statement that creates the schedule: the program's, else the last `create_schedule(`.
-int scheduleStatement(const SourceOutline& outline, const Program& program) {
-    if (program.defined() && program.schedule->location.known())
-        return outline.indexAt(program.schedule->location.line);
+int scheduleStatement(const SourceOutline& outline, const Program& program,
+                      const std::string& fileName) {
+    const PythonNames names(outline, program, fileName);
+    if (program.defined() && names.lineOf(program.schedule->location) > 0)
+        return outline.indexAt(names.lineOf(program.schedule->location));
     int found = -1;
     for (size_t i = 0; i < outline.statements.size(); ++i) {
         if (outline.statements[i].value.find("create_schedule(") != std::string::npos)
@@ -109,7 +124,7 @@ std::pair<size_t, size_t> listAfter(const std::string& text, size_t from) {
 }
 
 bool containsWord(const std::string& text, const std::string& word) {
-    return std::regex_search(text, std::regex("(^|[^\\w.])" + word + "($|[^\\w])"));
+    return std::regex_search(text, std::regex("(^|[^\\w.])" + escaped(word) + "($|[^\\w])"));
 }
 
 /// The statements that hand the schedule to tvm.lower or tvm.build, with their argument list.
@@ -169,7 +184,7 @@ EditResult finish(const std::string& edited, const std::string& fileName,
 EditResult deleteUnusedTensor(const std::string& script, const std::string& fileName,
                               const SourceOutline& outline, const std::string& name,
                               const EditOptions& options) {
-    const std::regex named("name\\s*=\\s*(['\"])" + name + "\\1");
+    const std::regex named("(^|[^\\w])name\\s*=\\s*(['\"])" + escaped(name) + "\\2");
     for (const Statement& st : outline.statements) {
         if (st.targets.size() != 1 ||
             !std::regex_search(script.substr(st.start, st.end - st.start), named))
@@ -183,7 +198,7 @@ EditResult deleteUnusedTensor(const std::string& script, const std::string& file
                               ": change that line first"};
         }
         std::vector<Change> changes = {removal(script, st)};
-        const int sched = scheduleStatement(outline, Program());
+        const int sched = scheduleStatement(outline, Program(), fileName);
         const Statement* create = sched < 0 ? nullptr : &outline.statements[size_t(sched)];
         const std::string s = create && create->targets.size() == 1 ? create->targets[0] : "s";
         for (Change& c : droppedArgument(script, outline, s, variable))
@@ -196,10 +211,10 @@ EditResult deleteUnusedTensor(const std::string& script, const std::string& file
 
 /// The create_schedule call without output `variable`: the other outputs, or, for the only one,
 /// the one computed tensor it reads (deleting what addStage added gives the script back).
-Change outputReplaced(const std::string& script, const SourceOutline& outline,
-                      const Program& program, const PythonNames& names, const Stage& stage,
+Change outputReplaced(const std::string& script, const std::string& fileName,
+                      const SourceOutline& outline, const Program& program, const PythonNames& names, const Stage& stage,
                       const std::string& variable) {
-    const int sched = scheduleStatement(outline, program);
+    const int sched = scheduleStatement(outline, program, fileName);
     if (sched < 0)
         throw Refusal{"cannot find the statement that creates the schedule"};
     const Statement& create = outline.statements[size_t(sched)];
@@ -286,6 +301,10 @@ template <typename Edit> EditResult guarded(Edit&& edit) {
     } catch (const UserError& e) {
         EditResult result;
         result.error = e.diagnostic().message;
+        return result;
+    } catch (const std::exception& e) { // a Boundscope bug, reported rather than fatal
+        EditResult result;
+        result.error = std::string("internal error: ") + e.what();
         return result;
     }
 }
@@ -388,7 +407,7 @@ EditResult addStage(const std::string& script, const std::string& fileName,
             throw Refusal{"'" + stage.body + "' is not a Python expression (" +
                           e.diagnostic().message + ")"};
         }
-        const int sched = scheduleStatement(outline, program);
+        const int sched = scheduleStatement(outline, program, fileName);
         size_t at = script.size();
         if (sched >= 0) {
             at = lineStart(script, outline.statements[size_t(sched)].start);
@@ -403,7 +422,7 @@ EditResult addStage(const std::string& script, const std::string& fileName,
                 std::string replaced;
                 for (const std::string& name : reads) {
                     std::smatch m;
-                    if (std::regex_search(call, m, std::regex("(^|[^\\w.])(" + name + ")\\.op\\b"))) {
+                    if (std::regex_search(call, m, std::regex("(^|[^\\w.])(" + escaped(name) + ")\\.op\\b"))) {
                         const size_t pos = create.start + size_t(m.position(2));
                         changes.push_back({pos, pos + name.size(), stage.name});
                         replaced = name;
@@ -456,17 +475,21 @@ EditResult renameStage(const std::string& script, const std::string& fileName,
         const SourceOutline outline = outlineSource(script, fileName);
         const Stage stage = stageNamed(program, stageName);
         checkNewName(outline, program, newName, "the new name");
-        const Statement* st = outline.statementAt(stage->originOp->location.line);
+        // Also not a name any scope of the script uses (a function's local would capture it).
+        if (std::binary_search(outline.identifiers.begin(), outline.identifiers.end(), newName))
+            throw Refusal{"the script already uses the name '" + newName + "'"};
+        const Statement* st =
+            outline.statementAt(PythonNames(outline, program, fileName).lineOf(stage->originOp->location));
         if (!st)
             throw Refusal{"stage '" + stageName + "' is not made by one statement of the script"};
         const std::string text = script.substr(st->start, st->end - st->start);
         std::smatch m;
-        if (!std::regex_search(text, m, std::regex("name\\s*=\\s*(['\"])" + stageName + "\\1")))
+        if (!std::regex_search(text, m, std::regex("(^|[^\\w])name\\s*=\\s*(['\"])" + escaped(stageName) + "\\2")))
             throw Refusal{"the statement at line " + std::to_string(st->line) +
                           " does not give the name as name=\"" + stageName + "\""};
         std::vector<Change> changes;
-        const size_t at = st->start + size_t(m.position(0));
-        changes.push_back({at, at + size_t(m.length(0)), "name=\"" + newName + "\""});
+        const size_t at = st->start + size_t(m.position(0) + m.length(1));
+        changes.push_back({at, at + size_t(m.length(0) - m.length(1)), "name=\"" + newName + "\""});
         // The script's variable of the same name follows.
         if (st->targets.size() == 1 && st->targets[0] == stageName) {
             std::vector<size_t> offsets;
@@ -502,16 +525,17 @@ EditResult deleteStage(const std::string& script, const std::string& fileName,
                                   "': change or delete '" + s.name() + "' first"};
             }
         }
-        const Statement* st = outline.statementAt(stage->originOp->location.line);
+        const Statement* st =
+            outline.statementAt(PythonNames(outline, program, fileName).lineOf(stage->originOp->location));
         if (!st || st->targets.size() != 1)
             throw Refusal{"stage '" + stageName + "' is not made by one statement of the script"};
         const std::string variable = st->targets[0];
         std::vector<Change> changes = {removal(script, *st)};
-        const PythonNames names(outline, program);
+        const PythonNames names(outline, program, fileName);
         const auto& outputs = program.schedule.outputs();
         if (std::any_of(outputs.begin(), outputs.end(),
                         [&](const Operation& o) { return o.same_as(stage->originOp); }))
-            changes.push_back(outputReplaced(script, outline, program, names, stage, variable));
+            changes.push_back(outputReplaced(script, fileName, outline, program, names, stage, variable));
         const std::string s = names.schedule().value_or("s");
         for (size_t i = 0; i < outline.statements.size(); ++i) {
             const Statement& other = outline.statements[i];

@@ -243,7 +243,7 @@ def _argument(node):
 def name_offsets(source, name):
     """Byte offsets of the variable `name` in `source`: every NAME token spelled so, except
     attributes (`x.name`) and keyword arguments (`f(name=...)`)."""
-    lines = source.splitlines(keepends=True)
+    lines = io.StringIO(source).readlines()  # the lines tokenize counts (only \n ends one)
     starts = [0]
     for line in lines:
         starts.append(starts[-1] + len(line.encode("utf-8")))

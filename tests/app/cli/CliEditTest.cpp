@@ -101,6 +101,7 @@ TEST(CliEdit, RefusalsNameTheProblemAndLeaveTheFileAlone) {
         {"B.fuse(i, i)", "error: "},
         {"split(xo)", "error: 'split(xo)': expected STAGE.PRIMITIVE(ARGS)"},
         {"C.split(xo, factor=2, nparts=2)", "error: split takes factor or nparts, not both"},
+        {"C.split(xo, 4, factor=8)", "error: split got its argument 'factor' twice"},
         {"C.unroll(xo, xi)", "error: unroll takes at most 1 arguments, got 2"},
         {"C.bind(xo, 'blockIdx.x', 3)", "error: bind takes at most 2 arguments, got 3"},
         {"C.vectorize(xi, axis=1)", "error: vectorize has no argument 'axis'"},

@@ -76,6 +76,7 @@ private Q_SLOTS:
     void refusedEditLeavesTheScriptAlone();
     void typingAndEditsShareOneHistory();
     void ctrlZInTheEditorUndoesScheduleEditsToo();
+    void editorTextZoomsWithTheKeys();
     void computeAtWaitsForTheTargetLoop();
     void editsWaitForACurrentAnalysis();
     void actionsFollowTheSelectionAndAskForArguments();
@@ -194,6 +195,16 @@ void EditCommandTest::refusedEditLeavesTheScriptAlone() {
     QCOMPARE(refused.count(), 1);
     QCOMPARE(m_document->textDocument()->toPlainText(), QString::fromLatin1(kScript));
     QCOMPARE(m_editor->undoStack()->count(), 0);
+    // An edit that changes nothing is refused: it would make no step of the history.
+    ScheduleEdit vectorize;
+    vectorize.kind = EditKind::Vectorize;
+    vectorize.stage = "C";
+    vectorize.iterVar = "j";
+    QVERIFY2(m_editor->apply(vectorize, &error), qPrintable(error));
+    QVERIFY(waitForAnalysis(*m_document));
+    QVERIFY(!m_editor->apply(vectorize, &error));
+    QCOMPARE(error, QStringLiteral("the script already does that"));
+    QCOMPARE(m_editor->undoStack()->count(), 1);
 }
 
 void EditCommandTest::typingAndEditsShareOneHistory() {
@@ -275,6 +286,17 @@ void EditCommandTest::ctrlZInTheEditorUndoesScheduleEditsToo() {
     QTest::keySequence(&editor, QKeySequence::Redo);
     QVERIFY(m_document->textDocument()->toPlainText().contains(QStringLiteral("s[C].unroll(j)")));
     QCOMPARE(m_editor->undoStack()->index(), 1);
+}
+
+void EditCommandTest::editorTextZoomsWithTheKeys() {
+    ScriptEditor editor;
+    const qreal size = editor.font().pointSizeF();
+    QTest::keyClick(&editor, Qt::Key_Equal, Qt::ControlModifier);
+    QTest::keyClick(&editor, Qt::Key_Equal, Qt::ControlModifier);
+    QCOMPARE(editor.font().pointSizeF(), size + 2);
+    QTest::keySequence(&editor, QKeySequence::ZoomOut);
+    QCOMPARE(editor.font().pointSizeF(), size + 1);
+    QVERIFY(editor.toPlainText().isEmpty()); // nothing typed
 }
 
 void EditCommandTest::computeAtWaitsForTheTargetLoop() {

@@ -95,6 +95,9 @@ class MainWindowTest : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void clickingADagNodeSelectsTheStageEverywhere();
+    void arrowKeysMoveBetweenGraphNodes();
+    void helpListsTheKeys();
+    void findSelectsTheStageAndTheTextInTheScriptAndIr();
     void selectedStageDrivesTheIterVarGraphAndAttachPath();
     void clickingAnIterVarNodeSelectsTheIterVar();
     void clickingAnIrLineSelectsItsStage();
@@ -111,6 +114,52 @@ private Q_SLOTS:
     void bigGraphsStayLegibleUntilFitIsAsked();
     void generatedCodeIsMadeOffTheGuiThread();
 };
+
+void MainWindowTest::arrowKeysMoveBetweenGraphNodes() {
+    Fixture f;
+    QVERIFY(f.show(sharedScopeExample()));
+    QCOMPARE(f.window.selection()->stage(), QStringLiteral("C"));
+    // The DAG runs from A at the top to C at the bottom.
+    GraphView* dag = f.window.stageDag()->view();
+    QTest::keyClick(dag, Qt::Key_Up);
+    QCOMPARE(f.window.selection()->stage(), QStringLiteral("B"));
+    QTest::keyClick(dag, Qt::Key_Up);
+    QCOMPARE(f.window.selection()->stage(), QStringLiteral("A"));
+    QTest::keyClick(dag, Qt::Key_Up); // nothing above A: the selection stays
+    QCOMPARE(f.window.selection()->stage(), QStringLiteral("A"));
+    QTest::keyClick(dag, Qt::Key_Down);
+    QCOMPARE(f.window.selection()->stage(), QStringLiteral("B"));
+    QCOMPARE(f.window.stageDag()->scene()->selectedNodeIds(), QStringList{QStringLiteral("stage1")});
+}
+
+void MainWindowTest::helpListsTheKeys() {
+    Fixture f;
+    const QString html = f.window.shortcutsHtml();
+    for (const char* expected : {"<b>S</b></td><td>Split…", "<b>Ctrl+Z</b></td><td>Undo",
+                                 "<b>F1</b></td><td>Keyboard Shortcuts", "<i>Schedule</i>",
+                                 "Arrow keys", "Ctrl++, Ctrl+-"})
+        QVERIFY2(html.contains(QString::fromUtf8(expected)), expected);
+}
+
+void MainWindowTest::findSelectsTheStageAndTheTextInTheScriptAndIr() {
+    Fixture f;
+    QVERIFY(f.show(sharedScopeExample()));
+    f.window.editorPanel()->editor()->setPlainText(
+        QStringLiteral("x = 1\n# B is shared\ny = 2\n# B again\n"));
+    const QString found = f.window.findText(QStringLiteral("B"));
+    QCOMPARE(f.window.selection()->stage(), QStringLiteral("B"));
+    QVERIFY2(found.startsWith(QStringLiteral("Found 'B': stage B, script line 2, IR line ")),
+             qPrintable(found));
+    QCOMPARE(f.window.editorPanel()->editor()->textCursor().selectedText(), QStringLiteral("B"));
+    QVERIFY(f.window.irPanel()->textView()->textCursor().selectedText() == QStringLiteral("B"));
+    // Again: the next occurrence, then around to the first.
+    QVERIFY(f.window.findText(QStringLiteral("B")).contains(QStringLiteral("script line 4")));
+    QVERIFY(f.window.findText(QStringLiteral("B")).contains(QStringLiteral("script line 2")));
+    // An IterVar of a stage.
+    QVERIFY(f.window.findText(QStringLiteral("j")).contains(QStringLiteral("IterVar j of ")));
+    QCOMPARE(f.window.selection()->iterVar(), QStringLiteral("j"));
+    QCOMPARE(f.window.findText(QStringLiteral("nowhere to be found")), QString());
+}
 
 void MainWindowTest::clickingADagNodeSelectsTheStageEverywhere() {
     Fixture f;

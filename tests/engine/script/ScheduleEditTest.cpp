@@ -270,6 +270,20 @@ TEST(ScheduleEdit, InsertedLinesTakeTheScriptsLineEndings) {
               std::count(result.script.begin(), result.script.end(), '\r'));
 }
 
+TEST(ScheduleEdit, LocationsInAnotherFileNameNoStatement) {
+    // The program's objects were made at lines of edit.py; read as another file, no line of it
+    // names them, so they get the expressions that hold anywhere.
+    const SourceOutline outline = outlineSource(kScript, "other.py");
+    const Program program = scriptProgram();
+    const PythonNames names(outline, program, "other.py");
+    EXPECT_FALSE(names.schedule().has_value());
+    const Stage c = program.schedule.stages().back();
+    EXPECT_EQ(names.tensor(c), "s.stages[2].op.output(0)");
+    EXPECT_EQ(names.iterVar(c, c->leafIterVars[0]), "s.stages[2].leaf_iter_vars[0]");
+    const PythonNames same(outline, program, "edit.py");
+    EXPECT_EQ(same.tensor(c), "C");
+}
+
 TEST(ScheduleEdit, OutlineReadsStatementsWithCPythonsAst) {
     const SourceOutline outline =
         outlineSource("x = 1; s[C].split(i, factor=2)\nf(a,\n  b)  # é\n", "o.py");

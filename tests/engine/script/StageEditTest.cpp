@@ -128,6 +128,28 @@ TEST(StageEdit, DeleteRemovesTheStageItsPrimitivesAndItsArgument) {
     EXPECT_EQ(e.script, kScript);
 }
 
+TEST(StageEdit, StatementsSharingALineKeepTheirNeighbours) {
+    const std::string script = added(kScript, compute("E", {"64"}, "A[i] - 1")) +
+                               "s[E].vectorize(E.op.axis[0]); s[C].parallel(C.op.axis[0])\n";
+    const EditResult e = deleteStage(script, "stage.py", programOf(script), "E");
+    ASSERT_TRUE(e.ok()) << e.error;
+    EXPECT_EQ(e.script, std::string(kScript) + "s[C].parallel(C.op.axis[0])\n");
+}
+
+TEST(StageEdit, RenameNeverCapturesANameOfTheScript) {
+    const std::string script = std::string(kScript) +
+                               "def report(t):\n    x = t.shape\n    return B.shape, x\n";
+    EXPECT_EQ(renameStage(script, "stage.py", programOf(script), "B", "x").error,
+              "the script already uses the name 'x'");
+    // `op_name="B"` is not the stage's name= argument.
+    const std::string tagged = std::string(kScript).replace(
+        std::string(kScript).find("name=\"B\")"), 9, "name=\"B\", tag=\"op_name='B'\")");
+    const EditResult renamed = renameStage(tagged, "stage.py", programOf(tagged), "B", "Bx");
+    ASSERT_TRUE(renamed.ok()) << renamed.error;
+    EXPECT_NE(renamed.script.find("name=\"Bx\", tag=\"op_name='B'\""), std::string::npos)
+        << renamed.script;
+}
+
 TEST(StageEdit, BadInputIsRefusedWithTheReasonAndNothingWritten) {
     const Program program = programOf(kScript);
     EXPECT_EQ(addStage(kScript, "stage.py", program, compute("B", {"64"}, "A[i]")).error,
