@@ -20,6 +20,7 @@
 #include "views/ScriptEditor.h"
 
 #include <QAction>
+#include <functional>
 #include <QDir>
 #include <QFileInfo>
 #include <QDragEnterEvent>
@@ -338,6 +339,7 @@ int findInText(QPlainTextEdit* edit, const QString& text) {
 QString MainWindow::findText(const QString& text) {
     m_findText = text;
     QStringList found;
+    std::function<void()> select;
     // A stage, or an IterVar (the selected stage's first, then any stage's).
     const auto& analysis = m_document->analysis();
     if (analysis && analysis->program.defined()) {
@@ -360,10 +362,10 @@ QString MainWindow::findText(const QString& text) {
             }
         }
         if (!stageFound.isEmpty()) {
-            selection()->select(stageFound);
+            select = [this, stageFound] { selection()->select(stageFound); };
             found << tr("stage %1").arg(stageFound);
         } else if (!loopStage.isEmpty()) {
-            selection()->select(loopStage, text);
+            select = [this, loopStage, text] { selection()->select(loopStage, text); };
             found << tr("IterVar %1 of %2").arg(text, loopStage);
         }
     }
@@ -371,6 +373,9 @@ QString MainWindow::findText(const QString& text) {
         found << tr("script line %1").arg(line);
     if (const int line = findInText(m_ir->textView(), text))
         found << tr("IR line %1").arg(line);
+    // Last: moving the text cursors selects the stage of their line.
+    if (select)
+        select();
     return found.isEmpty() ? QString()
                            : tr("Found '%1': %2").arg(text, found.join(QStringLiteral(", ")));
 }
