@@ -6,7 +6,7 @@
 #include "Commands.h"
 #include "ScriptAnalysis.h"
 
-#include "analysis/ExtentBound.h"
+#include "analysis/BoundsTable.h"
 #include "ir/Printer.h"
 
 #include <nlohmann/json.hpp>
@@ -25,44 +25,16 @@ struct BoundsCommandOptions {
     bool json = false;
 };
 
-struct Row {
-    std::string stage, role, name, min, extent;
-    ExtentBound bound;
-};
-
-/// Where `iv` sits in its stage: `root` (an axis of the operation), `leaf` (a loop of the nest),
-/// `root,leaf` (both), or `inner` (made by a relation, replaced by others). Rebased and split
-/// IterVars keep their parent's name, so the role tells rows with the same name apart.
-std::string roleOf(const IterVar& iv, const Stage& stage) {
-    auto has = [&](const std::vector<IterVar>& list) {
-        return std::any_of(list.begin(), list.end(), [&](const IterVar& x) { return x.same_as(iv); });
-    };
-    bool root = has(stage->op->rootIterVars());
-    bool leaf = has(stage->leafIterVars);
-    if (root && leaf)
-        return "root,leaf";
-    return root ? "root" : leaf ? "leaf" : "inner";
-}
-
 int runBounds(const BoundsCommandOptions& options) {
     int exitCode = kExitOk;
     auto analysis = analyzeScript(options.file, AnalysisOptions{rulesFromName(options.rules), false},
                                   &exitCode);
     if (!analysis)
         return exitCode;
-    std::vector<Row> rows;
-    const auto& trace = analysis->lowered->bounds.trace;
-    const Schedule& sch = analysis->lowered->normalized;
-    for (size_t s = trace.stages.size(); s-- > 0;) {
-        Stage stage = sch.findStage(trace.stages[s].op);
-        for (const auto& [iv, r] : trace.stages[s].ranges)
-            rows.push_back({trace.stages[s].op->name, stage.defined() ? roleOf(iv, stage) : "root",
-                            iv->var.name(), toString(r.min), toString(r.extent),
-                            boundOfExtent(r.extent, analysis->lowered->bounds.bounds)});
-    }
+    const std::vector<BoundsRow> rows = boundsTable(*analysis);
     if (options.json) {
         nlohmann::ordered_json out = nlohmann::ordered_json::array();
-        for (const Row& row : rows) {
+        for (const BoundsRow& row : rows) {
             nlohmann::ordered_json item{{"stage", row.stage}, {"role", row.role}, {"name", row.name},
                                         {"min", row.min}, {"extent", row.extent}};
             if (!row.bound.isPlain) {
@@ -81,7 +53,7 @@ int runBounds(const BoundsCommandOptions& options) {
         return kExitOk;
     }
     size_t w[4] = {5, 4, 4, 3};
-    for (const Row& row : rows) {
+    for (const BoundsRow& row : rows) {
         w[0] = std::max(w[0], row.stage.size());
         w[1] = std::max(w[1], row.role.size());
         w[2] = std::max(w[2], row.name.size());
@@ -90,7 +62,7 @@ int runBounds(const BoundsCommandOptions& options) {
     auto pad = [](const std::string& s, size_t n) { return s + std::string(n - s.size() + 2, ' '); };
     std::cout << pad("stage", w[0]) << pad("role", w[1]) << pad("name", w[2]) << pad("min", w[3])
               << "extent\n";
-    for (const Row& row : rows) {
+    for (const BoundsRow& row : rows) {
         std::cout << pad(row.stage, w[0]) << pad(row.role, w[1]) << pad(row.name, w[2]) << pad(row.min, w[3])
                   << row.extent;
         if (!row.bound.isPlain)

@@ -42,6 +42,7 @@ Subcommand addCodegenCommand(CLI::App& parent);
 Subcommand addRunCommand(CLI::App& parent);
 Subcommand addScriptCommand(CLI::App& parent);
 Subcommand addEditCommand(CLI::App& parent);
+Subcommand addDiffCommand(CLI::App& parent);
 
 // Shared pieces of the subcommands (CommandSupport.cpp).
 

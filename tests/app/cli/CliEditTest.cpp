@@ -122,6 +122,44 @@ TEST(CliEdit, RefusalsNameTheProblemAndLeaveTheFileAlone) {
     EXPECT_NE(missing.err.find("cannot open 'missing.py'"), std::string::npos) << missing.err;
 }
 
+TEST(CliDiff, TheSeedsRulesAgainstTvmSideBySide) {
+    // Issue 18's example: under the seed's rules B is allocated whole, under TVM's 8 elements.
+    const std::string example = std::string(BOUNDSCOPE_EXAMPLES) + "/fuse_split_attach.py";
+    const CommandResult r = runCli("diff " + quoted(example) + " --rules tvm-0.5,tvm");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("lowered IR: 7 of 17 lines differ"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("~     allocate B[int32 * 4096]"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("|     allocate B[int32 * 8]\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("~ B.j (root)  min=0, ext=64 | min=(floormod(i.j.fused.outer, 8)*8), ext=8"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("~ B  4096 (needed 8) | 8 (needed 8)\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("= C  4096 (needed 4096) | 4096 (needed 4096)\n"), std::string::npos);
+    const CommandResult json = runCli("diff " + quoted(example) + " --rules tvm-0.5,tvm --json");
+    ASSERT_EQ(json.exitCode, 0) << json.err;
+    EXPECT_NE(json.out.find("\"buffer\": \"B\",\n      \"a\": \"4096\",\n      \"b\": \"8\""),
+              std::string::npos)
+        << json.out;
+}
+
+TEST(CliDiff, TwoScriptsAndUsageErrors) {
+    const std::string ex2 = std::string(BOUNDSCOPE_EXAMPLES) + "/ex2_attach_inner.py";
+    const std::string ex3 = std::string(BOUNDSCOPE_EXAMPLES) + "/ex3_attach_outer.py";
+    const CommandResult r = runCli("diff " + quoted(ex2) + " " + quoted(ex3));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("A: " + ex2 + ", rules tvm\nB: " + ex3 + ", rules tvm\n"),
+              std::string::npos)
+        << r.out;
+    const CommandResult same = runCli("diff " + quoted(ex2));
+    EXPECT_EQ(same.exitCode, 2);
+    EXPECT_NE(same.err.find("give a second script, or two rule sets"), std::string::npos);
+    const CommandResult bad = runCli("diff " + quoted(ex2) + " --rules tvm,nope");
+    EXPECT_EQ(bad.exitCode, 2);
+    EXPECT_NE(bad.err.find("--rules takes one rule set or two separated by a comma"),
+              std::string::npos)
+        << bad.err;
+}
+
 TEST(CliEdit, AnEditNoPlaceGivesTheScheduleItWasTriedOnIsRefused) {
     // The loops are split inside a block the placement does not enter: at the top level the
     // edit would name i.inner by a position that means another loop there, and after the block
