@@ -43,6 +43,7 @@ Subcommand addRunCommand(CLI::App& parent);
 Subcommand addScriptCommand(CLI::App& parent);
 Subcommand addEditCommand(CLI::App& parent);
 Subcommand addDiffCommand(CLI::App& parent);
+Subcommand addReportCommand(CLI::App& parent);
 
 // Shared pieces of the subcommands (CommandSupport.cpp).
 

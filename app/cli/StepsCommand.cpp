@@ -20,17 +20,6 @@ struct StepsCommandOptions {
     bool json = false;
 };
 
-void printStep(const BoundStep& step) {
-    std::cout << '#' << step.id << ' ' << stepPhaseName(step.phase);
-    if (!step.rule.empty())
-        std::cout << " (" << step.rule << ")";
-    if (step.stage.defined())
-        std::cout << " [" << step.stage->name << "]";
-    if (step.location.known())
-        std::cout << " line " << step.location.line;
-    std::cout << "\n    " << step.text << '\n';
-}
-
 int runSteps(const StepsCommandOptions& options) {
     int exitCode = kExitOk;
     auto analysis = analyzeScript(options.file, AnalysisOptions{rulesFromName(options.rules), false},
@@ -43,7 +32,7 @@ int runSteps(const StepsCommandOptions& options) {
         return kExitOk;
     }
     for (const BoundStep& step : steps.all())
-        printStep(step);
+        std::cout << stepText(step);
     return kExitOk;
 }
 

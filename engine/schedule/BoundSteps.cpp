@@ -233,4 +233,15 @@ std::string toString(const StepValue& value) {
     return value.name;
 }
 
+std::string stepText(const BoundStep& step) {
+    std::string text = "#" + std::to_string(step.id) + " " + stepPhaseName(step.phase);
+    if (!step.rule.empty())
+        text += " (" + step.rule + ")";
+    if (step.stage.defined())
+        text += " [" + step.stage->name + "]";
+    if (step.location.known())
+        text += " line " + std::to_string(step.location.line);
+    return text + "\n    " + step.text + "\n";
+}
+
 } // namespace bs

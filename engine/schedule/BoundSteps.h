@@ -153,4 +153,8 @@ SourceLocation stepLine(const Stage& stage);
 /// `i.j.fused = [(o*8), ((o*8) + 7)]`, `B[axis 0] = range(min=0, ext=8)`.
 std::string toString(const StepValue& value);
 
+/// A step as `boundscope steps` prints it: `#6 visit (computed) [B] line 19` and its text on
+/// an indented second line.
+std::string stepText(const BoundStep& step);
+
 } // namespace bs

@@ -160,6 +160,42 @@ TEST(CliDiff, TwoScriptsAndUsageErrors) {
         << bad.err;
 }
 
+TEST(CliReport, OneSelfContainedHtmlFileWithEveryGraph) {
+    const std::string example = std::string(BOUNDSCOPE_EXAMPLES) + "/ex6_shared_scope.py";
+    const fs::path out = fs::temp_directory_path() / "bs_cli_report.html";
+    fs::remove(out);
+    const CommandResult r = runCli("report " + quoted(example) + " -o " + quoted(out.string()));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const std::string html = readAll(out);
+    EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+    EXPECT_NE(html.find("<title>ex6_shared_scope.py - Boundscope report</title>"), std::string::npos);
+    // The script (escaped), the IR, the allocations and the steps.
+    EXPECT_NE(html.find("s[B].set_scope(&quot;shared&quot;)"), std::string::npos);
+    EXPECT_NE(html.find("produce C {"), std::string::npos);
+    EXPECT_NE(html.find("InferBound visits output 'C'"), std::string::npos)
+        << "the steps";
+    // Every graph inline: the DAG, the attach tree, IterVars of B and C, requests of B.
+    size_t svgs = 0;
+    for (size_t at = html.find("<svg"); at != std::string::npos; at = html.find("<svg", at + 1))
+        ++svgs;
+    EXPECT_EQ(svgs, 5u);
+    // Self-contained: nothing fetched (namespaces in the SVG are names, not requests).
+    for (const char* external : {"src=", "<link", "<script", "href=\"http", "url(http",
+                                 "<!DOCTYPE svg"})
+        EXPECT_EQ(html.find(external), std::string::npos) << external;
+    // Well formed enough for a browser: every <pre>, <figure> and <details> closed.
+    for (const char* tag : {"pre", "figure", "details", "svg"}) {
+        const auto count = [&](const std::string& what) {
+            size_t n = 0;
+            for (size_t at = html.find(what); at != std::string::npos; at = html.find(what, at + 1))
+                ++n;
+            return n;
+        };
+        EXPECT_EQ(count(std::string("<") + tag), count(std::string("</") + tag + ">")) << tag;
+    }
+    fs::remove(out);
+}
+
 TEST(CliEdit, AnEditNoPlaceGivesTheScheduleItWasTriedOnIsRefused) {
     // The loops are split inside a block the placement does not enter: at the top level the
     // edit would name i.inner by a position that means another loop there, and after the block

@@ -1,0 +1,130 @@
+#include "viz/Report.h"
+
+#include "ir/Printer.h"
+#include "viz/Layout.h"
+#include "viz/ScheduleGraphs.h"
+
+#include <sstream>
+
+namespace bs::viz {
+
+namespace {
+
+std::string escaped(const std::string& text) {
+    std::string out;
+    out.reserve(text.size());
+    for (char c : text) {
+        switch (c) {
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        default:
+            out += c;
+        }
+    }
+    return out;
+}
+
+/// Graphviz's SVG without its XML prolog and doctype (which name a DTD on the web), to inline.
+std::string inlineSvg(const Graph& graph) {
+    if (!graphvizAvailable())
+        return "<p class=note>This build has no Graphviz: the graph is not drawn.</p>";
+    try {
+        const std::string svg = render(graph, GraphFormat::Svg);
+        const size_t start = svg.find("<svg");
+        return start == std::string::npos ? std::string() : svg.substr(start);
+    } catch (const UserError& e) {
+        return "<p class=note>" + escaped(e.diagnostic().message) + "</p>";
+    }
+}
+
+void section(std::ostringstream& os, const std::string& id, const std::string& title) {
+    os << "<h2 id=\"" << id << "\">" << escaped(title) << "</h2>\n";
+}
+
+void pre(std::ostringstream& os, const std::string& text) {
+    os << "<pre>" << escaped(text) << "</pre>\n";
+}
+
+void figure(std::ostringstream& os, const std::string& caption, const Graph& graph) {
+    os << "<figure>" << inlineSvg(graph) << "<figcaption>" << escaped(caption)
+       << "</figcaption></figure>\n";
+}
+
+} // namespace
+
+std::string reportHtml(const ReportInput& input) {
+    std::ostringstream os;
+    const Analysis* analysis = input.analysis;
+    const std::string rules = analysis ? boundRulesName(analysis->options.rules) : "";
+    os << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+       << "<title>" << escaped(input.title) << " - Boundscope report</title>\n"
+       << "<style>body{font-family:sans-serif;margin:2em;max-width:80em}"
+          "pre{background:#f4f4f4;padding:.6em;overflow-x:auto;font-size:90%}"
+          "figure{margin:1em 0;overflow-x:auto}figcaption{font-style:italic}"
+          ".note{color:#a33}details{margin:.4em 0}</style>\n</head>\n<body>\n";
+    os << "<h1>" << escaped(input.title) << "</h1>\n<p>InferBound rules: <b>" << escaped(rules)
+       << "</b>. Made by Boundscope; this file needs no network.</p>\n";
+    os << "<nav><a href=\"#script\">Script</a> · <a href=\"#ir\">Lowered IR</a> · "
+          "<a href=\"#graphs\">Graphs</a> · <a href=\"#allocations\">Allocations</a> · "
+          "<a href=\"#steps\">Steps</a></nav>\n";
+    section(os, "script", "Script");
+    pre(os, input.script);
+    if (!analysis || !analysis->lowered) {
+        section(os, "error", "Error");
+        pre(os, analysis && analysis->error ? analysis->error->toString()
+                                            : std::string("the script was not analysed"));
+        os << "</body>\n</html>\n";
+        return os.str();
+    }
+    const LowerResult& lowered = *analysis->lowered;
+    section(os, "ir", "Lowered IR");
+    pre(os, toString(lowered.func.final));
+    const std::pair<const char*, const Stmt*> passes[] = {
+        {"after ScheduleOps", &lowered.func.afterScheduleOps},
+        {"after StorageFlatten", &lowered.func.afterFlatten},
+        {"after Simplify", &lowered.func.afterSimplify},
+        {"after CSE", &lowered.func.afterCse},
+    };
+    for (const auto& [name, stmt] : passes) {
+        if (!stmt->defined())
+            continue;
+        os << "<details><summary>" << name << "</summary>";
+        pre(os, toString(*stmt));
+        os << "</details>\n";
+    }
+    section(os, "graphs", "Graphs");
+    const GraphInput graphs{lowered.normalized, &lowered.bounds.bounds, &lowered.bounds.trace};
+    figure(os, "Stage DAG", stageDag(graphs));
+    figure(os, "Attach tree", attachTree(graphs));
+    for (const Stage& stage : lowered.normalized.stages()) {
+        if (stage->op.as<PlaceholderOpNode>())
+            continue;
+        os << "<h3>Stage " << escaped(stage.name()) << "</h3>\n";
+        figure(os, "IterVar relations of " + stage.name(), iterVarGraph(graphs, stage));
+        if (!stage->isOutput)
+            figure(os, "What the consumers of " + stage.name() + " request",
+                   consumerRequests(graphs, stage));
+    }
+    section(os, "allocations", "Allocations");
+    pre(os, input.allocations ? input.allocations->toText()
+                              : std::string("no allocation report"));
+    section(os, "steps", "InferBound, step by step");
+    std::ostringstream steps;
+    for (const BoundStep& step : lowered.bounds.steps.all())
+        steps << stepText(step);
+    pre(os, steps.str());
+    os << "</body>\n</html>\n";
+    return os.str();
+}
+
+} // namespace bs::viz
