@@ -228,6 +228,7 @@ void MainWindow::createMenus() {
     m_exportMenu->addAction(tr("Lowered &IR…"), this, &MainWindow::exportIr);
     m_exportMenu->addAction(tr("Generated &Code…"), this, &MainWindow::exportCode);
     m_exportMenu->addAction(tr("Bounds &Trace (JSON)…"), this, &MainWindow::exportTrace);
+    m_exportMenu->addAction(tr("&Report (HTML)…"), this, &MainWindow::exportReportFile);
     m_exportMenu->addSeparator();
     const QList<QPair<QString, GraphPanel* MainWindow::*>> graphs = {
         {tr("Stage &DAG…"), &MainWindow::m_dag},

@@ -107,6 +107,11 @@ public:
     /// around). Returns what was found, for the status bar; empty when nothing was.
     QString findText(const QString& text);
 
+    /// File > Export > Report: one self-contained HTML file of the current analysis
+    /// (viz/Report.h, as `boundscope report`), with the Allocations panel's report when it has
+    /// one. False with `error` set when there is nothing to report or the file cannot be written.
+    bool exportReport(const QString& path, QString* error);
+
     /// Help > Keyboard Shortcuts: every action with a key, by menu, and the keys of the views.
     QString shortcutsHtml() const;
 
@@ -152,6 +157,7 @@ private:
     void exportGraph(GraphPanel* panel);
     void showAbout();
     void showShortcuts();
+    void exportReportFile();
     void reportError(const QString& title, const QString& message);
 
     ScriptDocument* m_document;

@@ -7,17 +7,17 @@
 #include "document/Exporter.h"
 #include "document/RecentFiles.h"
 #include "document/ScriptDocument.h"
+#include "edit/ScheduleTools.h"
 #include "models/GraphModels.h"
+#include "models/TraceRows.h"
+#include "panels/AllocationsPanel.h"
 #include "panels/CodePanel.h"
 #include "panels/EditorPanel.h"
 #include "panels/GraphPanel.h"
 #include "panels/IrPanel.h"
-
-#include "models/TraceRows.h"
-
 #include "views/IrView.h"
-
 #include "views/ScriptEditor.h"
+#include "viz/Report.h"
 
 #include <QAction>
 #include <functional>
@@ -32,6 +32,7 @@
 #include <QMimeData>
 #include <QStatusBar>
 #include <QTextCursor>
+#include <QTextDocument>
 
 namespace bs::gui {
 
@@ -238,6 +239,29 @@ void MainWindow::exportTrace() {
     QString error;
     if (!path.isEmpty() && !writeFileAtomically(path, QByteArray::fromStdString(json), &error))
         reportError(tr("Export Bounds Trace"), error);
+}
+
+bool MainWindow::exportReport(const QString& path, QString* error) {
+    const auto& analysis = m_document->analysis();
+    if (!analysis || !analysis->lowered) {
+        *error = tr("there is no analysis to report: the schedule was not analysed");
+        return false;
+    }
+    viz::ReportInput input;
+    input.title = m_document->scriptName().toStdString();
+    input.script = m_document->textDocument()->toPlainText().toStdString();
+    input.analysis = analysis.get();
+    input.allocations = m_scheduleTools ? m_scheduleTools->allocations()->report() : nullptr;
+    return writeFileAtomically(path, QByteArray::fromStdString(viz::reportHtml(input)), error);
+}
+
+void MainWindow::exportReportFile() {
+    const QString path = m_dialogs.saveFile(tr("Export Report"),
+                                            suggestedExportPath(*m_document, QStringLiteral(".html")),
+                                            tr("HTML files (*.html);;All files (*)"));
+    QString error;
+    if (!path.isEmpty() && !exportReport(path, &error))
+        reportError(tr("Export Report"), error);
 }
 
 void MainWindow::exportGraph(GraphPanel* panel) {

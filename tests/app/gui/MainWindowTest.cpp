@@ -475,6 +475,16 @@ void MainWindowTest::exportsWriteValidFiles() {
         QVERIFY(svg.open(QIODevice::ReadOnly));
         QVERIFY(svg.readAll().contains("<svg"));
     }
+    // The report: one HTML file with the IR and, with Graphviz, every graph inline.
+    const QString report = dir.filePath(QStringLiteral("report.html"));
+    QVERIFY2(f.window.exportReport(report, &error), qPrintable(error));
+    QFile html(report);
+    QVERIFY(html.open(QIODevice::ReadOnly));
+    const QByteArray text = html.readAll();
+    QVERIFY(text.startsWith("<!DOCTYPE html>"));
+    QVERIFY(text.contains("produce C {"));
+    if (viz::graphvizAvailable())
+        QCOMPARE(text.count("<svg"), 5);
     // A failed export names the file and leaves nothing behind.
     const QString missing = dir.filePath(QStringLiteral("missing/dag.dot"));
     QVERIFY(!f.window.stageDag()->exportTo(missing, &error));
