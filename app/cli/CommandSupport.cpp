@@ -35,6 +35,12 @@ void addRulesOption(CLI::App& command, std::string& rules) {
         ->capture_default_str();
 }
 
+int pythonNotBuilt(const std::string& command) {
+    std::cerr << command << ": Python support was not built (configure with "
+                 "-DBOUNDSCOPE_WITH_PYTHON=ON, which needs python3-dev and pybind11-dev)\n";
+    return kExitUnavailable;
+}
+
 void printError(const std::string& message) { std::cerr << "boundscope: error: " << message << '\n'; }
 
 bool checkScriptReadable(const std::string& file) {

@@ -57,6 +57,10 @@ constexpr double kDefaultScriptTimeoutSeconds = 300;
 /// `--rules tvm|tvm-0.5|tight` (default tvm).
 void addRulesOption(CLI::App& command, std::string& rules);
 
+/// In a build without Python: says so for `command` (`boundscope edit`) and returns
+/// kExitUnavailable.
+int pythonNotBuilt(const std::string& command);
+
 /// Prints `boundscope: error: MESSAGE` to stderr.
 void printError(const std::string& message);
 /// Whether `file` can be read; if not, prints `boundscope: error: cannot open 'FILE': REASON`.

@@ -87,9 +87,7 @@ int runEdit(const EditCommandOptions& options) {
 }
 #else
 int runEdit(const EditCommandOptions&) {
-    std::cerr << "boundscope edit: Python support was not built (configure with "
-                 "-DBOUNDSCOPE_WITH_PYTHON=ON, which needs python3-dev and pybind11-dev)\n";
-    return kExitUnavailable;
+    return pythonNotBuilt("boundscope edit");
 }
 #endif
 

@@ -140,9 +140,7 @@ std::optional<Analysis> analyzeScript(const std::string& file, const AnalysisOpt
         *exitCode = kExitUsage;
         return std::nullopt;
     }
-    std::cerr << "boundscope: Python support was not built (configure with "
-                 "-DBOUNDSCOPE_WITH_PYTHON=ON, which needs python3-dev and pybind11-dev)\n";
-    *exitCode = kExitUnavailable;
+    *exitCode = pythonNotBuilt("boundscope");
     return std::nullopt;
 }
 #endif

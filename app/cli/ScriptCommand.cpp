@@ -59,9 +59,7 @@ int runScript(const ScriptCommandOptions& options) {
 }
 #else
 int runScript(const ScriptCommandOptions&) {
-    std::cerr << "boundscope script: Python support was not built (configure with "
-                 "-DBOUNDSCOPE_WITH_PYTHON=ON, which needs python3-dev and pybind11-dev)\n";
-    return kExitUnavailable;
+    return pythonNotBuilt("boundscope script");
 }
 #endif
 

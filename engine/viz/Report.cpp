@@ -1,35 +1,27 @@
 #include "viz/Report.h"
 
 #include "ir/Printer.h"
+#include "viz/Dot.h"
 #include "viz/Layout.h"
 #include "viz/ScheduleGraphs.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace bs::viz {
 
 namespace {
 
-std::string escaped(const std::string& text) {
+/// `text` for HTML, line breaks kept (escapeHtml drops control characters).
+std::string escapedText(const std::string& text) {
     std::string out;
-    out.reserve(text.size());
-    for (char c : text) {
-        switch (c) {
-        case '&':
-            out += "&amp;";
-            break;
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
-        case '"':
-            out += "&quot;";
-            break;
-        default:
-            out += c;
-        }
+    size_t from = 0;
+    while (from <= text.size()) {
+        const size_t newline = std::min(text.find('\n', from), text.size());
+        out += escapeHtml(text.substr(from, newline - from));
+        if (newline < text.size())
+            out += '\n';
+        from = newline + 1;
     }
     return out;
 }
@@ -43,20 +35,20 @@ std::string inlineSvg(const Graph& graph) {
         const size_t start = svg.find("<svg");
         return start == std::string::npos ? std::string() : svg.substr(start);
     } catch (const UserError& e) {
-        return "<p class=note>" + escaped(e.diagnostic().message) + "</p>";
+        return "<p class=note>" + escapeHtml(e.diagnostic().message) + "</p>";
     }
 }
 
 void section(std::ostringstream& os, const std::string& id, const std::string& title) {
-    os << "<h2 id=\"" << id << "\">" << escaped(title) << "</h2>\n";
+    os << "<h2 id=\"" << id << "\">" << escapeHtml(title) << "</h2>\n";
 }
 
 void pre(std::ostringstream& os, const std::string& text) {
-    os << "<pre>" << escaped(text) << "</pre>\n";
+    os << "<pre>" << escapedText(text) << "</pre>\n";
 }
 
 void figure(std::ostringstream& os, const std::string& caption, const Graph& graph) {
-    os << "<figure>" << inlineSvg(graph) << "<figcaption>" << escaped(caption)
+    os << "<figure>" << inlineSvg(graph) << "<figcaption>" << escapeHtml(caption)
        << "</figcaption></figure>\n";
 }
 
@@ -67,12 +59,12 @@ std::string reportHtml(const ReportInput& input) {
     const Analysis* analysis = input.analysis;
     const std::string rules = analysis ? boundRulesName(analysis->options.rules) : "";
     os << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-       << "<title>" << escaped(input.title) << " - Boundscope report</title>\n"
+       << "<title>" << escapeHtml(input.title) << " - Boundscope report</title>\n"
        << "<style>body{font-family:sans-serif;margin:2em;max-width:80em}"
           "pre{background:#f4f4f4;padding:.6em;overflow-x:auto;font-size:90%}"
           "figure{margin:1em 0;overflow-x:auto}figcaption{font-style:italic}"
           ".note{color:#a33}details{margin:.4em 0}</style>\n</head>\n<body>\n";
-    os << "<h1>" << escaped(input.title) << "</h1>\n<p>InferBound rules: <b>" << escaped(rules)
+    os << "<h1>" << escapeHtml(input.title) << "</h1>\n<p>InferBound rules: <b>" << escapeHtml(rules)
        << "</b>. Made by Boundscope; this file needs no network.</p>\n";
     os << "<nav><a href=\"#script\">Script</a> · <a href=\"#ir\">Lowered IR</a> · "
           "<a href=\"#graphs\">Graphs</a> · <a href=\"#allocations\">Allocations</a> · "
@@ -109,7 +101,7 @@ std::string reportHtml(const ReportInput& input) {
     for (const Stage& stage : lowered.normalized.stages()) {
         if (stage->op.as<PlaceholderOpNode>())
             continue;
-        os << "<h3>Stage " << escaped(stage.name()) << "</h3>\n";
+        os << "<h3>Stage " << escapeHtml(stage.name()) << "</h3>\n";
         figure(os, "IterVar relations of " + stage.name(), iterVarGraph(graphs, stage));
         if (!stage->isOutput)
             figure(os, "What the consumers of " + stage.name() + " request",
