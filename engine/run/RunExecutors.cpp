@@ -8,6 +8,7 @@
 #include "codegen/CudaExecutor.h"
 #include "runtime/Interpreter.h"
 #include "runtime/ThreadPool.h"
+#include "support/Cancellation.h"
 #include "support/Check.h"
 
 #ifdef BOUNDSCOPE_WITH_LLVM
@@ -32,7 +33,8 @@ double millisecondsSince(Clock::time_point start) {
 /// without it (the interpreter, whose runs all cost the same) the first run is timed, and at
 /// least one runs.
 template <typename F>
-std::vector<double> timeRuns(int repeat, double budgetMs, bool warmUp, F&& once) {
+std::vector<double> timeRuns(int repeat, double budgetMs, bool warmUp, F&& once,
+                             const std::function<void(int, int)>& progress = {}) {
     if (warmUp)
         once();
     else
@@ -40,10 +42,13 @@ std::vector<double> timeRuns(int repeat, double budgetMs, bool warmUp, F&& once)
     std::vector<double> times;
     double total = 0;
     for (int i = 0; i < repeat && (i == 0 || total < budgetMs); ++i) {
+        throwIfCancelled();
         Clock::time_point start = Clock::now();
         once();
         times.push_back(millisecondsSince(start));
         total += times.back();
+        if (progress)
+            progress(i + 1, repeat);
     }
     return times;
 }
@@ -71,7 +76,8 @@ public:
         std::vector<void*> data;
         for (Buffer& b : args)
             data.push_back(b.data());
-        return timeRuns(repeat, budgetMs, /*warmUp=*/true, [&] { m_kernel.run(data, m_sizes); });
+        return timeRuns(
+            repeat, budgetMs, /*warmUp=*/true, [&] { m_kernel.run(data, m_sizes); }, progress);
     }
 
 private:
@@ -123,8 +129,9 @@ public:
             interpreter.bindBuffer(m_func.argBuffers[i], args[i]);
         for (size_t i = 0; i < m_sizes.size(); ++i)
             interpreter.bindScalar(m_func.scalarParams[i], m_sizes[i]);
-        return timeRuns(repeat, budgetMs, /*warmUp=*/false,
-                        [&] { interpreter.run(m_func.deviceCode()); });
+        return timeRuns(
+            repeat, budgetMs, /*warmUp=*/false, [&] { interpreter.run(m_func.deviceCode()); },
+            progress);
     }
 
 private:

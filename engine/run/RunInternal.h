@@ -7,6 +7,7 @@
 
 #include "runtime/Buffer.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -40,6 +41,8 @@ public:
 
     double compileMs = 0;
     std::string device;
+    /// RunRequest::progress, for the executors that time their runs one by one.
+    std::function<void(int done, int total)> progress;
 };
 
 /// The LLVM JIT (throws UserError on a build without LLVM).

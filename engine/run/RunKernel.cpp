@@ -228,6 +228,7 @@ RunReport runKernel(const LowerResult& lowered, const RunRequest& request) {
     std::vector<Buffer> args = initial;
     WorkCount work = countWork(func, sizes);
     try {
+        executor->progress = request.progress;
         report.timesMs = executor->run(args, request.repeat, request.timeBudgetMs);
     } catch (const UserError& e) {
         // A compiled kernel that stops (a memory fault, a failed assert) says little about

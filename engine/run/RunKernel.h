@@ -28,6 +28,7 @@
 #include "lower/Lower.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -57,6 +58,11 @@ struct RunRequest {
     /// slow target (the emulation of a large kernel) does not run for minutes; RunReport::timesMs
     /// holds the runs made. The CUDA target always makes all `repeat` runs (each is fast).
     double timeBudgetMs = 10000;
+    /// Called (on the running thread) after each run with the runs done and the runs asked
+    /// for, the warm-up and the check's reference run not counted. A run stops with
+    /// bs::Cancelled when the thread's cancellation flag is set (support/Cancellation.h):
+    /// between runs, and inside the interpreter every 65536 loop iterations.
+    std::function<void(int done, int total)> progress;
     /// Compare the outputs with a reference (see the file comment).
     bool check = true;
     /// Seed of the random inputs.

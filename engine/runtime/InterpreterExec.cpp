@@ -2,6 +2,7 @@
 /// and the access trace, and the error messages that name buffer, index and statement.
 #include "runtime/InterpreterExecutor.h"
 #include "runtime/PackedFunctions.h"
+#include "support/Cancellation.h"
 
 #include "ir/Printer.h"
 
@@ -186,6 +187,8 @@ void Executor::execFor(const SNode& n) {
     for (int64_t i = begin; i < end; ++i) {
         m_slots[n.slot].i = i;
         exec(n.body);
+        if ((++m_iterations & 0xFFFF) == 0) // a run nobody waits for stops (Cancellation.h)
+            throwIfCancelled();
     }
 }
 

@@ -78,6 +78,7 @@ private:
     // Statements and storage (InterpreterExec.cpp).
     void exec(int32_t id);
     void execFor(const SNode& n);
+    uint64_t m_iterations = 0; ///< loop iterations run, to check for cancellation now and then
     void execStore(const SNode& n);
     void execStoreND(const SNode& n);
     void execCallPacked(const SNode& n);

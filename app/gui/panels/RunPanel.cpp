@@ -3,6 +3,7 @@
 #include "document/Mailbox.h"
 #include "models/TraceRows.h"
 #include "panels/TableViews.h"
+#include "support/Cancellation.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -113,7 +114,8 @@ RunPanel::RunPanel(QWidget *parent)
       m_target(new QComboBox(this)), m_repeat(new QSpinBox(this)),
       m_runButton(new QPushButton(tr("&Run"), this)),
       m_checkButton(new QPushButton(tr("&Check"), this)),
-      m_baselineButton(new QPushButton(tr("Save &Baseline"), this)), m_status(new QLabel(this)),
+      m_baselineButton(new QPushButton(tr("Save &Baseline"), this)),
+      m_cancelButton(new QPushButton(tr("Cance&l"), this)), m_status(new QLabel(this)),
       m_model(new StringTableModel(runHeaders(), this)) {
     for (RunTarget target : {RunTarget::Cpu, RunTarget::Cuda, RunTarget::Emulate})
         m_target->addItem(targetLabel(target), int(target));
@@ -141,6 +143,7 @@ RunPanel::RunPanel(QWidget *parent)
     controls->addWidget(m_repeat);
     controls->addWidget(m_runButton);
     controls->addWidget(m_checkButton);
+    controls->addWidget(m_cancelButton);
     controls->addStretch(1);
     controls->addWidget(m_baselineButton);
     m_view = createTableView(m_model, this);
@@ -156,6 +159,8 @@ RunPanel::RunPanel(QWidget *parent)
     connect(m_runButton, &QPushButton::clicked, this, [this] { run(false); });
     connect(m_checkButton, &QPushButton::clicked, this, [this] { run(true); });
     connect(m_baselineButton, &QPushButton::clicked, this, &RunPanel::saveBaseline);
+    m_cancelButton->setToolTip(tr("Stop the run in progress"));
+    connect(m_cancelButton, &QPushButton::clicked, this, &RunPanel::cancel);
     // Only the user's own choice is remembered, not a move off a target that does not fit.
     connect(m_target, &QComboBox::activated, this, [this] {
         (m_gpuSchedule ? m_preferredGpu : m_preferredCpu) = target();
@@ -255,12 +260,25 @@ bool RunPanel::run(bool check) {
     updateButtons();
     m_status->setText(
         tr("%1 on %2…").arg(check ? tr("Checking") : tr("Running"), targetLabel(request.target)));
+    m_cancelled = std::make_shared<std::atomic<bool>>(false);
+    // Progress: `run 3 of 10` in the status as the runs end.
+    const QString doing =
+        tr("%1 on %2").arg(check ? tr("Checking") : tr("Running"), targetLabel(request.target));
+    request.progress = [mailbox = m_mailbox, doing](int done, int total) {
+        mailbox->post([doing, done, total](RunPanel *panel) {
+            if (panel->m_running)
+                panel->m_status->setText(tr("%1: run %2 of %3…").arg(doing).arg(done).arg(total));
+        });
+    };
     // The Analysis is shared and immutable: the worker keeps it alive while it runs.
-    std::thread([mailbox = m_mailbox, analysis = m_analysis, request,
+    std::thread([mailbox = m_mailbox, analysis = m_analysis, request, cancelled = m_cancelled,
                  program = m_scriptName.isEmpty() ? tr("untitled") : m_scriptName] {
         auto outcome = std::make_shared<Outcome>();
+        CancellationScope scope(cancelled.get());
         try {
             outcome->report = runKernel(*analysis->lowered, request);
+        } catch (const Cancelled &) {
+            outcome->error = tr("cancelled");
         } catch (const UserError &e) {
             outcome->error = QString::fromStdString(e.diagnostic().message);
         } catch (const std::exception &e) {
@@ -295,17 +313,25 @@ void RunPanel::onOutcome(const std::shared_ptr<Outcome> &outcome, int runs) {
                           : tr(", WRONG: %1").arg(qstr(m_lastReport->checkDetail));
         m_status->setText(status);
     } else {
-        m_status->setText(
-            tr("Cannot run on %1: %2").arg(targetLabel(outcome->target), outcome->error));
+        m_status->setText(outcome->error == tr("cancelled")
+                              ? tr("Run on %1 cancelled").arg(targetLabel(outcome->target))
+                              : tr("Cannot run on %1: %2")
+                                    .arg(targetLabel(outcome->target), outcome->error));
     }
     updateButtons();
     Q_EMIT runFinished();
+}
+
+void RunPanel::cancel() {
+    if (m_running && m_cancelled)
+        *m_cancelled = true;
 }
 
 void RunPanel::updateButtons() {
     const bool canRun = m_analysis && !m_running;
     m_runButton->setEnabled(canRun);
     m_checkButton->setEnabled(canRun);
+    m_cancelButton->setEnabled(m_running);
     m_baselineButton->setEnabled(m_lastReport.has_value() && !m_running);
 }
 

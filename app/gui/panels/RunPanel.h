@@ -18,6 +18,7 @@
 
 #include <QWidget>
 
+#include <atomic>
 #include <memory>
 #include <optional>
 
@@ -62,6 +63,9 @@ public:
     /// there is nothing to run (the status says why).
     bool run(bool check);
     bool isRunning() const { return m_running; }
+    /// Stops the run in progress (between runs, or inside the interpreter); its row is not
+    /// added and the status says it was cancelled.
+    void cancel();
 
     /// Saves the latest result's best time as the baseline of this script and target.
     bool saveBaseline();
@@ -108,6 +112,9 @@ private:
     QPushButton *m_runButton;
     QPushButton *m_checkButton;
     QPushButton *m_baselineButton;
+    QPushButton *m_cancelButton;
+    /// The running run's cancellation flag (support/Cancellation.h).
+    std::shared_ptr<std::atomic<bool>> m_cancelled;
     QLabel *m_status;
     StringTableModel *m_model;
     HintTableView *m_view;

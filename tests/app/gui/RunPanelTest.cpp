@@ -8,6 +8,7 @@
 #include "views/HintTableView.h"
 
 #include <QComboBox>
+#include <QSignalSpy>
 #include <QtTest>
 
 namespace bs::gui::test {
@@ -50,6 +51,7 @@ class RunPanelTest : public QObject {
 private Q_SLOTS:
     void cpuRunTimesAndChecksTheKernel();
     void emulationChecksTheSharedScopeKernel();
+    void aRunShowsItsProgressAndCanBeCancelled();
     void gpuWithoutADeviceExplainsInThePanel();
     void gpuScheduleOffersGpuEmulationInsteadOfTheCpu();
     void emptyTableSaysHowToStart();
@@ -98,6 +100,29 @@ void RunPanelTest::emulationChecksTheSharedScopeKernel() {
     QVERIFY(panel.lastReport()->passed);
     QCOMPARE(cell(panel, 0, QStringLiteral("Target")), QStringLiteral("emulate (GPU emulation)"));
     QCOMPARE(cell(panel, 0, QStringLiteral("Check")), QStringLiteral("pass"));
+}
+
+void RunPanelTest::aRunShowsItsProgressAndCanBeCancelled() {
+    ScriptDocument document;
+    RunPanel panel;
+    QVERIFY(
+        analyseExample(document, panel, QStringLiteral("ex6_shared_scope"), sharedScopeExample()));
+    panel.setTarget(RunTarget::Emulate);
+    panel.setRepeat(1000); // far more than the time budget allows: it would run for seconds
+    QSignalSpy finished(&panel, &RunPanel::runFinished);
+    QVERIFY(panel.run(false));
+    // The status counts the runs as they end; Cancel stops the rest.
+    QTRY_VERIFY_WITH_TIMEOUT(panel.statusText().contains(QStringLiteral(" of 1000…")), 30000);
+    QVERIFY2(panel.statusText().startsWith(QStringLiteral("Running on ")),
+             qPrintable(panel.statusText()));
+    panel.cancel();
+    QVERIFY(finished.wait(30000) || finished.count() == 1);
+    QCOMPARE(panel.lastError(), QStringLiteral("cancelled"));
+    QVERIFY2(panel.statusText().startsWith(QStringLiteral("Run on ")) &&
+                 panel.statusText().endsWith(QStringLiteral(" cancelled")),
+             qPrintable(panel.statusText()));
+    QCOMPARE(panel.model()->rowCount(), 0);
+    QVERIFY(!panel.isRunning());
 }
 
 void RunPanelTest::gpuWithoutADeviceExplainsInThePanel() {

@@ -4,6 +4,7 @@
 
 #include "ir/Op.h"
 #include "runtime/CudaRuntime.h"
+#include "support/Cancellation.h"
 #include "te/Compute.h"
 #include "te/Operation.h"
 #include "te/Reduce.h"
@@ -353,4 +354,17 @@ TEST(RunKernel, CodeTheBackendCannotCompileIsAUserErrorNotACrash) {
               std::string::npos);
     // The process's JIT still compiles and runs the next kernel.
     EXPECT_TRUE(runKernel(Matmul(8).lowered(), request(1)).passed);
+}
+
+TEST(RunKernel, ACancelledRunStopsAndProgressCountsTheRuns) {
+    LowerResult lowered = symbolicKernel();
+    RunRequest r = request(3, RunTarget::Emulate);
+    r.check = false;
+    std::vector<std::pair<int, int>> seen;
+    r.progress = [&seen](int done, int total) { seen.emplace_back(done, total); };
+    runKernel(lowered, r);
+    EXPECT_EQ(seen, (std::vector<std::pair<int, int>>{{1, 3}, {2, 3}, {3, 3}}));
+    std::atomic<bool> cancelled{true};
+    CancellationScope scope(&cancelled);
+    EXPECT_THROW(runKernel(lowered, r), Cancelled);
 }
