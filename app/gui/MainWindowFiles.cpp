@@ -374,12 +374,9 @@ QString MainWindow::findText(const QString& text) {
             const QString name = QString::fromStdString(stage.name());
             if (name == text)
                 stageFound = name;
-            for (const IterVar& iv : stage->op->rootIterVars()) {
-                if (QString::fromStdString(iv->var.name()) == text &&
-                    (loopStage.isEmpty() || name == current))
-                    loopStage = name;
-            }
-            for (const IterVar& iv : stage->leafIterVars) {
+            std::vector<IterVar> loops = stage->op->rootIterVars();
+            loops.insert(loops.end(), stage->leafIterVars.begin(), stage->leafIterVars.end());
+            for (const IterVar& iv : loops) {
                 if (QString::fromStdString(iv->var.name()) == text &&
                     (loopStage.isEmpty() || name == current))
                     loopStage = name;

@@ -11,7 +11,6 @@
 
 #include <QElapsedTimer>
 
-#include <mutex>
 #include <thread>
 
 namespace bs::gui {

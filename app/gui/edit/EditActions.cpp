@@ -50,15 +50,9 @@ std::string neighbourLeaf(const Program &program, const std::string &stage,
 QStringList readersOf(const Program &program, const QString &stage) {
     const Stage producer = findStageByName(program.schedule, stage);
     QStringList readers;
-    if (!producer.defined())
-        return readers;
-    for (const Stage &s : program.schedule.stages()) {
-        for (const Tensor &t : s->op->inputTensors()) {
-            if (t.op.same_as(producer->op)) {
-                readers << QString::fromStdString(s.name());
-                break;
-            }
-        }
+    if (producer.defined()) {
+        for (const Stage &s : script::readersOf(program.schedule, producer))
+            readers << QString::fromStdString(s.name());
     }
     return readers;
 }

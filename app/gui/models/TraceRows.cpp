@@ -1,6 +1,7 @@
 #include "models/TraceRows.h"
 
 #include "analysis/ExtentBound.h"
+#include "analysis/ScheduleFixes.h"
 #include "ir/Printer.h"
 
 #include <QRegularExpression>
@@ -177,12 +178,7 @@ QString intSetText(const IntSet& s) {
 Stage findStageByName(const Schedule& schedule, const QString& name) {
     if (!schedule.defined() || name.isEmpty())
         return Stage();
-    const std::string wanted = name.toStdString();
-    for (const Stage& stage : schedule.stages()) {
-        if (stage.name() == wanted)
-            return stage;
-    }
-    return Stage();
+    return stageNamed(schedule, name.toStdString());
 }
 
 const StageTrace* findStageTrace(const Analysis& analysis, const QString& name) {

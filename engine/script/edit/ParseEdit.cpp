@@ -1,6 +1,7 @@
 // parseEdit (edit/ScheduleEdit.h): a primitive call typed as Python, resolved against the script
 // and its program into a ScheduleEdit.
 
+#include "analysis/ScheduleFixes.h"
 #include "script/edit/PythonNames.h"
 #include "script/edit/ScheduleEdit.h"
 #include "script/edit/SourceOutline.h"
@@ -55,10 +56,8 @@ public:
             inner = inner.substr(schedule.size() + 1, inner.size() - schedule.size() - 2);
         if (Stage found = m_names.stageOfExpression(inner, m_end); found.defined())
             return found;
-        for (const Stage& s : m_program.schedule.stages()) {
-            if (s.name() == inner)
-                return s;
-        }
+        if (Stage named = stageNamed(m_program.schedule, inner); named.defined())
+            return named;
         std::string list;
         for (const Stage& s : m_program.schedule.stages())
             list += (list.empty() ? "" : ", ") + s.name();

@@ -1,5 +1,6 @@
 #include "script/edit/ScheduleEdit.h"
 
+#include "analysis/ScheduleFixes.h"
 #include "ir/Op.h"
 #include "ir/Printer.h"
 #include "lower/Lower.h"
@@ -16,14 +17,6 @@
 namespace bs::script {
 
 namespace {
-
-Stage stageNamed(const Schedule& sch, const std::string& name) {
-    for (const Stage& stage : sch.stages()) {
-        if (stage.name() == name)
-            return stage;
-    }
-    return Stage();
-}
 
 IterVar leafNamed(const Stage& stage, const std::string& name) {
     for (const IterVar& iv : stage->leafIterVars) {
@@ -104,9 +97,7 @@ std::string resolve(const Schedule& sch, const ScheduleEdit& edit, EditTargets* 
             return notALoop(edit.targetIterVar, out->targetStage);
     }
     if (edit.kind == EditKind::CacheRead) {
-        for (const Stage& s : sch.stages()) {
-            if (!reads(s->op, out->stage->op))
-                continue;
+        for (const Stage& s : readersOf(sch, out->stage)) {
             if (edit.readers.empty() ||
                 std::find(edit.readers.begin(), edit.readers.end(), s.name()) != edit.readers.end())
                 out->readers.push_back(s);
@@ -272,6 +263,18 @@ std::string dryRun(const Program& program, const ScheduleEdit& edit, Schedule* e
         return e.what();
     }
     return std::string();
+}
+
+/// What `edit` names in the program, its arguments and the engine's checks on a copy (`edited`,
+/// the copy after the edit): the first refusal, or empty.
+std::string tryEdit(const Program& program, const ScheduleEdit& edit, EditTargets* targets,
+                    Schedule* edited) {
+    std::string error = resolve(program.schedule, edit, targets);
+    if (error.empty())
+        error = checkArguments(edit, *targets);
+    if (error.empty())
+        error = dryRun(program, edit, edited);
+    return error;
 }
 
 // ---- the Python -----------------------------------------------------------------------------
@@ -493,10 +496,7 @@ public:
     }
 
     /// Byte offset of the start of the line after statement `i`'s last line.
-    size_t lineAfter(int i) const {
-        const size_t newline = m_script.find('\n', m_statements[size_t(i)].end);
-        return newline == std::string::npos ? m_script.size() : newline + 1;
-    }
+    size_t lineAfter(int i) const { return nextLineAt(m_script, m_statements[size_t(i)].end); }
 
 private:
     const std::string& m_script;
@@ -504,10 +504,6 @@ private:
     const std::vector<Statement>& m_statements;
     std::string m_schedule;
 };
-
-int lineOfOffset(const std::string& text, size_t offset) {
-    return 1 + int(std::count(text.begin(), text.begin() + long(offset), '\n'));
-}
 
 /// Puts `written` into `script` (see the file comment for the rules); `fallback` puts it at the
 /// end of the schedule's primitives instead.
@@ -562,7 +558,7 @@ EditResult place(const std::string& script, const std::string& fileName, const P
     }
     if (inserted.front() == '\n')
         ++at;
-    result.line = lineOfOffset(text, at);
+    result.line = lineNumberAt(text, at);
     result.script = text;
     return result;
 }
@@ -580,10 +576,8 @@ std::string loweredText(const Program& program) {
 /// to the same program, else why not.
 std::string check(const std::string& edited, const std::string& fileName,
                   const std::string& expected, const ScriptOptions& options) {
-    ScriptRunner runner;
     Program got;
-    const ScriptResult result = runRecorded(
-        runner, [&] { return runner.runSource(edited, fileName, options); }, &got);
+    const ScriptResult result = runEditedScript(edited, fileName, options, &got);
     if (!result.ok())
         return result.diagnostic ? result.diagnostic->message : std::string("the script fails");
     if (!got.defined())
@@ -698,17 +692,28 @@ const std::vector<std::string>& storageScopes() {
     return kScopes;
 }
 
+ScriptResult runEditedScript(const std::string& edited, const std::string& fileName,
+                             const ScriptOptions& options, Program* program) {
+    ScriptRunner runner;
+    return runRecorded(runner, [&] { return runner.runSource(edited, fileName, options); },
+                       program);
+}
+
+std::vector<Stage> readersOf(const Schedule& sch, const Stage& producer) {
+    std::vector<Stage> readers;
+    for (const Stage& s : sch.stages()) {
+        if (reads(s->op, producer->op))
+            readers.push_back(s);
+    }
+    return readers;
+}
+
 std::string checkEdit(const Program& program, const ScheduleEdit& edit) {
     if (!program.defined())
         return "the script defines no schedule to edit";
     EditTargets targets;
-    std::string error = resolve(program.schedule, edit, &targets);
-    if (error.empty())
-        error = checkArguments(edit, targets);
     Schedule edited;
-    if (error.empty())
-        error = dryRun(program, edit, &edited);
-    return error;
+    return tryEdit(program, edit, &targets, &edited);
 }
 
 EditResult applyEdit(const std::string& script, const std::string& fileName,
@@ -730,11 +735,7 @@ EditResult applyEdit(const std::string& script, const std::string& fileName,
         }
         EditTargets targets;
         Schedule edited;
-        refused.error = resolve(program.schedule, edit, &targets);
-        if (refused.error.empty())
-            refused.error = checkArguments(edit, targets);
-        if (refused.error.empty())
-            refused.error = dryRun(program, edit, &edited);
+        refused.error = tryEdit(program, edit, &targets, &edited);
         if (!refused.error.empty())
             return refused;
         const Written written = isIterVarEdit(edit.kind) ? loopPython(edit, targets, names)

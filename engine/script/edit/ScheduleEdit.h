@@ -108,6 +108,15 @@ EditResult applyEdit(const std::string& script, const std::string& fileName,
                      const Program& program, const ScheduleEdit& edit,
                      const EditOptions& options = {});
 
+/// The stages of `sch` whose operation reads `producer`'s: the readers cache_read offers.
+std::vector<Stage> readersOf(const Schedule& sch, const Stage& producer);
+
+/// Runs `edited` as the script `fileName` (its output dropped, `options`' time limit) with the
+/// process's program recorder to itself; `program` is set to what it defines. How every edit
+/// is checked.
+ScriptResult runEditedScript(const std::string& edited, const std::string& fileName,
+                             const ScriptOptions& options, Program* program);
+
 /// Why `edit` cannot be made on `program` now (empty when it can): the stages and loops it names,
 /// its arguments, and the engine's own checks on a copy of the schedule. Writes nothing, runs
 /// no Python: cheap enough to decide which menu entries are enabled.

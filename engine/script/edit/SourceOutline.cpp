@@ -129,11 +129,23 @@ std::vector<std::string> commaItems(const std::string& text) {
     return items;
 }
 
+size_t lineStartAt(const std::string& text, size_t offset) {
+    const size_t newline = offset == 0 ? std::string::npos : text.rfind('\n', offset - 1);
+    return newline == std::string::npos ? 0 : newline + 1;
+}
+
+size_t nextLineAt(const std::string& text, size_t offset) {
+    const size_t newline = text.find('\n', offset);
+    return newline == std::string::npos ? text.size() : newline + 1;
+}
+
+int lineNumberAt(const std::string& text, size_t offset) {
+    return 1 + int(std::count(text.begin(), text.begin() + long(offset), '\n'));
+}
+
 std::pair<size_t, size_t> removalRange(const std::string& script, const Statement& st) {
-    const size_t previous = st.start == 0 ? std::string::npos : script.rfind('\n', st.start - 1);
-    const size_t begin = previous == std::string::npos ? 0 : previous + 1;
-    const size_t newline = script.find('\n', st.end);
-    const size_t end = newline == std::string::npos ? script.size() : newline + 1;
+    const size_t begin = lineStartAt(script, st.start);
+    const size_t end = nextLineAt(script, st.end);
     const auto blank = [&](size_t from, size_t to) {
         return script.substr(from, to - from).find_first_not_of(" \t\r\n") == std::string::npos;
     };

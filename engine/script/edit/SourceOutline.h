@@ -65,6 +65,12 @@ std::string commaJoined(const std::vector<std::string>& items);
 /// `A, C ,D` -> A, C, D: the items of a flat comma-separated list, trimmed, empty ones dropped.
 std::vector<std::string> commaItems(const std::string& text);
 
+/// Byte offsets into `text`: the start of the line holding `offset`, and the start of the line
+/// after it (the text's end when it is the last); the 1-based number of that line.
+size_t lineStartAt(const std::string& text, size_t offset);
+size_t nextLineAt(const std::string& text, size_t offset);
+int lineNumberAt(const std::string& text, size_t offset);
+
 /// The bytes deleting statement `st` of `script` removes: its whole lines when it has them to
 /// itself, else the statement and the `;` that joins it to its neighbour on the line.
 std::pair<size_t, size_t> removalRange(const std::string& script, const Statement& st);

@@ -1,7 +1,7 @@
 #include "script/edit/StageEdit.h"
 
+#include "analysis/ScheduleFixes.h"
 #include "script/PythonThread.h"
-#include "script/RecordedRun.h"
 #include "script/edit/PythonNames.h"
 #include "script/edit/SourceOutline.h"
 #include "te/Operation.h"
@@ -32,20 +32,6 @@ std::string escaped(const std::string& text) {
 /// A tuple of extents as Python writes it: `(64,)`, `(64, 64)`.
 std::string tupleOf(const std::vector<std::string>& items) {
     return "(" + commaJoined(items) + (items.size() == 1 ? ",)" : ")");
-}
-
-size_t lineStart(const std::string& text, size_t offset) {
-    const size_t newline = offset == 0 ? std::string::npos : text.rfind('\n', offset - 1);
-    return newline == std::string::npos ? 0 : newline + 1;
-}
-
-size_t lineAfter(const std::string& text, size_t offset) {
-    const size_t newline = text.find('\n', offset);
-    return newline == std::string::npos ? text.size() : newline + 1;
-}
-
-int lineOf(const std::string& text, size_t offset) {
-    return 1 + int(std::count(text.begin(), text.begin() + long(offset), '\n'));
 }
 
 /// Byte ranges to replace, applied from the last to the first so offsets stay valid.
@@ -99,14 +85,16 @@ bool bindsAnywhere(const SourceOutline& outline, const std::string& name) {
                        [&](const Statement& st) { return st.assigns(name); });
 }
 
-Stage stageNamed(const Program& program, const std::string& name) {
-    if (program.defined()) {
-        for (const Stage& s : program.schedule.stages()) {
-            if (s.name() == name)
-                return s;
-        }
-    }
-    throw Refusal{"no stage '" + name + "' in the program"};
+/// The stage of `program` named `name`; undefined when there is none (or no program).
+Stage stageIn(const Program& program, const std::string& name) {
+    return program.defined() ? stageNamed(program.schedule, name) : Stage();
+}
+
+Stage requiredStage(const Program& program, const std::string& name) {
+    const Stage stage = stageIn(program, name);
+    if (!stage.defined())
+        throw Refusal{"no stage '" + name + "' in the program"};
+    return stage;
 }
 
 /// The first list literal in `text` after `from` (its `[` and `]`), or npos.
@@ -146,15 +134,6 @@ argumentLists(const std::string& script, const SourceOutline& outline, const std
         }
     }
     return lists;
-}
-
-bool hasStage(const Program& program, const std::string& name) {
-    try {
-        stageNamed(program, name);
-        return true;
-    } catch (const Refusal&) {
-        return false;
-    }
 }
 
 /// The changes that drop `variable` from the argument lists of tvm.lower and tvm.build.
@@ -259,19 +238,12 @@ std::string runs(const std::string& edited, const std::string& fileName,
                  const EditOptions& options, const std::string& stage) {
     if (!options.verify)
         return std::string();
-    ScriptRunner runner;
     Program got;
-    const ScriptResult result = runRecorded(
-        runner, [&] { return runner.runSource(edited, fileName, options.run); }, &got);
+    const ScriptResult result = runEditedScript(edited, fileName, options.run, &got);
     if (!result.ok())
         return result.diagnostic ? result.diagnostic->toString() : std::string("the script fails");
-    if (stage.empty())
-        return std::string();
-    try {
-        stageNamed(got, stage);
-    } catch (const Refusal&) {
+    if (!stage.empty() && !stageIn(got, stage).defined())
         return "the edited script's program has no stage '" + stage + "'";
-    }
     return std::string();
 }
 
@@ -313,12 +285,7 @@ void checkNewName(const SourceOutline& outline, const Program& program, const st
                   const std::string& what) {
     if (!isPythonName(name))
         throw Refusal{what + " '" + name + "' is not a Python name"};
-    bool stageExists = false;
-    if (program.defined()) {
-        for (const Stage& s : program.schedule.stages())
-            stageExists = stageExists || s.name() == name;
-    }
-    if (bindsAnywhere(outline, name) || stageExists)
+    if (bindsAnywhere(outline, name) || stageIn(program, name).defined())
         throw Refusal{"the script already uses the name '" + name + "'"};
 }
 
@@ -410,7 +377,7 @@ EditResult addStage(const std::string& script, const std::string& fileName,
         const int sched = scheduleStatement(outline, program, fileName);
         size_t at = script.size();
         if (sched >= 0) {
-            at = lineStart(script, outline.statements[size_t(sched)].start);
+            at = lineStartAt(script, outline.statements[size_t(sched)].start);
             changes.push_back({at, at, text});
             if (computes) {
                 std::set<std::string> reads;
@@ -464,7 +431,7 @@ EditResult addStage(const std::string& script, const std::string& fileName,
         const std::string edited = applied(script, changes);
         const size_t defined = edited.find(text);
         return finish(edited, fileName, options, computes ? stage.name : std::string(),
-                      defined == std::string::npos ? 0 : lineOf(edited, defined), text);
+                      defined == std::string::npos ? 0 : lineNumberAt(edited, defined), text);
     });
 }
 
@@ -473,7 +440,7 @@ EditResult renameStage(const std::string& script, const std::string& fileName,
                        const std::string& newName, const EditOptions& options) {
     return guarded([&] {
         const SourceOutline outline = outlineSource(script, fileName);
-        const Stage stage = stageNamed(program, stageName);
+        const Stage stage = requiredStage(program, stageName);
         checkNewName(outline, program, newName, "the new name");
         // Also not a name any scope of the script uses (a function's local would capture it).
         if (std::binary_search(outline.identifiers.begin(), outline.identifiers.end(), newName))
@@ -504,9 +471,9 @@ EditResult renameStage(const std::string& script, const std::string& fileName,
         }
         const std::string edited = applied(script, changes);
         return finish(edited, fileName, options, newName, st->line,
-                      edited.substr(lineStart(edited, st->start),
-                                    lineAfter(edited, lineStart(edited, st->start)) -
-                                        lineStart(edited, st->start)));
+                      edited.substr(lineStartAt(edited, st->start),
+                                    nextLineAt(edited, lineStartAt(edited, st->start)) -
+                                        lineStartAt(edited, st->start)));
     });
 }
 
@@ -515,9 +482,9 @@ EditResult deleteStage(const std::string& script, const std::string& fileName,
                        const EditOptions& options) {
     return guarded([&] {
         const SourceOutline outline = outlineSource(script, fileName);
-        if (!hasStage(program, stageName))
+        if (!stageIn(program, stageName).defined())
             return deleteUnusedTensor(script, fileName, outline, stageName, options);
-        const Stage stage = stageNamed(program, stageName);
+        const Stage stage = requiredStage(program, stageName);
         for (const Stage& s : program.schedule.stages()) {
             for (const Tensor& t : s->op->inputTensors()) {
                 if (t.op.same_as(stage->op) || t.op.same_as(stage->originOp))
