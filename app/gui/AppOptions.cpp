@@ -8,6 +8,7 @@
 #include "panels/IrPanel.h"
 #include "panels/RunPanel.h"
 #include "steps/StepTools.h"
+#include "views/Theme.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -124,7 +125,9 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, QString*
     const QCommandLineOption run(
         QStringLiteral("run"), QStringLiteral("run the kernel before the screenshot: check or time"),
         QStringLiteral("how"));
-    parser.addOptions({example, rules, shot, stage, itervar, pass, show, size, run, step});
+    const QCommandLineOption theme(QStringLiteral("theme"), QStringLiteral("light or dark"),
+                                   QStringLiteral("theme"));
+    parser.addOptions({example, rules, shot, stage, itervar, pass, show, size, run, step, theme});
     if (!parser.parse(arguments)) {
         *errorMessage = parser.errorText();
         return std::nullopt;
@@ -167,6 +170,14 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, QString*
         }
         options.runCheck = how == QLatin1String("check");
     }
+    if (parser.isSet(theme)) {
+        const QString name = parser.value(theme);
+        if (name != QLatin1String("light") && name != QLatin1String("dark")) {
+            *errorMessage = QStringLiteral("unknown theme '%1' (light, dark)").arg(name);
+            return std::nullopt;
+        }
+        options.darkTheme = name == QLatin1String("dark");
+    }
     options.step = parser.value(step);
     if (parser.isSet(step) && !isStepSpec(options.step)) {
         *errorMessage = QStringLiteral("bad step '%1' (an id, a phase such as pass-up, or "
@@ -201,6 +212,8 @@ QString dockObjectName(const QString& shortName) {
 }
 
 int runScreenshot(const AppOptions& options) {
+    if (options.darkTheme)
+        theme::applyDark(*options.darkTheme);
     MainWindow window(MainWindow::Options{false, false});
     window.resize(options.size);
     window.show();

@@ -4,6 +4,7 @@
 ///   boundscope-gui [FILE.py|FILE.tc] [--example NAME] [--rules tvm|tvm-0.5|tight]
 ///                  [--screenshot OUT.png [--select-stage S] [--select-itervar V] [--pass P]
 ///                   [--show DOCK[,DOCK...]] [--run check|time] [--size WxH]]
+///                  [--theme light|dark]
 /// where DOCK is dag, itervar, attach, requests, inspector, ir, code, bounds, allocations, run
 /// or tc (the tab raised); `--run` runs the kernel in the Run panel first (checked or timed, on
 /// the target the panel chooses) and waits for the result.
@@ -31,6 +32,8 @@ struct AppOptions {
     std::optional<bool> runCheck; ///< run the kernel before the screenshot: checked (true) or timed
     QString step;                 ///< the step to show in the Step-through (models/StepOutline.h)
     QSize size{1400, 900};
+    /// The palette: dark (true), light (false), or the one chosen last in View > Dark Theme.
+    std::optional<bool> darkTheme;
 };
 
 /// Parses `arguments` (argv, program name first); nullopt with `errorMessage` set when they are

@@ -16,6 +16,7 @@
 #include "steps/StepTools.h"
 #include "views/GraphView.h"
 #include "views/ScriptEditor.h"
+#include "views/Theme.h"
 
 #include <QAction>
 #include <QCloseEvent>
@@ -35,6 +36,7 @@ namespace {
 const char* const kGeometryKey = "mainWindow/geometry";
 const char* const kStateKey = "mainWindow/state";
 const char* const kRulesKey = "analysis/rules";
+const char* const kDarkThemeKey = "view/darkTheme";
 // Bump when the docks change, so an old saved layout is not applied to new docks.
 constexpr int kLayoutVersion = 4;
 } // namespace
@@ -212,6 +214,14 @@ void MainWindow::createActions() {
         statusBar()->showMessage(found.isEmpty() ? tr("'%1' not found").arg(m_findText) : found,
                                  8000);
     });
+    m_darkAction = make(tr("&Dark Theme"), QKeySequence(), [this](bool on) { setDarkTheme(on); });
+    m_darkAction->setCheckable(true);
+    m_darkAction->setChecked(theme::isDark());
+    // What caches colours in HTML is written again (the highlighters and views follow alone).
+    connect(theme::notifier(), &theme::Notifier::changed, this, [this] {
+        m_darkAction->setChecked(theme::isDark());
+        m_inspector->setAnalysis(m_document->analysis());
+    });
     m_aboutAction = make(tr("&About Boundscope"), QKeySequence(), &MainWindow::showAbout);
     m_shortcutsAction = make(tr("&Keyboard Shortcuts"), QKeySequence(Qt::Key_F1),
                              &MainWindow::showShortcuts);
@@ -255,6 +265,7 @@ void MainWindow::createMenus() {
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     m_viewMenu->addSeparator();
     m_viewMenu->addAction(m_fitAction);
+    m_viewMenu->addAction(m_darkAction);
     m_viewMenu->addSeparator();
     m_viewMenu->addActions({m_findAction, m_findNextAction});
 
@@ -425,8 +436,15 @@ void MainWindow::updateTitle() {
     setWindowModified(m_document->isModified());
 }
 
+void MainWindow::setDarkTheme(bool dark) {
+    theme::applyDark(dark);
+    QSettings().setValue(QLatin1String(kDarkThemeKey), dark);
+}
+
 void MainWindow::restoreLayout() {
     QSettings settings;
+    if (settings.value(QLatin1String(kDarkThemeKey), false).toBool())
+        theme::applyDark(true);
     restoreGeometry(settings.value(QLatin1String(kGeometryKey)).toByteArray());
     restoreState(settings.value(QLatin1String(kStateKey)).toByteArray(), kLayoutVersion);
     const int rules = m_rules->findText(settings.value(QLatin1String(kRulesKey)).toString());

@@ -102,6 +102,8 @@ public:
     /// Offers to recover the unsaved text of a session that ended without saving it (asks);
     /// true when a text was recovered.
     bool offerRecovery();
+    /// View > Dark Theme: switches the palette (views/Theme.h) and remembers the choice.
+    void setDarkTheme(bool dark);
     /// Edit > Find (Ctrl+F, F3 for the next): selects the stage or IterVar named `text` in every
     /// view, and the next occurrence of `text` in the script and in the lowered IR (wrapping
     /// around). Returns what was found, for the status bar; empty when nothing was.
@@ -201,6 +203,7 @@ private:
     QAction* m_stopAction = nullptr;
     QAction* m_trivialLoopsAction = nullptr;
     QAction* m_fitAction = nullptr;
+    QAction* m_darkAction = nullptr;
     QAction* m_findAction = nullptr;
     QAction* m_findNextAction = nullptr;
     QString m_findText;

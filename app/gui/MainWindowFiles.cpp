@@ -430,8 +430,12 @@ QString MainWindow::shortcutsHtml() const {
     html += QStringLiteral("<tr><td colspan=2><i>%1</i></td></tr>").arg(tr("In the views"));
     row(tr("Arrow keys"), tr("in a graph: select the nearest node that way"));
     row(tr("Wheel, drag"), tr("in a graph: zoom around the pointer, pan"));
-    row(tr("Right-click"), tr("on a stage or loop in a graph: its schedule edits, illegal ones "
-                              "disabled with the reason"));
+    row(tr("Right-click"), tr("on a stage or loop in a graph or a table row: its schedule "
+                              "edits, illegal ones disabled with the reason"));
+    row(tr("Drag a stage"), tr("in the Attach Tree: onto a loop of another stage to compute it "
+                               "there, onto ROOT to compute it at the root"));
+    row(tr("Drag a loop"), tr("in the Attach Tree or the IterVar graph: onto another loop of its "
+                              "stage to move it there (reorder)"));
     row(tr("Ctrl++, Ctrl+-"), tr("in the script editor: larger or smaller text"));
     row(tr("Ctrl+Z, Ctrl+Y"), tr("in the script editor too: one history of typing and edits"));
     return html + QStringLiteral("</table>");

@@ -25,6 +25,8 @@ int main(int argc, char** argv) {
         return bs::gui::runScreenshot(*options);
 
     bs::gui::MainWindow window;
+    if (options->darkTheme)
+        window.setDarkTheme(*options->darkTheme);
     window.show();
     // A session that ended without saving left its text behind: offer it before anything else.
     if (options->file.isEmpty() && options->example.isEmpty() && window.offerRecovery())

@@ -17,4 +17,6 @@ void throwIfCancelled() {
         throw Cancelled();
 }
 
+const std::atomic<bool>* cancellationFlag() { return t_flag; }
+
 } // namespace bs

@@ -32,4 +32,8 @@ private:
 /// Throws Cancelled when the calling thread's flag is set.
 void throwIfCancelled();
 
+/// The calling thread's flag (null when none is installed), for work that must poll it
+/// itself, such as a Python script interrupted from outside.
+const std::atomic<bool>* cancellationFlag();
+
 } // namespace bs

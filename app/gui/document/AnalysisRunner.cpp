@@ -2,7 +2,6 @@
 
 #include "analysis/TcSource.h"
 #include "support/Cancellation.h"
-#include "support/DeepStack.h"
 
 #if BOUNDSCOPE_WITH_PYTHON
 #include "script/RecordedRun.h"
@@ -11,7 +10,6 @@
 
 #include <QElapsedTimer>
 
-#include <thread>
 
 namespace bs::gui {
 
@@ -132,72 +130,34 @@ AnalysisOutcome runAnalysisRequest(const AnalysisRequest& request, script::Scrip
     return outcome;
 }
 
-AnalysisRunner::AnalysisRunner(QObject* parent)
-    : QObject(parent), m_mailbox(std::make_shared<Mailbox<AnalysisRunner>>(this)) {
+AnalysisRunner::AnalysisRunner(QObject* parent) : QObject(parent) {
 #if BOUNDSCOPE_WITH_PYTHON
     m_scripts = std::make_shared<script::ScriptRunner>();
 #endif
+    connect(&m_jobs, &JobRunner::busyChanged, this, &AnalysisRunner::busyChanged);
 }
 
-AnalysisRunner::~AnalysisRunner() {
-    m_mailbox->close();
-    interruptRunning();
-}
+AnalysisRunner::~AnalysisRunner() = default;
 
 void AnalysisRunner::start(AnalysisRequest request) {
-    if (!m_busy) {
-        launch(std::move(request));
-        return;
-    }
-    // The running request is stale: interrupt its script; its outcome is dropped when it
-    // arrives and this one starts then (scripts run one at a time anyway).
-    m_pending = std::move(request);
-    interruptRunning();
+    std::function<void()> interrupt;
+#if BOUNDSCOPE_WITH_PYTHON
+    interrupt = [scripts = m_scripts] { scripts->interrupt(); };
+#endif
+    m_jobs.start<AnalysisOutcome>(
+        [scripts = m_scripts, request = std::move(request)] {
+            return runAnalysisRequest(request, scripts.get(), cancellationFlag());
+        },
+        [this](JobOutcome<AnalysisOutcome> outcome) {
+            // runAnalysisRequest catches everything itself.
+            if (outcome.value)
+                Q_EMIT finished(*outcome.value);
+        },
+        std::move(interrupt));
 }
 
 void AnalysisRunner::stop() {
-    m_pending.reset();
-    interruptRunning();
-}
-
-void AnalysisRunner::interruptRunning() {
-    if (m_cancelled)
-        *m_cancelled = true;
-#if BOUNDSCOPE_WITH_PYTHON
-    if (m_busy && m_scripts)
-        m_scripts->interrupt();
-#endif
-}
-
-void AnalysisRunner::launch(AnalysisRequest request) {
-    setBusy(true);
-    m_cancelled = std::make_shared<std::atomic<bool>>(false);
-    // A detached thread rather than a pool: a script that ignores interrupts must never make
-    // the app wait for it on exit.
-    // Its stack is deep: the engine recurses through the script's expressions (DeepStack.h).
-    startDeepStackThread([mailbox = m_mailbox, scripts = m_scripts, cancelled = m_cancelled,
-                          request = std::move(request)] {
-        AnalysisOutcome outcome = runAnalysisRequest(request, scripts.get(), cancelled.get());
-        mailbox->post([outcome](AnalysisRunner* runner) { runner->onWorkerDone(outcome); });
-    });
-}
-
-void AnalysisRunner::onWorkerDone(const AnalysisOutcome& outcome) {
-    if (m_pending) {
-        AnalysisRequest next = std::move(*m_pending);
-        m_pending.reset();
-        launch(std::move(next));
-        return;
-    }
-    setBusy(false);
-    Q_EMIT finished(outcome);
-}
-
-void AnalysisRunner::setBusy(bool busy) {
-    if (busy == m_busy)
-        return;
-    m_busy = busy;
-    Q_EMIT busyChanged(busy);
+    m_jobs.cancel();
 }
 
 } // namespace bs::gui

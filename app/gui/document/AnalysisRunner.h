@@ -1,15 +1,15 @@
 /// \file
 /// Runs the current script and analyses its program off the GUI thread (DESIGN.md: "Python runs
 /// on one thread of its own; the GUI never holds Python objects, only the engine's results").
-/// One request is in flight at a time: a worker thread hands the script to the ScriptRunner
-/// (which runs it on the Python thread), reads the program the script defined from the
-/// ProgramRecorder on that same thread, then calls `bs::analyze()` itself. A newer request
-/// supersedes the running one: its script is interrupted and its outcome dropped, so the views
-/// only ever see the latest text.
+/// One request is in flight at a time (a JobRunner): its job hands the script to the
+/// ScriptRunner (which runs it on the Python thread), reads the program the script defined from
+/// the ProgramRecorder on that same thread, then calls `bs::analyze()` itself. A newer request
+/// supersedes the running one: its script is interrupted, its analysis stops at the next stage
+/// or pass, and its outcome is dropped, so the views only ever see the latest text.
 #pragma once
 
 #include "analysis/Analysis.h"
-#include "document/Mailbox.h"
+#include "document/JobRunner.h"
 
 #include <QObject>
 
@@ -72,7 +72,7 @@ public:
     /// Interrupts the running script and forgets a queued request; the running one's outcome
     /// arrives as an interrupted error.
     void stop();
-    bool isBusy() const { return m_busy; }
+    bool isBusy() const { return m_jobs.isBusy(); }
 
 Q_SIGNALS:
     /// The outcome of the latest request (never of a superseded one).
@@ -80,17 +80,8 @@ Q_SIGNALS:
     void busyChanged(bool busy);
 
 private:
-    void launch(AnalysisRequest request);
-    void interruptRunning();
-    void onWorkerDone(const AnalysisOutcome& outcome);
-    void setBusy(bool busy);
-
     std::shared_ptr<script::ScriptRunner> m_scripts;
-    std::shared_ptr<Mailbox<AnalysisRunner>> m_mailbox;
-    /// The cancel flag of the request in flight.
-    std::shared_ptr<std::atomic<bool>> m_cancelled;
-    std::optional<AnalysisRequest> m_pending;
-    bool m_busy = false;
+    JobRunner m_jobs;
 };
 
 } // namespace bs::gui

@@ -2,18 +2,17 @@
 /// Lays out graph models with Graphviz off the GUI thread (issue 7: "graphs are laid out by
 /// Graphviz in a worker thread ... layout never blocks typing"). viz::layout() holds the one
 /// Graphviz mutex itself (viz/Layout.h), so several layouters may run at once. The worker gets
-/// only the plain-data viz::Graph, never an engine handle. As with the AnalysisRunner, a newer
-/// request supersedes one that has not started, and only the newest result is delivered.
+/// only the plain-data viz::Graph, never an engine handle. Its JobRunner delivers only the newest
+/// request's layout; one that has not started is replaced.
 #pragma once
 
-#include "document/Mailbox.h"
+#include "document/JobRunner.h"
 #include "viz/Layout.h"
 
 #include <QObject>
 #include <QString>
 
 #include <memory>
-#include <optional>
 
 namespace bs::gui {
 
@@ -23,8 +22,8 @@ struct LaidOutGraph {
     viz::GraphLayout layout;
 };
 
-/// Lays out `graph` on the calling thread; the message of the UserError otherwise.
-std::shared_ptr<const LaidOutGraph> layOutGraph(viz::Graph graph, QString* errorMessage);
+/// Lays out `graph` on the calling thread; throws a UserError when Graphviz rejects it.
+std::shared_ptr<const LaidOutGraph> layOutGraph(viz::Graph graph);
 
 class GraphLayouter : public QObject {
     Q_OBJECT
@@ -34,7 +33,7 @@ public:
 
     /// Lays out `graph` in the background; a request still waiting is replaced.
     void request(viz::Graph graph);
-    bool isBusy() const { return m_busy; }
+    bool isBusy() const { return m_jobs.isBusy(); }
 
 Q_SIGNALS:
     /// The layout of the newest request.
@@ -43,12 +42,7 @@ Q_SIGNALS:
     void failed(const QString& message);
 
 private:
-    void launch(viz::Graph graph);
-    void onDone(std::shared_ptr<const LaidOutGraph> graph, const QString& error);
-
-    std::shared_ptr<Mailbox<GraphLayouter>> m_mailbox;
-    std::optional<viz::Graph> m_pending;
-    bool m_busy = false;
+    JobRunner m_jobs;
 };
 
 } // namespace bs::gui

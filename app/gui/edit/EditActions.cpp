@@ -1,5 +1,6 @@
 #include "edit/EditActions.h"
 
+#include "analysis/ScheduleFixes.h"
 #include "document/ScriptDocument.h"
 #include "edit/ScheduleEditor.h"
 #include "edit/StageDialog.h"
@@ -9,6 +10,8 @@
 #include <QInputDialog>
 #include <QMenu>
 #include <QUndoStack>
+
+#include <algorithm>
 
 namespace bs::gui {
 
@@ -144,6 +147,7 @@ EditActions::EditActions(ScheduleEditor *editor, QWidget *window)
     connect(document->selection(), &SelectionModel::changed, this, &EditActions::updateEnabled);
     connect(document, &ScriptDocument::analysisFinished, this, &EditActions::updateEnabled);
     connect(document, &ScriptDocument::busyChanged, this, &EditActions::updateEnabled);
+    connect(editor, &ScheduleEditor::checkingChanged, this, &EditActions::updateEnabled);
     updateEnabled();
 }
 
@@ -303,6 +307,108 @@ ScheduleEdit EditActions::sampleEdit(Entry entry) const {
     return edit;
 }
 
+namespace {
+
+/// The names of `stage`'s leaves, outermost first.
+std::vector<std::string> leafNames(const Stage &stage) {
+    std::vector<std::string> names;
+    for (const IterVar &leaf : stage->leafIterVars)
+        names.push_back(leaf->var.name());
+    return names;
+}
+
+/// The reorder that moves the leaf `from` to the place of the leaf `to`: the leaves between
+/// them (both included) with `from` taken out and put back at `to`'s index.
+ScheduleEdit moveLeaf(const std::string &stage, std::vector<std::string> leaves, size_t from,
+                      size_t to) {
+    const size_t lo = std::min(from, to);
+    const size_t hi = std::max(from, to);
+    std::vector<std::string> span(leaves.begin() + lo, leaves.begin() + hi + 1);
+    const std::string moved = span[from - lo];
+    span.erase(span.begin() + (from - lo));
+    span.insert(span.begin() + (to - lo), moved);
+    ScheduleEdit edit;
+    edit.kind = EditKind::Reorder;
+    edit.stage = stage;
+    edit.iterVar = span.front();
+    edit.moreIterVars.assign(span.begin() + 1, span.end());
+    return edit;
+}
+
+} // namespace
+
+std::optional<ScheduleEdit> dropEdit(const Program &program, const GraphDrop &drop,
+                                     QString *refusal) {
+    refusal->clear();
+    if (drop.stage.isEmpty() || !program.defined())
+        return std::nullopt;
+    ScheduleEdit edit;
+    edit.stage = drop.stage.toStdString();
+    if (drop.root) {
+        edit.kind = EditKind::ComputeRoot;
+        return edit;
+    }
+    if (drop.targetStage.isEmpty())
+        return std::nullopt;
+    if (drop.targetStage != drop.stage) {
+        if (drop.targetIterVar.isEmpty()) {
+            *refusal = QObject::tr("drop %1 on a loop of %2 to compute it there")
+                           .arg(drop.stage, drop.targetStage);
+            return std::nullopt;
+        }
+        edit.kind = EditKind::ComputeAt;
+        edit.targetStage = drop.targetStage.toStdString();
+        edit.targetIterVar = drop.targetIterVar.toStdString();
+        return edit;
+    }
+    // Within one stage: a loop onto another loop reorders them.
+    if (drop.iterVar.isEmpty() || drop.targetIterVar.isEmpty() ||
+        drop.iterVar == drop.targetIterVar)
+        return std::nullopt;
+    const Stage stage = stageNamed(program.schedule, edit.stage);
+    const std::vector<std::string> leaves = stage.defined() ? leafNames(stage) : std::vector<std::string>();
+    const auto from = std::find(leaves.begin(), leaves.end(), drop.iterVar.toStdString());
+    const auto to = std::find(leaves.begin(), leaves.end(), drop.targetIterVar.toStdString());
+    if (from == leaves.end() || to == leaves.end()) {
+        *refusal = QObject::tr("only loops reorder: '%1' is not a loop of %2 any more (it was "
+                               "split or fused)")
+                       .arg(from == leaves.end() ? drop.iterVar : drop.targetIterVar, drop.stage);
+        return std::nullopt;
+    }
+    return moveLeaf(edit.stage, leaves, size_t(from - leaves.begin()),
+                    size_t(to - leaves.begin()));
+}
+
+DropVerdict EditActions::judgeDrop(const GraphDrop &drop) {
+    const auto &analysis = m_editor->document()->analysis();
+    if (m_judged && m_judged->drop == drop && m_judged->analysis == analysis.get())
+        return m_judged->verdict;
+    DropVerdict verdict;
+    if (analysis) {
+        const std::optional<ScheduleEdit> edit = dropEdit(analysis->program, drop, &verdict.refusal);
+        if (edit) {
+            verdict.refusal = m_editor->blocker();
+            if (verdict.refusal.isEmpty())
+                verdict.refusal = QString::fromStdString(script::checkEdit(analysis->program, *edit));
+            if (verdict.refusal.isEmpty())
+                verdict.action = QString::fromStdString(edit->description());
+        }
+    }
+    m_judged = JudgedDrop{drop, analysis.get(), verdict};
+    return verdict;
+}
+
+void EditActions::drop(const GraphDrop &drop) {
+    const auto &analysis = m_editor->document()->analysis();
+    QString error;
+    const std::optional<ScheduleEdit> edit =
+        analysis ? dropEdit(analysis->program, drop, &error) : std::nullopt;
+    if (edit)
+        m_editor->apply(*edit, &error); // checks again: the script may have changed
+    else if (!error.isEmpty())
+        Q_EMIT m_editor->refused(error);
+}
+
 void EditActions::checkLegality() {
     updateEnabled();
     const auto &analysis = m_editor->document()->analysis();
@@ -430,8 +536,9 @@ void EditActions::triggerStage(StageEntry entry) {
         if (!added || !stillEditable())
             return;
         m_editor->applyScriptEdit(
-            [&added](const std::string &text, const std::string &file, const Program &program) {
-                return script::addStage(text, file, program, *added);
+            [added = *added](const std::string &text, const std::string &file,
+                             const Program &program) {
+                return script::addStage(text, file, program, added);
             },
             tr("add %1").arg(QString::fromStdString(added->name)), &error);
         return;
@@ -442,15 +549,18 @@ void EditActions::triggerStage(StageEntry entry) {
         if (!name || *name == stage || !stillEditable())
             return;
         m_editor->applyScriptEdit(
-            [&](const std::string &text, const std::string &file, const Program &program) {
-                return script::renameStage(text, file, program, stageName, name->toStdString());
+            [stageName, name = name->toStdString()](const std::string &text,
+                                                    const std::string &file,
+                                                    const Program &program) {
+                return script::renameStage(text, file, program, stageName, name);
             },
             tr("rename %1 to %2").arg(stage, *name), &error);
         return;
     }
     case StageEntry::Delete:
         m_editor->applyScriptEdit(
-            [&](const std::string &text, const std::string &file, const Program &program) {
+            [stageName](const std::string &text, const std::string &file,
+                        const Program &program) {
                 return script::deleteStage(text, file, program, stageName);
             },
             tr("delete %1").arg(stage), &error);

@@ -11,10 +11,16 @@
 /// When the menu opens, and in the context menu of a graph node, each edit is tried on a copy
 /// of the schedule (script::checkEdit): what is illegal on the selection is disabled, with the
 /// engine's reason as its tooltip.
+///
+/// Edits by dragging in the attach tree and the IterVar graph (GraphPanel::setDropHandler): a
+/// stage dropped on a loop of another stage is computed there, on ROOT at the root, and a loop
+/// dropped on another loop of its stage moves there. While dragging, the drop under the pointer
+/// is checked the same way, and the status bar says what it would do or why not.
 #pragma once
 
 #include "edit/ScheduleEdit.h"
 #include "script/edit/StageEdit.h"
+#include "views/GraphScene.h"
 
 #include <QObject>
 
@@ -74,6 +80,11 @@ public:
     void setPrompt(Prompt prompt) { m_prompt = std::move(prompt); }
     void setStagePrompt(StagePrompt prompt) { m_stagePrompt = std::move(prompt); }
 
+    /// What dropping as `drop` would do, checked on a copy of the schedule, or why it cannot.
+    DropVerdict judgeDrop(const GraphDrop &drop);
+    /// Makes the edit `drop` asks for (refused with the reason when it cannot be made).
+    void drop(const GraphDrop &drop);
+
     /// Enables the edits that apply to the kind of the current selection (cheap: no checks).
     void updateEnabled();
     /// Tries every enabled edit on a copy of the schedule: an illegal one is disabled with the
@@ -102,7 +113,23 @@ private:
     Prompt m_prompt;
     StagePrompt m_stagePrompt;
     QList<QAction *> m_stageActions;
+    /// The latest drop judged, for the Analysis judged on (a drag judges at every move).
+    struct JudgedDrop {
+        GraphDrop drop;
+        const void *analysis = nullptr;
+        DropVerdict verdict;
+    };
+    std::optional<JudgedDrop> m_judged;
 };
+
+/// The edit a drop in a graph asks for on `program`: a stage (dragged by its title, or by one
+/// of its loops onto another stage) dropped on a loop of another stage is `compute_at` there;
+/// on the attach tree's ROOT, `compute_root`; a loop dropped on another loop of its own stage
+/// takes that loop's place (`reorder` of the loops between them, the others keeping their
+/// order). nullopt when the drop names no edit: `refusal` then says what the drop could have
+/// meant, or stays empty when it means nothing (a drop on itself, on empty space).
+std::optional<ScheduleEdit> dropEdit(const Program &program, const GraphDrop &drop,
+                                     QString *refusal);
 
 /// The edit kind an entry makes.
 EditKind editKindOf(EditActions::Entry entry);

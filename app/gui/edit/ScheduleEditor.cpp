@@ -36,17 +36,22 @@ QString ScheduleEditor::blocker() const {
         return tr("the script has an error: fix it first");
     if (m_analysedText != m_document->textDocument()->toPlainText())
         return tr("the script changed since it was analysed");
+    if (isChecking())
+        return tr("the previous edit is still being checked");
     return QString();
 }
 
 bool ScheduleEditor::apply(const ScheduleEdit &edit, QString *error) {
     *error = blocker();
+    // What the program itself refuses is said at once, before the script runs again.
+    if (error->isEmpty())
+        *error = QString::fromStdString(script::checkEdit(m_document->analysis()->program, edit));
     if (!error->isEmpty()) {
         Q_EMIT refused(*error);
         return false;
     }
     return applyScriptEdit(
-        [&edit](const std::string &text, const std::string &fileName, const Program &program) {
+        [edit](const std::string &text, const std::string &fileName, const Program &program) {
             // The edited script is run once to check where the edit went.
             script::EditOptions options;
             options.run.timeout = std::chrono::seconds(30);
@@ -63,35 +68,55 @@ QString ScheduleEditor::stageBlocker() const {
         return tr("the script is still running");
     if (m_ranText != m_document->textDocument()->toPlainText())
         return tr("the script changed since it was analysed");
+    if (isChecking())
+        return tr("the previous edit is still being checked");
     return QString();
 }
 
-bool ScheduleEditor::applyScriptEdit(const ScriptEdit &edit, const QString &description,
+bool ScheduleEditor::applyScriptEdit(ScriptEdit edit, const QString &description,
                                      QString *error) {
+    if (isChecking()) {
+        *error = tr("the previous edit is still being checked");
+        Q_EMIT refused(*error);
+        return false;
+    }
+    error->clear();
     const QString before = m_document->textDocument()->toPlainText();
     // Only the current text's program names its lines: an older one (the last good analysis,
     // kept while the script fails before building anything) would point at the wrong ones.
-    static const Program kNoProgram;
     const auto &analysis = m_document->analysis();
-    const bool current = analysis && m_document->analysisIsCurrent();
-    script::EditResult result;
-    try {
-        result = edit(before.toStdString(), m_document->scriptName().toStdString(),
-                      current ? analysis->program : kNoProgram);
-    } catch (const std::exception &e) { // never into the Qt slot that called this
-        result.error = std::string("internal error: ") + e.what();
-    }
+    const Program program =
+        analysis && m_document->analysisIsCurrent() ? analysis->program : Program();
+    m_jobs.start<script::EditResult>(
+        [edit = std::move(edit), text = before.toStdString(),
+         fileName = m_document->scriptName().toStdString(),
+         program] { return edit(text, fileName, program); },
+        [this, before, description](JobOutcome<script::EditResult> outcome) {
+            script::EditResult result = outcome.value.value_or(script::EditResult());
+            if (!outcome.value)
+                result.error = outcome.error.toStdString();
+            onEditChecked(result, before, description);
+        });
+    Q_EMIT checkingChanged(true, description);
+    return true;
+}
+
+void ScheduleEditor::onEditChecked(const script::EditResult &result, const QString &before,
+                                   const QString &description) {
+    Q_EMIT checkingChanged(false, description);
+    QString error = QString::fromStdString(result.error);
     if (result.ok() && QString::fromStdString(result.script) == before)
-        result.error = "the script already does that";
-    *error = QString::fromStdString(result.error);
-    if (!result.ok()) {
-        Q_EMIT refused(*error);
-        return false;
+        error = tr("the script already does that");
+    // Typing while the edit was checked wins: the edit was made for the old text.
+    else if (result.ok() && m_document->textDocument()->toPlainText() != before)
+        error = tr("the script changed while the edit was checked: make it again");
+    if (!error.isEmpty()) {
+        Q_EMIT refused(error);
+        return;
     }
     m_stack->push(
         new ScriptHistoryCommand(this, description, QString::fromStdString(result.script)));
     Q_EMIT edited(description);
-    return true;
 }
 
 bool ScheduleEditor::beginComputeAt(const QString &stage, QString *error) {

@@ -8,10 +8,14 @@
 /// document re-analyses after each step, so the views follow.
 ///
 /// Edits are made only on an Analysis of the current text: while the script runs, or after it
-/// failed, they are refused with the reason. compute_at is a two-step edit: the stage first,
+/// failed, they are refused with the reason. An edit is checked by running the edited script
+/// (script/edit/ScheduleEdit.h), which takes as long as the script: that check is a job of its
+/// own (document/JobRunner.h), so the app stays responsive, and its result is applied only when
+/// the text is still the one it was made from. compute_at is a two-step edit: the stage first,
 /// then the target loop picked in any view (the shared selection).
 #pragma once
 
+#include "document/JobRunner.h"
 #include "edit/ScheduleEdit.h"
 
 #include <QObject>
@@ -35,11 +39,14 @@ public:
     ScriptDocument *document() const { return m_document; }
 
     /// Why no edit can be made now (empty when one can): no program, a failed or running
-    /// script, or an Analysis older than the text.
+    /// script, an Analysis older than the text, or an edit still being checked.
     QString blocker() const;
-    /// Writes `edit` and pushes it; false with `error` set when it is refused (the script is
-    /// then unchanged).
+    /// Starts writing `edit`: false with `error` set when it is refused at once (illegal here,
+    /// or blocked); otherwise `edited` (the edit is pushed) or `refused` follows when its check
+    /// ends. The script is unchanged until then, and also when it is refused.
     bool apply(const ScheduleEdit &edit, QString *error);
+    /// An edit is being checked.
+    bool isChecking() const { return m_jobs.isBusy(); }
 
     /// An edit of the script as a whole (script/edit/StageEdit.h): (text, file name, program)
     /// -> the edited text or why not.
@@ -48,8 +55,9 @@ public:
     /// Why no stage can be added, renamed or deleted now (empty when it can): a script that
     /// defines no schedule yet is fine, one still running or changed since its run is not.
     QString stageBlocker() const;
-    /// Makes `edit` and pushes it as `description`; false with `error` set when refused.
-    bool applyScriptEdit(const ScriptEdit &edit, const QString &description, QString *error);
+    /// Starts making `edit` (on a worker; it must own what it captures) and pushes it as
+    /// `description` when it succeeds; as apply().
+    bool applyScriptEdit(ScriptEdit edit, const QString &description, QString *error);
 
     /// Starts compute_at for `stage`: the next IterVar selected (of another stage) is its
     /// target. False with `error` set when no edit can be made now.
@@ -70,6 +78,8 @@ Q_SIGNALS:
     void edited(const QString &description);
     /// An edit was refused; the message says why.
     void refused(const QString &message);
+    /// An edit is being checked (`description`), or none any more.
+    void checkingChanged(bool checking, const QString &description);
     /// compute_at started or stopped waiting for its target loop.
     void pickingChanged(bool picking);
 
@@ -79,6 +89,8 @@ private:
     void onDocumentLevelAdded();
     /// Runs `change` on the document as a step of this class (not typing).
     void changeDocument(const std::function<void()> &change);
+    void onEditChecked(const script::EditResult &result, const QString &before,
+                       const QString &description);
 
     ScriptDocument *m_document;
     QUndoStack *m_stack;
@@ -88,6 +100,7 @@ private:
     QString m_ranText;
     bool m_changing = false;
     QString m_pickingFor; ///< the stage waiting for its compute_at target
+    JobRunner m_jobs;     ///< the check of the edit being made
 };
 
 /// One level of the script's history: a run of typing, or a schedule edit. The first redo of

@@ -8,6 +8,7 @@
 #include "panels/EditorPanel.h"
 #include "panels/GraphPanel.h"
 #include "panels/RunPanel.h"
+#include "views/HintTableView.h"
 #include "views/ScriptEditor.h"
 
 #include <QDockWidget>
@@ -63,6 +64,12 @@ void ScheduleTools::wire() {
             [this](const QString &what) { showMessage(tr("Edit: %1").arg(what)); });
     connect(m_editor, &ScheduleEditor::refused, this,
             [this](const QString &why) { showMessage(tr("Cannot edit: %1").arg(why)); });
+    // The check runs the edited script: say what is happening until it ends.
+    connect(m_editor, &ScheduleEditor::checkingChanged, this,
+            [this](bool checking, const QString &what) {
+                if (checking)
+                    m_window->statusBar()->showMessage(tr("Checking the edit: %1…").arg(what));
+            });
     connect(m_editor, &ScheduleEditor::pickingChanged, this, [this, selection](bool picking) {
         if (picking)
             m_window->statusBar()->showMessage(
@@ -77,6 +84,26 @@ void ScheduleTools::wire() {
     for (GraphPanel *graph : m_window->graphPanels())
         connect(graph, &GraphPanel::contextMenuRequested, m_actions,
                 &EditActions::popupContextMenu);
+    // Right-clicking a table row about a stage or loop offers its edits too.
+    for (HintTableView *table : m_window->findChildren<HintTableView *>())
+        connect(table, &HintTableView::objectMenuRequested, this,
+                [this, selection](const QString &stage, const QString &iterVar,
+                                  const QPoint &globalPos) {
+                    selection->select(stage, iterVar);
+                    m_actions->popupContextMenu(globalPos);
+                });
+    // Dragging edits where the loops are drawn: compute_at/compute_root in the attach tree,
+    // reorder there and in the IterVar graph.
+    for (GraphPanel *graph : {m_window->attachTree(), m_window->iterVarGraph()}) {
+        graph->setDropHandler([this](const GraphDrop &drop) { return m_actions->judgeDrop(drop); });
+        connect(graph, &GraphPanel::dropRequested, m_actions, &EditActions::drop);
+        connect(graph, &GraphPanel::dragFeedback, this, [this](const QString &text) {
+            if (text.isEmpty())
+                m_window->statusBar()->clearMessage();
+            else
+                m_window->statusBar()->showMessage(text);
+        });
+    }
 }
 
 void ScheduleTools::onAnalysisChanged() {

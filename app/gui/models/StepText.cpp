@@ -3,10 +3,16 @@
 #include "ir/Printer.h"
 #include "models/StepOutline.h"
 #include "models/TraceRows.h"
+#include "views/Theme.h"
 
 namespace bs::gui {
 
 namespace {
+
+/// The style attribute of secondary text, in the theme's caption grey.
+QString captionStyle() {
+    return QStringLiteral("style=\"color:%1\"").arg(theme::captionInk().name());
+}
 
 /// At most this many steps in one derivation tooltip.
 constexpr int kDerivationSteps = 10;
@@ -42,8 +48,8 @@ QString linkList(const BoundSteps &steps, const QList<int> &ids) {
 QString valueRows(const QString &caption, const std::vector<StepValue> &values) {
     QString rows;
     for (size_t n = 0; n < values.size(); ++n) {
-        rows += QStringLiteral("<tr><td style=\"color:#6a717b\">%1</td><td>%2</td><td>= %3</td>"
-                               "</tr>")
+        rows += QStringLiteral("<tr><td %1>").arg(captionStyle()) +
+                QStringLiteral("%1</td><td>%2</td><td>= %3</td></tr>")
                     .arg(n == 0 ? caption : QString(), code(qstr(values[n].name)),
                          code(stepValueText(values[n])));
     }
@@ -72,9 +78,11 @@ void appendDerivation(const BoundSteps &steps, int id, int level, int depth, QSe
         return;
     shown.insert(id);
     const BoundStep &step = steps.at(id);
-    html += QStringLiteral("<p style=\"margin-left:%1px; margin-top:%2px\">%3<b>step %4 · %5</b> "
-                           "<span style=\"color:#6a717b\">%6</span><br>%7</p>")
-                .arg(level * 16)
+    const QString line =
+        QStringLiteral("<p style=\"margin-left:%1px; margin-top:%2px\">%3<b>step %4 · %5</b> "
+                       "<span ") +
+        captionStyle() + QStringLiteral(">%6</span><br>%7</p>");
+    html += line.arg(level * 16)
                 .arg(level == 0 ? 0 : 4)
                 .arg(level == 0 ? QString() : QStringLiteral("← "))
                 .arg(id)
@@ -120,13 +128,13 @@ QString stepDetailsHtml(const Analysis &analysis, int id) {
     if (!steps || id < 0 || id >= int(steps->size()))
         return QString();
     const BoundStep &step = steps->at(id);
-    QString html = QStringLiteral("<p style=\"margin-bottom:2px\"><b>Step %1 of %2 · %3</b> "
-                                  "<span style=\"color:#6a717b\">(%4)</span></p>")
-                       .arg(id)
-                       .arg(steps->size() - 1)
-                       .arg(phaseName(step), escaped(step.rule));
-    html += QStringLiteral("<p style=\"color:#4a505a; margin-top:0\">%1</p>")
-                .arg(whereLine(analysis, step));
+    const QString title = QStringLiteral("<p style=\"margin-bottom:2px\"><b>Step %1 of %2 · %3</b> "
+                                         "<span ") +
+                          captionStyle() + QStringLiteral(">(%4)</span></p>");
+    QString html =
+        title.arg(id).arg(steps->size() - 1).arg(phaseName(step), escaped(step.rule));
+    html += QStringLiteral("<p style=\"color:%1; margin-top:0\">").arg(theme::captionInk().name()) +
+            whereLine(analysis, step) + QStringLiteral("</p>");
     html += QStringLiteral("<p>%1</p>").arg(escaped(step.text));
     if (!step.inputs.empty() || !step.outputs.empty())
         html += QStringLiteral("<table cellspacing=\"0\" cellpadding=\"2\">%1%2</table>")

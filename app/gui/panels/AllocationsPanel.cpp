@@ -1,6 +1,5 @@
 #include "panels/AllocationsPanel.h"
 
-#include "document/Mailbox.h"
 #include "models/TraceRows.h"
 #include "panels/TableViews.h"
 
@@ -11,7 +10,6 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <thread>
 
 namespace bs::gui {
 
@@ -149,15 +147,8 @@ QString allocationDetails(const BufferReport &buffer) {
     return lines.join(QLatin1Char('\n'));
 }
 
-/// What the worker hands back.
-struct AllocationsPanel::Result {
-    std::shared_ptr<const AllocReport> report;
-    QString error;
-};
-
 AllocationsPanel::AllocationsPanel(QWidget *parent)
-    : QWidget(parent), m_mailbox(std::make_shared<Mailbox<AllocationsPanel>>(this)),
-      m_model(new StringTableModel(allocationHeaders(), this)), m_status(new QLabel(this)),
+    : QWidget(parent), m_model(new StringTableModel(allocationHeaders(), this)), m_status(new QLabel(this)),
       m_details(new QPlainTextEdit(this)) {
     m_view = createTableView(m_model, this);
     m_view->setObjectName(QStringLiteral("allocationsTable"));
@@ -185,12 +176,10 @@ AllocationsPanel::AllocationsPanel(QWidget *parent)
             });
 }
 
-AllocationsPanel::~AllocationsPanel() {
-    m_mailbox->close();
-}
+AllocationsPanel::~AllocationsPanel() = default;
 
 void AllocationsPanel::clearReport(const QString &status, const QString &emptyText) {
-    ++m_generation;
+    m_jobs.discard();
     m_computing = false;
     m_schedule = Schedule();
     m_report.reset();
@@ -215,37 +204,29 @@ void AllocationsPanel::setAnalysis(const std::shared_ptr<const Analysis> &analys
     m_computing = true;
     m_status->setText(tr("Computing the allocation report…"));
     m_view->setEmptyText(tr("Computing…"));
-    const quint64 generation = ++m_generation;
     AllocReportOptions options;
     options.args = program.args;
     options.rules = m_rules;
-    // A detached thread, as AnalysisRunner's: the interpreter run of a big program must never
-    // make the app wait on exit; a superseded result is dropped by its generation.
-    std::thread([mailbox = m_mailbox, schedule = program.schedule, options, generation] {
-        auto result = std::make_shared<Result>();
-        try {
-            result->report = std::make_shared<AllocReport>(allocReport(schedule, options));
-        } catch (const UserError &e) {
-            result->error = QString::fromStdString(e.diagnostic().message);
-        } catch (const std::exception &e) {
-            result->error = QStringLiteral("internal error: %1").arg(QString::fromUtf8(e.what()));
-        }
-        mailbox->post(
-            [generation, result](AllocationsPanel *panel) { panel->onResult(generation, result); });
-    }).detach();
+    // The interpreter run of a big program stops at its next cancellation point when a newer
+    // analysis supersedes it.
+    m_jobs.start<std::shared_ptr<const AllocReport>>(
+        [schedule = program.schedule, options] {
+            return std::make_shared<const AllocReport>(allocReport(schedule, options));
+        },
+        [this](JobOutcome<std::shared_ptr<const AllocReport>> outcome) {
+            onResult(std::move(outcome));
+        });
 }
 
-void AllocationsPanel::onResult(quint64 generation, const std::shared_ptr<Result> &result) {
-    if (generation != m_generation)
-        return;
+void AllocationsPanel::onResult(JobOutcome<std::shared_ptr<const AllocReport>> outcome) {
     m_computing = false;
-    m_report = result->report;
+    m_report = outcome.value ? *outcome.value : nullptr;
     m_updating = true;
     m_model->setRows(m_report ? allocationRows(*m_report) : QList<TableRow>());
     m_updating = false;
     if (!m_report) {
         m_schedule = Schedule(); // retried on the next analysis
-        m_status->setText(tr("No allocation report: %1").arg(result->error));
+        m_status->setText(tr("No allocation report: %1").arg(outcome.error));
         m_view->setEmptyText(tr("No allocation report (see above)."));
     } else {
         m_status->setText(summaryText(*m_report));

@@ -12,6 +12,8 @@
 #include "analysis/Analysis.h"
 #include "models/StringTableModel.h"
 
+#include "document/JobRunner.h"
+
 #include <QWidget>
 
 #include <memory>
@@ -22,7 +24,6 @@ class QPlainTextEdit;
 namespace bs::gui {
 
 class HintTableView;
-template <class Receiver> class Mailbox;
 
 /// The table's headers and one row per buffer (widget-free, for the panel and its tests).
 QStringList allocationHeaders();
@@ -58,14 +59,12 @@ Q_SIGNALS:
     void stageChosen(const QString &stage);
 
 private:
-    struct Result;
-    void onResult(quint64 generation, const std::shared_ptr<Result> &result);
+    void onResult(JobOutcome<std::shared_ptr<const AllocReport>> outcome);
     /// Shows no report, with `status` above the table and `emptyText` in it.
     void clearReport(const QString &status, const QString &emptyText);
     void showDetails(const QString &stage);
 
-    std::shared_ptr<Mailbox<AllocationsPanel>> m_mailbox;
-    quint64 m_generation = 0;
+    JobRunner m_jobs;
     bool m_computing = false;
     BoundRules m_rules = BoundRules::Tvm;
     Schedule m_schedule; ///< the program the report is (being) computed for

@@ -1,6 +1,5 @@
 #include "panels/CodePanel.h"
 
-#include "document/Mailbox.h"
 #include "models/TraceRows.h"
 #include "views/Highlighters.h"
 
@@ -11,8 +10,6 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QVBoxLayout>
-
-#include <thread>
 
 namespace bs::gui {
 
@@ -51,8 +48,7 @@ GeneratedCode generateCode(const Analysis& analysis) {
 }
 
 CodePanel::CodePanel(QWidget* parent)
-    : QWidget(parent), m_mailbox(std::make_shared<Mailbox<CodePanel>>(this)),
-      m_caption(new QLabel(this)), m_text(new QPlainTextEdit(this)) {
+    : QWidget(parent), m_caption(new QLabel(this)), m_text(new QPlainTextEdit(this)) {
     m_caption->setWordWrap(true);
     m_caption->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_text->setReadOnly(true);
@@ -70,21 +66,19 @@ CodePanel::CodePanel(QWidget* parent)
     layout->addWidget(m_text, 1);
 }
 
-CodePanel::~CodePanel() {
-    m_mailbox->close();
-}
+CodePanel::~CodePanel() = default;
 
 void CodePanel::setAnalysis(std::shared_ptr<const Analysis> analysis) {
     m_analysis = std::move(analysis);
     m_stale = true;
-    ++m_generation;
+    m_jobs.discard();
     if (isVisible())
         regenerateLater();
 }
 
 const GeneratedCode& CodePanel::code() {
     if (m_stale) {
-        ++m_generation; // a worker's result would only repeat this one
+        m_jobs.discard(); // a job's result would only repeat this one
         display(m_analysis ? generateCode(*m_analysis)
                         : GeneratedCode{{}, {}, {}, tr("No analysis yet.")});
     }
@@ -102,15 +96,12 @@ void CodePanel::regenerateLater() {
         display(GeneratedCode{{}, {}, {}, tr("No analysis yet.")});
         return;
     }
-    // A detached thread, as the Allocations panel's: the Analysis it holds is immutable and
-    // shared, and a result for a superseded analysis is dropped by its generation.
-    std::thread([mailbox = m_mailbox, analysis = m_analysis, generation = m_generation] {
-        auto code = std::make_shared<GeneratedCode>(generateCode(*analysis));
-        mailbox->post([generation, code](CodePanel* panel) {
-            if (generation == panel->m_generation && panel->m_stale)
-                panel->display(std::move(*code));
-        });
-    }).detach();
+    // The Analysis the job holds is immutable and shared; generateCode never throws.
+    m_jobs.start<GeneratedCode>([analysis = m_analysis] { return generateCode(*analysis); },
+                                [this](JobOutcome<GeneratedCode> outcome) {
+                                    if (outcome.value && m_stale)
+                                        display(std::move(*outcome.value));
+                                });
 }
 
 void CodePanel::display(GeneratedCode code) {
@@ -120,8 +111,8 @@ void CodePanel::display(GeneratedCode code) {
                            ? m_code.message
                            : tr("%1 of the lowered function").arg(m_code.language));
     // Without code the message is the content: full colour, not a grey caption.
-    m_caption->setStyleSheet(m_code.language.isEmpty() ? QString()
-                                                       : QStringLiteral("color: #4a505a;"));
+    m_caption->setForegroundRole(m_code.language.isEmpty() ? QPalette::WindowText
+                                                           : QPalette::PlaceholderText);
     m_text->setPlainText(m_code.text);
     Q_EMIT codeShown();
 }

@@ -8,6 +8,8 @@
 
 #include "analysis/Analysis.h"
 
+#include "document/JobRunner.h"
+
 #include <QWidget>
 
 #include <memory>
@@ -26,8 +28,6 @@ struct GeneratedCode {
 
 /// Generates the code of `analysis` (never throws: the engine's message becomes `message`).
 GeneratedCode generateCode(const Analysis& analysis);
-
-template <class Receiver> class Mailbox;
 
 class CodePanel : public QWidget {
     Q_OBJECT
@@ -54,11 +54,9 @@ private:
     void regenerateLater();
     void display(GeneratedCode code);
 
-    std::shared_ptr<Mailbox<CodePanel>> m_mailbox;
     std::shared_ptr<const Analysis> m_analysis;
     bool m_stale = true;
-    /// Counts the analyses: a worker's result for an older one is dropped.
-    quint64 m_generation = 0;
+    JobRunner m_jobs;
     GeneratedCode m_code;
     QLabel* m_caption;
     QPlainTextEdit* m_text;

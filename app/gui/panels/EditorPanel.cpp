@@ -2,6 +2,7 @@
 
 #include "views/Highlighters.h"
 #include "views/ScriptEditor.h"
+#include "views/Theme.h"
 
 #include <QFileInfo>
 #include <QLabel>
@@ -17,9 +18,16 @@ EditorPanel::EditorPanel(QTextDocument* document, QWidget* parent)
     m_banner->setObjectName(QStringLiteral("problemBanner"));
     m_banner->setWordWrap(true);
     m_banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_banner->setStyleSheet(QStringLiteral(
-        "QLabel#problemBanner { background: #fdecea; color: #8a1c1c; border-top: 1px solid "
-        "#f0b8b4; padding: 6px 10px; }"));
+    auto styleBanner = [this] {
+        m_banner->setStyleSheet(
+            QStringLiteral("QLabel#problemBanner { background: %1; color: %2; border-top: 1px "
+                           "solid %3; padding: 6px 10px; }")
+                .arg(theme::tint(QColor(0xfd, 0xec, 0xea)).name(),
+                     theme::ink(QColor(0x8a, 0x1c, 0x1c)).name(),
+                     theme::tint(QColor(0xf0, 0xb8, 0xb4)).name()));
+    };
+    styleBanner();
+    connect(theme::notifier(), &theme::Notifier::changed, m_banner, styleBanner);
     m_banner->hide();
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

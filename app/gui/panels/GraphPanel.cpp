@@ -5,6 +5,7 @@
 #include "models/GraphModels.h"
 #include "views/GraphScene.h"
 #include "views/GraphView.h"
+#include "views/Theme.h"
 #include "viz/Dot.h"
 #include "viz/GraphExport.h"
 
@@ -22,7 +23,7 @@ GraphPanel::GraphPanel(viz::GraphKind kind, QWidget* parent)
     setObjectName(QStringLiteral("graphPanel_") + QString::fromLatin1(viz::graphKindName(kind)));
     m_caption->setTextFormat(Qt::PlainText);
     m_caption->setWordWrap(true);
-    m_caption->setStyleSheet(QStringLiteral("color: #4a505a;"));
+    theme::useCaptionInk(m_caption);
     auto button = [this](const QString& text, const QString& tip, auto slot) {
         auto* b = new QToolButton(this);
         b->setText(text);
@@ -55,7 +56,44 @@ GraphPanel::GraphPanel(viz::GraphKind kind, QWidget* parent)
         if (!names.stage.isEmpty())
             Q_EMIT objectChosen(names.stage, names.iterVar);
     });
+    connect(m_scene, &GraphScene::dragFeedback, this, &GraphPanel::dragFeedback);
+    connect(m_scene, &GraphScene::dropped, this,
+            [this](const viz::ObjectRef& source, const DropSite& site) {
+                if (const std::optional<GraphDrop> drop = dropOf(source, site))
+                    Q_EMIT dropRequested(*drop);
+            });
     showMessage(tr("No analysis yet."));
+}
+
+void GraphPanel::setDropHandler(DropHandler handler) {
+    m_dropHandler = std::move(handler);
+    if (!m_dropHandler) {
+        m_scene->setDropJudge(nullptr);
+        return;
+    }
+    m_scene->setDropJudge([this](const viz::ObjectRef& source, const DropSite& site) {
+        const std::optional<GraphDrop> drop = dropOf(source, site);
+        if (!drop)
+            return DropVerdict{QString(), tr("the graph is being redrawn")};
+        return m_dropHandler(*drop);
+    });
+}
+
+std::optional<GraphDrop> GraphPanel::dropOf(const viz::ObjectRef& source,
+                                            const DropSite& site) const {
+    if (!m_analysis || m_waiting)
+        return std::nullopt;
+    const ObjectNames from = objectNamesOf(*m_analysis, source);
+    GraphDrop drop;
+    drop.stage = from.stage;
+    drop.iterVar = from.iterVar;
+    drop.root = site.root;
+    if (!site.root) {
+        const ObjectNames to = objectNamesOf(*m_analysis, site.ref);
+        drop.targetStage = to.stage;
+        drop.targetIterVar = to.iterVar;
+    }
+    return drop;
 }
 
 void GraphPanel::setAnalysis(std::shared_ptr<const Analysis> analysis) {

@@ -15,10 +15,12 @@
 
 #include "analysis/Analysis.h"
 #include "models/StepFocus.h"
+#include "views/GraphScene.h"
 #include "viz/GraphModel.h"
 
 #include <QWidget>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -27,7 +29,6 @@ class QLabel;
 namespace bs::gui {
 
 class GraphLayouter;
-class GraphScene;
 class GraphView;
 struct LaidOutGraph;
 
@@ -59,6 +60,11 @@ public:
     /// The caption above the drawing: the graph's name, or why there is none.
     QString caption() const;
 
+    /// Judges drags of this graph's nodes and rows (null, the default: nothing can be dragged);
+    /// a drop whose verdict is an action is then requested by dropRequested.
+    using DropHandler = std::function<DropVerdict(const GraphDrop&)>;
+    void setDropHandler(DropHandler handler);
+
     /// Writes the graph shown: DOT (`.dot`, the model's DOT text), SVG (`.svg`, rendered by
     /// Graphviz) or PNG (anything else, the drawing at twice its size). Atomic; false with
     /// `errorMessage` set on failure.
@@ -73,6 +79,10 @@ Q_SIGNALS:
     void exportRequested();
     /// The user right-clicked the node chosen last (objectChosen came first).
     void contextMenuRequested(const QPoint& screenPos);
+    /// The user dropped a node or row on another one (setDropHandler judged it an action).
+    void dropRequested(const bs::gui::GraphDrop& drop);
+    /// While dragging: what dropping at the pointer would do, or why not (empty: nothing).
+    void dragFeedback(const QString& text);
 
 private:
     void rebuild();
@@ -82,6 +92,9 @@ private:
     void applySelection();
     bool hasStepFocus() const;
     void updateCaption();
+    /// `source` dropped on `site` in names; nullopt while the graph drawn is not the latest
+    /// analysis's (its objects would be misnamed).
+    std::optional<GraphDrop> dropOf(const viz::ObjectRef& source, const DropSite& site) const;
 
     viz::GraphKind m_kind;
     GraphScene* m_scene;
@@ -95,6 +108,7 @@ private:
     /// The DOT text of the model last sent to the layouter (skips identical relayouts).
     std::string m_requestedDot;
     bool m_waiting = false;
+    DropHandler m_dropHandler;
 };
 
 } // namespace bs::gui

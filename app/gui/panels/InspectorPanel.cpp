@@ -3,6 +3,7 @@
 #include "models/StringTableModel.h"
 #include "models/TraceRows.h"
 #include "panels/TableViews.h"
+#include "views/Theme.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -147,8 +148,9 @@ void InspectorPanel::refresh() {
     const StageSummary summary = m_analysis ? summarizeStage(*m_analysis, m_stage) : StageSummary{};
     // Without a stage, the place of its kind tells the user how to choose one.
     m_kind->setText(summary.found ? QStringLiteral("<i>%1</i>").arg(summary.kind)
-                                  : tr("<span style='color:#6a6f78'>select a stage here, in the "
-                                       "Stage DAG or in the Bounds table</span>"));
+                                  : tr("<span style='color:%1'>select a stage here, in the "
+                                       "Stage DAG or in the Bounds table</span>")
+                                        .arg(theme::captionInk().name()));
     m_visit->setText(trace ? tr("%1 of %2 (InferBound visits outputs first)")
                                  .arg(summary.visitIndex + 1)
                                  .arg(summary.visitCount)

@@ -2,11 +2,12 @@
 
 #include "ir/Printer.h"
 #include "models/GraphModels.h"
-#include "models/TraceRows.h"
 #include "models/StepOutline.h"
 #include "models/StepText.h"
+#include "models/TraceRows.h"
 #include "views/Highlighters.h"
 #include "views/IrView.h"
+#include "views/Theme.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -116,9 +117,12 @@ IrPanel::IrPanel(QWidget* parent)
         if (!steps)
             return QString();
         return derivationHtml(*steps, step) +
-               tr("<p style=\"color:#6a717b\">Click the number to step there.</p>");
+               tr("<p style=\"color:%1\">Click the number to step there.</p>")
+                   .arg(theme::captionInk().name());
     });
     new IrHighlighter(m_text->document());
+    connect(theme::notifier(), &theme::Notifier::changed, this,
+            [this] { highlightSelection(false); });
     connect(m_text, &QPlainTextEdit::cursorPositionChanged, this, [this] {
         if (!m_updating)
             chooseLine(m_text->textCursor().blockNumber());
@@ -265,7 +269,7 @@ void IrPanel::highlightSelection(bool scroll) {
         if (!tint.isValid())
             continue;
         QTextEdit::ExtraSelection s;
-        s.format.setBackground(tint);
+        s.format.setBackground(theme::tint(tint));
         s.format.setProperty(QTextFormat::FullWidthSelection, true);
         s.cursor = QTextCursor(block);
         selections << s;

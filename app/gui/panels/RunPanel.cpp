@@ -1,9 +1,7 @@
 #include "panels/RunPanel.h"
 
-#include "document/Mailbox.h"
 #include "models/TraceRows.h"
 #include "panels/TableViews.h"
-#include "support/Cancellation.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -15,7 +13,6 @@
 #include <QVBoxLayout>
 
 #include <cmath>
-#include <thread>
 
 namespace bs::gui {
 
@@ -102,16 +99,8 @@ TableRow runRow(const QString &program, const RunReport &report, int runs,
     return row;
 }
 
-struct RunPanel::Outcome {
-    RunTarget target = RunTarget::Cpu;
-    QString program; ///< the script that was run (the Program column)
-    std::optional<RunReport> report;
-    QString error;
-};
-
 RunPanel::RunPanel(QWidget *parent)
-    : QWidget(parent), m_mailbox(std::make_shared<Mailbox<RunPanel>>(this)),
-      m_target(new QComboBox(this)), m_repeat(new QSpinBox(this)),
+    : QWidget(parent), m_target(new QComboBox(this)), m_repeat(new QSpinBox(this)),
       m_runButton(new QPushButton(tr("&Run"), this)),
       m_checkButton(new QPushButton(tr("&Check"), this)),
       m_baselineButton(new QPushButton(tr("Save &Baseline"), this)),
@@ -173,9 +162,7 @@ RunPanel::RunPanel(QWidget *parent)
     updateButtons();
 }
 
-RunPanel::~RunPanel() {
-    m_mailbox->close();
-}
+RunPanel::~RunPanel() = default;
 
 void RunPanel::setAnalysis(const std::shared_ptr<const Analysis> &analysis) {
     m_analysis = analysis && analysis->ok() ? analysis : nullptr;
@@ -258,47 +245,33 @@ bool RunPanel::run(bool check) {
     request.lowerOptions.keepTrivialLoops = m_analysis->options.keepTrivialLoops;
     m_running = true;
     updateButtons();
-    m_status->setText(
-        tr("%1 on %2…").arg(check ? tr("Checking") : tr("Running"), targetLabel(request.target)));
-    m_cancelled = std::make_shared<std::atomic<bool>>(false);
-    // Progress: `run 3 of 10` in the status as the runs end.
     const QString doing =
         tr("%1 on %2").arg(check ? tr("Checking") : tr("Running"), targetLabel(request.target));
-    request.progress = [mailbox = m_mailbox, doing](int done, int total) {
-        mailbox->post([doing, done, total](RunPanel *panel) {
-            if (panel->m_running)
-                panel->m_status->setText(tr("%1: run %2 of %3…").arg(doing).arg(done).arg(total));
+    m_status->setText(doing + QStringLiteral("…"));
+    // Progress: `run 3 of 10` in the status as the runs end.
+    request.progress = [toGui = m_jobs.guiThread(), this, doing](int done, int total) {
+        toGui([this, doing, done, total] {
+            if (m_running)
+                m_status->setText(tr("%1: run %2 of %3…").arg(doing).arg(done).arg(total));
         });
     };
-    // The Analysis is shared and immutable: the worker keeps it alive while it runs.
-    std::thread([mailbox = m_mailbox, analysis = m_analysis, request, cancelled = m_cancelled,
-                 program = m_scriptName.isEmpty() ? tr("untitled") : m_scriptName] {
-        auto outcome = std::make_shared<Outcome>();
-        CancellationScope scope(cancelled.get());
-        try {
-            outcome->report = runKernel(*analysis->lowered, request);
-        } catch (const Cancelled &) {
-            outcome->error = tr("cancelled");
-        } catch (const UserError &e) {
-            outcome->error = QString::fromStdString(e.diagnostic().message);
-        } catch (const std::exception &e) {
-            outcome->error = QStringLiteral("internal error: %1").arg(QString::fromUtf8(e.what()));
-        }
-        outcome->target = request.target;
-        outcome->program = program;
-        mailbox->post(
-            [outcome, runs = request.repeat](RunPanel *panel) { panel->onOutcome(outcome, runs); });
-    }).detach();
+    // The Analysis is shared and immutable: the job keeps it alive while it runs.
+    const QString program = m_scriptName.isEmpty() ? tr("untitled") : m_scriptName;
+    m_jobs.start<RunReport>(
+        [analysis = m_analysis, request] { return runKernel(*analysis->lowered, request); },
+        [this, program, target = request.target, runs = request.repeat](
+            JobOutcome<RunReport> outcome) { onOutcome(std::move(outcome), program, target, runs); });
     return true;
 }
 
-void RunPanel::onOutcome(const std::shared_ptr<Outcome> &outcome, int runs) {
+void RunPanel::onOutcome(JobOutcome<RunReport> outcome, const QString &program, RunTarget target,
+                         int runs) {
     m_running = false;
-    m_lastError = outcome->error;
-    if (outcome->report) {
-        m_lastReport = outcome->report;
+    m_lastError = outcome.cancelled ? tr("cancelled") : outcome.error;
+    if (outcome.value) {
+        m_lastReport = std::move(outcome.value);
         const std::optional<double> base = baselineFor(m_lastReport->target);
-        m_rows.prepend(runRow(outcome->program, *m_lastReport, runs, base));
+        m_rows.prepend(runRow(program, *m_lastReport, runs, base));
         m_model->setRows(m_rows);
         // Emulated times are the interpreter's, not a GPU's: say so where they are read.
         const QString where = m_lastReport->target == RunTarget::Emulate
@@ -313,18 +286,17 @@ void RunPanel::onOutcome(const std::shared_ptr<Outcome> &outcome, int runs) {
                           : tr(", WRONG: %1").arg(qstr(m_lastReport->checkDetail));
         m_status->setText(status);
     } else {
-        m_status->setText(outcome->error == tr("cancelled")
-                              ? tr("Run on %1 cancelled").arg(targetLabel(outcome->target))
-                              : tr("Cannot run on %1: %2")
-                                    .arg(targetLabel(outcome->target), outcome->error));
+        m_status->setText(outcome.cancelled
+                              ? tr("Run on %1 cancelled").arg(targetLabel(target))
+                              : tr("Cannot run on %1: %2").arg(targetLabel(target), outcome.error));
     }
     updateButtons();
     Q_EMIT runFinished();
 }
 
 void RunPanel::cancel() {
-    if (m_running && m_cancelled)
-        *m_cancelled = true;
+    if (m_running)
+        m_jobs.cancel();
 }
 
 void RunPanel::updateButtons() {

@@ -16,9 +16,10 @@
 #include "models/StringTableModel.h"
 #include "run/RunKernel.h"
 
+#include "document/JobRunner.h"
+
 #include <QWidget>
 
-#include <atomic>
 #include <memory>
 #include <optional>
 
@@ -30,7 +31,6 @@ class QSpinBox;
 namespace bs::gui {
 
 class HintTableView;
-template <class Receiver> class Mailbox;
 
 /// The table's headers and the row of one result (widget-free, for the panel and its tests).
 QStringList runHeaders();
@@ -84,8 +84,9 @@ Q_SIGNALS:
     void runFinished();
 
 private:
-    struct Outcome;
-    void onOutcome(const std::shared_ptr<Outcome> &outcome, int runs);
+    /// A run's report, or why it has none, for `program` on `target`.
+    void onOutcome(JobOutcome<RunReport> outcome, const QString &program, RunTarget target,
+                   int runs);
     void updateButtons();
     /// Enables the targets that fit the schedule and moves off one that does not.
     void updateTargets();
@@ -94,7 +95,7 @@ private:
     QString baselineKey(RunTarget target) const;
     std::optional<double> baselineFor(RunTarget target) const;
 
-    std::shared_ptr<Mailbox<RunPanel>> m_mailbox;
+    JobRunner m_jobs;
     std::shared_ptr<const Analysis> m_analysis;
     QString m_scriptName;
     bool m_running = false;
@@ -113,8 +114,6 @@ private:
     QPushButton *m_checkButton;
     QPushButton *m_baselineButton;
     QPushButton *m_cancelButton;
-    /// The running run's cancellation flag (support/Cancellation.h).
-    std::shared_ptr<std::atomic<bool>> m_cancelled;
     QLabel *m_status;
     StringTableModel *m_model;
     HintTableView *m_view;

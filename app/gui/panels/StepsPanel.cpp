@@ -3,6 +3,7 @@
 #include "models/StepText.h"
 #include "models/StepTreeModel.h"
 #include "views/Highlighters.h"
+#include "views/Theme.h"
 
 #include <QAction>
 #include <QApplication>
@@ -46,6 +47,8 @@ StepsPanel::StepsPanel(QWidget *parent)
     : QWidget(parent), m_model(new StepTreeModel(this)), m_tree(new QTreeView(this)),
       m_details(new QTextBrowser(this)) {
     createActions();
+    // The details' HTML carries the caption colour: written again after a theme change.
+    connect(theme::notifier(), &theme::Notifier::changed, this, [this] { showStep(m_step); });
     m_timer.setInterval(kPlayIntervals[1]);
     connect(&m_timer, &QTimer::timeout, this, &StepsPanel::onTick);
 
@@ -188,10 +191,11 @@ void StepsPanel::showStep(int id) {
     if (m_step >= 0 && m_analysis)
         m_details->setHtml(stepDetailsHtml(*m_analysis, m_step));
     else
-        m_details->setHtml(stepCount() == 0 ? tr("<p style=\"color:#6a717b\">No steps: the "
-                                                 "program has not been bounded.</p>")
-                                            : tr("<p style=\"color:#6a717b\">Choose a step, or "
-                                                 "press Play.</p>"));
+        m_details->setHtml((stepCount() == 0 ? tr("<p style=\"color:%1\">No steps: the "
+                                                  "program has not been bounded.</p>")
+                                             : tr("<p style=\"color:%1\">Choose a step, or "
+                                                  "press Play.</p>"))
+                               .arg(theme::captionInk().name()));
     updateControls();
 }
 

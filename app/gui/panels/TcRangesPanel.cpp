@@ -3,6 +3,7 @@
 #include "models/StringTableModel.h"
 #include "models/TcRangeRows.h"
 #include "panels/TableViews.h"
+#include "views/Theme.h"
 
 #include <QItemSelection>
 #include <QLabel>
@@ -20,7 +21,12 @@ TcRangesPanel::TcRangesPanel(QWidget* parent)
     m_warnings->setObjectName(QStringLiteral("tcRangesWarnings"));
     m_warnings->setWordWrap(true);
     m_warnings->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_warnings->setStyleSheet(QStringLiteral("QLabel#tcRangesWarnings { color: #8a5a00; }"));
+    auto styleWarnings = [this] {
+        m_warnings->setStyleSheet(QStringLiteral("QLabel#tcRangesWarnings { color: %1; }")
+                                      .arg(theme::ink(QColor(0x8a, 0x5a, 0x00)).name()));
+    };
+    styleWarnings();
+    connect(theme::notifier(), &theme::Notifier::changed, m_warnings, styleWarnings);
     m_warnings->hide();
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);

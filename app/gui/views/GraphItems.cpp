@@ -1,8 +1,10 @@
 #include "views/GraphItems.h"
 
 #include "views/GraphScene.h"
+#include "views/Theme.h"
 #include "viz/Dot.h"
 
+#include <QApplication>
 #include <QCursor>
 #include <QGraphicsSceneContextMenuEvent>
 #include <QGraphicsSceneHoverEvent>
@@ -371,12 +373,37 @@ void GraphNodeItem::hoverLeaveEvent(QGraphicsSceneHoverEvent*) {
 
 void GraphNodeItem::mousePressEvent(QGraphicsSceneMouseEvent* event) {
     // Accepting the press keeps the view from starting a pan on a node.
+    m_dragging = false;
     event->setAccepted(event->button() == Qt::LeftButton);
 }
 
+void GraphNodeItem::mouseMoveEvent(QGraphicsSceneMouseEvent* event) {
+    auto* graphScene = qobject_cast<GraphScene*>(scene());
+    if (!graphScene || !(event->buttons() & Qt::LeftButton))
+        return;
+    if (m_dragging) {
+        graphScene->dragTo(event->scenePos());
+        return;
+    }
+    const QPoint moved = event->screenPos() - event->buttonDownScreenPos(Qt::LeftButton);
+    if (moved.manhattanLength() < QApplication::startDragDistance())
+        return;
+    m_dragging = graphScene->beginDrag(objectAt(event->buttonDownPos(Qt::LeftButton)),
+                                       event->buttonDownScenePos(Qt::LeftButton));
+    if (m_dragging)
+        graphScene->dragTo(event->scenePos());
+}
+
 void GraphNodeItem::mouseReleaseEvent(QGraphicsSceneMouseEvent* event) {
-    if (auto* graphScene = qobject_cast<GraphScene*>(scene());
-        graphScene && boundingRect().contains(event->pos()))
+    auto* graphScene = qobject_cast<GraphScene*>(scene());
+    if (!graphScene)
+        return;
+    if (m_dragging) {
+        m_dragging = false;
+        graphScene->endDrag(event->scenePos()); // may replace the graph, deleting this item
+        return;
+    }
+    if (boundingRect().contains(event->pos()))
         graphScene->objectClicked(objectAt(event->pos()));
 }
 
@@ -451,17 +478,18 @@ QPen GraphEdgeItem::currentPen() const {
         return QPen(GraphPalette::accent(), 2.2);
     if (m_edge.highlighted)
         return QPen(GraphPalette::highlight(), 2.2);
+    // Edges run over the scene's background (the palette's Base): their colours follow it.
     switch (m_edge.style) {
     case viz::EdgeStyle::Note:
-        return QPen(QColor(0x99, 0x99, 0x99), 1, Qt::DashLine);
+        return QPen(theme::ink(QColor(0x99, 0x99, 0x99)), 1, Qt::DashLine);
     case viz::EdgeStyle::ScanState:
-        return QPen(QColor(0xaf, 0x60, 0x1a), 1.4, Qt::DashLine);
+        return QPen(theme::ink(QColor(0xaf, 0x60, 0x1a)), 1.4, Qt::DashLine);
     case viz::EdgeStyle::Request:
-        return QPen(QColor(0x2c, 0x6f, 0xbb), 1.2);
+        return QPen(theme::ink(QColor(0x2c, 0x6f, 0xbb)), 1.2);
     case viz::EdgeStyle::Relation:
-        return QPen(QColor(0x70, 0x70, 0x70), 1);
+        return QPen(theme::ink(QColor(0x70, 0x70, 0x70)), 1);
     default:
-        return QPen(QColor(0x44, 0x44, 0x44), 1.2);
+        return QPen(theme::ink(QColor(0x44, 0x44, 0x44)), 1.2);
     }
 }
 
@@ -535,9 +563,11 @@ void GraphEdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
     const QString label = QString::fromStdString(m_edge.label);
     const QRectF box = QFontMetricsF(font).boundingRect(label).adjusted(-2, 0, 2, 0);
     const QRectF at(m_labelCenter - QPointF(box.width() / 2, box.height() / 2), box.size());
-    painter->fillRect(at, QColor(255, 255, 255, 220));
+    QColor backing = QApplication::palette().color(QPalette::Base);
+    backing.setAlpha(220);
+    painter->fillRect(at, backing);
     const bool coloured = pen.color() == GraphPalette::accent() || m_edge.problem;
-    painter->setPen(coloured ? pen.color() : QColor(0x44, 0x44, 0x44));
+    painter->setPen(theme::ink(coloured ? pen.color() : QColor(0x44, 0x44, 0x44)));
     painter->drawText(at, Qt::AlignCenter, label);
 }
 
@@ -551,13 +581,13 @@ QRectF GraphClusterItem::boundingRect() const {
 }
 
 void GraphClusterItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) {
-    painter->setPen(QPen(QColor(0x9a, 0xa3, 0xad), 1, Qt::DashLine));
-    painter->setBrush(QColor(0xf7, 0xf9, 0xfb));
+    painter->setPen(QPen(theme::ink(QColor(0x9a, 0xa3, 0xad)), 1, Qt::DashLine));
+    painter->setBrush(theme::tint(QColor(0xf7, 0xf9, 0xfb)));
     painter->drawRoundedRect(m_box, 6, 6);
     QFont font = cellFont(true);
     font.setPixelSize(11);
     painter->setFont(font);
-    painter->setPen(QColor(0x44, 0x4c, 0x56));
+    painter->setPen(theme::ink(QColor(0x44, 0x4c, 0x56)));
     painter->drawText(m_box.adjusted(6, 4, -6, 0), Qt::AlignHCenter | Qt::AlignTop, m_label);
 }
 

@@ -53,6 +53,9 @@ protected:
     void hoverMoveEvent(QGraphicsSceneHoverEvent* event) override;
     void hoverLeaveEvent(QGraphicsSceneHoverEvent* event) override;
     void mousePressEvent(QGraphicsSceneMouseEvent* event) override;
+    /// Past the drag distance, a press becomes a drag (GraphScene::beginDrag) when the scene
+    /// allows one: the object pressed is dragged onto another node or row.
+    void mouseMoveEvent(QGraphicsSceneMouseEvent* event) override;
     void mouseReleaseEvent(QGraphicsSceneMouseEvent* event) override;
     /// Selects what is under the pointer and asks for the schedule edits of it.
     void contextMenuEvent(QGraphicsSceneContextMenuEvent* event) override;
@@ -80,6 +83,7 @@ private:
     bool m_selected = false;
     viz::ObjectRef m_rowRef;
     int m_hoverRow = -2; ///< -1: the title, -2: none
+    bool m_dragging = false; ///< the press became a drag
     bool m_stepMarked = false;
     QSet<int> m_stepRows;
     QString m_stepLabel;

@@ -1,7 +1,13 @@
 #include "views/GraphScene.h"
 
 #include "views/GraphItems.h"
+#include "views/Theme.h"
 
+#include <QApplication>
+#include <QCursor>
+#include <QGraphicsLineItem>
+#include <QGraphicsView>
+#include <QPen>
 #include <QSet>
 
 #include <cmath>
@@ -26,10 +32,15 @@ bool nodeShowsSelection(const viz::GraphNode& node, const viz::ObjectRef& select
 }
 
 GraphScene::GraphScene(QObject* parent) : QGraphicsScene(parent) {
-    setBackgroundBrush(Qt::white);
+    // The nodes keep their own light fills (the graph's styles, as exported); the paper under
+    // them and the edges follow the palette.
+    auto paper = [this] { setBackgroundBrush(QApplication::palette().color(QPalette::Base)); };
+    paper();
+    connect(theme::notifier(), &theme::Notifier::changed, this, paper);
 }
 
 void GraphScene::setGraph(std::shared_ptr<const LaidOutGraph> graph) {
+    stopDrag();
     clear();
     m_nodes.clear();
     m_edges.clear();
@@ -223,6 +234,78 @@ QRectF GraphScene::focusRect() const {
 void GraphScene::objectClicked(const viz::ObjectRef& ref) {
     if (ref.stage >= 0)
         Q_EMIT objectActivated(ref);
+}
+
+DropSite GraphScene::siteAt(const QPointF& scenePos) const {
+    for (QGraphicsItem* item : items(scenePos)) {
+        auto* node = dynamic_cast<GraphNodeItem*>(item);
+        if (!node)
+            continue;
+        DropSite site;
+        site.root = node->node().kind == viz::GraphNodeKind::Root;
+        if (!site.root)
+            site.ref = node->objectAt(node->mapFromScene(scenePos));
+        return site;
+    }
+    return {};
+}
+
+bool GraphScene::beginDrag(const viz::ObjectRef& source, const QPointF& scenePos) {
+    if (!m_dropJudge || source.stage < 0 || isDragging())
+        return false;
+    m_dragSource = source;
+    m_dragOrigin = scenePos;
+    m_dragLine = addLine(QLineF(scenePos, scenePos),
+                         QPen(GraphPalette::accent(), 1.6, Qt::DashLine, Qt::RoundCap));
+    m_dragLine->setZValue(10);
+    dragTo(scenePos);
+    return true;
+}
+
+DropVerdict GraphScene::judgeDrop(const QPointF& scenePos) const {
+    const DropSite site = siteAt(scenePos);
+    return site.isEmpty() ? DropVerdict() : m_dropJudge(m_dragSource, site);
+}
+
+void GraphScene::dragTo(const QPointF& scenePos) {
+    if (!isDragging())
+        return;
+    m_dragLine->setLine(QLineF(m_dragOrigin, scenePos));
+    const DropVerdict verdict = judgeDrop(scenePos);
+    const Qt::CursorShape shape = !verdict.action.isEmpty()    ? Qt::DragMoveCursor
+                                  : !verdict.refusal.isEmpty() ? Qt::ForbiddenCursor
+                                                               : Qt::ClosedHandCursor;
+    for (QGraphicsView* view : views())
+        view->viewport()->setCursor(shape);
+    Q_EMIT dragFeedback(!verdict.action.isEmpty()
+                            ? tr("Drop to %1").arg(verdict.action)
+                            : verdict.refusal.isEmpty() ? QString()
+                                                        : tr("Cannot drop here: %1")
+                                                              .arg(verdict.refusal));
+}
+
+void GraphScene::endDrag(const QPointF& scenePos) {
+    if (!isDragging())
+        return;
+    const DropVerdict verdict = judgeDrop(scenePos);
+    const viz::ObjectRef source = m_dragSource;
+    const DropSite site = siteAt(scenePos);
+    stopDrag();
+    Q_EMIT dragFeedback(verdict.refusal.isEmpty() ? QString()
+                                                  : tr("Cannot drop here: %1").arg(verdict.refusal));
+    if (!verdict.action.isEmpty())
+        Q_EMIT dropped(source, site);
+}
+
+void GraphScene::stopDrag() {
+    if (!isDragging())
+        return;
+    delete m_dragLine;
+    m_dragLine = nullptr;
+    for (QGraphicsView* view : views())
+        view->viewport()->setCursor(view->dragMode() == QGraphicsView::ScrollHandDrag
+                                        ? Qt::OpenHandCursor
+                                        : Qt::ArrowCursor);
 }
 
 } // namespace bs::gui

@@ -11,6 +11,9 @@
 
 #include <QGraphicsScene>
 #include <QHash>
+#include <QString>
+
+#include <functional>
 
 #include <memory>
 
@@ -18,6 +21,35 @@ namespace bs::gui {
 
 class GraphEdgeItem;
 class GraphNodeItem;
+
+/// Where a drag in a graph ends: the object of the node or row under the pointer, or the
+/// attach tree's ROOT.
+struct DropSite {
+    viz::ObjectRef ref;
+    bool root = false;
+
+    bool isEmpty() const { return !root && ref.stage < 0; }
+};
+
+/// A drag in a graph in the names of the shared selection: `stage` (and its loop `iterVar`
+/// when a row or IterVar node was dragged) dropped on `targetStage` (and its loop
+/// `targetIterVar`), or on the attach tree's ROOT.
+struct GraphDrop {
+    QString stage;
+    QString iterVar;
+    QString targetStage;
+    QString targetIterVar;
+    bool root = false;
+
+    bool operator==(const GraphDrop&) const = default;
+};
+
+/// What a drop would do (`action`, e.g. "compute_at B at C.i") or why it cannot (`refusal`);
+/// both empty when the drop means nothing there.
+struct DropVerdict {
+    QString action;
+    QString refusal;
+};
 
 class GraphScene : public QGraphicsScene {
     Q_OBJECT
@@ -66,6 +98,21 @@ public:
     /// Called by a node item when the user clicks it.
     void objectClicked(const viz::ObjectRef& ref);
 
+    /// Judges drags: null (the default) means nodes cannot be dragged. The panel that knows the
+    /// schedule sets one (GraphPanel::setDropJudge).
+    using DropJudge = std::function<DropVerdict(const viz::ObjectRef& source, const DropSite&)>;
+    void setDropJudge(DropJudge judge) { m_dropJudge = std::move(judge); }
+    /// Called by a node item when the pointer pressed on `source` moved far enough: starts a
+    /// drag when drags are judged here; false when not (the press stays a click).
+    bool beginDrag(const viz::ObjectRef& source, const QPointF& scenePos);
+    /// The drag in progress reached `scenePos`: the line follows, the verdict is shown.
+    void dragTo(const QPointF& scenePos);
+    /// The drag ends at `scenePos`: `dropped` when its verdict is an action.
+    void endDrag(const QPointF& scenePos);
+    bool isDragging() const { return m_dragLine != nullptr; }
+    /// The node or row at `scenePos` (topmost node item), or an empty site.
+    DropSite siteAt(const QPointF& scenePos) const;
+
 Q_SIGNALS:
     /// The user clicked a node (or a row of one) showing `ref`.
     void objectActivated(const bs::viz::ObjectRef& ref);
@@ -73,13 +120,25 @@ Q_SIGNALS:
     void graphChanged();
     /// The user asked for the context menu of the node just activated, at `screenPos`.
     void contextMenuRequested(const QPoint& screenPos);
+    /// While dragging: what dropping here would do, or why not (empty: nothing).
+    void dragFeedback(const QString& text);
+    /// The user dropped `source` on `site`, whose verdict is an action.
+    void dropped(const bs::viz::ObjectRef& source, const bs::gui::DropSite& site);
 
 private:
     void applySelection();
     void applyStepMarks();
     int labelSide(const GraphEdgeItem* edge, const QHash<QString, int>& degree) const;
 
+    /// Shows the verdict of the site under the pointer: the cursor and the feedback text.
+    DropVerdict judgeDrop(const QPointF& scenePos) const;
+    void stopDrag();
+
     std::shared_ptr<const LaidOutGraph> m_graph;
+    DropJudge m_dropJudge;
+    viz::ObjectRef m_dragSource;
+    QPointF m_dragOrigin;
+    QGraphicsLineItem* m_dragLine = nullptr; ///< from the dragged node to the pointer
     viz::ObjectRef m_selected;
     StepMarks m_stepMarks;
     QRectF m_graphRect; ///< the graph's own area, margins included

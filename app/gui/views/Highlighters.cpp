@@ -1,7 +1,8 @@
 #include "views/Highlighters.h"
 
-#include <QFontDatabase>
+#include "views/Theme.h"
 
+#include <QFontDatabase>
 
 namespace bs::gui {
 
@@ -102,11 +103,11 @@ void PythonHighlighter::highlightBlock(const QString& text) {
             if (c == QLatin1Char('\\')) {
                 ++i;
             } else if (c == quote) {
-                setFormat(stringStart, i - stringStart + 1, m_stringFormat);
+                setThemedFormat(stringStart, i - stringStart + 1, m_stringFormat);
                 stringStart = -1;
             }
         } else if (c == QLatin1Char('#')) {
-            setFormat(i, int(text.size()) - i, m_commentFormat);
+            setThemedFormat(i, int(text.size()) - i, m_commentFormat);
             break;
         } else if (c == QLatin1Char('\'') || c == QLatin1Char('"')) {
             quote = c;
@@ -131,10 +132,10 @@ void PythonHighlighter::highlightTripleQuotes(const QString& text) {
             const int end = int(
                 text.indexOf(useSingle ? QLatin1String("'''") : QLatin1String("\"\"\""), from + 3));
             if (end < 0) {
-                setFormat(from, int(text.size()) - from, m_stringFormat);
+                setThemedFormat(from, int(text.size()) - from, m_stringFormat);
                 break;
             }
-            setFormat(from, end + 3 - from, m_stringFormat);
+            setThemedFormat(from, end + 3 - from, m_stringFormat);
             from = end + 3;
             state = kNotInString;
             continue;
@@ -142,10 +143,10 @@ void PythonHighlighter::highlightTripleQuotes(const QString& text) {
         const QLatin1String delimiter(state == kInTripleSingle ? "'''" : "\"\"\"");
         const int end = int(text.indexOf(delimiter, from));
         if (end < 0) {
-            setFormat(0, int(text.size()), m_stringFormat);
+            setThemedFormat(0, int(text.size()), m_stringFormat);
             break;
         }
-        setFormat(0, end + 3, m_stringFormat);
+        setThemedFormat(0, end + 3, m_stringFormat);
         from = end + 3;
         state = kNotInString;
     }
@@ -177,6 +178,20 @@ IrHighlighter::IrHighlighter(QTextDocument* document) : RuleHighlighter(document
                              charFormat(QColor(0x5f, 0x6b, 0x7a), false, true)};
 }
 
+RuleHighlighter::RuleHighlighter(QTextDocument* document) : QSyntaxHighlighter(document) {
+    connect(theme::notifier(), &theme::Notifier::changed, this, &QSyntaxHighlighter::rehighlight);
+}
+
+void RuleHighlighter::setThemedFormat(int start, int count, const QTextCharFormat& format) {
+    if (!theme::isDark()) {
+        setFormat(start, count, format);
+        return;
+    }
+    QTextCharFormat themed = format;
+    themed.setForeground(theme::ink(format.foreground().color()));
+    setFormat(start, count, themed);
+}
+
 /// Applies every rule to `text` in order (later rules win where matches overlap).
 void RuleHighlighter::highlightBlock(const QString& text) {
     for (const HighlightRule& rule : m_rules) {
@@ -184,7 +199,7 @@ void RuleHighlighter::highlightBlock(const QString& text) {
         while (it.hasNext()) {
             const QRegularExpressionMatch m = it.next();
             const int group = rule.pattern.captureCount() > 0 ? 1 : 0;
-            setFormat(int(m.capturedStart(group)), int(m.capturedLength(group)), rule.format);
+            setThemedFormat(int(m.capturedStart(group)), int(m.capturedLength(group)), rule.format);
         }
     }
 }

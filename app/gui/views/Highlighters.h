@@ -3,7 +3,8 @@
 /// builtins, the TE API, strings including triple-quoted ones across lines, comments, numbers)
 /// and the lowered IR in TVM's text form (loop and buffer keywords, `// attr` lines, intrinsics,
 /// types, numbers). Rules are regular expressions applied per line; the only state carried from
-/// line to line is "inside a triple-quoted string".
+/// line to line is "inside a triple-quoted string". Colours are designed for white paper and
+/// adapted to the palette as the text is highlighted (views/Theme.h).
 #pragma once
 
 #include <QRegularExpression>
@@ -18,14 +19,17 @@ struct HighlightRule {
     QTextCharFormat format;
 };
 
-/// A highlighter made of rules only: each line gets every rule's matches, in order.
+/// A highlighter made of rules only: each line gets every rule's matches, in order. The text
+/// is highlighted again when the theme changes.
 class RuleHighlighter : public QSyntaxHighlighter {
     Q_OBJECT
 public:
-    using QSyntaxHighlighter::QSyntaxHighlighter;
+    explicit RuleHighlighter(QTextDocument* document);
 
 protected:
     void highlightBlock(const QString& text) override;
+    /// setFormat() with `format`'s colour (designed for white) adapted to the palette.
+    void setThemedFormat(int start, int count, const QTextCharFormat& format);
 
     QList<HighlightRule> m_rules;
 };

@@ -1,5 +1,8 @@
 #include "views/HintTableView.h"
 
+#include "models/StringTableModel.h"
+
+#include <QContextMenuEvent>
 #include <QHeaderView>
 #include <QPainter>
 #include <QTimer>
@@ -101,6 +104,19 @@ void HintTableView::paintEvent(QPaintEvent* event) {
     // The hint starts where the first row would, and wraps within the visible width.
     const QRect area = viewport()->rect().adjusted(8, 6, -8, -6);
     painter.drawText(area, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, m_emptyText);
+}
+
+void HintTableView::contextMenuEvent(QContextMenuEvent* event) {
+    const QModelIndex index = indexAt(event->pos());
+    const QString stage = index.data(StringTableModel::StageRole).toString();
+    if (stage.isEmpty()) {
+        event->ignore();
+        return;
+    }
+    selectRow(index.row());
+    Q_EMIT objectMenuRequested(stage, index.data(StringTableModel::IterVarRole).toString(),
+                               event->globalPos());
+    event->accept();
 }
 
 } // namespace bs::gui

@@ -3,7 +3,8 @@
 /// word-wrapped hint under the header ("An output stage has no consumers", "No runs yet"), so
 /// an empty table never looks broken. And it keeps its text legible: the columns are fitted to
 /// their text (the wide ones sharing the view's width, their text wrapping) and the rows to the
-/// wrapped text, again after every resize, until the user sizes a column by hand.
+/// wrapped text, again after every resize, until the user sizes a column by hand. Right-clicking
+/// a row about a stage or IterVar asks for that object's context menu (the schedule edits).
 #pragma once
 
 #include <QTableView>
@@ -29,8 +30,15 @@ public:
     /// each). The last column stretches.
     void fitColumns();
 
+Q_SIGNALS:
+    /// The user right-clicked a row about `stage` (and its IterVar `iterVar`, when the row
+    /// names one) at `globalPos`.
+    void objectMenuRequested(const QString& stage, const QString& iterVar,
+                             const QPoint& globalPos);
+
 protected:
     void paintEvent(QPaintEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
 
 private:

@@ -2,6 +2,7 @@
 
 #include "models/IrLines.h"
 #include "views/TextGutter.h"
+#include "views/Theme.h"
 
 #include <QHelpEvent>
 #include <QMouseEvent>
@@ -119,7 +120,7 @@ void IrView::resizeEvent(QResizeEvent *event) {
 
 void IrView::paintGutter(QPaintEvent *event) {
     QPainter painter(m_gutter);
-    painter.fillRect(event->rect(), kGutterBackground);
+    painter.fillRect(event->rect(), theme::tint(kGutterBackground));
     painter.setRenderHint(QPainter::Antialiasing);
     painter.setPen(Qt::NoPen);
     QTextBlock block = firstVisibleBlock();
@@ -128,10 +129,10 @@ void IrView::paintGutter(QPaintEvent *event) {
         const qreal height = blockBoundingRect(block).height();
         const int step = stepOfLine(block.blockNumber());
         if (step >= 0 && step == m_currentStep) {
-            painter.setBrush(kCurrentStepMark);
+            painter.setBrush(theme::ink(kCurrentStepMark));
             painter.drawRoundedRect(QRectF(2, top + 1, 5, height - 2), 2, 2);
         } else if (step >= 0) {
-            painter.setBrush(kStepDot);
+            painter.setBrush(theme::ink(kStepDot));
             painter.drawEllipse(QPointF(4.5, top + height / 2), 2, 2);
         }
         top += height;

@@ -2,6 +2,7 @@
 
 #include "views/Highlighters.h"
 #include "views/TextGutter.h"
+#include "views/Theme.h"
 
 #include <QContextMenuEvent>
 #include <QDragEnterEvent>
@@ -37,6 +38,8 @@ ScriptEditor::ScriptEditor(QWidget* parent)
     connect(this, &QPlainTextEdit::blockCountChanged, this,
             [this] { setViewportMargins(gutterWidth(), 0, 0, 0); });
     connect(this, &QPlainTextEdit::cursorPositionChanged, this,
+            &ScriptEditor::updateExtraSelections);
+    connect(theme::notifier(), &theme::Notifier::changed, this,
             &ScriptEditor::updateExtraSelections);
     setViewportMargins(gutterWidth(), 0, 0, 0);
     updateExtraSelections();
@@ -86,14 +89,14 @@ void ScriptEditor::updateExtraSelections() {
         s.cursor = QTextCursor(document()->findBlockByNumber(line - 1));
         return s;
     };
-    selections << lineSelection(textCursor().blockNumber() + 1, kCurrentLineTint);
+    selections << lineSelection(textCursor().blockNumber() + 1, theme::tint(kCurrentLineTint));
     if (m_linkedLine > 0)
-        selections << lineSelection(m_linkedLine, kLinkedTint);
+        selections << lineSelection(m_linkedLine, theme::tint(kLinkedTint));
     if (m_problemLine > 0 && m_problemLine <= blockCount()) {
-        selections << lineSelection(m_problemLine, kProblemTint);
+        selections << lineSelection(m_problemLine, theme::tint(kProblemTint));
         QTextEdit::ExtraSelection underline;
         underline.format.setUnderlineStyle(QTextCharFormat::WaveUnderline);
-        underline.format.setUnderlineColor(kProblemInk);
+        underline.format.setUnderlineColor(theme::ink(kProblemInk));
         underline.cursor = QTextCursor(document()->findBlockByNumber(m_problemLine - 1));
         underline.cursor.movePosition(QTextCursor::EndOfBlock, QTextCursor::KeepAnchor);
         selections << underline;
@@ -108,7 +111,7 @@ void ScriptEditor::resizeEvent(QResizeEvent* event) {
 
 void ScriptEditor::paintGutter(QPaintEvent* event) {
     QPainter painter(m_gutter);
-    painter.fillRect(event->rect(), kGutterBackground);
+    painter.fillRect(event->rect(), theme::tint(kGutterBackground));
     painter.setFont(font());
     QTextBlock block = firstVisibleBlock();
     int top = qRound(blockBoundingGeometry(block).translated(contentOffset()).top());
@@ -118,11 +121,11 @@ void ScriptEditor::paintGutter(QPaintEvent* event) {
         if (block.isVisible() && top + lineHeight >= event->rect().top()) {
             const bool isProblem = line == m_problemLine;
             if (isProblem) {
-                painter.setBrush(kProblemInk);
+                painter.setBrush(theme::ink(kProblemInk));
                 painter.setPen(Qt::NoPen);
                 painter.drawEllipse(QPointF(7, top + lineHeight / 2.0), 3.5, 3.5);
             }
-            painter.setPen(isProblem ? kProblemInk : kGutterInk);
+            painter.setPen(theme::ink(isProblem ? kProblemInk : kGutterInk));
             painter.drawText(0, top, m_gutter->width() - 5, lineHeight, Qt::AlignRight,
                              QString::number(line));
         }
@@ -156,7 +159,7 @@ void ScriptEditor::paintProblemMessage() {
     QFont messageFont = font();
     messageFont.setItalic(true);
     painter.setFont(messageFont);
-    painter.setPen(kProblemInk);
+    painter.setPen(theme::ink(kProblemInk));
     const QString elided =
         QFontMetrics(messageFont).elidedText(m_problemMessage, Qt::ElideRight, int(room));
     painter.drawText(QRectF(x, rect.top(), room, rect.height()), Qt::AlignVCenter, elided);

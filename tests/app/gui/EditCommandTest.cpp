@@ -79,6 +79,7 @@ private Q_SLOTS:
     void editorTextZoomsWithTheKeys();
     void computeAtWaitsForTheTargetLoop();
     void editsWaitForACurrentAnalysis();
+    void theCheckRunsOffTheGuiThreadAndYieldsToTyping();
     void actionsFollowTheSelectionAndAskForArguments();
     void singleKeysEditOutsideTheScriptEditorOnly();
     void contextMenuDisablesIllegalEditsWithTheReason();
@@ -162,6 +163,7 @@ void EditCommandTest::editRoundTrip() {
     edit.targetIterVar = argument.section(QLatin1Char('.'), 1).toStdString();
     QString error;
     QVERIFY2(m_editor->apply(edit, &error), qPrintable(error));
+    QVERIFY(waitForEdit(*m_editor));
     const QString edited = m_document->textDocument()->toPlainText();
     QVERIFY(edited.startsWith(original) && edited.size() > original.size());
     QVERIFY(waitForAnalysis(*m_document));
@@ -201,9 +203,12 @@ void EditCommandTest::refusedEditLeavesTheScriptAlone() {
     vectorize.stage = "C";
     vectorize.iterVar = "j";
     QVERIFY2(m_editor->apply(vectorize, &error), qPrintable(error));
+    QVERIFY(waitForEdit(*m_editor));
     QVERIFY(waitForAnalysis(*m_document));
-    QVERIFY(!m_editor->apply(vectorize, &error));
-    QCOMPARE(error, QStringLiteral("the script already does that"));
+    QVERIFY2(m_editor->apply(vectorize, &error), qPrintable(error)); // legal: checked by running
+    QVERIFY(waitForEdit(*m_editor));
+    QCOMPARE(refused.count(), 2);
+    QCOMPARE(refused.last().first().toString(), QStringLiteral("the script already does that"));
     QCOMPARE(m_editor->undoStack()->count(), 1);
 }
 
@@ -216,6 +221,7 @@ void EditCommandTest::typingAndEditsShareOneHistory() {
     vectorize.iterVar = "j";
     QString error;
     QVERIFY2(m_editor->apply(vectorize, &error), qPrintable(error));
+    QVERIFY(waitForEdit(*m_editor));
     const QString afterEdit = m_document->textDocument()->toPlainText();
     QVERIFY(waitForAnalysis(*m_document));
     // Typing after the edit: its own step in the same history.
@@ -233,6 +239,7 @@ void EditCommandTest::typingAndEditsShareOneHistory() {
     parallel.stage = "C";
     parallel.iterVar = "i";
     QVERIFY2(m_editor->apply(parallel, &error), qPrintable(error));
+    QVERIFY(waitForEdit(*m_editor));
     const QString afterSecond = m_document->textDocument()->toPlainText();
     QCOMPARE(m_editor->undoStack()->count(), 3);
     // Undo steps back through them in order, each re-analysed; redo replays them.
@@ -274,6 +281,7 @@ void EditCommandTest::ctrlZInTheEditorUndoesScheduleEditsToo() {
     unroll.iterVar = "j";
     QString error;
     QVERIFY2(m_editor->apply(unroll, &error), qPrintable(error));
+    QVERIFY(waitForEdit(*m_editor));
     QVERIFY(waitForAnalysis(*m_document));
     QTest::keyClick(&editor, Qt::Key_End, Qt::ControlModifier);
     QTest::keyClicks(&editor, QStringLiteral("y = 2"));
@@ -307,6 +315,7 @@ void EditCommandTest::computeAtWaitsForTheTargetLoop() {
     m_document->selection()->select(QStringLiteral("C")); // a stage alone is no target
     QCOMPARE(m_editor->undoStack()->count(), 0);
     m_document->selection()->select(QStringLiteral("C"), QStringLiteral("j"));
+    QVERIFY(waitForEdit(*m_editor));
     QVERIFY(!m_editor->isPickingTarget());
     QCOMPARE(m_editor->undoStack()->count(), 1);
     QVERIFY(m_document->textDocument()->toPlainText().endsWith(
@@ -330,6 +339,35 @@ void EditCommandTest::editsWaitForACurrentAnalysis() {
     QCOMPARE(m_editor->blocker(), QStringLiteral("the script has an error: fix it first"));
 }
 
+void EditCommandTest::theCheckRunsOffTheGuiThreadAndYieldsToTyping() {
+    QVERIFY(openScript());
+    QSignalSpy refused(m_editor, &ScheduleEditor::refused);
+    QSignalSpy checking(m_editor, &ScheduleEditor::checkingChanged);
+    ScheduleEdit unroll;
+    unroll.kind = EditKind::Unroll;
+    unroll.stage = "C";
+    unroll.iterVar = "j";
+    QString error;
+    QVERIFY2(m_editor->apply(unroll, &error), qPrintable(error));
+    // The edited script runs on a worker: the text is unchanged until its check ends, and no
+    // other edit starts meanwhile.
+    QVERIFY(m_editor->isChecking());
+    QCOMPARE(checking.count(), 1);
+    QCOMPARE(m_document->textDocument()->toPlainText(), QString::fromLatin1(kScript));
+    QCOMPARE(m_editor->blocker(), QStringLiteral("the previous edit is still being checked"));
+    // Typing meanwhile wins: the edit was made for the old text.
+    QTextCursor cursor(m_document->textDocument());
+    cursor.movePosition(QTextCursor::End);
+    cursor.insertText(QStringLiteral("x = 1\n"));
+    QVERIFY(waitForEdit(*m_editor));
+    QCOMPARE(refused.count(), 1);
+    QCOMPARE(refused.first().first().toString(),
+             QStringLiteral("the script changed while the edit was checked: make it again"));
+    QCOMPARE(m_document->textDocument()->toPlainText(),
+             QString::fromLatin1(kScript) + QStringLiteral("x = 1\n"));
+    QCOMPARE(m_editor->undoStack()->count(), 1); // the typing only
+}
+
 void EditCommandTest::actionsFollowTheSelectionAndAskForArguments() {
     QVERIFY(openScript());
     QMainWindow window;
@@ -347,6 +385,7 @@ void EditCommandTest::actionsFollowTheSelectionAndAskForArguments() {
     QCOMPARE(actions.action(EditKind::Split)->shortcut(), QKeySequence(Qt::Key_S));
     QCOMPARE(actions.action(EditKind::MoveOut)->shortcut(), QKeySequence(Qt::SHIFT | Qt::Key_Up));
     actions.action(EditKind::Split)->trigger();
+    QVERIFY(waitForEdit(*m_editor));
     QCOMPARE(asked.size(), 1);
     QVERIFY(m_document->textDocument()->toPlainText().endsWith(
         QStringLiteral("i_outer, i_inner = s[C].split(i, factor=4)\n")));
@@ -385,6 +424,7 @@ void EditCommandTest::singleKeysEditOutsideTheScriptEditorOnly() {
     QCOMPARE(prompts, 0);
     other->setFocus();
     QTest::keyClick(other, Qt::Key_S);
+    QVERIFY(waitForEdit(*m_editor));
     QCOMPARE(prompts, 1);
     QVERIFY(m_document->textDocument()->toPlainText().endsWith(
         QStringLiteral("j_outer, j_inner = s[C].split(j, factor=2)\n")));
@@ -439,6 +479,7 @@ void EditCommandTest::tileAndFuseWithThePreviousLoop() {
     });
     m_document->selection()->select(QStringLiteral("C"), QStringLiteral("i"));
     actions.action(EditActions::Entry::Tile)->trigger();
+    QVERIFY(waitForEdit(*m_editor));
     QVERIFY(m_document->textDocument()->toPlainText().endsWith(QStringLiteral(
         "i_outer, j_outer, i_inner, j_inner = s[C].tile(i, j, x_factor=4, y_factor=8)\n")));
     QVERIFY(waitForAnalysis(*m_document));
@@ -447,6 +488,7 @@ void EditCommandTest::tileAndFuseWithThePreviousLoop() {
                 .contains(QStringLiteral("leaves=i.outer,j.outer,i.inner,j.inner ")));
     m_document->selection()->select(QStringLiteral("C"), QStringLiteral("j.outer"));
     actions.action(EditActions::Entry::FusePrevious)->trigger();
+    QVERIFY(waitForEdit(*m_editor));
     QVERIFY(m_document->textDocument()->toPlainText().endsWith(
         QStringLiteral("i_outer_j_outer_fused = s[C].fuse(i_outer, j_outer)\n")));
     QVERIFY(waitForAnalysis(*m_document));
@@ -472,6 +514,7 @@ void EditCommandTest::buildAProgramFromAnEmptyFileWithoutTypingAndUndoIt() {
     const auto step = [&](QAction *action) {
         QVERIFY(action->isEnabled());
         action->trigger();
+        QVERIFY(waitForEdit(*m_editor));
         QVERIFY(waitForAnalysis(*m_document));
     };
     script::NewStage a;

@@ -6,6 +6,7 @@
 
 #include "MainWindow.h"
 #include "document/ScriptDocument.h"
+#include "edit/ScheduleEditor.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -28,6 +29,12 @@ inline bool waitForAnalysis(ScriptDocument& document) {
 /// layouts run on a worker thread); false on timeout.
 inline bool waitForGraphs(MainWindow& window) {
     return QTest::qWaitFor([&window] { return window.graphsAreCurrent(); }, kAnalysisTimeoutMs);
+}
+
+/// Runs the event loop until `editor` has no edit being checked (the check runs the edited
+/// script on a worker, and then pushes the edit or refuses it); false on timeout.
+inline bool waitForEdit(ScheduleEditor& editor) {
+    return QTest::qWaitFor([&editor] { return !editor.isChecking(); }, kAnalysisTimeoutMs);
 }
 
 using SuiteFactory = std::function<std::unique_ptr<QObject>()>;

@@ -140,6 +140,7 @@ void WalkthroughTest::newUserFollowsTheDoneWhenSteps() {
         QSKIP("the window cannot be activated on this platform");
     window.iterVarGraph()->view()->setFocus();
     QTest::keyClick(window.iterVarGraph()->view(), Qt::Key_S);
+    QVERIFY(waitForEdit(*window.scheduleTools()->editor()));
     // The script names B's axis i `ib` (`ib, jb = s[B].op.axis`): the edit refers to it so.
     const QString added = window.document()->textDocument()->toPlainText().mid(before.size());
     QCOMPARE(added, QStringLiteral("i_outer, i_inner = s[B].split(ib, factor=2)\n"));

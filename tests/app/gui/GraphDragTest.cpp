@@ -1,0 +1,265 @@
+// Editing by dragging in the graphs (issue 17, item 6): in the attach tree a stage dropped on
+// a loop of another stage is computed there and on ROOT at the root, a loop dropped on another
+// loop of its stage takes its place; an illegal drop says why in the status bar and changes
+// nothing. dropEdit, the mapping from a drop to an edit, is tested on its own first.
+#include "GuiTestSupport.h"
+
+#include "edit/EditActions.h"
+#include "edit/ScheduleTools.h"
+#include "models/GraphModels.h"
+#include "models/StringTableModel.h"
+#include "panels/GraphPanel.h"
+#include "panels/BoundsPanel.h"
+#include "views/GraphItems.h"
+#include "views/GraphScene.h"
+#include "views/GraphView.h"
+#include "views/HintTableView.h"
+
+#include <QApplication>
+#include <QContextMenuEvent>
+#include <QDockWidget>
+#include <QMenu>
+#include <QStatusBar>
+#include <QTextDocument>
+#include <QtTest>
+
+namespace bs::gui::test {
+
+namespace {
+
+const char* const kScript = "import tvm\n"
+                            "from tvm import te\n"
+                            "A = te.placeholder((64, 64), name=\"A\")\n"
+                            "B = te.compute((64, 64), lambda i, j: A[i, j] + 1.0, name=\"B\")\n"
+                            "C = te.compute((64, 64), lambda i, j: B[i, j] * 2.0, name=\"C\")\n"
+                            "s = te.create_schedule(C.op)\n";
+
+struct Fixture {
+    MainWindow window{MainWindow::Options{false, false}};
+
+    Fixture() {
+        window.resize(1600, 1000);
+        window.show();
+    }
+
+    /// Opens `script` with the attach tree in a floating dock big enough for the whole tree.
+    bool open(const QString& script) {
+        if (auto* dock = qobject_cast<QDockWidget*>(window.attachTree()->parentWidget())) {
+            dock->setFloating(true);
+            dock->resize(900, 700);
+            dock->show();
+        }
+        window.document()->textDocument()->setPlainText(script);
+        window.document()->reanalyse();
+        return waitForAnalysis(*window.document()) && !window.document()->problem() &&
+               waitForGraphs(window);
+    }
+
+    QString text() const { return window.document()->textDocument()->toPlainText(); }
+};
+
+/// A point of the attach tree, in scene coordinates, on the node of `stage` (its title when
+/// `iterVar` is empty, else the row of that loop); null when there is none.
+std::optional<QPointF> pointOf(GraphPanel* panel, const Analysis& analysis, const QString& stage,
+                               const QString& iterVar) {
+    const QString wantedRoot = QStringLiteral("root");
+    for (QGraphicsItem* item : panel->scene()->items()) {
+        auto* node = dynamic_cast<GraphNodeItem*>(item);
+        if (!node)
+            continue;
+        const QRectF box = node->sceneBoundingRect();
+        const bool isRoot = node->node().kind == viz::GraphNodeKind::Root;
+        if (stage == wantedRoot) {
+            if (isRoot)
+                return box.center();
+            continue;
+        }
+        if (isRoot)
+            continue;
+        // Scan down the middle of the node for the title or the row.
+        for (qreal y = box.top() + 1; y < box.bottom(); y += 1) {
+            const QPointF at(box.center().x(), y);
+            const ObjectNames names =
+                objectNamesOf(analysis, node->objectAt(node->mapFromScene(at)));
+            if (names.stage == stage && names.iterVar == iterVar)
+                return at;
+        }
+    }
+    return std::nullopt;
+}
+
+/// Drags in `panel`'s view from scene point `from` to `to` with the left button.
+void drag(GraphPanel* panel, QPointF from, QPointF to) {
+    QWidget* viewport = panel->view()->viewport();
+    const QPoint start = panel->view()->mapFromScene(from);
+    const QPoint end = panel->view()->mapFromScene(to);
+    QTest::mousePress(viewport, Qt::LeftButton, Qt::NoModifier, start);
+    for (int step = 1; step <= 8; ++step)
+        QTest::mouseMove(viewport, start + (end - start) * step / 8);
+    QTest::mouseRelease(viewport, Qt::LeftButton, Qt::NoModifier, end);
+}
+
+} // namespace
+
+class GraphDragTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void dropEditMapsDropsToEdits();
+    void dragAStageOntoALoopComputesItThere();
+    void dragALoopOntoAnotherReordersThem();
+    void anIllegalDropSaysWhyAndChangesNothing();
+    void rightClickingATableRowOffersItsEdits();
+};
+
+void GraphDragTest::dropEditMapsDropsToEdits() {
+    Fixture f;
+    QVERIFY(f.open(QString::fromLatin1(kScript)));
+    const Program& program = f.window.document()->analysis()->program;
+    QString refusal;
+    GraphDrop drop{QStringLiteral("B"), QString(), QStringLiteral("C"), QStringLiteral("j"),
+                   false};
+    std::optional<ScheduleEdit> edit = dropEdit(program, drop, &refusal);
+    QVERIFY(edit && edit->kind == EditKind::ComputeAt);
+    QCOMPARE(edit->description(), std::string("compute_at B \u2192 C.j"));
+    // Dragged by one of its loops, the stage still goes.
+    drop.iterVar = QStringLiteral("i");
+    QCOMPARE(dropEdit(program, drop, &refusal)->kind, EditKind::ComputeAt);
+    drop.root = true;
+    QCOMPARE(dropEdit(program, drop, &refusal)->kind, EditKind::ComputeRoot);
+    // On another stage's title: what to do instead.
+    drop = GraphDrop{QStringLiteral("B"), QString(), QStringLiteral("C"), QString(), false};
+    QVERIFY(!dropEdit(program, drop, &refusal));
+    QCOMPARE(refusal, QStringLiteral("drop B on a loop of C to compute it there"));
+    // A loop onto another of its stage: the loops between them move, the rest keep order.
+    drop = GraphDrop{QStringLiteral("C"), QStringLiteral("j"), QStringLiteral("C"),
+                     QStringLiteral("i"), false};
+    edit = dropEdit(program, drop, &refusal);
+    QVERIFY(edit && edit->kind == EditKind::Reorder);
+    QCOMPARE(edit->iterVar, std::string("j"));
+    QCOMPARE(edit->moreIterVars, std::vector<std::string>{"i"});
+    // Onto itself, or onto empty space: nothing, and nothing to say.
+    drop.targetIterVar = drop.iterVar;
+    QVERIFY(!dropEdit(program, drop, &refusal) && refusal.isEmpty());
+    drop = GraphDrop();
+    drop.stage = QStringLiteral("C");
+    QVERIFY(!dropEdit(program, drop, &refusal) && refusal.isEmpty());
+}
+
+void GraphDragTest::dragAStageOntoALoopComputesItThere() {
+    Fixture f;
+    QVERIFY(f.open(QString::fromLatin1(kScript)));
+    GraphPanel* tree = f.window.attachTree();
+    tree->view()->fitGraph();
+    const Analysis& analysis = *f.window.document()->analysis();
+    const std::optional<QPointF> b = pointOf(tree, analysis, QStringLiteral("B"), QString());
+    const std::optional<QPointF> ci = pointOf(tree, analysis, QStringLiteral("C"),
+                                              QStringLiteral("i"));
+    QVERIFY(b && ci);
+    drag(tree, *b, *ci);
+    QVERIFY(waitForEdit(*f.window.scheduleTools()->editor()));
+    QVERIFY2(f.text().endsWith(QStringLiteral("s[B].compute_at(s[C], s[C].op.axis[0])\n")),
+             qPrintable(f.text()));
+    QVERIFY(waitForAnalysis(*f.window.document()));
+    QVERIFY(!f.window.document()->problem());
+    // Back to the root: drop B on ROOT; the new compute_root replaces the compute_at.
+    QVERIFY(waitForGraphs(f.window));
+    tree->view()->fitGraph();
+    const Analysis& attached = *f.window.document()->analysis();
+    const std::optional<QPointF> b2 = pointOf(tree, attached, QStringLiteral("B"), QString());
+    const std::optional<QPointF> root = pointOf(tree, attached, QStringLiteral("root"), QString());
+    QVERIFY(b2 && root);
+    drag(tree, *b2, *root);
+    QVERIFY(waitForEdit(*f.window.scheduleTools()->editor()));
+    QVERIFY2(f.text().endsWith(QStringLiteral("s[B].compute_root()\n")), qPrintable(f.text()));
+    QVERIFY(!f.text().contains(QStringLiteral("compute_at")));
+    // Both are steps of the one history.
+    QCOMPARE(f.window.scheduleTools()->editor()->undoStack()->count(), 2);
+}
+
+void GraphDragTest::dragALoopOntoAnotherReordersThem() {
+    Fixture f;
+    QVERIFY(f.open(QString::fromLatin1(kScript)));
+    GraphPanel* tree = f.window.attachTree();
+    tree->view()->fitGraph();
+    const Analysis& analysis = *f.window.document()->analysis();
+    const std::optional<QPointF> cj = pointOf(tree, analysis, QStringLiteral("C"),
+                                              QStringLiteral("j"));
+    const std::optional<QPointF> ci = pointOf(tree, analysis, QStringLiteral("C"),
+                                              QStringLiteral("i"));
+    QVERIFY(cj && ci);
+    drag(tree, *cj, *ci);
+    QVERIFY(waitForEdit(*f.window.scheduleTools()->editor()));
+    QVERIFY2(f.text().endsWith(
+                 QStringLiteral("s[C].reorder(s[C].op.axis[1], s[C].op.axis[0])\n")),
+             qPrintable(f.text() + f.window.statusBar()->currentMessage()));
+    QVERIFY(waitForAnalysis(*f.window.document()));
+    const Stage c = f.window.document()->analysis()->program.schedule.stages()[2];
+    QCOMPARE(c->leafIterVars[0]->var.name(), std::string("j"));
+}
+
+void GraphDragTest::anIllegalDropSaysWhyAndChangesNothing() {
+    Fixture f;
+    QVERIFY(f.open(QString::fromLatin1(kScript)));
+    GraphPanel* tree = f.window.attachTree();
+    tree->view()->fitGraph();
+    const Analysis& analysis = *f.window.document()->analysis();
+    // C is the output: it has no consumer to be computed inside, least of all its producer.
+    const std::optional<QPointF> c = pointOf(tree, analysis, QStringLiteral("C"), QString());
+    const std::optional<QPointF> bi = pointOf(tree, analysis, QStringLiteral("B"),
+                                              QStringLiteral("i"));
+    QVERIFY(c && bi);
+    QSignalSpy feedback(tree, &GraphPanel::dragFeedback);
+    QSignalSpy dropped(tree, &GraphPanel::dropRequested);
+    drag(tree, *c, *bi);
+    QVERIFY(!feedback.isEmpty());
+    QVERIFY2(feedback.last().first().toString().startsWith(QStringLiteral("Cannot drop here: ")),
+             qPrintable(feedback.last().first().toString()));
+    QVERIFY(f.window.statusBar()->currentMessage().startsWith(QStringLiteral("Cannot drop here")));
+    QCOMPARE(dropped.count(), 0);
+    QVERIFY(!f.window.scheduleTools()->editor()->isChecking());
+    QCOMPARE(f.text(), QString::fromLatin1(kScript));
+    // The press was a drag, not a click: nothing new selected.
+    QVERIFY(!tree->scene()->isDragging());
+}
+
+void GraphDragTest::rightClickingATableRowOffersItsEdits() {
+    Fixture f;
+    QVERIFY(f.open(QString::fromLatin1(kScript)));
+    // The Bounds table lists every loop: right-clicking the row of C's j selects the loop and
+    // pops up the edits of a loop, checked (j is innermost: no fuse with the next loop).
+    HintTableView* table = f.window.bounds()->view();
+    QAbstractItemModel* model = table->model(); // the filter's proxy
+    QModelIndex cj;
+    for (int row = 0; row < model->rowCount() && !cj.isValid(); ++row) {
+        const QModelIndex index = model->index(row, 0);
+        if (index.data(StringTableModel::StageRole) == QStringLiteral("C") &&
+            index.data(StringTableModel::IterVarRole) == QStringLiteral("j"))
+            cj = index;
+    }
+    QVERIFY(cj.isValid());
+    table->scrollTo(cj);
+    const QPoint at = table->visualRect(cj).center();
+    QContextMenuEvent event(QContextMenuEvent::Mouse, at, table->viewport()->mapToGlobal(at));
+    QCoreApplication::sendEvent(table->viewport(), &event);
+    QVERIFY(event.isAccepted());
+    QCOMPARE(f.window.selection()->stage(), QStringLiteral("C"));
+    QCOMPARE(f.window.selection()->iterVar(), QStringLiteral("j"));
+    QTRY_VERIFY(qobject_cast<QMenu*>(QApplication::activePopupWidget()));
+    auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
+    QStringList texts;
+    QAction* fuseNext = nullptr;
+    for (QAction* action : menu->actions()) {
+        texts << action->text();
+        if (action->text() == QStringLiteral("&Fuse with Next"))
+            fuseNext = action;
+    }
+    QVERIFY2(texts.contains(QStringLiteral("Loop j of C")), qPrintable(texts.join(u'|')));
+    QVERIFY(fuseNext && !fuseNext->isEnabled());
+    menu->close();
+}
+
+BS_GUI_TEST_SUITE(GraphDragTest);
+
+} // namespace bs::gui::test
+
+#include "GraphDragTest.moc"
