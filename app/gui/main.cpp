@@ -2,6 +2,7 @@
 // command line, or the default example, or takes a screenshot headless (AppOptions.h).
 #include "AppOptions.h"
 #include "MainWindow.h"
+#include "views/Theme.h"
 
 #include <QApplication>
 #include <QMessageBox>
@@ -25,8 +26,8 @@ int main(int argc, char** argv) {
         return bs::gui::runScreenshot(*options);
 
     bs::gui::MainWindow window;
-    if (options->darkTheme)
-        window.setDarkTheme(*options->darkTheme);
+    if (options->darkTheme) // for this run only: the menu's choice stays as it was
+        bs::gui::theme::applyDark(*options->darkTheme);
     window.show();
     // A session that ended without saving left its text behind: offer it before anything else.
     if (options->file.isEmpty() && options->example.isEmpty() && window.offerRecovery())

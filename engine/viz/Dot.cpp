@@ -209,6 +209,8 @@ const char* styleFill(NodeStyle style) {
         return "#E8F8F5";
     case NodeStyle::Note:
         return "#FEF9E7";
+    case NodeStyle::Chain:
+        return "#EEF2F7";
     }
     BS_UNREACHABLE("unknown node style");
 }

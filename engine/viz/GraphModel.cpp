@@ -45,6 +45,8 @@ const char* graphNodeKindName(GraphNodeKind kind) {
         return "bounds";
     case GraphNodeKind::Note:
         return "note";
+    case GraphNodeKind::Chain:
+        return "chain";
     }
     BS_UNREACHABLE("unknown node kind");
 }
@@ -71,6 +73,8 @@ const char* nodeStyleName(NodeStyle style) {
         return "bounds";
     case NodeStyle::Note:
         return "note";
+    case NodeStyle::Chain:
+        return "chain";
     }
     BS_UNREACHABLE("unknown node style");
 }

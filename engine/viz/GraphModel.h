@@ -36,6 +36,7 @@ enum class GraphNodeKind {
     Consumer, ///< one consumer's requests (requests graph)
     Bounds,   ///< the union of the requests and the final range per axis (requests graph)
     Note,     ///< explanatory text (requests graph: the relax decisions of one consumer)
+    Chain,    ///< a run of stages drawn as one node (viz/CollapseChains.h)
 };
 const char* graphNodeKindName(GraphNodeKind kind);
 
@@ -51,6 +52,7 @@ enum class NodeStyle {
     Consumer,
     Bounds,
     Note,
+    Chain,
 };
 const char* nodeStyleName(NodeStyle style);
 

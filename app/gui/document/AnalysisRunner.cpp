@@ -144,14 +144,24 @@ void AnalysisRunner::start(AnalysisRequest request) {
 #if BOUNDSCOPE_WITH_PYTHON
     interrupt = [scripts = m_scripts] { scripts->interrupt(); };
 #endif
+    const std::string fileName = request.fileName;
     m_jobs.start<AnalysisOutcome>(
         [scripts = m_scripts, request = std::move(request)] {
             return runAnalysisRequest(request, scripts.get(), cancellationFlag());
         },
-        [this](JobOutcome<AnalysisOutcome> outcome) {
-            // runAnalysisRequest catches everything itself.
-            if (outcome.value)
+        [this, fileName](JobOutcome<AnalysisOutcome> outcome) {
+            // runAnalysisRequest catches everything itself; no value means the request was
+            // stopped before it ran (or no thread could run it).
+            if (outcome.value) {
                 Q_EMIT finished(*outcome.value);
+                return;
+            }
+            AnalysisOutcome stopped;
+            stopped.interrupted = outcome.cancelled;
+            stopped.error = Diagnostic{outcome.cancelled ? std::string("interrupted")
+                                                         : outcome.error.toStdString(),
+                                       SourceLocation{fileName, 0}, Severity::Error};
+            Q_EMIT finished(stopped);
         },
         std::move(interrupt));
 }

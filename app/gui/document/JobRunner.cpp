@@ -25,6 +25,8 @@ void JobRunner::runCatching(const std::function<void()> &body, QString *error, b
         *error = QString::fromStdString(e.diagnostic().message);
     } catch (const std::exception &e) {
         *error = QStringLiteral("internal error: %1").arg(QString::fromUtf8(e.what()));
+    } catch (...) {
+        *error = QStringLiteral("internal error: an unknown exception");
     }
 }
 
@@ -37,17 +39,22 @@ void JobRunner::submit(Job job) {
     // Python thread anyway, and its interrupt must not reach the next job).
     m_waiting = std::move(job);
     m_deliver = false;
+    m_deliverInstead = nullptr;
     stopRunning();
 }
 
 void JobRunner::cancel() {
-    m_waiting.reset();
+    if (m_waiting) {
+        m_deliverInstead = std::move(m_waiting->deliverCancelled);
+        m_waiting.reset();
+    }
     stopRunning();
 }
 
 void JobRunner::discard() {
     m_waiting.reset();
     m_deliver = false;
+    m_deliverInstead = nullptr;
     stopRunning();
 }
 
@@ -72,17 +79,26 @@ void JobRunner::launch(Job job) {
     m_interrupt = std::move(job.interrupt);
     m_deliver = true;
     setRunning(true);
-    startDeepStackThread([mailbox = m_mailbox, cancelled = m_cancelled, run = std::move(job.run),
-                          generation] {
-        std::function<void()> deliver;
-        {
-            CancellationScope scope(cancelled.get());
-            deliver = run();
-        }
-        mailbox->post([generation, deliver = std::move(deliver)](JobRunner *runner) {
-            runner->onJobDone(generation, deliver);
+    try {
+        startDeepStackThread([mailbox = m_mailbox, cancelled = m_cancelled,
+                              run = std::move(job.run), generation] {
+            std::function<void()> deliver;
+            {
+                CancellationScope scope(cancelled.get());
+                deliver = run();
+            }
+            mailbox->post([generation, deliver = std::move(deliver)](JobRunner *runner) {
+                runner->onJobDone(generation, deliver);
+            });
         });
-    });
+    } catch (const std::exception &) {
+        // No thread (the system is out of them): the job ends unrun, as cancelled.
+        m_interrupt = nullptr;
+        m_cancelled.reset();
+        m_deliver = false;
+        setRunning(false);
+        job.deliverCancelled();
+    }
 }
 
 void JobRunner::onJobDone(quint64 generation, const std::function<void()> &deliver) {
@@ -98,9 +114,13 @@ void JobRunner::onJobDone(quint64 generation, const std::function<void()> &deliv
     }
     const bool wanted = m_deliver;
     m_deliver = false;
+    const std::function<void()> instead = std::move(m_deliverInstead);
+    m_deliverInstead = nullptr;
     // Idle before delivering: the receiver may start the next job from its handler.
     setRunning(false);
-    if (wanted)
+    if (instead)
+        instead();
+    else if (wanted)
         deliver();
 }
 

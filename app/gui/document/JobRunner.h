@@ -50,8 +50,9 @@ public:
     void start(std::function<Result()> work, std::function<void(JobOutcome<Result>)> deliver,
                std::function<void()> interrupt = {});
 
-    /// Cancels the running job (its outcome arrives, cancelled or not, if it ends anyway) and
-    /// forgets a waiting one.
+    /// Cancels the running job and forgets a waiting one. The newest job's handler still hears
+    /// of it: the running job's outcome (cancelled, or not if it ended anyway), or a cancelled
+    /// outcome for the waiting job, once the running one has ended.
     void cancel();
     /// Forgets the running and the waiting job: neither outcome will be delivered.
     void discard();
@@ -69,6 +70,7 @@ private:
     struct Job {
         std::function<std::function<void()>()> run;
         std::function<void()> interrupt;
+        std::function<void()> deliverCancelled; ///< its handler, told it was cancelled unrun
     };
     /// What a failed job reports: fills `error`/`cancelled` from the exception `body` threw.
     static void runCatching(const std::function<void()> &body, QString *error, bool *cancelled);
@@ -86,6 +88,8 @@ private:
     quint64 m_generation = 0; ///< of the running job
     /// The running job's outcome is wanted (false after a newer start or discard()).
     bool m_deliver = false;
+    /// What to deliver instead when the running job ends: a waiting job's cancellation.
+    std::function<void()> m_deliverInstead;
     bool m_running = false;
 };
 
@@ -95,6 +99,11 @@ void JobRunner::start(std::function<Result()> work,
                       std::function<void()> interrupt) {
     Job job;
     job.interrupt = std::move(interrupt);
+    job.deliverCancelled = [deliver] {
+        JobOutcome<Result> outcome;
+        outcome.cancelled = true;
+        deliver(std::move(outcome));
+    };
     job.run = [work = std::move(work), deliver = std::move(deliver)]() -> std::function<void()> {
         auto outcome = std::make_shared<JobOutcome<Result>>();
         runCatching([&] { outcome->value.emplace(work()); }, &outcome->error,

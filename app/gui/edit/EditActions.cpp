@@ -244,6 +244,7 @@ void EditActions::popupContextMenu(const QPoint &globalPos) {
 }
 
 void EditActions::updateEnabled() {
+    m_judged.reset(); // called whenever the analysis, the script's run or a check changes
     const SelectionModel *selection = m_editor->document()->selection();
     const QString blocker = m_editor->blocker();
     const bool canEdit = blocker.isEmpty() && !selection->stage().isEmpty();
@@ -381,7 +382,7 @@ std::optional<ScheduleEdit> dropEdit(const Program &program, const GraphDrop &dr
 
 DropVerdict EditActions::judgeDrop(const GraphDrop &drop) {
     const auto &analysis = m_editor->document()->analysis();
-    if (m_judged && m_judged->drop == drop && m_judged->analysis == analysis.get())
+    if (m_judged && m_judged->drop == drop)
         return m_judged->verdict;
     DropVerdict verdict;
     if (analysis) {
@@ -394,7 +395,7 @@ DropVerdict EditActions::judgeDrop(const GraphDrop &drop) {
                 verdict.action = QString::fromStdString(edit->description());
         }
     }
-    m_judged = JudgedDrop{drop, analysis.get(), verdict};
+    m_judged = JudgedDrop{drop, verdict};
     return verdict;
 }
 

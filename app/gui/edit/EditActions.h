@@ -113,10 +113,10 @@ private:
     Prompt m_prompt;
     StagePrompt m_stagePrompt;
     QList<QAction *> m_stageActions;
-    /// The latest drop judged, for the Analysis judged on (a drag judges at every move).
+    /// The latest drop judged (a drag judges at every move); forgotten whenever what it
+    /// depends on changes (the analysis, the script running, an edit being checked).
     struct JudgedDrop {
         GraphDrop drop;
-        const void *analysis = nullptr;
         DropVerdict verdict;
     };
     std::optional<JudgedDrop> m_judged;

@@ -1,6 +1,7 @@
 #include "edit/ScheduleEditor.h"
 
 #include "document/ScriptDocument.h"
+#include "support/Cancellation.h"
 
 #include <QTextCursor>
 #include <QTextDocument>
@@ -18,8 +19,16 @@ ScheduleEditor::ScheduleEditor(ScriptDocument *document, QObject *parent)
     QTextDocument *text = document->textDocument();
     connect(text, &QTextDocument::contentsChanged, this, &ScheduleEditor::onTextChanged);
     connect(text, &QTextDocument::undoCommandAdded, this, &ScheduleEditor::onDocumentLevelAdded);
-    // A new file (or a reload) starts a new history.
+    // A new file (or a reload) starts a new history, and an edit still being checked was made
+    // for the old text: its script is interrupted and its result dropped.
     connect(document, &ScriptDocument::textReplaced, m_stack, &QUndoStack::clear);
+    connect(document, &ScriptDocument::textReplaced, this, [this] {
+        if (!m_checking)
+            return;
+        m_jobs.discard();
+        m_checking = false;
+        Q_EMIT checkingChanged(false, m_checkingWhat);
+    });
     connect(document->selection(), &SelectionModel::changed, this,
             &ScheduleEditor::onSelectionChanged);
 }
@@ -89,20 +98,27 @@ bool ScheduleEditor::applyScriptEdit(ScriptEdit edit, const QString &description
         analysis && m_document->analysisIsCurrent() ? analysis->program : Program();
     m_jobs.start<script::EditResult>(
         [edit = std::move(edit), text = before.toStdString(),
-         fileName = m_document->scriptName().toStdString(),
-         program] { return edit(text, fileName, program); },
+         fileName = m_document->scriptName().toStdString(), program] {
+            script::EditResult result = edit(text, fileName, program);
+            throwIfCancelled(); // an interrupted check says nothing about the edit
+            return result;
+        },
         [this, before, description](JobOutcome<script::EditResult> outcome) {
             script::EditResult result = outcome.value.value_or(script::EditResult());
             if (!outcome.value)
-                result.error = outcome.error.toStdString();
+                result.error = outcome.cancelled ? std::string("the check of the edit was stopped")
+                                                 : outcome.error.toStdString();
             onEditChecked(result, before, description);
         });
+    m_checking = true;
+    m_checkingWhat = description;
     Q_EMIT checkingChanged(true, description);
     return true;
 }
 
 void ScheduleEditor::onEditChecked(const script::EditResult &result, const QString &before,
                                    const QString &description) {
+    m_checking = false;
     Q_EMIT checkingChanged(false, description);
     QString error = QString::fromStdString(result.error);
     if (result.ok() && QString::fromStdString(result.script) == before)

@@ -46,7 +46,7 @@ public:
     /// ends. The script is unchanged until then, and also when it is refused.
     bool apply(const ScheduleEdit &edit, QString *error);
     /// An edit is being checked.
-    bool isChecking() const { return m_jobs.isBusy(); }
+    bool isChecking() const { return m_checking; }
 
     /// An edit of the script as a whole (script/edit/StageEdit.h): (text, file name, program)
     /// -> the edited text or why not.
@@ -101,6 +101,8 @@ private:
     bool m_changing = false;
     QString m_pickingFor; ///< the stage waiting for its compute_at target
     JobRunner m_jobs;     ///< the check of the edit being made
+    bool m_checking = false;
+    QString m_checkingWhat; ///< the description of the edit being checked
 };
 
 /// One level of the script's history: a run of typing, or a schedule edit. The first redo of

@@ -6,6 +6,7 @@
 #include "views/GraphScene.h"
 #include "views/GraphView.h"
 #include "views/Theme.h"
+#include "viz/CollapseChains.h"
 #include "viz/Dot.h"
 #include "viz/GraphExport.h"
 
@@ -35,7 +36,14 @@ GraphPanel::GraphPanel(viz::GraphKind kind, QWidget* parent)
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(6, 2, 2, 2);
     bar->addWidget(m_caption, 1);
-    bar->addWidget(button(tr("Fit"), tr("Show the whole graph"), [this] { m_view->fitGraph(); }));
+    if (kind == viz::GraphKind::StageDag) {
+        m_collapseButton = button(tr("Collapse"), tr("Draw each long chain of stages as one node "
+                                                     "again (click one to expand it)"),
+                                  [this] { collapseChains(); });
+        bar->addWidget(m_collapseButton);
+    }
+    bar->addWidget(button(tr("Fit"), tr("Show the whole graph at a readable size"),
+                          [this] { m_view->fitGraph(); }));
     bar->addWidget(button(tr("+"), tr("Zoom in"), [this] { m_view->zoomIn(); }));
     bar->addWidget(button(tr("−"), tr("Zoom out"), [this] { m_view->zoomOut(); }));
     bar->addWidget(button(tr("Export…"), tr("Save this graph as DOT, SVG or PNG"),
@@ -56,6 +64,7 @@ GraphPanel::GraphPanel(viz::GraphKind kind, QWidget* parent)
         if (!names.stage.isEmpty())
             Q_EMIT objectChosen(names.stage, names.iterVar);
     });
+    connect(m_scene, &GraphScene::chainActivated, this, &GraphPanel::expandChain);
     connect(m_scene, &GraphScene::dragFeedback, this, &GraphPanel::dragFeedback);
     connect(m_scene, &GraphScene::dropped, this,
             [this](const viz::ObjectRef& source, const DropSite& site) {
@@ -105,8 +114,12 @@ void GraphPanel::showSelection(const QString& stage, const QString& iterVar) {
     const QString before = graphStage();
     m_stage = stage;
     m_iterVar = iterVar;
-    // The DAG is the same whatever is selected; the other graphs are about the selected stage.
-    if (graphStage() != before && m_kind != viz::GraphKind::StageDag)
+    // The other graphs are about the selected stage; the DAG changes only to show a stage that
+    // a collapsed chain hides.
+    const bool hidden = m_kind == viz::GraphKind::StageDag && m_scene->graph() &&
+                        m_analysis &&
+                        viz::chainHolding(m_scene->graph()->graph, stageNodeId(stage)) != nullptr;
+    if ((graphStage() != before && m_kind != viz::GraphKind::StageDag) || hidden)
         rebuild();
     applySelection();
 }
@@ -167,6 +180,8 @@ void GraphPanel::rebuild() {
         showMessage(message);
         return;
     }
+    if (m_kind == viz::GraphKind::StageDag)
+        graph = collapsedDag(*graph);
     std::string dot = viz::toDot(*graph);
     if (dot == m_requestedDot && m_scene->graph()) {
         applySelection();
@@ -176,6 +191,41 @@ void GraphPanel::rebuild() {
     m_waiting = true;
     m_caption->setText(QString::fromStdString(graph->name) + tr("  (laying out…)"));
     m_layouter->request(std::move(*graph));
+}
+
+std::string GraphPanel::stageNodeId(const QString& stage) const {
+    if (!m_analysis || stage.isEmpty())
+        return std::string();
+    const int index = objectRefOf(*m_analysis, stage, QString()).stage;
+    return index < 0 ? std::string() : "stage" + std::to_string(index);
+}
+
+viz::Graph GraphPanel::collapsedDag(const viz::Graph& graph) {
+    viz::ChainOptions options;
+    options.expanded = m_expandedChains;
+    viz::Graph collapsed = viz::collapseChains(graph, options);
+    // What the user looks at is never inside a collapsed chain: its chain opens for good.
+    for (const QString& stage : {m_stage, hasStepFocus() ? m_focus->stage : QString()}) {
+        const viz::GraphNode* chain = viz::chainHolding(collapsed, stageNodeId(stage));
+        if (!chain)
+            continue;
+        m_expandedChains.insert(chain->id);
+        options.expanded = m_expandedChains;
+        collapsed = viz::collapseChains(graph, options);
+    }
+    if (m_collapseButton)
+        m_collapseButton->setEnabled(!m_expandedChains.empty());
+    return collapsed;
+}
+
+void GraphPanel::expandChain(const QString& id) {
+    m_expandedChains.insert(id.toStdString());
+    rebuild();
+}
+
+void GraphPanel::collapseChains() {
+    m_expandedChains.clear();
+    rebuild();
 }
 
 void GraphPanel::onLaidOut(std::shared_ptr<const LaidOutGraph> graph) {

@@ -7,6 +7,10 @@
 /// the one shown (same DOT text) is not laid out again. Clicking a node or row selects its
 /// stage or IterVar; the shared selection is drawn in the accent colour.
 ///
+/// In the stage DAG, long chains of stages are drawn as one node (viz/CollapseChains.h) that a
+/// click expands; a chain holding the selected stage, or the stage the current step is about,
+/// is expanded by itself, and Collapse folds them all again.
+///
 /// The Step-through's current step (issue 13, item 4) is drawn in the step colours over it:
 /// what the step touches (models/StepFocus.h), and in the IterVar graph the stage that owns the
 /// step's relation (for a pass-up, the consumer's relations) with the set travelling along each
@@ -21,10 +25,12 @@
 #include <QWidget>
 
 #include <functional>
+#include <set>
 #include <memory>
 #include <optional>
 
 class QLabel;
+class QToolButton;
 
 namespace bs::gui {
 
@@ -59,6 +65,10 @@ public:
     bool isLayingOut() const { return m_waiting; }
     /// The caption above the drawing: the graph's name, or why there is none.
     QString caption() const;
+    /// Expands the collapsed chain `id` of the stage DAG (as a click on it does).
+    void expandChain(const QString& id);
+    /// Collapses every long chain of the stage DAG again (the Collapse button).
+    void collapseChains();
 
     /// Judges drags of this graph's nodes and rows (null, the default: nothing can be dragged);
     /// a drop whose verdict is an action is then requested by dropRequested.
@@ -92,6 +102,11 @@ private:
     void applySelection();
     bool hasStepFocus() const;
     void updateCaption();
+    /// The stage DAG `graph` with its long chains collapsed, but none holding the selected
+    /// stage or the one the current step is about (those are expanded from now on).
+    viz::Graph collapsedDag(const viz::Graph& graph);
+    /// The id of `stage`'s node in the stage DAG (empty when there is none).
+    std::string stageNodeId(const QString& stage) const;
     /// `source` dropped on `site` in names; nullopt while the graph drawn is not the latest
     /// analysis's (its objects would be misnamed).
     std::optional<GraphDrop> dropOf(const viz::ObjectRef& source, const DropSite& site) const;
@@ -109,6 +124,8 @@ private:
     std::string m_requestedDot;
     bool m_waiting = false;
     DropHandler m_dropHandler;
+    std::set<std::string> m_expandedChains; ///< chain ids drawn whole (stage DAG)
+    QToolButton* m_collapseButton = nullptr;
 };
 
 } // namespace bs::gui

@@ -6,10 +6,12 @@
 
 #include <QApplication>
 #include <QCursor>
+#include <QFontInfo>
 #include <QGraphicsSceneContextMenuEvent>
 #include <QGraphicsSceneHoverEvent>
 #include <QGraphicsSceneMouseEvent>
 #include <QPainter>
+#include <QStyleOptionGraphicsItem>
 
 #include <algorithm>
 #include <cmath>
@@ -31,6 +33,18 @@ QFont cellFont(bool bold) {
     font.setBold(bold);
     return font;
 }
+
+} // namespace
+
+qreal legibleTextPixels() {
+    return QFontInfo(QApplication::font()).pixelSize();
+}
+
+qreal legibleZoom() {
+    return legibleTextPixels() / kFontSize;
+}
+
+namespace {
 
 QStringList linesOf(const std::string& text) {
     return QString::fromStdString(text).split(QLatin1Char('\n'));
@@ -224,7 +238,10 @@ QRectF GraphNodeItem::stepLabelRect() const {
 
 void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) {
     painter->setRenderHint(QPainter::Antialiasing);
-    if (m_node.rows.empty())
+    const qreal lod = QStyleOptionGraphicsItem::levelOfDetailFromTransform(painter->worldTransform());
+    if (drawsNameOnly(lod))
+        paintNameOnly(painter, lod);
+    else if (m_node.rows.empty())
         paintPlain(painter);
     else
         paintTable(painter);
@@ -259,6 +276,28 @@ void GraphNodeItem::paintPlain(QPainter* painter) {
     painter->setFont(cellFont(false));
     painter->setPen(GraphPalette::ink());
     painter->drawText(m_box, Qt::AlignCenter, QString::fromStdString(m_node.title));
+}
+
+QString GraphNodeItem::shortName() const {
+    return QString::fromStdString(m_node.title.substr(0, m_node.title.find('\n')));
+}
+
+void GraphNodeItem::paintNameOnly(QPainter* painter, qreal lod) {
+    const QColor fill(viz::styleFill(m_node.style));
+    painter->setBrush(fill);
+    painter->setPen(QPen(GraphPalette::ink(), 1 / lod));
+    if (m_node.kind == viz::GraphNodeKind::Root)
+        painter->drawEllipse(m_box);
+    else
+        painter->drawRoundedRect(m_box, 4, 4);
+    // The name as big on screen as the app's text; wider than the box, it is elided.
+    QFont font = cellFont(true);
+    font.setPixelSize(std::max(1, qRound(legibleTextPixels() / lod)));
+    painter->setFont(font);
+    painter->setPen(GraphPalette::ink());
+    const QString name = QFontMetricsF(font).elidedText(shortName(), Qt::ElideRight,
+                                                        m_box.width() - 2 / lod);
+    painter->drawText(m_box, Qt::AlignCenter, name);
 }
 
 void GraphNodeItem::paintTable(QPainter* painter) {
@@ -403,11 +442,28 @@ void GraphNodeItem::mouseReleaseEvent(QGraphicsSceneMouseEvent* event) {
         graphScene->endDrag(event->scenePos()); // may replace the graph, deleting this item
         return;
     }
-    if (boundingRect().contains(event->pos()))
+    if (!boundingRect().contains(event->pos()))
+        return;
+    if (m_node.kind == viz::GraphNodeKind::Chain)
+        Q_EMIT graphScene->chainActivated(QString::fromStdString(m_node.id));
+    else
         graphScene->objectClicked(objectAt(event->pos()));
 }
 
+bool GraphNodeItem::sceneEvent(QEvent* event) {
+    if (event->type() == QEvent::UngrabMouse && m_dragging) {
+        m_dragging = false;
+        if (auto* graphScene = qobject_cast<GraphScene*>(scene()))
+            graphScene->cancelDrag();
+    }
+    return QGraphicsItem::sceneEvent(event);
+}
+
 void GraphNodeItem::contextMenuEvent(QGraphicsSceneContextMenuEvent* event) {
+    if (m_dragging) { // the left button is still down: no menu in the middle of a drag
+        event->accept();
+        return;
+    }
     auto* graphScene = qobject_cast<GraphScene*>(scene());
     const viz::ObjectRef ref = objectAt(event->pos());
     if (!graphScene || ref.stage < 0) {

@@ -16,6 +16,12 @@ namespace bs::gui {
 
 class GraphScene;
 
+/// The pixel size of the app's own text: what the graphs' text is never smaller than after
+/// Fit (issue 17, item 7).
+qreal legibleTextPixels();
+/// The zoom at which the nodes' text is as big as the app's text.
+qreal legibleZoom();
+
 /// The colours every graph view shares: the selection accent, the viz highlight (attach
 /// paths), what the Step-through's current step touches, what failed, and the text.
 struct GraphPalette {
@@ -48,6 +54,12 @@ public:
     const QString& stepLabel() const { return m_stepLabel; }
     /// The object shown at item position `pos`: the row's when it names one, else the node's.
     viz::ObjectRef objectAt(const QPointF& pos) const;
+    /// Whether the node is drawn as its name only at level of detail `lod` (the view's zoom):
+    /// below legibleZoom() (give or take rounding) its table would be too small to read, so
+    /// its name is drawn at the app's text size instead.
+    static bool drawsNameOnly(qreal lod) { return lod < 0.99 * legibleZoom(); }
+    /// The name drawn at that level of detail: the title's first line.
+    QString shortName() const;
 
 protected:
     void hoverMoveEvent(QGraphicsSceneHoverEvent* event) override;
@@ -57,6 +69,8 @@ protected:
     /// allows one: the object pressed is dragged onto another node or row.
     void mouseMoveEvent(QGraphicsSceneMouseEvent* event) override;
     void mouseReleaseEvent(QGraphicsSceneMouseEvent* event) override;
+    /// Losing the mouse in a drag (a popup, another window) ends it without a drop.
+    bool sceneEvent(QEvent* event) override;
     /// Selects what is under the pointer and asks for the schedule edits of it.
     void contextMenuEvent(QGraphicsSceneContextMenuEvent* event) override;
 
@@ -69,6 +83,8 @@ private:
     /// `m_scale`): natural sizes from the fonts, shrunk to fit, stretched to fill.
     void layoutTable();
     void paintPlain(QPainter* painter);
+    /// The node's name only, at the app's text size on screen (`lod`: the view's zoom).
+    void paintNameOnly(QPainter* painter, qreal lod);
     void paintTable(QPainter* painter);
     void paintStepMark(QPainter* painter);
     int rowAt(const QPointF& pos) const;

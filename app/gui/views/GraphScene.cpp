@@ -40,7 +40,7 @@ GraphScene::GraphScene(QObject* parent) : QGraphicsScene(parent) {
 }
 
 void GraphScene::setGraph(std::shared_ptr<const LaidOutGraph> graph) {
-    stopDrag();
+    cancelDrag();
     clear();
     m_nodes.clear();
     m_edges.clear();
@@ -251,8 +251,9 @@ DropSite GraphScene::siteAt(const QPointF& scenePos) const {
 }
 
 bool GraphScene::beginDrag(const viz::ObjectRef& source, const QPointF& scenePos) {
-    if (!m_dropJudge || source.stage < 0 || isDragging())
+    if (!m_dropJudge || source.stage < 0)
         return false;
+    stopDrag(); // a drag whose end was never seen
     m_dragSource = source;
     m_dragOrigin = scenePos;
     m_dragLine = addLine(QLineF(scenePos, scenePos),
@@ -295,6 +296,13 @@ void GraphScene::endDrag(const QPointF& scenePos) {
                                                   : tr("Cannot drop here: %1").arg(verdict.refusal));
     if (!verdict.action.isEmpty())
         Q_EMIT dropped(source, site);
+}
+
+void GraphScene::cancelDrag() {
+    if (!isDragging())
+        return;
+    stopDrag();
+    Q_EMIT dragFeedback(QString());
 }
 
 void GraphScene::stopDrag() {

@@ -109,6 +109,8 @@ public:
     void dragTo(const QPointF& scenePos);
     /// The drag ends at `scenePos`: `dropped` when its verdict is an action.
     void endDrag(const QPointF& scenePos);
+    /// The drag ends without a drop (the node lost the mouse: a popup, another window).
+    void cancelDrag();
     bool isDragging() const { return m_dragLine != nullptr; }
     /// The node or row at `scenePos` (topmost node item), or an empty site.
     DropSite siteAt(const QPointF& scenePos) const;
@@ -116,6 +118,8 @@ public:
 Q_SIGNALS:
     /// The user clicked a node (or a row of one) showing `ref`.
     void objectActivated(const bs::viz::ObjectRef& ref);
+    /// The user clicked the node `id` of a collapsed chain (viz/CollapseChains.h).
+    void chainActivated(const QString& id);
     /// setGraph replaced the drawing.
     void graphChanged();
     /// The user asked for the context menu of the node just activated, at `screenPos`.

@@ -1,5 +1,6 @@
 #include "views/GraphView.h"
 
+#include "views/GraphItems.h"
 #include "views/GraphScene.h"
 
 #include <QKeyEvent>
@@ -68,30 +69,33 @@ void GraphView::applyFit() {
         return;
     fitInView(rect, Qt::KeepAspectRatio);
     // Small graphs are not blown up beyond a comfortable reading size.
-    if (zoom() > kMaxFitZoom)
-        setTransform(QTransform::fromScale(kMaxFitZoom, kMaxFitZoom));
+    const qreal legible = legibleZoom();
+    const qreal largest = std::max(kMaxFitZoom, legible);
+    if (zoom() > largest)
+        setTransform(QTransform::fromScale(largest, largest));
     QRectF marked = m_scene->markedRect();
     if (marked.isEmpty())
         marked = m_scene->problemRect();
-    if (m_fit == Fit::Legible && !marked.isEmpty() && zoom() < kStepZoom) {
+    const qreal stepZoom = std::max(kStepZoom, legible);
+    if (m_fit == Fit::Legible && !marked.isEmpty() && zoom() < stepZoom) {
         // A graph drawn smaller than its natural size follows the current step, or shows what
         // failed: what is marked, with some of its neighbourhood, up to the natural size.
         const QRectF around = marked.adjusted(-kStepMargin, -kStepMargin, kStepMargin, kStepMargin);
         const qreal fit = std::min(viewport()->width() / around.width(),
                                    viewport()->height() / around.height());
-        const qreal target = std::max(std::min(kStepZoom, fit), kMinLegibleZoom);
+        const qreal target = std::max(std::min(stepZoom, fit), legible);
         if (target > zoom())
             setTransform(QTransform::fromScale(target, target));
         centerOn(marked.center());
         return;
     }
-    if (m_fit == Fit::Whole || zoom() >= kMinLegibleZoom) {
+    if (zoom() >= legible) {
         centerOn(rect.center());
         return;
     }
     // Too big to read whole: readable, scrolled to the selection, else to the graph's top
     // (centring on the top edge scrolls as far up as the scene allows).
-    setTransform(QTransform::fromScale(kMinLegibleZoom, kMinLegibleZoom));
+    setTransform(QTransform::fromScale(legible, legible));
     const QRectF selection = m_scene->focusRect();
     centerOn(selection.isEmpty() ? QPointF(rect.center().x(), rect.top()) : selection.center());
 }

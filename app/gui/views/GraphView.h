@@ -1,10 +1,11 @@
 /// \file
 /// The view of a GraphScene: zoom with the wheel (around the cursor), pan by dragging the
 /// background, fit the graph (automatically on new graphs and resizes until the user zooms),
-/// and scroll the selection (or what the current step touches) into view. The automatic fit keeps the text legible: a graph too
-/// big for the view is shown at a readable zoom around the selection, with scroll bars; the Fit
-/// button shows the whole graph, however small. The arrow keys move the selection from node to
-/// node.
+/// and scroll the selection (or what the current step touches) into view. A fit never makes
+/// the text smaller than the app's own (legibleZoom()): a graph too big for the view is shown
+/// at that zoom around the selection, with scroll bars. Zoomed out further by hand, the nodes
+/// show their names only, still at the app's text size (GraphNodeItem::drawsNameOnly). The
+/// arrow keys move the selection from node to node.
 #pragma once
 
 #include <QGraphicsView>
@@ -16,18 +17,15 @@ class GraphScene;
 class GraphView : public QGraphicsView {
     Q_OBJECT
 public:
-    /// Below this zoom the 10-pixel text of the nodes is too small to read.
-    static constexpr qreal kMinLegibleZoom = 0.7;
-
     explicit GraphView(GraphScene* scene, QWidget* parent = nullptr);
 
     GraphScene* graphScene() const { return m_scene; }
-    /// Shows the whole graph, never enlarged beyond 125%; resumes fitting automatically (the
-    /// whole graph).
+    /// The Fit button: the whole graph when its text stays legible (legibleZoom() at least,
+    /// never enlarged beyond 125% or that zoom), else that zoom centred on the selection (or
+    /// the top of the graph); resumes fitting automatically.
     void fitGraph();
-    /// The automatic fit: what the current step touches when it marks something (followStep),
-    /// else the whole graph when it stays legible (kMinLegibleZoom at least), else that zoom
-    /// centred on the selection (or the top of the graph); resumes fitting automatically.
+    /// The automatic fit: as fitGraph(), but what the current step touches when it marks
+    /// something (followStep) comes first; resumes fitting automatically.
     void fitLegibly();
     /// After the current step changed: while fitting automatically, shows what the step
     /// touches at a legible zoom (the automatic fit follows the step); else reveals it.

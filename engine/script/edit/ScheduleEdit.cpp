@@ -5,9 +5,10 @@
 #include "ir/Printer.h"
 #include "lower/Lower.h"
 #include "schedule/ReverseComputeInline.h"
-#include "script/edit/PythonNames.h"
 #include "script/RecordedRun.h"
+#include "script/edit/PythonNames.h"
 #include "script/edit/SourceOutline.h"
+#include "support/Cancellation.h"
 #include "te/Compute.h"
 #include "te/Operation.h"
 
@@ -695,8 +696,20 @@ const std::vector<std::string>& storageScopes() {
 ScriptResult runEditedScript(const std::string& edited, const std::string& fileName,
                              const ScriptOptions& options, Program* program) {
     ScriptRunner runner;
-    return runRecorded(runner, [&] { return runner.runSource(edited, fileName, options); },
-                       program);
+    // The app checks edits as background jobs: a cancelled job interrupts the script too.
+    const std::atomic<bool>* cancelled = cancellationFlag();
+    return runRecorded(
+        runner,
+        [&] {
+            std::future<ScriptResult> run = runner.startSource(edited, fileName, options);
+            while (cancelled &&
+                   run.wait_for(std::chrono::milliseconds(20)) != std::future_status::ready) {
+                if (*cancelled)
+                    runner.interrupt();
+            }
+            return run.get();
+        },
+        program);
 }
 
 std::vector<Stage> readersOf(const Schedule& sch, const Stage& producer) {

@@ -113,7 +113,8 @@ std::vector<Stage> readersOf(const Schedule& sch, const Stage& producer);
 
 /// Runs `edited` as the script `fileName` (its output dropped, `options`' time limit) with the
 /// process's program recorder to itself; `program` is set to what it defines. How every edit
-/// is checked.
+/// is checked. The script is interrupted when the calling thread's cancellation flag is set
+/// (support/Cancellation.h): the app checks edits as background jobs.
 ScriptResult runEditedScript(const std::string& edited, const std::string& fileName,
                              const ScriptOptions& options, Program* program);
 

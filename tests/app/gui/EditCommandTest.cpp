@@ -163,10 +163,9 @@ void EditCommandTest::editRoundTrip() {
     edit.targetIterVar = argument.section(QLatin1Char('.'), 1).toStdString();
     QString error;
     QVERIFY2(m_editor->apply(edit, &error), qPrintable(error));
-    QVERIFY(waitForEdit(*m_editor));
+    QVERIFY(waitForEditedAnalysis(*m_editor));
     const QString edited = m_document->textDocument()->toPlainText();
     QVERIFY(edited.startsWith(original) && edited.size() > original.size());
-    QVERIFY(waitForAnalysis(*m_document));
     QVERIFY2(!m_document->problem(), qPrintable(problemText(*m_document) + "\n" + edited));
     QVERIFY2(describe(*m_document, stage).contains(expected),
              qPrintable(describe(*m_document, stage)));
@@ -203,8 +202,7 @@ void EditCommandTest::refusedEditLeavesTheScriptAlone() {
     vectorize.stage = "C";
     vectorize.iterVar = "j";
     QVERIFY2(m_editor->apply(vectorize, &error), qPrintable(error));
-    QVERIFY(waitForEdit(*m_editor));
-    QVERIFY(waitForAnalysis(*m_document));
+    QVERIFY(waitForEditedAnalysis(*m_editor));
     QVERIFY2(m_editor->apply(vectorize, &error), qPrintable(error)); // legal: checked by running
     QVERIFY(waitForEdit(*m_editor));
     QCOMPARE(refused.count(), 2);
@@ -221,9 +219,8 @@ void EditCommandTest::typingAndEditsShareOneHistory() {
     vectorize.iterVar = "j";
     QString error;
     QVERIFY2(m_editor->apply(vectorize, &error), qPrintable(error));
-    QVERIFY(waitForEdit(*m_editor));
+    QVERIFY(waitForEditedAnalysis(*m_editor));
     const QString afterEdit = m_document->textDocument()->toPlainText();
-    QVERIFY(waitForAnalysis(*m_document));
     // Typing after the edit: its own step in the same history.
     QTextCursor cursor(m_document->textDocument());
     cursor.movePosition(QTextCursor::End);
@@ -281,8 +278,7 @@ void EditCommandTest::ctrlZInTheEditorUndoesScheduleEditsToo() {
     unroll.iterVar = "j";
     QString error;
     QVERIFY2(m_editor->apply(unroll, &error), qPrintable(error));
-    QVERIFY(waitForEdit(*m_editor));
-    QVERIFY(waitForAnalysis(*m_document));
+    QVERIFY(waitForEditedAnalysis(*m_editor));
     QTest::keyClick(&editor, Qt::Key_End, Qt::ControlModifier);
     QTest::keyClicks(&editor, QStringLiteral("y = 2"));
     QCOMPARE(m_editor->undoStack()->count(), 2);
@@ -315,12 +311,11 @@ void EditCommandTest::computeAtWaitsForTheTargetLoop() {
     m_document->selection()->select(QStringLiteral("C")); // a stage alone is no target
     QCOMPARE(m_editor->undoStack()->count(), 0);
     m_document->selection()->select(QStringLiteral("C"), QStringLiteral("j"));
-    QVERIFY(waitForEdit(*m_editor));
+    QVERIFY(waitForEditedAnalysis(*m_editor));
     QVERIFY(!m_editor->isPickingTarget());
     QCOMPARE(m_editor->undoStack()->count(), 1);
     QVERIFY(m_document->textDocument()->toPlainText().endsWith(
         QStringLiteral("s[B].compute_at(s[C], j)\n")));
-    QVERIFY(waitForAnalysis(*m_document));
     QVERIFY(describe(*m_document, QStringLiteral("B")).contains(QStringLiteral("attach=kScope")));
 }
 
@@ -385,13 +380,12 @@ void EditCommandTest::actionsFollowTheSelectionAndAskForArguments() {
     QCOMPARE(actions.action(EditKind::Split)->shortcut(), QKeySequence(Qt::Key_S));
     QCOMPARE(actions.action(EditKind::MoveOut)->shortcut(), QKeySequence(Qt::SHIFT | Qt::Key_Up));
     actions.action(EditKind::Split)->trigger();
-    QVERIFY(waitForEdit(*m_editor));
     QCOMPARE(asked.size(), 1);
+    // While the edit is checked, and then while the edited script runs, nothing can be edited.
+    QVERIFY(!actions.action(EditKind::Fuse)->isEnabled());
+    QVERIFY(waitForEditedAnalysis(*m_editor));
     QVERIFY(m_document->textDocument()->toPlainText().endsWith(
         QStringLiteral("i_outer, i_inner = s[C].split(i, factor=4)\n")));
-    // While the edited script runs, nothing can be edited.
-    QVERIFY(!actions.action(EditKind::Fuse)->isEnabled());
-    QVERIFY(waitForAnalysis(*m_document));
     QVERIFY(actions.action(EditKind::Fuse)->isEnabled());
     actions.undoAction()->trigger();
     QCOMPARE(m_document->textDocument()->toPlainText(), QString::fromLatin1(kScript));
@@ -479,19 +473,17 @@ void EditCommandTest::tileAndFuseWithThePreviousLoop() {
     });
     m_document->selection()->select(QStringLiteral("C"), QStringLiteral("i"));
     actions.action(EditActions::Entry::Tile)->trigger();
-    QVERIFY(waitForEdit(*m_editor));
+    QVERIFY(waitForEditedAnalysis(*m_editor));
     QVERIFY(m_document->textDocument()->toPlainText().endsWith(QStringLiteral(
         "i_outer, j_outer, i_inner, j_inner = s[C].tile(i, j, x_factor=4, y_factor=8)\n")));
-    QVERIFY(waitForAnalysis(*m_document));
     QVERIFY(!m_document->problem());
     QVERIFY(describe(*m_document, QStringLiteral("C"))
                 .contains(QStringLiteral("leaves=i.outer,j.outer,i.inner,j.inner ")));
     m_document->selection()->select(QStringLiteral("C"), QStringLiteral("j.outer"));
     actions.action(EditActions::Entry::FusePrevious)->trigger();
-    QVERIFY(waitForEdit(*m_editor));
+    QVERIFY(waitForEditedAnalysis(*m_editor));
     QVERIFY(m_document->textDocument()->toPlainText().endsWith(
         QStringLiteral("i_outer_j_outer_fused = s[C].fuse(i_outer, j_outer)\n")));
-    QVERIFY(waitForAnalysis(*m_document));
     QVERIFY(describe(*m_document, QStringLiteral("C"))
                 .contains(QStringLiteral("leaves=i.outer.j.outer.fused,i.inner,j.inner ")));
 }
@@ -514,8 +506,7 @@ void EditCommandTest::buildAProgramFromAnEmptyFileWithoutTypingAndUndoIt() {
     const auto step = [&](QAction *action) {
         QVERIFY(action->isEnabled());
         action->trigger();
-        QVERIFY(waitForEdit(*m_editor));
-        QVERIFY(waitForAnalysis(*m_document));
+        QVERIFY(waitForEditedAnalysis(*m_editor));
     };
     script::NewStage a;
     a.name = "A";

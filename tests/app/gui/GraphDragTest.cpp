@@ -109,12 +109,13 @@ private Q_SLOTS:
     void dragALoopOntoAnotherReordersThem();
     void anIllegalDropSaysWhyAndChangesNothing();
     void rightClickingATableRowOffersItsEdits();
+    void aDragThatLosesTheMouseEndsWithoutADrop();
 };
 
 void GraphDragTest::dropEditMapsDropsToEdits() {
     Fixture f;
     QVERIFY(f.open(QString::fromLatin1(kScript)));
-    const Program& program = f.window.document()->analysis()->program;
+    const Program program = f.window.document()->analysis()->program;
     QString refusal;
     GraphDrop drop{QStringLiteral("B"), QString(), QStringLiteral("C"), QStringLiteral("j"),
                    false};
@@ -123,9 +124,11 @@ void GraphDragTest::dropEditMapsDropsToEdits() {
     QCOMPARE(edit->description(), std::string("compute_at B \u2192 C.j"));
     // Dragged by one of its loops, the stage still goes.
     drop.iterVar = QStringLiteral("i");
-    QCOMPARE(dropEdit(program, drop, &refusal)->kind, EditKind::ComputeAt);
+    edit = dropEdit(program, drop, &refusal);
+    QVERIFY(edit && edit->kind == EditKind::ComputeAt);
     drop.root = true;
-    QCOMPARE(dropEdit(program, drop, &refusal)->kind, EditKind::ComputeRoot);
+    edit = dropEdit(program, drop, &refusal);
+    QVERIFY(edit && edit->kind == EditKind::ComputeRoot);
     // On another stage's title: what to do instead.
     drop = GraphDrop{QStringLiteral("B"), QString(), QStringLiteral("C"), QString(), false};
     QVERIFY(!dropEdit(program, drop, &refusal));
@@ -137,6 +140,33 @@ void GraphDragTest::dropEditMapsDropsToEdits() {
     QVERIFY(edit && edit->kind == EditKind::Reorder);
     QCOMPARE(edit->iterVar, std::string("j"));
     QCOMPARE(edit->moreIterVars, std::vector<std::string>{"i"});
+    // Four loops (C's i and j split): moving down and up takes the target's place, only the
+    // loops between move, in both directions and over a distance.
+    const char* const split = "io, ii = s[C].split(C.op.axis[0], factor=8)\n"
+                              "jo, ji = s[C].split(C.op.axis[1], factor=8)\n";
+    QVERIFY(f.open(QString::fromLatin1(kScript) + QString::fromLatin1(split)));
+    const Program four = f.window.document()->analysis()->program;
+    const auto moved = [&](const char* from, const char* to) {
+        GraphDrop loop{QStringLiteral("C"), QString::fromLatin1(from), QStringLiteral("C"),
+                       QString::fromLatin1(to), false};
+        const std::optional<ScheduleEdit> reorder = dropEdit(four, loop, &refusal);
+        std::vector<std::string> order;
+        if (reorder && reorder->kind == EditKind::Reorder) {
+            order.push_back(reorder->iterVar);
+            order.insert(order.end(), reorder->moreIterVars.begin(), reorder->moreIterVars.end());
+        }
+        return order;
+    };
+    // Leaves: i.outer, i.inner, j.outer, j.inner.
+    QCOMPARE(moved("i.outer", "j.inner"),
+             (std::vector<std::string>{"i.inner", "j.outer", "j.inner", "i.outer"}));
+    QCOMPARE(moved("j.inner", "i.inner"),
+             (std::vector<std::string>{"j.inner", "i.inner", "j.outer"}));
+    QCOMPARE(moved("j.outer", "i.outer"),
+             (std::vector<std::string>{"j.outer", "i.outer", "i.inner"}));
+    // A loop that is no leaf any more (split) cannot move.
+    QVERIFY(moved("i", "j.inner").empty());
+    QVERIFY(refusal.contains(QStringLiteral("'i' is not a loop of C any more")));
     // Onto itself, or onto empty space: nothing, and nothing to say.
     drop.targetIterVar = drop.iterVar;
     QVERIFY(!dropEdit(program, drop, &refusal) && refusal.isEmpty());
@@ -156,10 +186,9 @@ void GraphDragTest::dragAStageOntoALoopComputesItThere() {
                                               QStringLiteral("i"));
     QVERIFY(b && ci);
     drag(tree, *b, *ci);
-    QVERIFY(waitForEdit(*f.window.scheduleTools()->editor()));
+    QVERIFY(waitForEditedAnalysis(*f.window.scheduleTools()->editor()));
     QVERIFY2(f.text().endsWith(QStringLiteral("s[B].compute_at(s[C], s[C].op.axis[0])\n")),
              qPrintable(f.text()));
-    QVERIFY(waitForAnalysis(*f.window.document()));
     QVERIFY(!f.window.document()->problem());
     // Back to the root: drop B on ROOT; the new compute_root replaces the compute_at.
     QVERIFY(waitForGraphs(f.window));
@@ -188,11 +217,10 @@ void GraphDragTest::dragALoopOntoAnotherReordersThem() {
                                               QStringLiteral("i"));
     QVERIFY(cj && ci);
     drag(tree, *cj, *ci);
-    QVERIFY(waitForEdit(*f.window.scheduleTools()->editor()));
+    QVERIFY(waitForEditedAnalysis(*f.window.scheduleTools()->editor()));
     QVERIFY2(f.text().endsWith(
                  QStringLiteral("s[C].reorder(s[C].op.axis[1], s[C].op.axis[0])\n")),
              qPrintable(f.text() + f.window.statusBar()->currentMessage()));
-    QVERIFY(waitForAnalysis(*f.window.document()));
     const Stage c = f.window.document()->analysis()->program.schedule.stages()[2];
     QCOMPARE(c->leafIterVars[0]->var.name(), std::string("j"));
 }
@@ -210,6 +238,9 @@ void GraphDragTest::anIllegalDropSaysWhyAndChangesNothing() {
     QVERIFY(c && bi);
     QSignalSpy feedback(tree, &GraphPanel::dragFeedback);
     QSignalSpy dropped(tree, &GraphPanel::dropRequested);
+    f.window.selection()->select(QStringLiteral("A"));
+    const QString selected = f.window.selection()->stage();
+    const QString selectedLoop = f.window.selection()->iterVar();
     drag(tree, *c, *bi);
     QVERIFY(!feedback.isEmpty());
     QVERIFY2(feedback.last().first().toString().startsWith(QStringLiteral("Cannot drop here: ")),
@@ -218,7 +249,9 @@ void GraphDragTest::anIllegalDropSaysWhyAndChangesNothing() {
     QCOMPARE(dropped.count(), 0);
     QVERIFY(!f.window.scheduleTools()->editor()->isChecking());
     QCOMPARE(f.text(), QString::fromLatin1(kScript));
-    // The press was a drag, not a click: nothing new selected.
+    // The press was a drag, not a click: the selection is what it was, and the drag is over.
+    QCOMPARE(f.window.selection()->stage(), selected);
+    QCOMPARE(f.window.selection()->iterVar(), selectedLoop);
     QVERIFY(!tree->scene()->isDragging());
 }
 
@@ -256,6 +289,40 @@ void GraphDragTest::rightClickingATableRowOffersItsEdits() {
     QVERIFY2(texts.contains(QStringLiteral("Loop j of C")), qPrintable(texts.join(u'|')));
     QVERIFY(fuseNext && !fuseNext->isEnabled());
     menu->close();
+}
+
+void GraphDragTest::aDragThatLosesTheMouseEndsWithoutADrop() {
+    Fixture f;
+    QVERIFY(f.open(QString::fromLatin1(kScript)));
+    GraphPanel* tree = f.window.attachTree();
+    tree->view()->fitGraph();
+    const Analysis& analysis = *f.window.document()->analysis();
+    const std::optional<QPointF> b = pointOf(tree, analysis, QStringLiteral("B"), QString());
+    const std::optional<QPointF> ci = pointOf(tree, analysis, QStringLiteral("C"),
+                                              QStringLiteral("i"));
+    QVERIFY(b && ci);
+    QWidget* viewport = tree->view()->viewport();
+    const QPoint start = tree->view()->mapFromScene(*b);
+    const QPoint end = tree->view()->mapFromScene(*ci);
+    QTest::mousePress(viewport, Qt::LeftButton, Qt::NoModifier, start);
+    for (int step = 1; step <= 4; ++step)
+        QTest::mouseMove(viewport, start + (end - start) * step / 4);
+    QVERIFY(tree->scene()->isDragging());
+    QVERIFY(f.window.statusBar()->currentMessage().startsWith(QStringLiteral("Drop to")));
+    // A popup (or another window) takes the mouse: the drag ends, nothing is dropped.
+    QSignalSpy dropped(tree, &GraphPanel::dropRequested);
+    QGraphicsItem* grabber = tree->scene()->mouseGrabberItem();
+    QVERIFY(grabber);
+    grabber->ungrabMouse();
+    QVERIFY(!tree->scene()->isDragging());
+    QVERIFY(f.window.statusBar()->currentMessage().isEmpty());
+    QCOMPARE(dropped.count(), 0);
+    QCOMPARE(f.text(), QString::fromLatin1(kScript));
+    QTest::mouseRelease(viewport, Qt::LeftButton, Qt::NoModifier, end);
+    // The next drag works.
+    drag(tree, *b, *ci);
+    QVERIFY(waitForEditedAnalysis(*f.window.scheduleTools()->editor()));
+    QVERIFY(f.text().contains(QStringLiteral("compute_at")));
 }
 
 BS_GUI_TEST_SUITE(GraphDragTest);

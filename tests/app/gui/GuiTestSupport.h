@@ -37,6 +37,16 @@ inline bool waitForEdit(ScheduleEditor& editor) {
     return QTest::qWaitFor([&editor] { return !editor.isChecking(); }, kAnalysisTimeoutMs);
 }
 
+/// Waits for `editor`'s check to end and, when it pushed the edit, for the analysis of the
+/// edited text (which may finish while the check's end is handled); false on timeout.
+inline bool waitForEditedAnalysis(ScheduleEditor& editor) {
+    QSignalSpy finished(editor.document(), &ScriptDocument::analysisFinished);
+    QSignalSpy edited(&editor, &ScheduleEditor::edited);
+    if (!waitForEdit(editor))
+        return false;
+    return edited.isEmpty() || !finished.isEmpty() || finished.wait(kAnalysisTimeoutMs);
+}
+
 using SuiteFactory = std::function<std::unique_ptr<QObject>()>;
 
 /// Adds a suite to the registry (called by BS_GUI_TEST_SUITE before main runs); returns its

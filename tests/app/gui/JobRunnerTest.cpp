@@ -38,6 +38,9 @@ private Q_SLOTS:
     void errorsComeBackAsMessages();
     void cancelDeliversACancelledOutcome();
     void discardDropsTheOutcome();
+    void cancelAfterANewerStartTellsTheNewestHandler();
+    void aRunnerDestroyedMidJobDropsItsOutcome();
+    void guiThreadRunsTasksOnTheGuiThread();
 };
 
 void JobRunnerTest::deliversTheValueOnTheGuiThread() {
@@ -157,6 +160,74 @@ void JobRunnerTest::discardDropsTheOutcome() {
 }
 
 BS_GUI_TEST_SUITE(JobRunnerTest);
+
+void JobRunnerTest::cancelAfterANewerStartTellsTheNewestHandler() {
+    // As Stop after typing: the newest request never ran, but its handler hears it was stopped.
+    JobRunner jobs;
+    std::atomic<bool> started{false};
+    QList<QString> heard;
+    jobs.start<int>(
+        [&] {
+            started = true;
+            return waitUntilCancelled();
+        },
+        [&](JobOutcome<int>) { heard << QStringLiteral("first"); });
+    QVERIFY(QTest::qWaitFor([&] { return started.load(); }, kJobTimeoutMs));
+    bool secondRan = false;
+    jobs.start<int>(
+        [&] {
+            secondRan = true;
+            return 2;
+        },
+        [&](JobOutcome<int> outcome) {
+            heard << (outcome.cancelled ? QStringLiteral("second cancelled")
+                                        : QStringLiteral("second"));
+        });
+    jobs.cancel();
+    QVERIFY(QTest::qWaitFor([&] { return !jobs.isBusy(); }, kJobTimeoutMs));
+    QCOMPARE(heard, QList<QString>{QStringLiteral("second cancelled")});
+    QVERIFY(!secondRan);
+}
+
+void JobRunnerTest::aRunnerDestroyedMidJobDropsItsOutcome() {
+    std::atomic<bool> ended{false};
+    bool delivered = false;
+    {
+        JobRunner jobs;
+        jobs.start<int>(
+            [&ended] {
+                struct End {
+                    std::atomic<bool> &flag;
+                    ~End() { flag = true; }
+                } end{ended};
+                return waitUntilCancelled(); // the destructor cancels it
+            },
+            [&](JobOutcome<int>) { delivered = true; });
+    }
+    QVERIFY(QTest::qWaitFor([&] { return ended.load(); }, kJobTimeoutMs));
+    QTest::qWait(50); // a late post would arrive now
+    QVERIFY(!delivered);
+}
+
+void JobRunnerTest::guiThreadRunsTasksOnTheGuiThread() {
+    JobRunner jobs;
+    QList<int> progress;
+    QThread *ranOn = nullptr;
+    bool done = false;
+    jobs.start<int>(
+        [toGui = jobs.guiThread(), &progress, &ranOn] {
+            for (int step = 1; step <= 3; ++step)
+                toGui([&progress, &ranOn, step] {
+                    progress << step;
+                    ranOn = QThread::currentThread();
+                });
+            return 0;
+        },
+        [&](JobOutcome<int>) { done = true; });
+    QVERIFY(QTest::qWaitFor([&] { return done && progress.size() == 3; }, kJobTimeoutMs));
+    QCOMPARE(progress, (QList<int>{1, 2, 3}));
+    QCOMPARE(ranOn, QCoreApplication::instance()->thread());
+}
 
 } // namespace bs::gui::test
 

@@ -104,7 +104,12 @@ void ThemeTest::contrastIsWcags() {
 }
 
 void ThemeTest::darkThemeKeepsEveryViewReadable() {
-    QVERIFY(!theme::isDark());
+    if (theme::isDark())
+        QSKIP("the platform's palette is dark already");
+    // Whatever fails below, the suites after this one get the light palette back.
+    struct Restore {
+        ~Restore() { theme::applyDark(false); }
+    } restore;
     // Under the light palette the designed colours are used as they are.
     const QColor keyword(0x1f, 0x4e, 0xa8);
     QCOMPARE(theme::ink(keyword), keyword);

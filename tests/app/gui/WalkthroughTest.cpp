@@ -140,11 +140,10 @@ void WalkthroughTest::newUserFollowsTheDoneWhenSteps() {
         QSKIP("the window cannot be activated on this platform");
     window.iterVarGraph()->view()->setFocus();
     QTest::keyClick(window.iterVarGraph()->view(), Qt::Key_S);
-    QVERIFY(waitForEdit(*window.scheduleTools()->editor()));
+    QVERIFY(waitForEditedAnalysis(*window.scheduleTools()->editor()));
     // The script names B's axis i `ib` (`ib, jb = s[B].op.axis`): the edit refers to it so.
     const QString added = window.document()->textDocument()->toPlainText().mid(before.size());
     QCOMPARE(added, QStringLiteral("i_outer, i_inner = s[B].split(ib, factor=2)\n"));
-    QVERIFY(waitForAnalysis(*window.document()));
     QVERIFY(!window.document()->problem());
     QTest::keyClick(window.iterVarGraph()->view(), Qt::Key_Z, Qt::ControlModifier);
     QCOMPARE(window.document()->textDocument()->toPlainText(), before);
