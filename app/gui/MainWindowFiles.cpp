@@ -38,20 +38,6 @@ namespace bs::gui {
 
 namespace {
 
-const char* const kNewScript = R"(# A new schedule: edit it, and every view follows.
-import tvm
-from tvm import te
-
-n = 64
-A = te.placeholder((n, n), name="A")
-B = te.compute((n, n), lambda i, j: A[i, j] * 2, name="B")
-C = te.compute((n, n), lambda i, j: B[i, j] + 1, name="C")
-
-s = te.create_schedule(C.op)
-xo, xi = s[C].split(C.op.axis[0], factor=8)
-s[B].compute_at(s[C], xo)
-)";
-
 /// A file name for an export: the script's name without `.py`, a suffix and an extension, in
 /// the script's folder (or the current one for untitled scripts).
 QString suggestedExportPath(const ScriptDocument& document, const QString& suffix) {
@@ -92,7 +78,7 @@ bool MainWindow::openDefaultExample(QString* errorMessage) {
 
 void MainWindow::newScript() {
     if (maybeSave())
-        m_document->setUntitled(QString::fromUtf8(kNewScript), QStringLiteral("untitled.py"));
+        m_document->setUntitled(QString(), QStringLiteral("untitled.py"));
 }
 
 void MainWindow::openWithDialog() {

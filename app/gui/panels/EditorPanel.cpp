@@ -14,6 +14,11 @@ EditorPanel::EditorPanel(QTextDocument* document, QWidget* parent)
     : QWidget(parent), m_editor(new ScriptEditor(this)), m_banner(new QLabel(this)) {
     m_editor->setDocument(document);
     m_editor->setFont(codeFont());
+    // File > New starts empty: say how to begin without typing Python.
+    m_editor->setPlaceholderText(
+        tr("An empty script. Type a TVM schedule here, open one from Examples, or build it "
+           "from the Schedule menu: Add Placeholder…, Add Compute Stage…, Add Reduction…, then "
+           "split, tile, compute_at and the other primitives, each a step you can undo."));
     m_highlighter = new PythonHighlighter(document);
     m_banner->setObjectName(QStringLiteral("problemBanner"));
     m_banner->setWordWrap(true);

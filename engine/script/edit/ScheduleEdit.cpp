@@ -4,6 +4,7 @@
 #include "ir/Op.h"
 #include "ir/Printer.h"
 #include "lower/Lower.h"
+#include "schedule/Graph.h"
 #include "schedule/ReverseComputeInline.h"
 #include "script/RecordedRun.h"
 #include "script/edit/PythonNames.h"
@@ -257,7 +258,18 @@ std::string dryRun(const Program& program, const ScheduleEdit& edit, Schedule* e
         applyEdit(copy, edit, targets);
         // What the call accepts but lowering refuses (an output attached, an attach cycle,
         // TVM's timing) is refused here too: the edit would break the program.
-        copy.normalize();
+        const Schedule normalized = copy.normalize();
+        // So is a stage left attached to a loop the edit replaced (rfactor rebuilds the
+        // stage's loops): said as what the edit does, not as a broken schedule.
+        try {
+            createAttachPath(normalized);
+        } catch (const UserError& e) {
+            std::string why = e.diagnostic().message;
+            const std::string prefix = "invalid schedule: ";
+            if (why.rfind(prefix, 0) == 0)
+                why = why.substr(prefix.size());
+            return edit.description() + " would strand an attached stage: " + why;
+        }
     } catch (const UserError& e) {
         return e.diagnostic().message;
     } catch (const std::exception& e) { // InternalError: a Boundscope bug, reported, not fatal

@@ -2,6 +2,7 @@
 // a loop of another stage is computed there and on ROOT at the root, a loop dropped on another
 // loop of its stage takes its place; an illegal drop says why in the status bar and changes
 // nothing. dropEdit, the mapping from a drop to an edit, is tested on its own first.
+#include "GraphTestSupport.h"
 #include "GuiTestSupport.h"
 
 #include "edit/EditActions.h"
@@ -44,11 +45,7 @@ struct Fixture {
 
     /// Opens `script` with the attach tree in a floating dock big enough for the whole tree.
     bool open(const QString& script) {
-        if (auto* dock = qobject_cast<QDockWidget*>(window.attachTree()->parentWidget())) {
-            dock->setFloating(true);
-            dock->resize(900, 700);
-            dock->show();
-        }
+        floatLarge(window.attachTree());
         window.document()->textDocument()->setPlainText(script);
         window.document()->reanalyse();
         return waitForAnalysis(*window.document()) && !window.document()->problem() &&
@@ -57,47 +54,6 @@ struct Fixture {
 
     QString text() const { return window.document()->textDocument()->toPlainText(); }
 };
-
-/// A point of the attach tree, in scene coordinates, on the node of `stage` (its title when
-/// `iterVar` is empty, else the row of that loop); null when there is none.
-std::optional<QPointF> pointOf(GraphPanel* panel, const Analysis& analysis, const QString& stage,
-                               const QString& iterVar) {
-    const QString wantedRoot = QStringLiteral("root");
-    for (QGraphicsItem* item : panel->scene()->items()) {
-        auto* node = dynamic_cast<GraphNodeItem*>(item);
-        if (!node)
-            continue;
-        const QRectF box = node->sceneBoundingRect();
-        const bool isRoot = node->node().kind == viz::GraphNodeKind::Root;
-        if (stage == wantedRoot) {
-            if (isRoot)
-                return box.center();
-            continue;
-        }
-        if (isRoot)
-            continue;
-        // Scan down the middle of the node for the title or the row.
-        for (qreal y = box.top() + 1; y < box.bottom(); y += 1) {
-            const QPointF at(box.center().x(), y);
-            const ObjectNames names =
-                objectNamesOf(analysis, node->objectAt(node->mapFromScene(at)));
-            if (names.stage == stage && names.iterVar == iterVar)
-                return at;
-        }
-    }
-    return std::nullopt;
-}
-
-/// Drags in `panel`'s view from scene point `from` to `to` with the left button.
-void drag(GraphPanel* panel, QPointF from, QPointF to) {
-    QWidget* viewport = panel->view()->viewport();
-    const QPoint start = panel->view()->mapFromScene(from);
-    const QPoint end = panel->view()->mapFromScene(to);
-    QTest::mousePress(viewport, Qt::LeftButton, Qt::NoModifier, start);
-    for (int step = 1; step <= 8; ++step)
-        QTest::mouseMove(viewport, start + (end - start) * step / 8);
-    QTest::mouseRelease(viewport, Qt::LeftButton, Qt::NoModifier, end);
-}
 
 } // namespace
 

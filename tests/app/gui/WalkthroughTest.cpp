@@ -2,10 +2,13 @@
 // menu, click stage B and read the region its consumer C requests and why threadIdx.x was
 // relaxed, split an IterVar with the `s` key and undo it, run the kernel (GPU emulation is
 // offered for this GPU schedule) and export the lowered IR and a graph from the File menu.
+#include "GraphTestSupport.h"
 #include "GuiTestSupport.h"
+#include "analysis/ScheduleFixes.h"
 #include "TestPrograms.h"
 
 #include "edit/EditActions.h"
+#include "edit/ScheduleEditor.h"
 #include "edit/ScheduleTools.h"
 #include "models/StringTableModel.h"
 #include "panels/GraphPanel.h"
@@ -24,6 +27,7 @@
 #include <QPushButton>
 #include <QTemporaryDir>
 #include <QTextDocument>
+#include <QUndoStack>
 #include <QtTest>
 
 namespace bs::gui::test {
@@ -76,6 +80,7 @@ class WalkthroughTest : public QObject {
 private Q_SLOTS:
     void newUserFollowsTheDoneWhenSteps();
     void outputStageSaysWhyItHasNoRequests();
+    void newUserBuildsTilesAttachesRfactorsAndUndoesItAllWithoutTyping();
 };
 
 void WalkthroughTest::newUserFollowsTheDoneWhenSteps() {
@@ -201,6 +206,120 @@ void WalkthroughTest::outputStageSaysWhyItHasNoRequests() {
     // B has requests: no hint drawn.
     window.selection()->select(QStringLiteral("B"));
     QVERIFY(!requests->isShowingEmptyText());
+}
+
+// Issue 17's "Done when": from File > New, a 3-stage pipeline built from the Schedule menu
+// without typing, tiled, a producer attached by dragging it in the attach tree, the reduction
+// rfactored; then every step undone, back to the empty file.
+void WalkthroughTest::newUserBuildsTilesAttachesRfactorsAndUndoesItAllWithoutTyping() {
+#if !BOUNDSCOPE_WITH_PYTHON
+    QSKIP("built without the Python front end");
+#endif
+    MainWindow window(MainWindow::Options{false, false});
+    window.resize(1400, 900);
+    window.show();
+    floatLarge(window.attachTree(), QSize(1100, 800));
+    QAction* fileNew = menuAction(window, QStringLiteral("File"), QStringLiteral("New"));
+    QVERIFY(fileNew);
+    fileNew->trigger();
+    QVERIFY(waitForAnalysis(*window.document()));
+    QCOMPARE(window.document()->textDocument()->toPlainText(), QString());
+    ScheduleEditor* editor = window.scheduleTools()->editor();
+    EditActions* edits = window.scheduleTools()->actions();
+    QList<script::NewStage> stages;
+    edits->setStagePrompt([&stages](script::NewStage::Kind kind, const QStringList&) {
+        script::NewStage stage = stages.takeFirst();
+        stage.kind = kind;
+        return std::optional<script::NewStage>(stage);
+    });
+    QStringList answers;
+    edits->setPrompt([&answers](const QString&, const QString&, const QStringList&) {
+        return std::optional<QString>(answers.takeFirst());
+    });
+    // One menu step: the edit is checked, written and the edited script analysed.
+    const auto step = [&](QAction* action) {
+        if (!action->isEnabled()) {
+            qWarning("%s is disabled: %s", qPrintable(action->text()),
+                     qPrintable(action->toolTip()));
+            return false;
+        }
+        QSignalSpy refused(editor, &ScheduleEditor::refused);
+        action->trigger();
+        const bool done = waitForEditedAnalysis(*editor);
+        for (const QList<QVariant>& why : refused)
+            qWarning("%s refused: %s", qPrintable(action->text()), qPrintable(why[0].toString()));
+        return done && refused.isEmpty();
+    };
+    const auto script = [&] { return window.document()->textDocument()->toPlainText(); };
+
+    // A (64x64), B = A * 2, C[i, j] = sum over k of B[i, k] * A[k, j].
+    script::NewStage a;
+    a.name = "A";
+    a.shape = {"64", "64"};
+    script::NewStage b;
+    b.name = "B";
+    b.shape = {"64", "64"};
+    b.axes = {"i", "j"};
+    b.body = "A[i, j] * 2";
+    script::NewStage c;
+    c.name = "C";
+    c.shape = {"64", "64"};
+    c.axes = {"i", "j"};
+    c.body = "B[i, k] * A[k, j]";
+    c.reduceAxes = {{"k", "64"}};
+    stages = {a, b, c};
+    QVERIFY(step(edits->action(EditActions::StageEntry::AddPlaceholder)));
+    QVERIFY(step(edits->action(EditActions::StageEntry::AddCompute)));
+    QVERIFY(step(edits->action(EditActions::StageEntry::AddReduction)));
+    QVERIFY2(!window.document()->problem(), qPrintable(script()));
+    QCOMPARE(window.document()->analysis()->program.schedule.stages().size(), size_t(3));
+
+    // Rfactor C's reduction over k: a new stage, C.rf, computes the partial sums.
+    window.selection()->select(QStringLiteral("C"), QStringLiteral("k"));
+    QVERIFY(step(edits->action(EditActions::Entry::Rfactor)));
+    QVERIFY2(!window.document()->problem(), qPrintable(script()));
+    const Schedule factored = window.document()->analysis()->program.schedule;
+    QCOMPARE(factored.stages().size(), size_t(4));
+    const Stage rf = stageNamed(factored, "C.rf");
+    QVERIFY(rf.defined());
+
+    // Tile C, which now sums the partial sums over its axes ax0 and ax1, by 8 x 8.
+    window.selection()->select(QStringLiteral("C"), QStringLiteral("ax0"));
+    answers = {QStringLiteral("8"), QStringLiteral("8")};
+    QVERIFY(step(edits->action(EditActions::Entry::Tile)));
+    QVERIFY2(!window.document()->problem(), qPrintable(script()));
+    const Stage tiled = stageNamed(window.document()->analysis()->program.schedule, "C");
+    QVERIFY(tiled.defined());
+    QCOMPARE(tiled->leafIterVars[0]->var.name(), std::string("ax0.outer"));
+    QCOMPARE(tiled->leafIterVars[1]->var.name(), std::string("ax1.outer"));
+
+    // Attach B to C.rf's outermost loop by dragging it there in the attach tree.
+    QVERIFY(waitForGraphs(window));
+    GraphPanel* tree = window.attachTree();
+    tree->view()->fitGraph();
+    const Analysis& analysis = *window.document()->analysis();
+    const QString loop = QString::fromStdString(
+        stageNamed(analysis.program.schedule, "C.rf")->leafIterVars[0]->var.name());
+    const std::optional<QPointF> from = pointOf(tree, analysis, QStringLiteral("B"), QString());
+    const std::optional<QPointF> to = pointOf(tree, analysis, QStringLiteral("C.rf"), loop);
+    QVERIFY(from && to);
+    drag(tree, *from, *to);
+    QVERIFY(editor->isChecking());
+    QVERIFY(waitForEditedAnalysis(*editor));
+    QVERIFY2(!window.document()->problem(), qPrintable(script()));
+    const Stage attachedB = stageNamed(window.document()->analysis()->program.schedule, "B");
+    QCOMPARE(attachedB->attachType, AttachType::Scope);
+    QCOMPARE(attachedB->attachStage.name(), std::string("C.rf"));
+    QCOMPARE(QString::fromStdString(attachedB->attachIVar->var.name()), loop);
+
+    // Everything undone, in order, back to the empty file.
+    QUndoStack* history = editor->undoStack();
+    QCOMPARE(history->count(), 6);
+    while (history->canUndo()) {
+        history->undo();
+        QVERIFY(waitForAnalysis(*window.document()));
+    }
+    QCOMPARE(window.document()->textDocument()->toPlainText(), QString());
 }
 
 BS_GUI_TEST_SUITE(WalkthroughTest);

@@ -7,6 +7,7 @@
 #include "script/edit/ScheduleEdit.h"
 #include "script/edit/SourceOutline.h"
 #include "te/Compute.h"
+#include "te/Reduce.h"
 
 #include <gtest/gtest.h>
 
@@ -217,6 +218,26 @@ TEST(ScheduleEdit, IllegalEditsAreRefusedWithAReason) {
     EXPECT_TRUE(startsWith(refused, "error: compute_at of stage 'C'") &&
                 refused.find("is an output") != std::string::npos)
         << refused;
+}
+
+TEST(ScheduleEdit, AnEditThatStrandsAnAttachedStageIsRefused) {
+    // rfactor rebuilds C's loops: B, computed at C's i, would hang at a loop C no longer has
+    // (lowering fails), so the edit is refused up front, with the stage and the loop named.
+    Tensor A = placeholder({64, 64}, DataType::float32(), "A");
+    Tensor B = compute({64, 64}, [&](const std::vector<Var>& v) { return A({v[0], v[1]}) * 2; },
+                       "B", "", {"i", "j"});
+    IterVar k = reduceAxis(Range(0, 64), "k");
+    Tensor C = compute({64}, [&](const std::vector<Var>& v) { return sum(B({v[0], k->var}), k); },
+                       "C", "", {"i"});
+    Schedule s = createSchedule(C.op);
+    s[B].computeAt(s[C], C.op.as<ComputeOpNode>()->axis[0]);
+    const Program program{s, {A, C}, true};
+    const std::string refused = checkEdit(program, edit(EditKind::Rfactor, "C", "k"));
+    EXPECT_EQ(refused, "rfactor C.k would strand an attached stage: stage 'B' is computed at 'i' "
+                       "of stage 'C', but 'i' is not an iter var of stage 'C'");
+    // Computed at the root, B does not stop it.
+    Schedule root = createSchedule(C.op);
+    EXPECT_EQ(checkEdit(Program{root, {A, C}, true}, edit(EditKind::Rfactor, "C", "k")), "");
 }
 
 TEST(ScheduleEdit, WritingLeavesTheProgramUnchanged) {
