@@ -3,7 +3,9 @@
 #include "MainWindow.h"
 #include "document/ScriptDocument.h"
 #include "edit/ScheduleTools.h"
+#include "models/GraphModels.h"
 #include "models/StepOutline.h"
+#include "models/TraceRows.h"
 #include "panels/CodePanel.h"
 #include "panels/IrPanel.h"
 #include "panels/RunPanel.h"
@@ -110,10 +112,8 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, QString*
                                      QStringLiteral("IterVar of that stage to select"),
                                      QStringLiteral("name"));
     const QCommandLineOption show(QStringLiteral("show"),
-                                  QStringLiteral("docks to raise: dag, itervar, attach, requests, "
-                                                 "inspector, steps, ir, code, bounds, "
-                                                 "allocations, run, tc, output "
-                                                 "(comma-separated)"),
+                                  QStringLiteral("docks to raise: %1 (comma-separated)")
+                                      .arg(dockShortNames()),
                                   QStringLiteral("docks"));
     const QCommandLineOption step(QStringLiteral("step"),
                                   QStringLiteral("step the Step-through to a step: an id, a phase "
@@ -145,10 +145,7 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, QString*
     options.showDocks = parser.value(show).split(QLatin1Char(','), Qt::SkipEmptyParts);
     for (const QString& name : std::as_const(options.showDocks)) {
         if (dockObjectName(name).isEmpty()) {
-            *errorMessage = QStringLiteral("unknown dock '%1' (dag, itervar, attach, requests, "
-                                           "inspector, steps, ir, code, bounds, allocations, "
-                                           "run, tc)")
-                                .arg(name);
+            *errorMessage = QStringLiteral("unknown dock '%1' (%2)").arg(name, dockShortNames());
             return std::nullopt;
         }
     }
@@ -193,8 +190,11 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, QString*
     return options;
 }
 
-QString dockObjectName(const QString& shortName) {
-    static const QHash<QString, QString> names = {
+namespace {
+
+/// Every dock by its short name, in the order --help lists them.
+const QList<QPair<QString, QString>>& dockNames() {
+    static const QList<QPair<QString, QString>> names = {
         {QStringLiteral("dag"), QStringLiteral("stageDagDock")},
         {QStringLiteral("itervar"), QStringLiteral("iterVarDock")},
         {QStringLiteral("attach"), QStringLiteral("attachTreeDock")},
@@ -205,10 +205,27 @@ QString dockObjectName(const QString& shortName) {
         {QStringLiteral("code"), QStringLiteral("generatedCodeDock")},
         {QStringLiteral("bounds"), QStringLiteral("boundsDock")},
         {QStringLiteral("allocations"), QStringLiteral("allocationsDock")},
+        {QStringLiteral("heatmap"), QStringLiteral("heatmapDock")},
         {QStringLiteral("run"), QStringLiteral("runDock")},
         {QStringLiteral("tc"), QStringLiteral("tcRangesDock")},
         {QStringLiteral("output"), QStringLiteral("outputDock")}};
-    return names.value(shortName);
+    return names;
+}
+
+} // namespace
+
+QString dockShortNames() {
+    QStringList names;
+    for (const auto& [shortName, objectName] : dockNames())
+        names << shortName;
+    return names.join(QStringLiteral(", "));
+}
+
+QString dockObjectName(const QString& shortName) {
+    for (const auto& [name, objectName] : dockNames())
+        if (name == shortName)
+            return objectName;
+    return QString();
 }
 
 int runScreenshot(const AppOptions& options) {
@@ -233,8 +250,23 @@ int runScreenshot(const AppOptions& options) {
         std::fprintf(stderr, "boundscope-gui: the analysis did not finish in time\n");
         return 1;
     }
-    if (!options.selectStage.isEmpty())
+    if (!options.selectStage.isEmpty()) {
+        // A name the analysis does not have would be ignored: say so rather than draw nothing.
+        const auto& analysis = window.document()->analysis();
+        const QStringList stages = analysis ? stageNames(*analysis) : QStringList();
+        if (!stages.contains(options.selectStage)) {
+            std::fprintf(stderr, "boundscope-gui: no stage '%s' (its stages: %s)\n",
+                         qPrintable(options.selectStage), qPrintable(stages.join(u", ")));
+            return 1;
+        }
+        if (!options.selectIterVar.isEmpty() &&
+            objectRefOf(*analysis, options.selectStage, options.selectIterVar).iterVar < 0) {
+            std::fprintf(stderr, "boundscope-gui: stage '%s' has no IterVar '%s'\n",
+                         qPrintable(options.selectStage), qPrintable(options.selectIterVar));
+            return 1;
+        }
         window.selection()->select(options.selectStage, options.selectIterVar);
+    }
     if (!options.step.isEmpty()) {
         const auto& analysis = window.document()->analysis();
         const int id = analysis ? findStep(*analysis, options.step) : -1;

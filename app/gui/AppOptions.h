@@ -5,8 +5,8 @@
 ///                  [--screenshot OUT.png [--select-stage S] [--select-itervar V] [--pass P]
 ///                   [--show DOCK[,DOCK...]] [--run check|time] [--size WxH]]
 ///                  [--theme light|dark]
-/// where DOCK is dag, itervar, attach, requests, inspector, ir, code, bounds, allocations, run
-/// or tc (the tab raised); `--run` runs the kernel in the Run panel first (checked or timed, on
+/// where DOCK is dag, itervar, attach, requests, inspector, steps, ir, code, bounds,
+/// allocations, heatmap, run, tc or output (the tab raised); `--run` runs the kernel in the Run panel first (checked or timed, on
 /// the target the panel chooses) and waits for the result.
 #pragma once
 
@@ -47,6 +47,8 @@ bool openInitialScript(MainWindow& window, const AppOptions& options, QString* e
 
 /// The dock objectName of a short name (`dag` -> `stageDagDock`), or empty.
 QString dockObjectName(const QString& shortName);
+/// Every short name, comma-separated (for --help and the message of an unknown one).
+QString dockShortNames();
 
 /// Opens what `options` name in a fresh window, waits for the analysis and the graph layouts,
 /// selects the stage and writes the screenshot. Returns the process exit code.

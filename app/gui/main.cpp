@@ -11,17 +11,21 @@
 #include <cstdio>
 
 int main(int argc, char** argv) {
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("Boundscope"));
-    QApplication::setApplicationName(QStringLiteral("boundscope-gui"));
-    QApplication::setApplicationVersion(QStringLiteral(BOUNDSCOPE_VERSION));
-
+    // The command line first: --help and a wrong option need no display (a QApplication
+    // without one aborts).
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i)
+        arguments << QString::fromLocal8Bit(argv[i]);
     QString error;
-    const auto options = bs::gui::parseAppOptions(QApplication::arguments(), &error);
+    const auto options = bs::gui::parseAppOptions(arguments, &error);
     if (!options) {
         std::fprintf(stderr, "boundscope-gui: %s\n", qPrintable(error));
         return 2;
     }
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("Boundscope"));
+    QApplication::setApplicationName(QStringLiteral("boundscope-gui"));
+    QApplication::setApplicationVersion(QStringLiteral(BOUNDSCOPE_VERSION));
     if (!options->screenshot.isEmpty())
         return bs::gui::runScreenshot(*options);
 

@@ -115,11 +115,9 @@ void GraphPanel::showSelection(const QString& stage, const QString& iterVar) {
     m_stage = stage;
     m_iterVar = iterVar;
     // The other graphs are about the selected stage; the DAG changes only to show a stage that
-    // a collapsed chain hides.
-    const bool hidden = m_kind == viz::GraphKind::StageDag && m_scene->graph() &&
-                        m_analysis &&
-                        viz::chainHolding(m_scene->graph()->graph, stageNodeId(stage)) != nullptr;
-    if ((graphStage() != before && m_kind != viz::GraphKind::StageDag) || hidden)
+    // a collapsed chain hides (rebuilding it is cheap, and an unchanged model is not laid out
+    // again), also before the first layout has arrived.
+    if (graphStage() != before)
         rebuild();
     applySelection();
 }
@@ -242,6 +240,8 @@ void GraphPanel::onLayoutFailed(const QString& message) {
 }
 
 void GraphPanel::showMessage(const QString& message) {
+    if (m_collapseButton)
+        m_collapseButton->setEnabled(false);
     m_requestedDot.clear();
     m_waiting = false;
     m_scene->setGraph(nullptr);

@@ -248,6 +248,29 @@ void applyEdit(const Schedule& sch, const ScheduleEdit& edit, const EditTargets&
 
 /// Tries `edit` on a copy of the program's schedule: the engine's message when it refuses.
 /// `edited` is the copy after the edit.
+/// Why `edited` (the schedule after `edit`) leaves a stage computed at a loop its attach stage
+/// no longer has, as rfactor does to the stages computed at the reduction's loops; empty when
+/// every attachment holds.
+std::string strandedAttachment(const Schedule& edited, const ScheduleEdit& edit) {
+    for (const Stage& s : edited.stages()) {
+        if (s->attachType != AttachType::Scope || !s->attachStage.defined())
+            continue;
+        const Stage& at = s->attachStage;
+        const auto& all = at->allIterVars;
+        if (std::any_of(all.begin(), all.end(),
+                        [&](const IterVar& iv) { return iv.same_as(s->attachIVar); }))
+            continue;
+        std::string loops;
+        for (const IterVar& leaf : at->leafIterVars)
+            loops += (loops.empty() ? "" : ", ") + leaf->var.name();
+        return edit.description() + " would strand stage '" + s.name() + "': it is computed at '" +
+               s->attachIVar->var.name() + "' of '" + at.name() + "', a loop the edit replaces ('" +
+               at.name() + "' loops over " + loops + " after it); compute '" + s.name() +
+               "' elsewhere first (compute_root), then " + editKindName(edit.kind);
+    }
+    return std::string();
+}
+
 std::string dryRun(const Program& program, const ScheduleEdit& edit, Schedule* edited) {
     const Schedule copy = program.schedule.copy();
     *edited = copy;
@@ -260,16 +283,10 @@ std::string dryRun(const Program& program, const ScheduleEdit& edit, Schedule* e
         // TVM's timing) is refused here too: the edit would break the program.
         const Schedule normalized = copy.normalize();
         // So is a stage left attached to a loop the edit replaced (rfactor rebuilds the
-        // stage's loops): said as what the edit does, not as a broken schedule.
-        try {
-            createAttachPath(normalized);
-        } catch (const UserError& e) {
-            std::string why = e.diagnostic().message;
-            const std::string prefix = "invalid schedule: ";
-            if (why.rfind(prefix, 0) == 0)
-                why = why.substr(prefix.size());
-            return edit.description() + " would strand an attached stage: " + why;
-        }
+        // stage's loops): said as what the edit does, with the way out.
+        if (std::string stranded = strandedAttachment(copy, edit); !stranded.empty())
+            return stranded;
+        createAttachPath(normalized);
     } catch (const UserError& e) {
         return e.diagnostic().message;
     } catch (const std::exception& e) { // InternalError: a Boundscope bug, reported, not fatal

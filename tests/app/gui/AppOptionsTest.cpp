@@ -5,6 +5,8 @@
 
 #include "AppOptions.h"
 
+#include <QDir>
+#include <QFile>
 #include <QtTest>
 
 namespace bs::gui::test {
@@ -23,6 +25,7 @@ private Q_SLOTS:
     void everyDockHasAShortNameThatNamesARealDock();
     void runBeforeTheScreenshotIsCheckOrTime();
     void badArgumentsAreNamedInTheMessage();
+    void aScreenshotOfAStageOrLoopThatIsNotThereFails();
     void stepIsAnIdAPhaseOrAPhaseAndRulePrefix();
 };
 
@@ -54,6 +57,23 @@ void AppOptionsTest::badArgumentsAreNamedInTheMessage() {
     QCOMPARE(error, QStringLiteral("unknown run 'fast' (check, time)"));
     QVERIFY(!parse({QStringLiteral("--show"), QStringLiteral("dag,nope")}, &error));
     QVERIFY2(error.startsWith(QStringLiteral("unknown dock 'nope'")), qPrintable(error));
+    QVERIFY2(error.endsWith(QStringLiteral("tc, output)")), qPrintable(error)); // every dock
+}
+
+void AppOptionsTest::aScreenshotOfAStageOrLoopThatIsNotThereFails() {
+    // Ignored, it would draw a picture of something else: the run fails with the names.
+    QString error;
+    auto options = parse({QStringLiteral("--screenshot"), QDir::temp().filePath(QStringLiteral(
+                                                              "bs_no_stage.png")),
+                          QStringLiteral("--example"), QStringLiteral("ex6_shared_scope"),
+                          QStringLiteral("--select-stage"), QStringLiteral("ZZ")},
+                         &error);
+    QVERIFY2(options, qPrintable(error));
+    QCOMPARE(runScreenshot(*options), 1);
+    options->selectStage = QStringLiteral("B");
+    options->selectIterVar = QStringLiteral("zz");
+    QCOMPARE(runScreenshot(*options), 1);
+    QVERIFY(!QFile::exists(options->screenshot));
 }
 
 void AppOptionsTest::stepIsAnIdAPhaseOrAPhaseAndRulePrefix() {

@@ -57,6 +57,7 @@ class LegibleGraphsTest : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void aFiftyStageChainIsOneNodeUntilClicked();
+    void aStageSelectedBeforeTheFirstLayoutIsShown();
 };
 
 void LegibleGraphsTest::aFiftyStageChainIsOneNodeUntilClicked() {
@@ -98,6 +99,18 @@ void LegibleGraphsTest::aFiftyStageChainIsOneNodeUntilClicked() {
     QVERIFY(waitForGraphs(f.window));
     QCOMPARE(f.dag().nodes.size(), 51u);
     QVERIFY(collapse->isEnabled());
+}
+
+void LegibleGraphsTest::aStageSelectedBeforeTheFirstLayoutIsShown() {
+    // As the screenshot mode does: the selection comes before any layout has arrived.
+    Fixture f;
+    f.window.document()->textDocument()->setPlainText(QString::fromLatin1(kPipeline));
+    f.window.document()->reanalyse();
+    QVERIFY(waitForAnalysis(*f.window.document()));
+    f.window.selection()->select(QStringLiteral("S25"));
+    QVERIFY(waitForGraphs(f.window));
+    QCOMPARE(f.dag().nodes.size(), 51u);
+    QVERIFY(f.window.stageDag()->scene()->selectedNodeIds().contains(QStringLiteral("stage25")));
 }
 
 BS_GUI_TEST_SUITE(LegibleGraphsTest);

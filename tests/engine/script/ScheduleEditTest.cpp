@@ -233,8 +233,9 @@ TEST(ScheduleEdit, AnEditThatStrandsAnAttachedStageIsRefused) {
     s[B].computeAt(s[C], C.op.as<ComputeOpNode>()->axis[0]);
     const Program program{s, {A, C}, true};
     const std::string refused = checkEdit(program, edit(EditKind::Rfactor, "C", "k"));
-    EXPECT_EQ(refused, "rfactor C.k would strand an attached stage: stage 'B' is computed at 'i' "
-                       "of stage 'C', but 'i' is not an iter var of stage 'C'");
+    EXPECT_EQ(refused, "rfactor C.k would strand stage 'B': it is computed at 'i' of 'C', a loop "
+                       "the edit replaces ('C' loops over ax0, k.v after it); compute 'B' "
+                       "elsewhere first (compute_root), then rfactor");
     // Computed at the root, B does not stop it.
     Schedule root = createSchedule(C.op);
     EXPECT_EQ(checkEdit(Program{root, {A, C}, true}, edit(EditKind::Rfactor, "C", "k")), "");
