@@ -45,6 +45,13 @@ shot fuse_split_attach_itervars fuse_split_attach C --select-itervar i.j.fused.o
     --rules tvm-0.5 --show itervar,ir --pass simplify
 # The same schedule's allocations: B needs 8 elements, but TVM 0.5 allocates 4096 (fuse-fallback).
 shot fuse_split_attach_allocations fuse_split_attach B --show attach,allocations
+# The GatherBound example's heatmap: CA and CB read two 2x2 corners of T; the other 8 elements
+# are computed for no one.
+shot gather_disjoint_heatmap gather_disjoint T --show heatmap,dag
+# A 50-stage pipeline: the stage DAG draws the chain as one node, the text stays readable.
+shot long_pipeline_collapsed long_pipeline S50 --show dag,steps
+# The dark theme: the same views, their colours adapted to the palette.
+shot ex6_dark_theme ex6_shared_scope B --show dag,ir --pass final --theme dark
 # The Step-through (issue 13) on the same example, stepped to the moment B's request passes up
 # through C's fuse: under the seed's rules the 8-element segment falls back to the whole ranges
 # (i, j = [0, 63] along the fuse's edges); under tvm it stays in one row: the 8-element box.

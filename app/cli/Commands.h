@@ -44,6 +44,7 @@ Subcommand addScriptCommand(CLI::App& parent);
 Subcommand addEditCommand(CLI::App& parent);
 Subcommand addDiffCommand(CLI::App& parent);
 Subcommand addReportCommand(CLI::App& parent);
+Subcommand addHeatmapCommand(CLI::App& parent);
 
 // Shared pieces of the subcommands (CommandSupport.cpp).
 

@@ -42,7 +42,8 @@ int main(int argc, char** argv) {
         addLowerCommand(app),   addBoundsCommand(app), addStepsCommand(app),
         addTraceCommand(app),   addAllocCommand(app),  addGraphCommand(app),
         addCodegenCommand(app), addRunCommand(app),    addScriptCommand(app),
-        addEditCommand(app),    addDiffCommand(app),  addReportCommand(app),
+        addEditCommand(app),    addDiffCommand(app),   addReportCommand(app),
+        addHeatmapCommand(app),
     };
     try {
         app.parse(argc, argv);

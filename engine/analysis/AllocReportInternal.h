@@ -6,6 +6,7 @@
 
 #include "analysis/AllocReport.h"
 #include "analysis/ScheduleFixes.h"
+#include "runtime/Buffer.h"
 #include "schedule/InferBound.h"
 #include "schedule/InferBoundTight.h"
 
@@ -103,6 +104,10 @@ void addVirtualThreadCopies(const RuleRun& run, const Region& region, const std:
                             RuleAllocation* a);
 /// The note for a buffer with one copy per virtual thread (not waste).
 void virtualThreadCause(const BufferFacts& facts, std::vector<AllocCause>& out);
+
+/// Pseudo-random buffers for `args` (seeded by position, the same every run); nullopt when a
+/// shape is symbolic or a type unsupported.
+std::optional<std::vector<Buffer>> argumentBuffers(const std::vector<Tensor>& args);
 
 /// Runs the program in the reference interpreter (within the options' budget) and fills each
 /// buffer's touched counts.

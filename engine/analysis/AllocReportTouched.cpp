@@ -25,6 +25,8 @@ std::optional<int64_t> totalWork(const AllocReport& report) {
     return total;
 }
 
+} // namespace
+
 /// Pseudo-random argument buffers; nullopt when a shape is symbolic or a type unsupported.
 std::optional<std::vector<Buffer>> argumentBuffers(const std::vector<Tensor>& args) {
     std::vector<Buffer> buffers;
@@ -44,8 +46,6 @@ std::optional<std::vector<Buffer>> argumentBuffers(const std::vector<Tensor>& ar
     }
     return buffers;
 }
-
-} // namespace
 
 void addTouchedCounts(const Schedule& sch, const AllocReportOptions& options, AllocReport& report) {
     std::optional<int64_t> work = totalWork(report);

@@ -107,6 +107,10 @@ struct BufferTrace {
     /// Per element, by offset within the allocation: kElementRead | kElementWritten, over all
     /// entries. Empty when the run was not traced.
     std::vector<uint8_t> flags;
+    /// Per element, who read it, over all entries: bit k for RunResult::readers[k] (the stage
+    /// whose `produce` block holds the load; bit 31 also for every reader past the 31st). Empty
+    /// when the run was not traced.
+    std::vector<uint32_t> readers;
 
     bool wasRead(int64_t offset) const { return (flagAt(offset) & kElementRead) != 0; }
     bool wasWritten(int64_t offset) const { return (flagAt(offset) & kElementWritten) != 0; }
@@ -132,6 +136,8 @@ struct RunResult {
     int64_t kernelLaunches = 0;
     /// Barriers passed, counted once per block and barrier.
     int64_t barriers = 0;
+    /// The stages whose `produce` blocks hold loads, as BufferTrace::readers numbers them.
+    std::vector<std::string> readers;
 
     /// The trace of a buffer by name, buffer Var or tensor; nullptr when there is none.
     const BufferTrace* find(const std::string& name) const;

@@ -374,6 +374,7 @@ int32_t Compiler::load(const LoadNode* op, int lane) {
     if (op->predicate.defined() && !isOne(op->predicate))
         n.b = expr(op->predicate, lane);
     n.floatResult = op->type.isFloat();
+    n.c = m_reader;
     n.source = op;
     return emit(n);
 }
@@ -388,6 +389,7 @@ int32_t Compiler::producerLoad(const ProducerLoadNode* op, int lane) {
     n.a = pushList(indices);
     n.b = int32_t(indices.size());
     n.floatResult = op->type.isFloat();
+    n.c = m_reader;
     n.source = op;
     return emit(n);
 }

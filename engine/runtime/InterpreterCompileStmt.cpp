@@ -9,6 +9,8 @@
 #include "ir/Printer.h"
 #include "ir/Substitute.h"
 
+#include <algorithm>
+
 namespace bs::interp {
 
 namespace {
@@ -174,7 +176,7 @@ int32_t Compiler::stmt(const Stmt& s) {
         id = producerStore(s.as<ProducerStoreNode>());
         break;
     case NodeKind::ProducerConsumer:
-        id = stmt(s.as<ProducerConsumerNode>()->body);
+        id = producerConsumer(s.as<ProducerConsumerNode>());
         break;
     case NodeKind::Allocate:
         id = allocate(s.as<AllocateNode>());
@@ -565,6 +567,22 @@ int32_t Compiler::evaluate(const EvaluateNode* op) {
     n.op = SOp::Evaluate;
     n.a = expr(op->value, 0);
     return emitStmt(n);
+}
+
+int32_t Compiler::producerConsumer(const ProducerConsumerNode* op) {
+    // Only `produce` blocks name a reader: a consume block's loads belong to the stage around.
+    if (!op->isProducer)
+        return stmt(op->body);
+    const std::string& name = op->op->name;
+    const auto known = std::find(m_p.readers.begin(), m_p.readers.end(), name);
+    const int32_t reader = int32_t(known - m_p.readers.begin());
+    if (known == m_p.readers.end())
+        m_p.readers.push_back(name);
+    const int32_t outer = m_reader;
+    m_reader = reader;
+    const int32_t id = stmt(op->body);
+    m_reader = outer;
+    return id;
 }
 
 } // namespace bs::interp

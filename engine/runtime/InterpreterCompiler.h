@@ -69,6 +69,8 @@ private:
     int32_t callPacked(const EvaluateNode* op, const CallNode* call);
     int32_t newSite(AllocSite site);
     int32_t pushList(const std::vector<int32_t>& ids);
+    /// Compiles a `produce` block, its loads attributed to its stage.
+    int32_t producerConsumer(const ProducerConsumerNode* op);
 
     // Scopes.
     int32_t slotOf(const Var& v);
@@ -97,6 +99,8 @@ private:
     std::vector<int> m_threadRanks;
     /// The kernel being compiled, -1 outside kernels.
     int32_t m_kernel = -1;
+    /// The reader number (Program::readers) of the innermost `produce` block, -1 outside.
+    int32_t m_reader = -1;
     /// The statement being compiled, for messages.
     const StmtNode* m_stmt = nullptr;
 };

@@ -296,7 +296,7 @@ Value Executor::load(const XNode& n) {
         outOfBounds(s, &index, 1, false);
     ++m_loads;
     if (m_trace)
-        touch(s, index, kElementRead);
+        touch(s, index, kElementRead, n.c);
     if (n.floatResult)
         return floatValue(readElemDouble(s.data, s.elem, index));
     return intValue(readElemInt(s.data, s.elem, index));
@@ -307,7 +307,7 @@ Value Executor::loadND(const XNode& n) {
     int64_t index = flatIndex(s, n.a, n.b, false);
     ++m_loads;
     if (m_trace)
-        touch(s, index, kElementRead);
+        touch(s, index, kElementRead, n.c);
     if (n.floatResult)
         return floatValue(readElemDouble(s.data, s.elem, index));
     return intValue(readElemInt(s.data, s.elem, index));

@@ -74,6 +74,7 @@ void Executor::bindArguments() {
         trace.entries = 1;
         if (m_trace) {
             trace.flags.assign(size_t(s->size), 0);
+            trace.readers.assign(size_t(s->size), 0);
             s->trace = int32_t(m_traces.size());
         }
         m_traces.push_back(std::move(trace));
@@ -103,6 +104,7 @@ RunResult Executor::takeResult() {
     result.loads = m_loads;
     result.kernelLaunches = m_launches;
     result.barriers = m_barriers;
+    result.readers = m_p.readers;
     for (size_t i = 0; i < m_argStorage.size(); ++i) {
         if (m_trace)
             endEntry(*m_argStorage[i]);
@@ -410,8 +412,10 @@ Storage* Executor::openStorage(int32_t siteId) {
     }
     if (m_trace) {
         s->trace = int32_t(m_argStorage.size()) + siteId;
-        if (trace.flags.size() < size_t(size))
+        if (trace.flags.size() < size_t(size)) {
             trace.flags.resize(size_t(size), 0);
+            trace.readers.resize(size_t(size), 0);
+        }
         beginEntry(*s);
     }
     return s;
@@ -470,9 +474,11 @@ void Executor::poison(Storage& s) {
     }
 }
 
-void Executor::touch(Storage& s, int64_t index, uint8_t flag) {
+void Executor::touch(Storage& s, int64_t index, uint8_t flag, int32_t reader) {
     BufferTrace& trace = m_traces[size_t(s.trace)];
     trace.flags[size_t(index)] |= flag;
+    if (reader >= 0)
+        trace.readers[size_t(index)] |= uint32_t(1) << std::min(reader, 31);
     const bool isRead = flag == kElementRead;
     ++(isRead ? trace.loads : trace.stores);
     uint32_t& mine = s.stamps[2 * index + (isRead ? 0 : 1)];

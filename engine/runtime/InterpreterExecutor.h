@@ -91,7 +91,9 @@ private:
     void closeStorage(Storage* s);
     void closeSites(const std::vector<int32_t>& sites);
     void poison(Storage& s);
-    void touch(Storage& s, int64_t index, uint8_t flag);
+    /// Records an access of element `index`; a read by the stage `reader` (Program::readers,
+    /// -1 unknown) also marks that reader.
+    void touch(Storage& s, int64_t index, uint8_t flag, int32_t reader = -1);
     /// Starts a new entry of `s` for tracing; endEntry folds it into the trace's peaks.
     void beginEntry(Storage& s);
     void endEntry(const Storage& s);

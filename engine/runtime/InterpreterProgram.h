@@ -124,8 +124,9 @@ struct XNode {
     Wrap wrap = Wrap::None;
     /// Load: the result is a double (else an int64).
     bool floatResult = false;
-    /// Children (expression ids), -1 when absent. Load: a = index, b = predicate. LoadND:
-    /// a = first index in Program::lists, b = rank. Let: a = value, b = body.
+    /// Children (expression ids), -1 when absent. Load: a = index, b = predicate, c = the
+    /// reader (Program::readers, the enclosing `produce` block; -1 outside any). LoadND:
+    /// a = first index in Program::lists, b = rank, c = the reader. Let: a = value, b = body.
     int32_t a = -1;
     int32_t b = -1;
     int32_t c = -1;
@@ -273,6 +274,8 @@ struct Program {
     std::vector<Kernel> kernels;
     std::vector<ScalarInit> scalars;
     std::vector<PackedCall> packedCalls;
+    /// The stages of the `produce` blocks that hold loads (BufferTrace::readers' bits).
+    std::vector<std::string> readers;
     int32_t numSlots = 0;
     int32_t numBufferSlots = 0;
     int32_t root = -1;

@@ -1,5 +1,6 @@
 #include "viz/Report.h"
 
+#include "analysis/Heatmap.h"
 #include "ir/Printer.h"
 #include "viz/Dot.h"
 #include "viz/Layout.h"
@@ -50,6 +51,38 @@ void pre(std::ostringstream& os, const std::string& text) {
 void figure(std::ostringstream& os, const std::string& caption, const Graph& graph) {
     os << "<figure>" << inlineSvg(graph) << "<figcaption>" << escapeHtml(caption)
        << "</figcaption></figure>\n";
+}
+
+} // namespace
+
+namespace {
+
+/// The heatmaps of the buffers that waste elements under the report's rules, most wasteful
+/// first: which elements each consumer reads and which none does.
+void heatmaps(std::ostream& os, const Analysis& analysis, const AllocReport& allocations) {
+    std::vector<const BufferReport*> wasteful;
+    for (const BufferReport& buffer : allocations.buffers)
+        if (buffer.wastePercent().value_or(0) > 0)
+            wasteful.push_back(&buffer);
+    std::stable_sort(wasteful.begin(), wasteful.end(), [](const auto* a, const auto* b) {
+        return a->wastePercent().value_or(0) > b->wastePercent().value_or(0);
+    });
+    if (wasteful.size() > kReportHeatmaps)
+        wasteful.resize(kReportHeatmaps);
+    HeatmapOptions options;
+    options.rules = analysis.options.rules;
+    options.args = analysis.program.args;
+    for (const BufferReport* buffer : wasteful) {
+        os << "<figure>";
+        try {
+            os << heatmapOf(analysis.program.schedule, buffer->stage, options).toSvg();
+        } catch (const UserError& e) {
+            os << "<p class=\"note\">No heatmap: " << escapeHtml(e.diagnostic().message)
+               << "</p>";
+        }
+        os << "<figcaption>Who reads the elements of " << escapeHtml(buffer->name)
+           << "</figcaption></figure>\n";
+    }
 }
 
 } // namespace
@@ -110,6 +143,8 @@ std::string reportHtml(const ReportInput& input) {
     section(os, "allocations", "Allocations");
     pre(os, input.allocations ? input.allocations->toText()
                               : std::string("no allocation report"));
+    if (input.allocations)
+        heatmaps(os, *analysis, *input.allocations);
     section(os, "steps", "InferBound, step by step");
     std::ostringstream steps;
     for (const BoundStep& step : lowered.bounds.steps.all())

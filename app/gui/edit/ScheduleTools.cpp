@@ -7,6 +7,7 @@
 #include "panels/AllocationsPanel.h"
 #include "panels/EditorPanel.h"
 #include "panels/GraphPanel.h"
+#include "panels/HeatmapPanel.h"
 #include "panels/RunPanel.h"
 #include "views/HintTableView.h"
 #include "views/ScriptEditor.h"
@@ -46,6 +47,9 @@ void ScheduleTools::createDocks() {
                           Qt::BottomDockWidgetArea, ir);
     m_window->addDock(m_run, tr("Run"), QStringLiteral("runDock"), Qt::BottomDockWidgetArea,
                       allocations);
+    m_heatmap = new HeatmapPanel(m_window);
+    m_window->addDock(m_heatmap, tr("Heatmap"), QStringLiteral("heatmapDock"),
+                      Qt::BottomDockWidgetArea, allocations);
     if (ir)
         ir->raise();
 }
@@ -56,8 +60,10 @@ void ScheduleTools::wire() {
     connect(document, &ScriptDocument::analysisChanged, this, &ScheduleTools::onAnalysisChanged);
     connect(document, &ScriptDocument::fileChanged, this,
             [this, document] { m_run->setScriptName(document->scriptName()); });
-    connect(selection, &SelectionModel::changed, this,
-            [this, selection] { m_allocations->showStage(selection->stage()); });
+    connect(selection, &SelectionModel::changed, this, [this, selection] {
+        m_allocations->showStage(selection->stage());
+        m_heatmap->showStage(selection->stage());
+    });
     connect(m_allocations, &AllocationsPanel::stageChosen, selection,
             [selection](const QString &stage) { selection->select(stage); });
     connect(m_editor, &ScheduleEditor::edited, this,
@@ -110,6 +116,7 @@ void ScheduleTools::onAnalysisChanged() {
     const auto &analysis = m_window->document()->analysis();
     m_allocations->setAnalysis(analysis);
     m_run->setAnalysis(analysis);
+    m_heatmap->setAnalysis(analysis);
 }
 
 void ScheduleTools::showMessage(const QString &text) {

@@ -13,6 +13,7 @@ class QMenu;
 namespace bs::gui {
 
 class AllocationsPanel;
+class HeatmapPanel;
 class EditActions;
 class MainWindow;
 class RunPanel;
@@ -28,6 +29,7 @@ public:
     ScheduleEditor *editor() const { return m_editor; }
     EditActions *actions() const { return m_actions; }
     AllocationsPanel *allocations() const { return m_allocations; }
+    HeatmapPanel *heatmap() const { return m_heatmap; }
     RunPanel *run() const { return m_run; }
     QMenu *menu() const { return m_menu; }
 
@@ -42,6 +44,7 @@ private:
     EditActions *m_actions;
     QMenu *m_menu = nullptr;
     AllocationsPanel *m_allocations = nullptr;
+    HeatmapPanel *m_heatmap = nullptr;
     RunPanel *m_run = nullptr;
 };
 

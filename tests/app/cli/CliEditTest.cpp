@@ -223,6 +223,65 @@ TEST(CliEdit, AnEditNoPlaceGivesTheScheduleItWasTriedOnIsRefused) {
     fs::remove(script);
 }
 
+TEST(CliHeatmap, GatherBoundTheTwoRegionsAndTheEightElementsNoOneReads) {
+    // Issue 18's example: T is computed whole, 16 elements, for two 2x2 requests.
+    const std::string example = std::string(BOUNDSCOPE_EXAMPLES) + "/gather_disjoint.py";
+    const CommandResult r = runCli("heatmap " + quoted(example) + " --buffer T");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(r.out, "T: 16 elements allocated under tvm (shape 4 4, 1 entry)\n"
+                     "  computed 16, read 8, read by no consumer 8, read by several 0\n"
+                     "  a = read by CA: 4\n"
+                     "  b = read by CB: 4\n"
+                     "  aa..\n  aa..\n  ..bb\n  ..bb\n");
+    const fs::path svg = fs::temp_directory_path() / "bs_cli_heatmap.svg";
+    fs::remove(svg);
+    ASSERT_EQ(runCli("heatmap " + quoted(example) + " --buffer T -o " + quoted(svg.string()))
+                  .exitCode,
+              0);
+    const std::string picture = readAll(svg);
+    EXPECT_EQ(picture.rfind("<svg", 0), 0u);
+    EXPECT_NE(picture.find("read by no consumer: 8 of 16"), std::string::npos) << picture;
+}
+
+TEST(CliHeatmap, TheSeedsRulesComputeTheWholeBufferForEight) {
+    const std::string example = std::string(BOUNDSCOPE_EXAMPLES) + "/fuse_split_attach.py";
+    const CommandResult seed = runCli("heatmap " + quoted(example) + " --buffer B --rules tvm-0.5");
+    ASSERT_EQ(seed.exitCode, 0) << seed.err;
+    EXPECT_NE(seed.out.find("B: 4096 elements allocated under tvm-0.5 (shape 64 64, 512 entries)"),
+              std::string::npos)
+        << seed.out;
+    EXPECT_NE(seed.out.find("one entry computes up to 4096 and reads up to 8"), std::string::npos);
+    const CommandResult tvm = runCli("heatmap " + quoted(example) + " --buffer B");
+    EXPECT_NE(tvm.out.find("one entry computes up to 8 and reads up to 8"), std::string::npos);
+}
+
+TEST(CliReport, AWastefulBufferGetsItsHeatmap) {
+    // Issue 18's example: the report of GatherBound shows who reads T, and the 8 no one reads.
+    const std::string example = std::string(BOUNDSCOPE_EXAMPLES) + "/gather_disjoint.py";
+    const fs::path out = fs::temp_directory_path() / "bs_cli_report_gather.html";
+    fs::remove(out);
+    ASSERT_EQ(runCli("report " + quoted(example) + " -o " + quoted(out.string())).exitCode, 0);
+    const std::string html = readAll(out);
+    EXPECT_NE(html.find("<figcaption>Who reads the elements of T</figcaption>"), std::string::npos);
+    EXPECT_NE(html.find("read by no consumer: 8 of 16"), std::string::npos);
+    EXPECT_NE(html.find("<title>T[3, 3]: read by CB; computed</title>"), std::string::npos);
+    fs::remove(out);
+}
+
+TEST(CliHeatmap, MistakesAreNamed) {
+    const std::string example = std::string(BOUNDSCOPE_EXAMPLES) + "/gather_disjoint.py";
+    const CommandResult missing = runCli("heatmap " + quoted(example) + " --buffer Q");
+    EXPECT_EQ(missing.exitCode, 1);
+    EXPECT_NE(missing.err.find("no stage 'Q' in the schedule (its stages: A, T, CA, CB, Out)"),
+              std::string::npos)
+        << missing.err;
+    const CommandResult format = runCli("heatmap " + quoted(example) + " --buffer T -o t.png");
+    EXPECT_EQ(format.exitCode, 2);
+    EXPECT_NE(format.err.find("the output must end in .svg or .json, got 't.png'"),
+              std::string::npos)
+        << format.err;
+}
+
 #endif
 
 } // namespace

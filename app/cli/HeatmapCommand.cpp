@@ -1,0 +1,81 @@
+/// `boundscope heatmap FILE.py --buffer B [--rules R] [-o OUT.svg|OUT.json]`: every element of
+/// B's realized region, with the consumers that read it and whether it was computed, over one
+/// interpreter run (analysis/Heatmap.h). Without -o, the counts and a character grid; with it,
+/// SVG (a grid per 2-D slice with the legend) or JSON (the counts and every cell), written
+/// atomically.
+
+#include "Commands.h"
+#include "ScriptAnalysis.h"
+
+#include "analysis/Heatmap.h"
+#include "support/FileWrite.h"
+
+#include <iostream>
+#include <memory>
+
+namespace bs::cli {
+
+namespace {
+
+struct HeatmapCommandOptions {
+    std::string file;
+    std::string buffer;
+    std::string rules = "tvm";
+    std::string output;
+};
+
+bool endsWith(const std::string& text, const std::string& suffix) {
+    return text.size() >= suffix.size() &&
+           text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+int runHeatmap(const HeatmapCommandOptions& options) {
+    if (!options.output.empty() && !endsWith(options.output, ".svg") &&
+        !endsWith(options.output, ".json")) {
+        printError("heatmap: the output must end in .svg or .json, got '" + options.output + "'");
+        return kExitUsage;
+    }
+    int exitCode = kExitOk;
+    auto analysis = analyzeScript(options.file, AnalysisOptions{rulesFromName(options.rules), false},
+                                  &exitCode);
+    if (!analysis)
+        return exitCode;
+    Heatmap map;
+    try {
+        HeatmapOptions heatmapOptions;
+        heatmapOptions.rules = analysis->options.rules;
+        heatmapOptions.args = analysis->program.args;
+        map = heatmapOf(analysis->program.schedule, options.buffer, heatmapOptions);
+    } catch (const UserError& e) {
+        printDiagnostic(e.diagnostic(), options.file);
+        return kExitFailure;
+    }
+    if (options.output.empty()) {
+        std::cout << map.toText();
+        return kExitOk;
+    }
+    try {
+        writeFileAtomically(options.output,
+                            endsWith(options.output, ".json") ? map.toJson() + "\n" : map.toSvg());
+    } catch (const UserError& e) {
+        printError(e.diagnostic().message);
+        return kExitFailure;
+    }
+    return kExitOk;
+}
+
+} // namespace
+
+Subcommand addHeatmapCommand(CLI::App& parent) {
+    auto options = std::make_shared<HeatmapCommandOptions>();
+    CLI::App* command = parent.add_subcommand(
+        "heatmap", "Show which elements of a buffer each consumer reads, and which none does");
+    addScriptArgument(*command, options->file);
+    command->add_option("--buffer", options->buffer, "The stage whose buffer to show")->required();
+    addRulesOption(*command, options->rules);
+    command->add_option("-o,--output", options->output,
+                        "Write SVG (.svg) or JSON (.json) instead of the text summary");
+    return {command, [options] { return runHeatmap(*options); }};
+}
+
+} // namespace bs::cli

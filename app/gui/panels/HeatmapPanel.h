@@ -1,0 +1,95 @@
+/// \file
+/// The Heatmap panel (issue 18, item 1): every element of the selected stage's buffer as a cell,
+/// coloured by the consumers that read it (one colour each, purple where several do, pale where
+/// none does), with a dashed border where it was never computed; hovering a cell says who read
+/// it. A buffer of more than two dimensions is shown one 2-D slice at a time (a slider over the
+/// leading dimensions). The map comes from one interpreter run of the program under the rules
+/// selected (analysis/Heatmap.h, the same as `boundscope heatmap`), made off the GUI thread when
+/// the panel is shown, and its legend's counts are the allocation report's.
+#pragma once
+
+#include "analysis/Analysis.h"
+#include "analysis/Heatmap.h"
+#include "document/JobRunner.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+
+class QLabel;
+class QSlider;
+
+namespace bs::gui {
+
+/// The grid of one 2-D slice of a heatmap.
+class HeatmapGrid : public QWidget {
+    Q_OBJECT
+public:
+    explicit HeatmapGrid(QWidget* parent = nullptr);
+
+    /// Shows slice `slice` of `map` (null: nothing).
+    void setHeatmap(std::shared_ptr<const Heatmap> map, int64_t slice);
+    /// The cell (row-major offset into the buffer) at widget position `pos`, or -1.
+    int64_t cellAt(const QPoint& pos) const;
+    /// The centre of cell (`row`, `column`) of the slice shown, in widget coordinates.
+    QPoint cellCenter(int64_t row, int64_t column) const;
+
+    QSize sizeHint() const override;
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    bool event(QEvent* event) override;
+
+private:
+    int64_t rows() const;
+    int64_t columns() const;
+    qreal cellSize() const;
+
+    std::shared_ptr<const Heatmap> m_map;
+    int64_t m_slice = 0;
+};
+
+class HeatmapPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit HeatmapPanel(QWidget* parent = nullptr);
+
+    void setAnalysis(std::shared_ptr<const Analysis> analysis);
+    /// Shows the buffer of `stage` (computed when the panel is shown).
+    void showStage(const QString& stage);
+
+    /// The heatmap shown (null while none is).
+    const Heatmap* heatmap() const { return m_map.get(); }
+    HeatmapGrid* grid() const { return m_grid; }
+    /// The line above the grid: the stage and rules, computing, or why there is no map.
+    QString statusText() const;
+    /// The legend under the grid, as plain text.
+    QString legendText() const;
+
+Q_SIGNALS:
+    /// A heatmap (or why there is none) is shown for the current stage and analysis.
+    void heatmapShown();
+
+protected:
+    void showEvent(QShowEvent* event) override;
+
+private:
+    void recompute();
+    void display(JobOutcome<Heatmap> outcome);
+    void showSlice(int slice);
+    void clear(const QString& status);
+
+    std::shared_ptr<const Analysis> m_analysis;
+    QString m_stage;
+    bool m_stale = true;
+    std::shared_ptr<const Heatmap> m_map;
+    JobRunner m_jobs;
+    QLabel* m_status;
+    HeatmapGrid* m_grid;
+    QSlider* m_slices;
+    QLabel* m_sliceLabel;
+    QLabel* m_legend;
+};
+
+} // namespace bs::gui

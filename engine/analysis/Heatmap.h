@@ -1,0 +1,73 @@
+/// \file
+/// The heatmap of one buffer (issue 18, item 1): every element of its realized region, with
+/// who read it and whether it was computed, over the whole run. The program is lowered under the
+/// chosen rules and run once in the reference interpreter with access tracing; each load is
+/// attributed to the stage whose `produce` block holds it (runtime/Interpreter.h,
+/// BufferTrace::readers). Elements are those of the buffer's largest allocation entry, by
+/// offset from the region's mins, so a buffer computed at a loop shows the union of its entries
+/// (one iteration's window, all iterations overlaid). The counts match the allocation report's:
+/// `allocated` is its allocation, `touched` its touched total.
+#pragma once
+
+#include "analysis/Analysis.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace bs {
+
+struct HeatmapOptions {
+    BoundRules rules = BoundRules::Tvm;
+    /// The kernel's arguments (the program's); empty: the schedule's placeholders and outputs.
+    std::vector<Tensor> args;
+};
+
+struct Heatmap {
+    std::string buffer; ///< as lowering allocates it (`T`)
+    BoundRules rules = BoundRules::Tvm;
+    std::vector<int64_t> shape; ///< the realized region's extents (row-major cells)
+    int64_t entries = 0;        ///< times the allocation was entered (attach iterations)
+    /// The stages that read the buffer; bit k of a cell's `readers` is consumers[k]. The stage
+    /// that computes the buffer is not among them (a reduction reads its own partial values).
+    std::vector<std::string> consumers;
+    std::vector<uint32_t> readers; ///< per cell
+    std::vector<uint8_t> written;  ///< per cell: 1 when computed
+    // The legend's counts.
+    int64_t allocated = 0;         ///< cells
+    int64_t computed = 0;          ///< cells written
+    int64_t read = 0;              ///< cells read by some consumer
+    int64_t readByMany = 0;        ///< cells read by more than one consumer
+    int64_t unread = 0;            ///< cells allocated that no consumer reads
+    std::vector<int64_t> readBy;   ///< cells read by each consumer
+    /// The most cells read, and computed, in one entry (one iteration of the loops around the
+    /// allocation): what one iteration needs against what it computes.
+    int64_t entryRead = 0;
+    int64_t entryComputed = 0;
+
+    /// The colour of consumer `k` (`#rrggbb`, readable with black text), of cells read by
+    /// several consumers and of cells read by none: the SVG's and the app's.
+    static const char* consumerColor(size_t k);
+    static constexpr const char* kSeveralColor = "#6a3d9a";
+    static constexpr const char* kUnreadColor = "#f4f4f4";
+    /// `T[2, 3]: read by CA, CB; computed`: what the cell at row-major offset `cell` is.
+    std::string describeCell(int64_t cell) const;
+
+    std::string toJson(int indent = 2) const;
+    /// The grid as SVG: one table of cells per 2-D slice (the leading dimensions enumerated,
+    /// at most `maxSlices`), coloured by reader, with the legend and its counts.
+    std::string toSvg(int maxSlices = 16) const;
+    /// A few lines for a terminal: the counts, and for a 1-D or 2-D buffer of at most 64 columns
+    /// the grid as characters (a consumer's letter, `*` read by several, `.` never read).
+    std::string toText() const;
+};
+
+/// The heatmap of the buffer computed by stage `stage` of `schedule`. Throws a UserError that
+/// names the problem when there is no such stage, it has no buffer (inlined), or the program
+/// cannot run in the interpreter (symbolic shapes, unsupported types). The run takes as long as
+/// the program's interpreter run (a cancellation point every 65,536 iterations).
+Heatmap heatmapOf(const Schedule& schedule, const std::string& stage,
+                  const HeatmapOptions& options = {});
+
+} // namespace bs

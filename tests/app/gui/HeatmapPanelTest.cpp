@@ -1,0 +1,86 @@
+// The Heatmap dock (issue 18, item 1) on the seed's GatherBound example: T's cells coloured by
+// the consumer that reads them, the 8 elements no one reads, the legend's counts, a cell's
+// tooltip, and a stage without a buffer said so.
+#include "GuiTestSupport.h"
+
+#include "edit/ScheduleTools.h"
+#include "panels/HeatmapPanel.h"
+
+#include <QDockWidget>
+#include <QHelpEvent>
+#include <QTextDocument>
+#include <QToolTip>
+#include <QtTest>
+
+namespace bs::gui::test {
+
+namespace {
+
+const char* const kGather = "import tvm\n"
+                            "from tvm import te\n"
+                            "A = te.placeholder((4, 4), name='A')\n"
+                            "T = te.compute((4, 4), lambda i, j: A[i, j] + 1, name='T')\n"
+                            "CA = te.compute((2, 2), lambda i, j: T[i, j] * 2, name='CA')\n"
+                            "CB = te.compute((2, 2), lambda i, j: T[i + 2, j + 2] * 3, name='CB')\n"
+                            "Out = te.compute((2, 2), lambda i, j: CA[i, j] + CB[i, j], name='Out')\n"
+                            "s = te.create_schedule(Out.op)\n"
+                            "s[CA].compute_inline()\n";
+
+} // namespace
+
+class HeatmapPanelTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void gatherBoundShowsTheTwoRegionsAndTheUnreadHalf();
+};
+
+void HeatmapPanelTest::gatherBoundShowsTheTwoRegionsAndTheUnreadHalf() {
+    MainWindow window(MainWindow::Options{false, false});
+    window.resize(1400, 900);
+    window.show();
+    window.document()->textDocument()->setPlainText(QString::fromLatin1(kGather));
+    window.document()->reanalyse();
+    QVERIFY(waitForAnalysis(*window.document()));
+    QVERIFY(!window.document()->problem());
+    HeatmapPanel* panel = window.scheduleTools()->heatmap();
+    QDockWidget* dock = window.dock(QStringLiteral("heatmapDock"));
+    QVERIFY(dock);
+    dock->raise();
+    QSignalSpy shown(panel, &HeatmapPanel::heatmapShown);
+    window.selection()->select(QStringLiteral("T"));
+    QVERIFY(shown.wait(kAnalysisTimeoutMs));
+    const Heatmap* map = panel->heatmap();
+    QVERIFY(map);
+    // CA is inlined into Out: Out reads T[0:2, 0:2] through it, CB reads T[2:4, 2:4].
+    QCOMPARE(map->consumers, (std::vector<std::string>{"CB", "Out"}));
+    QCOMPARE(map->unread, 8);
+    QVERIFY2(panel->statusText().startsWith(QStringLiteral("T: 16 elements (4 × 4) under tvm")),
+             qPrintable(panel->statusText()));
+    QVERIFY2(panel->legendText().contains(QStringLiteral("read by no consumer: 8 of 16")),
+             qPrintable(panel->legendText()));
+    QVERIFY(panel->legendText().contains(QStringLiteral("read by Out: 4")));
+    // Hovering a cell says which consumer read it; the corner nobody reads says so.
+    HeatmapGrid* grid = panel->grid();
+    QCOMPARE(grid->cellAt(grid->cellCenter(0, 0)), 0);
+    QCOMPARE(QString::fromStdString(map->describeCell(grid->cellAt(grid->cellCenter(0, 0)))),
+             QStringLiteral("T[0, 0]: read by Out; computed"));
+    QCOMPARE(QString::fromStdString(map->describeCell(grid->cellAt(grid->cellCenter(0, 3)))),
+             QStringLiteral("T[0, 3]: read by no consumer; computed"));
+    QHelpEvent tip(QEvent::ToolTip, grid->cellCenter(3, 3), grid->mapToGlobal(grid->cellCenter(3, 3)));
+    QCoreApplication::sendEvent(grid, &tip);
+    QTRY_COMPARE(QToolTip::text(), QStringLiteral("T[3, 3]: read by CB; computed"));
+    QToolTip::hideText();
+
+    // An inlined stage has no buffer: the panel says so instead of drawing anything.
+    window.selection()->select(QStringLiteral("CA"));
+    QVERIFY(shown.wait(kAnalysisTimeoutMs));
+    QVERIFY(!panel->heatmap());
+    QVERIFY2(panel->statusText().contains(QStringLiteral("computed inline: it has no buffer")),
+             qPrintable(panel->statusText()));
+}
+
+BS_GUI_TEST_SUITE(HeatmapPanelTest);
+
+} // namespace bs::gui::test
+
+#include "HeatmapPanelTest.moc"

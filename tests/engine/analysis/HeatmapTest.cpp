@@ -1,0 +1,134 @@
+// The heatmap of a buffer (analysis/Heatmap.h, issue 18 item 1): per element, the consumers
+// that read it and whether it was computed, over one interpreter run; its counts are the
+// allocation report's.
+#include "AllocReportTestUtil.h"
+
+#include "analysis/Heatmap.h"
+
+#include <nlohmann/json.hpp>
+
+using namespace bs;
+using namespace bs::test;
+
+namespace {
+
+/// The GatherBound example: CA reads T[0:2, 0:2], CB reads T[2:4, 2:4].
+Schedule gatherDisjoint() {
+    Tensor A = placeholder({4, 4}, DataType::float32(), "A");
+    Tensor T = compute({4, 4}, [&](const std::vector<Var>& v) { return A({v[0], v[1]}) + f32(1); }, "T");
+    Tensor CA = compute({2, 2}, [&](const std::vector<Var>& v) { return T({v[0], v[1]}) * f32(2); }, "CA");
+    Tensor CB = compute({2, 2}, [&](const std::vector<Var>& v) { return T({v[0] + 2, v[1] + 2}) * f32(3); }, "CB");
+    Tensor Out = compute({2, 2}, [&](const std::vector<Var>& v) { return CA({v[0], v[1]}) + CB({v[0], v[1]}); }, "Out");
+    return createSchedule(Out.op);
+}
+
+/// The fuse example: C's axes fused and split into 512 parts, B computed at the outer loop.
+Schedule fuseExample() {
+    Tensor B = compute({64, 64}, [](const std::vector<Var>& v) { return v[0] + v[1]; }, "B", "", {"i", "j"});
+    Tensor C = compute({64, 64}, [&](const std::vector<Var>& v) { return B({v[0], v[1]}); }, "C", "", {"i", "j"});
+    Schedule s = createSchedule(C.op);
+    IterVar fused = s[C].fuse(opOf(C)->axis[0], opOf(C)->axis[1]);
+    s[B].computeAt(s[C], s[C].splitByNParts(fused, 512).first);
+    return s;
+}
+
+/// Two consumers reading overlapping rows of T: row 1 is read by both.
+Schedule overlapping() {
+    Tensor A = placeholder({3, 4}, DataType::float32(), "A");
+    Tensor T = compute({3, 4}, [&](const std::vector<Var>& v) { return A({v[0], v[1]}) * f32(2); }, "T");
+    Tensor P = compute({2, 4}, [&](const std::vector<Var>& v) { return T({v[0], v[1]}) + f32(1); }, "P");
+    Tensor Q = compute({2, 4}, [&](const std::vector<Var>& v) { return T({v[0] + 1, v[1]}) + f32(1); }, "Q");
+    Tensor Out = compute({2, 4}, [&](const std::vector<Var>& v) { return P({v[0], v[1]}) + Q({v[0], v[1]}); }, "Out");
+    return createSchedule(Out.op);
+}
+
+} // namespace
+
+TEST(Heatmap, GatherBoundShowsTheTwoRegionsAndTheEightElementsNoOneReads) {
+    const Heatmap map = heatmapOf(gatherDisjoint(), "T");
+    EXPECT_EQ(map.shape, (std::vector<int64_t>{4, 4}));
+    EXPECT_EQ(map.consumers, (std::vector<std::string>{"CA", "CB"}));
+    EXPECT_EQ(map.allocated, 16);
+    EXPECT_EQ(map.computed, 16);
+    EXPECT_EQ(map.read, 8);
+    EXPECT_EQ(map.unread, 8);
+    EXPECT_EQ(map.readBy, (std::vector<int64_t>{4, 4}));
+    EXPECT_EQ(map.readByMany, 0);
+    const std::string text = map.toText();
+    EXPECT_NE(text.find("  aa..\n  aa..\n  ..bb\n  ..bb\n"), std::string::npos) << text;
+}
+
+TEST(Heatmap, CountsAreTheAllocationReports) {
+    REQUIRE_ISL();
+    for (const auto& [schedule, stage] :
+         {std::pair{gatherDisjoint(), std::string("T")}, std::pair{fuseExample(), std::string("B")},
+          std::pair{overlapping(), std::string("T")}}) {
+        const AllocReport report = allocReport(schedule);
+        const BufferReport& b = buffer(report, stage);
+        const Heatmap map = heatmapOf(schedule, stage);
+        // The cells are the allocation; those read or computed are the interpreter's touched
+        // total; one entry's reads are its touched peak's reads.
+        EXPECT_EQ(map.allocated, allocated(b, BoundRules::Tvm)) << stage;
+        ASSERT_TRUE(b.touchedTotal.has_value()) << stage;
+        int64_t touched = 0;
+        for (size_t c = 0; c < map.readers.size(); ++c)
+            touched += (map.readers[c] != 0 || map.written[c] != 0) ? 1 : 0;
+        EXPECT_EQ(touched, *b.touchedTotal) << stage;
+        EXPECT_LE(map.entryRead, *b.touchedPeak) << stage;
+    }
+}
+
+TEST(Heatmap, UnderTheSeedsRulesEachIterationComputesTheWholeBufferForEight) {
+    HeatmapOptions seed;
+    seed.rules = BoundRules::Tvm05;
+    const Heatmap old = heatmapOf(fuseExample(), "B", seed);
+    EXPECT_EQ(old.shape, (std::vector<int64_t>{64, 64}));
+    EXPECT_EQ(old.allocated, 4096);
+    EXPECT_EQ(old.entries, 512);
+    EXPECT_EQ(old.entryComputed, 4096);
+    EXPECT_EQ(old.entryRead, 8);
+    const Heatmap now = heatmapOf(fuseExample(), "B");
+    EXPECT_EQ(now.allocated, 8);
+    EXPECT_EQ(now.entryComputed, 8);
+    EXPECT_EQ(now.entryRead, 8);
+}
+
+TEST(Heatmap, ElementsReadByTwoConsumersAreMarked) {
+    const Heatmap map = heatmapOf(overlapping(), "T");
+    EXPECT_EQ(map.consumers, (std::vector<std::string>{"P", "Q"}));
+    EXPECT_EQ(map.readByMany, 4); // row 1
+    EXPECT_EQ(map.read, 12);
+    EXPECT_EQ(map.unread, 0);
+    EXPECT_NE(map.toText().find("  aaaa\n  ****\n  bbbb\n"), std::string::npos) << map.toText();
+    // The SVG has a cell per element, each saying who read it, and the legend's counts.
+    const std::string svg = map.toSvg();
+    EXPECT_EQ(svg.rfind("<svg", 0), 0u);
+    EXPECT_NE(svg.find("<title>T[1, 2]: read by P, Q; computed</title>"), std::string::npos);
+    EXPECT_NE(svg.find("read by several consumers: 4"), std::string::npos);
+    size_t cells = 0;
+    for (size_t at = svg.find("<title>T["); at != std::string::npos; at = svg.find("<title>T[", at + 1))
+        ++cells;
+    EXPECT_EQ(cells, 12u);
+    const nlohmann::json json = nlohmann::json::parse(map.toJson());
+    EXPECT_EQ(json["legend"]["read_by_several"], 4);
+    EXPECT_EQ(json["cells"].size(), 12u);
+    EXPECT_EQ(json["cells"][4]["read_by"], (nlohmann::json{0, 1}));
+}
+
+TEST(Heatmap, AStageWithoutABufferIsNamed) {
+    Schedule s = gatherDisjoint();
+    try {
+        heatmapOf(s, "Nope");
+        FAIL() << "no error";
+    } catch (const UserError& e) {
+        EXPECT_EQ(e.diagnostic().message,
+                  "no stage 'Nope' in the schedule (its stages: A, T, CA, CB, Out)");
+    }
+    s[s.stages()[1]->op.output(0)].computeInline();
+    try {
+        heatmapOf(s, "T");
+        FAIL() << "no error";
+    } catch (const UserError& e) {
+        EXPECT_EQ(e.diagnostic().message, "stage 'T' is computed inline: it has no buffer");
+    }
+}
