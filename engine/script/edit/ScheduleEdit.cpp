@@ -602,6 +602,23 @@ std::string loweredText(const Program& program) {
     }
 }
 
+/// Why `edited` fails to lower where `original` lowers (with the schedule change that would
+/// work, as the engine writes it); empty when it lowers, or when `original` already failed.
+std::string breaks(const Program& original, const Program& edited) {
+    try {
+        lower(edited.schedule, edited.args);
+        return std::string();
+    } catch (const UserError& e) {
+        try {
+            lower(original.schedule, original.args);
+        } catch (const UserError&) {
+            return std::string(); // already broken: the edit may be the user's fix
+        }
+        const std::string fix = findScheduleFix(edited, e.diagnostic(), BoundRules::Tvm);
+        return e.diagnostic().message + (fix.empty() ? "" : " (fix: " + fix + ")");
+    }
+}
+
 /// Runs `edited` and compares the schedule it defines with `expected`: empty when they lower
 /// to the same program, else why not.
 std::string check(const std::string& edited, const std::string& fileName,
@@ -780,13 +797,19 @@ EditResult applyEdit(const std::string& script, const std::string& fileName,
         refused.error = tryEdit(program, edit, &targets, &edited);
         if (!refused.error.empty())
             return refused;
+        Program expectedProgram = program;
+        expectedProgram.schedule = edited;
+        // An edit that breaks a program that lowers (a compute_at with no path to the stage's
+        // consumers) is refused with lowering's reason and the change that would work.
+        if (std::string broken = breaks(program, expectedProgram); !broken.empty()) {
+            refused.error = edit.description() + " would break the schedule: " + broken;
+            return refused;
+        }
         const Written written = isIterVarEdit(edit.kind) ? loopPython(edit, targets, names)
                                                          : stagePython(edit, targets, names);
         EditResult result = place(script, fileName, names, edit, targets, written, false);
         if (!options.verify)
             return result;
-        Program expectedProgram = program;
-        expectedProgram.schedule = edited;
         const std::string expected = loweredText(expectedProgram);
         std::string why = check(result.script, fileName, expected, options.run);
         if (why.empty())

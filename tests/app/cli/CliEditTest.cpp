@@ -196,6 +196,33 @@ TEST(CliReport, OneSelfContainedHtmlFileWithEveryGraph) {
     fs::remove(out);
 }
 
+TEST(CliEdit, AnEditThatBreaksTheScheduleIsRefusedWithTheFix) {
+    // B computed at a loop of D, which does not read it: no iteration of that loop can compute
+    // what C reads. The edit is refused with lowering's reason and the change that works.
+    const fs::path script = fs::temp_directory_path() / "bs_cli_edit_breaks.py";
+    {
+        std::ofstream out(script);
+        out << "import tvm\nfrom tvm import te\n"
+               "A = te.placeholder((64,), name=\"A\")\n"
+               "B = te.compute((64,), lambda i: A[i] + 1, name=\"B\")\n"
+               "C = te.compute((64,), lambda i: B[i] * 2, name=\"C\")\n"
+               "D = te.compute((64,), lambda i: C[i] - 1, name=\"D\")\n"
+               "s = te.create_schedule(D.op)\n";
+    }
+    const std::string before = readAll(script);
+    const CommandResult result = runCli("edit -i " + quoted(script.string()) + " 'B.compute_at(D, i)'");
+    EXPECT_EQ(result.exitCode, 1);
+    EXPECT_NE(result.err.find("compute_at B \u2192 D.i would break the schedule: invalid schedule: "
+                              "'B' is computed at loop 'i' of 'D', but its consumer 'C' does not "
+                              "run inside that loop"),
+              std::string::npos)
+        << result.err;
+    EXPECT_NE(result.err.find("(fix: s[B].compute_at(s[C], C.op.axis[0])"), std::string::npos)
+        << result.err;
+    EXPECT_EQ(readAll(script), before);
+    fs::remove(script);
+}
+
 TEST(CliEdit, AnEditNoPlaceGivesTheScheduleItWasTriedOnIsRefused) {
     // The loops are split inside a block the placement does not enter: at the top level the
     // edit would name i.inner by a position that means another loop there, and after the block
