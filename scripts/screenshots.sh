@@ -49,7 +49,7 @@ shot fuse_split_attach_allocations fuse_split_attach B --show attach,allocations
 # are computed for no one.
 shot gather_disjoint_heatmap gather_disjoint T --show heatmap,dag
 # A 50-stage pipeline: the stage DAG draws the chain as one node, the text stays readable.
-shot long_pipeline_collapsed long_pipeline S50 --show dag,steps
+shot long_pipeline_collapsed long_pipeline S1 --show dag,inspector
 # The dark theme: the same views, their colours adapted to the palette.
 shot ex6_dark_theme ex6_shared_scope B --show dag,ir --pass final --theme dark
 # The Step-through (issue 13) on the same example, stepped to the moment B's request passes up

@@ -223,6 +223,7 @@ void MainWindow::createActions() {
         m_inspector->setAnalysis(m_document->analysis());
     });
     m_aboutAction = make(tr("&About Boundscope"), QKeySequence(), &MainWindow::showAbout);
+    m_guideAction = make(tr("&Guide"), QKeySequence(), &MainWindow::showGuide);
     m_shortcutsAction = make(tr("&Keyboard Shortcuts"), QKeySequence(Qt::Key_F1),
                              &MainWindow::showShortcuts);
 }
@@ -270,6 +271,7 @@ void MainWindow::createMenus() {
     m_viewMenu->addActions({m_findAction, m_findNextAction});
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(m_guideAction);
     help->addAction(m_shortcutsAction);
     help->addAction(m_aboutAction);
 }

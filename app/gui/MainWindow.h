@@ -28,6 +28,7 @@ class Autosave;
 class CodePanel;
 class EditorPanel;
 class GraphPanel;
+class GuideBrowser;
 class InspectorPanel;
 class IrPanel;
 class BoundsPanel;
@@ -104,6 +105,11 @@ public:
     bool offerRecovery();
     /// View > Dark Theme: switches the palette (views/Theme.h) and remembers the choice.
     void setDarkTheme(bool dark);
+    /// Help > Guide: the guide in a window of its own (made on first use); its links open
+    /// examples and raise docks here.
+    void showGuide();
+    /// The guide's browser, null until the guide was first shown.
+    GuideBrowser* guideBrowser() const { return m_guideBrowser; }
     /// Edit > Find (Ctrl+F, F3 for the next): selects the stage or IterVar named `text` in every
     /// view, and the next occurrence of `text` in the script and in the lowered IR (wrapping
     /// around). Returns what was found, for the status bar; empty when nothing was.
@@ -209,6 +215,9 @@ private:
     QString m_findText;
     QAction* m_aboutAction = nullptr;
     QAction* m_shortcutsAction = nullptr;
+    QAction* m_guideAction = nullptr;
+    QWidget* m_guide = nullptr;
+    GuideBrowser* m_guideBrowser = nullptr;
 };
 
 } // namespace bs::gui

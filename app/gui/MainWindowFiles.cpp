@@ -2,6 +2,7 @@
 // dialogs. Unsaved changes are never dropped silently (issue 7, "Files").
 #include "MainWindow.h"
 
+#include "AppOptions.h"
 #include "document/Autosave.h"
 #include "document/ExampleCatalog.h"
 #include "document/Exporter.h"
@@ -15,16 +16,17 @@
 #include "panels/EditorPanel.h"
 #include "panels/GraphPanel.h"
 #include "panels/IrPanel.h"
+#include "views/GuideBrowser.h"
 #include "views/IrView.h"
 #include "views/ScriptEditor.h"
 #include "viz/Report.h"
 
 #include <QAction>
-#include <functional>
 #include <QDir>
-#include <QFileInfo>
+#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QFileInfo>
 #include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
@@ -33,6 +35,9 @@
 #include <QStatusBar>
 #include <QTextCursor>
 #include <QTextDocument>
+#include <QVBoxLayout>
+
+#include <functional>
 
 namespace bs::gui {
 
@@ -433,6 +438,35 @@ void MainWindow::showShortcuts() {
     box.setTextFormat(Qt::RichText);
     box.setText(shortcutsHtml());
     box.exec();
+}
+
+void MainWindow::showGuide() {
+    if (!m_guide) {
+        m_guide = new QWidget(this, Qt::Window);
+        m_guide->setWindowTitle(tr("Boundscope Guide"));
+        m_guide->setObjectName(QStringLiteral("guideWindow"));
+        m_guideBrowser = new GuideBrowser(m_guide);
+        auto* layout = new QVBoxLayout(m_guide);
+        layout->setContentsMargins(0, 0, 0, 0);
+        layout->addWidget(m_guideBrowser);
+        m_guide->resize(720, 820);
+        QString error;
+        if (!m_guideBrowser->load(guideFile(), &error))
+            m_guideBrowser->setPlainText(error);
+        connect(m_guideBrowser, &GuideBrowser::exampleRequested, this, [this](const QString& name) {
+            QString error;
+            if (maybeSave() && !openExample(name, &error))
+                reportError(tr("Open Example"), error);
+        });
+        connect(m_guideBrowser, &GuideBrowser::dockRequested, this, [this](const QString& name) {
+            if (QDockWidget* target = dock(dockObjectName(name))) {
+                target->show();
+                target->raise();
+            }
+        });
+    }
+    m_guide->show();
+    m_guide->raise();
 }
 
 void MainWindow::reportError(const QString& title, const QString& message) {
