@@ -48,6 +48,8 @@ shot fuse_split_attach_allocations fuse_split_attach B --show attach,allocations
 # The GatherBound example's heatmap: CA and CB read two 2x2 corners of T; the other 8 elements
 # are computed for no one.
 shot gather_disjoint_heatmap gather_disjoint T --show heatmap,dag
+# The fuse example under the seed's rules and under tvm, side by side: 4096 against 8.
+shot fuse_split_attach_compare fuse_split_attach B --show compare,dag
 # A 50-stage pipeline: the stage DAG draws the chain as one node, the text stays readable.
 shot long_pipeline_collapsed long_pipeline S1 --show dag,inspector
 # The dark theme: the same views, their colours adapted to the palette.

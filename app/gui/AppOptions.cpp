@@ -206,6 +206,7 @@ const QList<QPair<QString, QString>>& dockNames() {
         {QStringLiteral("bounds"), QStringLiteral("boundsDock")},
         {QStringLiteral("allocations"), QStringLiteral("allocationsDock")},
         {QStringLiteral("heatmap"), QStringLiteral("heatmapDock")},
+        {QStringLiteral("compare"), QStringLiteral("compareDock")},
         {QStringLiteral("run"), QStringLiteral("runDock")},
         {QStringLiteral("tc"), QStringLiteral("tcRangesDock")},
         {QStringLiteral("output"), QStringLiteral("outputDock")}};

@@ -6,7 +6,7 @@
 ///                   [--show DOCK[,DOCK...]] [--run check|time] [--size WxH]]
 ///                  [--theme light|dark]
 /// where DOCK is dag, itervar, attach, requests, inspector, steps, ir, code, bounds,
-/// allocations, heatmap, run, tc or output (the tab raised); `--run` runs the kernel in the Run panel first (checked or timed, on
+/// allocations, heatmap, compare, run, tc or output (the tab raised); `--run` runs the kernel in the Run panel first (checked or timed, on
 /// the target the panel chooses) and waits for the result.
 #pragma once
 

@@ -6,6 +6,7 @@
 #include "edit/ScheduleEditor.h"
 #include "panels/AllocationsPanel.h"
 #include "panels/EditorPanel.h"
+#include "panels/ComparePanel.h"
 #include "panels/GraphPanel.h"
 #include "panels/HeatmapPanel.h"
 #include "panels/RunPanel.h"
@@ -49,6 +50,9 @@ void ScheduleTools::createDocks() {
                       allocations);
     m_heatmap = new HeatmapPanel(m_window);
     m_window->addDock(m_heatmap, tr("Heatmap"), QStringLiteral("heatmapDock"),
+                      Qt::BottomDockWidgetArea, allocations);
+    m_compare = new ComparePanel(m_window);
+    m_window->addDock(m_compare, tr("Compare"), QStringLiteral("compareDock"),
                       Qt::BottomDockWidgetArea, allocations);
     if (ir)
         ir->raise();
@@ -117,6 +121,7 @@ void ScheduleTools::onAnalysisChanged() {
     m_allocations->setAnalysis(analysis);
     m_run->setAnalysis(analysis);
     m_heatmap->setAnalysis(analysis);
+    m_compare->setAnalysis(analysis);
 }
 
 void ScheduleTools::showMessage(const QString &text) {

@@ -14,6 +14,7 @@ namespace bs::gui {
 
 class AllocationsPanel;
 class HeatmapPanel;
+class ComparePanel;
 class EditActions;
 class MainWindow;
 class RunPanel;
@@ -30,6 +31,7 @@ public:
     EditActions *actions() const { return m_actions; }
     AllocationsPanel *allocations() const { return m_allocations; }
     HeatmapPanel *heatmap() const { return m_heatmap; }
+    ComparePanel *compare() const { return m_compare; }
     RunPanel *run() const { return m_run; }
     QMenu *menu() const { return m_menu; }
 
@@ -45,6 +47,7 @@ private:
     QMenu *m_menu = nullptr;
     AllocationsPanel *m_allocations = nullptr;
     HeatmapPanel *m_heatmap = nullptr;
+    ComparePanel *m_compare = nullptr;
     RunPanel *m_run = nullptr;
 };
 

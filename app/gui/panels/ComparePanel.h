@@ -1,0 +1,84 @@
+/// \file
+/// The Compare dock (issue 18, item 2): two analyses side by side, as `boundscope diff` prints
+/// them (analysis/AnalysisDiff.h), either the current script under two rule sets or the current
+/// analysis against an earlier point of the script's history: the analysis before the latest
+/// change (a typed change, a schedule edit, an undo), or up to kHistory changes back. The lowered IR is shown in two columns aligned line by line, changed lines
+/// tinted (changed, only on the left, only on the right); the bounds and allocations that
+/// differ are listed below. Made off the GUI thread by a JobRunner (the allocation reports run
+/// the interpreter) when the dock is shown.
+#pragma once
+
+#include "analysis/AnalysisDiff.h"
+#include "document/JobRunner.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QPlainTextEdit;
+
+namespace bs::gui {
+
+class StringTableModel;
+class HintTableView;
+
+class ComparePanel : public QWidget {
+    Q_OBJECT
+public:
+    enum class Mode { Rules, PreviousAnalysis };
+    /// The earlier analyses kept for PreviousAnalysis.
+    static constexpr int kHistory = 10;
+
+    explicit ComparePanel(QWidget* parent = nullptr);
+
+    /// The current analysis; the one it replaces (of a different text) becomes the previous.
+    void setAnalysis(std::shared_ptr<const Analysis> analysis);
+    void setMode(Mode mode);
+    Mode mode() const;
+    /// The rule sets compared in Rules mode (left, right).
+    void setRules(BoundRules left, BoundRules right);
+    /// In PreviousAnalysis mode, how many changes back the left side is (1: the latest).
+    void setChangesBack(int changes);
+    /// How many earlier analyses there are to compare with.
+    int historySize() const { return int(m_history.size()); }
+
+    /// The diff shown (null while none is).
+    const AnalysisDiff* diff() const { return m_diff.get(); }
+    QString summaryText() const;
+    QPlainTextEdit* leftView() const { return m_left; }
+    QPlainTextEdit* rightView() const { return m_right; }
+    StringTableModel* changes() const { return m_changes; }
+
+Q_SIGNALS:
+    /// A diff (or why there is none) is shown.
+    void diffShown();
+
+protected:
+    void showEvent(QShowEvent* event) override;
+
+private:
+    void recompute();
+    void display(JobOutcome<AnalysisDiff> outcome);
+    void clear(const QString& summary);
+    void updateBackChoices();
+
+    std::shared_ptr<const Analysis> m_analysis;
+    /// Earlier analyses of other texts, the latest first (at most kHistory).
+    std::vector<std::shared_ptr<const Analysis>> m_history;
+    bool m_stale = true;
+    std::shared_ptr<const AnalysisDiff> m_diff;
+    JobRunner m_jobs;
+    QComboBox* m_mode;
+    QComboBox* m_rulesLeft;
+    QComboBox* m_rulesRight;
+    QComboBox* m_back; ///< how many changes back (PreviousAnalysis)
+    QLabel* m_summary;
+    QPlainTextEdit* m_left;
+    QPlainTextEdit* m_right;
+    StringTableModel* m_changes;
+    HintTableView* m_changesView;
+};
+
+} // namespace bs::gui

@@ -1,0 +1,114 @@
+// The Compare dock (issue 18, item 2): on the fuse/split example the seed's rules against tvm,
+// side by side (4096 against 8, aligned on one row), and the analysis before a change against
+// the current one.
+#include "GuiTestSupport.h"
+
+#include "edit/ScheduleTools.h"
+#include "models/StringTableModel.h"
+#include "panels/ComparePanel.h"
+
+#include <QDockWidget>
+#include <QPlainTextEdit>
+#include <QTextBlock>
+#include <QTextDocument>
+#include <QtTest>
+
+namespace bs::gui::test {
+
+namespace {
+
+/// The block number of the first line of `view` containing `text`, or -1.
+int lineOf(const QPlainTextEdit* view, const QString& text) {
+    for (QTextBlock block = view->document()->begin(); block.isValid(); block = block.next())
+        if (block.text().contains(text))
+            return block.blockNumber();
+    return -1;
+}
+
+} // namespace
+
+class CompareTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void theSeedsRulesAgainstTvmSideBySide();
+    void theAnalysisBeforeAChange();
+};
+
+void CompareTest::theSeedsRulesAgainstTvmSideBySide() {
+    MainWindow window(MainWindow::Options{false, false});
+    window.resize(1400, 900);
+    window.show();
+    QString error;
+    QVERIFY2(window.openExample(QStringLiteral("fuse_split_attach"), &error), qPrintable(error));
+    QVERIFY(waitForAnalysis(*window.document()));
+    ComparePanel* compare = window.scheduleTools()->compare();
+    compare->setRules(BoundRules::Tvm05, BoundRules::Tvm);
+    QSignalSpy shown(compare, &ComparePanel::diffShown);
+    window.dock(QStringLiteral("compareDock"))->raise();
+    QVERIFY(shown.wait(kAnalysisTimeoutMs));
+    QVERIFY2(compare->diff(), qPrintable(compare->summaryText()));
+    QVERIFY2(compare->summaryText().contains(QStringLiteral("Lowered IR: 7 of 17 lines differ")),
+             qPrintable(compare->summaryText()));
+    // The two allocations of B on one row, across the columns.
+    const int left = lineOf(compare->leftView(), QStringLiteral("allocate B[int32 * 4096]"));
+    QVERIFY(left >= 0);
+    QCOMPARE(lineOf(compare->rightView(), QStringLiteral("allocate B[int32 * 8]")), left);
+    // And in the table of what differs.
+    const StringTableModel* changes = compare->changes();
+    int b = -1;
+    for (int row = 0; row < changes->rowCount(); ++row)
+        if (changes->row(row).cells.value(0) == QStringLiteral("allocate B"))
+            b = row;
+    QVERIFY(b >= 0);
+    QCOMPARE(changes->row(b).cells.value(1), QStringLiteral("4096 (needed 8)"));
+    QCOMPARE(changes->row(b).cells.value(2), QStringLiteral("8 (needed 8)"));
+}
+
+void CompareTest::theAnalysisBeforeAChange() {
+    MainWindow window(MainWindow::Options{false, false});
+    window.resize(1400, 900);
+    window.show();
+    QString error;
+    QVERIFY2(window.openExample(QStringLiteral("ex2_attach_inner"), &error), qPrintable(error));
+    QVERIFY(waitForAnalysis(*window.document()));
+    ComparePanel* compare = window.scheduleTools()->compare();
+    compare->setMode(ComparePanel::Mode::PreviousAnalysis);
+    QSignalSpy shown(compare, &ComparePanel::diffShown);
+    window.dock(QStringLiteral("compareDock"))->raise();
+    QVERIFY(!compare->diff());
+    QVERIFY(compare->summaryText().startsWith(QStringLiteral("Nothing to compare yet")));
+    // Change the script: C moves out to D's outer loop.
+    QString text = window.document()->textDocument()->toPlainText();
+    text.replace(QStringLiteral("s[C].compute_at(s[D], D.op.axis[1])"),
+                 QStringLiteral("s[C].compute_at(s[D], D.op.axis[0])"));
+    window.document()->textDocument()->setPlainText(text);
+    window.document()->reanalyse();
+    QVERIFY(waitForAnalysis(*window.document()));
+    QVERIFY(shown.wait(kAnalysisTimeoutMs));
+    QVERIFY2(compare->diff(), qPrintable(compare->summaryText()));
+    QVERIFY2(compare->summaryText().startsWith(
+                 QStringLiteral("Left: before the latest change. Right: now.")),
+             qPrintable(compare->summaryText()));
+    QVERIFY(lineOf(compare->leftView(), QStringLiteral("C[int32 * 1]")) >= 0);
+    QVERIFY(lineOf(compare->rightView(), QStringLiteral("C[int32 * 16]")) >= 0);
+    // A second change: C at the root. Two changes back is the first text.
+    text.replace(QStringLiteral("s[C].compute_at(s[D], D.op.axis[0])"),
+                 QStringLiteral("s[C].compute_root()"));
+    window.document()->textDocument()->setPlainText(text);
+    window.document()->reanalyse();
+    QVERIFY(waitForAnalysis(*window.document()));
+    QVERIFY(shown.wait(kAnalysisTimeoutMs));
+    QCOMPARE(compare->historySize(), 2);
+    compare->setChangesBack(2);
+    QVERIFY(shown.wait(kAnalysisTimeoutMs));
+    QVERIFY2(compare->summaryText().startsWith(QStringLiteral("Left: 2 changes back.")),
+             qPrintable(compare->summaryText()));
+    QVERIFY(lineOf(compare->leftView(), QStringLiteral("C[int32 * 1]")) >= 0);
+    QVERIFY(lineOf(compare->rightView(), QStringLiteral("C[int32 * 80]")) >= 0);
+}
+
+BS_GUI_TEST_SUITE(CompareTest);
+
+} // namespace bs::gui::test
+
+#include "CompareTest.moc"
