@@ -53,6 +53,16 @@ struct Fixture {
     }
 
     QString text() const { return window.document()->textDocument()->toPlainText(); }
+
+    /// The attach tree, fitted.
+    GraphPanel* tree() {
+        window.attachTree()->view()->fitGraph();
+        return window.attachTree();
+    }
+    /// Where `stage` (its loop `iterVar`) is drawn in the attach tree of the current analysis.
+    std::optional<QPointF> at(const QString& stage, const QString& iterVar = QString()) {
+        return pointOf(window.attachTree(), *window.document()->analysis(), stage, iterVar);
+    }
 };
 
 } // namespace
@@ -134,12 +144,9 @@ void GraphDragTest::dropEditMapsDropsToEdits() {
 void GraphDragTest::dragAStageOntoALoopComputesItThere() {
     Fixture f;
     QVERIFY(f.open(QString::fromLatin1(kScript)));
-    GraphPanel* tree = f.window.attachTree();
-    tree->view()->fitGraph();
-    const Analysis& analysis = *f.window.document()->analysis();
-    const std::optional<QPointF> b = pointOf(tree, analysis, QStringLiteral("B"), QString());
-    const std::optional<QPointF> ci = pointOf(tree, analysis, QStringLiteral("C"),
-                                              QStringLiteral("i"));
+    GraphPanel* tree = f.tree();
+    const std::optional<QPointF> b = f.at(QStringLiteral("B"));
+    const std::optional<QPointF> ci = f.at(QStringLiteral("C"), QStringLiteral("i"));
     QVERIFY(b && ci);
     drag(tree, *b, *ci);
     QVERIFY(waitForEditedAnalysis(*f.window.scheduleTools()->editor()));
@@ -148,10 +155,9 @@ void GraphDragTest::dragAStageOntoALoopComputesItThere() {
     QVERIFY(!f.window.document()->problem());
     // Back to the root: drop B on ROOT; the new compute_root replaces the compute_at.
     QVERIFY(waitForGraphs(f.window));
-    tree->view()->fitGraph();
-    const Analysis& attached = *f.window.document()->analysis();
-    const std::optional<QPointF> b2 = pointOf(tree, attached, QStringLiteral("B"), QString());
-    const std::optional<QPointF> root = pointOf(tree, attached, QStringLiteral("root"), QString());
+    f.tree();
+    const std::optional<QPointF> b2 = f.at(QStringLiteral("B"));
+    const std::optional<QPointF> root = f.at(QStringLiteral("root"));
     QVERIFY(b2 && root);
     drag(tree, *b2, *root);
     QVERIFY(waitForEdit(*f.window.scheduleTools()->editor()));
@@ -164,13 +170,9 @@ void GraphDragTest::dragAStageOntoALoopComputesItThere() {
 void GraphDragTest::dragALoopOntoAnotherReordersThem() {
     Fixture f;
     QVERIFY(f.open(QString::fromLatin1(kScript)));
-    GraphPanel* tree = f.window.attachTree();
-    tree->view()->fitGraph();
-    const Analysis& analysis = *f.window.document()->analysis();
-    const std::optional<QPointF> cj = pointOf(tree, analysis, QStringLiteral("C"),
-                                              QStringLiteral("j"));
-    const std::optional<QPointF> ci = pointOf(tree, analysis, QStringLiteral("C"),
-                                              QStringLiteral("i"));
+    GraphPanel* tree = f.tree();
+    const std::optional<QPointF> cj = f.at(QStringLiteral("C"), QStringLiteral("j"));
+    const std::optional<QPointF> ci = f.at(QStringLiteral("C"), QStringLiteral("i"));
     QVERIFY(cj && ci);
     drag(tree, *cj, *ci);
     QVERIFY(waitForEditedAnalysis(*f.window.scheduleTools()->editor()));
@@ -184,13 +186,10 @@ void GraphDragTest::dragALoopOntoAnotherReordersThem() {
 void GraphDragTest::anIllegalDropSaysWhyAndChangesNothing() {
     Fixture f;
     QVERIFY(f.open(QString::fromLatin1(kScript)));
-    GraphPanel* tree = f.window.attachTree();
-    tree->view()->fitGraph();
-    const Analysis& analysis = *f.window.document()->analysis();
+    GraphPanel* tree = f.tree();
     // C is the output: it has no consumer to be computed inside, least of all its producer.
-    const std::optional<QPointF> c = pointOf(tree, analysis, QStringLiteral("C"), QString());
-    const std::optional<QPointF> bi = pointOf(tree, analysis, QStringLiteral("B"),
-                                              QStringLiteral("i"));
+    const std::optional<QPointF> c = f.at(QStringLiteral("C"));
+    const std::optional<QPointF> bi = f.at(QStringLiteral("B"), QStringLiteral("i"));
     QVERIFY(c && bi);
     QSignalSpy feedback(tree, &GraphPanel::dragFeedback);
     QSignalSpy dropped(tree, &GraphPanel::dropRequested);
@@ -250,12 +249,9 @@ void GraphDragTest::rightClickingATableRowOffersItsEdits() {
 void GraphDragTest::aDragThatLosesTheMouseEndsWithoutADrop() {
     Fixture f;
     QVERIFY(f.open(QString::fromLatin1(kScript)));
-    GraphPanel* tree = f.window.attachTree();
-    tree->view()->fitGraph();
-    const Analysis& analysis = *f.window.document()->analysis();
-    const std::optional<QPointF> b = pointOf(tree, analysis, QStringLiteral("B"), QString());
-    const std::optional<QPointF> ci = pointOf(tree, analysis, QStringLiteral("C"),
-                                              QStringLiteral("i"));
+    GraphPanel* tree = f.tree();
+    const std::optional<QPointF> b = f.at(QStringLiteral("B"));
+    const std::optional<QPointF> ci = f.at(QStringLiteral("C"), QStringLiteral("i"));
     QVERIFY(b && ci);
     QWidget* viewport = tree->view()->viewport();
     const QPoint start = tree->view()->mapFromScene(*b);

@@ -32,15 +32,6 @@ Schedule splitRemainder() {
     return s;
 }
 
-Schedule gatherDisjoint() {
-    Tensor A = placeholder({4, 4}, DataType::float32(), "A");
-    Tensor T = compute({4, 4}, [&](const std::vector<Var>& v) { return A({v[0], v[1]}) + f32(1); }, "T");
-    Tensor CA = compute({2, 2}, [&](const std::vector<Var>& v) { return T({v[0], v[1]}) * f32(2); }, "CA");
-    Tensor CB = compute({2, 2}, [&](const std::vector<Var>& v) { return T({v[0] + 2, v[1] + 2}) * f32(3); }, "CB");
-    Tensor Out = compute({2, 2}, [&](const std::vector<Var>& v) { return CA({v[0], v[1]}) + CB({v[0], v[1]}); }, "Out");
-    return createSchedule(Out.op);
-}
-
 } // namespace
 
 TEST(AllocReport, FuseExampleAllocatesTheWholeProducerOnlyUnderTvm05) {

@@ -12,16 +12,6 @@ using namespace bs::test;
 
 namespace {
 
-/// The GatherBound example: CA reads T[0:2, 0:2], CB reads T[2:4, 2:4].
-Schedule gatherDisjoint() {
-    Tensor A = placeholder({4, 4}, DataType::float32(), "A");
-    Tensor T = compute({4, 4}, [&](const std::vector<Var>& v) { return A({v[0], v[1]}) + f32(1); }, "T");
-    Tensor CA = compute({2, 2}, [&](const std::vector<Var>& v) { return T({v[0], v[1]}) * f32(2); }, "CA");
-    Tensor CB = compute({2, 2}, [&](const std::vector<Var>& v) { return T({v[0] + 2, v[1] + 2}) * f32(3); }, "CB");
-    Tensor Out = compute({2, 2}, [&](const std::vector<Var>& v) { return CA({v[0], v[1]}) + CB({v[0], v[1]}); }, "Out");
-    return createSchedule(Out.op);
-}
-
 /// The fuse example: C's axes fused and split into 512 parts, B computed at the outer loop.
 Schedule fuseExample() {
     Tensor B = compute({64, 64}, [](const std::vector<Var>& v) { return v[0] + v[1]; }, "B", "", {"i", "j"});
