@@ -153,10 +153,21 @@ const CallArgument& required(const ParsedCall& call, size_t index, const std::st
     throw Refusal{call.method + " needs its argument '" + keyword + "'"};
 }
 
+/// `text` in quotes, unless it is a string literal that has its own.
+std::string quotedText(const std::string& text) {
+    const bool literal = !text.empty() && (text.front() == '\'' || text.front() == '"');
+    return literal ? text : "'" + text + "'";
+}
+
 int64_t integer(const ParsedCall& call, const CallArgument& arg, const std::string& what) {
+    const bool negative = arg.text.size() > 1 && arg.text[0] == '-' &&
+                          std::all_of(arg.text.begin() + 1, arg.text.end(),
+                                      [](char c) { return c >= '0' && c <= '9'; });
+    if (negative)
+        throw Refusal{call.method + ": " + what + " must be a positive integer, got " + arg.text};
     if (arg.kind != CallArgument::Kind::Int)
-        throw Refusal{call.method + ": " + what + " must be an integer constant, got '" +
-                      arg.text + "'"};
+        throw Refusal{call.method + ": " + what + " must be an integer constant, got " +
+                      quotedText(arg.text)};
     try {
         return std::stoll(arg.value);
     } catch (const std::exception&) {
@@ -166,7 +177,7 @@ int64_t integer(const ParsedCall& call, const CallArgument& arg, const std::stri
 
 std::string string(const ParsedCall& call, const CallArgument& arg, const std::string& what) {
     if (arg.kind != CallArgument::Kind::String)
-        throw Refusal{call.method + ": " + what + " must be a string, got '" + arg.text + "'"};
+        throw Refusal{call.method + ": " + what + " must be a string, got " + quotedText(arg.text)};
     return arg.value;
 }
 
@@ -230,7 +241,9 @@ ScheduleEdit resolveCall(const ParsedCall& call, const Resolver& resolve) {
         for (size_t i = 1; i < call.args.size(); ++i)
             edit.moreIterVars.push_back(resolve.loop(stage, call.args[i]));
         if (edit.kind == EditKind::Fuse && edit.moreIterVars.size() != 1)
-            throw Refusal{"fuse takes two loops"};
+            throw Refusal{"fuse takes two loops of stage '" + edit.stage +
+                          "' (a loop and the next one), got " +
+                          std::to_string(1 + edit.moreIterVars.size())};
         break;
     case EditKind::Bind:
         expectArguments(call, 2, {"ivar", "thread_ivar"});

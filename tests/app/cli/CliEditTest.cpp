@@ -93,6 +93,10 @@ TEST(CliEdit, RefusalsNameTheProblemAndLeaveTheFileAlone) {
         {"C.split(k, factor=2)", "error: 'k' is not a loop of stage 'C' (its loops: i.outer, "
                                  "i.inner)"},
         {"C.split(xo, factor=n)", "error: split: factor must be an integer constant, got 'n'"},
+        {"C.split(xo, factor=-3)", "error: split: factor must be a positive integer, got -3"},
+        {"C.split(xo, factor='8')", "error: split: factor must be an integer constant, got '8'"},
+        {"C.fuse(xo)", "error: fuse takes two loops of stage 'C' (a loop and the next one), "
+                       "got 1"},
         {"C.split(xo, factor=2", "error: 'C.split(xo, factor=2' is not Python"},
         {"C.set_scope(local)", "error: set_scope: the scope must be a string, got 'local'"},
         // the engine's own refusal, met on the dry run
