@@ -107,29 +107,32 @@ Heatmap heatmapOf(const Schedule& schedule, const std::string& stageName,
         interpreter.bindBuffer(lowered.func.argBuffers[i], (*buffers)[i]);
     const RunResult run = interpreter.run(lowered.func.deviceCode());
     const std::string name = stage->op->name;
+    // A multi-output stage's buffers are `T.v0`, `T.v1`, ...: the first value is shown.
     const BufferTrace* trace = traceOf(run, lowered, args, name);
+    if (!trace)
+        trace = traceOf(run, lowered, args, name + ".v0");
     if (!trace || trace->entries == 0)
         throw UserError("stage '" + stageName + "' has no buffer in the lowered program under " +
                         boundRulesName(options.rules) + " (its values are never stored)");
 
     Heatmap map;
-    map.buffer = name;
+    map.buffer = trace->name.empty() ? name : trace->name;
+    map.isArgument = trace->isArgument;
     map.rules = options.rules;
     map.shape = trace->isArgument ? trace->shape
                                   : regionShape(lowered, stageName, trace->allocatedElements);
     map.entries = trace->entries;
     const size_t cells = size_t(trace->allocatedElements);
-    // The consumers: the stages that read it, renumbered, without the stage itself.
-    uint32_t anyReader = 0;
-    for (size_t c = 0; c < cells && c < trace->readers.size(); ++c)
-        anyReader |= trace->readers[c];
-    std::vector<int> bitOf(run.readers.size(), -1);
-    for (size_t r = 0; r < run.readers.size() && r < 32; ++r) {
-        if (run.readers[r] == name || !(anyReader & (uint32_t(1) << r)))
+    // The consumers: the stages that read it (the trace numbers them per buffer), renumbered
+    // without the stage itself; a read no produce block holds is "another stage".
+    std::vector<int> bitOf(trace->readerNames.size(), -1);
+    for (size_t r = 0; r < trace->readerNames.size() && r < 32; ++r) {
+        if (trace->readerNames[r] == name)
             continue;
         bitOf[r] = int(map.consumers.size());
-        map.consumers.push_back(run.readers[r]);
+        map.consumers.push_back(trace->readerNames[r]);
     }
+    int unattributed = -1;
     map.readers.assign(cells, 0);
     map.written.assign(cells, 0);
     for (size_t c = 0; c < cells; ++c) {
@@ -137,6 +140,13 @@ Heatmap heatmapOf(const Schedule& schedule, const std::string& stageName,
         for (size_t r = 0; r < bitOf.size(); ++r)
             if (bitOf[r] >= 0 && (who & (uint32_t(1) << r)))
                 map.readers[c] |= uint32_t(1) << bitOf[r];
+        if (who == 0 && trace->wasRead(int64_t(c)) && map.consumers.size() < 32) {
+            if (unattributed < 0) {
+                unattributed = int(map.consumers.size());
+                map.consumers.push_back("another stage (a read outside any produce block)");
+            }
+            map.readers[c] |= uint32_t(1) << unattributed;
+        }
         map.written[c] = trace->wasWritten(int64_t(c)) ? 1 : 0;
     }
     count(map);
@@ -302,6 +312,8 @@ std::string Heatmap::toText() const {
     for (int64_t extent : shape)
         os << " " << extent;
     os << ", " << entries << (entries == 1 ? " entry" : " entries") << ")\n";
+    if (isArgument)
+        os << "  an argument of the kernel: its elements come from the caller (or go back to it)\n";
     os << "  computed " << computed << ", read " << read << ", read by no consumer " << unread
        << ", read by several " << readByMany << "\n";
     if (entries > 1)

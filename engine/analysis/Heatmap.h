@@ -6,7 +6,9 @@
 /// BufferTrace::readers). Elements are those of the buffer's largest allocation entry, by
 /// offset from the region's mins, so a buffer computed at a loop shows the union of its entries
 /// (one iteration's window, all iterations overlaid). The counts match the allocation report's:
-/// `allocated` is its allocation, `touched` its touched total.
+/// `allocated` is its allocation, `touched` its touched total (the report counts touched
+/// elements under the tvm rules only). The kernel is lowered without the script's own lowering
+/// passes and scalar parameters.
 #pragma once
 
 #include "analysis/Analysis.h"
@@ -29,6 +31,9 @@ struct Heatmap {
     BoundRules rules = BoundRules::Tvm;
     std::vector<int64_t> shape; ///< the realized region's extents (row-major cells)
     int64_t entries = 0;        ///< times the allocation was entered (attach iterations)
+    /// An argument of the kernel (a placeholder, an output): not allocated by the program, an
+    /// input's elements not computed by it.
+    bool isArgument = false;
     /// The stages that read the buffer; bit k of a cell's `readers` is consumers[k]. The stage
     /// that computes the buffer is not among them (a reduction reads its own partial values).
     std::vector<std::string> consumers;

@@ -66,6 +66,9 @@ struct InterpreterOptions {
     size_t fiberStackBytes = 1024 * 1024;
 };
 
+/// The name of BufferTrace::readers' bit 31 once a buffer has more than 31 readers.
+inline constexpr const char* kOtherReaders = "(32nd and later readers)";
+
 /// Bits of BufferTrace::flags.
 enum ElementAccess : uint8_t { kElementRead = 1, kElementWritten = 2 };
 
@@ -107,10 +110,13 @@ struct BufferTrace {
     /// Per element, by offset within the allocation: kElementRead | kElementWritten, over all
     /// entries. Empty when the run was not traced.
     std::vector<uint8_t> flags;
-    /// Per element, who read it, over all entries: bit k for RunResult::readers[k] (the stage
-    /// whose `produce` block holds the load; bit 31 also for every reader past the 31st). Empty
-    /// when the run was not traced.
+    /// Per element, who read it, over all entries: bit k for readerNames[k], the stage whose
+    /// `produce` block holds the load (or the packed call given the array). Readers are
+    /// numbered per buffer in the order they first read it; the 32nd and later share bit 31,
+    /// named kOtherReaders. A read outside any produce block sets no bit. Empty when the run
+    /// was not traced.
     std::vector<uint32_t> readers;
+    std::vector<std::string> readerNames;
 
     bool wasRead(int64_t offset) const { return (flagAt(offset) & kElementRead) != 0; }
     bool wasWritten(int64_t offset) const { return (flagAt(offset) & kElementWritten) != 0; }
@@ -136,8 +142,7 @@ struct RunResult {
     int64_t kernelLaunches = 0;
     /// Barriers passed, counted once per block and barrier.
     int64_t barriers = 0;
-    /// The stages whose `produce` blocks hold loads, as BufferTrace::readers numbers them.
-    std::vector<std::string> readers;
+
 
     /// The trace of a buffer by name, buffer Var or tensor; nullptr when there is none.
     const BufferTrace* find(const std::string& name) const;

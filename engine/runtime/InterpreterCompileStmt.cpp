@@ -362,6 +362,7 @@ int32_t Compiler::callPacked(const EvaluateNode* op, const CallNode* call) {
     n.source = op;
     n.op = SOp::CallPacked;
     n.aux = int32_t(m_p.packedCalls.size());
+    packed.reader = m_reader;
     m_p.packedCalls.push_back(std::move(packed));
     return emitStmt(n);
 }

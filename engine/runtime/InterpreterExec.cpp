@@ -104,7 +104,6 @@ RunResult Executor::takeResult() {
     result.loads = m_loads;
     result.kernelLaunches = m_launches;
     result.barriers = m_barriers;
-    result.readers = m_p.readers;
     for (size_t i = 0; i < m_argStorage.size(); ++i) {
         if (m_trace)
             endEntry(*m_argStorage[i]);
@@ -277,7 +276,7 @@ void Executor::execCallPacked(const SNode& n) {
             // reads and which it writes the interpreter cannot see (nor count its stores).
             if (m_trace)
                 for (int64_t k = first; k < first + elements; ++k)
-                    touch(s, k, kElementRead);
+                    touch(s, k, kElementRead, call.reader);
             break;
         }
         }
@@ -474,11 +473,34 @@ void Executor::poison(Storage& s) {
     }
 }
 
+uint32_t Executor::readerBit(int32_t traceId, int32_t reader) {
+    // Readers are numbered per buffer, in the order they first read it, so a program of many
+    // stages still tells a buffer's few readers apart; past 31 they share the last bit.
+    if (m_readerBits.size() <= size_t(traceId))
+        m_readerBits.resize(size_t(traceId) + 1);
+    std::vector<int8_t>& bits = m_readerBits[size_t(traceId)];
+    if (bits.empty())
+        bits.assign(m_p.readers.size(), -1);
+    int8_t& bit = bits[size_t(reader)];
+    if (bit < 0) {
+        BufferTrace& trace = m_traces[size_t(traceId)];
+        if (trace.readerNames.size() < 31) {
+            bit = int8_t(trace.readerNames.size());
+            trace.readerNames.push_back(m_p.readers[size_t(reader)]);
+        } else {
+            bit = 31;
+            if (trace.readerNames.size() == 31)
+                trace.readerNames.push_back(kOtherReaders);
+        }
+    }
+    return uint32_t(1) << bit;
+}
+
 void Executor::touch(Storage& s, int64_t index, uint8_t flag, int32_t reader) {
     BufferTrace& trace = m_traces[size_t(s.trace)];
     trace.flags[size_t(index)] |= flag;
     if (reader >= 0)
-        trace.readers[size_t(index)] |= uint32_t(1) << std::min(reader, 31);
+        trace.readers[size_t(index)] |= readerBit(s.trace, reader);
     const bool isRead = flag == kElementRead;
     ++(isRead ? trace.loads : trace.stores);
     uint32_t& mine = s.stamps[2 * index + (isRead ? 0 : 1)];

@@ -94,6 +94,9 @@ private:
     /// Records an access of element `index`; a read by the stage `reader` (Program::readers,
     /// -1 unknown) also marks that reader.
     void touch(Storage& s, int64_t index, uint8_t flag, int32_t reader = -1);
+    /// The bit of `reader` (Program::readers) in the buffer `traceId`'s readers, numbering it on
+    /// its first read there.
+    uint32_t readerBit(int32_t traceId, int32_t reader);
     /// Starts a new entry of `s` for tracing; endEntry folds it into the trace's peaks.
     void beginEntry(Storage& s);
     void endEntry(const Storage& s);
@@ -153,6 +156,10 @@ private:
     int64_t m_blockDims[3] = {1, 1, 1};
 
     std::vector<BufferTrace> m_traces;
+
+    /// Per buffer trace, each global reader's bit there (-1: not yet read by it).
+
+    std::vector<std::vector<int8_t>> m_readerBits;
     /// Per site: the order of its first entry (for the result), -1 before.
     std::vector<int64_t> m_firstEntry;
     int64_t m_entriesSeen = 0;

@@ -255,6 +255,8 @@ struct PackedCallArg {
 struct PackedCall {
     std::string name;
     std::vector<PackedCallArg> args;
+    /// The reader of its array arguments (Program::readers; -1 outside any produce block).
+    int32_t reader = -1;
 };
 
 /// A scalar bound by the caller.

@@ -61,8 +61,9 @@ namespace {
 /// first: which elements each consumer reads and which none does.
 void heatmaps(std::ostream& os, const Analysis& analysis, const AllocReport& allocations) {
     std::vector<const BufferReport*> wasteful;
+    // Only where the report's own interpreter run fit its budget: a heatmap is such a run.
     for (const BufferReport& buffer : allocations.buffers)
-        if (buffer.wastePercent().value_or(0) > 0)
+        if (buffer.wastePercent().value_or(0) > 0 && buffer.touchedTotal)
             wasteful.push_back(&buffer);
     std::stable_sort(wasteful.begin(), wasteful.end(), [](const auto* a, const auto* b) {
         return a->wastePercent().value_or(0) > b->wastePercent().value_or(0);

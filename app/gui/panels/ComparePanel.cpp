@@ -173,6 +173,13 @@ void ComparePanel::updateBackChoices() {
     m_back->setCurrentIndex(std::max(0, m_back->findData(std::min(chosen, int(m_history.size())))));
 }
 
+void ComparePanel::clearHistory() {
+    m_history.clear();
+    m_analysis.reset(); // the next analysis is of the new text, not a change of this one
+    updateBackChoices();
+    m_stale = true;
+}
+
 void ComparePanel::setChangesBack(int changes) {
     const int index = m_back->findData(changes);
     if (index < 0 || index == m_back->currentIndex())
@@ -226,9 +233,17 @@ void ComparePanel::recompute() {
         clear(tr("Comparing with the analysis %1…").arg(QString::fromStdString(label)));
         m_jobs.start<AnalysisDiff>(
             [before = m_history[size_t(back - 1)], current, label] {
-                const auto reportA = reportOf(*before);
+                // The earlier analysis under the current rules: only the script's change shows.
+                std::shared_ptr<const Analysis> earlier = before;
+                if (before->options.rules != current->options.rules)
+                    earlier = std::make_shared<const Analysis>(
+                        analyze(before->program, current->options));
+                if (!earlier->lowered)
+                    throw UserError("the earlier script does not lower under " +
+                                    std::string(boundRulesName(current->options.rules)));
+                const auto reportA = reportOf(*earlier);
                 const auto reportB = reportOf(*current);
-                return diffAnalyses(*before, *current, label, "now",
+                return diffAnalyses(*earlier, *current, label, "now",
                                     reportA ? &*reportA : nullptr,
                                     reportB ? &*reportB : nullptr);
             },

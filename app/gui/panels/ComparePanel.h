@@ -43,6 +43,8 @@ public:
     void setChangesBack(int changes);
     /// How many earlier analyses there are to compare with.
     int historySize() const { return int(m_history.size()); }
+    /// Forgets the earlier analyses (another file was opened, or the text replaced).
+    void clearHistory();
 
     /// The diff shown (null while none is).
     const AnalysisDiff* diff() const { return m_diff.get(); }

@@ -218,6 +218,9 @@ void HeatmapPanel::display(JobOutcome<Heatmap> outcome) {
                          .arg(map.allocated)
                          .arg(shape.join(QStringLiteral(" × ")),
                               QString::fromLatin1(boundRulesName(map.rules)));
+    if (map.isArgument)
+        status += tr(", an argument of the kernel: its elements come from the caller (an input "
+                     "is not computed here)");
     if (map.entries > 1)
         status += tr(", allocated %1 times: one entry computes up to %2 and reads up to %3; "
                      "the grid overlays them all")

@@ -246,8 +246,6 @@ void applyEdit(const Schedule& sch, const ScheduleEdit& edit, const EditTargets&
     }
 }
 
-/// Tries `edit` on a copy of the program's schedule: the engine's message when it refuses.
-/// `edited` is the copy after the edit.
 /// Why `edited` (the schedule after `edit`) leaves a stage computed at a loop its attach stage
 /// no longer has, as rfactor does to the stages computed at the reduction's loops; empty when
 /// every attachment holds.
@@ -271,6 +269,8 @@ std::string strandedAttachment(const Schedule& edited, const ScheduleEdit& edit)
     return std::string();
 }
 
+/// Tries `edit` on a copy of the program's schedule: the engine's message when it refuses.
+/// `edited` is the copy after the edit.
 std::string dryRun(const Program& program, const ScheduleEdit& edit, Schedule* edited) {
     const Schedule copy = program.schedule.copy();
     *edited = copy;
@@ -286,7 +286,12 @@ std::string dryRun(const Program& program, const ScheduleEdit& edit, Schedule* e
         // stage's loops): said as what the edit does, with the way out.
         if (std::string stranded = strandedAttachment(copy, edit); !stranded.empty())
             return stranded;
-        createAttachPath(normalized);
+        try {
+            createAttachPath(normalized);
+        } catch (const UserError& e) {
+            return edit.description() + " would leave the schedule invalid: " +
+                   e.diagnostic().message;
+        }
     } catch (const UserError& e) {
         return e.diagnostic().message;
     } catch (const std::exception& e) { // InternalError: a Boundscope bug, reported, not fatal

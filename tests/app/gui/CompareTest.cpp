@@ -105,6 +105,12 @@ void CompareTest::theAnalysisBeforeAChange() {
              qPrintable(compare->summaryText()));
     QVERIFY(lineOf(compare->leftView(), QStringLiteral("C[int32 * 1]")) >= 0);
     QVERIFY(lineOf(compare->rightView(), QStringLiteral("C[int32 * 80]")) >= 0);
+    // Another file has a history of its own: nothing of ex2's is compared with it.
+    QVERIFY2(window.openExample(QStringLiteral("ex3_attach_outer"), &error), qPrintable(error));
+    QVERIFY(waitForAnalysis(*window.document()));
+    QCOMPARE(compare->historySize(), 0);
+    QTRY_VERIFY(compare->summaryText().startsWith(QStringLiteral("Nothing to compare yet")));
+    QVERIFY(!compare->diff());
 }
 
 BS_GUI_TEST_SUITE(CompareTest);

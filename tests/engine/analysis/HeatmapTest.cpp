@@ -105,6 +105,30 @@ TEST(Heatmap, ElementsReadByTwoConsumersAreMarked) {
     EXPECT_EQ(json["cells"][4]["read_by"], (nlohmann::json{0, 1}));
 }
 
+TEST(Heatmap, ReadersAreNumberedPerBufferInAProgramOfManyStages) {
+    // 40 stages hold produce blocks: each buffer still names its one reader.
+    Tensor t = placeholder({16}, DataType::float32(), "A");
+    for (int k = 1; k <= 40; ++k) {
+        const Tensor in = t;
+        t = compute({16}, [in](const std::vector<Var>& v) { return in({v[0]}) + f32(1); },
+                    "S" + std::to_string(k));
+    }
+    const Schedule s = createSchedule(t.op);
+    for (const char* stage : {"S2", "S35"}) {
+        const Heatmap map = heatmapOf(s, stage);
+        const int next = std::stoi(std::string(stage).substr(1)) + 1;
+        EXPECT_EQ(map.consumers, std::vector<std::string>{"S" + std::to_string(next)}) << stage;
+        EXPECT_EQ(map.read, 16) << stage;
+        EXPECT_EQ(map.unread, 0) << stage;
+    }
+    // The input is an argument of the kernel: read, never computed by it.
+    const Heatmap input = heatmapOf(s, "A");
+    EXPECT_TRUE(input.isArgument);
+    EXPECT_EQ(input.consumers, std::vector<std::string>{"S1"});
+    EXPECT_EQ(input.computed, 0);
+    EXPECT_NE(input.toText().find("an argument of the kernel"), std::string::npos);
+}
+
 TEST(Heatmap, AStageWithoutABufferIsNamed) {
     Schedule s = gatherDisjoint();
     try {
