@@ -85,27 +85,44 @@ std::string stageList(const Schedule& schedule) {
 
 } // namespace
 
+HeatmapRun::HeatmapRun(const Schedule& schedule, const HeatmapOptions& options)
+    : m_schedule(schedule), m_rules(options.rules),
+      m_args(options.args.empty() ? defaultArguments(schedule) : options.args) {
+    std::optional<std::vector<Buffer>> buffers = alloc::argumentBuffers(m_args);
+    if (!buffers)
+        throw UserError("the heatmap runs the program in the interpreter, which needs constant "
+                        "shapes and supported types for its arguments");
+    LowerOptions lowerOptions;
+    lowerOptions.rules = options.rules;
+    m_lowered = lower(schedule, m_args, lowerOptions);
+    Interpreter interpreter(InterpreterOptions{.traceAccesses = true});
+    for (size_t i = 0; i < m_args.size() && i < m_lowered.func.argBuffers.size(); ++i)
+        interpreter.bindBuffer(m_lowered.func.argBuffers[i], (*buffers)[i]);
+    m_run = interpreter.run(m_lowered.func.deviceCode());
+}
+
 Heatmap heatmapOf(const Schedule& schedule, const std::string& stageName,
                   const HeatmapOptions& options) {
+    checkHeatmapStage(schedule, stageName); // before the run: a typo costs nothing
+    return HeatmapRun(schedule, options).heatmap(stageName);
+}
+
+void checkHeatmapStage(const Schedule& schedule, const std::string& stageName) {
     const Stage stage = stageNamed(schedule, stageName);
     if (!stage.defined())
         throw UserError("no stage '" + stageName + "' in the schedule (its stages: " +
                         stageList(schedule) + ")");
     if (stage->attachType == AttachType::Inline || stage->attachType == AttachType::InlinedAlready)
         throw UserError("stage '" + stageName + "' is computed inline: it has no buffer");
-    const std::vector<Tensor> args =
-        options.args.empty() ? defaultArguments(schedule) : options.args;
-    std::optional<std::vector<Buffer>> buffers = alloc::argumentBuffers(args);
-    if (!buffers)
-        throw UserError("the heatmap runs the program in the interpreter, which needs constant "
-                        "shapes and supported types for its arguments");
-    LowerOptions lowerOptions;
-    lowerOptions.rules = options.rules;
-    const LowerResult lowered = lower(schedule, args, lowerOptions);
-    Interpreter interpreter(InterpreterOptions{.traceAccesses = true});
-    for (size_t i = 0; i < args.size() && i < lowered.func.argBuffers.size(); ++i)
-        interpreter.bindBuffer(lowered.func.argBuffers[i], (*buffers)[i]);
-    const RunResult run = interpreter.run(lowered.func.deviceCode());
+}
+
+Heatmap HeatmapRun::heatmap(const std::string& stageName) const {
+    checkHeatmapStage(m_schedule, stageName);
+    const Stage stage = stageNamed(m_schedule, stageName);
+    const RunResult& run = m_run;
+    const LowerResult& lowered = m_lowered;
+    const std::vector<Tensor>& args = m_args;
+    const HeatmapOptions options{m_rules, {}};
     const std::string name = stage->op->name;
     // A multi-output stage's buffers are `T.v0`, `T.v1`, ...: the first value is shown.
     const BufferTrace* trace = traceOf(run, lowered, args, name);

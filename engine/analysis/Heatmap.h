@@ -12,6 +12,7 @@
 #pragma once
 
 #include "analysis/Analysis.h"
+#include "runtime/Interpreter.h"
 
 #include <cstdint>
 #include <optional>
@@ -67,6 +68,27 @@ struct Heatmap {
     /// the grid as characters (a consumer's letter, `*` read by several, `.` never read).
     std::string toText() const;
 };
+
+/// One traced run of a program, from which the heatmap of each of its buffers is read: the
+/// app keeps one per analysis, the report draws several from one.
+class HeatmapRun {
+public:
+    /// Lowers `schedule` under the options' rules and runs it traced. Throws a UserError when
+    /// the program cannot run in the interpreter.
+    HeatmapRun(const Schedule& schedule, const HeatmapOptions& options);
+    /// The heatmap of stage `stage`'s buffer; throws as heatmapOf().
+    Heatmap heatmap(const std::string& stage) const;
+
+private:
+    Schedule m_schedule;
+    BoundRules m_rules;
+    std::vector<Tensor> m_args;
+    LowerResult m_lowered;
+    RunResult m_run;
+};
+
+/// Throws the UserError heatmapOf() gives for a stage that is not there or has no buffer.
+void checkHeatmapStage(const Schedule& schedule, const std::string& stage);
 
 /// The heatmap of the buffer computed by stage `stage` of `schedule`. Throws a UserError that
 /// names the problem when there is no such stage, it has no buffer (inlined), or the program

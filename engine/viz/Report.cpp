@@ -70,13 +70,25 @@ void heatmaps(std::ostream& os, const Analysis& analysis, const AllocReport& all
     });
     if (wasteful.size() > kReportHeatmaps)
         wasteful.resize(kReportHeatmaps);
+    if (wasteful.empty())
+        return;
     HeatmapOptions options;
     options.rules = analysis.options.rules;
     options.args = analysis.program.args;
+    // One run of the program for all of them.
+    std::optional<HeatmapRun> run;
+    std::string whyNot;
+    try {
+        run.emplace(analysis.program.schedule, options);
+    } catch (const UserError& e) {
+        whyNot = e.diagnostic().message;
+    }
     for (const BufferReport* buffer : wasteful) {
         os << "<figure>";
         try {
-            os << heatmapOf(analysis.program.schedule, buffer->stage, options).toSvg();
+            if (!run)
+                throw UserError(whyNot);
+            os << run->heatmap(buffer->stage).toSvg();
         } catch (const UserError& e) {
             os << "<p class=\"note\">No heatmap: " << escapeHtml(e.diagnostic().message)
                << "</p>";

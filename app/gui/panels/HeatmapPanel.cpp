@@ -191,24 +191,39 @@ void HeatmapPanel::recompute() {
         return clear(tr("No heatmap: the script has no lowered program."));
     if (m_stage.isEmpty())
         return clear(tr("Select a stage to see which elements of its buffer each consumer reads."));
-    clear(tr("Running the program to see who reads %1…").arg(m_stage));
+    // The program runs once per analysis; another stage of it is read from the same run.
+    const std::shared_ptr<const HeatmapRun> cached =
+        m_runOf == m_analysis ? m_run : nullptr;
+    clear(cached ? tr("Reading the run for %1…").arg(m_stage)
+                 : tr("Running the program to see who reads %1…").arg(m_stage));
     HeatmapOptions options;
     options.rules = m_analysis->options.rules;
     options.args = m_analysis->program.args;
-    m_jobs.start<Heatmap>(
-        [schedule = m_analysis->program.schedule, stage = m_stage.toStdString(), options] {
-            return heatmapOf(schedule, stage, options);
+    m_jobs.start<Made>(
+        [schedule = m_analysis->program.schedule, stage = m_stage.toStdString(), options,
+         cached] {
+            checkHeatmapStage(schedule, stage);
+            Made made;
+            made.run = cached ? cached : std::make_shared<const HeatmapRun>(schedule, options);
+            made.map = made.run->heatmap(stage);
+            return made;
         },
-        [this](JobOutcome<Heatmap> outcome) { display(std::move(outcome)); });
+        [this, analysis = m_analysis](JobOutcome<Made> outcome) {
+            if (outcome.value && analysis == m_analysis) {
+                m_run = outcome.value->run;
+                m_runOf = analysis;
+            }
+            display(std::move(outcome));
+        });
 }
 
-void HeatmapPanel::display(JobOutcome<Heatmap> outcome) {
+void HeatmapPanel::display(JobOutcome<Made> outcome) {
     if (!outcome.value) {
         clear(tr("No heatmap of %1: %2").arg(m_stage, outcome.error));
         Q_EMIT heatmapShown();
         return;
     }
-    m_map = std::make_shared<const Heatmap>(std::move(*outcome.value));
+    m_map = std::make_shared<const Heatmap>(std::move(outcome.value->map));
     const Heatmap& map = *m_map;
     QStringList shape;
     for (int64_t extent : map.shape)

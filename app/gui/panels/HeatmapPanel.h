@@ -76,7 +76,12 @@ protected:
 
 private:
     void recompute();
-    void display(JobOutcome<Heatmap> outcome);
+    /// A heatmap, and the run it was read from (kept for the other stages of this analysis).
+    struct Made {
+        std::shared_ptr<const HeatmapRun> run;
+        Heatmap map;
+    };
+    void display(JobOutcome<Made> outcome);
     void showSlice(int slice);
     void clear(const QString& status);
 
@@ -84,6 +89,9 @@ private:
     QString m_stage;
     bool m_stale = true;
     std::shared_ptr<const Heatmap> m_map;
+    /// The traced run of the current analysis, once made (switching stages reads it again).
+    std::shared_ptr<const HeatmapRun> m_run;
+    std::shared_ptr<const Analysis> m_runOf; ///< the analysis m_run is of (held: no address reuse)
     JobRunner m_jobs;
     QLabel* m_status;
     HeatmapGrid* m_grid;

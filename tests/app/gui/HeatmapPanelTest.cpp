@@ -71,6 +71,13 @@ void HeatmapPanelTest::gatherBoundShowsTheTwoRegionsAndTheUnreadHalf() {
     QTRY_COMPARE(QToolTip::text(), QStringLiteral("T[3, 3]: read by CB; computed"));
     QToolTip::hideText();
 
+    // Another stage of the same analysis is read from the same run of the program.
+    window.selection()->select(QStringLiteral("CB"));
+    QVERIFY2(panel->statusText().startsWith(QStringLiteral("Reading the run for CB")),
+             qPrintable(panel->statusText()));
+    QVERIFY(shown.wait(kAnalysisTimeoutMs));
+    QVERIFY(panel->heatmap() && panel->heatmap()->buffer == "CB");
+
     // An inlined stage has no buffer: the panel says so instead of drawing anything.
     window.selection()->select(QStringLiteral("CA"));
     QVERIFY(shown.wait(kAnalysisTimeoutMs));

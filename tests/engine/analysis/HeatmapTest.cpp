@@ -129,6 +129,17 @@ TEST(Heatmap, ReadersAreNumberedPerBufferInAProgramOfManyStages) {
     EXPECT_NE(input.toText().find("an argument of the kernel"), std::string::npos);
 }
 
+TEST(Heatmap, OneRunServesEveryBuffer) {
+    const HeatmapRun run(gatherDisjoint(), HeatmapOptions{});
+    const Heatmap t = run.heatmap("T");
+    EXPECT_EQ(t.unread, heatmapOf(gatherDisjoint(), "T").unread);
+    EXPECT_EQ(t.readBy, (std::vector<int64_t>{4, 4}));
+    const Heatmap ca = run.heatmap("CA");
+    EXPECT_EQ(ca.consumers, std::vector<std::string>{"Out"});
+    EXPECT_EQ(ca.read, 4);
+    EXPECT_THROW(run.heatmap("Nope"), UserError);
+}
+
 TEST(Heatmap, AStageWithoutABufferIsNamed) {
     Schedule s = gatherDisjoint();
     try {
