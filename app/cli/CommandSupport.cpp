@@ -1,5 +1,7 @@
 #include "Commands.h"
 
+#include "support/Diagnostic.h"
+#include "support/FileWrite.h"
 #include "support/ScriptFile.h"
 
 #include <cerrno>
@@ -42,6 +44,16 @@ int pythonNotBuilt(const std::string& command) {
 }
 
 void printError(const std::string& message) { std::cerr << "boundscope: error: " << message << '\n'; }
+
+int writeOutput(const std::string& path, const std::string& bytes) {
+    try {
+        writeFileAtomically(path, bytes);
+    } catch (const UserError& e) {
+        printError(e.diagnostic().message);
+        return kExitFailure;
+    }
+    return kExitOk;
+}
 
 bool checkScriptReadable(const std::string& file) {
     const std::string reason = whyScriptUnreadable(file);

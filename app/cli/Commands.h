@@ -64,6 +64,9 @@ int pythonNotBuilt(const std::string& command);
 
 /// Prints `boundscope: error: MESSAGE` to stderr.
 void printError(const std::string& message);
+/// Writes `bytes` to `path` atomically (support/FileWrite.h): kExitOk, or kExitFailure after
+/// printing why it could not (the file is then as it was).
+int writeOutput(const std::string& path, const std::string& bytes);
 /// Whether `file` can be read; if not, prints `boundscope: error: cannot open 'FILE': REASON`.
 bool checkScriptReadable(const std::string& file);
 

@@ -36,11 +36,7 @@ std::optional<std::pair<std::string, std::string>> rulePair(const std::string& t
 
 std::optional<AllocReport> reportOf(const Analysis& analysis, const std::string& file) {
     try {
-        AllocReportOptions options;
-        options.args = analysis.program.args;
-        options.rules = analysis.options.rules;
-        options.interpreterBudget = 0; // the allocations, not the touched counts
-        return allocReport(analysis.program.schedule, options);
+        return allocationsToCompare(analysis);
     } catch (const UserError& e) {
         printDiagnostic(e.diagnostic(), file);
         return std::nullopt;
@@ -79,8 +75,9 @@ int runDiff(const DiffCommandOptions& options) {
         if (!b)
             return exitCode;
     }
+    // One script under two rule sets is one program: one report covers both sides.
     const auto reportA = reportOf(*a, options.fileA);
-    const auto reportB = reportOf(*b, fileB);
+    const auto reportB = options.fileB.empty() ? reportA : reportOf(*b, fileB);
     if (!reportA || !reportB)
         return kExitFailure;
     const AnalysisDiff diff =

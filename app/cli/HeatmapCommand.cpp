@@ -8,7 +8,6 @@
 #include "ScriptAnalysis.h"
 
 #include "analysis/Heatmap.h"
-#include "support/FileWrite.h"
 
 #include <iostream>
 #include <memory>
@@ -54,14 +53,8 @@ int runHeatmap(const HeatmapCommandOptions& options) {
         std::cout << map.toText();
         return kExitOk;
     }
-    try {
-        writeFileAtomically(options.output,
-                            endsWith(options.output, ".json") ? map.toJson() + "\n" : map.toSvg());
-    } catch (const UserError& e) {
-        printError(e.diagnostic().message);
-        return kExitFailure;
-    }
-    return kExitOk;
+    return writeOutput(options.output,
+                       endsWith(options.output, ".json") ? map.toJson() + "\n" : map.toSvg());
 }
 
 } // namespace

@@ -6,7 +6,6 @@
 #include "Commands.h"
 #include "ScriptAnalysis.h"
 
-#include "support/FileWrite.h"
 #include "support/ScriptFile.h"
 #include "viz/Report.h"
 
@@ -47,13 +46,7 @@ int runReport(const ReportCommandOptions& options) {
     input.script = script.value_or("");
     input.analysis = &*analysis;
     input.allocations = &*allocations;
-    try {
-        writeFileAtomically(options.output, viz::reportHtml(input));
-    } catch (const UserError& e) {
-        printError(e.diagnostic().message);
-        return kExitFailure;
-    }
-    return kExitOk;
+    return writeOutput(options.output, viz::reportHtml(input));
 }
 
 } // namespace

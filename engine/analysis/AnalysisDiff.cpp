@@ -118,6 +118,14 @@ std::vector<LinePair> alignLines(const std::vector<std::string>& a,
     return out;
 }
 
+AllocReport allocationsToCompare(const Analysis& analysis) {
+    AllocReportOptions options;
+    options.args = analysis.program.args;
+    options.rules = analysis.options.rules;
+    options.interpreterBudget = 0; // the allocations, not the touched counts
+    return allocReport(analysis.program.schedule, options);
+}
+
 AnalysisDiff diffAnalyses(const Analysis& a, const Analysis& b, const std::string& labelA,
                           const std::string& labelB, const AllocReport* allocA,
                           const AllocReport* allocB) {

@@ -62,6 +62,11 @@ struct AnalysisDiff {
     std::string toJson(int indent = 2) const;
 };
 
+/// The allocation report a diff compares for `analysis`: its allocations and needs, without the
+/// interpreter's touched counts (a diff shows none). One report covers every rule set, so two
+/// analyses of the same program share it. Throws a UserError when the report cannot be made.
+AllocReport allocationsToCompare(const Analysis& analysis);
+
 /// Compares two lowered analyses (and, when given, their allocation reports).
 AnalysisDiff diffAnalyses(const Analysis& a, const Analysis& b, const std::string& labelA,
                           const std::string& labelB, const AllocReport* allocA = nullptr,

@@ -5,6 +5,7 @@
 #include "analysis/ScheduleFixes.h"
 #include "ir/Op.h"
 #include "lower/Lower.h"
+#include "lower/StorageFlatten.h"
 #include "runtime/Interpreter.h"
 
 #include <nlohmann/json.hpp>
@@ -118,26 +119,20 @@ void checkHeatmapStage(const Schedule& schedule, const std::string& stageName) {
 
 Heatmap HeatmapRun::heatmap(const std::string& stageName) const {
     checkHeatmapStage(m_schedule, stageName);
-    const Stage stage = stageNamed(m_schedule, stageName);
-    const RunResult& run = m_run;
-    const LowerResult& lowered = m_lowered;
-    const std::vector<Tensor>& args = m_args;
-    const HeatmapOptions options{m_rules, {}};
-    const std::string name = stage->op->name;
-    // A multi-output stage's buffers are `T.v0`, `T.v1`, ...: the first value is shown.
-    const BufferTrace* trace = traceOf(run, lowered, args, name);
-    if (!trace)
-        trace = traceOf(run, lowered, args, name + ".v0");
+    const Operation op = stageNamed(m_schedule, stageName)->op;
+    const std::string name = op->name;
+    // A multi-output stage shows its first value (`T.v0`), named as lowering names its buffers.
+    const BufferTrace* trace = traceOf(m_run, m_lowered, m_args, bufferName(op.output(0)));
     if (!trace || trace->entries == 0)
         throw UserError("stage '" + stageName + "' has no buffer in the lowered program under " +
-                        boundRulesName(options.rules) + " (its values are never stored)");
+                        boundRulesName(m_rules) + " (its values are never stored)");
 
     Heatmap map;
     map.buffer = trace->name.empty() ? name : trace->name;
     map.isArgument = trace->isArgument;
-    map.rules = options.rules;
+    map.rules = m_rules;
     map.shape = trace->isArgument ? trace->shape
-                                  : regionShape(lowered, stageName, trace->allocatedElements);
+                                  : regionShape(m_lowered, stageName, trace->allocatedElements);
     map.entries = trace->entries;
     const size_t cells = size_t(trace->allocatedElements);
     // The consumers: the stages that read it (the trace numbers them per buffer), renumbered

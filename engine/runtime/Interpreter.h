@@ -143,7 +143,6 @@ struct RunResult {
     /// Barriers passed, counted once per block and barrier.
     int64_t barriers = 0;
 
-
     /// The trace of a buffer by name, buffer Var or tensor; nullptr when there is none.
     const BufferTrace* find(const std::string& name) const;
     const BufferTrace* find(const Var& bufferVar) const;

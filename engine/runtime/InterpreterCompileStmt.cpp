@@ -9,7 +9,6 @@
 #include "ir/Printer.h"
 #include "ir/Substitute.h"
 
-#include <algorithm>
 
 namespace bs::interp {
 
@@ -574,11 +573,11 @@ int32_t Compiler::producerConsumer(const ProducerConsumerNode* op) {
     // Only `produce` blocks name a reader: a consume block's loads belong to the stage around.
     if (!op->isProducer)
         return stmt(op->body);
-    const std::string& name = op->op->name;
-    const auto known = std::find(m_p.readers.begin(), m_p.readers.end(), name);
-    const int32_t reader = int32_t(known - m_p.readers.begin());
-    if (known == m_p.readers.end())
-        m_p.readers.push_back(name);
+    const auto [known, added] =
+        m_readerIds.try_emplace(op->op->name, int32_t(m_p.readers.size()));
+    if (added)
+        m_p.readers.push_back(op->op->name);
+    const int32_t reader = known->second;
     const int32_t outer = m_reader;
     m_reader = reader;
     const int32_t id = stmt(op->body);

@@ -101,6 +101,8 @@ private:
     int32_t m_kernel = -1;
     /// The reader number (Program::readers) of the innermost `produce` block, -1 outside.
     int32_t m_reader = -1;
+    /// Program::readers' numbers by stage name.
+    std::unordered_map<std::string, int32_t> m_readerIds;
     /// The statement being compiled, for messages.
     const StmtNode* m_stmt = nullptr;
 };

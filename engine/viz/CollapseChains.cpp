@@ -1,5 +1,6 @@
 #include "viz/CollapseChains.h"
 
+#include <algorithm>
 #include <map>
 #include <sstream>
 
@@ -145,15 +146,21 @@ Graph collapseChains(const Graph& graph, const ChainOptions& options) {
     return result;
 }
 
+std::vector<std::string> chainMembers(const GraphNode& chain) {
+    std::vector<std::string> members;
+    if (chain.kind != GraphNodeKind::Chain)
+        return members;
+    std::istringstream text(chain.field(kChainMembersField));
+    for (std::string member; text >> member;)
+        members.push_back(member);
+    return members;
+}
+
 const GraphNode* chainHolding(const Graph& graph, const std::string& id) {
     for (const GraphNode& node : graph.nodes) {
-        if (node.kind != GraphNodeKind::Chain)
-            continue;
-        std::istringstream members(node.field(kChainMembersField));
-        for (std::string member; members >> member;) {
-            if (member == id)
-                return &node;
-        }
+        const std::vector<std::string> members = chainMembers(node);
+        if (std::find(members.begin(), members.end(), id) != members.end())
+            return &node;
     }
     return nullptr;
 }

@@ -33,6 +33,9 @@ inline constexpr const char* kChainMembersField = "members";
 /// many stages it stands for, the first and last names, and kChainMembersField.
 Graph collapseChains(const Graph& graph, const ChainOptions& options = {});
 
+/// The ids of the nodes a Chain node stands for (empty for any other node).
+std::vector<std::string> chainMembers(const GraphNode& chain);
+
 /// The Chain node of `graph` standing for node `id`, or nullptr.
 const GraphNode* chainHolding(const Graph& graph, const std::string& id);
 

@@ -45,9 +45,7 @@ QString ScheduleEditor::blocker() const {
         return tr("the script has an error: fix it first");
     if (m_analysedText != m_document->textDocument()->toPlainText())
         return tr("the script changed since it was analysed");
-    if (isChecking())
-        return tr("the previous edit is still being checked");
-    return QString();
+    return checkingBlocker();
 }
 
 bool ScheduleEditor::apply(const ScheduleEdit &edit, QString *error) {
@@ -77,19 +75,20 @@ QString ScheduleEditor::stageBlocker() const {
         return tr("the script is still running");
     if (m_ranText != m_document->textDocument()->toPlainText())
         return tr("the script changed since it was analysed");
-    if (isChecking())
-        return tr("the previous edit is still being checked");
-    return QString();
+    return checkingBlocker();
+}
+
+QString ScheduleEditor::checkingBlocker() const {
+    return isChecking() ? tr("the previous edit is still being checked") : QString();
 }
 
 bool ScheduleEditor::applyScriptEdit(ScriptEdit edit, const QString &description,
                                      QString *error) {
-    if (isChecking()) {
-        *error = tr("the previous edit is still being checked");
+    *error = checkingBlocker();
+    if (!error->isEmpty()) {
         Q_EMIT refused(*error);
         return false;
     }
-    error->clear();
     const QString before = m_document->textDocument()->toPlainText();
     // Only the current text's program names its lines: an older one (the last good analysis,
     // kept while the script fails before building anything) would point at the wrong ones.

@@ -89,6 +89,8 @@ private:
     void onDocumentLevelAdded();
     /// Runs `change` on the document as a step of this class (not typing).
     void changeDocument(const std::function<void()> &change);
+    /// Why no edit can start while one is checked (empty when none is).
+    QString checkingBlocker() const;
     void onEditChecked(const script::EditResult &result, const QString &before,
                        const QString &description);
 

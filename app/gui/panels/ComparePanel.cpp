@@ -1,6 +1,5 @@
 #include "panels/ComparePanel.h"
 
-#include "analysis/AllocReport.h"
 #include "ir/Printer.h"
 #include "models/StringTableModel.h"
 #include "panels/TableViews.h"
@@ -21,13 +20,10 @@ namespace bs::gui {
 
 namespace {
 
-/// The allocation report of `analysis` under its own rules; nullopt when it cannot be made.
+/// The allocations of `analysis` for a diff; nullopt when they cannot be reported.
 std::optional<AllocReport> reportOf(const Analysis& analysis) {
     try {
-        AllocReportOptions options;
-        options.args = analysis.program.args;
-        options.rules = analysis.options.rules;
-        return allocReport(analysis.program.schedule, options);
+        return allocationsToCompare(analysis);
     } catch (const UserError&) {
         return std::nullopt;
     }
@@ -256,16 +252,24 @@ void ComparePanel::recompute() {
               .arg(QString::fromLatin1(boundRulesName(left)),
                    QString::fromLatin1(boundRulesName(right))));
     m_jobs.start<AnalysisDiff>(
-        [program = current->program, keep = current->options.keepTrivialLoops, left, right] {
-            const Analysis a = analyze(program, AnalysisOptions{left, keep});
-            const Analysis b = analyze(program, AnalysisOptions{right, keep});
-            if (!a.lowered || !b.lowered)
-                throw UserError((a.lowered ? b : a).error ? (a.lowered ? b : a).error->message
-                                                          : std::string("it does not lower"));
-            const auto reportA = reportOf(a);
-            const auto reportB = reportOf(b);
-            return diffAnalyses(a, b, boundRulesName(left), boundRulesName(right),
-                                reportA ? &*reportA : nullptr, reportB ? &*reportB : nullptr);
+        [current, left, right] {
+            // The side under the current rules is the current analysis.
+            const auto under = [&current](BoundRules rules) {
+                return rules == current->options.rules
+                           ? current
+                           : std::make_shared<const Analysis>(analyze(
+                                 current->program,
+                                 AnalysisOptions{rules, current->options.keepTrivialLoops}));
+            };
+            const std::shared_ptr<const Analysis> a = under(left);
+            const std::shared_ptr<const Analysis> b = under(right);
+            if (!a->lowered || !b->lowered)
+                throw UserError((a->lowered ? b : a)->error ? (a->lowered ? b : a)->error->message
+                                                            : std::string("it does not lower"));
+            // One program: one report covers both rule sets.
+            const auto report = reportOf(*a);
+            return diffAnalyses(*a, *b, boundRulesName(left), boundRulesName(right),
+                                report ? &*report : nullptr, report ? &*report : nullptr);
         },
         [this](JobOutcome<AnalysisDiff> outcome) { display(std::move(outcome)); });
 }

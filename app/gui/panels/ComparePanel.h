@@ -2,10 +2,11 @@
 /// The Compare dock (issue 18, item 2): two analyses side by side, as `boundscope diff` prints
 /// them (analysis/AnalysisDiff.h), either the current script under two rule sets or the current
 /// analysis against an earlier point of the script's history: the analysis before the latest
-/// change (a typed change, a schedule edit, an undo), or up to kHistory changes back. The lowered IR is shown in two columns aligned line by line, changed lines
-/// tinted (changed, only on the left, only on the right); the bounds and allocations that
-/// differ are listed below. Made off the GUI thread by a JobRunner (the allocation reports run
-/// the interpreter) when the dock is shown.
+/// change (a typed change, a schedule edit, an undo), or up to kHistory changes back. The
+/// lowered IR is shown in two columns aligned line by line, changed lines tinted (changed, only
+/// on the left, only on the right); the bounds and allocations that differ are listed below.
+/// Made off the GUI thread by a JobRunner (analyses and allocation reports) when the dock is
+/// shown.
 #pragma once
 
 #include "analysis/AnalysisDiff.h"

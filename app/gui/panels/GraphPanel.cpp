@@ -115,9 +115,10 @@ void GraphPanel::showSelection(const QString& stage, const QString& iterVar) {
     m_stage = stage;
     m_iterVar = iterVar;
     // The other graphs are about the selected stage; the DAG changes only to show a stage that
-    // a collapsed chain hides (rebuilding it is cheap, and an unchanged model is not laid out
-    // again), also before the first layout has arrived.
-    if (graphStage() != before)
+    // a collapsed chain of the model last built hides (also before its layout has arrived).
+    const bool changed = graphStage() != before;
+    if (changed && (m_kind != viz::GraphKind::StageDag ||
+                    m_hiddenNodes.count(stageNodeId(graphStage()))))
         rebuild();
     applySelection();
 }
@@ -211,6 +212,10 @@ viz::Graph GraphPanel::collapsedDag(const viz::Graph& graph) {
         options.expanded = m_expandedChains;
         collapsed = viz::collapseChains(graph, options);
     }
+    m_hiddenNodes.clear();
+    for (const viz::GraphNode& node : collapsed.nodes)
+        for (std::string& member : viz::chainMembers(node))
+            m_hiddenNodes.insert(std::move(member));
     if (m_collapseButton)
         m_collapseButton->setEnabled(!m_expandedChains.empty());
     return collapsed;

@@ -125,6 +125,7 @@ private:
     bool m_waiting = false;
     DropHandler m_dropHandler;
     std::set<std::string> m_expandedChains; ///< chain ids drawn whole (stage DAG)
+    std::set<std::string> m_hiddenNodes;    ///< node ids the DAG model last built collapses
     QToolButton* m_collapseButton = nullptr;
 };
 
