@@ -50,6 +50,12 @@ shot fuse_split_attach_allocations fuse_split_attach B --show attach,allocations
 shot gather_disjoint_heatmap gather_disjoint T --show heatmap,dag
 # The fuse example under the seed's rules and under tvm, side by side: 4096 against 8.
 shot fuse_split_attach_compare fuse_split_attach B --show compare,dag
+# The loop nest played (Ex. 3): at step 40, C's row 1 is being computed (half of it live), the
+# row 0 that D's first row read has been freed.
+shot ex3_loop_nest ex3_attach_outer C --show loopnest,attach --frame 40
+# A GPU kernel with barriers: every thread of block 0 has loaded its elements of both shared
+# tiles before the first multiply-add reads them.
+shot gpu_matmul_shared_loop_nest gpu_matmul_shared C --show loopnest,dag --frame 900
 # A 50-stage pipeline: the stage DAG draws the chain as one node, the text stays readable.
 shot long_pipeline_collapsed long_pipeline S1 --show dag,inspector
 # The dark theme: the same views, their colours adapted to the palette.

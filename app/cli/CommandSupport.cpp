@@ -55,6 +55,11 @@ int writeOutput(const std::string& path, const std::string& bytes) {
     return kExitOk;
 }
 
+bool endsWith(const std::string& text, const std::string& suffix) {
+    return text.size() >= suffix.size() &&
+           text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
 bool checkScriptReadable(const std::string& file) {
     const std::string reason = whyScriptUnreadable(file);
     if (reason.empty())

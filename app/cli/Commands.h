@@ -45,6 +45,7 @@ Subcommand addEditCommand(CLI::App& parent);
 Subcommand addDiffCommand(CLI::App& parent);
 Subcommand addReportCommand(CLI::App& parent);
 Subcommand addHeatmapCommand(CLI::App& parent);
+Subcommand addAnimateCommand(CLI::App& parent);
 
 // Shared pieces of the subcommands (CommandSupport.cpp).
 
@@ -67,6 +68,8 @@ void printError(const std::string& message);
 /// Writes `bytes` to `path` atomically (support/FileWrite.h): kExitOk, or kExitFailure after
 /// printing why it could not (the file is then as it was).
 int writeOutput(const std::string& path, const std::string& bytes);
+/// Whether `text` ends in `suffix` (an output's extension).
+bool endsWith(const std::string& text, const std::string& suffix);
 /// Whether `file` can be read; if not, prints `boundscope: error: cannot open 'FILE': REASON`.
 bool checkScriptReadable(const std::string& file);
 

@@ -23,11 +23,6 @@ struct HeatmapCommandOptions {
     std::string output;
 };
 
-bool endsWith(const std::string& text, const std::string& suffix) {
-    return text.size() >= suffix.size() &&
-           text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 int runHeatmap(const HeatmapCommandOptions& options) {
     if (!options.output.empty() && !endsWith(options.output, ".svg") &&
         !endsWith(options.output, ".json")) {

@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
         addTraceCommand(app),   addAllocCommand(app),  addGraphCommand(app),
         addCodegenCommand(app), addRunCommand(app),    addScriptCommand(app),
         addEditCommand(app),    addDiffCommand(app),   addReportCommand(app),
-        addHeatmapCommand(app),
+        addHeatmapCommand(app), addAnimateCommand(app),
     };
     try {
         app.parse(argc, argv);

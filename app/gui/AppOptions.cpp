@@ -6,6 +6,7 @@
 #include "models/GraphModels.h"
 #include "models/StepOutline.h"
 #include "models/TraceRows.h"
+#include "panels/AnimationPanel.h"
 #include "panels/CodePanel.h"
 #include "panels/IrPanel.h"
 #include "panels/RunPanel.h"
@@ -84,6 +85,31 @@ bool runInPanel(MainWindow& window, bool check) {
     return false;
 }
 
+/// Raises the Loop Nest dock, waits for its recording and shows step `frame` (from 1); false with
+/// a message when there is no such step.
+bool showFrame(MainWindow& window, int64_t frame) {
+    AnimationPanel* panel = window.scheduleTools()->animation();
+    window.dock(QStringLiteral("loopNestDock"))->raise();
+    QEventLoop loop;
+    QTimer timeout;
+    timeout.setSingleShot(true);
+    QObject::connect(&timeout, &QTimer::timeout, &loop, [&loop] { loop.exit(1); });
+    QObject::connect(panel, &AnimationPanel::animationShown, &loop, [&loop] { loop.exit(0); });
+    timeout.start(kScreenshotTimeoutMs);
+    if (panel->isRecording())
+        loop.exec();
+    const AnimationPlayer* player = panel->player();
+    if (!player || frame > player->animation().steps()) {
+        std::fprintf(stderr, "boundscope-gui: no step %lld to show: %s\n", (long long)frame,
+                     player ? qPrintable(QStringLiteral("%1 steps recorded")
+                                             .arg(player->animation().steps()))
+                            : qPrintable(panel->statusText()));
+        return false;
+    }
+    panel->seek(frame - 1);
+    return true;
+}
+
 void settle(int ms) {
     QEventLoop loop;
     QTimer::singleShot(ms, &loop, &QEventLoop::quit);
@@ -127,7 +153,12 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, QString*
         QStringLiteral("how"));
     const QCommandLineOption theme(QStringLiteral("theme"), QStringLiteral("light or dark"),
                                    QStringLiteral("theme"));
-    parser.addOptions({example, rules, shot, stage, itervar, pass, show, size, run, step, theme});
+    const QCommandLineOption frame(QStringLiteral("frame"),
+                                   QStringLiteral("show step N (from 1) of the loop nest in the "
+                                                  "Loop Nest dock"),
+                                   QStringLiteral("N"));
+    parser.addOptions(
+        {example, rules, shot, stage, itervar, pass, show, size, run, step, theme, frame});
     if (!parser.parse(arguments)) {
         *errorMessage = parser.errorText();
         return std::nullopt;
@@ -166,6 +197,15 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, QString*
             return std::nullopt;
         }
         options.runCheck = how == QLatin1String("check");
+    }
+    if (parser.isSet(frame)) {
+        bool ok = false;
+        options.frame = parser.value(frame).toLongLong(&ok);
+        if (!ok || options.frame < 1) {
+            *errorMessage = QStringLiteral("--frame wants a step from 1, got '%1'")
+                                .arg(parser.value(frame));
+            return std::nullopt;
+        }
     }
     if (parser.isSet(theme)) {
         const QString name = parser.value(theme);
@@ -206,6 +246,7 @@ const QList<QPair<QString, QString>>& dockNames() {
         {QStringLiteral("bounds"), QStringLiteral("boundsDock")},
         {QStringLiteral("allocations"), QStringLiteral("allocationsDock")},
         {QStringLiteral("heatmap"), QStringLiteral("heatmapDock")},
+        {QStringLiteral("loopnest"), QStringLiteral("loopNestDock")},
         {QStringLiteral("compare"), QStringLiteral("compareDock")},
         {QStringLiteral("run"), QStringLiteral("runDock")},
         {QStringLiteral("tc"), QStringLiteral("tcRangesDock")},
@@ -279,6 +320,8 @@ int runScreenshot(const AppOptions& options) {
         window.stepTools()->goToStep(id);
     }
     if (options.runCheck && !runInPanel(window, *options.runCheck))
+        return 1;
+    if (options.frame > 0 && !showFrame(window, options.frame))
         return 1;
     // The graphs are laid out and the code generated on worker threads: wait until every dock
     // shows the latest.

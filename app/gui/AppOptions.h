@@ -3,11 +3,12 @@
 /// headless screenshot mode used by scripts/screenshots.sh:
 ///   boundscope-gui [FILE.py|FILE.tc] [--example NAME] [--rules tvm|tvm-0.5|tight]
 ///                  [--screenshot OUT.png [--select-stage S] [--select-itervar V] [--pass P]
-///                   [--show DOCK[,DOCK...]] [--run check|time] [--size WxH]]
+///                   [--show DOCK[,DOCK...]] [--run check|time] [--frame N] [--size WxH]]
 ///                  [--theme light|dark]
 /// where DOCK is dag, itervar, attach, requests, inspector, steps, ir, code, bounds,
-/// allocations, heatmap, compare, run, tc or output (the tab raised); `--run` runs the kernel in the Run panel first (checked or timed, on
-/// the target the panel chooses) and waits for the result.
+/// allocations, heatmap, loopnest, compare, run, tc or output (the tab raised); `--run` runs the
+/// kernel in the Run panel first (checked or timed, on the target the panel chooses) and waits
+/// for the result; `--frame` shows step N (from 1) of the loop nest in the Loop Nest dock.
 #pragma once
 
 #include "analysis/Analysis.h"
@@ -31,6 +32,7 @@ struct AppOptions {
     QStringList showDocks; ///< the docks to raise (short names, see above)
     std::optional<bool> runCheck; ///< run the kernel before the screenshot: checked (true) or timed
     QString step;                 ///< the step to show in the Step-through (models/StepOutline.h)
+    int64_t frame = 0;            ///< the Loop Nest's step to show (from 1; 0: none chosen)
     QSize size{1400, 900};
     /// The palette: dark (true), light (false), or the one chosen last in View > Dark Theme.
     std::optional<bool> darkTheme;

@@ -6,6 +6,7 @@
 
 #include "analysis/AllocReport.h"
 #include "analysis/ScheduleFixes.h"
+#include "lower/Lower.h"
 #include "runtime/Buffer.h"
 #include "schedule/InferBound.h"
 #include "schedule/InferBoundTight.h"
@@ -104,6 +105,15 @@ void addVirtualThreadCopies(const RuleRun& run, const Region& region, const std:
                             RuleAllocation* a);
 /// The note for a buffer with one copy per virtual thread (not waste).
 void virtualThreadCause(const BufferFacts& facts, std::vector<AllocCause>& out);
+
+/// The realized region's extents of stage `name` in `lowered` (its root IterVars' ranges, or
+/// the tight rules' realize bounds) when they are constants.
+std::optional<std::vector<int64_t>> realizedExtents(const LowerResult& lowered,
+                                                    const std::string& name);
+/// realizedExtents() when their product is the allocation's `size`; else the flat {size} (a
+/// storage_align or double buffer pads the allocation).
+std::vector<int64_t> realizedShape(const LowerResult& lowered, const std::string& name,
+                                   int64_t size);
 
 /// Pseudo-random buffers for `args` (seeded by position, the same every run); nullopt when a
 /// shape is symbolic or a type unsupported.

@@ -28,6 +28,40 @@ std::optional<int64_t> totalWork(const AllocReport& report) {
 } // namespace
 
 /// Pseudo-random argument buffers; nullopt when a shape is symbolic or a type unsupported.
+std::optional<std::vector<int64_t>> realizedExtents(const LowerResult& lowered,
+                                                    const std::string& name) {
+    const Stage stage = stageNamed(lowered.normalized, name);
+    if (!stage.defined() || !stage->op.defined())
+        return std::nullopt;
+    std::vector<int64_t> shape;
+    for (const IterVar& root : stage->op->rootIterVars()) {
+        if (root->iterType == IterVarType::CommReduce)
+            continue;
+        const auto realized = lowered.bounds.realizeBounds.find(root);
+        const auto bound = lowered.bounds.bounds.find(root);
+        const Range* range = realized != lowered.bounds.realizeBounds.end() ? &realized->second
+                             : bound != lowered.bounds.bounds.end()         ? &bound->second
+                                                                            : nullptr;
+        const std::optional<int64_t> extent =
+            range ? asConstInt(range->extent) : std::optional<int64_t>();
+        if (!extent)
+            return std::nullopt;
+        shape.push_back(*extent);
+    }
+    if (shape.empty())
+        return std::nullopt;
+    return shape;
+}
+
+std::vector<int64_t> realizedShape(const LowerResult& lowered, const std::string& name,
+                                   int64_t size) {
+    const std::optional<std::vector<int64_t>> shape = realizedExtents(lowered, name);
+    int64_t product = 1;
+    for (int64_t extent : shape ? *shape : std::vector<int64_t>{})
+        product *= extent;
+    return shape && product == size ? *shape : std::vector<int64_t>{size};
+}
+
 std::optional<std::vector<Buffer>> argumentBuffers(const std::vector<Tensor>& args) {
     std::vector<Buffer> buffers;
     buffers.reserve(args.size());

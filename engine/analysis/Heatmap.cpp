@@ -7,6 +7,7 @@
 #include "lower/Lower.h"
 #include "lower/StorageFlatten.h"
 #include "runtime/Interpreter.h"
+#include "support/Markup.h"
 
 #include <nlohmann/json.hpp>
 
@@ -47,34 +48,6 @@ void count(Heatmap& map) {
             if (who & (uint32_t(1) << k))
                 ++map.readBy[k];
     }
-}
-
-/// The realized region's extents of `stage` (its root IterVars' ranges, or the tight rules'
-/// realize bounds), when they are constants whose product is the allocation's `size`; else the
-/// flat {size} (a storage_align or double buffer pads the allocation).
-std::vector<int64_t> regionShape(const LowerResult& lowered, const std::string& name,
-                                 int64_t size) {
-    const Stage stage = stageNamed(lowered.normalized, name);
-    std::vector<int64_t> shape;
-    int64_t product = 1;
-    if (stage.defined() && stage->op.defined()) {
-        for (const IterVar& root : stage->op->rootIterVars()) {
-            if (root->iterType == IterVarType::CommReduce)
-                continue;
-            const auto realized = lowered.bounds.realizeBounds.find(root);
-            const auto bound = lowered.bounds.bounds.find(root);
-            const Range* range = realized != lowered.bounds.realizeBounds.end() ? &realized->second
-                                 : bound != lowered.bounds.bounds.end()         ? &bound->second
-                                                                                : nullptr;
-            const std::optional<int64_t> extent =
-                range ? asConstInt(range->extent) : std::optional<int64_t>();
-            if (!extent)
-                return {size};
-            shape.push_back(*extent);
-            product *= *extent;
-        }
-    }
-    return !shape.empty() && product == size ? shape : std::vector<int64_t>{size};
 }
 
 std::string stageList(const Schedule& schedule) {
@@ -132,7 +105,7 @@ Heatmap HeatmapRun::heatmap(const std::string& stageName) const {
     map.isArgument = trace->isArgument;
     map.rules = m_rules;
     map.shape = trace->isArgument ? trace->shape
-                                  : regionShape(m_lowered, stageName, trace->allocatedElements);
+                                  : alloc::realizedShape(m_lowered, stageName, trace->allocatedElements);
     map.entries = trace->entries;
     const size_t cells = size_t(trace->allocatedElements);
     // The consumers: the stages that read it (the trace numbers them per buffer), renumbered
@@ -204,20 +177,6 @@ std::string Heatmap::toJson(int indent) const {
 namespace {
 
 
-std::string escaped(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        default: out += c;
-        }
-    }
-    return out;
-}
-
 /// `T[2, 3]` of the cell at row-major offset `c`.
 std::string cellName(const std::string& buffer, const std::vector<int64_t>& shape, int64_t c) {
     std::vector<int64_t> index(shape.size(), 0);
@@ -266,14 +225,14 @@ std::string Heatmap::toSvg(int maxSlices) const {
     os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\""
        << height << "\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n";
     os << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-    os << "<text x=\"10\" y=\"20\" font-weight=\"bold\">" << escaped(buffer) << ": "
+    os << "<text x=\"10\" y=\"20\" font-weight=\"bold\">" << escapeHtml(buffer) << ": "
        << allocated << " elements allocated under " << boundRulesName(rules) << ", "
        << entries << (entries == 1 ? " entry" : " entries") << "</text>\n";
     int64_t y = 40;
     for (int64_t slice = 0; slice < shown; ++slice) {
         if (shape.size() > 2)
             os << "<text x=\"10\" y=\"" << (y - 4) << "\">"
-               << escaped(cellName(buffer, shape, slice * perSlice)) << " …</text>\n";
+               << escapeHtml(cellName(buffer, shape, slice * perSlice)) << " …</text>\n";
         for (int64_t r = 0; r < rows; ++r)
             for (int64_t c = 0; c < cols; ++c) {
                 const int64_t cell = slice * perSlice + r * cols + c;
@@ -287,7 +246,7 @@ std::string Heatmap::toSvg(int maxSlices) const {
                    << "\" width=\"" << kCell << "\" height=\"" << kCell << "\" fill=\"" << fill
                    << "\" stroke=\"" << (written[size_t(cell)] ? "#555" : "#bbb")
                    << "\" stroke-dasharray=\"" << (written[size_t(cell)] ? "none" : "2,2")
-                   << "\"><title>" << escaped(tip) << "</title></rect>\n";
+                   << "\"><title>" << escapeHtml(tip) << "</title></rect>\n";
             }
         y += rows * kCell + kGap;
     }
@@ -296,7 +255,7 @@ std::string Heatmap::toSvg(int maxSlices) const {
            << " more slices not drawn)</text>\n";
     auto legend = [&](const char* fill, const std::string& text) {
         os << "<rect x=\"10\" y=\"" << (y - 11) << "\" width=\"12\" height=\"12\" fill=\"" << fill
-           << "\" stroke=\"#555\"/><text x=\"28\" y=\"" << y << "\">" << escaped(text)
+           << "\" stroke=\"#555\"/><text x=\"28\" y=\"" << y << "\">" << escapeHtml(text)
            << "</text>\n";
         y += 18;
     };

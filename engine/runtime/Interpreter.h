@@ -48,6 +48,38 @@
 
 namespace bs {
 
+/// Sees every access of a traced run as it happens (InterpreterOptions::observer): what an
+/// animation of the loop nest is recorded from (analysis/LoopAnimation.h). Called on the thread
+/// that runs the interpreter; an exception it throws ends the run and leaves run().
+class AccessObserver {
+public:
+    /// Where an access lands: one buffer, as the entry of its allocation being accessed sees it.
+    struct Region {
+        /// The same number for every entry of one allocation site or argument: the index of its
+        /// BufferTrace before RunResult orders them (arguments first, then the sites in program
+        /// order).
+        int32_t buffer = -1;
+        const std::string* name = nullptr;
+        bool isArgument = false;
+        /// The entry's region: offsets are row-major over `extents`, relative to `mins` (a flat
+        /// allocation has rank 1 and min 0; a realize its region in the tensor's coordinates).
+        int rank = 1;
+        const int64_t* mins = nullptr;
+        const int64_t* extents = nullptr;
+        /// The running GPU block and thread, linear over the grid and the block (x fastest), or
+        /// -1 outside a kernel.
+        int64_t block = -1;
+        int64_t thread = -1;
+    };
+    virtual ~AccessObserver() = default;
+    /// An entry of an allocation begins (for a per-block allocation, each block's) or ends.
+    virtual void enter(const Region& region) { (void)region; }
+    virtual void leave(const Region& region) { (void)region; }
+    /// Element `offset` of `region` is read or written (each vector lane, each element a packed
+    /// call is given, as a read).
+    virtual void access(const Region& region, int64_t offset, bool isWrite) = 0;
+};
+
 struct InterpreterOptions {
     /// Record per-element reads and writes and per-entry peaks (slower; off by default).
     bool traceAccesses = false;
@@ -64,6 +96,8 @@ struct InterpreterOptions {
     /// recurses once per nesting level of the IR and of its expressions; 1 MiB fits thousands
     /// of levels, and only the pages used are committed.
     size_t fiberStackBytes = 1024 * 1024;
+    /// Told of every access and allocation entry; needs traceAccesses. Not owned.
+    AccessObserver* observer = nullptr;
 };
 
 /// The name of BufferTrace::readers' bit 31 once a buffer has more than 31 readers.

@@ -31,7 +31,8 @@ int64_t cappedProduct(int64_t a, int64_t b) {
 
 Executor::Executor(const Program& program, const InterpreterOptions& options)
     : m_p(program), m_options(options), m_x(program.exprs.data()), m_s(program.stmts.data()),
-      m_lists(program.lists.data()), m_trace(options.traceAccesses) {
+      m_lists(program.lists.data()), m_trace(options.traceAccesses),
+      m_observer(options.traceAccesses ? options.observer : nullptr) {
     m_hostSlots.assign(size_t(program.numSlots), intValue(0));
     m_hostBufs.assign(size_t(program.numBufferSlots), nullptr);
     for (const ScalarInit& init : program.scalars)
@@ -336,8 +337,14 @@ void Executor::reenterKernelStorage(Storage& s, int32_t siteId) {
         fail("allocation " + m_p.sites[size_t(siteId)].name + " of a block changes size between "
              "entries (" + std::to_string(s.size) + " elements, then " + std::to_string(size) +
              "): shared memory has one constant size per kernel");
+    // Every thread of the block enters it; the observer hears only of a move.
+    const bool moved = m_observer && !std::equal(mins, mins + kMaxRank, s.mins);
+    if (moved)
+        m_observer->leave(observed(s));
     std::copy(mins, mins + kMaxRank, s.mins);
     std::copy(extents, extents + kMaxRank, s.extents);
+    if (moved)
+        m_observer->enter(observed(s));
 }
 
 int64_t Executor::evalShape(int32_t siteId, int64_t* mins, int64_t* extents, int* rankOut) {
@@ -416,6 +423,8 @@ Storage* Executor::openStorage(int32_t siteId) {
             trace.readers.resize(size_t(size), 0);
         }
         beginEntry(*s);
+        if (m_observer)
+            m_observer->enter(observed(*s));
     }
     return s;
 }
@@ -423,6 +432,8 @@ Storage* Executor::openStorage(int32_t siteId) {
 void Executor::closeStorage(Storage* s) {
     if (m_trace)
         endEntry(*s);
+    if (m_observer)
+        m_observer->leave(observed(*s));
     m_siteFree[size_t(s->site)].push_back(s);
 }
 
@@ -496,7 +507,24 @@ uint32_t Executor::readerBit(int32_t traceId, int32_t reader) {
     return uint32_t(1) << bit;
 }
 
+AccessObserver::Region Executor::observed(const Storage& s) const {
+    AccessObserver::Region region;
+    region.buffer = s.trace;
+    region.name = s.name;
+    region.isArgument = s.isArgument;
+    region.rank = s.rank;
+    region.mins = s.mins;
+    region.extents = s.extents;
+    if (m_inKernel) {
+        region.block = m_coord[0] + m_gridDims[0] * (m_coord[1] + m_gridDims[1] * m_coord[2]);
+        region.thread = m_coord[3] + m_blockDims[0] * (m_coord[4] + m_blockDims[1] * m_coord[5]);
+    }
+    return region;
+}
+
 void Executor::touch(Storage& s, int64_t index, uint8_t flag, int32_t reader) {
+    if (m_observer)
+        m_observer->access(observed(s), index, flag == kElementWritten);
     BufferTrace& trace = m_traces[size_t(s.trace)];
     trace.flags[size_t(index)] |= flag;
     if (reader >= 0)

@@ -100,6 +100,8 @@ private:
     /// Starts a new entry of `s` for tracing; endEntry folds it into the trace's peaks.
     void beginEntry(Storage& s);
     void endEntry(const Storage& s);
+    /// What InterpreterOptions::observer is told of an access to `s`.
+    AccessObserver::Region observed(const Storage& s) const;
     void bindArguments();
 
     // Kernels (InterpreterGpu.cpp).
@@ -136,6 +138,7 @@ private:
     const SNode* m_s;
     const int32_t* m_lists;
     const bool m_trace;
+    AccessObserver* const m_observer; ///< null unless tracing
 
     // The running thread's frame (the host's outside kernels).
     Value* m_slots = nullptr;
@@ -154,6 +157,7 @@ private:
     std::vector<std::vector<Storage*>> m_warpInstances;
     /// The running launch's block shape (threadIdx x, y, z).
     int64_t m_blockDims[3] = {1, 1, 1};
+    int64_t m_gridDims[3] = {1, 1, 1};
 
     std::vector<BufferTrace> m_traces;
 

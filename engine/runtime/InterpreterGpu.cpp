@@ -54,6 +54,7 @@ void Executor::launch(const SNode& n) {
         }
     }
     ++m_launches;
+    std::copy(dims, dims + 3, m_gridDims);
     std::copy(dims + 3, dims + 6, m_blockDims);
     const int64_t threads = dims[3] * dims[4] * dims[5];
     if (threads == 0 || dims[0] * dims[1] * dims[2] == 0)

@@ -1,5 +1,7 @@
 #include "viz/Dot.h"
 
+#include "support/Markup.h"
+
 #include "support/Check.h"
 
 #include <algorithm>
@@ -213,34 +215,6 @@ const char* styleFill(NodeStyle style) {
         return "#EEF2F7";
     }
     BS_UNREACHABLE("unknown node style");
-}
-
-std::string escapeHtml(const std::string& text) {
-    std::string out;
-    out.reserve(text.size());
-    for (char c : text) {
-        switch (c) {
-        case '&':
-            out += "&amp;";
-            break;
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
-        case '"':
-            out += "&quot;";
-            break;
-        case '\'':
-            out += "&#39;";
-            break;
-        default:
-            if (static_cast<unsigned char>(c) >= 0x20 && c != 0x7f)
-                out += c;
-        }
-    }
-    return out;
 }
 
 std::string quoteDot(const std::string& text) {

@@ -6,6 +6,7 @@
 /// needs no Graphviz library: `boundscope graph --format dot` works in every build.
 #pragma once
 
+#include "support/Markup.h" // escapeHtml, for HTML-like labels
 #include "viz/GraphModel.h"
 
 #include <string>
@@ -15,10 +16,6 @@ namespace bs::viz {
 /// The DOT text of `graph`: `digraph "<name>" { ... }`. Nodes and edges carry their model ids
 /// as the `id` attribute (SVG output keeps them as element ids).
 std::string toDot(const Graph& graph);
-
-/// Escapes text for an HTML-like label: `&`, `<`, `>`, `"` and `'` become entities and control
-/// characters are dropped (line breaks are the caller's, as `<BR/>`).
-std::string escapeHtml(const std::string& text);
 
 /// `text` as a DOT double-quoted string: `"` and `\` escaped, newlines as `\n`.
 std::string quoteDot(const std::string& text);

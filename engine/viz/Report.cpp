@@ -2,6 +2,7 @@
 
 #include "analysis/Heatmap.h"
 #include "ir/Printer.h"
+#include "support/Markup.h"
 #include "viz/Dot.h"
 #include "viz/Layout.h"
 #include "viz/ScheduleGraphs.h"

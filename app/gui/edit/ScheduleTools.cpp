@@ -5,6 +5,7 @@
 #include "edit/EditActions.h"
 #include "edit/ScheduleEditor.h"
 #include "panels/AllocationsPanel.h"
+#include "panels/AnimationPanel.h"
 #include "panels/EditorPanel.h"
 #include "panels/ComparePanel.h"
 #include "panels/GraphPanel.h"
@@ -51,6 +52,9 @@ void ScheduleTools::createDocks() {
     m_heatmap = new HeatmapPanel(m_window);
     m_window->addDock(m_heatmap, tr("Heatmap"), QStringLiteral("heatmapDock"),
                       Qt::BottomDockWidgetArea, allocations);
+    m_animation = new AnimationPanel(m_window);
+    m_window->addDock(m_animation, tr("Loop Nest"), QStringLiteral("loopNestDock"),
+                      Qt::BottomDockWidgetArea, allocations);
     m_compare = new ComparePanel(m_window);
     m_window->addDock(m_compare, tr("Compare"), QStringLiteral("compareDock"),
                       Qt::BottomDockWidgetArea, allocations);
@@ -92,6 +96,9 @@ void ScheduleTools::wire() {
     });
     m_run->setScriptName(document->scriptName());
     m_window->editorPanel()->editor()->setHistory(m_editor->undoStack());
+    // What Compare finds changed is marked in every graph.
+    for (GraphPanel *graph : m_window->graphPanels())
+        connect(m_compare, &ComparePanel::changesFound, graph, &GraphPanel::showChanges);
     // Right-clicking a stage or loop in a graph offers its edits, each checked.
     for (GraphPanel *graph : m_window->graphPanels())
         connect(graph, &GraphPanel::contextMenuRequested, m_actions,
@@ -123,6 +130,7 @@ void ScheduleTools::onAnalysisChanged() {
     m_allocations->setAnalysis(analysis);
     m_run->setAnalysis(analysis);
     m_heatmap->setAnalysis(analysis);
+    m_animation->setAnalysis(analysis);
     m_compare->setAnalysis(analysis);
 }
 

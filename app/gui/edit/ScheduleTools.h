@@ -1,9 +1,9 @@
 /// \file
 /// Installs the schedule editing tools in the main window (issue 7, items 1 and 4): the
-/// Schedule menu with its single-key edits and its undo stack, and the Allocations and Run
-/// docks, wired to the document (each new Analysis) and to the shared selection. MainWindow
-/// only creates it; everything here goes through MainWindow's public hooks (`addDock`, the
-/// menus, the document).
+/// Schedule menu with its single-key edits and its undo stack, and the Allocations, Run,
+/// Heatmap, Loop Nest and Compare docks, wired to the document (each new Analysis) and to the
+/// shared selection. MainWindow only creates it; everything here goes through MainWindow's
+/// public hooks (`addDock`, the menus, the document).
 #pragma once
 
 #include <QObject>
@@ -13,6 +13,7 @@ class QMenu;
 namespace bs::gui {
 
 class AllocationsPanel;
+class AnimationPanel;
 class HeatmapPanel;
 class ComparePanel;
 class EditActions;
@@ -31,6 +32,7 @@ public:
     EditActions *actions() const { return m_actions; }
     AllocationsPanel *allocations() const { return m_allocations; }
     HeatmapPanel *heatmap() const { return m_heatmap; }
+    AnimationPanel *animation() const { return m_animation; }
     ComparePanel *compare() const { return m_compare; }
     RunPanel *run() const { return m_run; }
     QMenu *menu() const { return m_menu; }
@@ -47,6 +49,7 @@ private:
     QMenu *m_menu = nullptr;
     AllocationsPanel *m_allocations = nullptr;
     HeatmapPanel *m_heatmap = nullptr;
+    AnimationPanel *m_animation = nullptr;
     ComparePanel *m_compare = nullptr;
     RunPanel *m_run = nullptr;
 };

@@ -78,12 +78,14 @@ QString allocationText(const std::optional<std::string>& text, std::optional<int
 
 ComparePanel::ComparePanel(QWidget* parent)
     : QWidget(parent), m_mode(new QComboBox(this)), m_rulesLeft(new QComboBox(this)),
-      m_rulesRight(new QComboBox(this)), m_back(new QComboBox(this)), m_summary(new QLabel(this)),
+      m_rulesRight(new QComboBox(this)), m_back(new QComboBox(this)),
+      m_backRight(new QComboBox(this)), m_summary(new QLabel(this)),
       m_left(new QPlainTextEdit(this)), m_right(new QPlainTextEdit(this)),
       m_changes(new StringTableModel({tr("What"), tr("Left"), tr("Right")}, this)) {
     m_mode->addItem(tr("Two rule sets"), int(Mode::Rules));
     m_mode->addItem(tr("Earlier in the history"), int(Mode::PreviousAnalysis));
     m_back->setToolTip(tr("The point of the script's history on the left"));
+    m_backRight->setToolTip(tr("The point of the script's history on the right"));
     m_mode->setToolTip(tr("Compare the script under two rule sets, or the current analysis "
                           "with the one before the latest change of the script"));
     for (QComboBox* rules : {m_rulesLeft, m_rulesRight})
@@ -110,6 +112,9 @@ ComparePanel::ComparePanel(QWidget* parent)
     controls->addWidget(new QLabel(tr("against"), this));
     controls->addWidget(m_rulesRight);
     controls->addWidget(m_back);
+    m_backAgainst = new QLabel(tr("against"), this);
+    controls->addWidget(m_backAgainst);
+    controls->addWidget(m_backRight);
     controls->addStretch(1);
     auto* columns = new QSplitter(Qt::Horizontal, this);
     columns->addWidget(m_left);
@@ -129,6 +134,8 @@ ComparePanel::ComparePanel(QWidget* parent)
         m_rulesLeft->setVisible(rulesMode);
         m_rulesRight->setVisible(rulesMode);
         m_back->setVisible(!rulesMode);
+        m_backAgainst->setVisible(!rulesMode);
+        m_backRight->setVisible(!rulesMode);
         m_stale = true;
         if (isVisible())
             recompute();
@@ -137,6 +144,7 @@ ComparePanel::ComparePanel(QWidget* parent)
     connect(m_rulesLeft, &QComboBox::currentIndexChanged, this, changed);
     connect(m_rulesRight, &QComboBox::currentIndexChanged, this, changed);
     connect(m_back, &QComboBox::activated, this, changed);
+    connect(m_backRight, &QComboBox::activated, this, changed);
     changed();
     updateBackChoices();
     clear(tr("No analysis yet."));
@@ -157,16 +165,32 @@ void ComparePanel::setAnalysis(std::shared_ptr<const Analysis> analysis) {
         recompute();
 }
 
+namespace {
+
+/// The name of a point of the history: 0 is now.
+QString pointName(int back) {
+    return back == 0   ? ComparePanel::tr("now")
+           : back == 1 ? ComparePanel::tr("before the latest change")
+                       : ComparePanel::tr("%1 changes back").arg(back);
+}
+
+} // namespace
+
 void ComparePanel::updateBackChoices() {
     const int chosen = std::max(1, m_back->currentData().toInt());
+    const int chosenRight = std::max(0, m_backRight->currentData().toInt());
     m_back->clear();
-    for (int back = 1; back <= int(m_history.size()); ++back)
-        m_back->addItem(back == 1 ? tr("before the latest change")
-                                  : tr("%1 changes back").arg(back),
-                        back);
+    m_backRight->clear();
+    m_backRight->addItem(pointName(0), 0);
+    for (int back = 1; back <= int(m_history.size()); ++back) {
+        m_back->addItem(pointName(back), back);
+        m_backRight->addItem(pointName(back), back);
+    }
     if (m_history.empty())
         m_back->addItem(tr("no earlier analysis yet"), 0);
     m_back->setCurrentIndex(std::max(0, m_back->findData(std::min(chosen, int(m_history.size())))));
+    m_backRight->setCurrentIndex(
+        std::max(0, m_backRight->findData(std::min(chosenRight, int(m_history.size())))));
 }
 
 void ComparePanel::clearHistory() {
@@ -181,6 +205,16 @@ void ComparePanel::setChangesBack(int changes) {
     if (index < 0 || index == m_back->currentIndex())
         return;
     m_back->setCurrentIndex(index);
+    m_stale = true;
+    if (isVisible())
+        recompute();
+}
+
+void ComparePanel::setRightChangesBack(int changes) {
+    const int index = m_backRight->findData(changes);
+    if (index < 0 || index == m_backRight->currentIndex())
+        return;
+    m_backRight->setCurrentIndex(index);
     m_stale = true;
     if (isVisible())
         recompute();
@@ -203,10 +237,19 @@ void ComparePanel::showEvent(QShowEvent* event) {
     QWidget::showEvent(event);
     if (m_stale)
         recompute();
+    else if (m_diff)
+        Q_EMIT changesFound(changedObjectsOf(*m_diff));
+}
+
+void ComparePanel::hideEvent(QHideEvent* event) {
+    Q_EMIT changesFound({}); // the graphs mark changes only while the diff is in sight
+    QWidget::hideEvent(event);
 }
 
 void ComparePanel::clear(const QString& summary) {
     m_jobs.discard();
+    if (m_diff)
+        Q_EMIT changesFound({});
     m_diff.reset();
     m_summary->setText(summary);
     m_left->clear();
@@ -224,23 +267,36 @@ void ComparePanel::recompute() {
             return clear(tr("Nothing to compare yet: change the script (type, or make a schedule "
                             "edit), and the analysis before the change appears on the left."));
         const int back = std::clamp(m_back->currentData().toInt(), 1, int(m_history.size()));
-        const std::string label = back == 1 ? std::string("before the latest change")
-                                            : std::to_string(back) + " changes back";
-        clear(tr("Comparing with the analysis %1…").arg(QString::fromStdString(label)));
+        const int backRight =
+            std::clamp(m_backRight->currentData().toInt(), 0, int(m_history.size()));
+        if (back == backRight)
+            return clear(tr("Both sides are the same point of the history (%1): choose another "
+                            "for one of them.")
+                             .arg(pointName(back)));
+        const std::string label = pointName(back).toStdString();
+        const std::string labelRight = pointName(backRight).toStdString();
+        clear(tr("Comparing %1 with %2…")
+                  .arg(QString::fromStdString(label), QString::fromStdString(labelRight)));
         m_jobs.start<AnalysisDiff>(
-            [before = m_history[size_t(back - 1)], current, label] {
-                // The earlier analysis under the current rules: only the script's change shows.
-                std::shared_ptr<const Analysis> earlier = before;
-                if (before->options.rules != current->options.rules)
-                    earlier = std::make_shared<const Analysis>(
-                        analyze(before->program, current->options));
-                if (!earlier->lowered)
-                    throw UserError("the earlier script does not lower under " +
-                                    std::string(boundRulesName(current->options.rules)));
-                const auto reportA = reportOf(*earlier);
-                const auto reportB = reportOf(*current);
-                return diffAnalyses(*earlier, *current, label, "now",
-                                    reportA ? &*reportA : nullptr,
+            [before = m_history[size_t(back - 1)],
+             after = backRight == 0 ? current : m_history[size_t(backRight - 1)], current, label,
+             labelRight] {
+                // Both points under the current rules: only the script's changes show.
+                const auto underCurrentRules = [&current](std::shared_ptr<const Analysis> point,
+                                                          const std::string& name) {
+                    if (point->options.rules != current->options.rules)
+                        point = std::make_shared<const Analysis>(
+                            analyze(point->program, current->options));
+                    if (!point->lowered)
+                        throw UserError("the script " + name + " does not lower under " +
+                                        std::string(boundRulesName(current->options.rules)));
+                    return point;
+                };
+                const std::shared_ptr<const Analysis> a = underCurrentRules(before, label);
+                const std::shared_ptr<const Analysis> b = underCurrentRules(after, labelRight);
+                const auto reportA = reportOf(*a);
+                const auto reportB = reportOf(*b);
+                return diffAnalyses(*a, *b, label, labelRight, reportA ? &*reportA : nullptr,
                                     reportB ? &*reportB : nullptr);
             },
             [this](JobOutcome<AnalysisDiff> outcome) { display(std::move(outcome)); });
@@ -314,6 +370,8 @@ void ComparePanel::display(JobOutcome<AnalysisDiff> outcome) {
                            .arg(differ)
                            .arg(diff.ir.size())
                            .arg(rows.size()));
+    if (isVisible())
+        Q_EMIT changesFound(changedObjectsOf(diff));
     Q_EMIT diffShown();
 }
 

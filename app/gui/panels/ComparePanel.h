@@ -2,7 +2,8 @@
 /// The Compare dock (issue 18, item 2): two analyses side by side, as `boundscope diff` prints
 /// them (analysis/AnalysisDiff.h), either the current script under two rule sets or the current
 /// analysis against an earlier point of the script's history: the analysis before the latest
-/// change (a typed change, a schedule edit, an undo), or up to kHistory changes back. The
+/// change (a typed change, a schedule edit, an undo), or up to kHistory changes back; or two
+/// earlier points against each other. The
 /// lowered IR is shown in two columns aligned line by line, changed lines tinted (changed, only
 /// on the left, only on the right); the bounds and allocations that differ are listed below.
 /// Made off the GUI thread by a JobRunner (analyses and allocation reports) when the dock is
@@ -11,6 +12,7 @@
 
 #include "analysis/AnalysisDiff.h"
 #include "document/JobRunner.h"
+#include "models/ChangeMarks.h"
 
 #include <QWidget>
 
@@ -42,6 +44,8 @@ public:
     void setRules(BoundRules left, BoundRules right);
     /// In PreviousAnalysis mode, how many changes back the left side is (1: the latest).
     void setChangesBack(int changes);
+    /// In PreviousAnalysis mode, how many changes back the right side is (0: now, the default).
+    void setRightChangesBack(int changes);
     /// How many earlier analyses there are to compare with.
     int historySize() const { return int(m_history.size()); }
     /// Forgets the earlier analyses (another file was opened, or the text replaced).
@@ -57,9 +61,13 @@ public:
 Q_SIGNALS:
     /// A diff (or why there is none) is shown.
     void diffShown();
+    /// What the graphs should mark as changed: the diff's changed stages and IterVars while the
+    /// panel is shown, nothing when it is hidden or has no diff.
+    void changesFound(const bs::gui::ChangedObjects& changed);
 
 protected:
     void showEvent(QShowEvent* event) override;
+    void hideEvent(QHideEvent* event) override;
 
 private:
     void recompute();
@@ -76,7 +84,9 @@ private:
     QComboBox* m_mode;
     QComboBox* m_rulesLeft;
     QComboBox* m_rulesRight;
-    QComboBox* m_back; ///< how many changes back (PreviousAnalysis)
+    QComboBox* m_back;      ///< how many changes back the left side is (PreviousAnalysis)
+    QComboBox* m_backRight; ///< and the right side (0: now)
+    QLabel* m_backAgainst;
     QLabel* m_summary;
     QPlainTextEdit* m_left;
     QPlainTextEdit* m_right;

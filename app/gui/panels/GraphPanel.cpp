@@ -131,6 +131,13 @@ void GraphPanel::showStepFocus(std::optional<StepFocus> focus) {
     applySelection();
 }
 
+void GraphPanel::showChanges(const ChangedObjects& changed) {
+    if (changed == m_changed)
+        return;
+    m_changed = changed;
+    applySelection();
+}
+
 bool GraphPanel::hasStepFocus() const {
     return m_focus && m_analysis && m_focus->isOf(m_analysis.get());
 }
@@ -150,6 +157,9 @@ void GraphPanel::applySelection() {
     const bool marksChanged = marks.nodes != m_scene->stepMarks().nodes ||
                               marks.edges != m_scene->stepMarks().edges;
     m_scene->setStepMarks(std::move(marks));
+    m_scene->setChangeMarks(graph && m_analysis && !m_changed.isEmpty()
+                                ? changeMarksOf(*m_analysis, m_changed, graph->graph)
+                                : StepMarks());
     updateCaption();
     if (marksChanged)
         m_view->followStep();
@@ -165,6 +175,8 @@ void GraphPanel::updateCaption() {
     if (hasStepFocus())
         caption += tr("   · step %1, %2").arg(m_focus->step).arg(
             QString::fromLatin1(stepPhaseName(m_focus->phase)));
+    if (!m_scene->changeMarks().isEmpty())
+        caption += tr("   · dotted: changed in Compare");
     m_caption->setText(caption);
 }
 

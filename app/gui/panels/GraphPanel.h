@@ -14,10 +14,12 @@
 /// The Step-through's current step (issue 13, item 4) is drawn in the step colours over it:
 /// what the step touches (models/StepFocus.h), and in the IterVar graph the stage that owns the
 /// step's relation (for a pass-up, the consumer's relations) with the set travelling along each
-/// of the relation's edges.
+/// of the relation's edges. While the Compare dock shows a diff, what differs between its sides
+/// is marked too: a dotted border around changed nodes, changed rows tinted.
 #pragma once
 
 #include "analysis/Analysis.h"
+#include "models/ChangeMarks.h"
 #include "models/StepFocus.h"
 #include "views/GraphScene.h"
 #include "viz/GraphModel.h"
@@ -55,6 +57,9 @@ public:
     /// Draws what the current step touches (nullopt: no step), over the selection; a focus of
     /// another Analysis than the one shown is ignored. Emits nothing.
     void showStepFocus(std::optional<StepFocus> focus);
+    /// Marks the stages and IterVars the Compare dock finds changed (empty: none), in the
+    /// graphs of the current analysis. Emits nothing.
+    void showChanges(const ChangedObjects& changed);
     /// The stage the graph is about: the IterVar graph's is the step's relation stage while a
     /// step is shown, else the selected stage.
     QString graphStage() const;
@@ -120,6 +125,7 @@ private:
     QString m_stage;
     QString m_iterVar;
     std::optional<StepFocus> m_focus;
+    ChangedObjects m_changed;
     /// The DOT text of the model last sent to the layouter (skips identical relayouts).
     std::string m_requestedDot;
     bool m_waiting = false;

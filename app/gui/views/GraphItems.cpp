@@ -146,6 +146,12 @@ QColor GraphPalette::problem() {
 QColor GraphPalette::problemFill() {
     return QColor(0xfa, 0xdb, 0xd8);
 }
+QColor GraphPalette::changed() {
+    return QColor(0xa1, 0x1b, 0x8c);
+}
+QColor GraphPalette::changedFill() {
+    return QColor(0xf5, 0xd7, 0xef);
+}
 QColor GraphPalette::ink() {
     return QColor(0x22, 0x22, 0x22);
 }
@@ -226,7 +232,7 @@ void GraphNodeItem::layoutTable() {
 }
 
 QRectF GraphNodeItem::boundingRect() const {
-    const qreal margin = m_node.problem ? 6 : 3;
+    const qreal margin = m_node.problem || m_changeMarked ? 6 : 3;
     const QRectF box = m_box.adjusted(-margin, -margin, margin, margin);
     return m_stepLabel.isEmpty() ? box : box | stepLabelRect();
 }
@@ -246,6 +252,11 @@ void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QW
     else
         paintTable(painter);
     paintStepMark(painter);
+    if (m_changeMarked) { // outside the selection too, dotted where a failure is dashed
+        painter->setPen(QPen(GraphPalette::changed(), 2.5, Qt::DotLine));
+        painter->setBrush(Qt::NoBrush);
+        painter->drawRect(m_box.adjusted(-4.5, -4.5, 4.5, 4.5));
+    }
     // What failed is drawn outside the selection and the attach-path highlight, so all show.
     if (m_node.problem) {
         painter->setPen(QPen(GraphPalette::problem(), 3, Qt::DashLine));
@@ -322,6 +333,8 @@ void GraphNodeItem::paintTable(QPainter* painter) {
                                   row.highlighted ? GraphPalette::highlightFill() : nodeFill);
             if (row.problem)
                 fill = GraphPalette::problemFill();
+            if (m_changedRows.contains(r))
+                fill = GraphPalette::changedFill();
             if (m_stepRows.contains(r))
                 fill = GraphPalette::stepFill();
             if (rowSelected)
@@ -367,6 +380,16 @@ void GraphNodeItem::setStepMark(bool marked, const QSet<int>& rows, const QStrin
     m_stepMarked = marked;
     m_stepRows = rows;
     m_stepLabel = wrapped;
+    update();
+}
+
+void GraphNodeItem::setChangeMark(bool marked, const QSet<int>& rows) {
+    if (marked == m_changeMarked && rows == m_changedRows)
+        return;
+    if (marked != m_changeMarked)
+        prepareGeometryChange();
+    m_changeMarked = marked;
+    m_changedRows = rows;
     update();
 }
 

@@ -23,7 +23,8 @@ qreal legibleTextPixels();
 qreal legibleZoom();
 
 /// The colours every graph view shares: the selection accent, the viz highlight (attach
-/// paths), what the Step-through's current step touches, what failed, and the text.
+/// paths), what the Step-through's current step touches, what failed, what the Compare dock
+/// finds changed, and the text.
 struct GraphPalette {
     static QColor accent();
     static QColor highlight();
@@ -33,6 +34,9 @@ struct GraphPalette {
     /// What a failed schedule's error is about (viz::markProblem).
     static QColor problem();
     static QColor problemFill();
+    /// What differs between the two sides of the Compare dock.
+    static QColor changed();
+    static QColor changedFill();
     static QColor ink();
 };
 
@@ -52,6 +56,11 @@ public:
     void setStepMark(bool marked, const QSet<int>& rows, const QString& label);
     bool isStepMarked() const { return m_stepMarked; }
     const QString& stepLabel() const { return m_stepLabel; }
+    /// Marks the node (`marked`: a dotted border around it) and its `rows` as changed between
+    /// the two sides of the Compare dock.
+    void setChangeMark(bool marked, const QSet<int>& rows);
+    bool isChangeMarked() const { return m_changeMarked; }
+    const QSet<int>& changedRows() const { return m_changedRows; }
     /// The object shown at item position `pos`: the row's when it names one, else the node's.
     viz::ObjectRef objectAt(const QPointF& pos) const;
     /// Whether the node is drawn as its name only at level of detail `lod` (the view's zoom):
@@ -103,6 +112,8 @@ private:
     bool m_stepMarked = false;
     QSet<int> m_stepRows;
     QString m_stepLabel;
+    bool m_changeMarked = false;
+    QSet<int> m_changedRows;
 };
 
 class GraphEdgeItem : public QGraphicsPathItem {

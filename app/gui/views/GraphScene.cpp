@@ -45,6 +45,7 @@ void GraphScene::setGraph(std::shared_ptr<const LaidOutGraph> graph) {
     m_nodes.clear();
     m_edges.clear();
     m_stepMarks = StepMarks();
+    m_changeMarks = StepMarks();
     m_graph = std::move(graph);
     if (!m_graph) {
         setSceneRect(QRectF());
@@ -144,6 +145,13 @@ QRectF GraphScene::selectionRect() const {
 void GraphScene::setStepMarks(StepMarks marks) {
     m_stepMarks = std::move(marks);
     applyStepMarks();
+}
+
+void GraphScene::setChangeMarks(StepMarks marks) {
+    m_changeMarks = std::move(marks);
+    for (auto it = m_nodes.begin(); it != m_nodes.end(); ++it)
+        it.value()->setChangeMark(m_changeMarks.nodes.contains(it.key()),
+                                  m_changeMarks.rows.value(it.key()));
 }
 
 /// Which side of a marked edge its value goes: away from the hub the step's edges meet at (a

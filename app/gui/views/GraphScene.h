@@ -81,6 +81,10 @@ public:
     /// beside them) in the step colours; cleared by setGraph. Emits nothing.
     void setStepMarks(StepMarks marks);
     const StepMarks& stepMarks() const { return m_stepMarks; }
+    /// Draws what differs between the two sides of the Compare dock (nodes and rows; edges and
+    /// labels are not used); cleared by setGraph. Emits nothing.
+    void setChangeMarks(StepMarks marks);
+    const StepMarks& changeMarks() const { return m_changeMarks; }
     /// The ids of the nodes drawn as touched by the current step, in model order.
     QStringList markedNodeIds() const;
     /// The edge items drawn as touched by the current step.
@@ -145,6 +149,7 @@ private:
     QGraphicsLineItem* m_dragLine = nullptr; ///< from the dragged node to the pointer
     viz::ObjectRef m_selected;
     StepMarks m_stepMarks;
+    StepMarks m_changeMarks;
     QRectF m_graphRect; ///< the graph's own area, margins included
     QHash<QString, GraphNodeItem*> m_nodes;
     QList<GraphEdgeItem*> m_edges;

@@ -299,6 +299,47 @@ TEST(CliReport, AWastefulBufferGetsItsHeatmap) {
     fs::remove(out);
 }
 
+TEST(CliAnimate, PlaysTheLoopNestOneStoreAtATime) {
+    // Ex. 3: C computed at D's row loop; one row of C is allocated and live while D reads it.
+    const std::string example = std::string(BOUNDSCOPE_EXAMPLES) + "/ex3_attach_outer.py";
+    const CommandResult r = runCli("animate " + quoted(example) + " --step 18");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(r.out, "step 18 of 160: computes D[0, 1] from C[0, 1]\n"
+                     "  D: output, 2 of 80 computed\n"
+                     "  C: allocated 16 now (at most 16), live 16, 16 of its 80 computed so far\n");
+    const fs::path svg = fs::temp_directory_path() / "bs_cli_animate.svg";
+    fs::remove(svg);
+    ASSERT_EQ(runCli("animate " + quoted(example) + " --step 17 -o " + quoted(svg.string())).exitCode,
+              0);
+    const std::string picture = readAll(svg);
+    EXPECT_EQ(picture.rfind("<svg", 0), 0u);
+    EXPECT_NE(picture.find("<title>D[0, 0]: computed at this step</title>"), std::string::npos);
+    EXPECT_NE(picture.find("<title>C[0, 0]: read at this step, live in its buffer</title>"),
+              std::string::npos);
+    fs::remove(svg);
+
+    const CommandResult past = runCli("animate " + quoted(example) + " --step 161");
+    EXPECT_EQ(past.exitCode, 2);
+    EXPECT_NE(past.err.find("--step 161 is past the 160 steps recorded"), std::string::npos)
+        << past.err;
+    const CommandResult format = runCli("animate " + quoted(example) + " -o frame.png");
+    EXPECT_EQ(format.exitCode, 2);
+}
+
+TEST(CliAnimate, AKernelWithBarriersLoadsItsSharedTilesBeforeAnyThreadReadsThem) {
+    // The threads of a block wait at the barrier as on a GPU: all 256 elements of both shared
+    // tiles are live before the first multiply-add reads them.
+    const std::string example = std::string(BOUNDSCOPE_EXAMPLES) + "/gpu_matmul_shared.py";
+    const CommandResult r = runCli("animate " + quoted(example) + " --step 769 --max-events 5000");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("step 769 of 1570+: computes C[0, 0] from C[0, 0], A.shared[0, 0], "
+                         "B.shared[0, 0], block 0 thread 0\n"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("A.shared: allocated 256 now (at most 256), live 256"), std::string::npos);
+    EXPECT_NE(r.out.find("B.shared: allocated 256 now (at most 256), live 256"), std::string::npos);
+}
+
 TEST(CliHeatmap, MistakesAreNamed) {
     const std::string example = std::string(BOUNDSCOPE_EXAMPLES) + "/gather_disjoint.py";
     const CommandResult missing = runCli("heatmap " + quoted(example) + " --buffer Q");

@@ -1,11 +1,13 @@
 // The Compare dock (issue 18, item 2): on the fuse/split example the seed's rules against tvm,
-// side by side (4096 against 8, aligned on one row), and the analysis before a change against
-// the current one.
+// side by side (4096 against 8, aligned on one row) with the changed stage marked in the graphs,
+// the analysis before a change against the current one, and two earlier points.
 #include "GuiTestSupport.h"
 
 #include "edit/ScheduleTools.h"
 #include "models/StringTableModel.h"
 #include "panels/ComparePanel.h"
+#include "panels/GraphPanel.h"
+#include "views/GraphItems.h"
 
 #include <QDockWidget>
 #include <QPlainTextEdit>
@@ -23,6 +25,17 @@ int lineOf(const QPlainTextEdit* view, const QString& text) {
         if (block.text().contains(text))
             return block.blockNumber();
     return -1;
+}
+
+/// The names of the nodes `panel` draws as changed in Compare.
+QStringList changedNodes(const GraphPanel* panel) {
+    QStringList names;
+    for (QGraphicsItem* item : panel->scene()->items())
+        if (const auto* node = dynamic_cast<const GraphNodeItem*>(item))
+            if (node->isChangeMarked())
+                names << node->shortName();
+    names.sort();
+    return names;
 }
 
 } // namespace
@@ -62,6 +75,21 @@ void CompareTest::theSeedsRulesAgainstTvmSideBySide() {
     QVERIFY(b >= 0);
     QCOMPARE(changes->row(b).cells.value(1), QStringLiteral("4096 (needed 8)"));
     QCOMPARE(changes->row(b).cells.value(2), QStringLiteral("8 (needed 8)"));
+
+    // The graphs mark what differs: B's node in the stage DAG, its loops in the attach tree.
+    QTRY_COMPARE(changedNodes(window.stageDag()), QStringList{QStringLiteral("B")});
+    QVERIFY(window.stageDag()->caption().contains(QStringLiteral("changed in Compare")));
+    window.selection()->select(QStringLiteral("B"));
+    GraphPanel* tree = window.attachTree();
+    QTRY_VERIFY(!tree->isLayingOut() && changedNodes(tree).contains(QStringLiteral("B")));
+    bool rowMarked = false;
+    for (QGraphicsItem* item : tree->scene()->items())
+        if (const auto* node = dynamic_cast<const GraphNodeItem*>(item))
+            rowMarked |= node->shortName() == QStringLiteral("B") && !node->changedRows().isEmpty();
+    QVERIFY(rowMarked);
+    // Out of sight, the diff marks nothing.
+    window.dock(QStringLiteral("compareDock"))->close();
+    QTRY_VERIFY(changedNodes(window.stageDag()).isEmpty());
 }
 
 void CompareTest::theAnalysisBeforeAChange() {
@@ -105,6 +133,18 @@ void CompareTest::theAnalysisBeforeAChange() {
              qPrintable(compare->summaryText()));
     QVERIFY(lineOf(compare->leftView(), QStringLiteral("C[int32 * 1]")) >= 0);
     QVERIFY(lineOf(compare->rightView(), QStringLiteral("C[int32 * 80]")) >= 0);
+    // Two earlier points against each other.
+    compare->setRightChangesBack(1);
+    QVERIFY(shown.wait(kAnalysisTimeoutMs));
+    QVERIFY2(compare->summaryText().startsWith(
+                 QStringLiteral("Left: 2 changes back. Right: before the latest change.")),
+             qPrintable(compare->summaryText()));
+    QVERIFY(lineOf(compare->leftView(), QStringLiteral("C[int32 * 1]")) >= 0);
+    QVERIFY(lineOf(compare->rightView(), QStringLiteral("C[int32 * 16]")) >= 0);
+    compare->setRightChangesBack(2);
+    QVERIFY(!compare->diff());
+    QVERIFY2(compare->summaryText().startsWith(QStringLiteral("Both sides are the same point")),
+             qPrintable(compare->summaryText()));
     // Another file has a history of its own: nothing of ex2's is compared with it.
     QVERIFY2(window.openExample(QStringLiteral("ex3_attach_outer"), &error), qPrintable(error));
     QVERIFY(waitForAnalysis(*window.document()));

@@ -1,4 +1,5 @@
 // DOT output (viz/Dot.h): a golden graph, escaping, ports, clusters, rank groups, determinism.
+#include "support/Markup.h"
 #include "viz/Dot.h"
 #include "VizTestUtil.h"
 
