@@ -1,9 +1,9 @@
-/// `boundscope animate FILE.py [--rules R] [--step N] [--max-events N] [-o OUT.svg|OUT.json]`:
+/// `boundscope animate FILE.py [--rules R] [--step N] [--max-events N] [-o OUT.svg|png|json]`:
 /// the loop nest played in the interpreter (analysis/LoopAnimation.h), shown at one step: what
 /// that store computes from which loads, which elements of the output are computed, which of
 /// each allocation are live and which inputs were read. Without -o, the step and the buffers'
-/// counts; with it, the frame as SVG or JSON, written atomically. Steps count from 1, as the
-/// app's; the default is the last.
+/// counts; with it, the frame as SVG, PNG (the grids alone) or JSON, written atomically. Steps
+/// count from 1, as the app's; the default is the last.
 
 #include "Commands.h"
 #include "ScriptAnalysis.h"
@@ -65,8 +65,8 @@ std::string summary(const AnimationPlayer& player) {
 
 int runAnimate(const AnimateCommandOptions& options) {
     if (!options.output.empty() && !endsWith(options.output, ".svg") &&
-        !endsWith(options.output, ".json")) {
-        printError("animate: the output must end in .svg or .json, got '" + options.output + "'");
+        !endsWith(options.output, ".png") && !endsWith(options.output, ".json")) {
+        printError("animate: the output must end in .svg, .png or .json, got '" + options.output + "'");
         return kExitUsage;
     }
     int exitCode = kExitOk;
@@ -102,7 +102,8 @@ int runAnimate(const AnimateCommandOptions& options) {
         std::cout << summary(player);
         return kExitOk;
     }
-    return writeOutput(options.output, endsWith(options.output, ".json") ? player.toJson() + "\n"
+    return writeOutput(options.output, endsWith(options.output, ".json")  ? player.toJson() + "\n"
+                                       : endsWith(options.output, ".png") ? player.toPng()
                                                                           : player.toSvg());
 }
 
@@ -120,7 +121,8 @@ Subcommand addAnimateCommand(CLI::App& parent) {
                         "Record at most this many accesses (default 1000000)")
         ->check(CLI::PositiveNumber);
     command->add_option("-o,--output", options->output,
-                        "Write the frame as SVG (.svg) or JSON (.json) instead of the summary");
+                        "Write the frame as SVG (.svg), PNG (.png) or JSON (.json) instead of the "
+                        "summary");
     return {command, [options] { return runAnimate(*options); }};
 }
 

@@ -1,8 +1,8 @@
-/// `boundscope heatmap FILE.py --buffer B [--rules R] [-o OUT.svg|OUT.json]`: every element of
-/// B's realized region, with the consumers that read it and whether it was computed, over one
-/// interpreter run (analysis/Heatmap.h). Without -o, the counts and a character grid; with it,
-/// SVG (a grid per 2-D slice with the legend) or JSON (the counts and every cell), written
-/// atomically.
+/// `boundscope heatmap FILE.py --buffer B [--rules R] [--iteration I] [-o OUT.svg|png|json]`:
+/// every element of B's realized region, with the consumers that read it, how often, and whether
+/// it was computed, over one interpreter run (analysis/Heatmap.h), or in its I-th entry alone.
+/// Without -o, the counts and a character grid; with it, SVG (a grid per 2-D slice with the
+/// legend), PNG (the grid alone) or JSON (the counts and every cell), written atomically.
 
 #include "Commands.h"
 #include "ScriptAnalysis.h"
@@ -20,13 +20,14 @@ struct HeatmapCommandOptions {
     std::string file;
     std::string buffer;
     std::string rules = "tvm";
+    int64_t iteration = 0; ///< from 1; 0: the whole run
     std::string output;
 };
 
 int runHeatmap(const HeatmapCommandOptions& options) {
     if (!options.output.empty() && !endsWith(options.output, ".svg") &&
-        !endsWith(options.output, ".json")) {
-        printError("heatmap: the output must end in .svg or .json, got '" + options.output + "'");
+        !endsWith(options.output, ".png") && !endsWith(options.output, ".json")) {
+        printError("heatmap: the output must end in .svg, .png or .json, got '" + options.output + "'");
         return kExitUsage;
     }
     int exitCode = kExitOk;
@@ -39,6 +40,7 @@ int runHeatmap(const HeatmapCommandOptions& options) {
         HeatmapOptions heatmapOptions;
         heatmapOptions.rules = analysis->options.rules;
         heatmapOptions.args = analysis->program.args;
+        heatmapOptions.iteration = options.iteration - 1;
         map = heatmapOf(analysis->program.schedule, options.buffer, heatmapOptions);
     } catch (const UserError& e) {
         printDiagnostic(e.diagnostic(), options.file);
@@ -48,8 +50,9 @@ int runHeatmap(const HeatmapCommandOptions& options) {
         std::cout << map.toText();
         return kExitOk;
     }
-    return writeOutput(options.output,
-                       endsWith(options.output, ".json") ? map.toJson() + "\n" : map.toSvg());
+    return writeOutput(options.output, endsWith(options.output, ".json")  ? map.toJson() + "\n"
+                                       : endsWith(options.output, ".png") ? map.toPng()
+                                                                          : map.toSvg());
 }
 
 } // namespace
@@ -61,8 +64,12 @@ Subcommand addHeatmapCommand(CLI::App& parent) {
     addScriptArgument(*command, options->file);
     command->add_option("--buffer", options->buffer, "The stage whose buffer to show")->required();
     addRulesOption(*command, options->rules);
+    command->add_option("--iteration", options->iteration,
+                        "Show one entry of the allocation alone (one iteration of the loops "
+                        "around it, from 1) instead of all of them overlaid")
+        ->check(CLI::PositiveNumber);
     command->add_option("-o,--output", options->output,
-                        "Write SVG (.svg) or JSON (.json) instead of the text summary");
+                        "Write SVG (.svg), PNG (.png) or JSON (.json) instead of the text summary");
     return {command, [options] { return runHeatmap(*options); }};
 }
 

@@ -8,10 +8,12 @@
 #include "lower/StorageFlatten.h"
 #include "runtime/Interpreter.h"
 #include "support/Markup.h"
+#include "support/Png.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <map>
 #include <bit>
 #include <sstream>
 
@@ -32,6 +34,7 @@ const BufferTrace* traceOf(const RunResult& run, const LowerResult& lowered,
 
 /// Fills the legend's counts from the cells.
 void count(Heatmap& map) {
+    map.computed = map.read = map.readByMany = map.unread = 0;
     map.allocated = int64_t(map.readers.size());
     map.readBy.assign(map.consumers.size(), 0);
     for (size_t c = 0; c < map.readers.size(); ++c) {
@@ -59,9 +62,118 @@ std::string stageList(const Schedule& schedule) {
 
 } // namespace
 
-HeatmapRun::HeatmapRun(const Schedule& schedule, const HeatmapOptions& options)
+/// Per buffer, over the whole run: how often each cell was read and written, and the first and
+/// last entry that read it.
+struct HeatmapRun::Cells {
+    std::vector<uint32_t> reads, writes;
+    std::vector<int32_t> firstRead, lastRead;
+    int64_t entries = 0;
+
+    void grow(size_t size) {
+        if (reads.size() >= size)
+            return;
+        reads.resize(size, 0);
+        writes.resize(size, 0);
+        firstRead.resize(size, -1);
+        lastRead.resize(size, -1);
+    }
+};
+
+/// Records the per-cell counts of every buffer, and one entry of the focused buffer alone.
+class HeatmapRun::Recorder final : public AccessObserver {
+public:
+    Recorder(std::string focus, int64_t iteration)
+        : m_focus(std::move(focus)), m_iteration(iteration) {}
+
+    /// The focused entry, as the run saw it: by cell, who read it and whether it was written.
+    struct Entry {
+        bool seen = false;
+        bool open = false;
+        std::vector<std::string> readerNames; ///< in order of first read; "" for no produce block
+        std::vector<uint32_t> readers;        ///< bit k: readerNames[k]
+        std::vector<uint8_t> written;
+        std::vector<uint32_t> reads, writes;
+    };
+
+    void enter(const Region& region) override {
+        Cells& c = cells(region);
+        ++c.entries;
+        if (*region.name == m_focus && c.entries - 1 == m_iteration) {
+            int64_t size = 1;
+            for (int d = 0; d < region.rank; ++d)
+                size *= region.extents[d];
+            m_entry.seen = m_entry.open = true;
+            m_entry.readers.assign(size_t(size), 0);
+            m_entry.written.assign(size_t(size), 0);
+            m_entry.reads.assign(size_t(size), 0);
+            m_entry.writes.assign(size_t(size), 0);
+        }
+    }
+
+    void leave(const Region& region) override {
+        if (m_entry.open && *region.name == m_focus)
+            m_entry.open = false;
+    }
+
+    void access(const Region& region, int64_t offset, bool isWrite,
+                const std::string* reader) override {
+        Cells& c = cells(region);
+        const auto at = size_t(offset);
+        c.grow(at + 1);
+        uint32_t& n = isWrite ? c.writes[at] : c.reads[at];
+        n += n != UINT32_MAX;
+        if (!isWrite) {
+            const auto entry = int32_t(std::max<int64_t>(0, c.entries - 1));
+            if (c.firstRead[at] < 0)
+                c.firstRead[at] = entry;
+            c.lastRead[at] = entry;
+        }
+        if (!m_entry.open || *region.name != m_focus || at >= m_entry.written.size())
+            return;
+        if (isWrite) {
+            m_entry.written[at] = 1;
+            m_entry.writes[at] += m_entry.writes[at] != UINT32_MAX;
+            return;
+        }
+        m_entry.reads[at] += m_entry.reads[at] != UINT32_MAX;
+        const std::string name = reader ? *reader : std::string();
+        auto it = std::find(m_entry.readerNames.begin(), m_entry.readerNames.end(), name);
+        if (it == m_entry.readerNames.end()) {
+            if (m_entry.readerNames.size() == 32)
+                return;
+            it = m_entry.readerNames.insert(it, name);
+        }
+        m_entry.readers[at] |= uint32_t(1) << (it - m_entry.readerNames.begin());
+    }
+
+    const Cells* cellsOf(const std::string& name) const {
+        const auto it = m_byName.find(name);
+        return it == m_byName.end() ? nullptr : &it->second;
+    }
+    const Entry& entry() const { return m_entry; }
+
+private:
+    Cells& cells(const Region& region) {
+        if (size_t(region.buffer) >= m_byTrace.size())
+            m_byTrace.resize(size_t(region.buffer) + 1, nullptr);
+        Cells*& c = m_byTrace[size_t(region.buffer)];
+        if (!c)
+            c = &m_byName[*region.name];
+        return *c;
+    }
+
+    std::string m_focus;
+    int64_t m_iteration;
+    Entry m_entry;
+    std::map<std::string, Cells> m_byName;
+    std::vector<Cells*> m_byTrace;
+};
+
+HeatmapRun::HeatmapRun(const Schedule& schedule, const HeatmapOptions& options,
+                       const std::string& focus)
     : m_schedule(schedule), m_rules(options.rules),
-      m_args(options.args.empty() ? defaultArguments(schedule) : options.args) {
+      m_args(options.args.empty() ? defaultArguments(schedule) : options.args),
+      m_focus(focus), m_iteration(focus.empty() ? -1 : options.iteration) {
     std::optional<std::vector<Buffer>> buffers = alloc::argumentBuffers(m_args);
     if (!buffers)
         throw UserError("the heatmap runs the program in the interpreter, which needs constant "
@@ -69,16 +181,27 @@ HeatmapRun::HeatmapRun(const Schedule& schedule, const HeatmapOptions& options)
     LowerOptions lowerOptions;
     lowerOptions.rules = options.rules;
     m_lowered = lower(schedule, m_args, lowerOptions);
-    Interpreter interpreter(InterpreterOptions{.traceAccesses = true});
+    // The focus is named as the run names the stage's buffer.
+    std::string focusBuffer;
+    if (!m_focus.empty()) {
+        checkHeatmapStage(schedule, m_focus);
+        focusBuffer = bufferName(stageNamed(schedule, m_focus)->op.output(0));
+    }
+    m_recorder = std::make_unique<Recorder>(focusBuffer, m_iteration);
+    Interpreter interpreter(
+        InterpreterOptions{.traceAccesses = true, .observer = m_recorder.get()});
     for (size_t i = 0; i < m_args.size() && i < m_lowered.func.argBuffers.size(); ++i)
         interpreter.bindBuffer(m_lowered.func.argBuffers[i], (*buffers)[i]);
     m_run = interpreter.run(m_lowered.func.deviceCode());
 }
 
+HeatmapRun::~HeatmapRun() = default;
+
 Heatmap heatmapOf(const Schedule& schedule, const std::string& stageName,
                   const HeatmapOptions& options) {
     checkHeatmapStage(schedule, stageName); // before the run: a typo costs nothing
-    return HeatmapRun(schedule, options).heatmap(stageName);
+    return HeatmapRun(schedule, options, options.iteration >= 0 ? stageName : std::string())
+        .heatmap(stageName);
 }
 
 void checkHeatmapStage(const Schedule& schedule, const std::string& stageName) {
@@ -89,6 +212,52 @@ void checkHeatmapStage(const Schedule& schedule, const std::string& stageName) {
     if (stage->attachType == AttachType::Inline || stage->attachType == AttachType::InlinedAlready)
         throw UserError("stage '" + stageName + "' is computed inline: it has no buffer");
 }
+
+namespace {
+
+/// Replaces `map`'s cells by those of its entry `iteration` (throws when the run never reached
+/// it).
+void showEntry(Heatmap& map, const HeatmapRun::Recorder::Entry& entry, int64_t iteration,
+               const std::string& stageName) {
+    if (!entry.seen)
+        throw UserError("iteration " + std::to_string(iteration + 1) + " of " + map.buffer +
+                        " is past its " + std::to_string(map.entries) +
+                        (map.entries == 1 ? " entry" : " entries"));
+    map.iteration = iteration;
+    const size_t cells = map.readers.size();
+    map.readers.assign(cells, 0);
+    map.written.assign(cells, 0);
+    map.reads.assign(cells, 0);
+    map.writes.assign(cells, 0);
+    map.firstReadEntry.clear();
+    map.lastReadEntry.clear();
+    // The entry's readers as the whole run's consumers, so each keeps its colour.
+    std::vector<int> bitOf;
+    for (const std::string& reader : entry.readerNames) {
+        const std::string name =
+            reader.empty() ? "another stage (a read outside any produce block)" : reader;
+        auto it = std::find(map.consumers.begin(), map.consumers.end(), name);
+        bitOf.push_back(reader == stageName || it == map.consumers.end()
+                            ? -1
+                            : int(it - map.consumers.begin()));
+    }
+    for (size_t c = 0; c < cells && c < entry.written.size(); ++c) {
+        for (size_t r = 0; r < bitOf.size(); ++r)
+            if (bitOf[r] >= 0 && (entry.readers[c] & (uint32_t(1) << r)))
+                map.readers[c] |= uint32_t(1) << bitOf[r];
+        map.written[c] = entry.written[c];
+        map.reads[c] = entry.reads[c];
+        map.writes[c] = entry.writes[c];
+    }
+    count(map);
+    map.touched = 0;
+    for (size_t c = 0; c < cells && c < entry.written.size(); ++c)
+        map.touched += (entry.reads[c] > 0 || entry.written[c]) ? 1 : 0;
+    map.entryRead = map.read;
+    map.entryComputed = map.computed;
+}
+
+} // namespace
 
 Heatmap HeatmapRun::heatmap(const std::string& stageName) const {
     checkHeatmapStage(m_schedule, stageName);
@@ -134,9 +303,29 @@ Heatmap HeatmapRun::heatmap(const std::string& stageName) const {
         }
         map.written[c] = trace->wasWritten(int64_t(c)) ? 1 : 0;
     }
+    map.realizeStep = trace->isArgument ? -1 : m_lowered.bounds.steps.realizeStep(op, 0);
+    if (const Cells* counts = m_recorder->cellsOf(trace->name)) {
+        map.reads.assign(cells, 0);
+        map.writes.assign(cells, 0);
+        for (size_t c = 0; c < cells && c < counts->reads.size(); ++c) {
+            map.reads[c] = counts->reads[c];
+            map.writes[c] = counts->writes[c];
+        }
+        if (map.entries > 1) {
+            map.firstReadEntry.assign(cells, -1);
+            map.lastReadEntry.assign(cells, -1);
+            for (size_t c = 0; c < cells && c < counts->firstRead.size(); ++c) {
+                map.firstReadEntry[c] = counts->firstRead[c];
+                map.lastReadEntry[c] = counts->lastRead[c];
+            }
+        }
+    }
     count(map);
+    map.touched = trace->totalTouched();
     map.entryRead = trace->peakRead;
     map.entryComputed = trace->peakWritten;
+    if (stageName == m_focus && m_iteration >= 0)
+        showEntry(map, m_recorder->entry(), m_iteration, name);
     return map;
 }
 
@@ -147,6 +336,10 @@ std::string Heatmap::toJson(int indent) const {
     j["rules"] = boundRulesName(rules);
     j["shape"] = shape;
     j["entries"] = entries;
+    if (iteration >= 0)
+        j["iteration"] = iteration + 1;
+    if (realizeStep >= 0)
+        j["realize_step"] = realizeStep;
     j["consumers"] = consumers;
     Json legend;
     legend["allocated"] = allocated;
@@ -154,6 +347,7 @@ std::string Heatmap::toJson(int indent) const {
     legend["read"] = read;
     legend["read_by_several"] = readByMany;
     legend["unread"] = unread;
+    legend["touched"] = touched;
     legend["entry_read"] = entryRead;
     legend["entry_computed"] = entryComputed;
     Json by = Json::object();
@@ -168,7 +362,14 @@ std::string Heatmap::toJson(int indent) const {
         for (size_t k = 0; k < consumers.size(); ++k)
             if (readers[c] & (uint32_t(1) << k))
                 who.push_back(k);
-        cells.push_back(Json{{"read_by", who}, {"computed", written[c] != 0}});
+        Json cell{{"read_by", who}, {"computed", written[c] != 0}};
+        if (c < reads.size()) {
+            cell["reads"] = reads[c];
+            cell["writes"] = writes[c];
+        }
+        if (c < firstReadEntry.size() && firstReadEntry[c] >= 0)
+            cell["read_in_iterations"] = Json::array({firstReadEntry[c] + 1, lastReadEntry[c] + 1});
+        cells.push_back(std::move(cell));
     }
     j["cells"] = cells;
     return j.dump(indent);
@@ -207,7 +408,25 @@ std::string Heatmap::describeCell(int64_t cell) const {
     for (size_t k = 0; k < consumers.size(); ++k)
         if (who & (uint32_t(1) << k))
             text += (text.back() == ' ' ? "read by " : ", ") + consumers[k];
-    return text + (written[size_t(cell)] ? "; computed" : "; never computed");
+    const auto at = size_t(cell);
+    auto count = [](uint32_t n, const char* what) {
+        return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+    };
+    if (at < reads.size() && reads[at] > 0) {
+        text += " (" + count(reads[at], "read");
+        if (at < firstReadEntry.size() && firstReadEntry[at] >= 0)
+            text += firstReadEntry[at] == lastReadEntry[at]
+                        ? ", in iteration " + std::to_string(firstReadEntry[at] + 1)
+                        : ", in iterations " + std::to_string(firstReadEntry[at] + 1) + "-" +
+                              std::to_string(lastReadEntry[at] + 1);
+        text += ")";
+    }
+    if (!written[at])
+        return text + (iteration >= 0 ? "; not computed in this iteration" : "; never computed");
+    text += "; computed";
+    if (at < writes.size() && writes[at] > 1)
+        text += " (" + count(writes[at], "store") + ")";
+    return text;
 }
 
 std::string Heatmap::toSvg(int maxSlices) const {
@@ -227,7 +446,12 @@ std::string Heatmap::toSvg(int maxSlices) const {
     os << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
     os << "<text x=\"10\" y=\"20\" font-weight=\"bold\">" << escapeHtml(buffer) << ": "
        << allocated << " elements allocated under " << boundRulesName(rules) << ", "
-       << entries << (entries == 1 ? " entry" : " entries") << "</text>\n";
+       << entries << (entries == 1 ? " entry" : " entries");
+    if (iteration >= 0)
+        os << ", showing iteration " << (iteration + 1) << " alone";
+    if (realizeStep >= 0)
+        os << " (its region: InferBound step " << realizeStep << ")";
+    os << "</text>\n";
     int64_t y = 40;
     for (int64_t slice = 0; slice < shown; ++slice) {
         if (shape.size() > 2)
@@ -266,7 +490,7 @@ std::string Heatmap::toSvg(int maxSlices) const {
                         std::to_string(allocated));
     os << "<text x=\"10\" y=\"" << y << "\">computed: " << computed
        << " (a dashed border: never computed)</text>\n";
-    if (entries > 1) {
+    if (entries > 1 && iteration < 0) {
         y += 18;
         os << "<text x=\"10\" y=\"" << y << "\">one entry (one iteration around the "
            << "allocation) computes up to " << entryComputed << " and reads up to " << entryRead
@@ -276,6 +500,36 @@ std::string Heatmap::toSvg(int maxSlices) const {
     return os.str();
 }
 
+std::string Heatmap::toPng(int maxSlices) const {
+    constexpr int kMargin = 4;
+    constexpr int kGap = 8;
+    const int64_t cols = shape.empty() ? 1 : shape.back();
+    const int64_t rows = shape.size() >= 2 ? shape[shape.size() - 2] : 1;
+    const int64_t perSlice = std::max<int64_t>(1, rows * cols);
+    const int64_t slices =
+        std::min<int64_t>(std::max<int64_t>(1, int64_t(readers.size()) / perSlice), maxSlices);
+    const int cell = int(std::clamp<int64_t>(512 / std::max<int64_t>(1, std::max(rows, cols)), 2, 16));
+    RgbImage image(int(cols) * cell + 2 * kMargin,
+                   int(slices * rows) * cell + int(slices - 1) * kGap + 2 * kMargin);
+    for (int64_t slice = 0; slice < slices; ++slice)
+        for (int64_t r = 0; r < rows; ++r)
+            for (int64_t c = 0; c < cols; ++c) {
+                const int64_t at = slice * perSlice + r * cols + c;
+                const uint32_t who = readers[size_t(at)];
+                const char* fill = who == 0 ? kUnreadColor
+                                   : std::popcount(who) > 1
+                                       ? kSeveralColor
+                                       : consumerColor(size_t(std::countr_zero(who)));
+                const int x = kMargin + int(c) * cell;
+                const int y = kMargin + int(slice * (rows * cell + kGap) + r * cell);
+                image.fill(x, y, cell, cell, written[size_t(at)] ? 0x555555 : 0xbbbbbb);
+                const int inset = cell >= 5 ? 1 : 0;
+                image.fill(x + inset, y + inset, cell - 2 * inset, cell - 2 * inset,
+                           parseHexColor(fill));
+            }
+    return encodePng(image);
+}
+
 std::string Heatmap::toText() const {
     std::ostringstream os;
     os << buffer << ": " << allocated << " elements allocated under " << boundRulesName(rules)
@@ -283,11 +537,17 @@ std::string Heatmap::toText() const {
     for (int64_t extent : shape)
         os << " " << extent;
     os << ", " << entries << (entries == 1 ? " entry" : " entries") << ")\n";
+    if (iteration >= 0)
+        os << "  iteration " << (iteration + 1) << " of " << entries
+           << " alone: what one entry of the allocation computes and reads\n";
+    if (realizeStep >= 0)
+        os << "  its region was realized by InferBound step " << realizeStep
+           << " (boundscope steps)\n";
     if (isArgument)
         os << "  an argument of the kernel: its elements come from the caller (or go back to it)\n";
     os << "  computed " << computed << ", read " << read << ", read by no consumer " << unread
        << ", read by several " << readByMany << "\n";
-    if (entries > 1)
+    if (entries > 1 && iteration < 0)
         os << "  one entry computes up to " << entryComputed << " and reads up to " << entryRead
            << " (the grid overlays all " << entries << " entries)\n";
     for (size_t k = 0; k < consumers.size(); ++k)

@@ -15,6 +15,7 @@
 #include "runtime/Interpreter.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,9 @@ struct HeatmapOptions {
     BoundRules rules = BoundRules::Tvm;
     /// The kernel's arguments (the program's); empty: the schedule's placeholders and outputs.
     std::vector<Tensor> args;
+    /// One entry of the buffer's allocation (one iteration of the loops around it, from 0) for
+    /// heatmapOf() to show; -1: the whole run, every entry overlaid.
+    int64_t iteration = -1;
 };
 
 struct Heatmap {
@@ -40,12 +44,28 @@ struct Heatmap {
     std::vector<std::string> consumers;
     std::vector<uint32_t> readers; ///< per cell
     std::vector<uint8_t> written;  ///< per cell: 1 when computed
+    /// Per cell: its loads and stores (each vector lane; a reduction stores once per update),
+    /// saturating at UINT32_MAX.
+    std::vector<uint32_t> reads;
+    std::vector<uint32_t> writes;
+    /// Per cell, over the whole run of a buffer entered more than once: the first and the last
+    /// entry (attach iteration, from 0) that read it; -1 when none did. Empty otherwise.
+    std::vector<int32_t> firstReadEntry;
+    std::vector<int32_t> lastReadEntry;
+    /// The entry shown (from 0), or -1 for the whole run with every entry overlaid.
+    int64_t iteration = -1;
+    /// The InferBound step that realized the region (BoundSteps::realizeStep, `boundscope
+    /// steps`); -1 when there is none (an argument).
+    int realizeStep = -1;
     // The legend's counts.
     int64_t allocated = 0;         ///< cells
     int64_t computed = 0;          ///< cells written
     int64_t read = 0;              ///< cells read by some consumer
     int64_t readByMany = 0;        ///< cells read by more than one consumer
     int64_t unread = 0;            ///< cells allocated that no consumer reads
+    /// Cells read or written by anyone, the stage itself and packed calls included: the
+    /// allocation report's touched total (whole run) or the entry's touched count.
+    int64_t touched = 0;
     std::vector<int64_t> readBy;   ///< cells read by each consumer
     /// The most cells read, and computed, in one entry (one iteration of the loops around the
     /// allocation): what one iteration needs against what it computes.
@@ -57,13 +77,17 @@ struct Heatmap {
     static const char* consumerColor(size_t k);
     static constexpr const char* kSeveralColor = "#6a3d9a";
     static constexpr const char* kUnreadColor = "#f4f4f4";
-    /// `T[2, 3]: read by CA, CB; computed`: what the cell at row-major offset `cell` is.
+    /// `T[2, 3]: read by CA, CB (3 reads, in iterations 2-4); computed`: what the cell at
+    /// row-major offset `cell` is (iterations from 1, for a buffer entered more than once).
     std::string describeCell(int64_t cell) const;
 
     std::string toJson(int indent = 2) const;
     /// The grid as SVG: one table of cells per 2-D slice (the leading dimensions enumerated,
     /// at most `maxSlices`), coloured by reader, with the legend and its counts.
     std::string toSvg(int maxSlices = 16) const;
+    /// The grid as a PNG image: the slices of the SVG, one above the other, each cell in its
+    /// colour with a grey border (light where never computed); no text (the SVG has the legend).
+    std::string toPng(int maxSlices = 16) const;
     /// A few lines for a terminal: the counts, and for a 1-D or 2-D buffer of at most 64 columns
     /// the grid as characters (a consumer's letter, `*` read by several, `.` never read).
     std::string toText() const;
@@ -74,10 +98,18 @@ struct Heatmap {
 class HeatmapRun {
 public:
     /// Lowers `schedule` under the options' rules and runs it traced. Throws a UserError when
-    /// the program cannot run in the interpreter.
-    HeatmapRun(const Schedule& schedule, const HeatmapOptions& options);
-    /// The heatmap of stage `stage`'s buffer; throws as heatmapOf().
+    /// the program cannot run in the interpreter. With `focus` (a stage) and options.iteration,
+    /// the run also records that entry of the stage's buffer alone.
+    HeatmapRun(const Schedule& schedule, const HeatmapOptions& options,
+               const std::string& focus = {});
+    ~HeatmapRun();
+    /// The heatmap of stage `stage`'s buffer over the whole run, or the focused entry's when
+    /// `stage` is the focus; throws as heatmapOf().
     Heatmap heatmap(const std::string& stage) const;
+
+    /// What the run records besides the trace (Heatmap.cpp).
+    struct Cells;
+    class Recorder;
 
 private:
     Schedule m_schedule;
@@ -85,6 +117,9 @@ private:
     std::vector<Tensor> m_args;
     LowerResult m_lowered;
     RunResult m_run;
+    std::string m_focus;
+    int64_t m_iteration = -1;
+    std::unique_ptr<Recorder> m_recorder;
 };
 
 /// Throws the UserError heatmapOf() gives for a stage that is not there or has no buffer.

@@ -9,6 +9,7 @@
 #include "lower/ThreadSync.h"
 #include "runtime/Interpreter.h"
 #include "support/Markup.h"
+#include "support/Png.h"
 
 #include <nlohmann/json.hpp>
 
@@ -65,7 +66,8 @@ public:
     void enter(const Region& region) override { entry(region, AnimationEvent::Enter); }
     void leave(const Region& region) override { entry(region, AnimationEvent::Leave); }
 
-    void access(const Region& region, int64_t offset, bool isWrite) override {
+    void access(const Region& region, int64_t offset, bool isWrite,
+                const std::string*) override {
         Seen& seen = buffer(region);
         if (!drawable(seen, region))
             return;
@@ -614,6 +616,47 @@ std::string AnimationPlayer::toSvg() const {
     }
     os << "</svg>\n";
     return os.str();
+}
+
+std::string AnimationPlayer::toPng() const {
+    constexpr int kMaxSide = 360;
+    constexpr int kMargin = 4;
+    constexpr int kGap = 12;
+    const auto& buffers = m_animation->buffers();
+    struct Placed {
+        int64_t rows, columns;
+        int cell;
+    };
+    std::vector<Placed> placed;
+    int width = 0;
+    int height = kMargin;
+    for (const AnimatedBuffer& buffer : buffers) {
+        const auto [rows, columns] = gridOf(buffer);
+        const int cell =
+            int(std::clamp<int64_t>(kMaxSide / std::max<int64_t>(1, std::max(rows, columns)), 1, 16));
+        placed.push_back({rows, columns, cell});
+        width = std::max(width, int(columns) * cell + 2 * kMargin);
+        height += int(rows) * cell + kGap;
+    }
+    RgbImage image(width, height);
+    int y = kMargin;
+    for (size_t b = 0; b < buffers.size(); ++b) {
+        const Placed& p = placed[b];
+        for (int64_t r = 0; r < p.rows; ++r)
+            for (int64_t c = 0; c < p.columns; ++c) {
+                const int64_t at = r * p.columns + c;
+                const int x = kMargin + int(c) * p.cell;
+                const int top = y + int(r) * p.cell;
+                const int inset = p.cell >= 5 ? 1 : 0;
+                if (inset)
+                    image.fill(x, top, p.cell, p.cell, 0x999999);
+                image.fill(x + inset, top + inset, p.cell - 2 * inset, p.cell - 2 * inset,
+                           parseHexColor(cellColor(buffers[b].role, m_cells[b][size_t(at)],
+                                                   computedBy(b, at))));
+            }
+        y += int(p.rows) * p.cell + kGap;
+    }
+    return encodePng(image);
 }
 
 std::string AnimationPlayer::toJson(int indent) const {

@@ -152,6 +152,8 @@ public:
     /// The frame as SVG: a grid per buffer (its cells coloured, a tooltip each), the step in
     /// words and a legend.
     std::string toSvg() const;
+    /// The frame as a PNG image: the SVG's grids, one above the other, without text.
+    std::string toPng() const;
     /// The frame as JSON: the step, and per buffer its grid and each cell's state.
     std::string toJson(int indent = 2) const;
 

@@ -76,8 +76,10 @@ public:
     virtual void enter(const Region& region) { (void)region; }
     virtual void leave(const Region& region) { (void)region; }
     /// Element `offset` of `region` is read or written (each vector lane, each element a packed
-    /// call is given, as a read).
-    virtual void access(const Region& region, int64_t offset, bool isWrite) = 0;
+    /// call is given, as a read); a read names its reader, the stage whose `produce` block holds
+    /// it (null when none does: BufferTrace::readers).
+    virtual void access(const Region& region, int64_t offset, bool isWrite,
+                        const std::string* reader) = 0;
 };
 
 struct InterpreterOptions {

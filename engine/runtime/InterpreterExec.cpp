@@ -524,7 +524,8 @@ AccessObserver::Region Executor::observed(const Storage& s) const {
 
 void Executor::touch(Storage& s, int64_t index, uint8_t flag, int32_t reader) {
     if (m_observer)
-        m_observer->access(observed(s), index, flag == kElementWritten);
+        m_observer->access(observed(s), index, flag == kElementWritten,
+                           reader >= 0 ? &m_p.readers[size_t(reader)] : nullptr);
     BufferTrace& trace = m_traces[size_t(s.trace)];
     trace.flags[size_t(index)] |= flag;
     if (reader >= 0)

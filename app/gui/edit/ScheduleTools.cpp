@@ -11,6 +11,7 @@
 #include "panels/GraphPanel.h"
 #include "panels/HeatmapPanel.h"
 #include "panels/RunPanel.h"
+#include "steps/StepTools.h"
 #include "views/HintTableView.h"
 #include "views/ScriptEditor.h"
 
@@ -56,8 +57,9 @@ void ScheduleTools::createDocks() {
     m_window->addDock(m_animation, tr("Loop Nest"), QStringLiteral("loopNestDock"),
                       Qt::BottomDockWidgetArea, allocations);
     m_compare = new ComparePanel(m_window);
-    m_window->addDock(m_compare, tr("Compare"), QStringLiteral("compareDock"),
-                      Qt::BottomDockWidgetArea, allocations);
+    QDockWidget *compare = m_window->addDock(m_compare, tr("Compare"), QStringLiteral("compareDock"),
+                                             Qt::BottomDockWidgetArea, allocations);
+    connect(compare, &QDockWidget::visibilityChanged, m_compare, &ComparePanel::setInSight);
     if (ir)
         ir->raise();
 }
@@ -74,6 +76,12 @@ void ScheduleTools::wire() {
         m_allocations->showStage(selection->stage());
         m_heatmap->showStage(selection->stage());
     });
+    connect(m_heatmap, &HeatmapPanel::stepRequested, this,
+            [this](int id) {
+                m_window->stepTools()->goToStep(id);
+                if (QDockWidget *steps = m_window->dock(QStringLiteral("stepThroughDock")))
+                    steps->raise();
+            });
     connect(m_allocations, &AllocationsPanel::stageChosen, selection,
             [selection](const QString &stage) { selection->select(stage); });
     connect(m_editor, &ScheduleEditor::edited, this,

@@ -1,5 +1,6 @@
 #include "panels/ComparePanel.h"
 
+#include "document/AnalysisRunner.h"
 #include "ir/Printer.h"
 #include "models/StringTableModel.h"
 #include "panels/TableViews.h"
@@ -8,6 +9,10 @@
 #include "views/Theme.h"
 
 #include <QComboBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QPushButton>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -84,10 +89,20 @@ ComparePanel::ComparePanel(QWidget* parent)
       m_changes(new StringTableModel({tr("What"), tr("Left"), tr("Right")}, this)) {
     m_mode->addItem(tr("Two rule sets"), int(Mode::Rules));
     m_mode->addItem(tr("Earlier in the history"), int(Mode::PreviousAnalysis));
+    m_mode->addItem(tr("Another file"), int(Mode::OtherFile));
+    m_chooseFile = new QPushButton(tr("Choose File…"), this);
+    m_chooseFile->setToolTip(tr("The script to compare the current one with (on the right)"));
+    m_fileLabel = new QLabel(this);
+    connect(m_chooseFile, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Compare With"), m_otherPath, tr("Scripts (*.py *.tc);;All files (*)"));
+        if (!path.isEmpty())
+            setOtherFile(path);
+    });
     m_back->setToolTip(tr("The point of the script's history on the left"));
     m_backRight->setToolTip(tr("The point of the script's history on the right"));
-    m_mode->setToolTip(tr("Compare the script under two rule sets, or the current analysis "
-                          "with the one before the latest change of the script"));
+    m_mode->setToolTip(tr("Compare the script under two rule sets, two points of its history, "
+                          "or the script with another file"));
     for (QComboBox* rules : {m_rulesLeft, m_rulesRight})
         for (BoundRules r : {BoundRules::Tvm05, BoundRules::Tvm, BoundRules::Tight})
             rules->addItem(QString::fromLatin1(boundRulesName(r)), int(r));
@@ -109,12 +124,15 @@ ComparePanel::ComparePanel(QWidget* parent)
     auto* controls = new QHBoxLayout;
     controls->addWidget(m_mode);
     controls->addWidget(m_rulesLeft);
-    controls->addWidget(new QLabel(tr("against"), this));
+    auto* rulesAgainst = new QLabel(tr("against"), this);
+    controls->addWidget(rulesAgainst);
     controls->addWidget(m_rulesRight);
     controls->addWidget(m_back);
     m_backAgainst = new QLabel(tr("against"), this);
     controls->addWidget(m_backAgainst);
     controls->addWidget(m_backRight);
+    controls->addWidget(m_chooseFile);
+    controls->addWidget(m_fileLabel);
     controls->addStretch(1);
     auto* columns = new QSplitter(Qt::Horizontal, this);
     columns->addWidget(m_left);
@@ -129,13 +147,16 @@ ComparePanel::ComparePanel(QWidget* parent)
     layout->addLayout(controls);
     layout->addWidget(m_summary);
     layout->addWidget(rows, 1);
-    const auto changed = [this] {
+    const auto changed = [this, rulesAgainst] {
         const bool rulesMode = mode() == Mode::Rules;
+        rulesAgainst->setVisible(rulesMode);
         m_rulesLeft->setVisible(rulesMode);
         m_rulesRight->setVisible(rulesMode);
-        m_back->setVisible(!rulesMode);
-        m_backAgainst->setVisible(!rulesMode);
-        m_backRight->setVisible(!rulesMode);
+        m_backRight->setVisible(mode() == Mode::PreviousAnalysis);
+        m_back->setVisible(mode() == Mode::PreviousAnalysis);
+        m_backAgainst->setVisible(mode() == Mode::PreviousAnalysis);
+        m_chooseFile->setVisible(mode() == Mode::OtherFile);
+        m_fileLabel->setVisible(mode() == Mode::OtherFile);
         m_stale = true;
         if (isVisible())
             recompute();
@@ -220,6 +241,49 @@ void ComparePanel::setRightChangesBack(int changes) {
         recompute();
 }
 
+bool ComparePanel::setOtherFile(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        m_otherPath.clear();
+        m_otherSource.clear();
+        m_fileLabel->clear();
+        clear(tr("Cannot compare with %1: %2").arg(path, file.errorString()));
+        return false;
+    }
+    m_otherPath = path;
+    m_otherSource = file.readAll().toStdString();
+    m_fileLabel->setText(QFileInfo(path).fileName());
+    m_fileLabel->setToolTip(path);
+    m_stale = true;
+    if (isVisible())
+        recompute();
+    return true;
+}
+
+void ComparePanel::compareWithOther(const AnalysisOutcome& outcome) {
+    if (mode() != Mode::OtherFile || !m_analysis)
+        return;
+    const std::string name = QFileInfo(m_otherPath).fileName().toStdString();
+    if (!outcome.analysis || !outcome.analysis->lowered) {
+        const std::string why = outcome.error ? outcome.error->toString()
+                                : outcome.analysis && outcome.analysis->error
+                                    ? outcome.analysis->error->message
+                                    : std::string("it defines no schedule");
+        clear(tr("Cannot compare with %1: %2")
+                  .arg(QString::fromStdString(name), QString::fromStdString(why)));
+        Q_EMIT diffShown();
+        return;
+    }
+    m_jobs.start<AnalysisDiff>(
+        [current = m_analysis, other = outcome.analysis, name] {
+            const auto reportA = reportOf(*current);
+            const auto reportB = reportOf(*other);
+            return diffAnalyses(*current, *other, "this script", name,
+                                reportA ? &*reportA : nullptr, reportB ? &*reportB : nullptr);
+        },
+        [this](JobOutcome<AnalysisDiff> diff) { display(std::move(diff)); });
+}
+
 void ComparePanel::setMode(Mode mode) {
     m_mode->setCurrentIndex(m_mode->findData(int(mode)));
 }
@@ -237,18 +301,19 @@ void ComparePanel::showEvent(QShowEvent* event) {
     QWidget::showEvent(event);
     if (m_stale)
         recompute();
-    else if (m_diff)
-        Q_EMIT changesFound(changedObjectsOf(*m_diff));
 }
 
-void ComparePanel::hideEvent(QHideEvent* event) {
-    Q_EMIT changesFound({}); // the graphs mark changes only while the diff is in sight
-    QWidget::hideEvent(event);
+void ComparePanel::setInSight(bool inSight) {
+    if (inSight == m_inSight)
+        return;
+    m_inSight = inSight;
+    // The graphs mark changes only while the diff is in sight.
+    Q_EMIT changesFound(inSight && m_diff ? changedObjectsOf(*m_diff) : ChangedObjects());
 }
 
 void ComparePanel::clear(const QString& summary) {
     m_jobs.discard();
-    if (m_diff)
+    if (m_diff && m_inSight)
         Q_EMIT changesFound({});
     m_diff.reset();
     m_summary->setText(summary);
@@ -262,6 +327,23 @@ void ComparePanel::recompute() {
     if (!m_analysis || !m_analysis->lowered)
         return clear(tr("Nothing to compare: the script has no lowered program."));
     std::shared_ptr<const Analysis> current = m_analysis;
+    if (mode() == Mode::OtherFile) {
+        if (m_otherPath.isEmpty())
+            return clear(tr("Choose a file to compare the current script with: it appears on "
+                            "the right, under the current rules."));
+        clear(tr("Running %1…").arg(QFileInfo(m_otherPath).fileName()));
+        if (!m_otherRunner) {
+            m_otherRunner = new AnalysisRunner(this);
+            connect(m_otherRunner, &AnalysisRunner::finished, this,
+                    &ComparePanel::compareWithOther);
+        }
+        AnalysisRequest request;
+        request.source = m_otherSource;
+        request.fileName = m_otherPath.toStdString();
+        request.options = current->options;
+        m_otherRunner->start(std::move(request));
+        return;
+    }
     if (mode() == Mode::PreviousAnalysis) {
         if (m_history.empty())
             return clear(tr("Nothing to compare yet: change the script (type, or make a schedule "
@@ -370,7 +452,7 @@ void ComparePanel::display(JobOutcome<AnalysisDiff> outcome) {
                            .arg(differ)
                            .arg(diff.ir.size())
                            .arg(rows.size()));
-    if (isVisible())
+    if (m_inSight)
         Q_EMIT changesFound(changedObjectsOf(diff));
     Q_EMIT diffShown();
 }

@@ -1,5 +1,6 @@
 #include "panels/HeatmapPanel.h"
 
+#include "models/StepOutline.h"
 #include "views/Theme.h"
 
 #include <QHBoxLayout>
@@ -13,6 +14,7 @@
 #include <QVBoxLayout>
 
 #include <bit>
+#include <climits>
 
 namespace bs::gui {
 
@@ -131,7 +133,8 @@ bool HeatmapGrid::event(QEvent* event) {
 HeatmapPanel::HeatmapPanel(QWidget* parent)
     : QWidget(parent), m_status(new QLabel(this)), m_grid(new HeatmapGrid(this)),
       m_slices(new QSlider(Qt::Horizontal, this)), m_sliceLabel(new QLabel(this)),
-      m_legend(new QLabel(this)) {
+      m_iterations(new QSlider(Qt::Horizontal, this)), m_iterationLabel(new QLabel(this)),
+      m_stepLink(new QLabel(this)), m_legend(new QLabel(this)) {
     m_status->setWordWrap(true);
     m_legend->setTextFormat(Qt::RichText);
     m_legend->setWordWrap(true);
@@ -143,18 +146,35 @@ HeatmapPanel::HeatmapPanel(QWidget* parent)
     auto* sliceRow = new QHBoxLayout;
     sliceRow->addWidget(m_sliceLabel);
     sliceRow->addWidget(m_slices, 1);
+    m_iterations->setToolTip(tr("Show one iteration of the loops around the allocation alone "
+                                "(at the left end: every iteration overlaid)"));
+    auto* iterationRow = new QHBoxLayout;
+    iterationRow->addWidget(m_iterationLabel);
+    iterationRow->addWidget(m_iterations, 1);
+    m_stepLink->setTextFormat(Qt::RichText);
+    m_stepLink->setTextInteractionFlags(Qt::LinksAccessibleByMouse |
+                                        Qt::LinksAccessibleByKeyboard);
+    connect(m_stepLink, &QLabel::linkActivated, this, [this] {
+        const int step = realizeStepOf(m_stage);
+        if (step >= 0)
+            Q_EMIT stepRequested(step);
+    });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_status);
+    layout->addWidget(m_stepLink);
+    layout->addLayout(iterationRow);
     layout->addLayout(sliceRow);
     layout->addWidget(scroll, 1);
     layout->addWidget(m_legend);
     connect(m_slices, &QSlider::valueChanged, this, &HeatmapPanel::showSlice);
+    connect(m_iterations, &QSlider::valueChanged, this, &HeatmapPanel::showIteration);
     clear(tr("No analysis yet."));
 }
 
 void HeatmapPanel::setAnalysis(std::shared_ptr<const Analysis> analysis) {
     m_analysis = std::move(analysis);
+    resetIteration();
     m_stale = true;
     if (isVisible())
         recompute();
@@ -164,9 +184,41 @@ void HeatmapPanel::showStage(const QString& stage) {
     if (stage == m_stage && !m_stale)
         return;
     m_stage = stage;
+    resetIteration();
     m_stale = true;
     if (isVisible())
         recompute();
+}
+
+void HeatmapPanel::resetIteration() {
+    const QSignalBlocker block(m_iterations);
+    m_iterations->setRange(0, 0);
+    m_iterations->setValue(0);
+}
+
+void HeatmapPanel::showIteration(int iteration) {
+    if (iteration != m_iterations->value()) {
+        const QSignalBlocker block(m_iterations);
+        m_iterations->setValue(iteration);
+    }
+    m_stale = true;
+    if (isVisible())
+        recompute();
+}
+
+int HeatmapPanel::iteration() const {
+    return m_iterations->value();
+}
+
+int HeatmapPanel::realizeStepOf(const QString& stage) const {
+    const BoundSteps* steps = m_analysis ? stepsOf(*m_analysis) : nullptr;
+    if (!steps)
+        return -1;
+    for (const BoundStep& step : steps->all())
+        if (step.phase == StepPhase::Realize && step.stage.defined() &&
+            QString::fromStdString(step.stage->name) == stage)
+            return step.id;
+    return -1;
 }
 
 void HeatmapPanel::showEvent(QShowEvent* event) {
@@ -181,8 +233,12 @@ void HeatmapPanel::clear(const QString& status) {
     m_grid->setHeatmap(nullptr, 0);
     m_status->setText(status);
     m_legend->clear();
+    m_stepLink->clear();
     m_slices->hide();
     m_sliceLabel->hide();
+    const bool iterating = m_iterations->maximum() > 0; // kept while another iteration runs
+    m_iterations->setVisible(iterating);
+    m_iterationLabel->setVisible(iterating);
 }
 
 void HeatmapPanel::recompute() {
@@ -191,14 +247,26 @@ void HeatmapPanel::recompute() {
         return clear(tr("No heatmap: the script has no lowered program."));
     if (m_stage.isEmpty())
         return clear(tr("Select a stage to see which elements of its buffer each consumer reads."));
+    HeatmapOptions options;
+    options.rules = m_analysis->options.rules;
+    options.args = m_analysis->program.args;
+    if (iteration() > 0) { // one iteration alone: a run of its own
+        options.iteration = iteration() - 1;
+        clear(tr("Running the program to see iteration %1 of %2…").arg(iteration()).arg(m_stage));
+        m_jobs.start<Made>(
+            [schedule = m_analysis->program.schedule, stage = m_stage.toStdString(), options] {
+                Made made;
+                made.map = heatmapOf(schedule, stage, options);
+                return made;
+            },
+            [this](JobOutcome<Made> outcome) { display(std::move(outcome)); });
+        return;
+    }
     // The program runs once per analysis; another stage of it is read from the same run.
     const std::shared_ptr<const HeatmapRun> cached =
         m_runOf == m_analysis ? m_run : nullptr;
     clear(cached ? tr("Reading the run for %1…").arg(m_stage)
                  : tr("Running the program to see who reads %1…").arg(m_stage));
-    HeatmapOptions options;
-    options.rules = m_analysis->options.rules;
-    options.args = m_analysis->program.args;
     m_jobs.start<Made>(
         [schedule = m_analysis->program.schedule, stage = m_stage.toStdString(), options,
          cached] {
@@ -236,13 +304,32 @@ void HeatmapPanel::display(JobOutcome<Made> outcome) {
     if (map.isArgument)
         status += tr(", an argument of the kernel: its elements come from the caller (an input "
                      "is not computed here)");
-    if (map.entries > 1)
+    if (map.entries > 1 && map.iteration >= 0)
+        status += tr(", allocated %1 times; iteration %2 alone computes %3 and reads %4")
+                      .arg(map.entries)
+                      .arg(map.iteration + 1)
+                      .arg(map.entryComputed)
+                      .arg(map.entryRead);
+    else if (map.entries > 1)
         status += tr(", allocated %1 times: one entry computes up to %2 and reads up to %3; "
                      "the grid overlays them all")
                       .arg(map.entries)
                       .arg(map.entryComputed)
                       .arg(map.entryRead);
     m_status->setText(status);
+    const int step = realizeStepOf(m_stage);
+    if (step >= 0)
+        m_stepLink->setText(tr("<a href=\"step\">How InferBound derived this region: step %1</a>")
+                                .arg(step));
+    {
+        const QSignalBlocker block(m_iterations);
+        m_iterations->setRange(0, map.entries > 1 ? int(std::min<int64_t>(map.entries, INT_MAX)) : 0);
+    }
+    m_iterations->setVisible(map.entries > 1);
+    m_iterationLabel->setVisible(map.entries > 1);
+    m_iterationLabel->setText(iteration() > 0
+                                  ? tr("iteration %1 of %2").arg(iteration()).arg(map.entries)
+                                  : tr("all %1 iterations").arg(map.entries));
     QStringList legend;
     for (size_t k = 0; k < map.consumers.size(); ++k)
         legend << swatch(Heatmap::consumerColor(k)) +

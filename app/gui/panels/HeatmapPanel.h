@@ -5,7 +5,10 @@
 /// it. A buffer of more than two dimensions is shown one 2-D slice at a time (a slider over the
 /// leading dimensions). The map comes from one interpreter run of the program under the rules
 /// selected (analysis/Heatmap.h, the same as `boundscope heatmap`), made off the GUI thread when
-/// the panel is shown, and its legend's counts are the allocation report's.
+/// the panel is shown, and its legend's counts are the allocation report's. Hovering a cell also
+/// says how often it was read and in which iterations; for a buffer allocated in a loop, a
+/// slider shows one iteration (one entry of the allocation) alone, from a run of its own; a
+/// link goes to the step of InferBound that realized the region.
 #pragma once
 
 #include "analysis/Analysis.h"
@@ -64,12 +67,18 @@ public:
     HeatmapGrid* grid() const { return m_grid; }
     /// The line above the grid: the stage and rules, computing, or why there is no map.
     QString statusText() const;
+    /// Shows one iteration alone (from 1; 0: every iteration overlaid), as the slider does.
+    void showIteration(int iteration);
+    /// The iteration shown (0: all of them).
+    int iteration() const;
     /// The legend under the grid, as plain text.
     QString legendText() const;
 
 Q_SIGNALS:
     /// A heatmap (or why there is none) is shown for the current stage and analysis.
     void heatmapShown();
+    /// The user asked to see step `id` of the current analysis (the region's realize step).
+    void stepRequested(int id);
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -84,6 +93,10 @@ private:
     void display(JobOutcome<Made> outcome);
     void showSlice(int slice);
     void clear(const QString& status);
+    /// Back to every iteration overlaid (another stage or analysis).
+    void resetIteration();
+    /// The realize step of the stage shown in the current analysis, or -1.
+    int realizeStepOf(const QString& stage) const;
 
     std::shared_ptr<const Analysis> m_analysis;
     QString m_stage;
@@ -97,6 +110,9 @@ private:
     HeatmapGrid* m_grid;
     QSlider* m_slices;
     QLabel* m_sliceLabel;
+    QSlider* m_iterations; ///< 0: all overlaid; k: iteration k alone
+    QLabel* m_iterationLabel;
+    QLabel* m_stepLink;
     QLabel* m_legend;
 };
 

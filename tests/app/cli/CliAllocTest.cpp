@@ -4,6 +4,7 @@
 // on every example script. Builds without ISL show "n/a" for tight and say so for --rules tight.
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <array>
 #include <cstdio>
@@ -235,6 +236,45 @@ TEST(CliAlloc, EveryExampleHasAReport) {
         EXPECT_EQ(r.exitCode, 0) << entry.path() << ": " << r.err;
         EXPECT_EQ(r.out.rfind("buffer  ", 0), 0u) << entry.path() << ": " << r.out;
     }
+}
+
+TEST(CliAlloc, EveryExamplesHeatmapsCountWhatTheReportCounts) {
+    // Issue 18: a buffer's heatmap has as many cells as the report allocates for it under tvm,
+    // and as many touched (read or written by anyone, packed calls included) as the report.
+    const std::string map = (std::filesystem::temp_directory_path() / "bs_every_heatmap.json").string();
+    int compared = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(BOUNDSCOPE_EXAMPLES)) {
+        if (entry.path().extension() != ".py" || entry.path().filename() == "default.py")
+            continue;
+        const Outcome report = boundscope("alloc '" + entry.path().string() + "' --json");
+        ASSERT_EQ(report.exitCode, 0) << entry.path() << ": " << report.err;
+        const auto json = nlohmann::json::parse(report.out.substr(report.out.find('{')));
+        for (const auto& buffer : json["buffers"]) {
+            if (!buffer.contains("touched_total") || buffer["touched_total"].is_null() ||
+                buffer["count_given_up"].get<bool>())
+                continue;
+            int64_t allocated = -1;
+            for (const auto& a : buffer["allocations"])
+                if (a["rules"] == "tvm" && a["allocated"].is_number())
+                    allocated = a["allocated"].get<int64_t>();
+            if (allocated < 0)
+                continue;
+            const std::string stage = buffer["stage"].get<std::string>();
+            const Outcome heatmap = boundscope("heatmap '" + entry.path().string() + "' --buffer '" +
+                                               stage + "' -o '" + map + "'");
+            ASSERT_EQ(heatmap.exitCode, 0) << entry.path() << " " << stage << ": " << heatmap.err;
+            std::ifstream in(map);
+            const auto cells = nlohmann::json::parse(in);
+            EXPECT_EQ(cells["legend"]["allocated"].get<int64_t>(), allocated)
+                << entry.path() << " " << stage;
+            EXPECT_EQ(cells["legend"]["touched"].get<int64_t>(),
+                      buffer["touched_total"].get<int64_t>())
+                << entry.path() << " " << stage;
+            ++compared;
+        }
+    }
+    EXPECT_GT(compared, 30);
+    std::filesystem::remove(map);
 }
 
 TEST(CliAlloc, LowerTightWorksOnEveryExampleOrSaysIslIsMissing) {

@@ -260,6 +260,7 @@ TEST(CliHeatmap, GatherBoundTheTwoRegionsAndTheEightElementsNoOneReads) {
     const CommandResult r = runCli("heatmap " + quoted(example) + " --buffer T");
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(r.out, "T: 16 elements allocated under tvm (shape 4 4, 1 entry)\n"
+                     "  its region was realized by InferBound step 68 (boundscope steps)\n"
                      "  computed 16, read 8, read by no consumer 8, read by several 0\n"
                      "  a = read by CA: 4\n"
                      "  b = read by CB: 4\n"
@@ -272,6 +273,23 @@ TEST(CliHeatmap, GatherBoundTheTwoRegionsAndTheEightElementsNoOneReads) {
     const std::string picture = readAll(svg);
     EXPECT_EQ(picture.rfind("<svg", 0), 0u);
     EXPECT_NE(picture.find("read by no consumer: 8 of 16"), std::string::npos) << picture;
+    // A PNG of the grid: 4 x 4 cells of 16 pixels inside a margin of 4.
+    const fs::path png = fs::temp_directory_path() / "bs_cli_heatmap.png";
+    ASSERT_EQ(runCli("heatmap " + quoted(example) + " --buffer T -o " + quoted(png.string()))
+                  .exitCode,
+              0);
+    const std::string image = readAll(png);
+    ASSERT_GT(image.size(), 33u);
+    EXPECT_EQ(image.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+    EXPECT_EQ(image.substr(12, 4), "IHDR");
+    auto big32 = [&](size_t at) {
+        return (uint32_t(uint8_t(image[at])) << 24) | (uint32_t(uint8_t(image[at + 1])) << 16) |
+               (uint32_t(uint8_t(image[at + 2])) << 8) | uint32_t(uint8_t(image[at + 3]));
+    };
+    EXPECT_EQ(big32(16), 72u); // width
+    EXPECT_EQ(big32(20), 72u); // height
+    fs::remove(png);
+    fs::remove(svg);
 }
 
 TEST(CliHeatmap, TheSeedsRulesComputeTheWholeBufferForEight) {
@@ -284,6 +302,16 @@ TEST(CliHeatmap, TheSeedsRulesComputeTheWholeBufferForEight) {
     EXPECT_NE(seed.out.find("one entry computes up to 4096 and reads up to 8"), std::string::npos);
     const CommandResult tvm = runCli("heatmap " + quoted(example) + " --buffer B");
     EXPECT_NE(tvm.out.find("one entry computes up to 8 and reads up to 8"), std::string::npos);
+    // One iteration alone: under the seed's rules its entry computes all 4096 for one row of 8.
+    const CommandResult one =
+        runCli("heatmap " + quoted(example) + " --buffer B --rules tvm-0.5 --iteration 3");
+    ASSERT_EQ(one.exitCode, 0) << one.err;
+    EXPECT_NE(one.out.find("iteration 3 of 512 alone"), std::string::npos) << one.out;
+    EXPECT_NE(one.out.find("computed 4096, read 8, read by no consumer 4088"), std::string::npos)
+        << one.out;
+    const CommandResult past = runCli("heatmap " + quoted(example) + " --buffer B --iteration 513");
+    EXPECT_EQ(past.exitCode, 1);
+    EXPECT_NE(past.err.find("iteration 513 of B is past its 512 entries"), std::string::npos);
 }
 
 TEST(CliReport, AWastefulBufferGetsItsHeatmap) {
@@ -295,7 +323,7 @@ TEST(CliReport, AWastefulBufferGetsItsHeatmap) {
     const std::string html = readAll(out);
     EXPECT_NE(html.find("<figcaption>Who reads the elements of T</figcaption>"), std::string::npos);
     EXPECT_NE(html.find("read by no consumer: 8 of 16"), std::string::npos);
-    EXPECT_NE(html.find("<title>T[3, 3]: read by CB; computed</title>"), std::string::npos);
+    EXPECT_NE(html.find("<title>T[3, 3]: read by CB (1 read); computed</title>"), std::string::npos);
     fs::remove(out);
 }
 
@@ -322,7 +350,7 @@ TEST(CliAnimate, PlaysTheLoopNestOneStoreAtATime) {
     EXPECT_EQ(past.exitCode, 2);
     EXPECT_NE(past.err.find("--step 161 is past the 160 steps recorded"), std::string::npos)
         << past.err;
-    const CommandResult format = runCli("animate " + quoted(example) + " -o frame.png");
+    const CommandResult format = runCli("animate " + quoted(example) + " -o frame.gif");
     EXPECT_EQ(format.exitCode, 2);
 }
 
@@ -347,9 +375,9 @@ TEST(CliHeatmap, MistakesAreNamed) {
     EXPECT_NE(missing.err.find("no stage 'Q' in the schedule (its stages: A, T, CA, CB, Out)"),
               std::string::npos)
         << missing.err;
-    const CommandResult format = runCli("heatmap " + quoted(example) + " --buffer T -o t.png");
+    const CommandResult format = runCli("heatmap " + quoted(example) + " --buffer T -o t.gif");
     EXPECT_EQ(format.exitCode, 2);
-    EXPECT_NE(format.err.find("the output must end in .svg or .json, got 't.png'"),
+    EXPECT_NE(format.err.find("the output must end in .svg, .png or .json, got 't.gif'"),
               std::string::npos)
         << format.err;
 }

@@ -10,6 +10,8 @@
 #include "views/GraphItems.h"
 
 #include <QDockWidget>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QPlainTextEdit>
 #include <QTextBlock>
 #include <QTextDocument>
@@ -45,6 +47,7 @@ class CompareTest : public QObject {
 private Q_SLOTS:
     void theSeedsRulesAgainstTvmSideBySide();
     void theAnalysisBeforeAChange();
+    void anotherFile();
 };
 
 void CompareTest::theSeedsRulesAgainstTvmSideBySide() {
@@ -88,7 +91,7 @@ void CompareTest::theSeedsRulesAgainstTvmSideBySide() {
             rowMarked |= node->shortName() == QStringLiteral("B") && !node->changedRows().isEmpty();
     QVERIFY(rowMarked);
     // Out of sight, the diff marks nothing.
-    window.dock(QStringLiteral("compareDock"))->close();
+    window.dock(QStringLiteral("allocationsDock"))->raise();
     QTRY_VERIFY(changedNodes(window.stageDag()).isEmpty());
 }
 
@@ -151,6 +154,52 @@ void CompareTest::theAnalysisBeforeAChange() {
     QCOMPARE(compare->historySize(), 0);
     QTRY_VERIFY(compare->summaryText().startsWith(QStringLiteral("Nothing to compare yet")));
     QVERIFY(!compare->diff());
+}
+
+void CompareTest::anotherFile() {
+    MainWindow window(MainWindow::Options{false, false});
+    window.resize(1400, 900);
+    window.show();
+    QString error;
+    QVERIFY2(window.openExample(QStringLiteral("ex2_attach_inner"), &error), qPrintable(error));
+    QVERIFY(waitForAnalysis(*window.document()));
+    // The other file: ex2 with C at D's outer loop.
+    QTemporaryDir dir;
+    const QString other = dir.filePath(QStringLiteral("outer.py"));
+    QString text = window.document()->textDocument()->toPlainText();
+    text.replace(QStringLiteral("s[C].compute_at(s[D], D.op.axis[1])"),
+                 QStringLiteral("s[C].compute_at(s[D], D.op.axis[0])"));
+    {
+        QFile file(other);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(text.toUtf8());
+    }
+    ComparePanel* compare = window.scheduleTools()->compare();
+    QSignalSpy shown(compare, &ComparePanel::diffShown);
+    compare->setMode(ComparePanel::Mode::OtherFile);
+    window.dock(QStringLiteral("compareDock"))->raise();
+    QTRY_VERIFY(compare->summaryText().startsWith(QStringLiteral("Choose a file")));
+    QVERIFY(compare->setOtherFile(other));
+    QVERIFY(shown.wait(kAnalysisTimeoutMs));
+    QVERIFY2(compare->diff(), qPrintable(compare->summaryText()));
+    QVERIFY2(compare->summaryText().startsWith(
+                 QStringLiteral("Left: this script. Right: outer.py.")),
+             qPrintable(compare->summaryText()));
+    QVERIFY(lineOf(compare->leftView(), QStringLiteral("C[int32 * 1]")) >= 0);
+    QVERIFY(lineOf(compare->rightView(), QStringLiteral("C[int32 * 16]")) >= 0);
+    // A file that fails says why, naming its line.
+    {
+        QFile file(other);
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write("import tvm\nundefined_name\n");
+    }
+    QVERIFY(compare->setOtherFile(other));
+    QVERIFY(shown.wait(kAnalysisTimeoutMs));
+    QVERIFY(!compare->diff());
+    QVERIFY2(compare->summaryText().contains(QStringLiteral("outer.py:2")),
+             qPrintable(compare->summaryText()));
+    QVERIFY(!compare->setOtherFile(dir.filePath(QStringLiteral("missing.py"))));
+    QVERIFY(compare->summaryText().startsWith(QStringLiteral("Cannot compare with")));
 }
 
 BS_GUI_TEST_SUITE(CompareTest);

@@ -3,8 +3,12 @@
 // tooltip, and a stage without a buffer said so.
 #include "GuiTestSupport.h"
 
+#include "document/StepCursor.h"
 #include "edit/ScheduleTools.h"
 #include "panels/HeatmapPanel.h"
+#include "steps/StepTools.h"
+
+#include <QLabel>
 
 #include <QDockWidget>
 #include <QHelpEvent>
@@ -32,6 +36,7 @@ class HeatmapPanelTest : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void gatherBoundShowsTheTwoRegionsAndTheUnreadHalf();
+    void oneIterationAloneAndTheStepThatRealizedIt();
 };
 
 void HeatmapPanelTest::gatherBoundShowsTheTwoRegionsAndTheUnreadHalf() {
@@ -63,12 +68,12 @@ void HeatmapPanelTest::gatherBoundShowsTheTwoRegionsAndTheUnreadHalf() {
     HeatmapGrid* grid = panel->grid();
     QCOMPARE(grid->cellAt(grid->cellCenter(0, 0)), 0);
     QCOMPARE(QString::fromStdString(map->describeCell(grid->cellAt(grid->cellCenter(0, 0)))),
-             QStringLiteral("T[0, 0]: read by Out; computed"));
+             QStringLiteral("T[0, 0]: read by Out (1 read); computed"));
     QCOMPARE(QString::fromStdString(map->describeCell(grid->cellAt(grid->cellCenter(0, 3)))),
              QStringLiteral("T[0, 3]: read by no consumer; computed"));
     QHelpEvent tip(QEvent::ToolTip, grid->cellCenter(3, 3), grid->mapToGlobal(grid->cellCenter(3, 3)));
     QCoreApplication::sendEvent(grid, &tip);
-    QTRY_COMPARE(QToolTip::text(), QStringLiteral("T[3, 3]: read by CB; computed"));
+    QTRY_COMPARE(QToolTip::text(), QStringLiteral("T[3, 3]: read by CB (1 read); computed"));
     QToolTip::hideText();
 
     // Another stage of the same analysis is read from the same run of the program.
@@ -84,6 +89,46 @@ void HeatmapPanelTest::gatherBoundShowsTheTwoRegionsAndTheUnreadHalf() {
     QVERIFY(!panel->heatmap());
     QVERIFY2(panel->statusText().contains(QStringLiteral("computed inline: it has no buffer")),
              qPrintable(panel->statusText()));
+}
+
+void HeatmapPanelTest::oneIterationAloneAndTheStepThatRealizedIt() {
+    MainWindow window(MainWindow::Options{false, false});
+    window.resize(1400, 900);
+    window.show();
+    QString error;
+    QVERIFY2(window.openExample(QStringLiteral("fuse_split_attach"), &error), qPrintable(error));
+    QVERIFY(waitForAnalysis(*window.document()));
+    HeatmapPanel* panel = window.scheduleTools()->heatmap();
+    QSignalSpy shown(panel, &HeatmapPanel::heatmapShown);
+    window.dock(QStringLiteral("heatmapDock"))->raise();
+    window.selection()->select(QStringLiteral("B"));
+    QVERIFY(shown.wait(kAnalysisTimeoutMs));
+    QVERIFY(panel->heatmap());
+    QCOMPARE(panel->heatmap()->entries, 512);
+    QCOMPARE(panel->iteration(), 0);
+    // Each entry is one row of 8, so the grid's first cell is read once per iteration.
+    QCOMPARE(QString::fromStdString(panel->heatmap()->describeCell(0)),
+             QStringLiteral("B[0, 0]: read by C (512 reads, in iterations 1-512); computed "
+                            "(512 stores)"));
+    panel->showIteration(3);
+    QVERIFY(shown.wait(kAnalysisTimeoutMs));
+    QVERIFY(panel->heatmap());
+    QCOMPARE(panel->heatmap()->iteration, 2);
+    QVERIFY2(panel->statusText().contains(
+                 QStringLiteral("allocated 512 times; iteration 3 alone computes 8 and reads 8")),
+             qPrintable(panel->statusText()));
+    // The region's link goes to the step that realized it.
+    QSignalSpy step(panel, &HeatmapPanel::stepRequested);
+    QLabel* link = nullptr;
+    for (QLabel* label : panel->findChildren<QLabel*>())
+        if (label->text().contains(QStringLiteral("How InferBound derived this region")))
+            link = label;
+    QVERIFY(link && link->text().contains(QStringLiteral("step")));
+    Q_EMIT link->linkActivated(QStringLiteral("step"));
+    QCOMPARE(step.count(), 1);
+    const int id = step.at(0).at(0).toInt();
+    QVERIFY(id >= 0);
+    QTRY_COMPARE(window.stepTools()->cursor()->step(), id);
 }
 
 BS_GUI_TEST_SUITE(HeatmapPanelTest);

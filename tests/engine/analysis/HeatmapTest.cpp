@@ -64,6 +64,7 @@ TEST(Heatmap, CountsAreTheAllocationReports) {
         for (size_t c = 0; c < map.readers.size(); ++c)
             touched += (map.readers[c] != 0 || map.written[c] != 0) ? 1 : 0;
         EXPECT_EQ(touched, *b.touchedTotal) << stage;
+        EXPECT_EQ(map.touched, *b.touchedTotal) << stage;
         EXPECT_LE(map.entryRead, *b.touchedPeak) << stage;
     }
 }
@@ -93,7 +94,7 @@ TEST(Heatmap, ElementsReadByTwoConsumersAreMarked) {
     // The SVG has a cell per element, each saying who read it, and the legend's counts.
     const std::string svg = map.toSvg();
     EXPECT_EQ(svg.rfind("<svg", 0), 0u);
-    EXPECT_NE(svg.find("<title>T[1, 2]: read by P, Q; computed</title>"), std::string::npos);
+    EXPECT_NE(svg.find("<title>T[1, 2]: read by P, Q (2 reads); computed</title>"), std::string::npos);
     EXPECT_NE(svg.find("read by several consumers: 4"), std::string::npos);
     size_t cells = 0;
     for (size_t at = svg.find("<title>T["); at != std::string::npos; at = svg.find("<title>T[", at + 1))
@@ -155,5 +156,54 @@ TEST(Heatmap, AStageWithoutABufferIsNamed) {
         FAIL() << "no error";
     } catch (const UserError& e) {
         EXPECT_EQ(e.diagnostic().message, "stage 'T' is computed inline: it has no buffer");
+    }
+}
+
+TEST(Heatmap, CountsReadsPerElementAndTheIterationsThatReadIt) {
+    // A 3-point stencil: C[i] reads B[i], B[i+1] and B[i+2]; B is computed at C's outer loop of
+    // a split by 4, so each entry computes a window of 6 and its cells are read 1 to 3 times.
+    Tensor A = placeholder({18}, DataType::float32(), "A");
+    Tensor B = compute({18}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
+    Tensor C = compute({16}, [&](const std::vector<Var>& v) {
+        return B({v[0]}) + B({v[0] + 1}) + B({v[0] + 2});
+    }, "C");
+    Schedule s = createSchedule(C.op);
+    auto [outer, inner] = s[C].split(opOf(C)->axis[0], 4);
+    (void)inner;
+    s[B].computeAt(s[C], outer);
+    const Heatmap whole = heatmapOf(s, "B");
+    EXPECT_EQ(whole.entries, 4);
+    ASSERT_EQ(whole.shape, (std::vector<int64_t>{6}));
+    // Within one window of 6: the ends are read once, the next twice, the middle three times.
+    EXPECT_EQ(whole.describeCell(0), "B[0]: read by C (4 reads, in iterations 1-4); computed (4 stores)");
+    EXPECT_EQ(whole.reads, (std::vector<uint32_t>{4, 8, 12, 12, 8, 4}));
+    EXPECT_EQ(whole.writes, (std::vector<uint32_t>{4, 4, 4, 4, 4, 4}));
+    EXPECT_GE(whole.realizeStep, 0);
+    EXPECT_NE(whole.toText().find("realized by InferBound step " +
+                                  std::to_string(whole.realizeStep)),
+              std::string::npos);
+
+    // One iteration alone: each element of the window computed once and read 1 to 3 times.
+    HeatmapOptions third;
+    third.iteration = 2;
+    const Heatmap one = heatmapOf(s, "B", third);
+    EXPECT_EQ(one.iteration, 2);
+    EXPECT_EQ(one.entries, 4);
+    EXPECT_EQ(one.reads, (std::vector<uint32_t>{1, 2, 3, 3, 2, 1}));
+    EXPECT_EQ(one.computed, 6);
+    EXPECT_EQ(one.entryRead, 6);
+    EXPECT_EQ(one.describeCell(2), "B[2]: read by C (3 reads); computed");
+    EXPECT_NE(one.toText().find("iteration 3 of 4 alone"), std::string::npos) << one.toText();
+    const nlohmann::json json = nlohmann::json::parse(one.toJson());
+    EXPECT_EQ(json["iteration"], 3);
+    EXPECT_EQ(json["cells"][2]["reads"], 3);
+
+    HeatmapOptions past;
+    past.iteration = 4;
+    try {
+        heatmapOf(s, "B", past);
+        FAIL() << "no error";
+    } catch (const UserError& e) {
+        EXPECT_EQ(e.diagnostic().message, "iteration 5 of B is past its 4 entries");
     }
 }
