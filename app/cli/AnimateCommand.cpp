@@ -32,7 +32,9 @@ std::string summary(const AnimationPlayer& player) {
         text += "(the run goes on past the " + std::to_string(animation.steps()) +
                 " steps recorded; --max-events records more)\n";
     if (animation.blocks() > 0)
-        text += std::to_string(animation.blocks()) + " GPU blocks\n";
+        text += std::to_string(animation.blocks()) +
+                (animation.blocks() == 1 ? " GPU block" : " GPU blocks") +
+                (animation.truncated() ? " run before the recording ended\n" : "\n");
     for (size_t b = 0; b < animation.buffers().size(); ++b) {
         const AnimatedBuffer& buffer = animation.buffers()[b];
         int64_t computed = 0;
@@ -87,7 +89,11 @@ int runAnimate(const AnimateCommandOptions& options) {
         return kExitFailure;
     }
     if (animation->steps() == 0) {
-        printError("animate: the program stores nothing, so there is nothing to play");
+        printError(animation->truncated()
+                       ? "animate: the first " + std::to_string(animation->eventsRecorded()) +
+                             " events recorded hold no store yet; raise --max-events"
+                       : std::string("animate: the program stores nothing, so there is "
+                                     "nothing to play"));
         return kExitFailure;
     }
     if (options.step > animation->steps()) {
@@ -116,10 +122,10 @@ Subcommand addAnimateCommand(CLI::App& parent) {
     addScriptArgument(*command, options->file);
     addRulesOption(*command, options->rules);
     command->add_option("--step", options->step, "The step to show, from 1 (default: the last)")
-        ->check(CLI::PositiveNumber);
+        ->check(countFromOne());
     command->add_option("--max-events", options->maxEvents,
                         "Record at most this many accesses (default 1000000)")
-        ->check(CLI::PositiveNumber);
+        ->check(countFromOne());
     command->add_option("-o,--output", options->output,
                         "Write the frame as SVG (.svg), PNG (.png) or JSON (.json) instead of the "
                         "summary");

@@ -4,6 +4,8 @@
 #include "support/FileWrite.h"
 #include "support/ScriptFile.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -56,8 +58,23 @@ int writeOutput(const std::string& path, const std::string& bytes) {
 }
 
 bool endsWith(const std::string& text, const std::string& suffix) {
-    return text.size() >= suffix.size() &&
-           text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+    if (text.size() < suffix.size())
+        return false;
+    return std::equal(suffix.begin(), suffix.end(), text.end() - std::ptrdiff_t(suffix.size()),
+                      [](char a, char b) { return std::tolower(uint8_t(a)) == std::tolower(uint8_t(b)); });
+}
+
+CLI::Validator countFromOne() {
+    return CLI::Validator(
+        [](std::string& input) -> std::string {
+            const bool digits = !input.empty() && input.size() < 19 &&
+                                std::all_of(input.begin(), input.end(),
+                                            [](char c) { return c >= '0' && c <= '9'; });
+            if (digits && std::stoll(input) >= 1)
+                return {};
+            return "a whole number from 1 is wanted, got '" + input + "'";
+        },
+        "COUNT");
 }
 
 bool checkScriptReadable(const std::string& file) {

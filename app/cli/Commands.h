@@ -68,7 +68,10 @@ void printError(const std::string& message);
 /// Writes `bytes` to `path` atomically (support/FileWrite.h): kExitOk, or kExitFailure after
 /// printing why it could not (the file is then as it was).
 int writeOutput(const std::string& path, const std::string& bytes);
-/// Whether `text` ends in `suffix` (an output's extension).
+/// Checks a count from 1 (`--step`, `--iteration`, `--repeat`): anything else is refused with
+/// "a whole number from 1 is wanted, got 'X'".
+CLI::Validator countFromOne();
+/// Whether `text` ends in `suffix` (an output's extension), ignoring case.
 bool endsWith(const std::string& text, const std::string& suffix);
 /// Whether `file` can be read; if not, prints `boundscope: error: cannot open 'FILE': REASON`.
 bool checkScriptReadable(const std::string& file);

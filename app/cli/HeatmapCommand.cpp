@@ -67,7 +67,7 @@ Subcommand addHeatmapCommand(CLI::App& parent) {
     command->add_option("--iteration", options->iteration,
                         "Show one entry of the allocation alone (one iteration of the loops "
                         "around it, from 1) instead of all of them overlaid")
-        ->check(CLI::PositiveNumber);
+        ->check(countFromOne());
     command->add_option("-o,--output", options->output,
                         "Write SVG (.svg), PNG (.png) or JSON (.json) instead of the text summary");
     return {command, [options] { return runHeatmap(*options); }};

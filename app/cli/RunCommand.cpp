@@ -127,7 +127,7 @@ Subcommand addRunCommand(CLI::App& parent) {
         ->check(CLI::IsMember({"cpu", "cuda", "emulate"}))
         ->capture_default_str();
     command->add_option("--repeat", options->repeat, "Number of timed runs")
-        ->check(CLI::PositiveNumber)
+        ->check(countFromOne())
         ->capture_default_str();
     command->add_flag("--check", options->check,
                       "Check the result on random inputs (against the interpreter when the work "

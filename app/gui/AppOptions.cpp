@@ -8,6 +8,7 @@
 #include "models/TraceRows.h"
 #include "panels/AnimationPanel.h"
 #include "panels/CodePanel.h"
+#include "panels/HeatmapPanel.h"
 #include "panels/IrPanel.h"
 #include "panels/RunPanel.h"
 #include "steps/StepTools.h"
@@ -331,6 +332,16 @@ int runScreenshot(const AppOptions& options) {
     };
     for (int waited = 0; !current() && waited < kScreenshotTimeoutMs; waited += 50)
         settle(50);
+    // So are the heatmap and the loop nest's recording, when their docks are in sight.
+    const HeatmapPanel* heatmap = window.scheduleTools()->heatmap();
+    const AnimationPanel* loopNest = window.scheduleTools()->animation();
+    for (int waited = 0; (heatmap->isVisible() && heatmap->isComputing()) ||
+                         (loopNest->isVisible() && loopNest->isRecording());
+         waited += 50) {
+        if (waited >= kScreenshotTimeoutMs)
+            break;
+        settle(50);
+    }
     settle(300);
     const QImage image = window.grab().toImage();
     if (!image.save(options.screenshot, "PNG")) {

@@ -53,6 +53,29 @@ void count(Heatmap& map) {
     }
 }
 
+/// An argument's tensor shape (the flat program binds it as {size}), when constant.
+std::vector<int64_t> argumentShape(const std::vector<Tensor>& args, const Tensor& tensor,
+                                   const std::vector<int64_t>& flat) {
+    for (const Tensor& arg : args) {
+        if (!arg.same_as(tensor) && arg.name() != tensor.name())
+            continue;
+        std::vector<int64_t> shape;
+        int64_t size = 1;
+        for (const Expr& extent : arg.shape()) {
+            const std::optional<int64_t> value = asConstInt(extent);
+            if (!value)
+                return flat;
+            shape.push_back(*value);
+            size *= *value;
+        }
+        int64_t flatSize = 1;
+        for (int64_t extent : flat)
+            flatSize *= extent;
+        return size == flatSize && !shape.empty() ? shape : flat;
+    }
+    return flat;
+}
+
 std::string stageList(const Schedule& schedule) {
     std::string names;
     for (const Stage& s : schedule.stages())
@@ -273,9 +296,13 @@ Heatmap HeatmapRun::heatmap(const std::string& stageName) const {
     map.buffer = trace->name.empty() ? name : trace->name;
     map.isArgument = trace->isArgument;
     map.rules = m_rules;
-    map.shape = trace->isArgument ? trace->shape
+    map.shape = trace->isArgument ? argumentShape(m_args, op.output(0), trace->shape)
                                   : alloc::realizedShape(m_lowered, stageName, trace->allocatedElements);
     map.entries = trace->entries;
+    // A buffer whose region moves within one entry (a shared tile re-entered at each
+    // iteration of a loop inside its block) is entered once per move.
+    if (const Cells* counts = m_recorder->cellsOf(trace->name))
+        map.entries = std::max(map.entries, counts->entries);
     const size_t cells = size_t(trace->allocatedElements);
     // The consumers: the stages that read it (the trace numbers them per buffer), renumbered
     // without the stage itself; a read no produce block holds is "another stage".
@@ -438,20 +465,27 @@ std::string Heatmap::toSvg(int maxSlices) const {
     const int64_t slices = std::max<int64_t>(1, int64_t(readers.size()) / perSlice);
     const int64_t shown = std::min<int64_t>(slices, maxSlices);
     const int legendLines = int(consumers.size()) + 5;
-    const int64_t width = std::max<int64_t>(cols * kCell + 20, 420);
+    std::string title = buffer + ": " + std::to_string(allocated) + " elements allocated under " +
+                        boundRulesName(rules) + ", " + std::to_string(entries) +
+                        (entries == 1 ? " entry" : " entries");
+    if (iteration >= 0)
+        title += ", showing iteration " + std::to_string(iteration + 1) + " alone";
+    if (realizeStep >= 0)
+        title += " (its region: InferBound step " + std::to_string(realizeStep) + ")";
+    const std::string footer =
+        "one entry (one iteration around the allocation) computes up to " +
+        std::to_string(entryComputed) + " and reads up to " + std::to_string(entryRead) +
+        "; the grid overlays all " + std::to_string(entries);
+    // About 7 pixels a character at 12 px Helvetica: the title and footer fit.
+    const int64_t textWidth =
+        20 + 7 * int64_t(std::max(title.size(), entries > 1 && iteration < 0 ? footer.size() : 0));
+    const int64_t width = std::max<int64_t>({cols * kCell + 20, 420, textWidth});
     const int64_t height = 40 + shown * (rows * kCell + kGap) + legendLines * 18 + 20;
     std::ostringstream os;
     os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\""
        << height << "\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n";
     os << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-    os << "<text x=\"10\" y=\"20\" font-weight=\"bold\">" << escapeHtml(buffer) << ": "
-       << allocated << " elements allocated under " << boundRulesName(rules) << ", "
-       << entries << (entries == 1 ? " entry" : " entries");
-    if (iteration >= 0)
-        os << ", showing iteration " << (iteration + 1) << " alone";
-    if (realizeStep >= 0)
-        os << " (its region: InferBound step " << realizeStep << ")";
-    os << "</text>\n";
+    os << "<text x=\"10\" y=\"20\" font-weight=\"bold\">" << escapeHtml(title) << "</text>\n";
     int64_t y = 40;
     for (int64_t slice = 0; slice < shown; ++slice) {
         if (shape.size() > 2)
@@ -492,9 +526,7 @@ std::string Heatmap::toSvg(int maxSlices) const {
        << " (a dashed border: never computed)</text>\n";
     if (entries > 1 && iteration < 0) {
         y += 18;
-        os << "<text x=\"10\" y=\"" << y << "\">one entry (one iteration around the "
-           << "allocation) computes up to " << entryComputed << " and reads up to " << entryRead
-           << "; the grid overlays all " << entries << "</text>\n";
+        os << "<text x=\"10\" y=\"" << y << "\">" << escapeHtml(footer) << "</text>\n";
     }
     os << "</svg>\n";
     return os.str();

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <sstream>
 
@@ -38,6 +39,53 @@ std::string AnimatedBuffer::cellName(int64_t cell) const {
     return text + "]";
 }
 
+AnimatedBuffer::Tiling AnimatedBuffer::tiling() const {
+    const size_t rank = shape.size();
+    Tiling t{1, 1, 1, 1};
+    if (rank == 0)
+        return t;
+    t.width = std::max<int64_t>(1, shape[rank - 1]);
+    t.height = rank >= 2 ? std::max<int64_t>(1, shape[rank - 2]) : 1;
+    for (size_t d = 0; d + 2 < rank; ++d)
+        t.tiles *= std::max<int64_t>(1, shape[d]);
+    // Nearly square overall: as many tile columns as make the rows about as long as tall.
+    const double columns = std::sqrt(double(t.tiles) * double(t.height) / double(t.width));
+    t.tileColumns = std::clamp<int64_t>(int64_t(std::lround(columns)), 1, t.tiles);
+    return t;
+}
+
+std::pair<int64_t, int64_t> AnimatedBuffer::drawSize() const {
+    const Tiling t = tiling();
+    if (t.tiles == 1)
+        return {t.height, t.width};
+    const int64_t tileRows = (t.tiles + t.tileColumns - 1) / t.tileColumns;
+    return {tileRows * (t.height + 1) - 1, t.tileColumns * (t.width + 1) - 1};
+}
+
+std::pair<int64_t, int64_t> AnimatedBuffer::drawPosition(int64_t cell) const {
+    const Tiling t = tiling();
+    const int64_t tile = cell / (t.height * t.width);
+    const int64_t within = cell % (t.height * t.width);
+    return {(tile / t.tileColumns) * (t.height + 1) + within / t.width,
+            (tile % t.tileColumns) * (t.width + 1) + within % t.width};
+}
+
+int64_t AnimatedBuffer::cellDrawnAt(int64_t row, int64_t column) const {
+    const Tiling t = tiling();
+    if (row < 0 || column < 0)
+        return -1;
+    const int64_t r = row % (t.height + 1), c = column % (t.width + 1);
+    const int64_t tileRow = row / (t.height + 1), tileColumn = column / (t.width + 1);
+    if ((t.tiles > 1 && (r == t.height || c == t.width)) || tileColumn >= t.tileColumns)
+        return -1;
+    if (t.tiles == 1 && (row >= t.height || column >= t.width))
+        return -1;
+    const int64_t tile = tileRow * t.tileColumns + tileColumn;
+    if (tile >= t.tiles)
+        return -1;
+    return tile * t.height * t.width + r * t.width + c;
+}
+
 /// Records a run: events with tensor coordinates as they come, turned into cells of each
 /// buffer's grid once the run has shown how far every buffer reaches.
 namespace {
@@ -57,8 +105,11 @@ class AnimationRecorder final : public AccessObserver {
 public:
     /// `flatShapes`: the shapes of the buffers of a flat program, by name (an argument's tensor
     /// shape, an allocation's realized extents), drawn as grids rather than rows.
-    AnimationRecorder(int64_t budget, std::map<std::string, std::vector<int64_t>> flatShapes)
-        : m_budget(budget), m_flatShapes(std::move(flatShapes)) {}
+    /// `tensorShapes`: the tensors' shapes, by buffer name, that an allocation's grid spans.
+    AnimationRecorder(int64_t budget, std::map<std::string, std::vector<int64_t>> flatShapes,
+                      std::map<std::string, std::vector<int64_t>> tensorShapes)
+        : m_budget(budget), m_flatShapes(std::move(flatShapes)),
+          m_tensorShapes(std::move(tensorShapes)) {}
 
     /// Thrown from the observer to stop a run that has filled the budget.
     struct Full {};
@@ -104,12 +155,21 @@ public:
         });
         std::vector<uint16_t> index(m_seen.size());
         for (size_t k = 0; k < order.size(); ++k) {
-            const Seen& seen = m_seen[order[k]];
+            Seen& seen = m_seen[order[k]];
             index[order[k]] = uint16_t(k);
             AnimatedBuffer buffer;
             buffer.name = seen.name;
             buffer.role = role(seen);
             // An argument is drawn whole; an allocation as far as it reached.
+            // An allocation of a tensor spans at least the tensor, so its grid does not grow
+            // as more of the run is recorded.
+            const auto tensor = m_tensorShapes.find(seen.name);
+            if (!seen.isArgument && seen.unflat.empty() && tensor != m_tensorShapes.end() &&
+                tensor->second.size() == seen.lo.size())
+                for (size_t d = 0; d < seen.lo.size(); ++d) {
+                    seen.lo[d] = std::min<int64_t>(seen.lo[d], 0);
+                    seen.hi[d] = std::max(seen.hi[d], tensor->second[d]);
+                }
             for (size_t d = 0; d < seen.lo.size(); ++d) {
                 const bool reached = seen.lo[d] < seen.hi[d];
                 buffer.mins.push_back(seen.isArgument || !reached ? 0 : seen.lo[d]);
@@ -153,14 +213,8 @@ public:
             if (raw.kind == AnimationEvent::Write)
                 animation.m_stepBegin.push_back(int64_t(animation.m_events.size()));
         }
-        // Events after the last store (an allocation's end) belong to the last step.
-        const auto total = int64_t(animation.m_events.size());
-        if (animation.m_stepBegin.back() != total) {
-            if (animation.m_stepBegin.size() > 1)
-                animation.m_stepBegin.back() = total;
-            else
-                animation.m_stepBegin.push_back(total);
-        }
+        // Events after the last store (the allocations' ends) belong to no step: the last
+        // frame shows the program as its last store leaves it.
         animation.m_blocks = m_blocks;
     }
 
@@ -265,6 +319,7 @@ private:
     const int64_t m_zeros[kMaxDrawnRank] = {};
     int64_t m_budget;
     std::map<std::string, std::vector<int64_t>> m_flatShapes;
+    std::map<std::string, std::vector<int64_t>> m_tensorShapes;
     int64_t m_blocks = 0;
     std::vector<int32_t> m_local; ///< per trace id, its Seen (-1: not yet)
     std::vector<Seen> m_seen;
@@ -292,19 +347,30 @@ LoopAnimation LoopAnimation::record(const Schedule& schedule, const AnimationOpt
                 shape.push_back(*value);
         flatShapes[lowered.func.argBuffers[i].name()] = shape;
     }
+    std::map<std::string, std::vector<int64_t>> tensorShapes;
     for (const Stage& stage : lowered.normalized.stages()) {
         if (!stage->op.defined())
             continue;
-        if (const auto extents = alloc::realizedExtents(lowered, stage.name()))
-            for (int k = 0; k < stage->op->numOutputs(); ++k)
-                flatShapes.emplace(bufferName(stage->op.output(k)), *extents);
+        const auto extents = alloc::realizedExtents(lowered, stage.name());
+        for (int k = 0; k < stage->op->numOutputs(); ++k) {
+            const Tensor output = stage->op.output(k);
+            if (extents)
+                flatShapes.emplace(bufferName(output), *extents);
+            std::vector<int64_t> shape;
+            for (const Expr& extent : output.shape())
+                if (const std::optional<int64_t> value = asConstInt(extent))
+                    shape.push_back(*value);
+            if (shape.size() == output.shape().size())
+                tensorShapes.emplace(output.name(), shape);
+        }
     }
 
     auto run = [&](bool flat) {
         LoopAnimation animation;
         animation.m_rules = options.rules;
         animation.m_flat = flat;
-        AnimationRecorder recorder(options.maxEvents, flat ? flatShapes : decltype(flatShapes){});
+        AnimationRecorder recorder(options.maxEvents, flat ? flatShapes : decltype(flatShapes){},
+                                   flat ? decltype(tensorShapes){} : tensorShapes);
         Interpreter interpreter(InterpreterOptions{.traceAccesses = true, .observer = &recorder});
         for (size_t i = 0; i < args.size(); ++i) {
             if (flat && i < lowered.func.argBuffers.size())
@@ -358,6 +424,8 @@ std::string LoopAnimation::describeStep(int64_t step) const {
     if (last && last->block >= 0)
         text += ", block " + std::to_string(last->block) + " thread " +
                 std::to_string(last->thread);
+    if (write.empty() && reads.empty())
+        text += "nothing";
     return text;
 }
 
@@ -522,7 +590,7 @@ std::string AnimationPlayer::describeCell(size_t buffer, int64_t cell) const {
         else if (bits & kCellAllocated)
             states.push_back("allocated, not yet computed in this entry");
         else
-            states.push_back((bits & kCellComputed) ? "computed before, its entry freed"
+            states.push_back((bits & kCellComputed) ? "computed, then freed"
                                                     : "not allocated now");
     } else if (b.role == AnimatedRole::Output) {
         if (!(bits & kCellWrittenNow))
@@ -552,12 +620,6 @@ const char* roleName(AnimatedRole role) {
     return "";
 }
 
-/// The rows and columns a buffer is drawn as: its last two dimensions, the leading ones stacked.
-std::pair<int64_t, int64_t> gridOf(const AnimatedBuffer& buffer) {
-    const int64_t columns = buffer.shape.empty() ? 1 : std::max<int64_t>(1, buffer.shape.back());
-    return {std::max<int64_t>(1, buffer.cells() / columns), columns};
-}
-
 } // namespace
 
 std::string AnimationPlayer::toSvg() const {
@@ -568,7 +630,7 @@ std::string AnimationPlayer::toSvg() const {
     int64_t y = 52;
     for (size_t b = 0; b < buffers.size(); ++b) {
         const AnimatedBuffer& buffer = buffers[b];
-        const auto [rows, columns] = gridOf(buffer);
+        const auto [rows, columns] = buffer.drawSize();
         const double cell = std::clamp(double(kMaxSide) / double(std::max(rows, columns)), 1.0, 16.0);
         std::string shape;
         for (int64_t extent : buffer.shape)
@@ -580,25 +642,36 @@ std::string AnimationPlayer::toSvg() const {
             body << "; allocated now " << m_allocatedNow[b] << ", live " << m_liveNow[b];
         body << ")</text>\n";
         y += 8;
-        for (int64_t r = 0; r < rows; ++r)
-            for (int64_t c = 0; c < columns; ++c) {
-                const int64_t at = r * columns + c;
-                const uint8_t bits = m_cells[b][size_t(at)];
-                body << "<rect x=\"" << (10 + double(c) * cell) << "\" y=\""
-                     << (double(y) + double(r) * cell) << "\" width=\"" << cell << "\" height=\""
-                     << cell << "\" fill=\"" << cellColor(buffer.role, bits, computedBy(b, at))
-                     << "\"";
-                if (cell >= 4)
-                    body << " stroke=\"#999\" stroke-width=\"0.5\"";
-                body << "><title>" << escapeHtml(describeCell(b, at)) << "</title></rect>\n";
+        for (int64_t at = 0; at < buffer.cells(); ++at) {
+            const auto [r, c] = buffer.drawPosition(at);
+            const uint8_t bits = m_cells[b][size_t(at)];
+            body << "<rect x=\"" << (10 + double(c) * cell) << "\" y=\""
+                 << (double(y) + double(r) * cell) << "\" width=\"" << cell << "\" height=\""
+                 << cell << "\" fill=\"" << cellColor(buffer.role, bits, computedBy(b, at))
+                 << "\"";
+            if (cell >= 4)
+                body << " stroke=\"#999\" stroke-width=\"0.5\"";
+            body << "><title>" << escapeHtml(describeCell(b, at)) << "</title></rect>\n";
+        }
+        // A cell too small to see is ringed where this step computes.
+        for (const auto& [nowBuffer, at] : m_now)
+            if (nowBuffer == b && cell < 6 && (m_cells[b][size_t(at)] & kCellWrittenNow)) {
+                const auto [r, c] = buffer.drawPosition(at);
+                body << "<circle cx=\"" << (10 + (double(c) + 0.5) * cell) << "\" cy=\""
+                     << (double(y) + (double(r) + 0.5) * cell) << "\" r=\"6\" fill=\"none\" stroke=\""
+                     << cellColor(buffer.role, kCellWrittenNow, -1) << "\" stroke-width=\"2\"/>\n";
             }
         y += int64_t(double(rows) * cell) + 30;
     }
-    const char* const legend[][2] = {
-        {"#d94801", "computed at this step"}, {"#2171b5", "read at this step"},
-        {"#9ecae1", "output computed"},       {"#74c476", "live in its allocation"},
-        {"#bdbdbd", "computed, entry freed"}, {"#ececec", "not allocated now"},
-        {"#fdd0a2", "input read before"}};
+    const std::pair<std::string, const char*> legend[] = {
+        {cellColor(AnimatedRole::Output, kCellWrittenNow, -1), "computed at this step"},
+        {cellColor(AnimatedRole::Input, kCellReadNow, -1), "read at this step"},
+        {cellColor(AnimatedRole::Output, kCellComputed, -1), "output computed"},
+        {cellColor(AnimatedRole::Intermediate, kCellAllocated | kCellLive, -1),
+         "live in its allocation"},
+        {cellColor(AnimatedRole::Intermediate, kCellComputed, -1), "computed, then freed"},
+        {cellColor(AnimatedRole::Intermediate, 0, -1), "not allocated now"},
+        {cellColor(AnimatedRole::Input, kCellRead, -1), "input read before"}};
     std::ostringstream os;
     const int64_t height = y + 20 * int64_t(std::size(legend)) + 10;
     os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\""
@@ -611,8 +684,8 @@ std::string AnimationPlayer::toSvg() const {
        << body.str();
     for (size_t k = 0; k < std::size(legend); ++k) {
         os << "<rect x=\"10\" y=\"" << (y + 20 * int64_t(k)) << "\" width=\"14\" height=\"14\" fill=\""
-           << legend[k][0] << "\" stroke=\"#999\"/><text x=\"30\" y=\"" << (y + 20 * int64_t(k) + 12)
-           << "\">" << legend[k][1] << "</text>\n";
+           << legend[k].first << "\" stroke=\"#999\"/><text x=\"30\" y=\"" << (y + 20 * int64_t(k) + 12)
+           << "\">" << legend[k].second << "</text>\n";
     }
     os << "</svg>\n";
     return os.str();
@@ -631,7 +704,7 @@ std::string AnimationPlayer::toPng() const {
     int width = 0;
     int height = kMargin;
     for (const AnimatedBuffer& buffer : buffers) {
-        const auto [rows, columns] = gridOf(buffer);
+        const auto [rows, columns] = buffer.drawSize();
         const int cell =
             int(std::clamp<int64_t>(kMaxSide / std::max<int64_t>(1, std::max(rows, columns)), 1, 16));
         placed.push_back({rows, columns, cell});
@@ -642,17 +715,28 @@ std::string AnimationPlayer::toPng() const {
     int y = kMargin;
     for (size_t b = 0; b < buffers.size(); ++b) {
         const Placed& p = placed[b];
-        for (int64_t r = 0; r < p.rows; ++r)
-            for (int64_t c = 0; c < p.columns; ++c) {
-                const int64_t at = r * p.columns + c;
-                const int x = kMargin + int(c) * p.cell;
-                const int top = y + int(r) * p.cell;
-                const int inset = p.cell >= 5 ? 1 : 0;
-                if (inset)
-                    image.fill(x, top, p.cell, p.cell, 0x999999);
-                image.fill(x + inset, top + inset, p.cell - 2 * inset, p.cell - 2 * inset,
-                           parseHexColor(cellColor(buffers[b].role, m_cells[b][size_t(at)],
-                                                   computedBy(b, at))));
+        for (int64_t at = 0; at < buffers[b].cells(); ++at) {
+            const auto [r, c] = buffers[b].drawPosition(at);
+            const int x = kMargin + int(c) * p.cell;
+            const int top = y + int(r) * p.cell;
+            const int inset = p.cell >= 5 ? 1 : 0;
+            if (inset)
+                image.fill(x, top, p.cell, p.cell, 0x999999);
+            image.fill(x + inset, top + inset, p.cell - 2 * inset, p.cell - 2 * inset,
+                       parseHexColor(cellColor(buffers[b].role, m_cells[b][size_t(at)],
+                                               computedBy(b, at))));
+        }
+        // A cell too small to see is framed where this step computes.
+        for (const auto& [nowBuffer, at] : m_now)
+            if (nowBuffer == b && p.cell < 6 && (m_cells[b][size_t(at)] & kCellWrittenNow)) {
+                const auto [r, c] = buffers[b].drawPosition(at);
+                const int cx = kMargin + int(c) * p.cell + p.cell / 2;
+                const int cy = y + int(r) * p.cell + p.cell / 2;
+                const uint32_t ring = parseHexColor(cellColor(buffers[b].role, kCellWrittenNow, -1));
+                image.fill(cx - 6, cy - 6, 13, 2, ring);
+                image.fill(cx - 6, cy + 5, 13, 2, ring);
+                image.fill(cx - 6, cy - 6, 2, 13, ring);
+                image.fill(cx + 5, cy - 6, 2, 13, ring);
             }
         y += int(p.rows) * p.cell + kGap;
     }
@@ -668,7 +752,10 @@ std::string AnimationPlayer::toJson(int indent) const {
     j["truncated"] = a.truncated();
     j["flat"] = a.flat();
     j["blocks"] = a.blocks();
-    j["step"] = m_step;
+    j["step"] = m_step + 1; // from 1, as the description
+    j["cell_bits"] = {{"allocated", kCellAllocated}, {"live", kCellLive},
+                      {"computed", kCellComputed}, {"read", kCellRead},
+                      {"read_now", kCellReadNow}, {"computed_now", kCellWrittenNow}};
     j["description"] = a.describeStep(m_step);
     Json buffers = Json::array();
     for (size_t b = 0; b < a.buffers().size(); ++b) {

@@ -53,6 +53,21 @@ struct AnimatedBuffer {
     int64_t cells() const;
     /// `B[3, 7]`: the element of cell `cell` (row-major over `shape`), in tensor coordinates.
     std::string cellName(int64_t cell) const;
+
+    /// How the grid is drawn: rows and columns of cells. One or two dimensions as they are; of
+    /// more, one tile per index of the leading dimensions (each tile the last two), tiles laid
+    /// out nearly square with a one-cell gap between them.
+    std::pair<int64_t, int64_t> drawSize() const;
+    /// Where cell `cell` is drawn: its row and column in drawSize().
+    std::pair<int64_t, int64_t> drawPosition(int64_t cell) const;
+    /// The cell drawn at (`row`, `column`), or -1 for a gap or outside.
+    int64_t cellDrawnAt(int64_t row, int64_t column) const;
+
+private:
+    struct Tiling {
+        int64_t height, width, tiles, tileColumns;
+    };
+    Tiling tiling() const;
 };
 
 struct AnimationEvent {
@@ -77,6 +92,8 @@ public:
     /// Lowers `schedule` under the options' rules and records its run. Throws a UserError when
     /// the program cannot run in the interpreter (symbolic shapes, unsupported types).
     static LoopAnimation record(const Schedule& schedule, const AnimationOptions& options = {});
+    /// The events recorded (at most AnimationOptions::maxEvents).
+    int64_t eventsRecorded() const { return int64_t(m_events.size()); }
 
     BoundRules rules() const { return m_rules; }
     /// Outputs first, then the program's own buffers, then the inputs, each in order of first
@@ -84,7 +101,8 @@ public:
     const std::vector<AnimatedBuffer>& buffers() const { return m_buffers; }
     const std::vector<AnimationEvent>& events() const { return m_events; }
     const AnimationRegion& region(int64_t index) const { return m_regions[size_t(index)]; }
-    /// Steps recorded; step s is events [stepBegin(s), stepBegin(s + 1)), ending with its store.
+    /// Steps recorded; step s is events [stepBegin(s), stepBegin(s + 1)), ending with its store
+    /// (what follows the last store, an allocation's end, belongs to no step).
     int64_t steps() const { return int64_t(m_stepBegin.size()) - 1; }
     int64_t stepBegin(int64_t step) const { return m_stepBegin[size_t(step)]; }
     /// The run went on past options.maxEvents: the steps are its beginning.
@@ -95,7 +113,8 @@ public:
     /// GPU blocks run before the recording ended (0 for a CPU program).
     int64_t blocks() const { return m_blocks; }
 
-    /// `step 12 of 4096: computes C[0, 11] from A[0, 3], B[3, 11], block 0 thread 11`.
+    /// `step 12 of 4096: computes C[0, 11] from A[0, 3], B[3, 11], block 0 thread 11` (steps
+    /// from 1).
     std::string describeStep(int64_t step) const;
 
 private:
@@ -154,7 +173,8 @@ public:
     std::string toSvg() const;
     /// The frame as a PNG image: the SVG's grids, one above the other, without text.
     std::string toPng() const;
-    /// The frame as JSON: the step, and per buffer its grid and each cell's state.
+    /// The frame as JSON: the step (from 1, as describeStep), and per buffer its grid and each
+    /// cell's state (AnimationCell bits, named in `cell_bits`).
     std::string toJson(int indent = 2) const;
 
 private:

@@ -27,6 +27,17 @@ int64_t cappedProduct(int64_t a, int64_t b) {
     return a > (kMaxAllocationElements + 1) / b ? kMaxAllocationElements + 1 : a * b;
 }
 
+/// Whether `buffer` is one of the buffers of stage `stage`: its name, or a value of it
+/// (`C.v0`).
+bool computesBuffer(const std::string& stage, const std::string& buffer) {
+    if (buffer == stage)
+        return true;
+    const std::string prefix = stage + ".v";
+    return buffer.size() > prefix.size() && buffer.compare(0, prefix.size(), prefix) == 0 &&
+           std::all_of(buffer.begin() + std::ptrdiff_t(prefix.size()), buffer.end(),
+                       [](char c) { return c >= '0' && c <= '9'; });
+}
+
 } // namespace
 
 Executor::Executor(const Program& program, const InterpreterOptions& options)
@@ -274,10 +285,17 @@ void Executor::execCallPacked(const SNode& n) {
             array.elemOffset = offset;
             args[i] = {PackedCode::Array, int64_t(reinterpret_cast<intptr_t>(&array))};
             // A packed function may touch any element of the arrays it is given; which it
-            // reads and which it writes the interpreter cannot see (nor count its stores).
-            if (m_trace)
+            // reads and which it writes the interpreter cannot see. The call computes the
+            // buffers of the stage whose produce block holds it (an extern op's outputs, a
+            // tensorized stage's), so those count as written, once per element; the others
+            // as read.
+            if (m_trace) {
+                const bool computes =
+                    call.reader >= 0 && s.name &&
+                    computesBuffer(m_p.readers[size_t(call.reader)], *s.name);
                 for (int64_t k = first; k < first + elements; ++k)
-                    touch(s, k, kElementRead, call.reader);
+                    touch(s, k, computes ? kElementWritten : kElementRead, call.reader);
+            }
             break;
         }
         }

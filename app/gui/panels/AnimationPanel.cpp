@@ -15,6 +15,7 @@
 #include <QVBoxLayout>
 
 #include <array>
+#include <tuple>
 #include <cmath>
 
 namespace bs::gui {
@@ -57,7 +58,9 @@ QString roleText(AnimatedRole role) {
 }
 
 QString swatch(const std::string& color, const QString& text) {
-    return QStringLiteral("<span style=\"background:%1; color:%1\">&#9632;&#9632;</span> %2")
+    // A grey frame, so that the near-white swatches show on any window colour.
+    return QStringLiteral("<span style=\"background:#999999\">&nbsp;<span style=\"background:%1; "
+                          "color:%1\">&#9632;&#9632;</span>&nbsp;</span> %2")
         .arg(QString::fromStdString(color), text);
 }
 
@@ -109,8 +112,9 @@ int AnimationView::layOut(int width, std::vector<Placed>* placed) const {
     for (size_t b = 0; b < buffers.size(); ++b) {
         Placed p;
         const AnimatedBuffer& buffer = buffers[b];
-        p.columns = buffer.shape.empty() ? 1 : std::max<int64_t>(1, buffer.shape.back());
-        p.rows = std::max<int64_t>(1, buffer.cells() / p.columns);
+        std::tie(p.rows, p.columns) = buffer.drawSize();
+        p.rows = std::max<int64_t>(1, p.rows);
+        p.columns = std::max<int64_t>(1, p.columns);
         p.cell = std::clamp(std::min(available / qreal(p.columns), kGridHeight / qreal(p.rows)),
                             qreal(0.25), kLargestCell);
         const qreal gridWidth = p.cell * qreal(p.columns);
@@ -153,16 +157,17 @@ std::pair<int, int64_t> AnimationView::cellAt(const QPoint& pos) const {
             continue;
         const auto column = int64_t((pos.x() - p.grid.left()) / p.cell);
         const auto row = int64_t((pos.y() - p.grid.top()) / p.cell);
-        if (column < p.columns && row < p.rows)
-            return {int(b), row * p.columns + column};
+        const int64_t cell =
+            m_player->animation().buffers()[b].cellDrawnAt(row, column);
+        if (cell >= 0)
+            return {int(b), cell};
     }
     return {-1, -1};
 }
 
 QPoint AnimationView::cellCenter(int buffer, int64_t cell) const {
     const Placed& p = m_placed[size_t(buffer)];
-    const int64_t row = cell / p.columns;
-    const int64_t column = cell % p.columns;
+    const auto [row, column] = m_player->animation().buffers()[size_t(buffer)].drawPosition(cell);
     return QPointF(p.grid.left() + (qreal(column) + 0.5) * p.cell,
                    p.grid.top() + (qreal(row) + 0.5) * p.cell)
         .toPoint();
@@ -180,13 +185,15 @@ void AnimationView::paintEvent(QPaintEvent*) {
         painter.drawText(p.title, Qt::AlignLeft | Qt::AlignVCenter, titleOf(b));
         // One pixel per cell, scaled without smoothing: a 512×512 output costs one image.
         QImage image(int(p.columns), int(p.rows), QImage::Format_RGB32);
+        image.fill(palette().color(QPalette::Window)); // the gaps between tiles
         const std::vector<uint8_t>& cells = m_player->cells(b);
-        for (int64_t r = 0; r < p.rows; ++r) {
-            auto* line = reinterpret_cast<QRgb*>(image.scanLine(int(r)));
-            for (int64_t c = 0; c < p.columns; ++c) {
-                const int64_t cell = r * p.columns + c;
-                line[c] = rgbOf(buffer.role, cells[size_t(cell)], m_player->computedBy(b, cell));
-            }
+        std::vector<int64_t> now; // cells this step computes
+        for (int64_t cell = 0; cell < buffer.cells(); ++cell) {
+            const auto [r, c] = buffer.drawPosition(cell);
+            image.setPixel(int(c), int(r),
+                           rgbOf(buffer.role, cells[size_t(cell)], m_player->computedBy(b, cell)));
+            if (cells[size_t(cell)] & kCellWrittenNow)
+                now.push_back(cell);
         }
         painter.drawImage(p.grid, image);
         if (p.cell >= 6) { // the cells' borders, where they are big enough to tell apart
@@ -201,6 +208,15 @@ void AnimationView::paintEvent(QPaintEvent*) {
             painter.setPen(QPen(QColor(0x99, 0x99, 0x99), 1));
             painter.drawRect(p.grid);
         }
+        // A cell too small to see is ringed where this step computes.
+        if (p.cell < 6)
+            for (int64_t cell : now) {
+                painter.setPen(QPen(QColor(QString::fromStdString(AnimationPlayer::cellColor(
+                                        buffer.role, kCellWrittenNow, -1))),
+                                    2));
+                painter.setBrush(Qt::NoBrush);
+                painter.drawEllipse(QPointF(cellCenter(int(b), cell)), 6, 6);
+            }
     }
 }
 
@@ -387,13 +403,17 @@ void AnimationPanel::showFrame() {
         return;
     const LoopAnimation& animation = m_player->animation();
     QString status = m_player->step() < 0
-                         ? tr("Before the first step: %L1 steps recorded").arg(animation.steps())
+                         ? (animation.steps() == 1
+                                ? tr("Before the first step: 1 step recorded")
+                                : tr("Before the first step: %L1 steps recorded")
+                                      .arg(animation.steps()))
                          : QString::fromStdString(animation.describeStep(m_player->step()));
     if (animation.truncated())
         status += tr(" (the run is longer: its first %L1 steps are recorded)").arg(animation.steps());
     if (animation.flat())
-        status += tr(". The kernel has barriers, so it plays in its final form: each "
-                     "allocation is drawn as allocated, not over its tensor");
+        status += tr(". The kernel waits at barriers, so it plays as it runs on a GPU, in its "
+                     "final form: a buffer it allocates is drawn by its own indices, not at its "
+                     "tensor's coordinates");
     m_status->setText(status);
     m_view->setPlayer(m_player.get());
     updateControls();

@@ -56,6 +56,8 @@ HeatmapGrid::HeatmapGrid(QWidget* parent) : QWidget(parent) {
 void HeatmapGrid::setHeatmap(std::shared_ptr<const Heatmap> map, int64_t slice) {
     m_map = std::move(map);
     m_slice = slice;
+    // The smallest legible cells: a buffer too big for the panel scrolls instead of being cut.
+    setMinimumSize(m_map ? sizeHint() : QSize(0, 0));
     updateGeometry();
     update();
 }

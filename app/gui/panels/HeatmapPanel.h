@@ -71,6 +71,8 @@ public:
     void showIteration(int iteration);
     /// The iteration shown (0: all of them).
     int iteration() const;
+    /// A heatmap is being made (heatmapShown follows).
+    bool isComputing() const { return m_jobs.isBusy(); }
     /// The legend under the grid, as plain text.
     QString legendText() const;
 

@@ -352,6 +352,18 @@ TEST(CliAnimate, PlaysTheLoopNestOneStoreAtATime) {
         << past.err;
     const CommandResult format = runCli("animate " + quoted(example) + " -o frame.gif");
     EXPECT_EQ(format.exitCode, 2);
+    for (const char* bad : {"0", "-1", "abc"}) {
+        const CommandResult step = runCli("animate " + quoted(example) + " --step " + bad);
+        EXPECT_EQ(step.exitCode, 2) << bad;
+        EXPECT_NE(step.err.find(std::string("a whole number from 1 is wanted, got '") + bad + "'"),
+                  std::string::npos)
+            << step.err;
+    }
+    // A recording cut before the first store says how to get one.
+    const CommandResult early = runCli("animate " + quoted(example) + " --max-events 1");
+    EXPECT_EQ(early.exitCode, 1);
+    EXPECT_NE(early.err.find("hold no store yet; raise --max-events"), std::string::npos)
+        << early.err;
 }
 
 TEST(CliAnimate, AKernelWithBarriersLoadsItsSharedTilesBeforeAnyThreadReadsThem) {

@@ -83,8 +83,11 @@ TEST(LoopAnimation, StepsAreStoresAndTheProducersWindowMovesWithItsAttachLoop) {
     EXPECT_EQ(player.peakAllocated(b), 4);
     const std::vector<uint8_t> forward = player.cells(b);
 
-    // Going back replays from the start to the same frame.
+    // The last frame is the program as its last store leaves it: B's last row still live.
     player.seek(31);
+    EXPECT_EQ(player.allocatedNow(b), 4);
+    EXPECT_EQ(player.liveNow(b), 4);
+    // Going back replays from the start to the same frame.
     EXPECT_EQ(cellsWith(player, "C", kCellComputed).size(), 16u);
     EXPECT_EQ(cellsWith(player, "A", kCellRead).size(), 16u);
     player.seek(8);
@@ -165,11 +168,12 @@ TEST(LoopAnimation, FrameAsSvgAndJson) {
     EXPECT_NE(svg.find("step 9 of 32"), std::string::npos);
     EXPECT_NE(svg.find("<title>B[1, 0]: computed at this step, live in its buffer</title>"),
               std::string::npos);
-    EXPECT_NE(svg.find("<title>B[0, 0]: computed before, its entry freed</title>"),
+    EXPECT_NE(svg.find("<title>B[0, 0]: computed, then freed</title>"),
               std::string::npos);
     const auto json = nlohmann::json::parse(player.toJson());
     EXPECT_EQ(json["steps"], 32);
-    EXPECT_EQ(json["step"], 8);
+    EXPECT_EQ(json["step"], 9); // from 1, as the description
+    EXPECT_EQ(json["cell_bits"]["live"], kCellLive);
     EXPECT_EQ(json["buffers"][1]["name"], "B");
     EXPECT_EQ(json["buffers"][1]["live_now"], 1);
     EXPECT_EQ(json["buffers"][1]["cells"].size(), 16u);
@@ -180,4 +184,25 @@ TEST(LoopAnimation, ScriptsThatCannotRunSayWhy) {
     Tensor A = placeholder({n}, DataType::float32(), "A");
     Tensor C = compute({n}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "C");
     EXPECT_THROW(LoopAnimation::record(createSchedule(C.op)), UserError);
+}
+
+TEST(LoopAnimation, BuffersOfMoreThanTwoDimensionsAreDrawnAsTiles) {
+    AnimatedBuffer buffer;
+    buffer.name = "T";
+    buffer.mins = {0, 0, 0};
+    buffer.shape = {4, 3, 5}; // four 3 x 5 tiles, laid out two by two
+    EXPECT_EQ(buffer.drawSize(), (std::pair<int64_t, int64_t>{7, 11}));
+    EXPECT_EQ(buffer.drawPosition(0), (std::pair<int64_t, int64_t>{0, 0}));
+    EXPECT_EQ(buffer.drawPosition(15), (std::pair<int64_t, int64_t>{0, 6})); // tile 1
+    EXPECT_EQ(buffer.drawPosition(30), (std::pair<int64_t, int64_t>{4, 0})); // tile 2
+    for (int64_t cell = 0; cell < buffer.cells(); ++cell) {
+        const auto [row, column] = buffer.drawPosition(cell);
+        EXPECT_EQ(buffer.cellDrawnAt(row, column), cell);
+    }
+    EXPECT_EQ(buffer.cellDrawnAt(3, 0), -1); // the gap between tile rows
+    EXPECT_EQ(buffer.cellDrawnAt(0, 5), -1); // and between tile columns
+    EXPECT_EQ(buffer.cellName(15), "T[1, 0, 0]");
+    buffer.shape = {3, 5};
+    EXPECT_EQ(buffer.drawSize(), (std::pair<int64_t, int64_t>{3, 5}));
+    EXPECT_EQ(buffer.cellDrawnAt(3, 0), -1);
 }
