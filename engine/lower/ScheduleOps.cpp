@@ -245,6 +245,75 @@ private:
     Lowering& m_lowering;
 };
 
+/// The attr around a part of the nest InjectAttached has finished, so that it is not walked
+/// again; PostProc removes it.
+constexpr const char* kInjectedMark = "bs_injected";
+
+/// Puts every attached stage at its attach point in one walk of the nest: InjectAttach's result
+/// for all of them, in linear time (InjectAttach walks the whole nest once per stage, which a
+/// chain of nested compute_at stages makes quadratic). At a `loop_scope` attr, what is below it
+/// is finished first; then the stages attached there, in the order InjectAttach would have
+/// injected them, each wrap it in their pipeline, whose own loop nest is walked for the stages
+/// attached to it. What is finished is marked, so no part of the nest is walked twice.
+class InjectAttached : public IRMutator {
+public:
+    explicit InjectAttached(Lowering& lowering) : m_lowering(lowering) {}
+
+    /// Stage `stage` goes where `spec` is attached (after the stages added before it there).
+    void add(const Stage& stage, const Stage& spec) {
+        m_points[spec->attachIVar.get()].stages.push_back(stage);
+        m_added.push_back({stage, spec});
+    }
+    bool empty() const { return m_added.empty(); }
+
+    Stmt run(const Stmt& body) {
+        Stmt out = visitStmt(body);
+        for (const auto& [stage, spec] : m_added)
+            if (!m_points[spec->attachIVar.get()].found)
+                throw UserError("did not find the attach point '" + spec->attachIVar->var.name() +
+                                "' of stage '" + stage->op->name + "' in the loop nest of '" +
+                                spec->attachStage.name() + "'");
+        return out;
+    }
+
+    Stmt visitStmt(const Stmt& s) override {
+        if (const auto* mark = s.as<AttrStmtNode>(); mark && mark->key == kInjectedMark)
+            return s;
+        Stmt out = IRMutator::visitStmt(s);
+        const auto* op = out.as<AttrStmtNode>();
+        if (!op || op->key != attr::kLoopScope)
+            return out;
+        auto point = m_points.find(op->node.get());
+        if (point == m_points.end())
+            return out;
+        if (point->second.found)
+            throw UserError("the attach point '" + nodeToString(op->node) + "' of stage '" +
+                            point->second.stages.front()->op->name +
+                            "' appears in several places");
+        point->second.found = true;
+        Stmt inner = marked(op->node, op->body);
+        for (const Stage& stage : point->second.stages)
+            inner = marked(op->node, visitStmt(m_lowering.makePipeline(stage, inner)));
+        return AttrStmtNode::make(op->node, op->key, op->value, inner);
+    }
+
+    /// Attach points are statements: expressions are left as they are.
+    Expr visitExpr(const Expr& e) override { return e; }
+
+private:
+    static Stmt marked(const NodeRef& node, const Stmt& body) {
+        return AttrStmtNode::make(node, kInjectedMark, Expr(0), body);
+    }
+
+    struct Point {
+        std::vector<Stage> stages;
+        bool found = false;
+    };
+    Lowering& m_lowering;
+    std::unordered_map<const Node*, Point> m_points;
+    std::vector<std::pair<Stage, Stage>> m_added; ///< (stage, spec), in the order added
+};
+
 /// Puts a scan's init or update stage where the scan's loop nest left its place (TVM's
 /// InjectScanStep): the body of the scan's `scan_init_scope` or `scan_update_scope` attr.
 class InjectScanStep : public IRMutator {
@@ -303,7 +372,7 @@ protected:
     using IRMutator::visit;
     Stmt visit(const AttrStmtNode* op) override {
         if (op->key == attr::kLoopScope || op->key == attr::kScanInitScope ||
-            op->key == attr::kScanUpdateScope)
+            op->key == attr::kScanUpdateScope || op->key == kInjectedMark)
             return visitStmt(op->body);
         if (op->key == attr::kRealizeScope && m_dropRealizeScope.count(op->node.get()))
             return visitStmt(op->body);
@@ -405,6 +474,12 @@ Stmt scheduleOps(const Schedule& sch, const IterVarMap<Range>& bounds,
             throw UserError("did not find the place of " + std::string(what) + " '" +
                             stage->op->name + "' in the loop of scan '" + scan->name + "'");
     };
+    // Stages attached at loops are injected in one walk at the end (InjectAttached); a program
+    // with scan steps, whose places are in the scan's nest, injects each as it comes.
+    bool scanSteps = !scanOfInit.empty();
+    for (const Stage& stage : sch->stages)
+        scanSteps |= stage->attachType == AttachType::ScanUpdate;
+    InjectAttached attached(lowering);
     for (size_t i = sch->stages.size(); i-- > 0;) {
         const Stage& stage = sch->stages[i];
         if (stage->attachType == AttachType::Inline)
@@ -427,6 +502,10 @@ Stmt scheduleOps(const Schedule& sch, const IterVarMap<Range>& bounds,
             if (!body.defined())
                 throw UserError("stage '" + stage->op->name + "' is attached to '" +
                                 spec->attachStage.name() + "', which produces no loop nest");
+            if (!scanSteps) {
+                attached.add(stage, spec);
+                continue;
+            }
             InjectAttach inject(stage, spec, lowering);
             body = inject.visitStmt(body);
             if (!inject.found)
@@ -437,6 +516,8 @@ Stmt scheduleOps(const Schedule& sch, const IterVarMap<Range>& bounds,
         }
         body = lowering.makePipeline(stage, body);
     }
+    if (!attached.empty())
+        body = attached.run(body);
     if (!body.defined())
         return EvaluateNode::make(0);
     PostProc post(sch);

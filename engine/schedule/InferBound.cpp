@@ -5,6 +5,7 @@
 #include "ir/Functor.h"
 #include "ir/Op.h"
 #include "ir/Printer.h"
+#include "ir/Substitute.h"
 #include "schedule/Graph.h"
 #include "schedule/BoundStepText.h"
 #include "schedule/InferBoundTight.h"
@@ -16,6 +17,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <unordered_set>
 
 namespace bs {
 
@@ -465,25 +467,38 @@ void requestFromTensorCompute(const TensorComputeOpNode* tc, const VarMap<IntSet
 /// expressions, and binding only these keeps InferBound linear in the number of stages.
 void bindVisibleRanges(const Stage& consumer, const std::vector<IterVar>& producerAttach,
                        const GraphContext& ctx, const IterVarMap<Range>& rmap, Analyzer& analyzer) {
+    // A loop of the attach paths is bound only when something bound before it names it: the
+    // consumer's own loops, their ranges and, transitively, the ranges of the loops those name
+    // (the paths run innermost first, and a loop's range names only loops further out). A
+    // binding no analysed expression reaches changes nothing, and a nest of N attached stages
+    // has paths N loops long: binding them all made InferBound quadratic.
     VarMap<bool> bound;
-    auto bindOne = [&](const IterVar& iv) {
+    std::unordered_set<const VarNode*> named;
+    auto name = [&](const Expr& e) {
+        for (const Var& v : usedVars(e))
+            named.insert(v.get());
+    };
+    auto bindOne = [&](const IterVar& iv, bool always) {
         auto it = rmap.find(iv);
-        if (it == rmap.end() || !bound.emplace(iv->var, true).second)
+        if (it == rmap.end() || (!always && !named.count(iv->var.get())) ||
+            !bound.emplace(iv->var, true).second)
             return;
+        name(it->second.min);
+        name(it->second.extent);
         analyzer.bind(iv->var, it->second);
     };
-    auto bindWithThread = [&](const IterVar& iv) {
-        bindOne(iv);
+    auto bindWithThread = [&](const IterVar& iv, bool always) {
+        bindOne(iv, always);
         auto thread = ctx.bindMap.find(iv);
         if (thread != ctx.bindMap.end())
-            bindOne(thread->second);
+            bindOne(thread->second, true); // few: a kernel has at most six thread axes
     };
     for (const IterVar& iv : consumer->allIterVars)
-        bindWithThread(iv);
+        bindWithThread(iv, true);
     for (const IterVar& iv : ctx.attachPath.at(consumer->op))
-        bindWithThread(iv);
+        bindWithThread(iv, false);
     for (const IterVar& iv : producerAttach)
-        bindWithThread(iv);
+        bindWithThread(iv, false);
 }
 
 /// TVM's "cannot find the producer along the loop nest": `stage` is computed at a loop its
