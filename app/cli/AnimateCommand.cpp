@@ -66,11 +66,8 @@ std::string summary(const AnimationPlayer& player) {
 }
 
 int runAnimate(const AnimateCommandOptions& options) {
-    if (!options.output.empty() && !endsWith(options.output, ".svg") &&
-        !endsWith(options.output, ".png") && !endsWith(options.output, ".json")) {
-        printError("animate: the output must end in .svg, .png or .json, got '" + options.output + "'");
+    if (!checkPictureOutput("animate", options.output))
         return kExitUsage;
-    }
     int exitCode = kExitOk;
     auto analysis = analyzeScript(options.file, AnalysisOptions{rulesFromName(options.rules), false},
                                   &exitCode);
@@ -108,9 +105,9 @@ int runAnimate(const AnimateCommandOptions& options) {
         std::cout << summary(player);
         return kExitOk;
     }
-    return writeOutput(options.output, endsWith(options.output, ".json")  ? player.toJson() + "\n"
-                                       : endsWith(options.output, ".png") ? player.toPng()
-                                                                          : player.toSvg());
+    return writePicture(
+        options.output, [&] { return player.toJson(); }, [&] { return player.toPng(); },
+        [&] { return player.toSvg(); });
 }
 
 } // namespace

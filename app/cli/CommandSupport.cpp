@@ -64,6 +64,20 @@ bool endsWith(const std::string& text, const std::string& suffix) {
                       [](char a, char b) { return std::tolower(uint8_t(a)) == std::tolower(uint8_t(b)); });
 }
 
+bool checkPictureOutput(const std::string& command, const std::string& path) {
+    if (path.empty() || endsWith(path, ".svg") || endsWith(path, ".png") || endsWith(path, ".json"))
+        return true;
+    printError(command + ": the output must end in .svg, .png or .json, got '" + path + "'");
+    return false;
+}
+
+int writePicture(const std::string& path, const std::function<std::string()>& json,
+                 const std::function<std::string()>& png, const std::function<std::string()>& svg) {
+    return writeOutput(path, endsWith(path, ".json")  ? json() + "\n"
+                             : endsWith(path, ".png") ? png()
+                                                      : svg());
+}
+
 CLI::Validator countFromOne() {
     return CLI::Validator(
         [](std::string& input) -> std::string {

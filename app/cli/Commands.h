@@ -11,7 +11,6 @@
 #include <CLI/CLI.hpp>
 
 #include <chrono>
-
 #include <functional>
 #include <string>
 
@@ -71,6 +70,12 @@ int writeOutput(const std::string& path, const std::string& bytes);
 /// Checks a count from 1 (`--step`, `--iteration`, `--repeat`): anything else is refused with
 /// "a whole number from 1 is wanted, got 'X'".
 CLI::Validator countFromOne();
+/// For `-o` of a command that draws (heatmap, animate): true when `path` is empty or ends in
+/// .svg, .png or .json; else prints "COMMAND: the output must end in ..." and returns false.
+bool checkPictureOutput(const std::string& command, const std::string& path);
+/// Writes what `path`'s extension names: `json()`, `png()`, else `svg()` (see writeOutput).
+int writePicture(const std::string& path, const std::function<std::string()>& json,
+                 const std::function<std::string()>& png, const std::function<std::string()>& svg);
 /// Whether `text` ends in `suffix` (an output's extension), ignoring case.
 bool endsWith(const std::string& text, const std::string& suffix);
 /// Whether `file` can be read; if not, prints `boundscope: error: cannot open 'FILE': REASON`.

@@ -25,11 +25,8 @@ struct HeatmapCommandOptions {
 };
 
 int runHeatmap(const HeatmapCommandOptions& options) {
-    if (!options.output.empty() && !endsWith(options.output, ".svg") &&
-        !endsWith(options.output, ".png") && !endsWith(options.output, ".json")) {
-        printError("heatmap: the output must end in .svg, .png or .json, got '" + options.output + "'");
+    if (!checkPictureOutput("heatmap", options.output))
         return kExitUsage;
-    }
     int exitCode = kExitOk;
     auto analysis = analyzeScript(options.file, AnalysisOptions{rulesFromName(options.rules), false},
                                   &exitCode);
@@ -50,9 +47,9 @@ int runHeatmap(const HeatmapCommandOptions& options) {
         std::cout << map.toText();
         return kExitOk;
     }
-    return writeOutput(options.output, endsWith(options.output, ".json")  ? map.toJson() + "\n"
-                                       : endsWith(options.output, ".png") ? map.toPng()
-                                                                          : map.toSvg());
+    return writePicture(
+        options.output, [&] { return map.toJson(); }, [&] { return map.toPng(); },
+        [&] { return map.toSvg(); });
 }
 
 } // namespace

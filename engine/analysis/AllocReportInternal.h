@@ -106,6 +106,11 @@ void addVirtualThreadCopies(const RuleRun& run, const Region& region, const std:
 /// The note for a buffer with one copy per virtual thread (not waste).
 void virtualThreadCause(const BufferFacts& facts, std::vector<AllocCause>& out);
 
+/// `T[2, 3]`: the element at row-major offset `cell` of a grid of `shape` whose first element
+/// is `mins` (empty: all 0), as the heatmap and the loop nest name cells.
+std::string elementName(const std::string& buffer, const std::vector<int64_t>& shape,
+                        const std::vector<int64_t>& mins, int64_t cell);
+
 /// The realized region's extents of stage `name` in `lowered` (its root IterVars' ranges, or
 /// the tight rules' realize bounds) when they are constants.
 std::optional<std::vector<int64_t>> realizedExtents(const LowerResult& lowered,

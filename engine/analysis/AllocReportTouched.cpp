@@ -28,6 +28,19 @@ std::optional<int64_t> totalWork(const AllocReport& report) {
 } // namespace
 
 /// Pseudo-random argument buffers; nullopt when a shape is symbolic or a type unsupported.
+std::string elementName(const std::string& buffer, const std::vector<int64_t>& shape,
+                        const std::vector<int64_t>& mins, int64_t cell) {
+    std::vector<int64_t> index(shape.size(), 0);
+    for (size_t d = shape.size(); d-- > 0;) {
+        index[d] = shape[d] > 0 ? cell % shape[d] : 0;
+        cell = shape[d] > 0 ? cell / shape[d] : 0;
+    }
+    std::string text = buffer + "[";
+    for (size_t d = 0; d < index.size(); ++d)
+        text += (d ? ", " : "") + std::to_string((d < mins.size() ? mins[d] : 0) + index[d]);
+    return text + "]";
+}
+
 std::optional<std::vector<int64_t>> realizedExtents(const LowerResult& lowered,
                                                     const std::string& name) {
     const Stage stage = stageNamed(lowered.normalized, name);

@@ -407,15 +407,7 @@ namespace {
 
 /// `T[2, 3]` of the cell at row-major offset `c`.
 std::string cellName(const std::string& buffer, const std::vector<int64_t>& shape, int64_t c) {
-    std::vector<int64_t> index(shape.size(), 0);
-    for (size_t d = shape.size(); d-- > 0;) {
-        index[d] = shape[d] > 0 ? c % shape[d] : 0;
-        c = shape[d] > 0 ? c / shape[d] : 0;
-    }
-    std::string text = buffer + "[";
-    for (size_t d = 0; d < index.size(); ++d)
-        text += (d ? ", " : "") + std::to_string(index[d]);
-    return text + "]";
+    return alloc::elementName(buffer, shape, {}, c);
 }
 
 } // namespace

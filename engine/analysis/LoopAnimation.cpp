@@ -28,15 +28,7 @@ int64_t AnimatedBuffer::cells() const {
 }
 
 std::string AnimatedBuffer::cellName(int64_t cell) const {
-    std::vector<int64_t> index(shape.size(), 0);
-    for (size_t d = shape.size(); d-- > 0;) {
-        index[d] = shape[d] > 0 ? cell % shape[d] : 0;
-        cell = shape[d] > 0 ? cell / shape[d] : 0;
-    }
-    std::string text = name + "[";
-    for (size_t d = 0; d < index.size(); ++d)
-        text += (d ? ", " : "") + std::to_string(mins[d] + index[d]);
-    return text + "]";
+    return alloc::elementName(name, shape, mins, cell);
 }
 
 AnimatedBuffer::Tiling AnimatedBuffer::tiling() const {

@@ -12,6 +12,7 @@
 
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace bs {
 
@@ -195,6 +196,10 @@ public:
     }
 
     FlattenResult run(const Stmt& stmt) {
+        // The program's virtual threads, found once: a realize looks for them in its body only
+        // when its region names one (a walk per realize made a deep nest quadratic).
+        for (const auto& [var, extent] : virtualThreadsIn(stmt))
+            m_virtualThreadVars.insert(var.get());
         m_result.body = visitStmt(stmt);
         return std::move(m_result);
     }
@@ -488,13 +493,16 @@ private:
     /// The threads run one after the other, so each gets its own copy, as TVM's
     /// InjectVirtualThread gives one to a buffer allocated inside the thread
     /// (`allocate B[n * size]`, accessed at `vthread*size + index`).
-    static void addPrivateThreadDimensions(const ProducerRealizeNode* op, BufferEntry* entry) {
+    void addPrivateThreadDimensions(const ProducerRealizeNode* op, BufferEntry* entry) const {
         std::vector<Var> regionVars;
+        bool namesThread = false;
         for (const Range& r : op->bounds)
             for (const Expr& e : {r.min, r.extent})
-                for (const Var& v : usedVars(e))
+                for (const Var& v : usedVars(e)) {
                     regionVars.push_back(v);
-        if (regionVars.empty())
+                    namesThread |= m_virtualThreadVars.count(v.get()) > 0;
+                }
+        if (!namesThread)
             return;
         VarMap<Expr> threads = virtualThreadsIn(op->body);
         for (const Var& v : regionVars) {
@@ -548,6 +556,7 @@ private:
     std::vector<int> m_threadRanks;
     FlattenResult m_result;
     BoundSteps* m_steps;
+    std::unordered_set<const VarNode*> m_virtualThreadVars;
 };
 
 } // namespace

@@ -45,9 +45,17 @@ std::string extentOf(const Range& r) { return show(r.extent); }
 std::string path(const std::vector<IterVar>& ivs) {
     if (ivs.empty())
         return "none (at root)";
+    // A path hundreds of loops long (a deep nest of attached stages) is named by its ends.
+    constexpr size_t kNamed = 12;
     std::string text;
-    for (size_t i = 0; i < ivs.size(); ++i)
+    for (size_t i = 0; i < ivs.size(); ++i) {
+        if (ivs.size() > kNamed && i == kNamed - 2) {
+            text += ", … (" + std::to_string(ivs.size() - kNamed) + " more)";
+            i = ivs.size() - 3; // then the two outermost
+            continue;
+        }
         text += (i ? ", " : "") + ivName(ivs[i]);
+    }
     return text;
 }
 

@@ -115,11 +115,10 @@ FeedGraph createFeedGraph(const ReadGraph& graph) {
 }
 
 AttachPathMap createAttachPath(const Schedule& sch) {
+    checkAttachments(sch.stages(), sch->groups);
     AttachPathMap paths;
-    for (const Stage& stage : sch.stages()) {
-        checkAttachment(stage);
+    for (const Stage& stage : sch.stages())
         paths.emplace(stage->op, attachPathOf(stage));
-    }
     return paths;
 }
 

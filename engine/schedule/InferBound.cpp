@@ -29,7 +29,12 @@ struct GraphContext {
     AttachPathMap attachPath;
     IterVarMap<IterVar> bindMap;
     std::unordered_map<const Node*, int> stageIndex; ///< op -> position in sch.stages
+    /// Per op, the positions in its attach path of the loops with a thread tag: past the attach
+    /// point only those can be relaxed (needRelax), so a walk of a long path jumps to them.
+    std::unordered_map<const Node*, std::vector<size_t>> taggedOnPath;
 };
+
+const std::string& threadTagOf(const IterVar& iv, const IterVarMap<IterVar>& bindMap);
 
 
 const std::string& threadTagOf(const IterVar& iv, const IterVarMap<IterVar>& bindMap) {
@@ -257,7 +262,18 @@ void relaxVirtualThreadsOutOfScope(const Stage& consumer, const std::vector<Iter
 void collectRelaxSet(const Operation& consumerOp, const std::vector<IterVar>& attach,
                      const StorageScope& scope, const GraphContext& ctx, const IterVarMap<Range>& rmap,
                      bool* found, VarMap<IntSet>* relaxSet, StageStepLog& log) {
-    for (const IterVar& iv : ctx.attachPath.at(consumerOp)) {
+    const std::vector<IterVar>& path = ctx.attachPath.at(consumerOp);
+    const std::vector<size_t>& tagged = ctx.taggedOnPath.at(consumerOp.get());
+    for (size_t at = 0; at < path.size(); ++at) {
+        if (*found) {
+            // Past the attach point a loop without a thread tag is never relaxed: the next
+            // tagged one, if any.
+            auto next = std::lower_bound(tagged.begin(), tagged.end(), at);
+            if (next == tagged.end())
+                break;
+            at = *next;
+        }
+        const IterVar& iv = path[at];
         if (!attach.empty() && iv.same_as(attach[0]))
             *found = true;
         auto it = rmap.find(iv);
@@ -788,6 +804,14 @@ GraphContext makeContext(const Schedule& sch) {
     ctx.bindMap = createBindMap(sch);
     for (size_t i = 0; i < sch->stages.size(); ++i)
         ctx.stageIndex[sch->stages[i]->op.get()] = int(i);
+    for (const auto& [op, path] : ctx.attachPath) {
+        std::vector<size_t>& tagged = ctx.taggedOnPath[op.get()];
+        for (size_t at = 0; at < path.size(); ++at) {
+            const std::string& tag = threadTagOf(path[at], ctx.bindMap);
+            if (!tag.empty() && tag != "pipeline")
+                tagged.push_back(at);
+        }
+    }
     return ctx;
 }
 

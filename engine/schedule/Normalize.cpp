@@ -223,17 +223,18 @@ IterVar retarget(const Stage& attachStage, IterVar iv) {
 /// TVM's LegalizeInvalidAttach: a compute_at target split or fused after compute_at is moved
 /// to the split's inner / the fused IterVar. Also detects attach cycles.
 void legalizeInvalidAttach(ScheduleNode& sch) {
-    for (const std::vector<Stage>* list : {&sch.stages, &sch.groups})
-        for (const Stage& s : *list)
-            checkAttachment(s);
+    checkAttachments(sch.stages, sch.groups);
     IterVarMap<IterVar> replaceMap;
+    // Each stage's attachment is legalized once: a walk ends at a stage an earlier walk passed.
+    std::unordered_set<const StageNode*> legalized;
     for (const Stage& stage : sch.stages) {
         std::unordered_set<const StageNode*> visited;
-        for (Stage s = stage; s.defined();) {
+        for (Stage s = stage; s.defined() && !legalized.count(s.get());) {
             if (!visited.insert(s.get()).second)
                 throw UserError("invalid schedule: the compute_at attachments of stage '" +
                                 stage.name() +
                                 "' form a cycle (find loop in compute_at attach group)");
+            legalized.insert(s.get());
             Stage spec = s.attachSpec();
             if (spec->attachType != AttachType::Scope)
                 break;

@@ -38,6 +38,10 @@ private:
 /// TVM's tests expect): an output attached anywhere, or an attachment that closes a cycle.
 /// Throws the UserError at the compute_at's line; does nothing for a sound attachment.
 void checkAttachment(const Stage& stage);
+/// checkAttachment() of every stage and group of `sch`, in time linear in their number: the
+/// attachments are walked once for a cycle, and each stage checked alone only when there is
+/// one (or when groups make the walk's answer incomplete).
+void checkAttachments(const std::vector<Stage>& stages, const std::vector<Stage>& groups);
 
 /// The position of `stage` in the schedule.
 size_t stagePosition(const ScheduleNode& sch, const Stage& stage);

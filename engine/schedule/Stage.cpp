@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace bs {
@@ -285,6 +286,58 @@ Stage closingMember(const Stage& stage) {
 }
 
 } // namespace
+
+namespace {
+
+/// Whether following the attachments from some stage comes back to it: each stage is walked
+/// from once (a stage finished on an earlier walk ends the walk).
+bool attachmentsCycle(const std::vector<Stage>& stages) {
+    std::unordered_map<const StageNode*, int> state; // 1: on the current walk, 2: finished
+    std::vector<const StageNode*> walk;
+    for (const Stage& start : stages) {
+        walk.clear();
+        bool cycle = false;
+        for (Stage s = start; s.defined();) {
+            int& seen = state[s.get()];
+            if (seen == 2)
+                break;
+            if (seen == 1) {
+                cycle = true;
+                break;
+            }
+            seen = 1;
+            walk.push_back(s.get());
+            if (s->attachType != AttachType::Scope || !s->attachStage.defined())
+                break;
+            s = s->attachStage;
+        }
+        if (cycle)
+            return true;
+        for (const StageNode* done : walk)
+            state[done] = 2;
+    }
+    return false;
+}
+
+/// checkAttachment() without the cycle: an output attached anywhere.
+void checkOutputAttachment(const Stage& stage) {
+    if (stage->isOutput && stage->attachType == AttachType::Scope && stage->attachStage.defined() &&
+        stage->attachIVar.defined())
+        checkAttachment(stage);
+}
+
+} // namespace
+
+void checkAttachments(const std::vector<Stage>& stages, const std::vector<Stage>& groups) {
+    if (groups.empty() && !attachmentsCycle(stages)) {
+        for (const Stage& s : stages)
+            checkOutputAttachment(s);
+        return;
+    }
+    for (const std::vector<Stage>* list : {&stages, &groups})
+        for (const Stage& s : *list)
+            checkAttachment(s);
+}
 
 void checkAttachment(const Stage& given) {
     if (given->attachType != AttachType::Scope || !given->attachStage.defined() ||
