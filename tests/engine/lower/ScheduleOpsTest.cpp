@@ -235,3 +235,38 @@ realize B([0, 20]) {
 }
 )");
 }
+
+TEST(ScheduleOps, ANestOfAttachedStagesPutsEachInsideItsConsumer) {
+    // 40 stages, each computed at its consumer's row loop: one walk injects them all (issue 19),
+    // each inside the loop of the stage that reads it, and a step names a path that deep by its
+    // ends.
+    constexpr int kStages = 40;
+    std::vector<Tensor> ts = {placeholder({8, 8}, DataType::float32(), "s0")};
+    for (int k = 1; k <= kStages; ++k) {
+        const Tensor in = ts.back();
+        ts.push_back(compute({8, 8}, [in](const std::vector<Var>& v) { return in({v[0], v[1]}) + f32(1); },
+                             "s" + std::to_string(k)));
+    }
+    Schedule s = createSchedule(ts.back().op);
+    for (int k = 1; k < kStages; ++k)
+        s[ts[size_t(k)]].computeAt(s[ts[size_t(k) + 1]], ts[size_t(k) + 1].op.as<ComputeOpNode>()->axis[0]);
+    const LowerResult r = lower(s, {ts.front(), ts.back()});
+    const std::string ir = toString(r.func.afterScheduleOps);
+    // Each producer's `produce` block is indented deeper than its consumer's.
+    auto indentOf = [&](int k) {
+        const std::string mark = "produce s" + std::to_string(k) + " {";
+        const size_t at = ir.find(mark);
+        EXPECT_NE(at, std::string::npos) << mark;
+        const size_t lineStart = ir.rfind('\n', at);
+        return at - (lineStart == std::string::npos ? 0 : lineStart + 1);
+    };
+    for (int k = 1; k < kStages; ++k)
+        EXPECT_GT(indentOf(k), indentOf(k + 1)) << k;
+    // s1's consumer s2 runs inside 38 loops of the stages around it.
+    bool named = false;
+    for (const BoundStep& step : r.bounds.steps.all())
+        if (step.phase == StepPhase::Consumer && step.stage.defined() && step.stage->name == "s1")
+            named |= step.text.find("… (") != std::string::npos &&
+                     step.text.find(" more)") != std::string::npos;
+    EXPECT_TRUE(named);
+}
