@@ -111,7 +111,7 @@ struct NodeEqual {
     bool operator()(const NodeRef& a, const NodeRef& b) const { return a.same_as(b); }
 };
 
-/// Helper for node structs: `struct AddNode : NodeBase<AddNode, NodeKind::Add, ExprNode>`.
+/// A node struct's one kind, as `as<T>()` reads it: `struct IterVarNode : Node, KindTag<...>`.
 template <NodeKind K> struct KindTag {
     static constexpr NodeKind kKind = K;
     static constexpr bool matches(NodeKind k) { return k == K; }

@@ -76,6 +76,12 @@ def test_python_layer_checks_raise_what_tvm_raises():
     assert isinstance(divide, RuntimeError) and "floordiv" in str(divide)
     not_expr = raised(lambda: s[C].split(C.op.axis[0], factor="four"))
     assert isinstance(not_expr, TypeError), not_expr
+    # fcompute's parameters are the axes: TVM asserts there are no defaults or keywords.
+    default = raised(lambda: te.compute((4, 4), lambda i, j, p=A: p[i] + j, name="D"))
+    assert type(default) is AssertionError, default
+    assert str(default) == "Default arguments not supported in fcompute"
+    keywords = raised(lambda: te.compute((4,), lambda i, **kw: A[i], name="E"))
+    assert str(keywords) == "Variable keyword arguments not supported in fcompute", keywords
 
 
 def test_analyzer_misuse_is_reported_not_fatal():

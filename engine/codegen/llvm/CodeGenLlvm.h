@@ -11,7 +11,7 @@
 
 #include "codegen/llvm/LlvmCodegen.h"
 #include "codegen/llvm/LlvmHost.h"
-// GCC does not see BS_UNREACHABLE's abort in ExprFunctor<R> for a pointer R and warns that
+// GCC does not see that BS_UNREACHABLE throws in ExprFunctor<R> for a pointer R, and warns that
 // control reaches the end of its non-void functions.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wreturn-type"

@@ -157,6 +157,14 @@ def _compute(shape, fcompute, name, tag, varargs_names):
     # TVM's te.compute turns Python floats into ints "for python3" (tutorials write `N / bn`).
     shape = [int(s) if isinstance(s, float) else s for s in shape]
     params = _inspect.signature(fcompute).parameters
+    # TVM's te.compute asserts these of fcompute's argspec, with these messages.
+    for p in params.values():
+        if p.kind == p.VAR_KEYWORD:
+            raise AssertionError("Variable keyword arguments not supported in fcompute")
+        if p.kind == p.KEYWORD_ONLY:
+            raise AssertionError("Keyword arguments are not supported in fcompute")
+        if p.default is not p.empty:
+            raise AssertionError("Default arguments not supported in fcompute")
     names = [p.name for p in params.values()
              if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     if any(p.kind == p.VAR_POSITIONAL for p in params.values()):
