@@ -419,6 +419,13 @@ const char* Heatmap::consumerColor(size_t k) {
     return kColors[k % (sizeof(kColors) / sizeof(kColors[0]))];
 }
 
+const char* Heatmap::cellColor(int64_t cell) const {
+    const uint32_t who = readers[size_t(cell)];
+    return who == 0                 ? kUnreadColor
+           : std::popcount(who) > 1 ? kSeveralColor
+                                    : consumerColor(size_t(std::countr_zero(who)));
+}
+
 std::string Heatmap::describeCell(int64_t cell) const {
     const uint32_t who = readers[size_t(cell)];
     std::string text = cellName(buffer, shape, cell) + ": ";
@@ -486,11 +493,7 @@ std::string Heatmap::toSvg(int maxSlices) const {
         for (int64_t r = 0; r < rows; ++r)
             for (int64_t c = 0; c < cols; ++c) {
                 const int64_t cell = slice * perSlice + r * cols + c;
-                const uint32_t who = readers[size_t(cell)];
-                const char* fill = who == 0 ? kUnreadColor
-                                   : std::popcount(who) > 1
-                                       ? kSeveralColor
-                                       : consumerColor(size_t(std::countr_zero(who)));
+                const char* fill = cellColor(cell);
                 const std::string tip = describeCell(cell);
                 os << "<rect x=\"" << (10 + c * kCell) << "\" y=\"" << (y + r * kCell)
                    << "\" width=\"" << kCell << "\" height=\"" << kCell << "\" fill=\"" << fill
@@ -539,11 +542,7 @@ std::string Heatmap::toPng(int maxSlices) const {
         for (int64_t r = 0; r < rows; ++r)
             for (int64_t c = 0; c < cols; ++c) {
                 const int64_t at = slice * perSlice + r * cols + c;
-                const uint32_t who = readers[size_t(at)];
-                const char* fill = who == 0 ? kUnreadColor
-                                   : std::popcount(who) > 1
-                                       ? kSeveralColor
-                                       : consumerColor(size_t(std::countr_zero(who)));
+                const char* fill = cellColor(at);
                 const int x = kMargin + int(c) * cell;
                 const int y = kMargin + int(slice * (rows * cell + kGap) + r * cell);
                 image.fill(x, y, cell, cell, written[size_t(at)] ? 0x555555 : 0xbbbbbb);

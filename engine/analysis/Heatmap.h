@@ -77,6 +77,8 @@ struct Heatmap {
     static const char* consumerColor(size_t k);
     static constexpr const char* kSeveralColor = "#6a3d9a";
     static constexpr const char* kUnreadColor = "#f4f4f4";
+    /// The colour of cell `cell`: its one consumer's, kSeveralColor or kUnreadColor.
+    const char* cellColor(int64_t cell) const;
     /// `T[2, 3]: read by CA, CB (3 reads, in iterations 2-4); computed`: what the cell at
     /// row-major offset `cell` is (iterations from 1, for a buffer entered more than once).
     std::string describeCell(int64_t cell) const;

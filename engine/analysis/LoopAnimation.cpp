@@ -550,9 +550,10 @@ std::string AnimationPlayer::cellColor(AnimatedRole role, uint8_t bits, int32_t 
         if (!(bits & kCellComputed))
             return "#ffffff";
         if (block >= 0) { // a GPU program: the tile of each block in its own colour
-            static const char* const kBlocks[] = {"#a6cee3", "#b2df8a", "#fdbf6f", "#cab2d6",
-                                                  "#fb9a99", "#ffff99", "#8dd3c7", "#d9d9d9"};
-            return kBlocks[size_t(block) % (sizeof(kBlocks) / sizeof(kBlocks[0]))];
+            static const char* const kBlocks[kBlockColors] = {
+                "#a6cee3", "#b2df8a", "#fdbf6f", "#cab2d6",
+                "#fb9a99", "#ffff99", "#8dd3c7", "#d9d9d9"};
+            return kBlocks[size_t(block) % kBlockColors];
         }
         return "#9ecae1";
     case AnimatedRole::Intermediate:
@@ -565,6 +566,18 @@ std::string AnimationPlayer::cellColor(AnimatedRole role, uint8_t bits, int32_t 
         return (bits & kCellRead) ? "#fdd0a2" : "#ffffff";
     }
     return "#ffffff";
+}
+
+std::vector<std::pair<std::string, std::string>> AnimationPlayer::legend() {
+    return {{cellColor(AnimatedRole::Output, kCellWrittenNow, -1), "computed at this step"},
+            {cellColor(AnimatedRole::Input, kCellReadNow, -1), "read at this step"},
+            {cellColor(AnimatedRole::Output, kCellComputed, -1),
+             "output computed (on a GPU, each block's tile in its own colour)"},
+            {cellColor(AnimatedRole::Intermediate, kCellAllocated | kCellLive, -1),
+             "live: computed, still allocated"},
+            {cellColor(AnimatedRole::Intermediate, kCellComputed, -1), "computed, then freed"},
+            {cellColor(AnimatedRole::Intermediate, 0, -1), "not allocated"},
+            {cellColor(AnimatedRole::Input, kCellRead, -1), "input read"}};
 }
 
 std::string AnimationPlayer::describeCell(size_t buffer, int64_t cell) const {
@@ -655,17 +668,9 @@ std::string AnimationPlayer::toSvg() const {
             }
         y += int64_t(double(rows) * cell) + 30;
     }
-    const std::pair<std::string, const char*> legend[] = {
-        {cellColor(AnimatedRole::Output, kCellWrittenNow, -1), "computed at this step"},
-        {cellColor(AnimatedRole::Input, kCellReadNow, -1), "read at this step"},
-        {cellColor(AnimatedRole::Output, kCellComputed, -1), "output computed"},
-        {cellColor(AnimatedRole::Intermediate, kCellAllocated | kCellLive, -1),
-         "live in its allocation"},
-        {cellColor(AnimatedRole::Intermediate, kCellComputed, -1), "computed, then freed"},
-        {cellColor(AnimatedRole::Intermediate, 0, -1), "not allocated now"},
-        {cellColor(AnimatedRole::Input, kCellRead, -1), "input read before"}};
+    const auto legend = AnimationPlayer::legend();
     std::ostringstream os;
-    const int64_t height = y + 20 * int64_t(std::size(legend)) + 10;
+    const int64_t height = y + 20 * int64_t(legend.size()) + 10;
     os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\""
        << height << "\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n"
        << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
@@ -674,10 +679,10 @@ std::string AnimationPlayer::toSvg() const {
        << "<text x=\"10\" y=\"38\">" << escapeHtml(m_animation->describeStep(m_step))
        << "</text>\n"
        << body.str();
-    for (size_t k = 0; k < std::size(legend); ++k) {
+    for (size_t k = 0; k < legend.size(); ++k) {
         os << "<rect x=\"10\" y=\"" << (y + 20 * int64_t(k)) << "\" width=\"14\" height=\"14\" fill=\""
            << legend[k].first << "\" stroke=\"#999\"/><text x=\"30\" y=\"" << (y + 20 * int64_t(k) + 12)
-           << "\">" << legend[k].second << "</text>\n";
+           << "\">" << escapeHtml(legend[k].second) << "</text>\n";
     }
     os << "</svg>\n";
     return os.str();

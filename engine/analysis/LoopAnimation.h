@@ -165,6 +165,10 @@ public:
     /// A cell's colour (`#rrggbb`) for its bits, its buffer's role and the block that computed
     /// it: the SVG's and the app's.
     static std::string cellColor(AnimatedRole role, uint8_t bits, int32_t block);
+    /// Blocks' colours repeat after this many (cellColor of block b is that of b % kBlockColors).
+    static constexpr int kBlockColors = 8;
+    /// What the colours mean: (colour, words), for the SVG's legend and the app's.
+    static std::vector<std::pair<std::string, std::string>> legend();
     /// `B[3, 7]: live (computed at this step)`: the cell's state in words.
     std::string describeCell(size_t buffer, int64_t cell) const;
 

@@ -27,7 +27,7 @@ constexpr int kGap = 18;         ///< between grids
 constexpr qreal kLargestCell = 24;
 constexpr qreal kGridHeight = 260; ///< the most height a grid takes before its cells shrink
 constexpr int kTickMs = 40;
-constexpr int kPaletteBlocks = 8; ///< block colours repeat after this many (AnimationPlayer)
+constexpr int kPaletteBlocks = AnimationPlayer::kBlockColors;
 
 /// A cell's colour as AnimationPlayer::cellColor gives it, looked up once per kind of cell.
 QRgb rgbOf(AnimatedRole role, uint8_t bits, int32_t block) {
@@ -277,21 +277,10 @@ AnimationPanel::AnimationPanel(QWidget* parent)
     layout->addWidget(m_status);
     layout->addWidget(scroll, 1);
     layout->addWidget(m_legend);
-    auto color = [](AnimatedRole role, uint8_t bits) {
-        return AnimationPlayer::cellColor(role, bits, -1);
-    };
-    m_legend->setText(
-        QStringList{
-            swatch(color(AnimatedRole::Output, kCellWrittenNow), tr("computed at this step")),
-            swatch(color(AnimatedRole::Input, kCellReadNow), tr("read at this step")),
-            swatch(color(AnimatedRole::Output, kCellComputed),
-                   tr("output computed (on a GPU, each block's tile in its own colour)")),
-            swatch(color(AnimatedRole::Intermediate, kCellAllocated | kCellLive),
-                   tr("live: computed, still allocated")),
-            swatch(color(AnimatedRole::Intermediate, kCellComputed), tr("computed, then freed")),
-            swatch(color(AnimatedRole::Intermediate, 0), tr("not allocated")),
-            swatch(color(AnimatedRole::Input, kCellRead), tr("input read"))}
-            .join(QStringLiteral(" &nbsp; ")));
+    QStringList legend;
+    for (const auto& [color, words] : AnimationPlayer::legend())
+        legend << swatch(color, QString::fromStdString(words).toHtmlEscaped());
+    m_legend->setText(legend.join(QStringLiteral(" &nbsp; ")));
 
     m_timer->setInterval(kTickMs);
     connect(m_timer, &QTimer::timeout, this, &AnimationPanel::tick);

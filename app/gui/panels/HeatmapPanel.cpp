@@ -13,7 +13,6 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 
-#include <bit>
 #include <climits>
 
 namespace bs::gui {
@@ -28,15 +27,6 @@ int64_t sliceSize(const Heatmap& map) {
     const int64_t columns = map.shape.empty() ? 1 : map.shape.back();
     const int64_t rows = map.shape.size() >= 2 ? map.shape[map.shape.size() - 2] : 1;
     return std::max<int64_t>(1, rows * columns);
-}
-
-QColor cellColor(const Heatmap& map, int64_t cell) {
-    const uint32_t who = map.readers[size_t(cell)];
-    if (who == 0)
-        return QColor(QLatin1String(Heatmap::kUnreadColor));
-    if (std::popcount(who) > 1)
-        return QColor(QLatin1String(Heatmap::kSeveralColor));
-    return QColor(QLatin1String(Heatmap::consumerColor(size_t(std::countr_zero(who)))));
 }
 
 QString swatch(const char* color) {
@@ -112,7 +102,7 @@ void HeatmapGrid::paintEvent(QPaintEvent*) {
             if (cell >= int64_t(m_map->readers.size()))
                 return;
             const QRectF box(kMargin + c * size, kMargin + r * size, size, size);
-            painter.fillRect(box, cellColor(*m_map, cell));
+            painter.fillRect(box, QColor(QLatin1String(m_map->cellColor(cell))));
             painter.setPen(m_map->written[size_t(cell)] ? computed : never);
             painter.drawRect(box.adjusted(0.5, 0.5, -0.5, -0.5));
         }
