@@ -123,7 +123,9 @@ Subcommand addRunCommand(CLI::App& parent) {
     auto options = std::make_shared<RunOptions>();
     CLI::App* command = parent.add_subcommand("run", "Compile and run the kernel, with timings");
     addScriptArgument(*command, options->file);
-    command->add_option("--target", options->target, "Where to run")
+    command->add_option("--target", options->target,
+                        "Where to run: cpu (LLVM JIT), cuda (a GPU), emulate (a GPU schedule on "
+                        "the CPU: compiled by LLVM, else the interpreter)")
         ->check(CLI::IsMember({"cpu", "cuda", "emulate"}))
         ->capture_default_str();
     command->add_option("--repeat", options->repeat, "Number of timed runs")

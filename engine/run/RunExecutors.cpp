@@ -6,6 +6,7 @@
 
 #include "codegen/CudaCodegen.h"
 #include "codegen/CudaExecutor.h"
+#include "lower/GpuOnCpu.h"
 #include "runtime/Interpreter.h"
 #include "runtime/ThreadPool.h"
 #include "support/Cancellation.h"
@@ -63,12 +64,13 @@ LlvmJit& processJit() {
 
 class LlvmExecutor : public Executor {
 public:
-    LlvmExecutor(const LoweredFunc& func, std::vector<int64_t> sizes)
-        : m_kernel(processJit().compile(cpuKernelOf(func))), m_sizes(std::move(sizes)) {
-        BS_CHECK(m_sizes.size() == func.scalarParams.size())
-            << m_sizes.size() << " sizes for " << func.scalarParams.size() << " scalar parameters";
+    /// `what` names the way it runs in RunReport::device: `LLVM JIT`.
+    LlvmExecutor(const CpuKernel& kernel, std::vector<int64_t> sizes, const std::string& what)
+        : m_kernel(processJit().compile(kernel)), m_sizes(std::move(sizes)) {
+        BS_CHECK(m_sizes.size() == kernel.scalars.size())
+            << m_sizes.size() << " sizes for " << kernel.scalars.size() << " scalar parameters";
         compileMs = m_kernel.timings().totalSeconds() * 1000.0;
-        device = m_kernel.cpuName() + " (LLVM JIT, " +
+        device = m_kernel.cpuName() + " (" + what + ", " +
                  std::to_string(ThreadPool::global().threadCount()) + " threads)";
     }
 
@@ -121,6 +123,7 @@ public:
         BS_CHECK(m_sizes.size() == func.scalarParams.size())
             << m_sizes.size() << " sizes for " << func.scalarParams.size() << " scalar parameters";
         device = usesGpuThreads(func) ? "interpreter (GPU emulation)" : "interpreter";
+        interpreted = true;
     }
 
     std::vector<double> run(std::vector<Buffer>& args, int repeat, double budgetMs) override {
@@ -144,7 +147,7 @@ private:
 std::unique_ptr<Executor> makeLlvmExecutor(const LoweredFunc& func,
                                            const std::vector<int64_t>& sizes) {
 #ifdef BOUNDSCOPE_WITH_LLVM
-    return std::make_unique<LlvmExecutor>(func, sizes);
+    return std::make_unique<LlvmExecutor>(cpuKernelOf(func), sizes, "LLVM JIT");
 #else
     (void)func;
     (void)sizes;
@@ -162,6 +165,29 @@ std::unique_ptr<Executor> makeCudaExecutor(const LoweredFunc& func,
 std::unique_ptr<Executor> makeInterpreterExecutor(const LoweredFunc& func,
                                                   const std::vector<int64_t>& sizes) {
     return std::make_unique<InterpreterExecutor>(func, sizes);
+}
+
+std::unique_ptr<Executor> makeEmulationExecutor(const LoweredFunc& func,
+                                                const std::vector<int64_t>& sizes) {
+    if (!usesGpuThreads(func))
+        return makeInterpreterExecutor(func, sizes);
+#ifdef BOUNDSCOPE_WITH_LLVM
+    GpuOnCpu cpu = lowerGpuForCpu(func.deviceCode(), func.name, kernelArguments(func));
+    std::string refusal = cpu.refusal;
+    if (cpu.body.defined()) {
+        try {
+            return std::make_unique<LlvmExecutor>(CpuKernel{func.name, func.argBuffers, func.scalarParams, cpu.body},
+                                                  sizes, "GPU emulation compiled by LLVM");
+        } catch (const UserError& e) {
+            refusal = e.what();
+        }
+    }
+    std::unique_ptr<Executor> interpreter = makeInterpreterExecutor(func, sizes);
+    interpreter->device += "; not compiled: " + refusal;
+    return interpreter;
+#else
+    return makeInterpreterExecutor(func, sizes);
+#endif
 }
 
 } // namespace bs::run_detail

@@ -41,6 +41,8 @@ public:
 
     double compileMs = 0;
     std::string device;
+    /// The reference interpreter runs it (not compiled code).
+    bool interpreted = false;
     /// RunRequest::progress, for the executors that time their runs one by one.
     std::function<void(int done, int total)> progress;
 };
@@ -52,6 +54,11 @@ std::unique_ptr<Executor> makeCudaExecutor(const LoweredFunc& func, const std::v
 /// The reference interpreter, GPU kernels emulated (lower() put their barriers in).
 std::unique_ptr<Executor> makeInterpreterExecutor(const LoweredFunc& func,
                                                   const std::vector<int64_t>& sizes);
+/// The `emulate` target: a GPU program rewritten for the CPU (lower/GpuOnCpu.h) and compiled
+/// by the LLVM JIT; the interpreter where the rewrite or the compiler refuses it (its `device`
+/// then says why), for a program with no GPU threads, and on a build without LLVM.
+std::unique_ptr<Executor> makeEmulationExecutor(const LoweredFunc& func,
+                                                const std::vector<int64_t>& sizes);
 
 /// Compares the outputs (the arguments computed by an operation) of `actual` with `expected`
 /// using checkTolerance, float tolerances widened by sqrt(`reductionLength`) for the rounding

@@ -112,7 +112,7 @@ std::unique_ptr<Executor> makeExecutor(RunTarget target, const LoweredFunc& func
     case RunTarget::Emulate:
         break;
     }
-    return makeInterpreterExecutor(func, sizes);
+    return makeEmulationExecutor(func, sizes);
 }
 
 void summarizeTimes(RunReport& report) {
@@ -148,9 +148,9 @@ LowerResult lowerUnscheduled(const LoweredFunc& func, LowerOptions options) {
 /// Runs the reference of RunKernel.h's file comment on `expected` (a copy of the inputs) and
 /// returns its name.
 std::string runReference(const LoweredFunc& func, const RunRequest& request,
-                         const std::vector<int64_t>& sizes, bool small,
+                         const std::vector<int64_t>& sizes, bool small, bool kernelInterpreted,
                          std::vector<Buffer>& expected) {
-    if (small && request.target != RunTarget::Emulate) {
+    if (small && !kernelInterpreted) {
         makeInterpreterExecutor(func, sizes)->run(expected, 0, 0);
         return "interpreter";
     }
@@ -176,7 +176,7 @@ std::string interpreterStop(const LoweredFunc& func, const std::vector<int64_t>&
 }
 
 void checkResult(const LoweredFunc& func, const RunRequest& request,
-                 const std::vector<int64_t>& sizes, const WorkCount& work,
+                 const std::vector<int64_t>& sizes, const WorkCount& work, bool kernelInterpreted,
                  std::vector<Buffer> expected, const std::vector<Buffer>& actual,
                  RunReport& report) {
     report.checked = true;
@@ -194,7 +194,7 @@ void checkResult(const LoweredFunc& func, const RunRequest& request,
             expected[i].fillRandom(request.seed * 1000003 + func.args.size() + i);
     bool small = work.iterations <= request.interpreterCheckLimit;
     try {
-        report.reference = runReference(func, request, sizes, small, expected);
+        report.reference = runReference(func, request, sizes, small, kernelInterpreted, expected);
     } catch (const UserError& e) {
         // The interpreter stops on what compiled code would do silently (an out-of-bounds
         // access, a read of an element never written): that is the check's finding.
@@ -233,7 +233,7 @@ RunReport runKernel(const LowerResult& lowered, const RunRequest& request) {
     } catch (const UserError& e) {
         // A compiled kernel that stops (a memory fault, a failed assert) says little about
         // where; the interpreter names the access, when the work is small enough to run there.
-        if (request.target == RunTarget::Emulate || work.iterations > request.interpreterCheckLimit)
+        if (executor->interpreted || work.iterations > request.interpreterCheckLimit)
             throw;
         std::string where = interpreterStop(func, sizes, initial);
         if (where.empty())
@@ -248,7 +248,7 @@ RunReport runKernel(const LowerResult& lowered, const RunRequest& request) {
     report.bytes = work.bytes;
     summarizeTimes(report);
     if (request.check)
-        checkResult(func, request, sizes, work, std::move(initial), args, report);
+        checkResult(func, request, sizes, work, executor->interpreted, std::move(initial), args, report);
     return report;
 }
 

@@ -109,8 +109,9 @@ RunPanel::RunPanel(QWidget *parent)
     for (RunTarget target : {RunTarget::Cpu, RunTarget::Cuda, RunTarget::Emulate})
         m_target->addItem(targetLabel(target), int(target));
     m_target->setObjectName(QStringLiteral("runTarget"));
-    m_target->setToolTip(tr("CPU: the LLVM JIT; GPU: CUDA; GPU emulation: the reference "
-                            "interpreter running the GPU kernel's threads"));
+    m_target->setToolTip(tr("CPU: the LLVM JIT; GPU: CUDA; GPU emulation: the GPU kernels "
+                            "rewritten as CPU loops and compiled by LLVM (the reference "
+                            "interpreter where they cannot be)"));
     m_repeat->setRange(1, 1000);
     m_repeat->setPrefix(tr("N = "));
     m_repeat->setToolTip(tr("Timed runs after one warm-up run"));
@@ -206,8 +207,9 @@ QString RunPanel::scheduleText() const {
         return tr("Run or check the kernel once the script is analysed");
     if (m_gpuSchedule)
         return tr("A GPU schedule (loops bound to blockIdx/threadIdx): it runs on the GPU with "
-                  "CUDA, or in GPU emulation, where the interpreter runs every block and thread "
-                  "on the CPU (exact, but slow: not GPU timings).");
+                  "CUDA, or in GPU emulation on the CPU: blocks in parallel, each block's threads "
+                  "as loops split at its barriers, compiled by LLVM and checked against the "
+                  "interpreter (CPU timings, not GPU ones).");
     return tr("A CPU schedule: it runs on the CPU through the LLVM JIT, or in the interpreter "
               "(the GPU emulation target).");
 }

@@ -105,8 +105,9 @@ void RunPanelTest::emulationChecksTheSharedScopeKernel() {
 void RunPanelTest::aRunShowsItsProgressAndCanBeCancelled() {
     ScriptDocument document;
     RunPanel panel;
-    QVERIFY(
-        analyseExample(document, panel, QStringLiteral("ex6_shared_scope"), sharedScopeExample()));
+    document.analyseProgram(largeGpuMatmul());
+    QVERIFY(waitForAnalysis(document) && !document.problem());
+    panel.setAnalysis(document.analysis());
     panel.setTarget(RunTarget::Emulate);
     panel.setRepeat(1000); // far more than the time budget allows: it would run for seconds
     QSignalSpy finished(&panel, &RunPanel::runFinished);

@@ -2,6 +2,7 @@
 
 #include "ir/Op.h"
 #include "te/Compute.h"
+#include "te/Reduce.h"
 
 namespace bs::gui::test {
 
@@ -69,6 +70,23 @@ Program sharedScopeExample() {
     s[B].computeAt(s[C], c->axis[0]);
     s[B].bind(B.op.as<ComputeOpNode>()->axis[1], threadX);
     return Program{s, {A, C}, true};
+}
+
+Program largeGpuMatmul() {
+    constexpr int n = 512;
+    Tensor A = placeholder({n, n}, DataType::float32(), "A");
+    Tensor B = placeholder({n, n}, DataType::float32(), "B");
+    IterVar k = reduceAxis(Range(0, n), "k");
+    Tensor C = compute(
+        {n, n}, [&](const std::vector<Var>& v) { return sum(A({v[0], k->var}) * B({k->var, v[1]}), k); },
+        "C", "", {"i", "j"});
+    Schedule s = createSchedule(C.op);
+    const auto* c = C.op.as<ComputeOpNode>();
+    auto [jo, ji] = s[C].split(c->axis[1], 64);
+    s[C].bind(c->axis[0], threadAxis("blockIdx.x"));
+    s[C].bind(jo, threadAxis("blockIdx.y"));
+    s[C].bind(ji, threadAxis("threadIdx.x"));
+    return Program{s, {A, B, C}, true};
 }
 
 QString sharedScopeScript() {

@@ -18,6 +18,10 @@ Program fuseExample();
 /// Lines of its pretend script: A at 6, B at 7, C at 8, the schedule at 13.
 Program sharedScopeExample();
 
+/// A naive GPU matmul, 512^3 float32 (rows on blockIdx.x, columns on blockIdx.y and 64
+/// threadIdx.x): a run takes long enough in any target for a test to see it running.
+Program largeGpuMatmul();
+
 /// The pretend script of sharedScopeExample(), with the statements on those lines.
 QString sharedScopeScript();
 

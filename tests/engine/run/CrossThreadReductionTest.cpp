@@ -191,6 +191,24 @@ TEST(CrossThreadReduction, EveryCaseIsRightInEmulation) {
     }
 }
 
+TEST(CrossThreadReduction, EveryCaseCompiledForTheCpuMatchesTheInterpreter) {
+    if (!runHasLlvm())
+        GTEST_SKIP() << "built without LLVM: the emulation interprets";
+    for (const Case& c : kCases) {
+        const Program p = c.make();
+        RunRequest request;
+        request.target = RunTarget::Emulate;
+        request.repeat = 1;
+        request.sizes = p.sizes;
+        RunReport report = runKernel(p.lowered(), request);
+        // Shuffles meet through exchange buffers, the tree at its barriers (lower/GpuOnCpu.h).
+        EXPECT_NE(report.device.find("GPU emulation compiled by LLVM"), std::string::npos)
+            << c.name << ": " << report.device;
+        EXPECT_EQ(report.reference, "interpreter") << c.name;
+        EXPECT_TRUE(report.passed) << c.name << ": " << report.checkDetail;
+    }
+}
+
 TEST(CrossThreadReduction, CudaSourceHasTheShufflesOrTheTreeAndNoAllreduceCall) {
     for (const Case& c : kCases) {
         std::string source = printKernelCudaSource(c.make().lowered());

@@ -2,6 +2,9 @@
 // in the GPU emulation, timed and checked against the interpreter or the unscheduled program.
 #include "run/RunKernel.h"
 
+#include "lower/ThreadSync.h"
+#include "run/RunInternal.h"
+
 #include "ir/Op.h"
 #include "runtime/CudaRuntime.h"
 #include "support/Cancellation.h"
@@ -226,10 +229,47 @@ TEST(RunKernel, SizesTheirTypeCannotHoldAreRefused) {
 TEST(RunKernel, EmulationRunsASharedMemoryKernelWithItsBarriers) {
     RunReport report = runKernel(sharedNeighbourKernel(),
                                  request(1, RunTarget::Emulate));
-    EXPECT_EQ(report.device, "interpreter (GPU emulation)");
-    EXPECT_EQ(report.reference, "unscheduled program (interpreter)");
     EXPECT_TRUE(report.passed) << report.checkDetail;
-    EXPECT_EQ(report.compileMs, 0);
+    if (!runHasLlvm()) {
+        EXPECT_EQ(report.device, "interpreter (GPU emulation)");
+        EXPECT_EQ(report.reference, "unscheduled program (interpreter)");
+        EXPECT_EQ(report.compileMs, 0);
+        return;
+    }
+    // Compiled for the CPU (lower/GpuOnCpu.h), so the interpreter running the same program is
+    // the reference.
+    EXPECT_NE(report.device.find(" (GPU emulation compiled by LLVM, "), std::string::npos) << report.device;
+    EXPECT_EQ(report.reference, "interpreter");
+    EXPECT_GT(report.compileMs, 0);
+}
+
+TEST(RunKernel, EmulationInterpretsWhatTheCpuRewriteRefusesAndSaysWhy) {
+    // A barrier under a condition on the thread: no loop fission can express it. The
+    // interpreter runs it (and finds the divergence).
+    Tensor a = placeholder({8}, DataType::float32(), "A");
+    Tensor b = placeholder({8}, DataType::float32(), "B");
+    Var aData("A", DataType::handle()), bData("B", DataType::handle());
+    IterVar tx(Range(), Var("threadIdx.x"), IterVarType::ThreadIndex, "threadIdx.x");
+    Stmt body = AttrStmtNode::make(
+        tx, attr::kThreadExtent, makeConst(DataType::int32(), int64_t(8)),
+        IfThenElseNode::make(tx->var < makeConst(DataType::int32(), int64_t(4)),
+                             SeqNode::make({makeStorageSync("shared"),
+                                            StoreNode::make(bData, LoadNode::make(DataType::float32(), aData, tx->var),
+                                                            tx->var)})));
+    LoweredFunc func;
+    func.args = {a, b};
+    func.argBuffers = {aData, bData};
+    func.final = func.device = body;
+    std::unique_ptr<run_detail::Executor> executor = run_detail::makeEmulationExecutor(func, {});
+    EXPECT_TRUE(executor->interpreted);
+    if (runHasLlvm()) {
+        EXPECT_EQ(executor->device, "interpreter (GPU emulation); not compiled: kernel 'main_kernel0': a "
+                                    "barrier under a condition that differs between the threads of a "
+                                    "block ((threadIdx.x < 4))");
+    }
+    std::vector<Buffer> args = run_detail::makeArgumentBuffers(func, {}, 1);
+    EXPECT_NE(errorOf([&] { executor->run(args, 0, 0); }).find("a barrier in divergent control flow"),
+              std::string::npos);
 }
 
 TEST(RunKernel, TargetsThatDoNotFitTheScheduleSaySo) {

@@ -1,0 +1,217 @@
+// GPU kernels rewritten as CPU loops (lower/GpuOnCpu.h): the shape of the rewrite on small
+// hand-written kernels, and what it refuses. tests/engine/run/GpuEmulationTest.cpp runs the
+// rewritten programs against the interpreter.
+#include "lower/GpuOnCpu.h"
+
+#include "ir/Functor.h"
+#include "ir/Op.h"
+#include "ir/Printer.h"
+#include "lower/ThreadSync.h"
+
+#include <gtest/gtest.h>
+
+using namespace bs;
+
+namespace {
+
+const DataType kInt = DataType::int32();
+const DataType kFloat = DataType::float32();
+
+IterVar threadIv(const char* tag) { return IterVar(Range(), Var(tag), IterVarType::ThreadIndex, tag); }
+
+Stmt launch(const IterVar& iv, int64_t extent, Stmt body) {
+    return AttrStmtNode::make(iv, attr::kThreadExtent, makeConst(kInt, extent), std::move(body));
+}
+
+Stmt scoped(const Var& buffer, const char* scope, int64_t size, Stmt body) {
+    return AttrStmtNode::make(buffer, attr::kStorageScope, StringImmNode::make(scope),
+                              AllocateNode::make(buffer, kFloat, {makeConst(kInt, size)}, makeBool(true),
+                                                 std::move(body)));
+}
+
+/// A kernel of `blocks` blocks of `threads` threads over buffers A and B.
+struct Kernel {
+    Var a{"A", DataType::handle()};
+    Var b{"B", DataType::handle()};
+    IterVar bx = threadIv("blockIdx.x");
+    IterVar tx = threadIv("threadIdx.x");
+    Expr global() const { return bx->var * makeConst(kInt, int64_t(64)) + tx->var; }
+    Stmt wrap(Stmt body, int64_t blocks = 4, int64_t threads = 64) const {
+        return launch(bx, blocks, launch(tx, threads, std::move(body)));
+    }
+    GpuOnCpu rewrite(const Stmt& body) const { return lowerGpuForCpu(body, "f", {a, b}); }
+};
+
+int count(const Stmt& s, const std::function<bool(const NodeRef&)>& pred) {
+    int n = 0;
+    postOrderVisit(s, [&](const NodeRef& node) { n += pred(node); });
+    return n;
+}
+
+int loopsOver(const Stmt& s, const std::string& name, ForKind kind) {
+    return count(s, [&](const NodeRef& node) {
+        const auto* f = node.as<ForNode>();
+        return f && f->loopVar.name() == name && f->kind == kind;
+    });
+}
+
+bool hasGpuLeft(const Stmt& s) {
+    return count(s, [](const NodeRef& node) {
+               const auto* a = node.as<AttrStmtNode>();
+               const auto* call = node.as<CallNode>();
+               return (a && a->key == attr::kThreadExtent) ||
+                      (call && (call->name == kStorageSyncIntrinsic ||
+                                call->name.rfind("tvm_warp_", 0) == 0));
+           }) > 0;
+}
+
+} // namespace
+
+TEST(GpuOnCpu, BlocksBecomeAParallelLoopAndThreadsASerialOne) {
+    Kernel k;
+    Stmt body = k.wrap(StoreNode::make(k.b, LoadNode::make(kFloat, k.a, k.global()), k.global()));
+    GpuOnCpu cpu = k.rewrite(body);
+    ASSERT_TRUE(cpu.body.defined()) << cpu.refusal;
+    EXPECT_EQ(cpu.kernels, 1);
+    EXPECT_EQ(cpu.barriers, 0);
+    EXPECT_EQ(toString(cpu.body),
+              "parallel (blockIdx.x, 0, 4) {\n"
+              "  for (threadIdx.x, 0, 64) {\n"
+              "    B[((blockIdx.x*64) + threadIdx.x)] = A[((blockIdx.x*64) + threadIdx.x)]\n"
+              "  }\n"
+              "}\n");
+}
+
+TEST(GpuOnCpu, ABarrierSplitsTheThreadLoopAndSharedMemoryIsOnePerBlock) {
+    Kernel k;
+    Var shared("S", DataType::handle());
+    Expr mirrored = makeConst(kInt, int64_t(63)) - k.tx->var;
+    Stmt body = k.wrap(scoped(
+        shared, "shared", 64,
+        SeqNode::make({StoreNode::make(shared, LoadNode::make(kFloat, k.a, k.global()), k.tx->var),
+                       makeStorageSync("shared"),
+                       StoreNode::make(k.b, LoadNode::make(kFloat, shared, mirrored), k.global())})));
+    GpuOnCpu cpu = k.rewrite(body);
+    ASSERT_TRUE(cpu.body.defined()) << cpu.refusal;
+    EXPECT_EQ(cpu.barriers, 1);
+    EXPECT_FALSE(hasGpuLeft(cpu.body)) << toString(cpu.body);
+    EXPECT_EQ(loopsOver(cpu.body, "threadIdx.x", ForKind::Serial), 2) << toString(cpu.body);
+    // The shared buffer is allocated inside the block loop, outside both thread loops.
+    const std::string text = toString(cpu.body);
+    EXPECT_LT(text.find("parallel (blockIdx.x"), text.find("allocate S[float32 * 64]")) << text;
+    EXPECT_LT(text.find("allocate S[float32 * 64]"), text.find("for (threadIdx.x")) << text;
+}
+
+TEST(GpuOnCpu, ALocalBufferAcrossABarrierHasOneCopyPerThread) {
+    Kernel k;
+    Var local("L", DataType::handle());
+    Var shared("S", DataType::handle());
+    Expr zero = makeZero(kInt), one = makeConst(kInt, int64_t(1));
+    Stmt body = k.wrap(scoped(
+        shared, "shared", 64,
+        scoped(local, "local", 2,
+               SeqNode::make({StoreNode::make(local, LoadNode::make(kFloat, k.a, k.global()), zero),
+                              StoreNode::make(shared, LoadNode::make(kFloat, local, zero), k.tx->var),
+                              makeStorageSync("shared"),
+                              StoreNode::make(local, LoadNode::make(kFloat, shared, makeConst(kInt, int64_t(0))), one),
+                              StoreNode::make(k.b, LoadNode::make(kFloat, local, zero) +
+                                                       LoadNode::make(kFloat, local, one),
+                                              k.global())}))));
+    GpuOnCpu cpu = k.rewrite(body);
+    ASSERT_TRUE(cpu.body.defined()) << cpu.refusal;
+    const std::string text = toString(cpu.body);
+    EXPECT_NE(text.find("allocate L[float32 * 128]"), std::string::npos) << text;
+    EXPECT_NE(text.find("L[(threadIdx.x*2)]"), std::string::npos) << text;
+    EXPECT_NE(text.find("L[(1 + (threadIdx.x*2))]"), std::string::npos) << text;
+}
+
+TEST(GpuOnCpu, APerThreadLetAcrossABarrierBecomesAnArray) {
+    Kernel k;
+    Var v("v", kInt);
+    Stmt body = k.wrap(LetStmtNode::make(
+        v, k.tx->var * makeConst(kInt, int64_t(3)),
+        SeqNode::make({makeStorageSync("shared"),
+                       StoreNode::make(k.b, cast(kFloat, v), k.global())})));
+    GpuOnCpu cpu = k.rewrite(body);
+    ASSERT_TRUE(cpu.body.defined()) << cpu.refusal;
+    const std::string text = toString(cpu.body);
+    EXPECT_NE(text.find("allocate v.threads[int32 * 64]"), std::string::npos) << text;
+    EXPECT_NE(text.find("v.threads[threadIdx.x] = (threadIdx.x*3)"), std::string::npos) << text;
+    // A let that is the same for every thread stays a let around the block's code.
+    Var u("u", kInt);
+    Stmt uniformLet = k.wrap(LetStmtNode::make(
+        u, k.bx->var * makeConst(kInt, int64_t(3)),
+        SeqNode::make({makeStorageSync("shared"), StoreNode::make(k.b, cast(kFloat, u), k.global())})));
+    cpu = k.rewrite(uniformLet);
+    ASSERT_TRUE(cpu.body.defined()) << cpu.refusal;
+    EXPECT_NE(toString(cpu.body).find("let u = (blockIdx.x*3)"), std::string::npos) << toString(cpu.body);
+}
+
+TEST(GpuOnCpu, AThreadExtentSmallerThanTheLaunchGuardsItsBody) {
+    Kernel k;
+    IterVar narrow = threadIv("threadIdx.x");
+    Stmt body = launch(k.bx, 4, SeqNode::make({
+        launch(k.tx, 64, StoreNode::make(k.b, makeConst(kFloat, 1.0), k.global())),
+        launch(narrow, 10, StoreNode::make(k.b, makeConst(kFloat, 2.0), narrow->var)),
+    }));
+    GpuOnCpu cpu = k.rewrite(body);
+    ASSERT_TRUE(cpu.body.defined()) << cpu.refusal;
+    EXPECT_NE(toString(cpu.body).find("if ((threadIdx.x < 10))"), std::string::npos) << toString(cpu.body);
+    // Both nests' variables are the one threadIdx.x of the thread loop.
+    EXPECT_EQ(loopsOver(cpu.body, "threadIdx.x", ForKind::Serial), 1) << toString(cpu.body);
+}
+
+TEST(GpuOnCpu, WhatTheRewriteCannotExpressIsRefusedWithTheReason) {
+    Kernel k;
+    Stmt divergent = k.wrap(IfThenElseNode::make(k.tx->var < makeConst(kInt, int64_t(5)), makeStorageSync("shared")));
+    GpuOnCpu cpu = k.rewrite(divergent);
+    EXPECT_FALSE(cpu.body.defined());
+    EXPECT_EQ(cpu.refusal, "kernel 'f_kernel0': a barrier under a condition that differs between "
+                           "the threads of a block ((threadIdx.x < 5))");
+
+    Stmt grid = k.wrap(SeqNode::make({makeStorageSync("global"),
+                                      StoreNode::make(k.b, makeConst(kFloat, 1.0), k.global())}));
+    EXPECT_EQ(k.rewrite(grid).refusal, "kernel 'f_kernel0': a grid-wide barrier (tvm_storage_sync(\"global\"))");
+
+    Var global("G", DataType::handle());
+    Stmt globalAlloc = k.wrap(scoped(global, "global", 8, StoreNode::make(global, makeConst(kFloat, 1.0), k.tx->var)));
+    EXPECT_EQ(k.rewrite(globalAlloc).refusal,
+              "kernel 'f_kernel0': it allocates 'G' in global memory, which is shared by every block");
+}
+
+TEST(GpuOnCpu, AShuffleReadsItsSourceLaneThroughAnExchangeBuffer) {
+    Kernel k;
+    Var red("red", DataType::handle());
+    Expr zero = makeZero(kInt);
+    Expr shuffled = CallNode::make(kFloat, "tvm_warp_shuffle_down",
+                                   {makeConst(DataType{DataType::Code::UInt, 32}, int64_t(0xFFFFFFFF)),
+                                    LoadNode::make(kFloat, red, zero), makeConst(kInt, int64_t(4)),
+                                    makeConst(kInt, int64_t(32)), makeConst(kInt, int64_t(32))},
+                                   CallKind::Intrinsic);
+    Stmt body = k.wrap(scoped(
+        red, "local", 1,
+        SeqNode::make({StoreNode::make(red, LoadNode::make(kFloat, k.a, k.global()), zero),
+                       StoreNode::make(red, LoadNode::make(kFloat, red, zero) + shuffled, zero),
+                       StoreNode::make(k.b, LoadNode::make(kFloat, red, zero), k.global())})));
+    GpuOnCpu cpu = k.rewrite(body);
+    ASSERT_TRUE(cpu.body.defined()) << cpu.refusal;
+    EXPECT_EQ(cpu.shuffles, 1);
+    EXPECT_FALSE(hasGpuLeft(cpu.body)) << toString(cpu.body);
+    const std::string text = toString(cpu.body);
+    EXPECT_NE(text.find("allocate shfl0[float32 * 64]"), std::string::npos) << text;
+    EXPECT_NE(text.find("shfl0[threadIdx.x] = red[threadIdx.x]"), std::string::npos) << text;
+    // Offering and reading are thread loops of their own: every lane offers before any reads.
+    EXPECT_EQ(loopsOver(cpu.body, "threadIdx.x", ForKind::Serial), 4) << text;
+    EXPECT_NE(text.find("for (threadIdx.x, 0, 64) {\n    shfl0[threadIdx.x] = red[threadIdx.x]\n  }\n"),
+              std::string::npos) << text;
+}
+
+TEST(GpuOnCpu, AProgramWithoutKernelsIsReturnedAsItIs) {
+    Kernel k;
+    Var i("i");
+    Stmt body = ForNode::make(i, makeZero(kInt), makeConst(kInt, int64_t(8)), ForKind::Serial,
+                              StoreNode::make(k.b, LoadNode::make(kFloat, k.a, i), i));
+    GpuOnCpu cpu = k.rewrite(body);
+    EXPECT_EQ(cpu.kernels, 0);
+    EXPECT_EQ(toString(cpu.body), toString(body));
+}
