@@ -121,23 +121,27 @@ Loop loopOf(const RuleRun& run, const IterVar& iv) {
     return loop;
 }
 
-bool usesAnyVar(const Expr& e, const std::vector<Var>& vars) {
-    return std::any_of(vars.begin(), vars.end(), [&](const Var& v) { return usesVar(e, v); });
-}
-
 /// Walks a loop nest, binding each loop's variables, skipping loops nothing inside depends on.
 class NestWalker {
 public:
     NestWalker(const std::vector<Loop>& loops, const std::vector<Expr>& uses) : m_loops(loops) {
         // needed[k]: a use or the bounds of a loop inside it name loop k, so its iterations
-        // must be told apart; any other loop only multiplies.
+        // must be told apart; any other loop only multiplies. One walk from the innermost loop
+        // out, collecting what is named inside (a nest of attached stages is as deep as the
+        // program: pairs of loops would be quadratic in it for every buffer).
         m_needed.assign(loops.size(), false);
-        for (size_t k = 0; k < loops.size(); ++k) {
-            for (const Expr& e : uses)
-                m_needed[k] = m_needed[k] || usesAnyVar(e, loops[k].vars);
-            for (size_t j = k + 1; j < loops.size(); ++j)
-                m_needed[k] = m_needed[k] || usesAnyVar(loops[j].min, loops[k].vars) ||
-                              usesAnyVar(loops[j].extent, loops[k].vars);
+        VarSet namedInside;
+        auto collect = [&](const Expr& e) {
+            for (const Var& v : usedVars(e))
+                namedInside.insert(v);
+        };
+        for (const Expr& e : uses)
+            collect(e);
+        for (size_t k = loops.size(); k-- > 0;) {
+            m_needed[k] = std::any_of(loops[k].vars.begin(), loops[k].vars.end(),
+                                      [&](const Var& v) { return namedInside.count(v) != 0; });
+            collect(loops[k].min);
+            collect(loops[k].extent);
         }
     }
 
@@ -400,6 +404,7 @@ AllocReport allocReport(const Schedule& sch, const AllocReportOptions& options) 
     needs.reserve(outputs); // BufferFacts point into it
     // A scan's inits and updates store into the scan's state, which the scan allocates: they
     // have no buffer of their own.
+    StageNeedCache needCache;
     std::unordered_set<const Node*> writesScanState;
     for (const Stage& stage : reference.normalized->stages)
         if (const auto* scan = stage->op.as<ScanOpNode>())
@@ -420,7 +425,8 @@ AllocReport allocReport(const Schedule& sch, const AllocReportOptions& options) 
         // The exact need of a scan's state (every earlier row a step may read) is not counted.
         if (report.tightAvailable && !isScan && !isExtern) {
             const RuleRun& tight = runs.back();
-            need = analyzeStageNeed(tight.normalized, tight.result, tight.stageOf(stage->originOp)->op);
+            need = analyzeStageNeed(tight.normalized, tight.result, tight.stageOf(stage->originOp)->op,
+                                    tight.bindMap, &needCache);
         }
         // One buffer per output, as lowering allocates them (their regions agree but for an
         // extern's, whose outputs have their own shapes).

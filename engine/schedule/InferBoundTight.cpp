@@ -19,6 +19,7 @@
 #include "te/Operation.h"
 
 #ifdef BOUNDSCOPE_WITH_ISL
+#include "ir/Equality.h"
 #include "ir/Functor.h"
 #include "ir/Op.h"
 #include "ir/Printer.h"
@@ -322,6 +323,81 @@ bool splitUnderAttachedStages(const Schedule& sch, const Stage& stage, const Ite
            });
 }
 
+/// `v + c` (or `v`, `v - c`) as (v, c); nullopt for any other index.
+std::optional<std::pair<Var, int64_t>> varPlusConstant(const Expr& e) {
+    if (const auto* v = e.as<VarNode>())
+        return std::pair<Var, int64_t>{Var(v), 0};
+    const auto* add = e.as<AddNode>();
+    const auto* sub = e.as<SubNode>();
+    const Expr* var = add ? &add->a : sub ? &sub->a : nullptr;
+    std::optional<int64_t> c = add ? asConstInt(add->b) : sub ? asConstInt(sub->b) : std::nullopt;
+    if (!var || !c || !var->as<VarNode>())
+        return std::nullopt;
+    return std::pair<Var, int64_t>{Var(var->as<VarNode>()), sub ? -*c : *c};
+}
+
+bool sameRange(const Range& a, const Range& b) {
+    return structuralEqual(a.min, b.min) && structuralEqual(a.extent, b.extent);
+}
+
+/// Whether TVM's interval result for `stage` is already its exact per-iteration need, so that
+/// ISL has nothing to add (issue 19: a nest of 1,000 attached stages spent seconds confirming
+/// it). It is when every read of the stage indexes each axis with one root variable of its
+/// consumer plus a constant, and the interval of that variable is exactly the values it takes:
+/// - the consumer's loops are its roots, rebased (no split or fuse, whose remainders and
+///   strides intervals miss) and no attach-path loop is relaxed for it;
+/// - every root's range has a constant extent of at least one (each iteration reads) and lies
+///   inside its dom (the tight rules proved it, or it is the dom), so no bound check removes
+///   values;
+/// - each read stays inside the producer's constant dom, and TVM's extent is a constant (the
+///   realize needs no maximum over the iterations).
+bool tvmIsExact(const Schedule& sch, const Stage& stage, const StageTrace& trace,
+                const InferBoundResult& result, const IterVarSet& rootsInsideDom) {
+    const auto* producer = stage->op.as<ComputeOpNode>();
+    for (const IterVar& axis : producer->axis) {
+        const Range& r = result.bounds.at(axis);
+        if (!asConstInt(r.extent) || !asConstInt(axis->dom.min) || !asConstInt(axis->dom.extent))
+            return false;
+    }
+    for (const ConsumerTrace& ct : trace.consumers) {
+        const auto* consumer = ct.consumer.as<ComputeOpNode>();
+        if (!consumer || !ct.relaxSet.empty())
+            return false;
+        const Stage cs = sch.stageOf(ct.consumer);
+        for (const IterVarRelation& rel : cs->relations)
+            if (!rel.as<RebaseNode>() && !rel.as<SingletonNode>())
+                return false;
+        VarMap<IterVar> roots;
+        for (const IterVar& root : consumer->rootIterVars()) {
+            auto range = result.bounds.find(root);
+            std::optional<int64_t> extent = range != result.bounds.end() ? asConstInt(range->second.extent)
+                                                                           : std::nullopt;
+            if (!extent || *extent < 1 || result.loopExtents.count(root) ||
+                !(rootsInsideDom.count(root) || sameRange(range->second, root->dom)))
+                return false;
+            roots[root->var] = root;
+        }
+        for (const IterVar& iv : cs->allIterVars)
+            if (result.loopExtents.count(iv))
+                return false;
+        for (const auto& indices : readsOf(stage->op, consumer)) {
+            for (size_t d = 0; d < indices.size(); ++d) {
+                std::optional<std::pair<Var, int64_t>> index = varPlusConstant(indices[d]);
+                auto root = index ? roots.find(index->first) : roots.end();
+                if (root == roots.end())
+                    return false;
+                std::optional<int64_t> lo = asConstInt(root->second->dom.min);
+                std::optional<int64_t> n = asConstInt(root->second->dom.extent);
+                const int64_t plo = *asConstInt(producer->axis[d]->dom.min);
+                const int64_t pn = *asConstInt(producer->axis[d]->dom.extent);
+                if (!lo || !n || *lo + index->second < plo || *lo + *n + index->second > plo + pn)
+                    return false;
+            }
+        }
+    }
+    return true;
+}
+
 /// A tight step for every data axis: kept, and why.
 void keepAll(const Stage& stage, const std::string& why, InferBoundResult& result) {
     const auto* compute = stage->op.as<ComputeOpNode>();
@@ -347,6 +423,13 @@ void TightRules::refineRootBounds(const Stage& stage, StageTrace& trace, InferBo
                            "intrinsic '" + tc->intrin->name + "')", result);
             return;
         }
+    }
+    if (tvmIsExact(m_impl->sch, stage, trace, result, m_impl->rootsInsideDom)) {
+        for (size_t d = 0; d < compute->axis.size(); ++d) {
+            const Range& tvm = result.bounds.at(compute->axis[d]);
+            applyChoice(stage, int(d), AxisChoice{tvm, tvm.extent, true, true}, result, m_impl->rootsInsideDom);
+        }
+        return;
     }
     tight::ModelInputs in{m_impl->sch, result.bounds, result.loopExtents, m_impl->bindMap};
     try {

@@ -84,5 +84,32 @@ struct StageNeed {
 /// nullopt for outputs, placeholders, inlined stages, or without ISL.
 std::optional<StageNeed> analyzeStageNeed(const Schedule& normalized, const InferBoundResult& tight,
                                           const Operation& op);
+/// The results of analyzeStageNeed by the exact text of the ISL model they were counted from
+/// (its sets, parameter domain and the variables its parameters stand for), for one caller
+/// analysing many stages: stages whose models read the same (a nest of like stages) are counted
+/// once (issue 19: a 1,000-stage nest's report counted the same sets 1,000 times).
+class StageNeedCache {
+public:
+    StageNeedCache();
+    ~StageNeedCache();
+    StageNeedCache(const StageNeedCache&) = delete;
+    StageNeedCache& operator=(const StageNeedCache&) = delete;
+
+    /// The distinct models counted so far.
+    size_t entries() const;
+
+    struct Impl;
+    Impl& impl() { return *m_impl; }
+
+private:
+    std::unique_ptr<Impl> m_impl;
+};
+
+/// The same with `normalized`'s thread bindings (createBindMap) given, as a caller analysing
+/// every stage has them (building them for each stage is linear in the program), and a cache
+/// (may be null).
+std::optional<StageNeed> analyzeStageNeed(const Schedule& normalized, const InferBoundResult& tight,
+                                          const Operation& op, const IterVarMap<IterVar>& bindMap,
+                                          StageNeedCache* cache = nullptr);
 
 } // namespace bs

@@ -22,6 +22,7 @@
 #include <isl/val.h>
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace bs {
 
@@ -327,15 +328,58 @@ bool isExact(const NeedModel& model) {
            std::all_of(model.axisExact.begin(), model.axisExact.end(), [](bool b) { return b; });
 }
 
+/// Whether a loop the model of `trace` reads is bound to a thread: only then does counting per
+/// thread (RelaxMode::PerThread) differ from counting as traced.
+bool touchesThreads(const StageTrace& trace, const IterVarMap<IterVar>& bindMap) {
+    auto bound = [&](const IterVar& iv) { return bindMap.count(iv) || !iv->threadTag.empty(); };
+    if (std::any_of(trace.attachPath.begin(), trace.attachPath.end(), bound))
+        return true;
+    for (const ConsumerTrace& ct : trace.consumers) {
+        if (std::any_of(ct.leafSets.begin(), ct.leafSets.end(), [&](const LeafSetEntry& e) { return bound(e.iv); }) ||
+            std::any_of(ct.relaxSet.begin(), ct.relaxSet.end(), [&](const RelaxEntry& e) { return bound(e.iv); }))
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
+struct StageNeedCache::Impl {
+    std::unordered_map<std::string, StageNeed> needs;
+};
+
+StageNeedCache::StageNeedCache() : m_impl(std::make_unique<Impl>()) {}
+StageNeedCache::~StageNeedCache() = default;
+size_t StageNeedCache::entries() const { return m_impl->needs.size(); }
+
+namespace {
+
+/// What makes two models give the same StageNeed: their parameters and sets, as text.
+std::string modelKey(const NeedModel& model) {
+    std::string key = model.params.header() + "|" + model.params.signature() + "|" +
+                      model.domainConstraints + "|" + model.params.sizeConstraints() + "|" +
+                      (model.domainExact ? "exact" : "inexact");
+    for (bool exact : model.axisExact)
+        key += exact ? "1" : "0";
+    for (const tight::AccessSet& a : model.accesses)
+        key += "\n" + a.text;
+    return key;
+}
+
 } // namespace
 
 std::optional<StageNeed> analyzeStageNeed(const Schedule& normalized, const InferBoundResult& tight,
                                           const Operation& op) {
+    return analyzeStageNeed(normalized, tight, op, createBindMap(normalized));
+}
+
+std::optional<StageNeed> analyzeStageNeed(const Schedule& normalized, const InferBoundResult& tight,
+                                          const Operation& op, const IterVarMap<IterVar>& bindMap,
+                                          StageNeedCache* cache) {
     Stage stage = normalized.findStage(op);
     const StageTrace* trace = tight.trace.find(op);
     if (!stage.defined() || !trace || trace->kind != StageTrace::Kind::Computed)
         return std::nullopt;
-    IterVarMap<IterVar> bindMap = createBindMap(normalized);
     tight::ModelInputs in{normalized, tight.bounds, tight.loopExtents, bindMap};
     tight::IslContext isl;
     isl::ctx ctx = isl.ctx();
@@ -343,11 +387,33 @@ std::optional<StageNeed> analyzeStageNeed(const Schedule& normalized, const Infe
         std::optional<NeedModel> model = tight::buildNeedModel(in, stage, *trace, tight::RelaxMode::AsTraced);
         if (!model)
             return std::nullopt;
+        // Counting per thread builds a second model; stages that have none are cached.
+        const bool threads = touchesThreads(*trace, bindMap);
+        std::string key = cache && !threads ? modelKey(*model) : std::string();
+        if (!key.empty()) {
+            auto hit = cache->impl().needs.find(key);
+            if (hit != cache->impl().needs.end()) {
+                StageNeed need = hit->second;
+                for (size_t i = 0; i < need.accesses.size(); ++i) {
+                    need.accesses[i].consumer = model->accesses[i].consumer;
+                    need.accesses[i].index = model->accesses[i].index;
+                    need.accesses[i].indices = model->accesses[i].indices;
+                }
+                return need;
+            }
+        }
         StageNeed need;
         need.exact = isExact(*model);
         isl::set context = model->paramDomain(ctx);
+        // Each read's set is built once (from text, which ISL simplifies as it reads it).
+        std::vector<isl::set> sets;
+        for (size_t i = 0; i < model->accesses.size(); ++i)
+            sets.push_back(model->accessSet(ctx, i, context));
+        isl::set all = sets.front();
+        for (size_t i = 1; i < sets.size(); ++i)
+            all = all.unite(sets[i]);
         for (size_t i = 0; i < model->accesses.size(); ++i) {
-            isl::set set = model->accessSet(ctx, i);
+            const isl::set& set = sets[i];
             MaxCounts c = withinBudget(ctx, need.gaveUp, MaxCounts{},
                                        [&] { return maxOverIterations(ctx, *model, set, context); });
             // A region given up shows as `?`; it is no count, so need.gaveUp stays.
@@ -358,14 +424,20 @@ std::optional<StageNeed> analyzeStageNeed(const Schedule& normalized, const Infe
                                                       model->accesses[i].indices, c.count, c.hull,
                                                       std::move(region)});
         }
-        MaxCounts all = withinBudget(ctx, need.gaveUp, MaxCounts{}, [&] {
-            return maxOverIterations(ctx, *model, model->unionSet(ctx), context);
+        MaxCounts counts = withinBudget(ctx, need.gaveUp, MaxCounts{}, [&] {
+            return maxOverIterations(ctx, *model, all, context);
         });
-        need.needed = all.count;
-        need.hull = all.hull;
+        need.needed = counts.count;
+        need.hull = counts.hull;
         need.distinct = withinBudget(ctx, need.gaveUp, std::optional<int64_t>(), [&] {
-            return countOverTheRun(*model, model->unionSet(ctx), context);
+            return countOverTheRun(*model, all, context);
         });
+        if (!threads) {
+            need.perThread = need.needed;
+            if (!key.empty())
+                cache->impl().needs.emplace(std::move(key), need);
+            return need;
+        }
         std::optional<NeedModel> perThread = tight::buildNeedModel(in, stage, *trace, tight::RelaxMode::PerThread);
         if (perThread)
             need.perThread = withinBudget(ctx, need.gaveUp, std::optional<int64_t>(), [&] {
@@ -385,6 +457,17 @@ std::optional<StageNeed> analyzeStageNeed(const Schedule& normalized, const Infe
 namespace bs {
 
 std::optional<StageNeed> analyzeStageNeed(const Schedule&, const InferBoundResult&, const Operation&) {
+    return std::nullopt;
+}
+
+struct StageNeedCache::Impl {};
+
+StageNeedCache::StageNeedCache() : m_impl(std::make_unique<Impl>()) {}
+StageNeedCache::~StageNeedCache() = default;
+size_t StageNeedCache::entries() const { return 0; }
+
+std::optional<StageNeed> analyzeStageNeed(const Schedule&, const InferBoundResult&, const Operation&,
+                                          const IterVarMap<IterVar>&, StageNeedCache*) {
     return std::nullopt;
 }
 

@@ -35,11 +35,20 @@ ParamSpace::Entry* ParamSpace::find(const Var& v) {
 }
 
 std::string ParamSpace::name(const Var& v) {
+    if (auto it = m_aliases.find(v); it != m_aliases.end())
+        return it->second;
     if (Entry* e = find(v))
         return e->name;
     m_entries.push_back(Entry{v, "p" + std::to_string(m_entries.size()), false, false});
     return m_entries.back().name;
 }
+
+void ParamSpace::alias(const Var& v, std::string islValue) {
+    BS_CHECK(!find(v)) << "'" << v.name() << "' is already a parameter";
+    m_aliases[v] = "(" + islValue + ")";
+}
+
+bool ParamSpace::isAlias(const Var& v) const { return m_aliases.count(v) != 0; }
 
 void ParamSpace::markAttach(const Var& v) {
     name(v);
@@ -76,6 +85,13 @@ std::optional<Var> ParamSpace::varOf(const std::string& name) const {
         if (e.name == name)
             return e.var;
     return std::nullopt;
+}
+
+std::string ParamSpace::signature() const {
+    std::string out;
+    for (const Entry& e : m_entries)
+        out += e.name + "=" + e.var.name() + (e.attach ? ":attach" : "") + (e.size ? ":size" : "") + ", ";
+    return out;
 }
 
 std::vector<std::string> ParamSpace::attachNames() const {
@@ -276,14 +292,52 @@ std::optional<isl::pw_aff> toPwAff(isl::ctx ctx, const Expr& e, ParamSpace& spac
     }
 }
 
+/// One piece of `pa` whose expression gives `pa`'s value on all of its domain (ISL may keep two
+/// pieces that differ only in form, `p mod 4` and `3 - (-1 - p) mod 4`), over that domain; or
+/// nullopt.
+std::optional<isl::pw_aff> singlePieceForm(const isl::pw_aff& pa) {
+    struct Search {
+        isl_pw_aff* whole;
+        isl_pw_aff* found = nullptr;
+    } search{pa.get()};
+    isl_pw_aff_foreach_piece(
+        pa.get(),
+        [](isl_set* set, isl_aff* aff, void* user) {
+            isl_set_free(set);
+            auto* s = static_cast<Search*>(user);
+            if (s->found) {
+                isl_aff_free(aff);
+                return isl_stat_ok;
+            }
+            isl_pw_aff* piece = isl_pw_aff_intersect_domain(isl_pw_aff_from_aff(aff),
+                                                            isl_pw_aff_domain(isl_pw_aff_copy(s->whole)));
+            isl_set* same = isl_pw_aff_eq_set(isl_pw_aff_copy(piece), isl_pw_aff_copy(s->whole));
+            isl_bool everywhere = isl_set_is_subset(isl_pw_aff_domain(isl_pw_aff_copy(s->whole)), same);
+            isl_set_free(same);
+            if (everywhere == isl_bool_true)
+                s->found = piece;
+            else
+                isl_pw_aff_free(piece);
+            return isl_stat_ok;
+        },
+        &search);
+    if (!search.found)
+        return std::nullopt;
+    return isl::manage(search.found);
+}
+
 std::optional<Expr> toExpr(const isl::pw_aff& pa, const isl::set& context, const ParamSpace& space,
                            bool singlePieceOnly) {
     try {
         if (!isBounded(pa))
             return std::nullopt;
         isl::pw_aff simple = pa.gist(context).coalesce();
-        if (singlePieceOnly && simple.n_piece() != 1)
-            return std::nullopt;
+        if (singlePieceOnly && simple.n_piece() != 1) {
+            std::optional<isl::pw_aff> single = singlePieceForm(simple);
+            if (!single)
+                return std::nullopt;
+            simple = single->gist(context).coalesce();
+        }
         isl::ast_build build = isl::ast_build::from_context(context);
         isl::ast_expr ast = build.expr_from(simple);
         std::optional<Expr> e = AstReader(space).read(ast.get());

@@ -40,8 +40,15 @@ using IslNamer = std::function<std::optional<std::string>(const Var&)>;
 /// other parameter is free (a symbolic shape): results stay symbolic in it.
 class ParamSpace {
 public:
-    /// The ISL name of `v` (`p0`, `p1`, ...), registering it as free the first time.
+    /// The ISL name of `v` (`p0`, `p1`, ...), registering it as free the first time; for an
+    /// alias, the ISL text of its value.
     std::string name(const Var& v);
+    /// Makes `v` stand for `islValue` (ISL text over other parameters) instead of being a
+    /// parameter of its own: a loop of one iteration is its min. A nest of attached stages has
+    /// an attach path as deep as the nest, mostly such loops; without aliases every one would
+    /// be a dimension of every set (shared/repro: 100 nested stages took 12 s under `tight`).
+    void alias(const Var& v, std::string islValue);
+    bool isAlias(const Var& v) const;
     /// Registers `v` as an attach parameter (the loops around the realize).
     void markAttach(const Var& v);
     /// Marks a free parameter as a positive size (it appears in a shape).
@@ -55,6 +62,9 @@ public:
     std::optional<Var> varOf(const std::string& name) const;
     std::vector<std::string> attachNames() const;
     IslNamer namer() { return [this](const Var& v) { return std::optional<std::string>(name(v)); }; }
+    /// Each parameter's name, role and the name of the variable it stands for (`p0=y:attach,
+    /// ...`): with the sets' text, what makes two models count and print the same.
+    std::string signature() const;
 
 private:
     struct Entry {
@@ -65,6 +75,7 @@ private:
     };
     Entry* find(const Var& v);
     std::vector<Entry> m_entries;
+    VarMap<std::string> m_aliases;
 };
 
 /// `e` in ISL's syntax (`floor((x)/4)`, `((x) mod 4)`, `min(a, b)`), or nullopt when it is not

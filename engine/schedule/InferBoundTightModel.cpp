@@ -145,6 +145,8 @@ private:
     /// A loop outside the relaxed ones that is not on the producer's attach path (a thread the
     /// storage keeps private) still iterates around the realize: it joins the attach domain.
     void addAttachParam(const Var& v, const Range& r) {
+        if (m_model.params.isAlias(v))
+            return;
         std::string p = m_model.params.name(v);
         if (m_model.params.isAttach(p))
             return;
@@ -269,8 +271,19 @@ private:
 /// The producer's attach path (and the threads it is bound to) as the attach parameters, with
 /// their loop ranges as the parameter domain.
 void encodeAttachPath(const ModelInputs& in, const StageTrace& trace, NeedModel& model) {
+    // A loop of one iteration is its min (outer loops first, so that an alias's value is over
+    // the parameters that remain).
+    for (auto it = trace.attachPath.rbegin(); it != trace.attachPath.rend(); ++it) {
+        const IterVar& iv = *it;
+        if (in.bindMap.count(iv) || !iv->threadTag.empty() || !isOne(loopRange(in, iv).extent))
+            continue;
+        if (auto value = islAffine(loopRange(in, iv).min, model.params.namer()))
+            model.params.alias(iv->var, *value);
+    }
     std::vector<std::string> constraints;
     for (const IterVar& iv : trace.attachPath) {
+        if (model.params.isAlias(iv->var))
+            continue;
         model.params.markAttach(iv->var);
         auto bound = in.bindMap.find(iv);
         if (bound != in.bindMap.end()) {
@@ -280,6 +293,8 @@ void encodeAttachPath(const ModelInputs& in, const StageTrace& trace, NeedModel&
         }
     }
     for (const IterVar& iv : trace.attachPath) {
+        if (model.params.isAlias(iv->var))
+            continue;
         auto c = rangeText(model.params.name(iv->var), loopRange(in, iv), model.params.namer());
         if (c)
             constraints.push_back(*c);
@@ -301,13 +316,18 @@ isl::set NeedModel::paramDomain(isl::ctx ctx) const {
 }
 
 isl::set NeedModel::accessSet(isl::ctx ctx, size_t i) const {
-    return isl::set(ctx, params.header() + accesses.at(i).text).intersect_params(paramDomain(ctx));
+    return accessSet(ctx, i, paramDomain(ctx));
+}
+
+isl::set NeedModel::accessSet(isl::ctx ctx, size_t i, const isl::set& domain) const {
+    return isl::set(ctx, params.header() + accesses.at(i).text).intersect_params(domain);
 }
 
 isl::set NeedModel::unionSet(isl::ctx ctx) const {
-    isl::set u = accessSet(ctx, 0);
+    const isl::set domain = paramDomain(ctx);
+    isl::set u = accessSet(ctx, 0, domain);
     for (size_t i = 1; i < accesses.size(); ++i)
-        u = u.unite(accessSet(ctx, i));
+        u = u.unite(accessSet(ctx, i, domain));
     return u;
 }
 

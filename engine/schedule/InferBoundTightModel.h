@@ -39,8 +39,10 @@ struct NeedModel {
     isl::set paramDomain(isl::ctx ctx) const;
     /// The union of the reads, restricted to the parameter domain.
     isl::set unionSet(isl::ctx ctx) const;
-    /// One read, restricted to the parameter domain.
+    /// One read, restricted to the parameter domain (`domain`: paramDomain(ctx), when the
+    /// caller has it).
     isl::set accessSet(isl::ctx ctx, size_t i) const;
+    isl::set accessSet(isl::ctx ctx, size_t i, const isl::set& domain) const;
 };
 
 /// What the model is built from: a (partial) InferBound run in which the consumers of the

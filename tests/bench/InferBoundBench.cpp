@@ -24,7 +24,13 @@
 /// Lower/nestedN: the chain with every stage computed at its consumer's row loop, a nest N
 /// deep, with `x_per_stage_100` over nested100's (issue 19's target: 1,000 stages in at most
 /// 15 times the time of 100, a per-stage ratio of at most 1.5).
+///
+/// LowerTight/nestedN and Alloc/nestedN: the same nests lowered under the tight rules, and the
+/// whole allocation report (every rule set, ISL's exact counts, the interpreter's touched
+/// counts), with `x_per_stage_100` and `x_lower_tvm`, their time over Lower/nestedN's (issue
+/// 19: tight at most 3 times tvm; alloc of 1,000 stages under 3 s).
 
+#include "analysis/AllocReport.h"
 #include "ir/Op.h"
 #include "lower/Lower.h"
 #include "schedule/InferBound.h"
@@ -157,25 +163,55 @@ void runInferBound(benchmark::State& state, const std::string& name, Schedule (*
         state.counters["x_per_stage_100"] = perStageUs / base->second;
 }
 
-void runLower(benchmark::State& state, const std::string& name, int stages) {
+/// What one Lower/Alloc benchmark times: lower() under the tvm or the tight rules, or the
+/// whole allocation report.
+enum class Work { LowerTvm, LowerTight, Alloc };
+
+const char* workName(Work work) {
+    switch (work) {
+    case Work::LowerTvm:
+        return "lower";
+    case Work::LowerTight:
+        return "lower-tight";
+    case Work::Alloc:
+        return "alloc";
+    }
+    return "?";
+}
+
+void runLower(benchmark::State& state, const std::string& name, int stages, Work work) {
     const bool nested = name.rfind("nested", 0) == 0;
     ChainFunction f = nested ? nestedFunction(stages) : chainFunction(stages);
+    LowerOptions options;
+    options.rules = work == Work::LowerTight ? BoundRules::Tight : BoundRules::Tvm;
+    AllocReportOptions allocOptions;
+    allocOptions.args = f.args;
     std::vector<double> cpu;
     for (auto _ : state) {
         double cpuStart = threadCpuSeconds();
-        LowerResult r = lower(f.s, f.args);
+        if (work == Work::Alloc) {
+            AllocReport r = allocReport(f.s, allocOptions);
+            benchmark::DoNotOptimize(r.buffers.size());
+        } else {
+            LowerResult r = lower(f.s, f.args, options);
+            benchmark::DoNotOptimize(r.func.final.get());
+        }
         cpu.push_back(threadCpuSeconds() - cpuStart);
         state.SetIterationTime(cpu.back());
-        benchmark::DoNotOptimize(r.func.final.get());
     }
     double perStageUs = *std::min_element(cpu.begin(), cpu.end()) / stages * 1e6;
     state.counters["stages"] = stages;
     state.counters["us_per_stage"] = perStageUs;
-    perStageFigures()["lower/" + name] = perStageUs;
+    const std::string key = std::string(workName(work)) + "/";
+    perStageFigures()[key + name] = perStageUs;
     const std::string first = nested ? "nested100" : "chain100";
-    auto base = perStageFigures().find("lower/" + first);
+    auto base = perStageFigures().find(key + first);
     if (name != first && base != perStageFigures().end())
         state.counters["x_per_stage_100"] = perStageUs / base->second;
+    // Issue 19 item 2: the tight rules at most 3 times the tvm rules on the same program.
+    auto tvm = perStageFigures().find(std::string(workName(Work::LowerTvm)) + "/" + name);
+    if (work != Work::LowerTvm && tvm != perStageFigures().end())
+        state.counters["x_lower_tvm"] = perStageUs / tvm->second;
 }
 
 } // namespace
@@ -202,9 +238,20 @@ int main(int argc, char** argv) {
                                                    {"nested", 1000}};
     for (const auto& [kind, stages] : lowered) {
         std::string name = kind + std::to_string(stages);
-        benchmark::RegisterBenchmark(("Lower/" + name).c_str(),
-                                     [name, stages](benchmark::State& st) { runLower(st, name, stages); })
-            ->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(stages > 500 ? 3 : 10);
+        benchmark::RegisterBenchmark(("Lower/" + name).c_str(), [name, stages](benchmark::State& st) {
+            runLower(st, name, stages, Work::LowerTvm);
+        })->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(stages > 500 ? 3 : 10);
+    }
+    // The nests again under the tight rules, then the allocation report (issue 19 items 1-3),
+    // each after the tvm rules' run of the same nest.
+    for (Work work : {Work::LowerTight, Work::Alloc}) {
+        for (int stages : {100, 300, 1000}) {
+            std::string name = "nested" + std::to_string(stages);
+            std::string group = work == Work::Alloc ? "Alloc/" : "LowerTight/";
+            benchmark::RegisterBenchmark((group + name).c_str(), [name, stages, work](benchmark::State& st) {
+                runLower(st, name, stages, work);
+            })->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(stages > 500 ? 2 : 5);
+        }
     }
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv))

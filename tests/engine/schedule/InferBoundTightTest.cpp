@@ -3,6 +3,7 @@
 #include "arith/ConstEval.h"
 #include "ir/Op.h"
 #include "ir/Printer.h"
+#include "schedule/Graph.h"
 #include "schedule/InferBound.h"
 #include "schedule/InferBoundTight.h"
 #include "te/Compute.h"
@@ -366,4 +367,96 @@ TEST(InferBoundTight, OtherRuleSetsHaveNoTightResults) {
         EXPECT_TRUE(r.provenInRange.empty());
         EXPECT_EQ(region(r, ex.B), "[(i.outer*16), 16]");
     }
+}
+
+TEST(InferBoundTight, ANestAsDeepAsTheProgramKeepsEveryStageExact) {
+    // Each stage computed at its consumer's row loop: every attach path is as deep as the rest
+    // of the nest, and each of its loops but the outermost runs one iteration. Those loops are
+    // aliased to their min rather than made parameters of every set (a 100-deep nest took 12 s
+    // before). Each stage reads its producer's row shifted by one column, clamped: the columns
+    // needed shrink by one per level, exactly.
+    REQUIRE_ISL();
+    constexpr int kStages = 60;
+    std::vector<Tensor> ts = {compute({64, 64}, [](const std::vector<Var>& v) { return v[0] + v[1]; }, "s0")};
+    for (int i = 1; i < kStages; ++i) {
+        const Tensor previous = ts.back();
+        ts.push_back(compute(
+            {64, 64}, [&](const std::vector<Var>& v) { return previous({v[0], min(v[1] + 1, 63)}) + 1; },
+            "s" + std::to_string(i)));
+    }
+    Schedule s = createSchedule(ts.back().op);
+    for (size_t i = 0; i + 1 < ts.size(); ++i)
+        s[ts[i]].computeAt(s[ts[i + 1]], opOf(ts[i + 1])->axis[0]);
+    InferBoundResult r = infer(s);
+    for (size_t i = 0; i + 1 < ts.size(); ++i) {
+        const IterVar& row = opOf(ts[i])->axis[0];
+        const IterVar& column = opOf(ts[i])->axis[1];
+        const int depth = int(ts.size() - 1 - i); // levels below the output
+        EXPECT_TRUE(isOne(r.bounds.at(row).extent)) << ts[i].name() << ": " << rangeOf(r, row);
+        EXPECT_EQ(rangeOf(r, column), "[" + std::to_string(depth) + ", " + std::to_string(64 - depth) + "]")
+            << ts[i].name();
+        EXPECT_EQ(r.steps.at(r.steps.rangeStep(column)).rule, "exact-box") << ts[i].name();
+    }
+}
+
+TEST(InferBoundTight, ReadsTvmGetsExactlySkipIslButNotPastTheDom) {
+    // C reads B[i, j] and B[i, j + 1]: TVM's interval for j is [0, 65), one past B's dom, which
+    // the bound check guards. The shortcut for reads TVM already gets exactly (a root variable
+    // plus a constant, inside the dom) must not take it: ISL cuts the range to the dom.
+    REQUIRE_ISL();
+    Tensor B = compute({64, 64}, [](const std::vector<Var>& v) { return v[0] + v[1]; }, "B", "", {"i", "j"});
+    Tensor C = compute({64, 64}, [&](const std::vector<Var>& v) { return B({v[0], v[1]}) + B({v[0], v[1] + 1}); },
+                       "C", "", {"i", "j"});
+    Schedule s = createSchedule(C.op);
+    s[B].computeAt(s[C], opOf(C)->axis[0]);
+    InferBoundResult tvm = infer(s, BoundRules::Tvm);
+    EXPECT_EQ(region(tvm, B), "[i, 1], [0, 65]");
+    InferBoundResult r = infer(s);
+    EXPECT_EQ(region(r, B), "[i, 1], [0, 64]");
+    // Without the shifted read TVM's range is exact, and the tight rules keep it.
+    Tensor D = compute({64, 64}, [&](const std::vector<Var>& v) { return B({v[0], v[1]}) * 2; }, "D", "", {"i", "j"});
+    Schedule s2 = createSchedule(D.op);
+    s2[B].computeAt(s2[D], opOf(D)->axis[0]);
+    InferBoundResult exact = infer(s2);
+    EXPECT_EQ(region(exact, B), "[i, 1], [0, 64]");
+    EXPECT_EQ(exact.steps.at(exact.steps.rangeStep(opOf(B)->axis[1])).rule, "exact-box");
+}
+
+TEST(InferBoundTight, CachedStageNeedsAreTheCountsOfEachStage) {
+    // A nest of like stages: their models read the same, so a shared cache counts them once;
+    // every stage still gets its own counts, regions and reads.
+    REQUIRE_ISL();
+    constexpr int kStages = 12;
+    std::vector<Tensor> ts = {compute({16, 16}, [](const std::vector<Var>& v) { return v[0] + v[1]; }, "s0")};
+    for (int i = 1; i < kStages; ++i) {
+        const Tensor previous = ts.back();
+        ts.push_back(compute(
+            {16, 16}, [&](const std::vector<Var>& v) { return previous({v[0], v[1]}) + previous({v[0], 15 - v[1]}); },
+            "s" + std::to_string(i)));
+    }
+    Schedule s = createSchedule(ts.back().op);
+    for (size_t i = 0; i + 1 < ts.size(); ++i)
+        s[ts[i]].computeAt(s[ts[i + 1]], opOf(ts[i + 1])->axis[0]);
+    Schedule normalized = s.normalize();
+    InferBoundResult r = inferBound(normalized, BoundRules::Tight);
+    IterVarMap<IterVar> bindMap = createBindMap(normalized);
+    StageNeedCache cache;
+    for (size_t i = 0; i + 1 < ts.size(); ++i) {
+        const Operation op = normalized.findStage(ts[i].op)->op;
+        std::optional<StageNeed> alone = analyzeStageNeed(normalized, r, op);
+        std::optional<StageNeed> cached = analyzeStageNeed(normalized, r, op, bindMap, &cache);
+        ASSERT_TRUE(alone && cached) << ts[i].name();
+        EXPECT_EQ(cached->needed, alone->needed) << ts[i].name();
+        EXPECT_EQ(cached->needed, std::optional<int64_t>(16)) << ts[i].name();
+        EXPECT_EQ(cached->distinct, alone->distinct) << ts[i].name();
+        EXPECT_EQ(cached->hull, alone->hull) << ts[i].name();
+        ASSERT_EQ(cached->accesses.size(), 2u) << ts[i].name();
+        for (size_t a = 0; a < 2; ++a) {
+            EXPECT_EQ(cached->accesses[a].region, alone->accesses[a].region) << ts[i].name();
+            EXPECT_TRUE(cached->accesses[a].consumer.same_as(alone->accesses[a].consumer)) << ts[i].name();
+            EXPECT_EQ(toString(cached->accesses[a].indices[1]), toString(alone->accesses[a].indices[1]));
+        }
+    }
+    // The stages in the middle of the nest share their model.
+    EXPECT_LT(cache.entries(), 5u);
 }
