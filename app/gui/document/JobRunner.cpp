@@ -1,5 +1,11 @@
 #include "document/JobRunner.h"
 
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 #include "document/Mailbox.h"
 #include "support/Cancellation.h"
 #include "support/DeepStack.h"
@@ -73,6 +79,17 @@ std::function<void(std::function<void()>)> JobRunner::guiThread() const {
     };
 }
 
+namespace {
+
+/// The calling thread's nice value raised to 10 (Linux threads have their own).
+void lowerThisThreadsPriority() {
+#ifdef __linux__
+    setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
+#endif
+}
+
+} // namespace
+
 void JobRunner::launch(Job job) {
     const quint64 generation = ++m_generation;
     m_cancelled = std::make_shared<std::atomic<bool>>(false);
@@ -81,7 +98,9 @@ void JobRunner::launch(Job job) {
     setRunning(true);
     try {
         startDeepStackThread([mailbox = m_mailbox, cancelled = m_cancelled,
-                              run = std::move(job.run), generation] {
+                              run = std::move(job.run), generation, background = m_background] {
+            if (background)
+                lowerThisThreadsPriority();
             std::function<void()> deliver;
             {
                 CancellationScope scope(cancelled.get());

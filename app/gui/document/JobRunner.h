@@ -58,6 +58,10 @@ public:
     void discard();
     /// A job is running or waiting.
     bool isBusy() const { return m_running; }
+    /// Runs this runner's jobs at a lower CPU priority (nice 10 on Linux; nothing elsewhere): for
+    /// the views read after the graphs (generated code, the loop nest, allocations, heatmap), so
+    /// that on a machine with few cores they do not delay the analysis and layouts of an edit.
+    void setBackground(bool background) { m_background = background; }
     /// A function a worker may call to run `task` on the GUI thread, while this runner lives
     /// (progress reports).
     std::function<void(std::function<void()>)> guiThread() const;
@@ -91,6 +95,7 @@ private:
     /// What to deliver instead when the running job ends: a waiting job's cancellation.
     std::function<void()> m_deliverInstead;
     bool m_running = false;
+    bool m_background = false;
 };
 
 template <class Result>

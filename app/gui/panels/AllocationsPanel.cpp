@@ -150,6 +150,7 @@ QString allocationDetails(const BufferReport &buffer) {
 AllocationsPanel::AllocationsPanel(QWidget *parent)
     : QWidget(parent), m_model(new StringTableModel(allocationHeaders(), this)), m_status(new QLabel(this)),
       m_details(new QPlainTextEdit(this)) {
+    m_jobs.setBackground(true); // read after the graphs: they go first on few cores
     m_view = createTableView(m_model, this);
     m_view->setObjectName(QStringLiteral("allocationsTable"));
     m_status->setWordWrap(true);

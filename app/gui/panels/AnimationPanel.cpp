@@ -243,6 +243,7 @@ AnimationPanel::AnimationPanel(QWidget* parent)
       m_play(new QToolButton(this)), m_forward(new QToolButton(this)),
       m_last(new QToolButton(this)), m_timeline(new QSlider(Qt::Horizontal, this)),
       m_speed(new QComboBox(this)), m_view(new AnimationView(this)), m_legend(new QLabel(this)) {
+    m_jobs.setBackground(true); // read after the graphs: they go first on few cores
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_legend->setTextFormat(Qt::RichText);

@@ -49,6 +49,7 @@ GeneratedCode generateCode(const Analysis& analysis) {
 
 CodePanel::CodePanel(QWidget* parent)
     : QWidget(parent), m_caption(new QLabel(this)), m_text(new QPlainTextEdit(this)) {
+    m_jobs.setBackground(true); // read after the graphs: they go first on few cores
     m_caption->setWordWrap(true);
     m_caption->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_text->setReadOnly(true);

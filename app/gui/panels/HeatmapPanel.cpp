@@ -127,6 +127,7 @@ HeatmapPanel::HeatmapPanel(QWidget* parent)
       m_slices(new QSlider(Qt::Horizontal, this)), m_sliceLabel(new QLabel(this)),
       m_iterations(new QSlider(Qt::Horizontal, this)), m_iterationLabel(new QLabel(this)),
       m_stepLink(new QLabel(this)), m_legend(new QLabel(this)) {
+    m_jobs.setBackground(true); // read after the graphs: they go first on few cores
     m_status->setWordWrap(true);
     m_legend->setTextFormat(Qt::RichText);
     m_legend->setWordWrap(true);
