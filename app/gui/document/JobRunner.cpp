@@ -4,6 +4,8 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include <cerrno>
 #endif
 
 #include "document/Mailbox.h"
@@ -81,10 +83,15 @@ std::function<void(std::function<void()>)> JobRunner::guiThread() const {
 
 namespace {
 
-/// The calling thread's nice value raised to 10 (Linux threads have their own).
+/// The calling thread's nice value raised to 10 where it is lower (Linux threads have their
+/// own); a failure leaves the thread as it was.
 void lowerThisThreadsPriority() {
 #ifdef __linux__
-    setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
+    const auto self = static_cast<id_t>(syscall(SYS_gettid));
+    errno = 0;
+    const int nice = getpriority(PRIO_PROCESS, self);
+    if (errno == 0 && nice < 10)
+        setpriority(PRIO_PROCESS, self, 10);
 #endif
 }
 

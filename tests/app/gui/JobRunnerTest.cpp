@@ -9,6 +9,12 @@
 
 #include <QtTest>
 
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -41,6 +47,7 @@ private Q_SLOTS:
     void cancelAfterANewerStartTellsTheNewestHandler();
     void aRunnerDestroyedMidJobDropsItsOutcome();
     void guiThreadRunsTasksOnTheGuiThread();
+    void backgroundJobsRunAtALowerPriority();
 };
 
 void JobRunnerTest::deliversTheValueOnTheGuiThread() {
@@ -227,6 +234,26 @@ void JobRunnerTest::guiThreadRunsTasksOnTheGuiThread() {
     QVERIFY(QTest::qWaitFor([&] { return done && progress.size() == 3; }, kJobTimeoutMs));
     QCOMPARE(progress, (QList<int>{1, 2, 3}));
     QCOMPARE(ranOn, QCoreApplication::instance()->thread());
+}
+
+void JobRunnerTest::backgroundJobsRunAtALowerPriority() {
+#ifdef __linux__
+    // The nice value of the worker thread itself (Linux threads have their own), as the job sees
+    // it; a foreground runner's worker keeps the app's.
+    auto niceOfWorker = [](bool background) {
+        JobRunner jobs;
+        jobs.setBackground(background);
+        std::optional<int> got;
+        jobs.start<int>([] { return getpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid))); },
+                        [&](JobOutcome<int> outcome) { got = outcome.value; });
+        return QTest::qWaitFor([&] { return got.has_value(); }, kJobTimeoutMs) ? *got : -100;
+    };
+    const int app = getpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)));
+    QCOMPARE(niceOfWorker(false), app);
+    QCOMPARE(niceOfWorker(true), std::max(app, 10));
+#else
+    QSKIP("thread priorities are set on Linux only");
+#endif
 }
 
 } // namespace bs::gui::test
