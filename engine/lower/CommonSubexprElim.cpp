@@ -62,10 +62,17 @@ public:
 
     /// The same at the level of an expression, introducing `let ... in` expressions.
     Expr visitExpr(const Expr& expr) override {
+        // An outermost expression with nothing to share is left as it is, without running
+        // the algorithm again at each of its levels (quadratic in a deep expression's depth).
+        if (m_exprDepth == 0 && nothingToShare(expr))
+            return expr;
         Expr result = eliminate(expr, [](const Var& v, const Expr& value, const Expr& body) {
             return LetNode::make(v, value, body);
         });
-        return IRMutator::visitExpr(result);
+        ++m_exprDepth;
+        Expr visited = IRMutator::visitExpr(result);
+        --m_exprDepth;
+        return visited;
     }
 
 protected:
@@ -127,7 +134,7 @@ private:
             const Expr computation = candidates[i].first;
             const size_t count = candidates[i].second;
             ExprPredicate selected = [&computation](const Expr& e) {
-                return equivalentTerms(e, computation) && isEligibleComputation(e);
+                return sameComputation(e, computation) && isEligibleComputation(e);
             };
             if (Var holder = variableHolding(computation); holder.defined()) {
                 // Case 1: `let x = A in ...A...` written by the user or an earlier pass.
@@ -147,9 +154,39 @@ private:
         return result;
     }
 
+    /// Whether no step of the algorithm can change `expr` or any expression inside it: its
+    /// eligible computations are all different (so each is done once, at any level) and none
+    /// is the value of a let in scope; it holds no let or reduction (which bind variables).
+    bool nothingToShare(const Expr& expr) const {
+        class Finder : public IRVisitor {
+        public:
+            std::unordered_map<size_t, int> seen;
+            bool shared = false;
+            void visitExpr(const Expr& e) override {
+                if (shared)
+                    return;
+                if (e.as<LetNode>() || e.as<ReduceNode>()) {
+                    shared = true;
+                    return;
+                }
+                if (isEligibleComputation(e) && ++seen[exprHash(e)] > 1) {
+                    shared = true;
+                    return;
+                }
+                IRVisitor::visitExpr(e);
+            }
+        } finder;
+        finder.visitExpr(expr);
+        if (finder.shared)
+            return false;
+        return std::none_of(m_context.begin(), m_context.end(), [&](const ContextEntry& entry) {
+            return entry.value.defined() && finder.seen.count(exprHash(entry.value));
+        });
+    }
+
     Var variableHolding(const Expr& computation) const {
         auto it = std::find_if(m_context.begin(), m_context.end(), [&](const ContextEntry& entry) {
-            return entry.value.defined() && equivalentTerms(entry.value, computation);
+            return entry.value.defined() && sameComputation(entry.value, computation);
         });
         return it == m_context.end() ? Var() : it->var;
     }
@@ -178,6 +215,7 @@ private:
     }
 
     std::vector<ContextEntry> m_context;
+    int m_exprDepth = 0; ///< expressions being visited inside an outermost one
     std::unordered_set<std::string> m_names;
     int m_counter = 0;
 };

@@ -16,6 +16,7 @@ namespace bs::cse {
 struct MemoTables {
     std::unordered_map<const Node*, std::pair<NodeRef, bool>> forbidden;
     std::unordered_map<const Node*, std::pair<NodeRef, size_t>> complexity;
+    std::unordered_map<const Node*, std::pair<NodeRef, size_t>> hash;
     /// Expressions in which computationsDoneBy finds nothing (most sub-expressions of a long
     /// chain of reads): CSE asks again at every level of an expression.
     std::unordered_map<const Node*, NodeRef> doNothing;
@@ -76,7 +77,82 @@ size_t countNodes(const Expr& e) {
     return nodes;
 }
 
+inline void combine(size_t& seed, size_t value) {
+    seed ^= value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2);
+}
+
+/// exprHash: the node's kind, type and own data, then its children's hashes in order (each
+/// child through exprHash, so remembered ones are not walked again). Only what structural
+/// equality compares, and compares the same way in every context, goes in: equal expressions
+/// hash equally.
+class ComposedHasher : public IRVisitor {
+public:
+    size_t hashOf(const Expr& e) {
+        if (t_memo) {
+            auto it = t_memo->hash.find(e.get());
+            if (it != t_memo->hash.end())
+                return it->second.second;
+        }
+        const size_t saved = m_hash;
+        const bool savedRoot = m_atRoot;
+        m_hash = size_t(e.kind());
+        combine(m_hash, size_t(e.type().code()) * 1000003 + size_t(e.type().bits()) * 1009 + size_t(e.type().lanes()));
+        m_atRoot = true;
+        visitExpr(e);
+        const size_t h = m_hash;
+        m_hash = saved;
+        m_atRoot = savedRoot;
+        if (t_memo)
+            t_memo->hash.emplace(e.get(), std::make_pair(NodeRef(e), h));
+        return h;
+    }
+
+    void visitExpr(const Expr& e) override {
+        if (!m_atRoot) {
+            combine(m_hash, e.defined() ? hashOf(e) : 0);
+            return;
+        }
+        m_atRoot = false;
+        IRVisitor::visitExpr(e);
+    }
+
+protected:
+    using IRVisitor::visit;
+    void visit(const IntImmNode* op) override { combine(m_hash, std::hash<int64_t>()(op->value)); }
+    void visit(const FloatImmNode* op) override { combine(m_hash, std::hash<double>()(op->value)); }
+    void visit(const StringImmNode* op) override { combine(m_hash, std::hash<std::string>()(op->value)); }
+    // Variables (and a load's buffer) add only their type, which the node already did: equality
+    // may map a bound variable to another (let, reduction axes), so their identity cannot count.
+    void visit(const VarNode*) override {}
+    void visit(const CallNode* op) override {
+        combine(m_hash, std::hash<std::string>()(op->name));
+        IRVisitor::visit(op);
+    }
+    void visit(const ProducerLoadNode* op) override {
+        combine(m_hash, TensorHash()(op->tensor));
+        IRVisitor::visit(op);
+    }
+
+private:
+    size_t m_hash = 0;
+    bool m_atRoot = false;
+};
+
 } // namespace
+
+size_t exprHash(const Expr& e) {
+    return e.defined() ? ComposedHasher().hashOf(e) : 0;
+}
+
+size_t ComputationTable::Hash::operator()(const Expr& e) const { return exprHash(e); }
+
+bool ComputationTable::Equal::operator()(const Expr& a, const Expr& b) const {
+    return equivalentTerms(a, b);
+}
+
+bool sameComputation(const Expr& a, const Expr& b) {
+    return exprHash(a) == exprHash(b) && equivalentTerms(a, b);
+}
 
 AnalysisMemo::AnalysisMemo() : m_tables(std::make_unique<MemoTables>()), m_previous(t_memo) {
     t_memo = m_tables.get();
@@ -318,14 +394,20 @@ std::vector<Expr> directSubexpressions(const Expr& e) {
 
 SemanticComputations syntacticToSemantic(const ComputationTable& table) {
     SemanticComputations result;
+    // The entries so far by hash: each computation is compared only with those it may equal.
+    std::unordered_multimap<size_t, size_t> byHash;
     for (const auto& [e, n] : table.items()) {
-        auto same = std::find_if(result.begin(), result.end(), [&e](const auto& entry) {
-            return equivalentTerms(entry.first, e);
+        const size_t h = exprHash(e);
+        auto [first, last] = byHash.equal_range(h);
+        auto same = std::find_if(first, last, [&](const auto& entry) {
+            return equivalentTerms(result[entry.second].first, e);
         });
-        if (same != result.end())
-            same->second += n;
-        else
-            result.emplace_back(e, n);
+        if (same != last) {
+            result[same->second].second += n;
+            continue;
+        }
+        byHash.emplace(h, result.size());
+        result.emplace_back(e, n);
     }
     return result;
 }
@@ -339,7 +421,7 @@ void sortBySizeDecreasing(SemanticComputations& computations) {
 void insertSorted(SemanticComputations& sorted, const std::vector<Expr>& exprs, size_t count) {
     for (const Expr& e : exprs) {
         auto same = std::find_if(sorted.begin(), sorted.end(), [&e](const auto& entry) {
-            return equivalentTerms(entry.first, e);
+            return sameComputation(entry.first, e);
         });
         if (same != sorted.end()) {
             same->second += count;

@@ -41,6 +41,12 @@ bool isEligibleComputation(const Expr& e);
 bool canContainEligibleComputations(const Expr& e);
 /// The number of nodes of `e`, the size candidates are sorted by.
 size_t exprComplexity(const Expr& e);
+/// A hash of `e` that equal expressions (equivalentTerms) share, built from its children's
+/// (remembered per node under an AnalysisMemo), so that the nested candidates of a deep
+/// expression are told apart in constant time before any structural comparison.
+size_t exprHash(const Expr& e);
+/// equivalentTerms(a, b), answered by the hashes when they differ.
+bool sameComputation(const Expr& a, const Expr& b);
 /// The variables `e` reads that are not bound inside `e` itself (by a let).
 std::vector<Var> freeVars(const Expr& e);
 
@@ -59,8 +65,16 @@ public:
     const std::vector<std::pair<Expr, size_t>>& items() const { return m_items; }
 
 private:
+    /// exprHash and equivalentTerms: a structural hash of each nested computation of a deep
+    /// expression would be quadratic in its depth.
+    struct Hash {
+        size_t operator()(const Expr& e) const;
+    };
+    struct Equal {
+        bool operator()(const Expr& a, const Expr& b) const;
+    };
     std::vector<std::pair<Expr, size_t>> m_items;
-    std::unordered_map<Expr, size_t, StructuralHash, StructuralEqual> m_index;
+    std::unordered_map<Expr, size_t, Hash, Equal> m_index;
 };
 
 /// The maximal eligible computations done by `e` (an eligible expression is recorded as a

@@ -25,6 +25,9 @@
 /// deep, with `x_per_stage_100` over nested100's (issue 19's target: 1,000 stages in at most
 /// 15 times the time of 100, a per-stage ratio of at most 1.5).
 ///
+/// Lower/depthN: one stage whose body is an N-term sum of reads (an expression N deep), with
+/// `x_per_stage_100` (here per term) over depth100's.
+///
 /// LowerTight/nestedN and Alloc/nestedN: the same nests lowered under the tight rules, and the
 /// whole allocation report (every rule set, ISL's exact counts, the interpreter's touched
 /// counts), with `x_per_stage_100` and `x_lower_tvm`, their time over Lower/nestedN's (issue
@@ -106,6 +109,22 @@ ChainFunction nestedFunction(int stages) {
     return {s, {ts.front(), ts.back()}};
 }
 
+/// One stage whose body sums `terms` reads, s1[x] = s0[x] + s0[x + 1] + ...: an expression as
+/// deep as the sum (issue 19: CSE ran its algorithm again at every level; 4,000 terms took 406 s).
+ChainFunction deepFunction(int terms) {
+    Tensor in = placeholder({kExtent + terms}, DataType::float32(), "s0");
+    Tensor out = compute(
+        {kExtent},
+        [&](const std::vector<Var>& v) {
+            Expr sum = in({v[0]});
+            for (int k = 1; k < terms; ++k)
+                sum = sum + in({v[0] + k});
+            return sum;
+        },
+        "s1");
+    return {createSchedule(out.op), {in, out}};
+}
+
 Schedule chain(int stages) {
     return chainFunction(stages).s.normalize();
 }
@@ -181,7 +200,8 @@ const char* workName(Work work) {
 
 void runLower(benchmark::State& state, const std::string& name, int stages, Work work) {
     const bool nested = name.rfind("nested", 0) == 0;
-    ChainFunction f = nested ? nestedFunction(stages) : chainFunction(stages);
+    const bool deep = name.rfind("depth", 0) == 0;
+    ChainFunction f = deep ? deepFunction(stages) : nested ? nestedFunction(stages) : chainFunction(stages);
     LowerOptions options;
     options.rules = work == Work::LowerTight ? BoundRules::Tight : BoundRules::Tvm;
     AllocReportOptions allocOptions;
@@ -204,7 +224,7 @@ void runLower(benchmark::State& state, const std::string& name, int stages, Work
     state.counters["us_per_stage"] = perStageUs;
     const std::string key = std::string(workName(work)) + "/";
     perStageFigures()[key + name] = perStageUs;
-    const std::string first = nested ? "nested100" : "chain100";
+    const std::string first = deep ? "depth100" : nested ? "nested100" : "chain100";
     auto base = perStageFigures().find(key + first);
     if (name != first && base != perStageFigures().end())
         state.counters["x_per_stage_100"] = perStageUs / base->second;
@@ -233,9 +253,10 @@ int main(int argc, char** argv) {
                                          runInferBound(st, e.name, e.make, e.stages);
                                      })
             ->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(e.iterations);
-    const std::pair<const char*, int> lowered[] = {{"chain", 100},  {"chain", 2000},
-                                                   {"nested", 100}, {"nested", 300},
-                                                   {"nested", 1000}};
+    // depthN: one stage whose body is an N-term sum (`stages` counts its terms).
+    const std::pair<const char*, int> lowered[] = {{"chain", 100},  {"chain", 2000}, {"nested", 100},
+                                                   {"nested", 300}, {"nested", 1000}, {"depth", 100},
+                                                   {"depth", 1000}, {"depth", 4000}};
     for (const auto& [kind, stages] : lowered) {
         std::string name = kind + std::to_string(stages);
         benchmark::RegisterBenchmark(("Lower/" + name).c_str(), [name, stages](benchmark::State& st) {

@@ -331,3 +331,30 @@ TEST(CommonSubexprElim, KeepsValuesOfAssortedPrograms) {
     for (double nValue : {-5.0, 0.0, 7.0})
         expectSameResults(s, out, buf, 32, {{n, nValue}});
 }
+
+TEST(CommonSubexprElim, ADeepExpressionWithNothingToShareIsLeftAsItIsAndOneWithSomethingIsNot) {
+    // A 3,000-term sum of loads: every index differs, so nothing is introduced at any level (the
+    // pass checks that once instead of running at each of the 3,000 levels).
+    Var i("i"), buf = buffer("B"), a = buffer("A");
+    auto sumOf = [&](int terms) {
+        Expr sum = LoadNode::make(DataType::float32(), a, i);
+        for (int k = 1; k < terms; ++k)
+            sum = sum + LoadNode::make(DataType::float32(), a, i + k);
+        return sum;
+    };
+    Stmt deep = ForNode::make(i, 0, 8, ForKind::Serial, StoreNode::make(buf, sumOf(3000), i));
+    EXPECT_TRUE(commonSubexprElim(deep).same_as(deep));
+    // A sum read twice: the loads stay, each index they share gets a variable.
+    Expr twice = sumOf(50) * (sumOf(50) + 1.0f);
+    Stmt shared = ForNode::make(i, 0, 8, ForKind::Serial, StoreNode::make(buf, twice, i));
+    const std::string text = toString(commonSubexprElim(shared));
+    EXPECT_NE(text.find("let cse_var_49 = (i + 49)"), std::string::npos) << text.substr(0, 400);
+    EXPECT_EQ(text.find("(i + 49)]"), std::string::npos) << text.substr(0, 400);
+    // A let in scope whose value the store computes again: computed once.
+    Var x("x");
+    Stmt let = ForNode::make(
+        i, 0, 8, ForKind::Serial,
+        LetStmtNode::make(x, i * 7, StoreNode::make(buf, cast(DataType::float32(), (i * 7) + 1), i)));
+    const std::string letText = toString(commonSubexprElim(let));
+    EXPECT_EQ(letText.find("float32(((i*7) + 1))"), std::string::npos) << letText;
+}
