@@ -62,7 +62,11 @@ public:
 protected:
     using IRMutator::visit;
 
+    /// `index + offset`; a ramp keeps its form with the offset in its base, so that a
+    /// contiguous vector access stays one (not a gather of base + broadcast).
     Expr shifted(const Expr& index) {
+        if (const auto* ramp = index.as<RampNode>())
+            return RampNode::make(ramp->base + m_offset, ramp->stride, ramp->lanes);
         const int lanes = index.type().lanes();
         return index + (lanes > 1 ? BroadcastNode::make(m_offset, lanes) : m_offset);
     }
@@ -272,7 +276,10 @@ private:
         if (const auto* op = s.as<ForNode>()) {
             requireUniform(op->min, "a loop start");
             requireUniform(op->extent, "a loop extent");
-            return ForNode::make(op->loopVar, op->min, op->extent, ForKind::Serial, block(op->body));
+            m_blockLoops.insert(op->loopVar);
+            Stmt body = block(op->body);
+            m_blockLoops.erase(op->loopVar);
+            return ForNode::make(op->loopVar, op->min, op->extent, ForKind::Serial, body);
         }
         if (const auto* op = s.as<IfThenElseNode>()) {
             requireUniform(op->condition, "a condition");
@@ -296,9 +303,17 @@ private:
         if (const auto* op = s.as<ProducerConsumerNode>())
             return ProducerConsumerNode::make(op->op, op->isProducer, block(op->body));
         if (const auto* op = s.as<AllocateNode>()) {
-            if (startsWith(scopeOf(op->bufferVar), "shared"))
-                return AllocateNode::make(op->bufferVar, op->type, op->extents, op->condition, block(op->body));
-            return blockAllocate(op);
+            if (!startsWith(scopeOf(op->bufferVar), "shared"))
+                return blockAllocate(op);
+            // Sized per block (a let of the block index): one size per block, as the
+            // interpreter takes it; sized by a loop inside the kernel: no one size at all.
+            for (const Expr& extent : op->extents)
+                for (const Var& v : usedVars(extent))
+                    if (m_blockLoops.count(v))
+                        throw Refusal{"the size of shared buffer '" + op->bufferVar.name() +
+                                      "' changes with loop '" + v.name() +
+                                      "' (shared memory has one size in a block)"};
+            return AllocateNode::make(op->bufferVar, op->type, op->extents, op->condition, block(op->body));
         }
         if (const auto* op = s.as<StoreNode>())
             return shuffleStore(op);
@@ -355,12 +370,23 @@ private:
     /// memory), the copies side by side.
     Stmt blockAllocate(const AllocateNode* op) {
         const bool perWarp = startsWith(scopeOf(op->bufferVar), "warp");
-        const Expr warp = makeConst(DataType::int32(), int64_t(kCudaWarpSize));
+        const Expr warp = makeConst(DataType::int32(), perWarp ? warpGroupWidth(op->bufferVar) : 1);
         const Expr copies = perWarp ? floordiv(m_threads + (warp - 1), warp) : m_threads;
         const Expr copy = perWarp ? floordiv(m_tid, warp) : m_tid;
         const Expr size = productOf(op->extents);
         Stmt body = RebaseBuffer(op->bufferVar, copy * size).visitStmt(op->body);
         return AllocateNode::make(op->bufferVar, op->type, {size * copies}, op->condition, block(body));
+    }
+
+    /// The lanes that share one copy of a warp buffer: threadIdx.x's extent, as TVM's
+    /// LowerWarpMemory groups them (which refuses an extent that is not a constant dividing the
+    /// warp, 32).
+    int64_t warpGroupWidth(const Var& buffer) const {
+        std::optional<int64_t> width = asConstInt(m_kernel.blockDim[0]);
+        if (!width || *width < 1 || kCudaWarpSize % *width != 0)
+            throw Refusal{"warp buffer '" + buffer.name() + "' needs a threadIdx.x extent that divides " +
+                          std::to_string(kCudaWarpSize) + " (got " + toString(m_kernel.blockDim[0]) + ")"};
+        return *width;
     }
 
     /// A store whose value shuffles: every thread offers its value in an exchange buffer, then
@@ -449,6 +475,7 @@ private:
     GpuOnCpu& m_stats;
     std::array<Var, 6> m_axis; ///< kThreadTags order
     VarMap<std::string> m_scopes;
+    VarSet m_blockLoops; ///< the loops around the statement block() is rewriting
     Expr m_threads;
     Expr m_tid;
 };

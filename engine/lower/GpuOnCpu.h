@@ -10,7 +10,8 @@
 ///   holds a barrier stays outside the thread loops, so it must be the same for every thread of
 ///   the block, as CUDA requires of a barrier's control flow;
 /// - shared memory is allocated once per block. A local buffer that lives across a barrier gets
-///   one copy per thread (warp memory one per warp), and a let whose value differs per thread
+///   one copy per thread (warp memory one per group of threadIdx.x lanes, as TVM's
+///   LowerWarpMemory groups them), and a let whose value differs per thread
 ///   and whose body holds a barrier becomes a per-thread array: both are indexed by the linear
 ///   thread index `threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)`;
 /// - a warp shuffle is a meeting point, like a barrier: every thread first writes the value it

@@ -94,7 +94,7 @@ void checkTargetFits(const LowerResult& lowered, RunTarget target) {
         throw UserError("the schedule of '" + func.name +
                         "' binds loops to GPU threads (blockIdx/threadIdx), so it cannot run on "
                         "the CPU target; run it on the cuda target, or on the emulate target "
-                        "(the interpreter)");
+                        "(GPU emulation on the CPU)");
     if (target == RunTarget::Cuda && !gpu)
         throw UserError("the schedule of '" + func.name +
                         "' binds no loop to a GPU thread (blockIdx/threadIdx): the cuda target "

@@ -143,7 +143,7 @@ DriverApi loadDriverApi(const std::vector<std::string>& candidates) {
     if (!lib) {
         throw UserError("no CUDA driver found (" + joined(candidates) +
                         "): the cuda target needs an NVIDIA GPU; the emulate target runs the "
-                        "kernel in the interpreter");
+                        "kernel on the CPU");
     }
     const char* what = "the CUDA driver";
     DriverApi api;
@@ -182,7 +182,7 @@ NvrtcApi loadNvrtcApi(const std::vector<std::string>& candidates) {
     if (!lib) {
         throw UserError("no CUDA runtime compiler found (tried " + joined(candidates) +
                         "): the cuda target needs NVRTC from the CUDA toolkit; the emulate "
-                        "target runs the kernel in the interpreter");
+                        "target runs the kernel on the CPU");
     }
     const char* what = "NVRTC";
     NvrtcApi api;
@@ -216,7 +216,7 @@ CUdevice openFirstDevice(const DriverApi& api) {
         std::string detail = result == kSuccess ? "the driver sees none" : api.errorText(result);
         throw UserError("no CUDA device found (" + detail +
                         "): the cuda target needs an NVIDIA GPU; the emulate target runs the "
-                        "kernel in the interpreter");
+                        "kernel on the CPU");
     }
     CUdevice device = 0;
     if (result == kSuccess)

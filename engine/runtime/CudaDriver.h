@@ -106,7 +106,7 @@ std::vector<std::string> nvrtcLibraryCandidates();
 
 /// Binds the driver from the first candidate that opens. Throws UserError when none does
 /// (`no CUDA driver found (libcuda.so.1): --target cuda needs an NVIDIA GPU; use --target
-/// emulate to run the kernel in the interpreter`) or when an entry point is missing.
+/// emulate to run the kernel on the CPU`) or when an entry point is missing.
 DriverApi loadDriverApi(const std::vector<std::string>& candidates);
 /// Binds NVRTC likewise; throws UserError naming the libraries tried.
 NvrtcApi loadNvrtcApi(const std::vector<std::string>& candidates);

@@ -25,8 +25,8 @@ int threadAxisIndex(const std::string& tag) {
 
 /// Where a buffer of `scope` lives inside a kernel: CUDA's `__shared__` memory is per block,
 /// local memory and registers per thread, anything else is global memory shared by the whole
-/// launch. Warp memory is per warp, as TVM's LowerWarpMemory makes it (registers exchanged by
-/// shuffles).
+/// launch. Warp memory is per group of threadIdx.x lanes (the warp when threadIdx.x runs 32), as
+/// TVM's LowerWarpMemory makes it (registers exchanged by shuffles).
 ScopeKind kindOfScope(const std::string& scope) {
     if (scope.rfind("shared", 0) == 0)
         return ScopeKind::PerBlock;

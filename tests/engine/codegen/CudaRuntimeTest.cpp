@@ -37,7 +37,7 @@ bool haveNvrtc(std::string& reason) {
 TEST(CudaRuntime, MissingDriverIsOneClearError) {
     EXPECT_EQ(errorOf([] { cuda::loadDriverApi({"libcuda-absent.so.1"}); }),
               "no CUDA driver found (libcuda-absent.so.1): the cuda target needs an NVIDIA GPU; the "
-              "emulate target runs the kernel in the interpreter");
+              "emulate target runs the kernel on the CPU");
 }
 
 TEST(CudaRuntime, MissingNvrtcNamesTheLibrariesTried) {
@@ -46,7 +46,7 @@ TEST(CudaRuntime, MissingNvrtcNamesTheLibrariesTried) {
               }),
               "no CUDA runtime compiler found (tried libnvrtc-absent.so, /nowhere/libnvrtc.so): "
               "the cuda target needs NVRTC from the CUDA toolkit; the emulate target runs the "
-              "kernel in the interpreter");
+              "kernel on the CPU");
 }
 
 TEST(CudaRuntime, LibraryWithoutTheEntryPointsIsRefused) {
@@ -65,7 +65,7 @@ TEST(CudaRuntime, StubDriverMeansNoDevice) {
     std::string message = errorOf([&] { cuda::openFirstDevice(api); });
     EXPECT_EQ(message.rfind("no CUDA device found (CUDA_ERROR_STUB_LIBRARY", 0), 0u) << message;
     EXPECT_NE(message.find("): the cuda target needs an NVIDIA GPU; the emulate target runs "
-                           "the kernel in the interpreter"),
+                           "the kernel on the CPU"),
               std::string::npos)
         << message;
 }
@@ -86,7 +86,7 @@ TEST(CudaRuntime, WithoutAGpuTheErrorSaysHowToEmulate) {
     EXPECT_TRUE(reason.rfind("no CUDA driver found", 0) == 0 ||
                 reason.rfind("no CUDA device found", 0) == 0)
         << reason;
-    EXPECT_NE(reason.find("the emulate target runs the kernel in the interpreter"),
+    EXPECT_NE(reason.find("the emulate target runs the kernel on the CPU"),
               std::string::npos)
         << reason;
     EXPECT_THROW(CudaRuntime::instance(), UserError);

@@ -215,3 +215,50 @@ TEST(GpuOnCpu, AProgramWithoutKernelsIsReturnedAsItIs) {
     EXPECT_EQ(cpu.kernels, 0);
     EXPECT_EQ(toString(cpu.body), toString(body));
 }
+
+TEST(GpuOnCpu, WarpMemoryHasOneCopyPerGroupOfThreadIdxXLanesAndVectorsStayContiguous) {
+    Kernel k;
+    IterVar ty = threadIv("threadIdx.y");
+    Var warp("W", DataType::handle());
+    Expr lanes = makeConst(kInt, int64_t(16));
+    // 16 lanes by 4 rows: a warp buffer of 16 per row, across a barrier.
+    Stmt body = launch(k.bx, 2, launch(ty, 4, launch(k.tx, 16, scoped(
+        warp, "warp", 16,
+        SeqNode::make({StoreNode::make(warp, LoadNode::make(kFloat, k.a, k.tx->var), k.tx->var),
+                       makeStorageSync("warp"),
+                       StoreNode::make(k.b, LoadNode::make(kFloat, warp, floormod(k.tx->var + 1, lanes)),
+                                       k.tx->var + ty->var * lanes)})))));
+    GpuOnCpu cpu = k.rewrite(body);
+    ASSERT_TRUE(cpu.body.defined()) << cpu.refusal;
+    const std::string text = toString(cpu.body);
+    EXPECT_NE(text.find("allocate W[float32 * 64]"), std::string::npos) << text; // 4 groups of 16
+    EXPECT_NE(text.find("W[(threadIdx.x + (floordiv(((threadIdx.y*16) + threadIdx.x), 16)*16))]"),
+              std::string::npos) << text;
+    // threadIdx.x of 24 lanes shares no warp evenly: refused, as TVM's LowerWarpMemory does.
+    Stmt uneven = launch(k.bx, 2, launch(k.tx, 24, scoped(warp, "warp", 24, SeqNode::make({
+        StoreNode::make(warp, makeConst(kFloat, 1.0), k.tx->var), makeStorageSync("warp"),
+        StoreNode::make(k.b, LoadNode::make(kFloat, warp, k.tx->var), k.tx->var)}))));
+    EXPECT_EQ(k.rewrite(uneven).refusal,
+              "kernel 'f_kernel0': warp buffer 'W' needs a threadIdx.x extent that divides 32 (got 24)");
+    // A vector access to a per-thread copy keeps its ramp (one contiguous access).
+    Var local("L", DataType::handle());
+    Expr ramp = RampNode::make(makeZero(kInt), makeConst(kInt, int64_t(1)), 4);
+    Stmt vectors = k.wrap(scoped(local, "local", 4, SeqNode::make({
+        StoreNode::make(local, BroadcastNode::make(makeConst(kFloat, 2.0), 4), ramp), makeStorageSync("shared"),
+        StoreNode::make(k.b, LoadNode::make(kFloat, local, makeZero(kInt)), k.global())})));
+    cpu = k.rewrite(vectors);
+    ASSERT_TRUE(cpu.body.defined()) << cpu.refusal;
+    EXPECT_NE(toString(cpu.body).find("L[ramp((threadIdx.x*4), 1, 4)]"), std::string::npos) << toString(cpu.body);
+}
+
+TEST(GpuOnCpu, SharedMemorySizedByALoopInsideTheKernelIsRefused) {
+    Kernel k;
+    Var shared("S", DataType::handle()), j("j");
+    Stmt body = k.wrap(ForNode::make(j, 0, 4, ForKind::Serial, AttrStmtNode::make(
+        shared, attr::kStorageScope, StringImmNode::make("shared"),
+        AllocateNode::make(shared, kFloat, {j + 1}, makeBool(true), SeqNode::make({
+            StoreNode::make(shared, makeConst(kFloat, 1.0), makeZero(kInt)), makeStorageSync("shared"),
+            StoreNode::make(k.b, LoadNode::make(kFloat, shared, makeZero(kInt)), k.global())})))));
+    EXPECT_EQ(k.rewrite(body).refusal, "kernel 'f_kernel0': the size of shared buffer 'S' changes with "
+                                       "loop 'j' (shared memory has one size in a block)");
+}

@@ -408,3 +408,41 @@ TEST(RunKernel, ACancelledRunStopsAndProgressCountsTheRuns) {
     CancellationScope scope(&cancelled);
     EXPECT_THROW(runKernel(lowered, r), Cancelled);
 }
+
+TEST(RunKernel, WarpMemoryIsOneBufferPerGroupOfThreadIdxXLanes) {
+    // A warp-scope cache read by each lane's neighbours, 16 lanes in threadIdx.x and 8 rows in
+    // threadIdx.y: each row has its own buffer (TVM's LowerWarpMemory groups threadIdx.x's
+    // lanes), not each 32-thread warp, where two rows would overwrite each other. Checked
+    // against the unscheduled program, compiled and interpreted alike.
+    constexpr int kLanes = 16, kRows = 8, kBlocks = 6, m = kLanes * kRows * kBlocks;
+    Tensor a = placeholder({m}, DataType::float32(), "A");
+    Tensor b = compute(
+        {m},
+        [&](const std::vector<Var>& v) {
+            Expr base = floordiv(v[0], kLanes) * kLanes;
+            return a({v[0]}) * a({base + floormod(v[0] + 3, kLanes)}) - a({base + floormod(v[0] + 7, kLanes)});
+        },
+        "B");
+    Schedule s = createSchedule(b.op);
+    Tensor aa = s.cacheRead(a, "warp", {b.op});
+    auto [xo, xi] = s[b].split(axis(b, 0), kLanes * kRows);
+    auto [row, lane] = s[b].split(xi, kLanes);
+    IterVar tx = threadAxis("threadIdx.x");
+    s[b].bind(lane, tx);
+    s[b].bind(row, threadAxis("threadIdx.y"));
+    s[b].bind(xo, threadAxis("blockIdx.x"));
+    s[aa].computeAt(s[b], row);
+    s[aa].bind(axis(aa, 0), tx);
+    LowerResult lowered = lower(s, {a, b});
+    RunRequest r = request(1, RunTarget::Emulate);
+    r.interpreterCheckLimit = 0; // against the unscheduled program
+    RunReport report = runKernel(lowered, r);
+    EXPECT_TRUE(report.passed) << report.device << ": " << report.checkDetail;
+    // The interpreter gives the compiled emulation's result.
+    std::vector<Buffer> compiled = run_detail::makeArgumentBuffers(lowered.func, {}, 7);
+    std::vector<Buffer> interpreted = compiled;
+    run_detail::makeEmulationExecutor(lowered.func, {})->run(compiled, 0, 0);
+    run_detail::makeInterpreterExecutor(lowered.func, {})->run(interpreted, 0, 0);
+    std::string mismatch;
+    EXPECT_TRUE(Buffer::allClose(interpreted[1], compiled[1], 1e-5, 1e-6, &mismatch)) << mismatch;
+}
