@@ -100,6 +100,11 @@ void RunPanelTest::emulationChecksTheSharedScopeKernel() {
     QVERIFY(panel.lastReport()->passed);
     QCOMPARE(cell(panel, 0, QStringLiteral("Target")), QStringLiteral("emulate (GPU emulation)"));
     QCOMPARE(cell(panel, 0, QStringLiteral("Check")), QStringLiteral("pass"));
+    // The status says whose times they are: the kernel compiled for the CPU (with LLVM), else
+    // the interpreter's.
+    QVERIFY2(panel.statusText().startsWith(runHasLlvm() ? QStringLiteral("emulate (compiled for the CPU: CPU times")
+                                                        : QStringLiteral("emulate (interpreter times")),
+             qPrintable(panel.statusText()));
 }
 
 void RunPanelTest::aRunShowsItsProgressAndCanBeCancelled() {
