@@ -130,6 +130,9 @@ private:
             Var& canonical = m_axis[size_t(axis)];
             if (!canonical.defined())
                 canonical = Var(iv->threadTag, iv->var.type());
+            if (canonical.type() != iv->var.type())
+                throw Refusal{"'" + iv->threadTag + "' is bound as " + canonical.type().toString() +
+                              " and as " + iv->var.type().toString()};
             map[iv->var] = canonical;
         });
         return substitute(body, map);
@@ -403,8 +406,14 @@ private:
             const auto* call = node.as<CallNode>();
             if (!isShuffle(call) || received.count(call))
                 return;
-            if (call->args.size() != 5 || hasShuffle(call->args[1]))
+            if (call->args.size() != 5 || hasShuffle(call->args[1]) || hasShuffle(call->args[2]) ||
+                hasShuffle(call->args[3]))
                 throw Refusal{"a nested or malformed shuffle: " + toString(Expr(call))};
+            // The interpreter's rule: a width of a power of two up to the warp (32).
+            std::optional<int64_t> w = asConstInt(call->args[3]);
+            if (!w || *w < 1 || *w > kCudaWarpSize || (*w & (*w - 1)) != 0)
+                throw Refusal{"a shuffle whose width is not a power of two of at most " +
+                              std::to_string(kCudaWarpSize) + ": " + toString(Expr(call))};
             Var exchange("shfl" + std::to_string(m_stats.shuffles++), DataType::handle());
             exchanges.emplace_back(exchange, call->type);
             offers.push_back(StoreNode::make(exchange, call->args[1], m_tid));

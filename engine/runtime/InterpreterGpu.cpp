@@ -234,7 +234,8 @@ Value Executor::warpShuffle(const XNode& n, int32_t id) {
     m_exchange[size_t(self)] = value;
     meet(meeting);
     const int64_t segment = self - (self % 32) % width;
-    const int64_t source = n.imm ? self + laneArg : segment + laneArg % width;
+    // A source lane outside the segment is taken modulo its width, as CUDA's __shfl_sync does.
+    const int64_t source = n.imm ? self + laneArg : segment + ((laneArg % width) + width) % width;
     const bool inSegment = source >= segment && source < segment + width;
     const Value result = inSegment && source < m_blockThreads ? m_exchange[size_t(source)] : value;
     meet(meeting);

@@ -354,6 +354,8 @@ bool sameRange(const Range& a, const Range& b) {
 bool tvmIsExact(const Schedule& sch, const Stage& stage, const StageTrace& trace,
                 const InferBoundResult& result, const IterVarSet& rootsInsideDom) {
     const auto* producer = stage->op.as<ComputeOpNode>();
+    if (trace.consumers.empty())
+        return false; // nothing reads it: ISL's model says so (kept)
     for (const IterVar& axis : producer->axis) {
         const Range& r = result.bounds.at(axis);
         if (!asConstInt(r.extent) || !asConstInt(axis->dom.min) || !asConstInt(axis->dom.extent))

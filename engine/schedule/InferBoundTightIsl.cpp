@@ -51,11 +51,15 @@ void ParamSpace::alias(const Var& v, std::string islValue) {
 bool ParamSpace::isAlias(const Var& v) const { return m_aliases.count(v) != 0; }
 
 void ParamSpace::markAttach(const Var& v) {
+    if (isAlias(v))
+        return; // a loop of one iteration: its min's parameters are marked
     name(v);
     find(v)->attach = true;
 }
 
 void ParamSpace::markSize(const Var& v) {
+    if (isAlias(v))
+        return;
     name(v);
     find(v)->size = true;
 }
@@ -312,7 +316,9 @@ std::optional<isl::pw_aff> singlePieceForm(const isl::pw_aff& pa) {
             isl_pw_aff* piece = isl_pw_aff_intersect_domain(isl_pw_aff_from_aff(aff),
                                                             isl_pw_aff_domain(isl_pw_aff_copy(s->whole)));
             isl_set* same = isl_pw_aff_eq_set(isl_pw_aff_copy(piece), isl_pw_aff_copy(s->whole));
-            isl_bool everywhere = isl_set_is_subset(isl_pw_aff_domain(isl_pw_aff_copy(s->whole)), same);
+            isl_set* domain = isl_pw_aff_domain(isl_pw_aff_copy(s->whole));
+            isl_bool everywhere = isl_set_is_subset(domain, same); // takes neither
+            isl_set_free(domain);
             isl_set_free(same);
             if (everywhere == isl_bool_true)
                 s->found = piece;

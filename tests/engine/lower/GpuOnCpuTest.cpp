@@ -262,3 +262,21 @@ TEST(GpuOnCpu, SharedMemorySizedByALoopInsideTheKernelIsRefused) {
     EXPECT_EQ(k.rewrite(body).refusal, "kernel 'f_kernel0': the size of shared buffer 'S' changes with "
                                        "loop 'j' (shared memory has one size in a block)");
 }
+
+TEST(GpuOnCpu, AShuffleOfAWidthNoWarpHasIsRefused) {
+    Kernel k;
+    Var red("red", DataType::handle());
+    Expr zero = makeZero(kInt);
+    Expr shuffled = CallNode::make(kFloat, "tvm_warp_shuffle",
+                                   {makeConst(DataType{DataType::Code::UInt, 32}, int64_t(0xFFFFFFFF)),
+                                    LoadNode::make(kFloat, red, zero), makeZero(kInt),
+                                    makeConst(kInt, int64_t(64)), makeConst(kInt, int64_t(32))},
+                                   CallKind::Intrinsic);
+    Stmt body = k.wrap(scoped(red, "local", 1,
+                              SeqNode::make({StoreNode::make(red, makeConst(kFloat, 1.0), zero),
+                                             StoreNode::make(k.b, shuffled, k.global())})));
+    EXPECT_EQ(k.rewrite(body).refusal.rfind("kernel 'f_kernel0': a shuffle whose width is not a power of "
+                                            "two of at most 32: ", 0),
+              0u)
+        << k.rewrite(body).refusal;
+}
