@@ -10,6 +10,7 @@
 #include "lower/LowerThreadAllreduce.h"
 #include "lower/SplitHostDevice.h"
 #include "lower/ThreadSync.h"
+#include "schedule/StorageScope.h"
 #include "support/Diagnostic.h"
 
 #include <array>
@@ -162,12 +163,19 @@ private:
     }
 
     /// The storage scope of an allocation inside the kernel (TVM's default, "local", where no
-    /// attribute says).
+    /// attribute says), and its rank.
     std::string scopeOf(const Var& buffer) const {
         auto it = m_scopes.find(buffer);
         return it == m_scopes.end() ? "local" : it->second;
     }
-    static bool startsWith(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+    StorageRank rankOf(const Var& buffer) const {
+        try {
+            return StorageScope::create(scopeOf(buffer)).rank;
+        } catch (const UserError&) {
+            throw Refusal{"buffer '" + buffer.name() + "' has storage scope '" + scopeOf(buffer) +
+                          "', which no GPU memory is"};
+        }
+    }
 
     /// Moves every shared allocation out to the block (CUDA's `__shared__` arrays are one per
     /// block wherever they are declared), refusing global and variable-size ones.
@@ -179,12 +187,12 @@ private:
         protected:
             using IRMutator::visit;
             Stmt visit(const AllocateNode* op) override {
-                const std::string scope = m_k.scopeOf(op->bufferVar);
-                if (startsWith(scope, "local") || startsWith(scope, "warp") || startsWith(scope, "wmma"))
+                const StorageRank rank = m_k.rankOf(op->bufferVar);
+                if (rank >= StorageRank::Warp) // warp, local and wmma: per thread or warp
                     return IRMutator::visit(op);
-                if (!startsWith(scope, "shared"))
-                    throw Refusal{"it allocates '" + op->bufferVar.name() + "' in " + scope +
-                                  " memory, which is shared by every block"};
+                if (rank == StorageRank::Global)
+                    throw Refusal{"it allocates '" + op->bufferVar.name() + "' in " +
+                                  m_k.scopeOf(op->bufferVar) + " memory, which is shared by every block"};
                 for (const Expr& extent : op->extents)
                     for (const Var& v : usedVars(extent))
                         if (!m_k.m_kernel.findParam(v))
@@ -238,7 +246,7 @@ private:
             Stmt visit(const AllocateNode* op) override {
                 // One copy per thread would hide what threads exchange in it (the reference
                 // interpreter keeps one per block).
-                if (startsWith(m_k.scopeOf(op->bufferVar), "shared"))
+                if (m_k.rankOf(op->bufferVar) == StorageRank::Shared)
                     throw Refusal{"shared buffer '" + op->bufferVar.name() +
                                   "' is sized inside the kernel and no barrier follows it"};
                 return IRMutator::visit(op);
@@ -267,9 +275,10 @@ private:
     }
 
     /// `s` run once per block: thread loops around each stretch without a meeting.
-    Stmt block(const Stmt& s) {
-        if (!hasMeeting(s))
-            return threadLoops(s);
+    Stmt block(const Stmt& s) { return hasMeeting(s) ? blockWithMeeting(s) : threadLoops(s); }
+
+    /// block() of a statement known to hold a barrier or shuffle.
+    Stmt blockWithMeeting(const Stmt& s) {
         if (const auto* seq = s.as<SeqNode>())
             return blockSeq(seq);
         if (const auto* e = s.as<EvaluateNode>(); e && isStorageSync(s)) {
@@ -306,7 +315,7 @@ private:
         if (const auto* op = s.as<ProducerConsumerNode>())
             return ProducerConsumerNode::make(op->op, op->isProducer, block(op->body));
         if (const auto* op = s.as<AllocateNode>()) {
-            if (!startsWith(scopeOf(op->bufferVar), "shared"))
+            if (rankOf(op->bufferVar) != StorageRank::Shared)
                 return blockAllocate(op);
             // Sized per block (a let of the block index): one size per block, as the
             // interpreter takes it; sized by a loop inside the kernel: no one size at all.
@@ -344,7 +353,7 @@ private:
                 endStretch();
             } else if (hasMeeting(part)) {
                 endStretch();
-                out.push_back(block(part));
+                out.push_back(blockWithMeeting(part));
             } else {
                 stretch.push_back(part);
             }
@@ -372,7 +381,7 @@ private:
     /// A local buffer that lives across a barrier: one copy per thread (per warp for warp
     /// memory), the copies side by side.
     Stmt blockAllocate(const AllocateNode* op) {
-        const bool perWarp = startsWith(scopeOf(op->bufferVar), "warp");
+        const bool perWarp = rankOf(op->bufferVar) == StorageRank::Warp;
         const Expr warp = makeConst(DataType::int32(), perWarp ? warpGroupWidth(op->bufferVar) : 1);
         const Expr copies = perWarp ? floordiv(m_threads + (warp - 1), warp) : m_threads;
         const Expr copy = perWarp ? floordiv(m_tid, warp) : m_tid;

@@ -225,6 +225,7 @@ RunReport runKernel(const LowerResult& lowered, const RunRequest& request) {
     std::unique_ptr<Executor> executor = makeExecutor(request.target, func, sizes);
     report.compileMs = executor->compileMs;
     report.device = executor->device;
+    report.interpreted = executor->interpreted;
     std::vector<Buffer> args = initial;
     WorkCount work = countWork(func, sizes);
     try {

@@ -82,6 +82,9 @@ struct RunReport {
     /// Where it ran: the CPU LLVM compiled for (`skylake-avx512, 2 threads`), the GPU, or
     /// `interpreter (GPU emulation)`.
     std::string device;
+    /// The reference interpreter ran the kernel (the emulate target where the rewrite for the
+    /// CPU refused it, or a build without LLVM), not compiled code.
+    bool interpreted = false;
     /// The values given to symbolic sizes, in the order of the function's scalar parameters.
     std::vector<std::pair<std::string, int64_t>> sizes;
     /// Time to compile the kernel (LLVM build + O3 + machine code, or NVRTC + load); 0 for

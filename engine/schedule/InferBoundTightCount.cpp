@@ -331,7 +331,7 @@ bool isExact(const NeedModel& model) {
 /// Whether a loop the model of `trace` reads is bound to a thread: only then does counting per
 /// thread (RelaxMode::PerThread) differ from counting as traced.
 bool touchesThreads(const StageTrace& trace, const IterVarMap<IterVar>& bindMap) {
-    auto bound = [&](const IterVar& iv) { return bindMap.count(iv) || !iv->threadTag.empty(); };
+    auto bound = [&](const IterVar& iv) { return tight::isThreadBound(iv, bindMap); };
     if (std::any_of(trace.attachPath.begin(), trace.attachPath.end(), bound))
         return true;
     for (const ConsumerTrace& ct : trace.consumers) {

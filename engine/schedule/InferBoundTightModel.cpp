@@ -27,10 +27,6 @@ Range loopRange(const ModelInputs& in, const IterVar& iv) {
     return it == in.loopExtents.end() ? r : Range(r.min, it->second);
 }
 
-bool isThreadBound(const IterVar& iv, const IterVarMap<IterVar>& bindMap) {
-    return bindMap.count(iv) != 0 || !iv->threadTag.empty();
-}
-
 Var threadVarOf(const IterVar& iv, const IterVarMap<IterVar>& bindMap) {
     auto it = bindMap.find(iv);
     return it != bindMap.end() ? it->second->var : iv->var;
@@ -306,6 +302,10 @@ void encodeAttachPath(const ModelInputs& in, const StageTrace& trace, NeedModel&
 }
 
 } // namespace
+
+bool isThreadBound(const IterVar& iv, const IterVarMap<IterVar>& bindMap) {
+    return bindMap.count(iv) != 0 || !iv->threadTag.empty();
+}
 
 isl::set NeedModel::paramDomain(isl::ctx ctx) const {
     std::string constraints = domainConstraints;

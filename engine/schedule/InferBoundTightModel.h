@@ -20,6 +20,10 @@ enum class RelaxMode {
     PerThread, ///< thread-bound loops are single points: what one thread reads
 };
 
+/// Whether a loop is bound to a thread (itself or through the schedule's bindings): the loops
+/// RelaxMode::PerThread makes single points.
+bool isThreadBound(const IterVar& iv, const IterVarMap<IterVar>& bindMap);
+
 /// One read of the producer by one consumer.
 struct AccessSet {
     Operation consumer;

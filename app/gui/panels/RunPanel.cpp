@@ -277,9 +277,8 @@ void RunPanel::onOutcome(JobOutcome<RunReport> outcome, const QString &program, 
         m_model->setRows(m_rows);
         // Emulated times are the CPU's (compiled, or the interpreter's where the rewrite for the
         // CPU refused the kernel), not a GPU's: say so where they are read.
-        const bool interpreted = m_lastReport->device.rfind("interpreter", 0) == 0;
         const QString where = m_lastReport->target != RunTarget::Emulate ? targetLabel(m_lastReport->target)
-                              : interpreted ? tr("emulate (interpreter times, not a GPU's)")
+                              : m_lastReport->interpreted ? tr("emulate (interpreter times, not a GPU's)")
                                             : tr("emulate (compiled for the CPU: CPU times, not a GPU's)");
         QString status = tr("%1: best %2 ms, %3 GFLOP/s")
                              .arg(where, msText(m_lastReport->bestMs))
