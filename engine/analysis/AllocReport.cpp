@@ -118,30 +118,32 @@ Loop loopOf(const RuleRun& run, const IterVar& iv) {
     loop.min = r.min;
     auto it = run.result.loopExtents.find(iv);
     loop.extent = it != run.result.loopExtents.end() ? it->second : r.extent;
+    for (const Expr& e : {loop.min, loop.extent})
+        if (!asConstInt(e))
+            for (const Var& v : usedVars(e))
+                loop.named.push_back(v);
     return loop;
 }
 
 /// Walks a loop nest, binding each loop's variables, skipping loops nothing inside depends on.
 class NestWalker {
 public:
-    NestWalker(const std::vector<Loop>& loops, const std::vector<Expr>& uses) : m_loops(loops) {
+    NestWalker(Nest loops, const std::vector<Expr>& uses) : m_loops(std::move(loops)) {
         // needed[k]: a use or the bounds of a loop inside it name loop k, so its iterations
         // must be told apart; any other loop only multiplies. One walk from the innermost loop
         // out, collecting what is named inside (a nest of attached stages is as deep as the
         // program: pairs of loops would be quadratic in it for every buffer).
-        m_needed.assign(loops.size(), false);
+        m_needed.assign(m_loops.size(), false);
         VarSet namedInside;
-        auto collect = [&](const Expr& e) {
+        for (const Expr& e : uses)
             for (const Var& v : usedVars(e))
                 namedInside.insert(v);
-        };
-        for (const Expr& e : uses)
-            collect(e);
-        for (size_t k = loops.size(); k-- > 0;) {
-            m_needed[k] = std::any_of(loops[k].vars.begin(), loops[k].vars.end(),
+        for (size_t k = m_loops.size(); k-- > 0;) {
+            const Loop& loop = *m_loops[k];
+            m_needed[k] = !namedInside.empty() &&
+                          std::any_of(loop.vars.begin(), loop.vars.end(),
                                       [&](const Var& v) { return namedInside.count(v) != 0; });
-            collect(loops[k].min);
-            collect(loops[k].extent);
+            namedInside.insert(loop.named.begin(), loop.named.end());
         }
     }
 
@@ -156,46 +158,75 @@ public:
 
 private:
     bool walk(size_t k, int64_t multiplicity, const std::function<void(int64_t)>& leaf) {
+        // The loops nothing inside names only multiply: one step each, not a level of recursion.
+        for (; k < m_loops.size() && !m_needed[k]; ++k) {
+            std::optional<int64_t> extent = evaluateInt(m_loops[k]->extent, m_values);
+            if (!extent)
+                return false;
+            if (*extent <= 0)
+                return true;
+            multiplicity *= *extent;
+        }
         if (k == m_loops.size()) {
             leaf(multiplicity);
             return true;
         }
-        std::optional<int64_t> extent = evaluateInt(m_loops[k].extent, m_values);
+        const Loop& loop = *m_loops[k];
+        std::optional<int64_t> extent = evaluateInt(loop.extent, m_values);
         if (!extent)
             return false;
         if (*extent <= 0)
             return true;
-        if (!m_needed[k])
-            return walk(k + 1, multiplicity * *extent, leaf);
-        std::optional<int64_t> min = evaluateInt(m_loops[k].min, m_values);
+        std::optional<int64_t> min = evaluateInt(loop.min, m_values);
         if (!min)
             return false;
         for (int64_t v = *min; v < *min + *extent; ++v) {
             if (--m_budget < 0)
                 return false;
-            for (const Var& var : m_loops[k].vars)
+            for (const Var& var : loop.vars)
                 m_values[var] = v;
             if (!walk(k + 1, multiplicity, leaf))
                 return false;
         }
-        for (const Var& var : m_loops[k].vars)
+        for (const Var& var : loop.vars)
             m_values.erase(var);
         return true;
     }
 
-    const std::vector<Loop>& m_loops;
+    Nest m_loops;
     std::vector<bool> m_needed;
     VarMap<int64_t> m_values;
     int64_t m_budget = 0;
 };
 
+Nest nestOf(const std::vector<Loop>& loops) {
+    Nest nest;
+    nest.reserve(loops.size());
+    for (const Loop& loop : loops)
+        nest.push_back(&loop);
+    return nest;
+}
+
 } // namespace
 
-std::vector<Loop> attachLoops(const RuleRun& run, const Stage&, const StageTrace& trace) {
-    std::vector<Loop> loops;
-    for (size_t i = trace.attachPath.size(); i-- > 0;)
-        loops.push_back(loopOf(run, trace.attachPath[i]));
-    return loops;
+const std::vector<Loop>& attachLoops(const RuleRun& run, const StageTrace& trace) {
+    // A path's loops are its outer path's, then its own segment's (outermost first): built once
+    // per path from the outer path's, as the paths themselves are.
+    static const std::vector<Loop> none;
+    std::vector<AttachPath> chain;
+    for (AttachPath p = trace.attachPath; p.id() && !run.loopsAround.count(p.id()); p = p.outer())
+        chain.push_back(p);
+    for (size_t i = chain.size(); i-- > 0;) {
+        const AttachPath& path = chain[i];
+        auto outer = run.loopsAround.find(path.outer().id());
+        auto loops = std::make_shared<std::vector<Loop>>(outer != run.loopsAround.end() ? *outer->second
+                                                                                         : std::vector<Loop>());
+        for (size_t at = path.segmentSize(); at-- > 0;)
+            loops->push_back(loopOf(run, path[at]));
+        run.loopsAround.emplace(path.id(), std::move(loops));
+    }
+    auto it = run.loopsAround.find(trace.attachPath.id());
+    return it != run.loopsAround.end() ? *it->second : none;
 }
 
 std::vector<Loop> ownLoops(const RuleRun& run, const Stage& stage) {
@@ -206,21 +237,27 @@ std::vector<Loop> ownLoops(const RuleRun& run, const Stage& stage) {
     return loops;
 }
 
-std::vector<Loop> joinNests(std::vector<Loop> outer, const std::vector<Loop>& inner) {
+JoinedNest::JoinedNest(const std::vector<Loop>& outer, const std::vector<Loop>& inner) {
+    m_nest = nestOf(outer);
+    // Each inner loop adds a loop or changes one outer loop: room for both, so the pointers
+    // into m_own stay valid.
+    m_own.reserve(2 * inner.size());
     for (const Loop& loop : inner) {
-        auto same = std::find_if(outer.begin(), outer.end(), [&](const Loop& o) {
-            return !loop.threadTag.empty() && o.threadTag == loop.threadTag;
+        auto same = std::find_if(m_nest.begin(), m_nest.end(), [&](const Loop* o) {
+            return !loop.threadTag.empty() && o->threadTag == loop.threadTag;
         });
-        if (same == outer.end()) {
-            outer.push_back(loop);
+        if (same == m_nest.end()) {
+            m_own.push_back(loop);
+            m_nest.push_back(&m_own.back());
             continue;
         }
-        same->vars.insert(same->vars.end(), loop.vars.begin(), loop.vars.end());
+        m_own.push_back(**same);
+        m_own.back().vars.insert(m_own.back().vars.end(), loop.vars.begin(), loop.vars.end());
+        *same = &m_own.back();
     }
-    return outer;
 }
 
-std::optional<int64_t> countIterations(const std::vector<Loop>& loops) {
+std::optional<int64_t> countIterations(const Nest& loops) {
     int64_t total = 0;
     NestWalker walker(loops, {});
     if (!walker.walk([&](int64_t m) { total += m; }))
@@ -232,7 +269,7 @@ std::optional<int64_t> maxOver(const std::vector<Loop>& loops, const Expr& e, bo
     std::optional<int64_t> best;
     bool ok = true;
     *varies = false;
-    NestWalker walker(loops, {e});
+    NestWalker walker(nestOf(loops), {e});
     bool walked = walker.walk([&](int64_t) {
         std::optional<int64_t> v = evaluateInt(e, walker.values());
         if (!v) {
@@ -341,7 +378,7 @@ RuleAllocation allocationUnder(const RuleRun& run, const Stage& stage, const Sta
         shown = shown.defined() ? shown * r.extent : r.extent;
     }
     Analyzer analyzer;
-    std::vector<Loop> around = attachLoops(run, stage, trace);
+    const std::vector<Loop>& around = attachLoops(run, trace);
     std::vector<DimAlign> aligns = storageAligns(stage);
     if (!aligns.empty() && !region.empty() && !stage->isOutput) {
         // StorageFlatten pads the aligned strides: the allocation is the padded size (an
@@ -369,7 +406,7 @@ RuleAllocation allocationUnder(const RuleRun& run, const Stage& stage, const Sta
         std::any_of(around.begin(), around.end(),
                     [](const Loop& l) { return l.threadTag.empty() && !isConstInt(l.extent, 1); }))
         a.halves = 2;
-    a.computed = countIterations(joinNests(around, ownLoops(run, stage)));
+    a.computed = countIterations(JoinedNest(around, ownLoops(run, stage)).loops());
     return a;
 }
 

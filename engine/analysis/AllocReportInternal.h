@@ -12,6 +12,8 @@
 #include "schedule/InferBoundTight.h"
 
 #include <functional>
+#include <memory>
+#include <unordered_map>
 #include <optional>
 #include <string>
 
@@ -22,19 +24,6 @@ inline std::string countText(std::optional<int64_t> v) {
     return v ? std::to_string(*v) : "?";
 }
 
-/// InferBound under one rule set, on its own normalized copy of the schedule.
-struct RuleRun {
-    BoundRules rules;
-    Schedule normalized;
-    InferBoundResult result;
-    IterVarMap<IterVar> bindMap;
-
-    /// The stage created for `origin` in this copy (undefined when there is none).
-    Stage stageOf(const Operation& origin) const;
-    /// Its trace; nullptr when there is none.
-    const StageTrace* traceOf(const Operation& origin) const;
-};
-
 /// One loop: its variable (and the thread variable it is bound to), its min and the extent it
 /// really runs, which may name loops outside it.
 struct Loop {
@@ -42,18 +31,45 @@ struct Loop {
     std::string threadTag; ///< the thread it is bound to, "" for a serial loop
     Expr min;
     Expr extent;
+    std::vector<Var> named; ///< the variables `min` and `extent` name
 };
 
-/// The loops around a stage's realize (its attach path), outermost first.
-std::vector<Loop> attachLoops(const RuleRun& run, const Stage& stage, const StageTrace& trace);
+/// InferBound under one rule set, on its own normalized copy of the schedule.
+struct RuleRun {
+    BoundRules rules;
+    Schedule normalized;
+    InferBoundResult result;
+    IterVarMap<IterVar> bindMap;
+    /// attachLoops' answers, by attach path (AttachPath::id).
+    mutable std::unordered_map<const void*, std::shared_ptr<const std::vector<Loop>>> loopsAround;
+
+    /// The stage created for `origin` in this copy (undefined when there is none).
+    Stage stageOf(const Operation& origin) const;
+    /// Its trace; nullptr when there is none.
+    const StageTrace* traceOf(const Operation& origin) const;
+};
+
+/// A loop nest, outermost first, as pointers to loops that outlive it.
+using Nest = std::vector<const Loop*>;
+
+/// The loops around a stage's realize (its attach path), outermost first; kept by `run`.
+const std::vector<Loop>& attachLoops(const RuleRun& run, const StageTrace& trace);
 /// The stage's own loops (its leaves), outermost first.
 std::vector<Loop> ownLoops(const RuleRun& run, const Stage& stage);
 /// `outer` then `inner`, where a loop of `inner` bound to the thread (tag) a loop of `outer` is
 /// bound to is that same loop: one thread, one value (a GPU launches each thread once).
-std::vector<Loop> joinNests(std::vector<Loop> outer, const std::vector<Loop>& inner);
+class JoinedNest {
+public:
+    JoinedNest(const std::vector<Loop>& outer, const std::vector<Loop>& inner);
+    const Nest& loops() const { return m_nest; }
+
+private:
+    std::vector<Loop> m_own; ///< `inner`'s loops and the outer loops they join
+    Nest m_nest;
+};
 /// How many times the innermost body of `loops` runs; nullopt when an extent is symbolic or
 /// there are too many iterations to enumerate.
-std::optional<int64_t> countIterations(const std::vector<Loop>& loops);
+std::optional<int64_t> countIterations(const Nest& loops);
 /// The largest value of `e` over the iterations of `loops`; `varies` tells whether it takes
 /// several values. Nullopt when symbolic or too many iterations.
 std::optional<int64_t> maxOver(const std::vector<Loop>& loops, const Expr& e, bool* varies);

@@ -58,14 +58,14 @@ struct StepValue {
 struct StageVisit {
     StageTrace::Kind kind = StageTrace::Kind::Computed;
     int visitIndex = 0;
-    std::vector<IterVar> attachPath; ///< innermost first
+    AttachPath attachPath; ///< innermost first
     std::string scope;
     bool scopeInferred = false;
 };
 
 /// The consumer InferRootBound turns to, with the loops around it.
 struct ConsumerVisit {
-    std::vector<IterVar> consumerAttachPath;
+    AttachPath consumerAttachPath;
 };
 
 /// The tight rules' choice for one data axis of a stage.

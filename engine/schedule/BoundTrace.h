@@ -8,6 +8,7 @@
 
 #include "arith/IntSet.h"
 #include "ir/Expr.h"
+#include "schedule/AttachPath.h"
 #include "schedule/BoundRules.h"
 
 #include <optional>
@@ -63,7 +64,7 @@ struct RequestEntry {
 
 struct ConsumerTrace {
     Operation consumer;
-    std::vector<IterVar> consumerAttachPath;
+    AttachPath consumerAttachPath;
     std::vector<LeafSetEntry> leafSets;   ///< innermost leaf first, as phase 1 visits them
     std::vector<RelaxEntry> relaxSet;
     std::vector<RootSetEntry> rootSets;
@@ -84,7 +85,7 @@ struct StageTrace {
     Operation op;
     Kind kind = Kind::Computed;
     int visitIndex = 0;
-    std::vector<IterVar> attachPath; ///< innermost first
+    AttachPath attachPath; ///< innermost first
     std::string scope;
     bool scopeInferred = false;
     std::vector<ConsumerTrace> consumers;

@@ -71,29 +71,21 @@ bool appendAttachLeaves(const Stage& attachStage, const IterVar& attachIVar, boo
     return started;
 }
 
-/// The attach path of one stage (notes section 2): follow compute_at from stage to stage,
-/// collecting each attach stage's leaves at and outside the attach point.
-std::vector<IterVar> attachPathOf(const Stage& stage) {
-    std::vector<IterVar> path;
-    std::unordered_set<const StageNode*> visited;
-    for (Stage s = stage; s.defined();) {
-        if (!visited.insert(s.get()).second)
-            throw UserError("invalid schedule: the compute_at attachments of stage '" +
-                            stage.name() + "' form a cycle (find loop in compute_at attach group)");
-        // A stage at the root of its group is where the group is (TVM's GetAttachSpec).
-        const Stage attached = s.attachSpec();
-        bool isScan = attached->attachType == AttachType::ScanUpdate;
-        if (attached->attachType != AttachType::Scope && !isScan)
-            break;
-        s = attached->attachStage;
-        BS_CHECK(s.defined()) << "stage " << attached.name() << " is attached to no stage";
-        if (!appendAttachLeaves(s, attached->attachIVar, isScan, path))
-            throw UserError(
-                "invalid schedule: stage '" + attached.name() + "' is computed at '" +
-                attached->attachIVar->var.name() + "' of stage '" + s.name() + "', but " +
-                notLeafReason(attached->attachIVar, s->allIterVars, s->relations, s.name()));
-    }
-    return path;
+/// The stage whose leaves begin `stage`'s attach path, with the path's first segment (that
+/// stage's leaves at and outside the attach point); no stage for a stage at the root.
+Stage attachSegment(const Stage& stage, std::vector<IterVar>& segment) {
+    // A stage at the root of its group is where the group is (TVM's GetAttachSpec).
+    const Stage attached = stage.attachSpec();
+    bool isScan = attached->attachType == AttachType::ScanUpdate;
+    if (attached->attachType != AttachType::Scope && !isScan)
+        return Stage();
+    Stage at = attached->attachStage;
+    BS_CHECK(at.defined()) << "stage " << attached.name() << " is attached to no stage";
+    if (!appendAttachLeaves(at, attached->attachIVar, isScan, segment))
+        throw UserError("invalid schedule: stage '" + attached.name() + "' is computed at '" +
+                        attached->attachIVar->var.name() + "' of stage '" + at.name() + "', but " +
+                        notLeafReason(attached->attachIVar, at->allIterVars, at->relations, at.name()));
+    return at;
 }
 
 } // namespace
@@ -116,9 +108,32 @@ FeedGraph createFeedGraph(const ReadGraph& graph) {
 
 AttachPathMap createAttachPath(const Schedule& sch) {
     checkAttachments(sch.stages(), sch->groups);
+    // A stage's path is its first segment followed by the path of the stage it is attached to
+    // (notes section 2). Each path is built once, from the one before it: walking every stage's
+    // chain to the root made a nest of N attached stages cost N^2 walks.
+    std::unordered_map<const StageNode*, AttachPath> built;
+    for (const Stage& stage : sch.stages()) {
+        std::vector<std::pair<Stage, std::vector<IterVar>>> chain;
+        std::unordered_set<const StageNode*> onChain;
+        Stage s = stage;
+        while (s.defined() && !built.count(s.get())) {
+            if (!onChain.insert(s.get()).second)
+                throw UserError("invalid schedule: the compute_at attachments of stage '" + stage.name() +
+                                "' form a cycle (find loop in compute_at attach group)");
+            std::vector<IterVar> segment;
+            Stage next = attachSegment(s, segment);
+            chain.emplace_back(s, std::move(segment));
+            s = next;
+        }
+        AttachPath outer = s.defined() ? built.at(s.get()) : AttachPath();
+        for (size_t i = chain.size(); i-- > 0;) {
+            outer = AttachPath(std::move(chain[i].second), outer);
+            built.emplace(chain[i].first.get(), outer);
+        }
+    }
     AttachPathMap paths;
     for (const Stage& stage : sch.stages())
-        paths.emplace(stage->op, attachPathOf(stage));
+        paths.emplace(stage->op, built.at(stage.get()));
     return paths;
 }
 

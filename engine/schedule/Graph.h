@@ -6,6 +6,7 @@
 /// body (ScanGetBody, ScanFixPointAnalysis).
 #pragma once
 
+#include "schedule/AttachPath.h"
 #include "schedule/Schedule.h"
 
 namespace bs {
@@ -45,7 +46,7 @@ FeedGraph createFeedGraph(const ReadGraph& graph);
 /// Stage operation -> its attach path: the leaves of the stages it is computed inside,
 /// innermost first (path[0] is its attach IterVar), extended through the attach stage's own
 /// compute_at chain. Empty for stages computed at the root.
-using AttachPathMap = OpMap<std::vector<IterVar>>;
+using AttachPathMap = OpMap<AttachPath>;
 /// TVM's CreateAttachPath. Throws UserError when an attach IterVar is no longer a leaf of its
 /// attach stage (normalize() re-targets those) or the attachments form a cycle.
 AttachPathMap createAttachPath(const Schedule& sch);

@@ -32,6 +32,8 @@ struct GraphContext {
     /// Per op, the positions in its attach path of the loops with a thread tag: past the attach
     /// point only those can be relaxed (needRelax), so a walk of a long path jumps to them.
     std::unordered_map<const Node*, std::vector<size_t>> taggedOnPath;
+    /// Every stage's IterVars and the threads they are bound to, by variable.
+    std::unordered_map<const VarNode*, IterVar> loopOfVar;
 };
 
 const std::string& threadTagOf(const IterVar& iv, const IterVarMap<IterVar>& bindMap);
@@ -75,11 +77,9 @@ StorageScope inferStorageScope(const Stage& stage, const GraphContext& ctx, bool
     if (!*inferred)
         return StorageScope::create(stage->scope);
     int maxRank = -1;
-    for (const IterVar& iv : ctx.attachPath.at(stage->op)) {
-        const std::string& tag = threadTagOf(iv, ctx.bindMap);
-        if (!tag.empty() && tag != "pipeline")
-            maxRank = std::max(maxRank, ThreadScope::create(tag).rank);
-    }
+    const AttachPath& path = ctx.attachPath.at(stage->op);
+    for (size_t at : ctx.taggedOnPath.at(stage->op.get()))
+        maxRank = std::max(maxRank, ThreadScope::create(threadTagOf(path[at], ctx.bindMap)).rank);
     return StorageScope::fromThreadRank(maxRank);
 }
 
@@ -481,40 +481,52 @@ void requestFromTensorCompute(const TensorComputeOpNode* tc, const VarMap<IntSet
 /// loops around it (its attach path) and around the producer, with the threads they are bound
 /// to. TVM binds every range inferred so far, but no other variable can appear in these
 /// expressions, and binding only these keeps InferBound linear in the number of stages.
-void bindVisibleRanges(const Stage& consumer, const std::vector<IterVar>& producerAttach,
-                       const GraphContext& ctx, const IterVarMap<Range>& rmap, Analyzer& analyzer) {
-    // A loop of the attach paths is bound only when something bound before it names it: the
-    // consumer's own loops, their ranges and, transitively, the ranges of the loops those name
-    // (the paths run innermost first, and a loop's range names only loops further out). A
-    // binding no analysed expression reaches changes nothing, and a nest of N attached stages
-    // has paths N loops long: binding them all made InferBound quadratic.
+void bindVisibleRanges(const Stage& consumer, const Stage& producer, const GraphContext& ctx,
+                       const IterVarMap<Range>& rmap, Analyzer& analyzer) {
+    // A loop outside the consumer is bound only when something bound before it names it: the
+    // consumer's own loops, their ranges and, transitively, the ranges of the loops those name.
+    // A binding no analysed expression reaches changes nothing, and a nest of N attached stages
+    // has paths N loops long: walking them for every consumer made InferBound quadratic.
     VarMap<bool> bound;
     std::unordered_set<const VarNode*> named;
+    std::vector<const VarNode*> pending;
     auto name = [&](const Expr& e) {
         for (const Var& v : usedVars(e))
-            named.insert(v.get());
+            if (named.insert(v.get()).second)
+                pending.push_back(v.get());
     };
-    auto bindOne = [&](const IterVar& iv, bool always) {
+    auto bindOne = [&](const IterVar& iv) {
         auto it = rmap.find(iv);
-        if (it == rmap.end() || (!always && !named.count(iv->var.get())) ||
-            !bound.emplace(iv->var, true).second)
+        if (it == rmap.end() || !bound.emplace(iv->var, true).second)
             return;
         name(it->second.min);
         name(it->second.extent);
         analyzer.bind(iv->var, it->second);
     };
-    auto bindWithThread = [&](const IterVar& iv, bool always) {
-        bindOne(iv, always);
+    auto bindThreadOf = [&](const IterVar& iv) {
         auto thread = ctx.bindMap.find(iv);
         if (thread != ctx.bindMap.end())
-            bindOne(thread->second, true); // few: a kernel has at most six thread axes
+            bindOne(thread->second);
     };
-    for (const IterVar& iv : consumer->allIterVars)
-        bindWithThread(iv, true);
-    for (const IterVar& iv : ctx.attachPath.at(consumer->op))
-        bindWithThread(iv, false);
-    for (const IterVar& iv : producerAttach)
-        bindWithThread(iv, false);
+    for (const IterVar& iv : consumer->allIterVars) {
+        bindOne(iv);
+        bindThreadOf(iv);
+    }
+    // The threads the paths' loops are bound to (few: a kernel has at most six thread axes).
+    for (const Stage& stage : {consumer, producer}) {
+        const AttachPath& path = ctx.attachPath.at(stage->op);
+        for (size_t at : ctx.taggedOnPath.at(stage->op.get()))
+            bindThreadOf(path[at]);
+    }
+    while (!pending.empty()) {
+        const VarNode* v = pending.back();
+        pending.pop_back();
+        auto loop = ctx.loopOfVar.find(v);
+        if (loop == ctx.loopOfVar.end())
+            continue;
+        bindOne(loop->second);
+        bindThreadOf(loop->second);
+    }
 }
 
 /// TVM's "cannot find the producer along the loop nest": `stage` is computed at a loop its
@@ -598,7 +610,7 @@ void requestFromConsumer(const Schedule& sch, const Stage& stage, const Operatio
     passUpDomain(consumer, rmap, rules, &upState, log.sink(StepPhase::PassUp));
 
     Analyzer analyzer;
-    bindVisibleRanges(consumer, attach, ctx, rmap, analyzer);
+    bindVisibleRanges(consumer, stage, ctx, rmap, analyzer);
     VarMap<IntSet> domMap;
     std::vector<int> rootSetSteps;
     for (const IterVar& iv : consumerOp->rootIterVars()) {
@@ -797,6 +809,34 @@ void inferRootBound(const Schedule& sch, const Stage& stage, const GraphContext&
     gatherBound(stage, tmap, requestSteps, rmap, log);
 }
 
+/// The positions on `path` of the loops with a thread tag, memoised by path in `tagged`. A
+/// path is its own segment followed by an outer path, so its positions are its segment's and
+/// the outer path's, shifted: each loop is read once, not once per stage inside it.
+const std::vector<size_t>& taggedLoops(const AttachPath& path, const IterVarMap<IterVar>& bindMap,
+                                       std::unordered_map<const void*, std::vector<size_t>>& tagged) {
+    if (auto it = tagged.find(path.id()); it != tagged.end())
+        return it->second;
+    // The outer paths not yet seen, innermost first; then each from the outermost in.
+    std::vector<AttachPath> chain;
+    for (AttachPath p = path; p.id() && !tagged.count(p.id()); p = p.outer())
+        chain.push_back(p);
+    for (size_t i = chain.size(); i-- > 0;) {
+        const AttachPath& p = chain[i];
+        std::vector<size_t> own;
+        for (size_t at = 0; at < p.segmentSize(); ++at) {
+            const std::string& tag = threadTagOf(p[at], bindMap);
+            if (!tag.empty() && tag != "pipeline")
+                own.push_back(at);
+        }
+        auto outer = tagged.find(p.outer().id());
+        if (outer != tagged.end())
+            for (size_t at : outer->second)
+                own.push_back(at + p.segmentSize());
+        tagged.emplace(p.id(), std::move(own));
+    }
+    return tagged.at(path.id());
+}
+
 GraphContext makeContext(const Schedule& sch) {
     GraphContext ctx;
     ctx.feedGraph = createFeedGraph(createReadGraph(sch));
@@ -804,14 +844,14 @@ GraphContext makeContext(const Schedule& sch) {
     ctx.bindMap = createBindMap(sch);
     for (size_t i = 0; i < sch->stages.size(); ++i)
         ctx.stageIndex[sch->stages[i]->op.get()] = int(i);
-    for (const auto& [op, path] : ctx.attachPath) {
-        std::vector<size_t>& tagged = ctx.taggedOnPath[op.get()];
-        for (size_t at = 0; at < path.size(); ++at) {
-            const std::string& tag = threadTagOf(path[at], ctx.bindMap);
-            if (!tag.empty() && tag != "pipeline")
-                tagged.push_back(at);
-        }
-    }
+    std::unordered_map<const void*, std::vector<size_t>> byPath{{nullptr, {}}};
+    for (const auto& [op, path] : ctx.attachPath)
+        ctx.taggedOnPath.emplace(op.get(), taggedLoops(path, ctx.bindMap, byPath));
+    for (const Stage& stage : sch.stages())
+        for (const IterVar& iv : stage->allIterVars)
+            ctx.loopOfVar.emplace(iv->var.get(), iv);
+    for (const auto& [leaf, thread] : ctx.bindMap)
+        ctx.loopOfVar.emplace(thread->var.get(), thread);
     return ctx;
 }
 

@@ -587,7 +587,7 @@ void bindAnalyses(py::module_& m) {
         [](const Schedule& s) {
             py::dict out;
             for (const auto& [op, path] : createAttachPath(s))
-                out[wrapNode(op.get())] = path;
+                out[wrapNode(op.get())] = path.loops();
             return out;
         },
         py::arg("sch"), Located());
@@ -613,7 +613,7 @@ void bindAnalyses(py::module_& m) {
         py::arg("scan_op"), Located());
     m.def(
         "_attach_path",
-        [](const Schedule& s, py::object key) { return createAttachPath(s).at(opOf(key, "the stage")); },
+        [](const Schedule& s, py::object key) { return createAttachPath(s).at(opOf(key, "the stage")).loops(); },
         py::arg("schedule"), py::arg("op"), Located());
 }
 

@@ -100,6 +100,13 @@ TEST(Graph, AttachPathExtendsThroughTheAttachStagesChain) {
     EXPECT_EQ(names(paths.at(c.op)), (Names{"dj", "di", "ej", "ei"}));
     EXPECT_EQ(names(paths.at(d.op)), (Names{"ej", "ei"}));
     EXPECT_TRUE(paths.at(e.op).empty());
+    // C's path continues D's: built from it, not walked again (a nest of N attached stages
+    // would walk N^2 loops), and copies share it.
+    EXPECT_EQ(paths.at(c.op).segmentSize(), 2u);
+    EXPECT_EQ(paths.at(c.op).outer().id(), paths.at(d.op).id());
+    EXPECT_EQ(paths.at(d.op).outer().id(), nullptr);
+    AttachPath copy = paths.at(c.op);
+    EXPECT_EQ(copy.id(), paths.at(c.op).id());
 }
 
 TEST(Graph, AttachAtAnOuterAxisStartsThere) {
