@@ -6,6 +6,8 @@
 #include "lower/CommonSubexprElimTools.h"
 
 #include <algorithm>
+#include <type_traits>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace bs {
@@ -46,7 +48,7 @@ public:
     CommonSubexpressionEliminator(const Stmt& root, const CseOptions& options)
         : m_names(usedNames(root)) {
         for (const Var& v : options.contextVars) {
-            m_context.push_back({v, Expr()});
+            enter(v, Expr());
             m_names.insert(v.name());
         }
     }
@@ -62,17 +64,16 @@ public:
 
     /// The same at the level of an expression, introducing `let ... in` expressions.
     Expr visitExpr(const Expr& expr) override {
-        // An outermost expression with nothing to share is left as it is, without running
-        // the algorithm again at each of its levels (quadratic in a deep expression's depth).
-        if (m_exprDepth == 0 && nothingToShare(expr))
+        // An expression with nothing to share is left as it is, without running the algorithm
+        // at each of its levels (quadratic in a deep expression's depth). The test costs what
+        // one level of the algorithm costs, so making it at every level at most doubles the
+        // work where something is shared.
+        if (nothingToShare(expr))
             return expr;
         Expr result = eliminate(expr, [](const Var& v, const Expr& value, const Expr& body) {
             return LetNode::make(v, value, body);
         });
-        ++m_exprDepth;
-        Expr visited = IRMutator::visitExpr(result);
-        --m_exprDepth;
-        return visited;
+        return IRMutator::visitExpr(result);
     }
 
 protected:
@@ -118,10 +119,32 @@ protected:
 private:
     template <typename Fn>
     auto inScope(const Var& var, const Expr& value, Fn&& fn) -> decltype(fn()) {
-        m_context.push_back({var, value});
+        enter(var, value);
         auto result = fn();
-        m_context.pop_back();
+        leave();
         return result;
+    }
+
+    /// The context is a stack as deep as the loop nest (a nest of attached stages is as deep as
+    /// the program): its variables and let values are also indexed, so that a look-up does not
+    /// walk it.
+    void enter(const Var& var, const Expr& value) {
+        m_context.push_back({var, value});
+        ++m_inScope[var.get()];
+        if (value.defined())
+            m_letsByHash[exprHash(value)].push_back(m_context.size() - 1);
+    }
+    void leave() {
+        const ContextEntry& entry = m_context.back();
+        if (--m_inScope[entry.var.get()] == 0)
+            m_inScope.erase(entry.var.get());
+        if (entry.value.defined()) {
+            auto it = m_letsByHash.find(exprHash(entry.value));
+            it->second.pop_back();
+            if (it->second.empty())
+                m_letsByHash.erase(it);
+        }
+        m_context.pop_back();
     }
 
     /// The loop of seed 001 over the semantic computations of `root`, biggest first; `wrap`
@@ -129,28 +152,39 @@ private:
     template <typename T, typename Wrap> T eliminate(const T& root, Wrap wrap) {
         SemanticComputations candidates = syntacticToSemantic(computationsDoneBy(root));
         sortBySizeDecreasing(candidates);
-        T result = root;
+        Replacements replacements;
+        std::vector<size_t> introduced; ///< the entries of case 2, in order
+        size_t entries = 0;
         for (size_t i = 0; i < candidates.size(); ++i) {
             const Expr computation = candidates[i].first;
             const size_t count = candidates[i].second;
-            ExprPredicate selected = [&computation](const Expr& e) {
-                return sameComputation(e, computation) && isEligibleComputation(e);
-            };
             if (Var holder = variableHolding(computation); holder.defined()) {
                 // Case 1: `let x = A in ...A...` written by the user or an earlier pass.
-                result = replaceSelected(result, selected, holder);
+                replacements.add(computation, holder);
+                ++entries;
                 continue;
             }
             if (isInScope(computation) && shouldIntroduce(computation, count)) {
                 // Case 2: one fresh variable for every occurrence.
-                Var fresh = freshVar(computation.type());
-                result = wrap(fresh, computation, replaceSelected(result, selected, fresh));
+                replacements.add(computation, freshVar(computation.type()));
+                introduced.push_back(entries++);
                 continue;
             }
             // Case 3: its direct sub-expressions get their chance. Like TVM, each occurrence
             // among the direct sub-expressions counts once, whatever the parent's count.
             insertSorted(candidates, directSubexpressions(computation), 1);
         }
+        if (replacements.empty())
+            return root;
+        // As replacing one after the other does: each new let goes around what is there, and
+        // what later entries replace is replaced in its value too. Replacing never looks
+        // inside a let expression (its variable is bound there), so in an expression the
+        // entries after its first let replace nothing.
+        const size_t end = std::is_same_v<T, Expr> && !introduced.empty() ? introduced.front() + 1 : entries;
+        T result = replacements.apply(root, 0, end);
+        for (size_t at : introduced)
+            result = wrap(replacements.var(at), replacements.apply(replacements.computation(at), at + 1, end),
+                          result);
         return result;
     }
 
@@ -179,27 +213,24 @@ private:
         finder.visitExpr(expr);
         if (finder.shared)
             return false;
-        return std::none_of(m_context.begin(), m_context.end(), [&](const ContextEntry& entry) {
-            return entry.value.defined() && finder.seen.count(exprHash(entry.value));
-        });
+        return std::none_of(m_letsByHash.begin(), m_letsByHash.end(),
+                            [&](const auto& entry) { return finder.seen.count(entry.first) != 0; });
     }
 
+    /// The outermost let variable in scope holding `computation`, if any.
     Var variableHolding(const Expr& computation) const {
-        auto it = std::find_if(m_context.begin(), m_context.end(), [&](const ContextEntry& entry) {
-            return entry.value.defined() && sameComputation(entry.value, computation);
-        });
-        return it == m_context.end() ? Var() : it->var;
+        auto it = m_letsByHash.find(exprHash(computation));
+        if (it == m_letsByHash.end())
+            return Var();
+        for (size_t at : it->second)
+            if (sameComputation(m_context[at].value, computation))
+                return m_context[at].var;
+        return Var();
     }
 
     bool isInScope(const Expr& computation) const {
-        for (const Var& v : freeVars(computation)) {
-            bool known =
-                std::any_of(m_context.begin(), m_context.end(),
-                            [&v](const ContextEntry& entry) { return entry.var.same_as(v); });
-            if (!known)
-                return false;
-        }
-        return true;
+        const std::vector<Var> vars = freeVars(computation);
+        return std::all_of(vars.begin(), vars.end(), [&](const Var& v) { return m_inScope.count(v.get()) != 0; });
     }
 
     /// TVM's PredicateIntroVarForComputation: worth a variable when done at least twice.
@@ -215,7 +246,8 @@ private:
     }
 
     std::vector<ContextEntry> m_context;
-    int m_exprDepth = 0; ///< expressions being visited inside an outermost one
+    std::unordered_map<const VarNode*, int> m_inScope;                 ///< var -> entries naming it
+    std::unordered_map<size_t, std::vector<size_t>> m_letsByHash; ///< let value hash -> entries
     std::unordered_set<std::string> m_names;
     int m_counter = 0;
 };

@@ -349,24 +349,6 @@ private:
     bool m_entered = false;
 };
 
-class SelectedReplacer : public IRMutator {
-public:
-    SelectedReplacer(const ExprPredicate& selected, const Expr& replacement)
-        : m_selected(selected), m_replacement(replacement) {}
-
-    Expr visitExpr(const Expr& e) override {
-        if (m_selected(e))
-            return m_replacement;
-        if (!canContainEligibleComputations(e))
-            return e;
-        return IRMutator::visitExpr(e);
-    }
-
-private:
-    const ExprPredicate& m_selected;
-    const Expr& m_replacement;
-};
-
 } // namespace
 
 ComputationTable computationsDoneBy(const Expr& e) {
@@ -435,14 +417,62 @@ void insertSorted(SemanticComputations& sorted, const std::vector<Expr>& exprs, 
     }
 }
 
-Expr replaceSelected(const Expr& e, const ExprPredicate& selected, const Expr& replacement) {
-    SelectedReplacer replacer(selected, replacement);
-    return replacer.visitExpr(e);
+void Replacements::add(const Expr& computation, const Var& var) {
+    m_byHash[exprHash(computation)].push_back(m_items.size());
+    m_items.emplace_back(computation, var);
 }
 
-Stmt replaceSelected(const Stmt& s, const ExprPredicate& selected, const Expr& replacement) {
-    SelectedReplacer replacer(selected, replacement);
-    return replacer.visitStmt(s);
+size_t Replacements::match(const Expr& e, size_t first, size_t end) const {
+    auto it = m_byHash.find(exprHash(e));
+    if (it == m_byHash.end())
+        return end;
+    for (size_t i : it->second)
+        if (i >= first && i < end && sameComputation(m_items[i].first, e) && isEligibleComputation(e))
+            return i;
+    return end;
+}
+
+class ReplacementWalker : public IRMutator {
+public:
+    ReplacementWalker(const Replacements& replacements, size_t first, size_t end)
+        : m_replacements(replacements), m_first(first), m_end(end), m_after(first) {}
+
+    Expr visitExpr(const Expr& e) override {
+        if (size_t i = m_replacements.match(e, m_first, m_end); i != m_end) {
+            m_after = std::max(m_after, i + 1);
+            return m_replacements.var(i);
+        }
+        if (!canContainEligibleComputations(e))
+            return e;
+        // Replacing in turn, an entry meets this expression as the entries before it left it:
+        // rebuilt, it can be a match only for an entry after those made inside it.
+        const size_t outer = m_after;
+        m_after = m_first;
+        Expr rebuilt = IRMutator::visitExpr(e);
+        size_t after = m_after;
+        if (!rebuilt.same_as(e)) {
+            if (size_t i = m_replacements.match(rebuilt, after, m_end); i != m_end) {
+                rebuilt = m_replacements.var(i);
+                after = i + 1;
+            }
+        }
+        m_after = std::max(outer, after);
+        return rebuilt;
+    }
+
+private:
+    const Replacements& m_replacements;
+    size_t m_first;
+    size_t m_end;
+    size_t m_after; ///< one past the latest entry made inside the expression being rebuilt
+};
+
+Expr Replacements::apply(const Expr& e, size_t first, size_t end) const {
+    return first < end ? ReplacementWalker(*this, first, end).visitExpr(e) : e;
+}
+
+Stmt Replacements::apply(const Stmt& s, size_t first, size_t end) const {
+    return first < end ? ReplacementWalker(*this, first, end).visitStmt(s) : s;
 }
 
 } // namespace bs::cse

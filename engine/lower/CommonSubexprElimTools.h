@@ -99,10 +99,30 @@ void sortBySizeDecreasing(SemanticComputations& computations);
 /// otherwise as a new entry after every entry at least as big (keeping the order).
 void insertSorted(SemanticComputations& sorted, const std::vector<Expr>& exprs, size_t count);
 
-/// Replaces every expression for which `selected` holds by `replacement`, without looking
-/// inside expressions that cannot contain eligible computations.
-using ExprPredicate = std::function<bool(const Expr&)>;
-Expr replaceSelected(const Expr& e, const ExprPredicate& selected, const Expr& replacement);
-Stmt replaceSelected(const Stmt& s, const ExprPredicate& selected, const Expr& replacement);
+/// The replacements one level of the pass decides, in the order it decides them (the biggest
+/// computation first), made in one walk. Making them one after the other walked the whole tree
+/// once per computation: quadratic in a long expression that repeats many of them.
+class Replacements {
+public:
+    /// Entry i: an eligible expression equivalent to `computation` becomes `var`.
+    void add(const Expr& computation, const Var& var);
+    bool empty() const { return m_items.empty(); }
+    const Expr& computation(size_t i) const { return m_items[i].first; }
+    const Var& var(size_t i) const { return m_items[i].second; }
+    /// `e` with entries [first, end) replaced, as replacing with each in turn would: a walk
+    /// from the root replaces an expression by its first matching entry, without looking
+    /// inside it (an earlier entry is at least as big, so none occurs inside a later one's
+    /// match), nor inside expressions that cannot contain eligible computations. A rebuilt
+    /// expression is matched again against the entries after those made inside it.
+    Expr apply(const Expr& e, size_t first, size_t end) const;
+    Stmt apply(const Stmt& s, size_t first, size_t end) const;
+
+private:
+    friend class ReplacementWalker;
+    /// The first entry in [first, end) that `e` is a match for, or `end` when none is.
+    size_t match(const Expr& e, size_t first, size_t end) const;
+    std::vector<std::pair<Expr, Var>> m_items;
+    std::unordered_map<size_t, std::vector<size_t>> m_byHash; ///< exprHash -> entries, ascending
+};
 
 } // namespace bs::cse

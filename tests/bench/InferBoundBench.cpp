@@ -26,7 +26,8 @@
 /// 15 times the time of 100, a per-stage ratio of at most 1.5).
 ///
 /// Lower/depthN: one stage whose body is an N-term sum of reads (an expression N deep), with
-/// `x_per_stage_100` (here per term) over depth100's.
+/// `x_per_stage_100` (here per term) over depth100's. Lower/repeatN: the same with every index
+/// read twice, so that CSE introduces N variables (over repeat100's).
 ///
 /// LowerTight/nestedN and Alloc/nestedN: the same nests lowered under the tight rules, and the
 /// whole allocation report (every rule set, ISL's exact counts, the interpreter's touched
@@ -125,6 +126,23 @@ ChainFunction deepFunction(int terms) {
     return {createSchedule(out.op), {in, out}};
 }
 
+/// The same sum, each index read from two inputs, s1[x] = s0[x]*t0[x] + s0[x + 1]*t0[x + 1] +
+/// ...: CSE gives every index a variable, and visits each of those lets in turn.
+ChainFunction repeatedFunction(int terms) {
+    Tensor in = placeholder({kExtent + terms}, DataType::float32(), "s0");
+    Tensor other = placeholder({kExtent + terms}, DataType::float32(), "t0");
+    Tensor out = compute(
+        {kExtent},
+        [&](const std::vector<Var>& v) {
+            Expr sum = in({v[0]}) * other({v[0]});
+            for (int k = 1; k < terms; ++k)
+                sum = sum + in({v[0] + k}) * other({v[0] + k});
+            return sum;
+        },
+        "s1");
+    return {createSchedule(out.op), {in, other, out}};
+}
+
 Schedule chain(int stages) {
     return chainFunction(stages).s.normalize();
 }
@@ -201,7 +219,11 @@ const char* workName(Work work) {
 void runLower(benchmark::State& state, const std::string& name, int stages, Work work) {
     const bool nested = name.rfind("nested", 0) == 0;
     const bool deep = name.rfind("depth", 0) == 0;
-    ChainFunction f = deep ? deepFunction(stages) : nested ? nestedFunction(stages) : chainFunction(stages);
+    const bool repeated = name.rfind("repeat", 0) == 0;
+    ChainFunction f = deep       ? deepFunction(stages)
+                      : repeated ? repeatedFunction(stages)
+                      : nested   ? nestedFunction(stages)
+                                 : chainFunction(stages);
     LowerOptions options;
     options.rules = work == Work::LowerTight ? BoundRules::Tight : BoundRules::Tvm;
     AllocReportOptions allocOptions;
@@ -224,7 +246,7 @@ void runLower(benchmark::State& state, const std::string& name, int stages, Work
     state.counters["us_per_stage"] = perStageUs;
     const std::string key = std::string(workName(work)) + "/";
     perStageFigures()[key + name] = perStageUs;
-    const std::string first = deep ? "depth100" : nested ? "nested100" : "chain100";
+    const std::string first = deep ? "depth100" : repeated ? "repeat100" : nested ? "nested100" : "chain100";
     auto base = perStageFigures().find(key + first);
     if (name != first && base != perStageFigures().end())
         state.counters["x_per_stage_100"] = perStageUs / base->second;
@@ -256,7 +278,8 @@ int main(int argc, char** argv) {
     // depthN: one stage whose body is an N-term sum (`stages` counts its terms).
     const std::pair<const char*, int> lowered[] = {{"chain", 100},  {"chain", 2000}, {"nested", 100},
                                                    {"nested", 300}, {"nested", 1000}, {"depth", 100},
-                                                   {"depth", 1000}, {"depth", 4000}};
+                                                   {"depth", 1000}, {"depth", 4000}, {"repeat", 100},
+                                                   {"repeat", 300}, {"repeat", 1000}};
     for (const auto& [kind, stages] : lowered) {
         std::string name = kind + std::to_string(stages);
         benchmark::RegisterBenchmark(("Lower/" + name).c_str(), [name, stages](benchmark::State& st) {

@@ -1,12 +1,16 @@
 #include "LowerTestUtil.h"
 
 #include "ir/Equality.h"
+#include "ir/Functor.h"
 #include "ir/Op.h"
 #include "ir/Printer.h"
 #include "lower/CommonSubexprElim.h"
 #include "lower/CommonSubexprElimTools.h"
 
 #include <gtest/gtest.h>
+
+#include <functional>
+#include <random>
 
 using namespace bs;
 using namespace bs::test;
@@ -129,6 +133,109 @@ TEST(CseTools, SemanticEntitiesMergeEquivalentTerms) {
     EXPECT_EQ(semantic[1].second, 2u);
     EXPECT_TRUE(equivalentTerms(a + b, a + b));
     EXPECT_FALSE(equivalentTerms(a + b, b + a)); // structural today; see equivalentTerms
+}
+
+namespace {
+
+/// What Replacements::apply must equal: the entries made one after the other, each a walk of
+/// the whole tree (seed 001's loop as written).
+Expr replaceInTurn(Expr e, const std::vector<std::pair<Expr, Var>>& entries) {
+    class Replacer : public IRMutator {
+    public:
+        Replacer(const Expr& computation, const Var& var) : m_computation(computation), m_var(var) {}
+        Expr visitExpr(const Expr& e) override {
+            if (equivalentTerms(e, m_computation) && cse::isEligibleComputation(e))
+                return m_var;
+            if (!cse::canContainEligibleComputations(e))
+                return e;
+            return IRMutator::visitExpr(e);
+        }
+
+    private:
+        const Expr& m_computation;
+        const Var& m_var;
+    };
+    for (const auto& [computation, var] : entries)
+        e = Replacer(computation, var).visitExpr(e);
+    return e;
+}
+
+/// Every eligible sub-expression of `e`, outside lets.
+std::vector<Expr> eligibleSubexpressions(const Expr& e) {
+    std::vector<Expr> found;
+    std::vector<Expr> stack{e};
+    while (!stack.empty()) {
+        Expr x = stack.back();
+        stack.pop_back();
+        if (cse::isEligibleComputation(x))
+            found.push_back(x);
+        if (!cse::canContainEligibleComputations(x))
+            continue;
+        for (const Expr& d : cse::directSubexpressions(x))
+            stack.push_back(d);
+    }
+    return found;
+}
+
+} // namespace
+
+TEST(CseTools, ReplacementsInOneWalkMatchReplacingOneAfterAnother) {
+    // Random trees over a few variables, some of which also hold computations (a let in
+    // scope): replacing (a + b) by h can make h*2 appear, which a later entry replaces.
+    std::mt19937 rng(7);
+    Var a("a"), b("b"), c("c"), h("h"), k("k");
+    const std::vector<Var> leaves{a, b, c, h, k};
+    std::function<Expr(int)> tree = [&](int depth) -> Expr {
+        if (depth == 0 || rng() % 4 == 0)
+            return rng() % 3 == 0 ? Expr(makeConst(DataType::int32(), int64_t(rng() % 3 + 1)))
+                                  : Expr(leaves[rng() % leaves.size()]);
+        Expr l = tree(depth - 1), r = tree(depth - 1);
+        switch (rng() % 4) {
+        case 0: return l + r;
+        case 1: return l * r;
+        case 2: return l - r;
+        default: return LetNode::make(Var("t"), l, r); // never looked inside
+        }
+    };
+    for (int round = 0; round < 400; ++round) {
+        cse::AnalysisMemo memo;
+        Expr root = tree(6);
+        std::vector<Expr> pool = eligibleSubexpressions(root);
+        pool.push_back(a + b);
+        pool.push_back(h * 2);
+        cse::SemanticComputations candidates;
+        for (const Expr& e : pool)
+            if (rng() % 3 == 0 || e.same_as(pool[pool.size() - 1]) || e.same_as(pool[pool.size() - 2]))
+                cse::insertSorted(candidates, {e}, 1);
+        cse::Replacements replacements;
+        std::vector<std::pair<Expr, Var>> entries;
+        for (size_t i = 0; i < candidates.size(); ++i) {
+            // Some entries are the holders h and k, the rest fresh variables.
+            Var var = i % 3 == 0 ? (i % 2 ? k : h) : Var("v" + std::to_string(i));
+            replacements.add(candidates[i].first, var);
+            entries.emplace_back(candidates[i].first, var);
+        }
+        for (size_t first : {size_t(0), entries.size() / 2}) {
+            std::vector<std::pair<Expr, Var>> tail(entries.begin() + first, entries.end());
+            Expr expected = replaceInTurn(root, tail);
+            Expr got = replacements.apply(root, first, entries.size());
+            ASSERT_TRUE(structuralEqual(got, expected))
+                << "round " << round << " from entry " << first << "\n  root " << toString(root)
+                << "\n  one walk " << toString(got) << "\n  in turn  " << toString(expected);
+        }
+    }
+}
+
+TEST(CommonSubexprElim, InAnExpressionTheEntriesAfterTheFirstLetReplaceNothing) {
+    // Seed 001 and TVM replace inside the result so far, and never look into a let expression:
+    // once the first variable is introduced around the expression, the next computation gets
+    // its let with nothing replaced. One level down, with that let in scope, it is replaced.
+    Var a("a"), t("t"), buf = buffer("B");
+    Expr body = ((t + 1) * (t + 2) + (t + 1) * (t + 2)) + ((t + 3) + (t + 3));
+    Stmt s = StoreNode::make(buf, LetNode::make(t, a, body), 0);
+    Stmt out = commonSubexprElim(s, inScope({a}));
+    EXPECT_EQ(toString(out), "B[0] = (let t = a in (let cse_var_2 = (t + 3) in (let cse_var_1 = ((t + 1)*(t + 2)) in "
+                             "((cse_var_1 + cse_var_1) + (cse_var_2 + cse_var_2)))))\n");
 }
 
 // ---------------------------------------------------------------------------------------------
