@@ -121,6 +121,9 @@ struct BufferReport {
     /// thread's copy: compare with RuleAllocation::total).
     std::optional<int64_t> touchedPeak;
     std::optional<int64_t> touchedTotal;
+    /// The two above come from a sample of the run (AllocReport::touchedSampleFactor): the
+    /// entries of the allocation that ran, each whole.
+    bool touchedSampled = false;
     /// The stores the interpreter executed on it (tvm rules): the elements really computed,
     /// iterations a bound check skips excluded (a reduction counts its init and each update).
     std::optional<int64_t> computedRun;
@@ -138,6 +141,10 @@ struct AllocReport {
     std::vector<BufferReport> buffers; ///< in schedule order, producers first
     bool tightAvailable = false;       ///< false in builds without ISL
     BoundRules wasteRules = BoundRules::Tvm; ///< what waste % is measured against
+    /// Past AllocReportOptions::interpreterBudget, the touched counts come from a run of about
+    /// 1 in this many of the program's iterations (its outer loops thinned); 0 when the whole
+    /// program ran, or did not run.
+    double touchedSampleFactor = 0;
 
     const BufferReport* find(const std::string& name) const;
     /// An aligned table (buffer, scope, tvm-0.5, tvm, tight, needed, touched, computed, waste %,
@@ -151,8 +158,9 @@ struct AllocReportOptions {
     /// placeholders, then its outputs (analysis/Program.h).
     std::vector<Tensor> args;
     /// The touched counts come from running the program (lowered under the tvm rules) in the
-    /// reference interpreter on pseudo-random inputs; it runs only when every shape is constant
-    /// and the buffers' loop nests compute at most this many elements in all (0: never).
+    /// reference interpreter on pseudo-random inputs, when every shape is constant (0: never).
+    /// Past this many elements computed by the buffers' loop nests in all, the outer loops run
+    /// a sample of their iterations, and only buffers allocated inside them are measured.
     int64_t interpreterBudget = 4000000;
     /// The rules selected: waste is measured against their allocation, and fixes are tried
     /// under them (tight falls back to tvm without ISL).

@@ -81,7 +81,9 @@ void printTable(std::ostringstream& os, const std::vector<std::vector<std::strin
 
 /// `peak/total` from the interpreter, "-" when it did not run.
 std::string touchedCell(const BufferReport& b) {
-    return b.touchedPeak ? std::to_string(*b.touchedPeak) + "/" + countText(b.touchedTotal) : "-";
+    if (!b.touchedPeak)
+        return "-";
+    return (b.touchedSampled ? "~" : "") + std::to_string(*b.touchedPeak) + "/" + countText(b.touchedTotal);
 }
 
 /// "16 (tvm-0.5), 16 (tvm), 16 (tight)" for one number of every rule set.
@@ -115,13 +117,14 @@ std::string bufferLines(const BufferReport& b) {
     if (b.computedRun)
         out += "; the interpreter ran " + std::to_string(*b.computedRun) + " stores (tvm)";
     out += "\n";
+    const std::string source = b.touchedSampled ? "(interpreter, tvm, in the iterations sampled)\n" : "(interpreter, tvm)\n";
     if (b.touchedPeak && copies)
         out += "  touched " + std::to_string(*b.touchedPeak) + " in one iteration at most (all " + countText(tvm->copies) +
                " virtual threads); " + countText(b.touchedTotal) + " of its " + countText(tvm->total()) +
-               " allocated elements touched at some point (interpreter, tvm)\n";
+               " allocated elements touched at some point " + source;
     else if (b.touchedPeak)
         out += "  touched " + std::to_string(*b.touchedPeak) + " in one iteration at most; " + countText(b.touchedTotal) +
-               " of its allocated elements touched at some point (interpreter, tvm)\n";
+               " of its allocated elements touched at some point " + source;
     return out;
 }
 
@@ -131,11 +134,12 @@ std::string AllocReport::toText() const {
     std::ostringstream os;
     std::vector<std::vector<std::string>> rows{
         {"buffer", "scope", "tvm-0.5", "tvm", "tight", "needed", "touched", "computed", "waste %", "causes"}};
-    bool varies = false, copies = false, unknown = false, givenUp = false, unmeasured = false;
+    bool varies = false, copies = false, unknown = false, givenUp = false, unmeasured = false, sampled = false;
     for (const BufferReport& b : buffers) {
         unknown = unknown || !b.needed;
         givenUp = givenUp || (!b.needed && b.countGivenUp);
         unmeasured = unmeasured || !b.touchedPeak;
+        sampled = sampled || b.touchedSampled;
         rows.push_back({b.name, b.scope + (b.scopeInferred ? " (inferred)" : ""),
                         allocationCell(b, BoundRules::Tvm05), allocationCell(b, BoundRules::Tvm),
                         tightAvailable ? allocationCell(b, BoundRules::Tight) : "n/a",
@@ -160,9 +164,14 @@ std::string AllocReport::toText() const {
         os << "?: not one number: it depends on a symbolic size (a te.var shape or factor), or a "
               "read is not quasi-affine and cannot be counted exactly"
            << (givenUp ? ", or counting it exactly would take too long (ISL's work limit)" : "") << "\n";
+    if (sampled)
+        os << "~: measured on a sample: the program computes more than the interpreter's budget, so it ran about 1 in "
+           << std::llround(touchedSampleFactor)
+           << " iterations of the outer loops; each entry of the buffer's allocation that ran, ran whole\n";
     if (unmeasured)
-        os << "-: not measured: the interpreter runs only programs whose sizes are all known and "
-              "whose work is modest\n";
+        os << (touchedSampleFactor > 0
+                   ? "-: not measured: a sampled run measures only the buffers allocated inside the loops it thins\n"
+                   : "-: not measured: the interpreter runs only programs whose sizes are all known\n");
     os << "needed: what one iteration of the loops around the buffer reads of it\n"
           "touched: the most elements one iteration touched / elements of the allocation touched at "
           "some point (interpreter, tvm rules)\n"
@@ -186,6 +195,7 @@ std::string AllocReport::toJson(int indent) const {
     Json out;
     out["tight_available"] = tightAvailable;
     out["waste_rules"] = boundRulesName(wasteRules);
+    out["touched_sample_factor"] = touchedSampleFactor > 0 ? Json(touchedSampleFactor) : Json(nullptr);
     out["buffers"] = Json::array();
     for (const BufferReport& b : buffers) {
         Json buffer;
@@ -205,6 +215,7 @@ std::string AllocReport::toJson(int indent) const {
         buffer["per_thread"] = optional(b.perThread);
         buffer["touched_peak"] = optional(b.touchedPeak);
         buffer["touched_total"] = optional(b.touchedTotal);
+        buffer["touched_sampled"] = b.touchedSampled;
         buffer["distinct"] = optional(b.distinct);
         buffer["count_given_up"] = b.countGivenUp;
         buffer["computed_run"] = optional(b.computedRun);

@@ -5,9 +5,13 @@
 #include "analysis/AllocReportInternal.h"
 
 #include "analysis/Program.h"
+#include "ir/Functor.h"
 #include "ir/Op.h"
 #include "lower/Lower.h"
 #include "runtime/Interpreter.h"
+
+#include <cmath>
+#include <set>
 
 namespace bs::alloc {
 
@@ -24,6 +28,67 @@ std::optional<int64_t> totalWork(const AllocReport& report) {
     }
     return total;
 }
+
+/// The program with its outer loops thinned so that it does about 1/`factor` of its work: a
+/// loop of extent E keeps S evenly spaced iterations, its first and last among them, and the
+/// loops inside it are thinned by what is left of the factor. Only serial and parallel loops
+/// of constant extent are thinned; vector lanes and threads run whole.
+class LoopSampler : public IRMutator {
+public:
+    /// The budget is soft: a program (or what is left of a loop's factor) over it by less than
+    /// this runs whole, which keeps the loops inside a thinned one whole too.
+    static constexpr double kWorthThinning = 2.0;
+
+    explicit LoopSampler(double factor) : m_factor(factor) {}
+
+    /// The allocations every entry of which ran whole inside a thinned loop: their peak and
+    /// total are those of the entries that ran.
+    const std::set<std::string>& wholeEntries() const { return m_whole; }
+    /// Whether any loop was thinned.
+    bool sampled() const { return m_thinned > 0; }
+
+protected:
+    using IRMutator::visit;
+
+    Stmt visit(const ForNode* op) override {
+        const std::optional<int64_t> extent = asConstInt(op->extent);
+        const bool thinnable = (op->kind == ForKind::Serial || op->kind == ForKind::Parallel) && extent &&
+                               *extent > 2 && m_factor >= kWorthThinning;
+        if (!thinnable)
+            return IRMutator::visit(op);
+        const int64_t kept = std::max<int64_t>(2, int64_t(std::ceil(double(*extent) / m_factor)));
+        if (kept >= *extent)
+            return IRMutator::visit(op);
+        const double outer = m_factor;
+        m_factor = m_factor * double(kept) / double(*extent);
+        ++m_depth;
+        Stmt body = visitStmt(op->body);
+        --m_depth;
+        m_factor = outer;
+        ++m_thinned;
+        // for (i.sample, 0, kept) { let i = min + i.sample * (E - 1) / (kept - 1) ... }
+        const DataType t = op->loopVar.type();
+        Var sample(op->loopVar.name() + ".sample", t);
+        Expr offset = floordiv(cast(DataType::int64(), sample) * makeConst(DataType::int64(), *extent - 1),
+                               makeConst(DataType::int64(), kept - 1));
+        Stmt let = LetStmtNode::make(op->loopVar, op->min + cast(t, offset), body);
+        return ForNode::make(sample, makeZero(t), makeConst(t, kept), op->kind, let);
+    }
+
+    Stmt visit(const AllocateNode* op) override {
+        const int thinnedBefore = m_thinned;
+        Stmt result = IRMutator::visit(op);
+        if (m_depth > 0 && m_thinned == thinnedBefore)
+            m_whole.insert(op->bufferVar.name());
+        return result;
+    }
+
+private:
+    double m_factor;
+    int m_depth = 0;   ///< thinned loops around the statement being visited
+    int m_thinned = 0; ///< thinned loops so far
+    std::set<std::string> m_whole;
+};
 
 } // namespace
 
@@ -96,8 +161,10 @@ std::optional<std::vector<Buffer>> argumentBuffers(const std::vector<Tensor>& ar
 
 void addTouchedCounts(const Schedule& sch, const AllocReportOptions& options, AllocReport& report) {
     std::optional<int64_t> work = totalWork(report);
-    if (!work || *work > options.interpreterBudget)
+    if (!work || options.interpreterBudget <= 0)
         return;
+    // A program past the budget runs a sample of its outer loops' iterations (issue 19).
+    const double factor = double(*work) / double(options.interpreterBudget);
     std::vector<Tensor> args = options.args.empty() ? defaultArguments(sch) : options.args;
     std::optional<std::vector<Buffer>> buffers = argumentBuffers(args);
     if (!buffers)
@@ -106,11 +173,31 @@ void addTouchedCounts(const Schedule& sch, const AllocReportOptions& options, Al
         LowerResult lowered = lower(sch, args);
         if (lowered.func.argBuffers.size() != args.size())
             return;
+        Stmt program = lowered.func.deviceCode();
+        LoopSampler sampler(factor);
+        const bool sampling = factor >= LoopSampler::kWorthThinning;
+        if (sampling) {
+            program = sampler.visitStmt(program);
+            if (!sampler.sampled())
+                return;
+            report.touchedSampleFactor = factor;
+        }
         Interpreter interpreter(InterpreterOptions{.traceAccesses = true});
         for (size_t i = 0; i < args.size(); ++i)
             interpreter.bindBuffer(lowered.func.argBuffers[i], (*buffers)[i]);
-        RunResult run = interpreter.run(lowered.func.deviceCode());
+        RunResult run = interpreter.run(program);
         for (BufferReport& b : report.buffers) {
+            if (sampling) {
+                // Sampled: only the allocations whose entries ran whole have counts, and the
+                // stores of a sample say nothing of the whole run's.
+                const BufferTrace* trace = sampler.wholeEntries().count(b.name) ? run.find(b.name) : nullptr;
+                if (trace) {
+                    b.touchedPeak = trace->peakTouched;
+                    b.touchedTotal = trace->totalTouched();
+                    b.touchedSampled = true;
+                }
+                continue;
+            }
             const BufferTrace* trace = run.find(b.name);
             for (size_t i = 0; i < args.size() && !trace; ++i)
                 if (args[i].name() == b.name)

@@ -10,6 +10,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 
 namespace bs::gui {
 
@@ -60,11 +61,15 @@ QString summaryText(const AllocReport &report) {
         text += QObject::tr(" (tight rules unavailable: built without ISL)");
     const bool untouched = std::any_of(report.buffers.begin(), report.buffers.end(),
                                        [](const BufferReport &b) { return !b.touchedPeak; });
-    if (untouched)
+    if (report.touchedSampleFactor > 0)
+        text += QObject::tr(". Touched (~) comes from a sample: the program computes more than "
+                            "%L1 elements, so the interpreter ran about 1 in %L2 iterations of its "
+                            "outer loops, and measured the buffers allocated inside them")
+                    .arg(AllocReportOptions().interpreterBudget)
+                    .arg(qlonglong(std::llround(report.touchedSampleFactor)));
+    else if (untouched)
         text += QObject::tr(". Touched is ? where the interpreter did not run the program: it "
-                            "runs only programs of constant shape computing at most %L1 "
-                            "elements")
-                    .arg(AllocReportOptions().interpreterBudget);
+                            "runs only programs of constant shape");
     return text;
 }
 
@@ -105,10 +110,12 @@ QList<TableRow> allocationRows(const AllocReport &report) {
                          QStringLiteral("a count is missing: counting it exactly took ISL past its "
                                         "work limit");
         row.toolTips << neededTip;
-        row.cells << countText(buffer.touchedPeak);
+        row.cells << (buffer.touchedSampled ? QStringLiteral("~") : QString()) + countText(buffer.touchedPeak);
         QString touchedTip =
             buffer.touchedTotal
-                ? QStringLiteral("%1 touched over the whole run").arg(*buffer.touchedTotal)
+                ? QStringLiteral("%1 touched over the %2")
+                      .arg(*buffer.touchedTotal)
+                      .arg(buffer.touchedSampled ? QStringLiteral("iterations sampled") : QStringLiteral("whole run"))
                 : QStringLiteral("not run in the interpreter");
         if (buffer.touchedTotal && copies)
             touchedTip += QStringLiteral(", of %1 allocated for its %2 virtual threads")

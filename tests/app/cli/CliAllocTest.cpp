@@ -204,6 +204,21 @@ TEST(CliAlloc, SplitRemainderIsComputedNotAllocated) {
     }
 }
 
+TEST(CliAlloc, APastTheBudgetProgramIsMeasuredOnASampleAndSaysSo) {
+    Outcome r = boundscope("alloc " + std::string(BOUNDSCOPE_CLI_SCRIPTS "/tiled_large.py"));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    std::vector<std::string> b = cells(rowOf(r.out, "B"));
+    ASSERT_EQ(b.size(), 10u) << r.out;
+    EXPECT_EQ(b[6], "~16384/16384"); // one tile of 8 rows, as the whole run would count
+    EXPECT_EQ(cells(rowOf(r.out, "C"))[6], "-") << "allocated outside the loop the sample thins";
+    EXPECT_NE(r.out.find("\n~: measured on a sample: the program computes more than the interpreter's budget, so "
+                         "it ran about 1 in 2 iterations of the outer loops"),
+              std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\n-: not measured: a sampled run measures only the buffers allocated inside the loops it "
+                         "thins"),
+              std::string::npos) << r.out;
+}
+
 TEST(CliAlloc, VirtualThreadCopiesArePerThreadTimesThreads) {
     // TVM's test_local_stage_predicate, "local vs. vthread": lowering allocates B[6], 2 per thread.
     Outcome r = boundscope("alloc vthread_local.py");

@@ -215,6 +215,57 @@ TEST(AllocReport, InterpreterCountsTouchedElements) {
     EXPECT_FALSE(buffer(allocReport(splitRemainder(), never), "B").touchedPeak.has_value());
 }
 
+TEST(AllocReport, PastTheBudgetTouchedCountsComeFromASampleOfTheOuterLoops) {
+    // B computed at C's tile loop (4 rows of 64 per tile, 64 tiles). The whole run measures
+    // B's tile; with a budget of a tenth of the work, a sample of the tiles runs: B's counts
+    // are the same, marked sampled, and C (allocated outside the sampled loop) is unmeasured.
+    Tensor A = placeholder({256, 64}, DataType::float32(), "A");
+    Tensor B = compute({256, 64}, [&](const std::vector<Var>& v) { return A({v[0], v[1]}) * f32(2); }, "B");
+    Tensor C = compute({256, 64}, [&](const std::vector<Var>& v) { return B({v[0], v[1]}) + f32(1); }, "C");
+    Schedule s = createSchedule(C.op);
+    auto [yo, yi] = s[C].split(opOf(C)->axis[0], 4);
+    s[B].computeAt(s[C], yo);
+    AllocReport whole = allocReport(s);
+    const BufferReport& b = buffer(whole, "B");
+    EXPECT_EQ(b.touchedPeak, 256);
+    EXPECT_EQ(b.touchedTotal, 256);
+    EXPECT_FALSE(b.touchedSampled);
+    EXPECT_EQ(whole.touchedSampleFactor, 0.0);
+    ASSERT_TRUE(buffer(whole, "C").touchedPeak.has_value());
+
+    AllocReportOptions small;
+    small.interpreterBudget = 2 * 256 * 64 / 10;
+    AllocReport sampled = allocReport(s, small);
+    const BufferReport& sb = buffer(sampled, "B");
+    EXPECT_GT(sampled.touchedSampleFactor, 9.0);
+    EXPECT_TRUE(sb.touchedSampled);
+    EXPECT_EQ(sb.touchedPeak, 256);
+    EXPECT_EQ(sb.touchedTotal, 256);
+    EXPECT_FALSE(sb.computedRun.has_value()) << "a sample's stores say nothing of the run's";
+    EXPECT_FALSE(buffer(sampled, "C").touchedPeak.has_value());
+    const std::string text = sampled.toText();
+    EXPECT_NE(text.find("~256/256"), std::string::npos) << text;
+    EXPECT_NE(text.find("~: measured on a sample"), std::string::npos) << text;
+    EXPECT_NE(text.find("touched at some point (interpreter, tvm, in the iterations sampled)"), std::string::npos)
+        << text;
+    nlohmann::json json = nlohmann::json::parse(sampled.toJson());
+    EXPECT_GT(json["touched_sample_factor"].get<double>(), 9.0);
+    for (const auto& entry : json["buffers"])
+        EXPECT_EQ(entry["touched_sampled"].get<bool>(), entry["name"] == "B") << entry["name"];
+}
+
+TEST(AllocReport, ASampleNeedsALoopToThin) {
+    // One loop of 2 iterations (a loop keeps at least 2, its first and last): with a budget of
+    // one element there is nothing to thin, so no counts at all.
+    Tensor A = placeholder({2}, DataType::float32(), "A");
+    Tensor B = compute({2}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
+    AllocReportOptions tiny;
+    tiny.interpreterBudget = 1;
+    AllocReport r = allocReport(createSchedule(B.op), tiny);
+    EXPECT_FALSE(buffer(r, "B").touchedPeak.has_value());
+    EXPECT_EQ(r.touchedSampleFactor, 0.0);
+}
+
 TEST(AllocReport, SymbolicShapesKeepSymbolicSizes) {
     Var n = var("n"), m = var("m");
     Tensor A = placeholder({n, m}, DataType::float32(), "A");
