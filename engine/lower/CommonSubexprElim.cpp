@@ -46,7 +46,7 @@ struct ContextEntry {
 class CommonSubexpressionEliminator : public IRMutator {
 public:
     CommonSubexpressionEliminator(const Stmt& root, const CseOptions& options)
-        : m_names(usedNames(root)) {
+        : m_names(usedNames(root)), m_skipQuietLetChains(options.skipQuietLetChains) {
         for (const Var& v : options.contextVars) {
             enter(v, Expr());
             m_names.insert(v.name());
@@ -56,9 +56,25 @@ public:
     /// The entry point of seed 001: introduce at this statement what can be introduced here,
     /// then let the handlers below recurse with the context updated.
     Stmt visitStmt(const Stmt& stmt) override {
-        Stmt result = eliminate(stmt, [](const Var& v, const Expr& value, const Stmt& body) {
-            return LetStmtNode::make(v, value, body);
-        });
+        if (m_quietLevels > 0) {
+            --m_quietLevels;
+            return IRMutator::visitStmt(stmt);
+        }
+        Level level;
+        Stmt result = eliminate(
+            stmt, [](const Var& v, const Expr& value, const Stmt& body) { return LetStmtNode::make(v, value, body); },
+            &level);
+        // The chain of lets this level built is quiet when it made no case-1 replacement (a
+        // variable holding A can make two different computations equal once A is replaced)
+        // and no new variable holds a computation with an eligible one inside it (that one
+        // could be shared with the statement below). Then every computation left is done
+        // once or uses a variable out of scope, at each level of the chain and under it:
+        // those levels are visited, their expressions too, but the algorithm has nothing to
+        // do there. Its lets are the next visitStmt calls: each let's body, then the last.
+        if (m_skipQuietLetChains && !level.replacedByHolder && !level.introduced.empty() &&
+            std::none_of(level.introduced.begin(), level.introduced.end(),
+                         [](const Expr& value) { return !directSubexpressions(value).empty(); }))
+            m_quietLevels = level.introduced.size();
         return IRMutator::visitStmt(result);
     }
 
@@ -147,9 +163,15 @@ private:
         m_context.pop_back();
     }
 
+    /// What one level of the algorithm did.
+    struct Level {
+        bool replacedByHolder = false; ///< case 1 happened
+        std::vector<Expr> introduced;  ///< the values of the new variables (case 2)
+    };
+
     /// The loop of seed 001 over the semantic computations of `root`, biggest first; `wrap`
     /// builds `let v = value` around a root of type T (LetStmt or Let).
-    template <typename T, typename Wrap> T eliminate(const T& root, Wrap wrap) {
+    template <typename T, typename Wrap> T eliminate(const T& root, Wrap wrap, Level* level = nullptr) {
         SemanticComputations candidates = syntacticToSemantic(computationsDoneBy(root));
         sortBySizeDecreasing(candidates);
         Replacements replacements;
@@ -162,12 +184,16 @@ private:
                 // Case 1: `let x = A in ...A...` written by the user or an earlier pass.
                 replacements.add(computation, holder);
                 ++entries;
+                if (level)
+                    level->replacedByHolder = true;
                 continue;
             }
             if (isInScope(computation) && shouldIntroduce(computation, count)) {
                 // Case 2: one fresh variable for every occurrence.
                 replacements.add(computation, freshVar(computation.type()));
                 introduced.push_back(entries++);
+                if (level)
+                    level->introduced.push_back(computation);
                 continue;
             }
             // Case 3: its direct sub-expressions get their chance. Like TVM, each occurrence
@@ -250,6 +276,8 @@ private:
     std::unordered_map<size_t, std::vector<size_t>> m_letsByHash; ///< let value hash -> entries
     std::unordered_set<std::string> m_names;
     int m_counter = 0;
+    bool m_skipQuietLetChains;
+    size_t m_quietLevels = 0; ///< visitStmt calls left in a quiet chain of lets (see visitStmt)
 };
 
 } // namespace
