@@ -60,22 +60,7 @@ public:
             --m_quietLevels;
             return IRMutator::visitStmt(stmt);
         }
-        Level level;
-        Stmt result = eliminate(
-            stmt, [](const Var& v, const Expr& value, const Stmt& body) { return LetStmtNode::make(v, value, body); },
-            &level);
-        // The chain of lets this level built is quiet when it made no case-1 replacement (a
-        // variable holding A can make two different computations equal once A is replaced)
-        // and no new variable holds a computation with an eligible one inside it (that one
-        // could be shared with the statement below). Then every computation left is done
-        // once or uses a variable out of scope, at each level of the chain and under it:
-        // those levels are visited, their expressions too, but the algorithm has nothing to
-        // do there. Its lets are the next visitStmt calls: each let's body, then the last.
-        if (m_skipQuietLetChains && !level.replacedByHolder && !level.introduced.empty() &&
-            std::none_of(level.introduced.begin(), level.introduced.end(),
-                         [](const Expr& value) { return !directSubexpressions(value).empty(); }))
-            m_quietLevels = level.introduced.size();
-        return IRMutator::visitStmt(result);
+        return IRMutator::visitStmt(eliminateAt(stmt));
     }
 
     /// The same at the level of an expression, introducing `let ... in` expressions.
@@ -86,10 +71,7 @@ public:
         // work where something is shared.
         if (nothingToShare(expr))
             return expr;
-        Expr result = eliminate(expr, [](const Var& v, const Expr& value, const Expr& body) {
-            return LetNode::make(v, value, body);
-        });
-        return IRMutator::visitExpr(result);
+        return IRMutator::visitExpr(eliminateAt(expr));
     }
 
 protected:
@@ -161,6 +143,32 @@ private:
                 m_letsByHash.erase(it);
         }
         m_context.pop_back();
+    }
+
+    /// One level of the algorithm. Kept out of visitStmt and visitExpr, which recurse as deep as
+    /// the program's nest (a chain of 2,000 stages is one) or expression: its locals would be on
+    /// every level's frame.
+    [[gnu::noinline]] Stmt eliminateAt(const Stmt& stmt) {
+        Level level;
+        Stmt result = eliminate(
+            stmt, [](const Var& v, const Expr& value, const Stmt& body) { return LetStmtNode::make(v, value, body); },
+            &level);
+        // The chain of lets this level built is quiet when it made no case-1 replacement (a
+        // variable holding A can make two different computations equal once A is replaced)
+        // and no new variable holds a computation with an eligible one inside it (that one
+        // could be shared with the statement below). Then every computation left is done
+        // once or uses a variable out of scope, at each level of the chain and under it:
+        // those levels are visited, their expressions too, but the algorithm has nothing to
+        // do there. Its lets are the next visitStmt calls: each let's body, then the last.
+        if (m_skipQuietLetChains && !level.replacedByHolder && !level.introduced.empty() &&
+            std::none_of(level.introduced.begin(), level.introduced.end(),
+                         [](const Expr& value) { return !directSubexpressions(value).empty(); }))
+            m_quietLevels = level.introduced.size();
+        return result;
+    }
+
+    [[gnu::noinline]] Expr eliminateAt(const Expr& expr) {
+        return eliminate(expr, [](const Var& v, const Expr& value, const Expr& body) { return LetNode::make(v, value, body); });
     }
 
     /// What one level of the algorithm did.
