@@ -125,20 +125,30 @@ Loop loopOf(const RuleRun& run, const IterVar& iv) {
     return loop;
 }
 
+bool isPlain(const Loop& loop) {
+    return asConstInt(loop.min) && asConstInt(loop.extent);
+}
+
 /// Walks a loop nest, binding each loop's variables, skipping loops nothing inside depends on.
 class NestWalker {
 public:
-    NestWalker(Nest loops, const std::vector<Expr>& uses) : m_loops(std::move(loops)) {
+    NestWalker(const Nest& nest, const std::vector<Expr>& uses) : m_loops(nest.loops) {
         // needed[k]: a use or the bounds of a loop inside it name loop k, so its iterations
         // must be told apart; any other loop only multiplies. One walk from the innermost loop
         // out, collecting what is named inside (a nest of attached stages is as deep as the
-        // program: pairs of loops would be quadratic in it for every buffer).
+        // program: pairs of loops would be quadratic in it for every buffer), down to the
+        // plain prefix when nothing inside names a variable: those loops only multiply.
         m_needed.assign(m_loops.size(), false);
         VarSet namedInside;
         for (const Expr& e : uses)
             for (const Var& v : usedVars(e))
                 namedInside.insert(v);
         for (size_t k = m_loops.size(); k-- > 0;) {
+            if (k < nest.plain && namedInside.empty()) {
+                m_start = nest.plain;
+                m_startIterations = nest.plainIterations;
+                break;
+            }
             const Loop& loop = *m_loops[k];
             m_needed[k] = !namedInside.empty() &&
                           std::any_of(loop.vars.begin(), loop.vars.end(),
@@ -151,7 +161,11 @@ public:
     /// extent is unknown or the budget is spent.
     bool walk(const std::function<void(int64_t)>& leaf) {
         m_budget = kMaxEnumerated;
-        return walk(0, 1, leaf);
+        if (!m_startIterations)
+            return false;
+        if (*m_startIterations <= 0)
+            return true;
+        return walk(m_start, *m_startIterations, leaf);
     }
     /// The values of the needed loops during a `leaf` call.
     const VarMap<int64_t>& values() const { return m_values; }
@@ -193,40 +207,36 @@ private:
         return true;
     }
 
-    Nest m_loops;
+    const std::vector<const Loop*>& m_loops;
+    size_t m_start = 0; ///< the first loop walked: the plain ones before it only multiply
+    std::optional<int64_t> m_startIterations = 1;
     std::vector<bool> m_needed;
     VarMap<int64_t> m_values;
     int64_t m_budget = 0;
 };
 
-Nest nestOf(const std::vector<Loop>& loops) {
-    Nest nest;
-    nest.reserve(loops.size());
-    for (const Loop& loop : loops)
-        nest.push_back(&loop);
-    return nest;
-}
-
 } // namespace
 
-const std::vector<Loop>& attachLoops(const RuleRun& run, const StageTrace& trace) {
-    // A path's loops are its outer path's, then its own segment's (outermost first): built once
-    // per path from the outer path's, as the paths themselves are.
-    static const std::vector<Loop> none;
+const Nest& attachLoops(const RuleRun& run, const StageTrace& trace) {
+    // A path's loops are its outer path's, then its own segment's (outermost first): each
+    // path's own loops are built once, and its nest points at them and at its outer path's.
+    static const Nest none;
     std::vector<AttachPath> chain;
     for (AttachPath p = trace.attachPath; p.id() && !run.loopsAround.count(p.id()); p = p.outer())
         chain.push_back(p);
     for (size_t i = chain.size(); i-- > 0;) {
         const AttachPath& path = chain[i];
-        auto outer = run.loopsAround.find(path.outer().id());
-        auto loops = std::make_shared<std::vector<Loop>>(outer != run.loopsAround.end() ? *outer->second
-                                                                                         : std::vector<Loop>());
+        auto loops = std::make_unique<RuleRun::PathLoops>();
         for (size_t at = path.segmentSize(); at-- > 0;)
-            loops->push_back(loopOf(run, path[at]));
+            loops->own.push_back(loopOf(run, path[at]));
+        if (auto outer = run.loopsAround.find(path.outer().id()); outer != run.loopsAround.end())
+            loops->nest = outer->second->nest;
+        for (const Loop& loop : loops->own)
+            loops->nest.push(&loop);
         run.loopsAround.emplace(path.id(), std::move(loops));
     }
     auto it = run.loopsAround.find(trace.attachPath.id());
-    return it != run.loopsAround.end() ? *it->second : none;
+    return it != run.loopsAround.end() ? it->second->nest : none;
 }
 
 std::vector<Loop> ownLoops(const RuleRun& run, const Stage& stage) {
@@ -237,23 +247,35 @@ std::vector<Loop> ownLoops(const RuleRun& run, const Stage& stage) {
     return loops;
 }
 
-JoinedNest::JoinedNest(const std::vector<Loop>& outer, const std::vector<Loop>& inner) {
-    m_nest = nestOf(outer);
+void Nest::push(const Loop* loop) {
+    if (plain == loops.size() && isPlain(*loop)) {
+        ++plain;
+        const int64_t extent = *asConstInt(loop->extent);
+        int64_t product = 0;
+        plainIterations = plainIterations && !__builtin_mul_overflow(*plainIterations, std::max<int64_t>(extent, 0), &product)
+                              ? std::optional<int64_t>(product)
+                              : std::nullopt;
+    }
+    loops.push_back(loop);
+}
+
+JoinedNest::JoinedNest(const Nest& outer, const std::vector<Loop>& inner) {
+    m_nest = outer;
     // Each inner loop adds a loop or changes one outer loop: room for both, so the pointers
     // into m_own stay valid.
     m_own.reserve(2 * inner.size());
     for (const Loop& loop : inner) {
-        auto same = std::find_if(m_nest.begin(), m_nest.end(), [&](const Loop* o) {
+        auto same = std::find_if(m_nest.loops.begin(), m_nest.loops.end(), [&](const Loop* o) {
             return !loop.threadTag.empty() && o->threadTag == loop.threadTag;
         });
-        if (same == m_nest.end()) {
+        if (same == m_nest.loops.end()) {
             m_own.push_back(loop);
-            m_nest.push_back(&m_own.back());
+            m_nest.push(&m_own.back());
             continue;
         }
         m_own.push_back(**same);
         m_own.back().vars.insert(m_own.back().vars.end(), loop.vars.begin(), loop.vars.end());
-        *same = &m_own.back();
+        *same = &m_own.back(); // the same bounds: the plain prefix stays as it is
     }
 }
 
@@ -265,11 +287,11 @@ std::optional<int64_t> countIterations(const Nest& loops) {
     return total;
 }
 
-std::optional<int64_t> maxOver(const std::vector<Loop>& loops, const Expr& e, bool* varies) {
+std::optional<int64_t> maxOver(const Nest& loops, const Expr& e, bool* varies) {
     std::optional<int64_t> best;
     bool ok = true;
     *varies = false;
-    NestWalker walker(nestOf(loops), {e});
+    NestWalker walker(loops, {e});
     bool walked = walker.walk([&](int64_t) {
         std::optional<int64_t> v = evaluateInt(e, walker.values());
         if (!v) {
@@ -378,7 +400,7 @@ RuleAllocation allocationUnder(const RuleRun& run, const Stage& stage, const Sta
         shown = shown.defined() ? shown * r.extent : r.extent;
     }
     Analyzer analyzer;
-    const std::vector<Loop>& around = attachLoops(run, trace);
+    const Nest& around = attachLoops(run, trace);
     std::vector<DimAlign> aligns = storageAligns(stage);
     if (!aligns.empty() && !region.empty() && !stage->isOutput) {
         // StorageFlatten pads the aligned strides: the allocation is the padded size (an
@@ -403,8 +425,8 @@ RuleAllocation allocationUnder(const RuleRun& run, const Stage& stage, const Sta
     // InjectDoubleBuffer doubles a double-buffered allocation made inside a serial loop that
     // lowering keeps (one of extent 1 disappears; a thread index is no loop).
     if (stage->doubleBuffer &&
-        std::any_of(around.begin(), around.end(),
-                    [](const Loop& l) { return l.threadTag.empty() && !isConstInt(l.extent, 1); }))
+        std::any_of(around.loops.begin(), around.loops.end(),
+                    [](const Loop* l) { return l->threadTag.empty() && !isConstInt(l->extent, 1); }))
         a.halves = 2;
     a.computed = countIterations(JoinedNest(around, ownLoops(run, stage)).loops());
     return a;

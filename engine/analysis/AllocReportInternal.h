@@ -34,14 +34,33 @@ struct Loop {
     std::vector<Var> named; ///< the variables `min` and `extent` name
 };
 
+/// A loop nest, outermost first, as pointers to loops that outlive it. Its first `plain`
+/// loops have constant bounds, so nothing inside can depend on them unless it names their
+/// variables; `plainIterations` is the product of their extents (nullopt past int64). A walk
+/// that needs none of them multiplies by it instead of visiting each (a nest of attached
+/// stages is as deep as the program, and every buffer in it is walked).
+struct Nest {
+    std::vector<const Loop*> loops;
+    size_t plain = 0;
+    std::optional<int64_t> plainIterations = 1;
+
+    /// Appends `loop` innermost.
+    void push(const Loop* loop);
+};
+
 /// InferBound under one rule set, on its own normalized copy of the schedule.
 struct RuleRun {
     BoundRules rules;
     Schedule normalized;
     InferBoundResult result;
     IterVarMap<IterVar> bindMap;
-    /// attachLoops' answers, by attach path (AttachPath::id).
-    mutable std::unordered_map<const void*, std::shared_ptr<const std::vector<Loop>>> loopsAround;
+    /// attachLoops' answers, by attach path (AttachPath::id): each path's own loops, and the
+    /// whole nest as pointers into them and into its outer path's.
+    struct PathLoops {
+        std::vector<Loop> own;
+        Nest nest;
+    };
+    mutable std::unordered_map<const void*, std::unique_ptr<const PathLoops>> loopsAround;
 
     /// The stage created for `origin` in this copy (undefined when there is none).
     Stage stageOf(const Operation& origin) const;
@@ -49,18 +68,16 @@ struct RuleRun {
     const StageTrace* traceOf(const Operation& origin) const;
 };
 
-/// A loop nest, outermost first, as pointers to loops that outlive it.
-using Nest = std::vector<const Loop*>;
 
 /// The loops around a stage's realize (its attach path), outermost first; kept by `run`.
-const std::vector<Loop>& attachLoops(const RuleRun& run, const StageTrace& trace);
+const Nest& attachLoops(const RuleRun& run, const StageTrace& trace);
 /// The stage's own loops (its leaves), outermost first.
 std::vector<Loop> ownLoops(const RuleRun& run, const Stage& stage);
 /// `outer` then `inner`, where a loop of `inner` bound to the thread (tag) a loop of `outer` is
 /// bound to is that same loop: one thread, one value (a GPU launches each thread once).
 class JoinedNest {
 public:
-    JoinedNest(const std::vector<Loop>& outer, const std::vector<Loop>& inner);
+    JoinedNest(const Nest& outer, const std::vector<Loop>& inner);
     const Nest& loops() const { return m_nest; }
 
 private:
@@ -72,7 +89,7 @@ private:
 std::optional<int64_t> countIterations(const Nest& loops);
 /// The largest value of `e` over the iterations of `loops`; `varies` tells whether it takes
 /// several values. Nullopt when symbolic or too many iterations.
-std::optional<int64_t> maxOver(const std::vector<Loop>& loops, const Expr& e, bool* varies);
+std::optional<int64_t> maxOver(const Nest& loops, const Expr& e, bool* varies);
 
 /// InferBound under `rules` on a normalized copy of `sch`.
 RuleRun runRules(const Schedule& sch, BoundRules rules);
@@ -117,7 +134,7 @@ std::vector<AllocCause> findCauses(const BufferFacts& facts);
 
 /// Sets `a`'s virtual threads and copies for a realize of `region` inside the loops `around`
 /// (AllocReportThreads.cpp).
-void addVirtualThreadCopies(const RuleRun& run, const Region& region, const std::vector<Loop>& around,
+void addVirtualThreadCopies(const RuleRun& run, const Region& region, const Nest& around,
                             RuleAllocation* a);
 /// The note for a buffer with one copy per virtual thread (not waste).
 void virtualThreadCause(const BufferFacts& facts, std::vector<AllocCause>& out);

@@ -16,15 +16,15 @@ bool isVirtualThread(const IterVar& thread) {
     return thread->threadTag == "vthread" || thread->threadTag == "cthread";
 }
 
-bool runsAround(const std::vector<Loop>& around, const Var& var) {
-    return std::any_of(around.begin(), around.end(), [&](const Loop& loop) {
-        return std::any_of(loop.vars.begin(), loop.vars.end(), [&](const Var& v) { return v.same_as(var); });
+bool runsAround(const Nest& around, const Var& var) {
+    return std::any_of(around.loops.begin(), around.loops.end(), [&](const Loop* loop) {
+        return std::any_of(loop->vars.begin(), loop->vars.end(), [&](const Var& v) { return v.same_as(var); });
     });
 }
 
 } // namespace
 
-void addVirtualThreadCopies(const RuleRun& run, const Region& region, const std::vector<Loop>& around,
+void addVirtualThreadCopies(const RuleRun& run, const Region& region, const Nest& around,
                             RuleAllocation* a) {
     std::vector<const IterVarNode*> seen;
     for (const auto& [leaf, thread] : run.bindMap) {

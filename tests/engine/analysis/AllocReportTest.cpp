@@ -2,6 +2,8 @@
 // elements allocated under each rule set, needed and computed, and the cause of every gap.
 #include "AllocReportTestUtil.h"
 
+#include "analysis/AllocReportInternal.h"
+#include "ir/Substitute.h"
 #include "te/Reduce.h"
 
 #include <nlohmann/json.hpp>
@@ -403,3 +405,42 @@ TEST(AllocReportOutputs, ADoubleBufferCountsTwoHalvesOnlyWhereLoweringDoublesIt)
 }
 
 } // namespace
+
+TEST(AllocReportLoops, APlainPrefixOnlyMultipliesUnlessSomethingInsideNamesIt) {
+    // x in [0, 4) and y in [0, 3) have constant bounds (the plain prefix); z starts at x.
+    Var x("x"), y("y"), z("z");
+    auto loop = [](Var v, Expr min, int64_t extent) {
+        alloc::Loop l;
+        l.vars = {v};
+        l.min = min;
+        l.extent = makeConst(DataType::int32(), extent);
+        for (const Var& named : usedVars(min))
+            l.named.push_back(named);
+        return l;
+    };
+    alloc::Loop a = loop(x, makeZero(DataType::int32()), 4), b = loop(y, makeZero(DataType::int32()), 3),
+                c = loop(z, x, 2);
+    alloc::Nest nest;
+    nest.push(&a);
+    nest.push(&b);
+    EXPECT_EQ(nest.plain, 2u);
+    EXPECT_EQ(nest.plainIterations, 12);
+    EXPECT_EQ(alloc::countIterations(nest), 12);
+    nest.push(&c);
+    EXPECT_EQ(nest.plain, 2u) << "z's bounds name x";
+    EXPECT_EQ(alloc::countIterations(nest), 24);
+    bool varies = false;
+    EXPECT_EQ(alloc::maxOver(nest, z + 10, &varies), 14); // x = 3, z = 4
+    EXPECT_TRUE(varies);
+    EXPECT_EQ(alloc::maxOver(nest, y * 2, &varies), 4) << "a use names y: the prefix is walked";
+    EXPECT_EQ(alloc::maxOver(nest, makeConst(DataType::int32(), int64_t(7)), &varies), 7);
+    EXPECT_FALSE(varies);
+    // Past int64 the count is unknown, not wrapped.
+    alloc::Loop huge = loop(Var("h"), makeZero(DataType::int64()), int64_t(1) << 40),
+                huger = loop(Var("g"), makeZero(DataType::int64()), int64_t(1) << 40);
+    alloc::Nest big;
+    big.push(&huge);
+    big.push(&huger);
+    EXPECT_FALSE(big.plainIterations.has_value());
+    EXPECT_FALSE(alloc::countIterations(big).has_value());
+}
