@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 
 #include <unordered_set>
 
@@ -144,7 +145,7 @@ public:
             for (const Var& v : usedVars(e))
                 namedInside.insert(v);
         for (size_t k = m_loops.size(); k-- > 0;) {
-            if (k < nest.plain && namedInside.empty()) {
+            if (k < nest.plain && namedInside.empty() && nest.plainIterations) {
                 m_start = nest.plain;
                 m_startIterations = nest.plainIterations;
                 break;
@@ -167,6 +168,8 @@ public:
             return true;
         return walk(m_start, *m_startIterations, leaf);
     }
+    /// Whether a multiplicity passed int64 (and was held at its maximum).
+    bool overflowed() const { return m_overflowed; }
     /// The values of the needed loops during a `leaf` call.
     const VarMap<int64_t>& values() const { return m_values; }
 
@@ -179,7 +182,10 @@ private:
                 return false;
             if (*extent <= 0)
                 return true;
-            multiplicity *= *extent;
+            if (__builtin_mul_overflow(multiplicity, *extent, &multiplicity)) {
+                m_overflowed = true; // past int64: a count is unknown, a maximum still holds
+                multiplicity = std::numeric_limits<int64_t>::max();
+            }
         }
         if (k == m_loops.size()) {
             leaf(multiplicity);
@@ -208,6 +214,7 @@ private:
     }
 
     const std::vector<const Loop*>& m_loops;
+    bool m_overflowed = false;
     size_t m_start = 0; ///< the first loop walked: the plain ones before it only multiply
     std::optional<int64_t> m_startIterations = 1;
     std::vector<bool> m_needed;
@@ -221,11 +228,8 @@ const Nest& attachLoops(const RuleRun& run, const StageTrace& trace) {
     // A path's loops are its outer path's, then its own segment's (outermost first): each
     // path's own loops are built once, and its nest points at them and at its outer path's.
     static const Nest none;
-    std::vector<AttachPath> chain;
-    for (AttachPath p = trace.attachPath; p.id() && !run.loopsAround.count(p.id()); p = p.outer())
-        chain.push_back(p);
-    for (size_t i = chain.size(); i-- > 0;) {
-        const AttachPath& path = chain[i];
+    auto built = [&](const void* id) { return run.loopsAround.count(id) != 0; };
+    for (const AttachPath& path : pathsToBuild(trace.attachPath, built)) {
         auto loops = std::make_unique<RuleRun::PathLoops>();
         for (size_t at = path.segmentSize(); at-- > 0;)
             loops->own.push_back(loopOf(run, path[at]));
@@ -261,9 +265,9 @@ void Nest::push(const Loop* loop) {
 
 JoinedNest::JoinedNest(const Nest& outer, const std::vector<Loop>& inner) {
     m_nest = outer;
-    // Each inner loop adds a loop or changes one outer loop: room for both, so the pointers
-    // into m_own stay valid.
-    m_own.reserve(2 * inner.size());
+    // Each inner loop adds one loop to m_own (its own or the outer one it joins): reserved, so
+    // the pointers into m_own stay valid.
+    m_own.reserve(inner.size());
     for (const Loop& loop : inner) {
         auto same = std::find_if(m_nest.loops.begin(), m_nest.loops.end(), [&](const Loop* o) {
             return !loop.threadTag.empty() && o->threadTag == loop.threadTag;
@@ -282,7 +286,9 @@ JoinedNest::JoinedNest(const Nest& outer, const std::vector<Loop>& inner) {
 std::optional<int64_t> countIterations(const Nest& loops) {
     int64_t total = 0;
     NestWalker walker(loops, {});
-    if (!walker.walk([&](int64_t m) { total += m; }))
+    bool overflowed = false;
+    if (!walker.walk([&](int64_t m) { overflowed = overflowed || __builtin_add_overflow(total, m, &total); }) ||
+        overflowed || walker.overflowed())
         return std::nullopt;
     return total;
 }

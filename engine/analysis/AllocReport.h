@@ -141,9 +141,10 @@ struct AllocReport {
     std::vector<BufferReport> buffers; ///< in schedule order, producers first
     bool tightAvailable = false;       ///< false in builds without ISL
     BoundRules wasteRules = BoundRules::Tvm; ///< what waste % is measured against
-    /// Past AllocReportOptions::interpreterBudget, the touched counts come from a run of about
-    /// 1 in this many of the program's iterations (its outer loops thinned); 0 when the whole
-    /// program ran, or did not run.
+    /// Past twice AllocReportOptions::interpreterBudget, the touched counts come from a run of
+    /// about 1 in this many of the program's iterations (its outer loops thinned; the elements
+    /// its loop nests compute over the stores the sample makes); 0 when the whole program ran,
+    /// or did not run.
     double touchedSampleFactor = 0;
 
     const BufferReport* find(const std::string& name) const;
@@ -159,8 +160,10 @@ struct AllocReportOptions {
     std::vector<Tensor> args;
     /// The touched counts come from running the program (lowered under the tvm rules) in the
     /// reference interpreter on pseudo-random inputs, when every shape is constant (0: never).
-    /// Past this many elements computed by the buffers' loop nests in all, the outer loops run
-    /// a sample of their iterations, and only buffers allocated inside them are measured.
+    /// Past twice this many elements computed by the buffers' loop nests in all, the outer
+    /// loops run a sample of their iterations, and only buffers allocated inside them are
+    /// measured; a program whose sample would still make more than twice this many stores is
+    /// not run.
     int64_t interpreterBudget = 4000000;
     /// The rules selected: waste is measured against their allocation, and fixes are tried
     /// under them (tight falls back to tvm without ISL).

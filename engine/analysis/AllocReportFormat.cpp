@@ -167,11 +167,13 @@ std::string AllocReport::toText() const {
     if (sampled)
         os << "~: measured on a sample: the program computes more than the interpreter's budget, so it ran about 1 in "
            << std::llround(touchedSampleFactor)
-           << " iterations of the outer loops; each entry of the buffer's allocation that ran, ran whole\n";
+           << " of its iterations (its outer loops thinned); each entry of the buffer's allocation that ran, ran "
+              "whole\n";
     if (unmeasured)
         os << (touchedSampleFactor > 0
                    ? "-: not measured: a sampled run measures only the buffers allocated inside the loops it thins\n"
-                   : "-: not measured: the interpreter runs only programs whose sizes are all known\n");
+                   : "-: not measured: the interpreter runs only programs whose sizes are all known, "
+                     "and whose work, sampled if need be, fits its budget\n");
     os << "needed: what one iteration of the loops around the buffer reads of it\n"
           "touched: the most elements one iteration touched / elements of the allocation touched at "
           "some point (interpreter, tvm rules)\n"

@@ -78,6 +78,8 @@ std::vector<Loop> ownLoops(const RuleRun& run, const Stage& stage);
 class JoinedNest {
 public:
     JoinedNest(const Nest& outer, const std::vector<Loop>& inner);
+    JoinedNest(const JoinedNest&) = delete; // its nest points into its own loops
+    JoinedNest& operator=(const JoinedNest&) = delete;
     const Nest& loops() const { return m_nest; }
 
 private:

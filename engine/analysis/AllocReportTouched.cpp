@@ -7,6 +7,7 @@
 #include "analysis/Program.h"
 #include "ir/Functor.h"
 #include "ir/Op.h"
+#include "ir/ThreadBinding.h"
 #include "lower/Lower.h"
 #include "runtime/Interpreter.h"
 
@@ -78,8 +79,14 @@ protected:
     Stmt visit(const AllocateNode* op) override {
         const int thinnedBefore = m_thinned;
         Stmt result = IRMutator::visit(op);
-        if (m_depth > 0 && m_thinned == thinnedBefore)
+        // Traces go by name: a name allocated twice (a body lowering copied) is whole only
+        // if every allocation of it is.
+        if (m_depth > 0 && m_thinned == thinnedBefore && !m_partial.count(op->bufferVar.name())) {
             m_whole.insert(op->bufferVar.name());
+        } else {
+            m_partial.insert(op->bufferVar.name());
+            m_whole.erase(op->bufferVar.name());
+        }
         return result;
     }
 
@@ -88,6 +95,52 @@ private:
     int m_depth = 0;   ///< thinned loops around the statement being visited
     int m_thinned = 0; ///< thinned loops so far
     std::set<std::string> m_whole;
+    std::set<std::string> m_partial;
+};
+
+/// The stores a program runs, from its loops' and threads' constant extents; nullopt when one
+/// is not constant. A thread re-entered inside its own kernel is counted once.
+class StoreCounter : public IRVisitor {
+public:
+    std::optional<double> stores = 0.0;
+
+protected:
+    using IRVisitor::visit;
+
+    void visit(const ForNode* op) override {
+        repeated(op->extent, [&] { IRVisitor::visit(op); });
+    }
+    void visit(const AttrStmtNode* op) override {
+        // A kernel's stages each enter its threads again, with IterVars of their own.
+        const IterVarNode* thread = boundThread(*op);
+        const std::string key = !thread ? "" : op->key == attr::kVirtualThread ? thread->var.name() : thread->threadTag;
+        if (!thread || !m_threads.insert(key).second)
+            return IRVisitor::visit(op);
+        repeated(op->value, [&] { IRVisitor::visit(op); });
+        m_threads.erase(key);
+    }
+    void visit(const StoreNode* op) override {
+        if (stores)
+            *stores += m_times;
+        IRVisitor::visit(op);
+    }
+
+private:
+    /// Visits a body that runs `extent` times.
+    template <typename Body> void repeated(const Expr& extent, Body body) {
+        std::optional<int64_t> times = asConstInt(extent);
+        if (!times) {
+            stores.reset();
+            return;
+        }
+        const double outer = m_times;
+        m_times *= double(std::max<int64_t>(*times, 0));
+        body();
+        m_times = outer;
+    }
+
+    double m_times = 1.0;
+    std::set<std::string> m_threads; ///< in scope: threadIdx/blockIdx by tag, virtual threads by name
 };
 
 } // namespace
@@ -178,9 +231,14 @@ void addTouchedCounts(const Schedule& sch, const AllocReportOptions& options, Al
         const bool sampling = factor >= LoopSampler::kWorthThinning;
         if (sampling) {
             program = sampler.visitStmt(program);
-            if (!sampler.sampled())
+            // What the loops that could be thinned (serial, of constant extent) did not take
+            // stays: a sample still far past the budget would take the time the budget saves.
+            StoreCounter counter;
+            counter.visitStmt(program);
+            if (!sampler.sampled() || !counter.stores || *counter.stores <= 0 ||
+                *counter.stores > LoopSampler::kWorthThinning * double(options.interpreterBudget))
                 return;
-            report.touchedSampleFactor = factor;
+            report.touchedSampleFactor = double(*work) / *counter.stores;
         }
         Interpreter interpreter(InterpreterOptions{.traceAccesses = true});
         for (size_t i = 0; i < args.size(); ++i)

@@ -190,7 +190,7 @@ private:
             const size_t count = candidates[i].second;
             if (Var holder = variableHolding(computation); holder.defined()) {
                 // Case 1: `let x = A in ...A...` written by the user or an earlier pass.
-                replacements.add(computation, holder);
+                replacements.add(computation, holder, /*existing=*/true);
                 ++entries;
                 if (level)
                     level->replacedByHolder = true;
@@ -247,6 +247,10 @@ private:
         finder.visitExpr(expr);
         if (finder.shared)
             return false;
+        // The smaller of the two sets is walked and looked up in the other.
+        if (finder.seen.size() < m_letsByHash.size())
+            return std::none_of(finder.seen.begin(), finder.seen.end(),
+                                [&](const auto& entry) { return m_letsByHash.count(entry.first) != 0; });
         return std::none_of(m_letsByHash.begin(), m_letsByHash.end(),
                             [&](const auto& entry) { return finder.seen.count(entry.first) != 0; });
     }

@@ -32,7 +32,8 @@ struct CseOptions {
     /// variable that is not in scope is never introduced above that variable's binding.
     std::vector<Var> contextVars;
     /// When a statement's level introduces only fresh variables, each holding a computation
-    /// with no eligible computation inside it, the levels of the chain of lets it builds and
+    /// with no eligible computation inside it, and replaces nothing by a variable a let of the
+    /// program already holds it in, the levels of the chain of lets it builds and
     /// the statement under them can introduce nothing more: the pass goes on below them
     /// without running the algorithm there (a statement that repeats N computations built N
     /// levels, each with up to N candidates). Off: every level runs, as seed 001 writes it.

@@ -417,7 +417,9 @@ void insertSorted(SemanticComputations& sorted, const std::vector<Expr>& exprs, 
     }
 }
 
-void Replacements::add(const Expr& computation, const Var& var) {
+void Replacements::add(const Expr& computation, const Var& var, bool existing) {
+    if (existing)
+        m_existing.push_back(m_items.size());
     m_byHash[exprHash(computation)].push_back(m_items.size());
     m_items.emplace_back(computation, var);
 }
@@ -467,12 +469,35 @@ private:
     size_t m_after; ///< one past the latest entry made inside the expression being rebuilt
 };
 
+namespace {
+
+Expr walk(ReplacementWalker& walker, const Expr& e) { return walker.visitExpr(e); }
+Stmt walk(ReplacementWalker& walker, const Stmt& s) { return walker.visitStmt(s); }
+
+} // namespace
+
+template <typename T> T Replacements::applyInTurn(const T& root, size_t first, size_t end) const {
+    if (first >= end)
+        return root;
+    auto existing = std::lower_bound(m_existing.begin(), m_existing.end(), first);
+    if (existing == m_existing.end() || *existing >= end) {
+        ReplacementWalker walker(*this, first, end);
+        return walk(walker, root);
+    }
+    T result = root;
+    for (size_t i = first; i < end; ++i) {
+        ReplacementWalker walker(*this, i, i + 1);
+        result = walk(walker, result);
+    }
+    return result;
+}
+
 Expr Replacements::apply(const Expr& e, size_t first, size_t end) const {
-    return first < end ? ReplacementWalker(*this, first, end).visitExpr(e) : e;
+    return applyInTurn(e, first, end);
 }
 
 Stmt Replacements::apply(const Stmt& s, size_t first, size_t end) const {
-    return first < end ? ReplacementWalker(*this, first, end).visitStmt(s) : s;
+    return applyInTurn(s, first, end);
 }
 
 } // namespace bs::cse

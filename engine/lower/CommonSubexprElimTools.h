@@ -104,16 +104,19 @@ void insertSorted(SemanticComputations& sorted, const std::vector<Expr>& exprs, 
 /// once per computation: quadratic in a long expression that repeats many of them.
 class Replacements {
 public:
-    /// Entry i: an eligible expression equivalent to `computation` becomes `var`.
-    void add(const Expr& computation, const Var& var);
+    /// Entry i: an eligible expression equivalent to `computation` becomes `var`, a fresh
+    /// variable or (`existing`) one a let in scope already holds it in (case 1).
+    void add(const Expr& computation, const Var& var, bool existing = false);
     bool empty() const { return m_items.empty(); }
     const Expr& computation(size_t i) const { return m_items[i].first; }
     const Var& var(size_t i) const { return m_items[i].second; }
     /// `e` with entries [first, end) replaced, as replacing with each in turn would: a walk
     /// from the root replaces an expression by its first matching entry, without looking
     /// inside it (an earlier entry is at least as big, so none occurs inside a later one's
-    /// match), nor inside expressions that cannot contain eligible computations. A rebuilt
-    /// expression is matched again against the entries after those made inside it.
+    /// match), nor inside expressions that cannot contain eligible computations. A fresh
+    /// variable occurs in no entry, so what it rebuilds matches none; an existing variable
+    /// can make a rebuilt expression match an entry between two made inside it, so with one
+    /// of those among the entries they are made one after the other, a walk each.
     Expr apply(const Expr& e, size_t first, size_t end) const;
     Stmt apply(const Stmt& s, size_t first, size_t end) const;
 
@@ -121,7 +124,9 @@ private:
     friend class ReplacementWalker;
     /// The first entry in [first, end) that `e` is a match for, or `end` when none is.
     size_t match(const Expr& e, size_t first, size_t end) const;
+    template <typename T> T applyInTurn(const T& root, size_t first, size_t end) const;
     std::vector<std::pair<Expr, Var>> m_items;
+    std::vector<size_t> m_existing; ///< the entries of case 1, ascending
     std::unordered_map<size_t, std::vector<size_t>> m_byHash; ///< exprHash -> entries, ascending
 };
 

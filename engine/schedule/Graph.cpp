@@ -109,8 +109,9 @@ FeedGraph createFeedGraph(const ReadGraph& graph) {
 AttachPathMap createAttachPath(const Schedule& sch) {
     checkAttachments(sch.stages(), sch->groups);
     // A stage's path is its first segment followed by the path of the stage it is attached to
-    // (notes section 2). Each path is built once, from the one before it: walking every stage's
-    // chain to the root made a nest of N attached stages cost N^2 walks.
+    // (notes section 2). Each path is built once, from the one it continues (its loops copied
+    // after the segment's), instead of walking every stage's chain to the root with a set of
+    // the stages seen.
     std::unordered_map<const StageNode*, AttachPath> built;
     for (const Stage& stage : sch.stages()) {
         std::vector<std::pair<Stage, std::vector<IterVar>>> chain;

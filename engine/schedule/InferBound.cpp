@@ -44,11 +44,17 @@ const std::string& threadTagOf(const IterVar& iv, const IterVarMap<IterVar>& bin
     return it != bindMap.end() ? it->second->threadTag : iv->threadTag;
 }
 
+/// Whether a loop with thread tag `tag` runs on a thread (NeedRelax's test: no tag, or the
+/// `pipeline` tag, is a serial loop).
+bool isThreadTag(const std::string& tag) {
+    return !tag.empty() && tag != "pipeline";
+}
+
 /// TVM's NeedRelax, returning the reason as text for the trace (notes section 4).
 bool needRelax(const IterVar& iv, bool foundAttach, const IterVarMap<IterVar>& bindMap,
                const StorageScope& scope, std::string* reason) {
     const std::string& tag = threadTagOf(iv, bindMap);
-    if (tag.empty() || tag == "pipeline") {
+    if (!isThreadTag(tag)) {
         *reason = foundAttach ? "at or outside the attach point: one iteration at a time"
                               : "inside the attach point: all its iterations are needed";
         return !foundAttach;
@@ -483,49 +489,45 @@ void requestFromTensorCompute(const TensorComputeOpNode* tc, const VarMap<IntSet
 /// expressions, and binding only these keeps InferBound linear in the number of stages.
 void bindVisibleRanges(const Stage& consumer, const Stage& producer, const GraphContext& ctx,
                        const IterVarMap<Range>& rmap, Analyzer& analyzer) {
-    // A loop outside the consumer is bound only when something bound before it names it: the
-    // consumer's own loops, their ranges and, transitively, the ranges of the loops those name.
-    // A binding no analysed expression reaches changes nothing, and a nest of N attached stages
-    // has paths N loops long: walking them for every consumer made InferBound quadratic.
+    // A loop of the attach paths is bound only when something bound before it names it: the
+    // consumer's own loops, their ranges and, transitively, the ranges of the loops those name
+    // (the paths run innermost first, and a loop's range names only loops further out). A
+    // binding no analysed expression reaches changes nothing. The order is the paths' (the
+    // analyzer bounds a range with what is bound before it). A nest of N attached stages has
+    // paths N loops long: a walk stops once nothing named is left to bind and no thread-bound
+    // loop is left on the path.
     VarMap<bool> bound;
     std::unordered_set<const VarNode*> named;
-    std::vector<const VarNode*> pending;
+    std::unordered_set<const VarNode*> pending; ///< named loops not bound yet
     auto name = [&](const Expr& e) {
         for (const Var& v : usedVars(e))
-            if (named.insert(v.get()).second)
-                pending.push_back(v.get());
+            if (named.insert(v.get()).second && ctx.loopOfVar.count(v.get()) && !bound.count(v))
+                pending.insert(v.get());
     };
-    auto bindOne = [&](const IterVar& iv) {
+    auto bindOne = [&](const IterVar& iv, bool always) {
         auto it = rmap.find(iv);
-        if (it == rmap.end() || !bound.emplace(iv->var, true).second)
+        if (it == rmap.end() || (!always && !named.count(iv->var.get())) ||
+            !bound.emplace(iv->var, true).second)
             return;
+        pending.erase(iv->var.get());
         name(it->second.min);
         name(it->second.extent);
         analyzer.bind(iv->var, it->second);
     };
-    auto bindThreadOf = [&](const IterVar& iv) {
+    auto bindWithThread = [&](const IterVar& iv, bool always) {
+        bindOne(iv, always);
         auto thread = ctx.bindMap.find(iv);
         if (thread != ctx.bindMap.end())
-            bindOne(thread->second);
+            bindOne(thread->second, true); // few: a kernel has at most six thread axes
     };
-    for (const IterVar& iv : consumer->allIterVars) {
-        bindOne(iv);
-        bindThreadOf(iv);
-    }
-    // The threads the paths' loops are bound to (few: a kernel has at most six thread axes).
+    for (const IterVar& iv : consumer->allIterVars)
+        bindWithThread(iv, true);
     for (const Stage& stage : {consumer, producer}) {
         const AttachPath& path = ctx.attachPath.at(stage->op);
-        for (size_t at : ctx.taggedOnPath.at(stage->op.get()))
-            bindThreadOf(path[at]);
-    }
-    while (!pending.empty()) {
-        const VarNode* v = pending.back();
-        pending.pop_back();
-        auto loop = ctx.loopOfVar.find(v);
-        if (loop == ctx.loopOfVar.end())
-            continue;
-        bindOne(loop->second);
-        bindThreadOf(loop->second);
+        const std::vector<size_t>& tagged = ctx.taggedOnPath.at(stage->op.get());
+        const size_t threadsEnd = tagged.empty() ? 0 : tagged.back() + 1;
+        for (size_t at = 0; at < path.size() && (!pending.empty() || at < threadsEnd); ++at)
+            bindWithThread(path[at], false);
     }
 }
 
@@ -816,16 +818,10 @@ const std::vector<size_t>& taggedLoops(const AttachPath& path, const IterVarMap<
                                        std::unordered_map<const void*, std::vector<size_t>>& tagged) {
     if (auto it = tagged.find(path.id()); it != tagged.end())
         return it->second;
-    // The outer paths not yet seen, innermost first; then each from the outermost in.
-    std::vector<AttachPath> chain;
-    for (AttachPath p = path; p.id() && !tagged.count(p.id()); p = p.outer())
-        chain.push_back(p);
-    for (size_t i = chain.size(); i-- > 0;) {
-        const AttachPath& p = chain[i];
+    for (const AttachPath& p : pathsToBuild(path, [&](const void* id) { return tagged.count(id) != 0; })) {
         std::vector<size_t> own;
         for (size_t at = 0; at < p.segmentSize(); ++at) {
-            const std::string& tag = threadTagOf(p[at], bindMap);
-            if (!tag.empty() && tag != "pipeline")
+            if (isThreadTag(threadTagOf(p[at], bindMap)))
                 own.push_back(at);
         }
         auto outer = tagged.find(p.outer().id());

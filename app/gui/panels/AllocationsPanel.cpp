@@ -63,13 +63,14 @@ QString summaryText(const AllocReport &report) {
                                        [](const BufferReport &b) { return !b.touchedPeak; });
     if (report.touchedSampleFactor > 0)
         text += QObject::tr(". Touched (~) comes from a sample: the program computes more than "
-                            "%L1 elements, so the interpreter ran about 1 in %L2 iterations of its "
-                            "outer loops, and measured the buffers allocated inside them")
-                    .arg(AllocReportOptions().interpreterBudget)
+                            "the interpreter's budget, so it ran about 1 in %L1 of its iterations "
+                            "(its outer loops thinned), and measured the buffers allocated inside "
+                            "them")
                     .arg(qlonglong(std::llround(report.touchedSampleFactor)));
     else if (untouched)
         text += QObject::tr(". Touched is ? where the interpreter did not run the program: it "
-                            "runs only programs of constant shape");
+                            "runs only programs whose sizes are all known, and whose work, "
+                            "sampled if need be, fits its budget");
     return text;
 }
 

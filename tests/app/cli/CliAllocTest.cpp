@@ -212,7 +212,7 @@ TEST(CliAlloc, APastTheBudgetProgramIsMeasuredOnASampleAndSaysSo) {
     EXPECT_EQ(b[6], "~16384/16384"); // one tile of 8 rows, as the whole run would count
     EXPECT_EQ(cells(rowOf(r.out, "C"))[6], "-") << "allocated outside the loop the sample thins";
     EXPECT_NE(r.out.find("\n~: measured on a sample: the program computes more than the interpreter's budget, so "
-                         "it ran about 1 in 2 iterations of the outer loops"),
+                         "it ran about 1 in 2 of its iterations (its outer loops thinned)"),
               std::string::npos) << r.out;
     EXPECT_NE(r.out.find("\n-: not measured: a sampled run measures only the buffers allocated inside the loops it "
                          "thins"),

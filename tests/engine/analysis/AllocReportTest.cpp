@@ -256,6 +256,23 @@ TEST(AllocReport, PastTheBudgetTouchedCountsComeFromASampleOfTheOuterLoops) {
         EXPECT_EQ(entry["touched_sampled"].get<bool>(), entry["name"] == "B") << entry["name"];
 }
 
+TEST(AllocReport, ASampleStillFarPastTheBudgetIsNotRun) {
+    // 64 blocks, each a serial loop of 3 computing a row of B inside it: the blocks cannot be
+    // thinned, the loop keeps 2 of 3, so the sample still stores 256 times for a budget of 20.
+    Tensor A = placeholder({64, 3}, DataType::float32(), "A");
+    Tensor B = compute({64, 3}, [&](const std::vector<Var>& v) { return A({v[0], v[1]}) * f32(2); }, "B");
+    Tensor C = compute({64, 3}, [&](const std::vector<Var>& v) { return B({v[0], v[1]}) + f32(1); }, "C");
+    Schedule s = createSchedule(C.op);
+    s[C].bind(opOf(C)->axis[0], threadAxis("blockIdx.x"));
+    s[B].computeAt(s[C], opOf(C)->axis[1]);
+    ASSERT_TRUE(buffer(allocReport(s), "B").touchedPeak.has_value()) << "the whole run measures B";
+    AllocReportOptions small;
+    small.interpreterBudget = 20;
+    AllocReport r = allocReport(s, small);
+    EXPECT_FALSE(buffer(r, "B").touchedPeak.has_value());
+    EXPECT_EQ(r.touchedSampleFactor, 0.0);
+}
+
 TEST(AllocReport, ASampleNeedsALoopToThin) {
     // One loop of 2 iterations (a loop keeps at least 2, its first and last): with a budget of
     // one element there is nothing to thin, so no counts at all.
@@ -443,4 +460,6 @@ TEST(AllocReportLoops, APlainPrefixOnlyMultipliesUnlessSomethingInsideNamesIt) {
     big.push(&huger);
     EXPECT_FALSE(big.plainIterations.has_value());
     EXPECT_FALSE(alloc::countIterations(big).has_value());
+    EXPECT_EQ(alloc::maxOver(big, makeConst(DataType::int32(), int64_t(7)), &varies), 7)
+        << "a maximum needs no count of the iterations";
 }

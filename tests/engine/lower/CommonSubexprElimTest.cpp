@@ -211,8 +211,9 @@ TEST(CseTools, ReplacementsInOneWalkMatchReplacingOneAfterAnother) {
         std::vector<std::pair<Expr, Var>> entries;
         for (size_t i = 0; i < candidates.size(); ++i) {
             // Some entries are the holders h and k, the rest fresh variables.
-            Var var = i % 3 == 0 ? (i % 2 ? k : h) : Var("v" + std::to_string(i));
-            replacements.add(candidates[i].first, var);
+            const bool existing = i % 3 == 0;
+            Var var = existing ? (i % 2 ? k : h) : Var("v" + std::to_string(i));
+            replacements.add(candidates[i].first, var, existing);
             entries.emplace_back(candidates[i].first, var);
         }
         for (size_t first : {size_t(0), entries.size() / 2}) {
@@ -271,6 +272,20 @@ TEST(CommonSubexprElim, AVariableHoldingAComputationCanMakeTwoEqualForTheLevelBe
     EXPECT_EQ(out, toString(commonSubexprElim(s, every)));
     EXPECT_NE(out.find("let cse_var_1 = (j*2)"), std::string::npos) << out;
     EXPECT_NE(out.find("let cse_var_2 = ((x*c) + cse_var_1)"), std::string::npos) << out;
+}
+
+TEST(CommonSubexprElim, AnExistingVariableCanMakeAnInBetweenFormMatchALaterEntry) {
+    // At the store: (p*q + r*u) -> x (case 1), x*(s + t) -> y (case 1), s + t -> cse_var_1.
+    // One after the other, the first product becomes x*(s + t) before s + t is replaced, so
+    // y takes it; a single walk would have made it x*cse_var_1.
+    Var p("p"), q("q"), r("r"), u("u"), s("s"), t("t"), n("n"), x("x"), y("y"), k("k"), buf = buffer("B");
+    Expr sum = p * q + r * u;
+    Stmt store = StoreNode::make(buf, (sum * (s + t) + x * (s + t)) + (s + t), k);
+    Stmt program = LetStmtNode::make(
+        x, sum, LetStmtNode::make(y, x * (s + t), ForNode::make(k, 0, n, ForKind::Serial, store)));
+    const std::string out = toString(commonSubexprElim(program, inScope({p, q, r, u, s, t, n})));
+    EXPECT_NE(out.find("B[k] = ((y + y) + cse_var_1)"), std::string::npos) << out;
+    EXPECT_NE(out.find("let cse_var_1 = (s + t)"), std::string::npos) << out;
 }
 
 TEST(CommonSubexprElim, InAnExpressionTheEntriesAfterTheFirstLetReplaceNothing) {
