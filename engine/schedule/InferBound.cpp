@@ -505,9 +505,10 @@ void bindVisibleRanges(const Stage& consumer, const Stage& producer, const Graph
                 pending.insert(v.get());
     };
     auto bindOne = [&](const IterVar& iv, bool always) {
+        if (!always && !named.count(iv->var.get()))
+            return; // most loops of a long path: not looked up
         auto it = rmap.find(iv);
-        if (it == rmap.end() || (!always && !named.count(iv->var.get())) ||
-            !bound.emplace(iv->var, true).second)
+        if (it == rmap.end() || !bound.emplace(iv->var, true).second)
             return;
         pending.erase(iv->var.get());
         name(it->second.min);
