@@ -23,6 +23,16 @@ Stmt launch(const IterVar& iv, int64_t extent, Stmt body) {
     return AttrStmtNode::make(iv, attr::kThreadExtent, makeConst(kInt, extent), std::move(body));
 }
 
+/// A warp shuffle of `value` (full mask, warp size 32): `tvm_warp_shuffle_down` reads lane + `lane`,
+/// `tvm_warp_shuffle` lane `lane`, within groups of `width`.
+Expr warpShuffle(const char* name, Expr value, int64_t lane, int64_t width) {
+    const DataType type = value.type();
+    return CallNode::make(type, name,
+                          {makeConst(DataType{DataType::Code::UInt, 32}, int64_t(0xFFFFFFFF)), std::move(value),
+                           makeConst(kInt, lane), makeConst(kInt, width), makeConst(kInt, int64_t(32))},
+                          CallKind::Intrinsic);
+}
+
 Stmt scoped(const Var& buffer, const char* scope, int64_t size, Stmt body) {
     return AttrStmtNode::make(buffer, attr::kStorageScope, StringImmNode::make(scope),
                               AllocateNode::make(buffer, kFloat, {makeConst(kInt, size)}, makeBool(true),
@@ -183,11 +193,7 @@ TEST(GpuOnCpu, AShuffleReadsItsSourceLaneThroughAnExchangeBuffer) {
     Kernel k;
     Var red("red", DataType::handle());
     Expr zero = makeZero(kInt);
-    Expr shuffled = CallNode::make(kFloat, "tvm_warp_shuffle_down",
-                                   {makeConst(DataType{DataType::Code::UInt, 32}, int64_t(0xFFFFFFFF)),
-                                    LoadNode::make(kFloat, red, zero), makeConst(kInt, int64_t(4)),
-                                    makeConst(kInt, int64_t(32)), makeConst(kInt, int64_t(32))},
-                                   CallKind::Intrinsic);
+    Expr shuffled = warpShuffle("tvm_warp_shuffle_down", LoadNode::make(kFloat, red, zero), 4, 32);
     Stmt body = k.wrap(scoped(
         red, "local", 1,
         SeqNode::make({StoreNode::make(red, LoadNode::make(kFloat, k.a, k.global()), zero),
@@ -267,11 +273,7 @@ TEST(GpuOnCpu, AShuffleOfAWidthNoWarpHasIsRefused) {
     Kernel k;
     Var red("red", DataType::handle());
     Expr zero = makeZero(kInt);
-    Expr shuffled = CallNode::make(kFloat, "tvm_warp_shuffle",
-                                   {makeConst(DataType{DataType::Code::UInt, 32}, int64_t(0xFFFFFFFF)),
-                                    LoadNode::make(kFloat, red, zero), makeZero(kInt),
-                                    makeConst(kInt, int64_t(64)), makeConst(kInt, int64_t(32))},
-                                   CallKind::Intrinsic);
+    Expr shuffled = warpShuffle("tvm_warp_shuffle", LoadNode::make(kFloat, red, zero), 0, 64);
     Stmt body = k.wrap(scoped(red, "local", 1,
                               SeqNode::make({StoreNode::make(red, makeConst(kFloat, 1.0), zero),
                                              StoreNode::make(k.b, shuffled, k.global())})));
