@@ -85,3 +85,6 @@ shot extern_cblas extern_cblas P --show dag,steps --step request:extern-input
 shot gpu_matmul_double_buffer gpu_matmul_double_buffer A.shared --show dag,allocations
 # Tensorize: the tensorized loop in the IterVar graph, the steps binding the intrinsic's buffers.
 shot tensorize_gemv tensorize_gemv C --show itervar,steps --step tensorize
+# Compact storage: the strided local cache under the compact rules, its allocation beside the
+# rectangle rules' and the compaction step with its index map.
+shot strided_cache_compact strided_cache B --rules compact --show allocations,steps --step compact

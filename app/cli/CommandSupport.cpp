@@ -35,7 +35,7 @@ std::chrono::milliseconds scriptTimeout() {
 
 void addRulesOption(CLI::App& command, std::string& rules) {
     command.add_option("--rules", rules, "InferBound rule set")
-        ->check(CLI::IsMember({"tvm", "tvm-0.5", "tight", "tvm-0.6"}))
+        ->check(CLI::IsMember({"tvm", "tvm-0.5", "tight", "compact", "tvm-0.6"}))
         ->capture_default_str();
 }
 

@@ -126,7 +126,7 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, QString*
     parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("the script to open"));
     const QCommandLineOption example(QStringLiteral("example"), QStringLiteral("open an example"),
                                      QStringLiteral("name"));
-    const QCommandLineOption rules(QStringLiteral("rules"), QStringLiteral("tvm, tvm-0.5 or tight"),
+    const QCommandLineOption rules(QStringLiteral("rules"), QStringLiteral("tvm, tvm-0.5, tight or compact"),
                                    QStringLiteral("rules"));
     const QCommandLineOption shot(QStringLiteral("screenshot"),
                                   QStringLiteral("write a PNG of the window and exit"),

@@ -286,12 +286,15 @@ void MainWindow::createToolBar() {
     m_toolBar->addWidget(new QLabel(tr(" Rules "), m_toolBar));
     m_rules = new QComboBox(m_toolBar);
     m_rules->setObjectName(QStringLiteral("rulesSelector"));
-    for (BoundRules rules : {BoundRules::Tvm, BoundRules::Tvm05, BoundRules::Tight})
+    for (BoundRules rules : {BoundRules::Tvm, BoundRules::Tvm05, BoundRules::Tight, BoundRules::Compact})
         m_rules->addItem(QString::fromLatin1(boundRulesName(rules)), int(rules));
     m_rules->setItemData(0, tr("TVM's final TE InferBound"), Qt::ToolTipRole);
     m_rules->setItemData(1, tr("The 2019 behaviour the seed documents (fuse falls back to the "
                                "full ranges, split inner is always the factor)"), Qt::ToolTipRole);
     m_rules->setItemData(2, tr("The smallest static rectangle each realize needs"),
+                         Qt::ToolTipRole);
+    m_rules->setItemData(3, tr("tight, with a buffer whose reads are a lattice (strided) or "
+                               "disjoint boxes stored as exactly those elements"),
                          Qt::ToolTipRole);
     m_rules->setToolTip(tr("The InferBound rules every view is analysed under"));
     connect(m_rules, &QComboBox::currentIndexChanged, this, [this] {

@@ -5,6 +5,7 @@
 // tight rules' model. The causes are in AllocReportCauses.cpp, the printing in
 // AllocReportFormat.cpp.
 #include "analysis/AllocReportInternal.h"
+#include "analysis/Program.h"
 
 #include "arith/Analyzer.h"
 #include "arith/ConstEval.h"
@@ -334,6 +335,9 @@ Region realizeRegion(const RuleRun& run, const Operation& op, int valueIndex) {
         return it != run.result.realizeBounds.end() ? it->second : run.result.bounds.at(iv);
     };
     Region region;
+    for (const Compaction& c : run.compactions)
+        if (c.tensor.op.same_as(op) && c.tensor.valueIndex == valueIndex)
+            return c.after;
     if (const auto* scan = op.as<ScanOpNode>()) {
         const Range& time = run.result.bounds.at(scan->scanAxis);
         region.push_back(Range(makeZero(time.min.type()), time.min + time.extent));
@@ -438,8 +442,59 @@ RuleAllocation allocationUnder(const RuleRun& run, const Stage& stage, const Sta
     return a;
 }
 
+void addCompactAllocations(const Schedule& sch, const AllocReportOptions& options,
+                           const std::vector<Operation>& origins,
+                           const std::vector<std::optional<StageNeed>>& needs, AllocReport& report) {
+    bool worth = false;
+    for (const std::optional<StageNeed>& need : needs) {
+        if (!need)
+            continue;
+        worth |= need->hull && need->needed && *need->hull > *need->needed;
+        for (const StageNeed::Access& a : need->accesses)
+            worth |= a.hull && a.count && *a.hull > *a.count;
+    }
+    std::optional<RuleRun> run;
+    if (worth) {
+        LowerOptions lowerOptions;
+        lowerOptions.rules = BoundRules::Compact;
+        lowerOptions.freeScalarsAsParams = true;
+        try {
+            LowerResult lowered = lower(sch, options.args.empty() ? defaultArguments(sch) : options.args,
+                                        lowerOptions);
+            run = RuleRun{BoundRules::Compact, lowered.normalized, std::move(lowered.bounds), {}, {}, {}};
+            run->bindMap = createBindMap(run->normalized);
+            run->compactions = std::move(lowered.compactions);
+        } catch (const UserError&) {
+            // Not lowered (a schedule InferBound accepts and lowering does not): the compact
+            // column is tight's, which is what ScheduleOps would have realized.
+        }
+    }
+    for (size_t i = 0; i < report.buffers.size(); ++i) {
+        BufferReport& buffer = report.buffers[i];
+        const RuleAllocation* tight = buffer.allocation(BoundRules::Tight);
+        if (!tight)
+            continue;
+        RuleAllocation compact = *tight;
+        compact.rules = BoundRules::Compact;
+        Stage stage = run ? run->stageOf(origins[i]) : Stage();
+        const bool changed = stage.defined() &&
+            std::any_of(run->compactions.begin(), run->compactions.end(), [&](const Compaction& c) {
+                return c.tensor.op.same_as(stage->op) && c.tensor.valueIndex == buffer.valueIndex;
+            });
+        if (changed) {
+            compact = allocationUnder(*run, stage, *run->traceOf(origins[i]), buffer.valueIndex);
+            // The producer computes the compact elements on each entry of the allocation.
+            const std::optional<int64_t> entries = countIterations(attachLoops(*run, *run->traceOf(origins[i])));
+            compact.computed = !compact.varies && compact.allocated && entries
+                                   ? std::optional<int64_t>(*compact.allocated * *entries)
+                                   : std::nullopt;
+        }
+        buffer.allocations.push_back(compact);
+    }
+}
+
 RuleRun runRules(const Schedule& sch, BoundRules rules) {
-    RuleRun run{rules, sch.normalize(), {}, {}};
+    RuleRun run{rules, sch.normalize(), {}, {}, {}, {}};
     run.result = inferBound(run.normalized, rules);
     run.bindMap = createBindMap(run.normalized);
     return run;
@@ -502,6 +557,12 @@ AllocReport allocReport(const Schedule& sch, const AllocReportOptions& options) 
             facts.push_back(alloc::BufferFacts{stage->originOp, nullptr, runPointers, &needs.back(),
                                                &sch, &options});
         }
+    }
+    if (report.tightAvailable) {
+        std::vector<Operation> origins;
+        for (const alloc::BufferFacts& f : facts)
+            origins.push_back(f.origin);
+        alloc::addCompactAllocations(sch, options, origins, needs, report);
     }
     // The causes read the interpreter's counts too (which iterations a bound check skipped).
     alloc::addTouchedCounts(sch, options, report);

@@ -631,6 +631,26 @@ void doubleBufferCause(const BufferFacts& f, std::vector<AllocCause>& out) {
 
 } // namespace
 
+/// What compact storage does to the causes: a strided read or disjoint requests it stores
+/// exactly are "removed by compact storage"; every other cause of tight's numbers is compact's too.
+void compactStorageRemoves(const BufferFacts& f, std::vector<AllocCause>& out) {
+    const RuleAllocation* compact = f.report->allocation(BoundRules::Compact);
+    if (!compact)
+        return;
+    const bool smaller = greater(allocated(f, BoundRules::Tight), compact->allocated);
+    for (AllocCause& cause : out) {
+        const bool shape = cause.kind == WasteCause::StridedRead || cause.kind == WasteCause::DisjointRequests;
+        if (shape && smaller) {
+            cause.detail += "; removed by compact storage: " + f.report->name + " holds " +
+                            plural(compact->allocated, "element") + " under the compact rules";
+            continue;
+        }
+        auto has = [&](BoundRules r) { return std::find(cause.rules.begin(), cause.rules.end(), r) != cause.rules.end(); };
+        if (has(BoundRules::Tight) && !has(BoundRules::Compact))
+            cause.rules.push_back(BoundRules::Compact);
+    }
+}
+
 std::vector<AllocCause> findCauses(const BufferFacts& facts) {
     std::vector<AllocCause> out;
     if (facts.report->isOutput) {
@@ -648,6 +668,7 @@ std::vector<AllocCause> findCauses(const BufferFacts& facts) {
     virtualThreadCause(facts, out);
     storageAlignCause(facts, out);
     doubleBufferCause(facts, out);
+    compactStorageRemoves(facts, out);
     return out;
 }
 

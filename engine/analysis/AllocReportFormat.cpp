@@ -133,7 +133,7 @@ std::string bufferLines(const BufferReport& b) {
 std::string AllocReport::toText() const {
     std::ostringstream os;
     std::vector<std::vector<std::string>> rows{
-        {"buffer", "scope", "tvm-0.5", "tvm", "tight", "needed", "touched", "computed", "waste %", "causes"}};
+        {"buffer", "scope", "tvm-0.5", "tvm", "tight", "compact", "needed", "touched", "computed", "waste %", "causes"}};
     bool varies = false, copies = false, unknown = false, givenUp = false, unmeasured = false, sampled = false;
     for (const BufferReport& b : buffers) {
         unknown = unknown || !b.needed;
@@ -143,6 +143,7 @@ std::string AllocReport::toText() const {
         rows.push_back({b.name, b.scope + (b.scopeInferred ? " (inferred)" : ""),
                         allocationCell(b, BoundRules::Tvm05), allocationCell(b, BoundRules::Tvm),
                         tightAvailable ? allocationCell(b, BoundRules::Tight) : "n/a",
+                        tightAvailable ? allocationCell(b, BoundRules::Compact) : "n/a",
                         countText(b.needed) + (b.needed ? tvmCopiesSuffix(b) : ""),
                         touchedCell(b), b.allocation(BoundRules::Tvm) ? countText(b.allocation(BoundRules::Tvm)->computed) : "?",
                         wasteCell(b), causeNames(b)});
@@ -159,7 +160,7 @@ std::string AllocReport::toText() const {
         os << "NxM: N elements per virtual thread, one copy for each of M virtual threads the buffer is "
               "private to (N*M allocated); needed and waste % are per virtual thread, touched spans every copy\n";
     if (!tightAvailable)
-        os << "tight: n/a (this build lacks ISL)\n";
+        os << "tight, compact: n/a (this build lacks ISL)\n";
     if (unknown)
         os << "?: not one number: it depends on a symbolic size (a te.var shape or factor), or a "
               "read is not quasi-affine and cannot be counted exactly"
@@ -177,6 +178,7 @@ std::string AllocReport::toText() const {
     os << "needed: what one iteration of the loops around the buffer reads of it\n"
           "touched: the most elements one iteration touched / elements of the allocation touched at "
           "some point (interpreter, tvm rules)\n"
+          "compact: tight, with a buffer whose reads are a lattice or disjoint boxes stored as exactly those\n"
           "computed: iterations of its loop nest under tvm\n"
           "waste %: the share of the " << boundRulesName(wasteRules) << " allocation not needed\n";
     for (const BufferReport& b : buffers) {

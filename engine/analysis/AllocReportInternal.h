@@ -54,6 +54,8 @@ struct RuleRun {
     Schedule normalized;
     InferBoundResult result;
     IterVarMap<IterVar> bindMap;
+    /// The compact rules only: the buffers compact storage changed (their realize regions).
+    std::vector<Compaction> compactions;
     /// attachLoops' answers, by attach path (AttachPath::id): each path's own loops, and the
     /// whole nest as pointers into them and into its outer path's.
     struct PathLoops {
@@ -95,6 +97,13 @@ std::optional<int64_t> maxOver(const Nest& loops, const Expr& e, bool* varies);
 
 /// InferBound under `rules` on a normalized copy of `sch`.
 RuleRun runRules(const Schedule& sch, BoundRules rules);
+/// Each buffer's allocation under the compact rules, appended to its allocations (after
+/// tight's; `origins` are the buffers' stages, in the report's order). Where no read of any
+/// buffer is strided or falls in disjoint boxes (`needs`), compact storage changes nothing and
+/// the allocations are tight's; otherwise the program is lowered under compact to know which.
+void addCompactAllocations(const Schedule& sch, const AllocReportOptions& options,
+                           const std::vector<Operation>& origins,
+                           const std::vector<std::optional<StageNeed>>& needs, AllocReport& report);
 /// The buffer of `stage` under `run`: its region, size, largest allocation and iterations.
 RuleAllocation allocationUnder(const RuleRun& run, const Stage& stage, const StageTrace& trace,
                                int valueIndex = 0);

@@ -189,6 +189,11 @@ LowerResult lower(const Schedule& sch, const std::vector<Tensor>& args, const Lo
     throwIfCancelled();
     f.afterScheduleOps = scheduleOps(result.normalized, result.bounds.bounds, opsOptions);
     throwIfCancelled();
+    if (options.rules == BoundRules::Compact) {
+        CompactResult compact = compactStorage(f.afterScheduleOps, args, &result.bounds.steps);
+        f.afterScheduleOps = compact.body;
+        result.compactions = std::move(compact.compactions);
+    }
     f.scalarParams = scalarParameters(result.normalized, args, options, f.afterScheduleOps);
     // TVM runs InjectPrefetch just before StorageFlatten.
     Stmt phase0 = runUserPasses(0, f.afterScheduleOps, options, f);

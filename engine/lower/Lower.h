@@ -6,6 +6,7 @@
 /// (`--after schedule_ops|flatten|simplify|cse|final`).
 #pragma once
 
+#include "lower/CompactStorage.h"
 #include "lower/StorageFlatten.h"
 #include "schedule/InferBound.h"
 #include "schedule/Schedule.h"
@@ -57,6 +58,7 @@ struct LoweredFunc {
     std::vector<Tensor> args;
     std::vector<Var> argBuffers;   ///< one per argument, as storage flattening named them
     std::vector<Var> scalarParams; ///< symbolic shape variables the body uses
+    /// ScheduleOps' statement; under the `compact` rules, after compact storage too.
     Stmt afterScheduleOps;
     Stmt afterFlatten;
     Stmt afterSimplify;
@@ -77,6 +79,8 @@ struct LowerResult {
     Schedule normalized;
     InferBoundResult bounds;
     LoweredFunc func;
+    /// The buffers compact storage changed (the `compact` rules only).
+    std::vector<Compaction> compactions;
 };
 
 /// The scalar variables a program uses that no loop defines, in stage order: `te.var`s in

@@ -136,6 +136,10 @@ LowerResult lowerUnscheduled(const LoweredFunc& func, LowerOptions options) {
     // Every scalar parameter of the scheduled function, even those only its schedule uses (a
     // te.var split factor), so that the sizes bind the same parameters in the same order.
     options.scalarArgs = func.scalarParams;
+    // Compact storage is what a check of a compact program verifies: the reference stores
+    // every buffer as tight's rectangle.
+    if (options.rules == BoundRules::Compact)
+        options.rules = BoundRules::Tight;
     std::vector<Operation> outputs;
     for (const Tensor& t : func.args)
         if (!t.op.as<PlaceholderOpNode>() &&
@@ -150,7 +154,8 @@ LowerResult lowerUnscheduled(const LoweredFunc& func, LowerOptions options) {
 std::string runReference(const LoweredFunc& func, const RunRequest& request,
                          const std::vector<int64_t>& sizes, bool small, bool kernelInterpreted,
                          std::vector<Buffer>& expected) {
-    if (small && !kernelInterpreted) {
+    // A compact program is checked against the unscheduled one, whose storage is not compacted.
+    if (small && !kernelInterpreted && request.lowerOptions.rules != BoundRules::Compact) {
         makeInterpreterExecutor(func, sizes)->run(expected, 0, 0);
         return "interpreter";
     }
@@ -198,7 +203,8 @@ void checkResult(const LoweredFunc& func, const RunRequest& request,
     } catch (const UserError& e) {
         // The interpreter stops on what compiled code would do silently (an out-of-bounds
         // access, a read of an element never written): that is the check's finding.
-        report.reference = small ? "interpreter" : "unscheduled program";
+        report.reference = small && request.lowerOptions.rules != BoundRules::Compact ? "interpreter"
+                                                                                     : "unscheduled program";
         report.passed = false;
         report.checkDetail = std::string("the reference run stopped: ") + e.what();
         return;
@@ -248,8 +254,13 @@ RunReport runKernel(const LowerResult& lowered, const RunRequest& request) {
     report.flopsExecuted = work.flopsExecuted;
     report.bytes = work.bytes;
     summarizeTimes(report);
-    if (request.check)
-        checkResult(func, request, sizes, work, executor->interpreted, std::move(initial), args, report);
+    if (request.check) {
+        // A program lowered under compact is checked as one, whatever rules the request names.
+        RunRequest checked = request;
+        if (!lowered.compactions.empty())
+            checked.lowerOptions.rules = BoundRules::Compact;
+        checkResult(func, checked, sizes, work, executor->interpreted, std::move(initial), args, report);
+    }
     return report;
 }
 

@@ -5,9 +5,10 @@
 /// on random inputs, timed, and optionally checked against a reference:
 ///
 /// - the reference interpreter running the same lowered IR when the work is small (at most
-///   `RunRequest::interpreterCheckLimit` iterations of the compute bodies);
+///   `RunRequest::interpreterCheckLimit` iterations of the compute bodies), except under the
+///   `compact` rules, whose storage is what is checked;
 /// - otherwise the unscheduled program (`create_schedule` of the same outputs, lowered with the
-///   same rules) compiled by the same backend: the LLVM JIT for `Cpu` and `Cuda` (a GPU cannot
+///   same rules, `tight` for `compact`) compiled by the same backend: the LLVM JIT for `Cpu` and `Cuda` (a GPU cannot
 ///   run a program with no thread bindings), the interpreter for `Emulate` or when the engine
 ///   was built without LLVM.
 ///

@@ -1,6 +1,7 @@
 #include "schedule/BoundRules.h"
 
 #include "support/Check.h"
+#include "support/Diagnostic.h"
 
 namespace bs {
 
@@ -12,6 +13,8 @@ const char* boundRulesName(BoundRules rules) {
         return "tvm-0.5";
     case BoundRules::Tight:
         return "tight";
+    case BoundRules::Compact:
+        return "compact";
     }
     BS_UNREACHABLE("unknown rule set");
 }
@@ -23,7 +26,16 @@ std::optional<BoundRules> parseBoundRules(const std::string& name) {
         return BoundRules::Tvm05;
     if (name == "tight")
         return BoundRules::Tight;
+    if (name == "compact")
+        return BoundRules::Compact;
     return std::nullopt;
+}
+
+BoundRules boundRulesNamed(const std::string& name) {
+    std::optional<BoundRules> rules = parseBoundRules(name);
+    if (!rules)
+        throw UserError("unknown rule set '" + name + "': expected tvm, tvm-0.5, tight or compact");
+    return *rules;
 }
 
 bool isOldSeedRulesName(const std::string& name) {
@@ -36,6 +48,6 @@ const char* oldSeedRulesNote() {
            "docs/RULES.md";
 }
 
-std::vector<std::string> boundRulesNames() { return {"tvm", "tvm-0.5", "tight"}; }
+std::vector<std::string> boundRulesNames() { return {"tvm", "tvm-0.5", "tight", "compact"}; }
 
 } // namespace bs

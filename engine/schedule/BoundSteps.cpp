@@ -41,6 +41,8 @@ const char* stepPhaseName(StepPhase phase) {
         return "bound-check";
     case StepPhase::Tensorize:
         return "tensorize";
+    case StepPhase::Compact:
+        return "compact";
     case StepPhase::Allocate:
         return "allocate";
     }

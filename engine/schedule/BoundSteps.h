@@ -39,10 +39,11 @@ enum class StepPhase : uint8_t {
     Realize,   ///< ScheduleOps realizes a stage over its root ranges
     BoundCheck,///< ScheduleOps guards a stage's body with a likely() condition
     Tensorize, ///< ScheduleOps binds a tensor intrinsic's buffer to the region its loops cover
+    Compact,   ///< compact storage stores a lattice or disjoint boxes of a buffer (or keeps it)
     Allocate,  ///< storage flattening allocates a realized buffer
 };
 /// `normalize`, `visit`, `consumer`, `leaf-set`, `relax`, `pass-up`, `root-set`, `request`,
-/// `union`, `pass-down`, `tight`, `realize`, `bound-check`, `tensorize`, `allocate`.
+/// `union`, `pass-down`, `tight`, `realize`, `bound-check`, `tensorize`, `compact`, `allocate`.
 const char* stepPhaseName(StepPhase phase);
 
 /// A value a step reads or writes: the set or range of an IterVar, a tensor axis, an expression.
@@ -117,7 +118,8 @@ public:
     /// its range step.
     int loopStep(const IterVar& iv) const;
     void setLoopStep(const IterVar& iv, int step) { m_loopStep[iv] = step; }
-    /// The realize step of `op`'s output `valueIndex`; -1 when not realized.
+    /// The realize step of `op`'s output `valueIndex` (under the compact rules, the compaction's
+    /// where it changed the region); -1 when not realized.
     int realizeStep(const Operation& op, int valueIndex = 0) const;
     void setRealizeStep(const Operation& op, int valueIndex, int step);
 

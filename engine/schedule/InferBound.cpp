@@ -857,7 +857,7 @@ GraphContext makeContext(const Schedule& sch) {
 InferBoundResult inferBound(const Schedule& sch, BoundRules rules, BoundSteps priorSteps) {
     // The tight rules run TVM's phases, then refine each stage (schedule/InferBoundTight.h).
     std::unique_ptr<TightRules> tight;
-    if (rules == BoundRules::Tight)
+    if (usesTightBounds(rules))
         tight = std::make_unique<TightRules>(sch);
     GraphContext ctx = makeContext(sch);
     InferBoundResult result;

@@ -25,9 +25,11 @@ std::map<std::string, double>& figures() {
 } // namespace
 
 CompiledSchedule compileSchedule(LlvmJit& jit, const Schedule& sch, const std::vector<Tensor>& args,
-                                 const std::string& name) {
+                                 const std::string& name, BoundRules rules) {
     Clock::time_point start = Clock::now();
-    LoweredFunc func = lower(sch, args).func;
+    LowerOptions options;
+    options.rules = rules;
+    LoweredFunc func = lower(sch, args, options).func;
     double lowerMs = millisecondsSince(start);
     JitKernel kernel = jit.compile(cpuKernelOf(func, name));
     JitTimings timings = kernel.timings();

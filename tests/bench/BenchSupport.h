@@ -28,9 +28,9 @@ struct CompiledSchedule {
     double compileMs() const { return lowerMs + jit.totalSeconds() * 1e3; }
 };
 
-/// Lowers `sch` with `args` and JIT-compiles the result as `name`.
+/// Lowers `sch` with `args` under `rules` and JIT-compiles the result as `name`.
 CompiledSchedule compileSchedule(LlvmJit& jit, const Schedule& sch, const std::vector<Tensor>& args,
-                                 const std::string& name);
+                                 const std::string& name, BoundRules rules = BoundRules::Tvm);
 
 /// Best and median seconds of the timed runs of one benchmark.
 struct RunTimes {

@@ -12,7 +12,7 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 build="${1:-$root/build-bench}"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBOUNDSCOPE_WITH_GUI=OFF \
     -DBOUNDSCOPE_WITH_LLVM=ON >/dev/null
-ninja -C "$build" bench_llvm_matmul bench_llvm_blur bench_llvm_compile bench_inferbound bench_emulation _boundscope >/dev/null
+ninja -C "$build" bench_llvm_matmul bench_llvm_blur bench_llvm_compile bench_llvm_compact bench_inferbound bench_emulation _boundscope >/dev/null
 run() {
     echo "== $* (load average: $(cut -d' ' -f1-3 /proc/loadavg))"
     "$@" --benchmark_counters_tabular=true 2>&1 | grep -v '^\*\*\*WARNING'
@@ -21,6 +21,7 @@ run "$build/tests/bench/bench_llvm_matmul"
 OPENBLAS_CORETYPE=SkylakeX run "$build/tests/bench/bench_llvm_matmul"
 run "$build/tests/bench/bench_llvm_blur"
 run "$build/tests/bench/bench_llvm_compile"
+run "$build/tests/bench/bench_llvm_compact"
 run "$build/tests/bench/bench_inferbound"
 run "$build/tests/bench/bench_emulation"
 echo "== lowering + JIT compile time of the examples"

@@ -17,6 +17,7 @@ StepGroup::Kind groupKindOf(StepPhase phase) {
     case StepPhase::Realize:
     case StepPhase::BoundCheck:
     case StepPhase::Tensorize:
+    case StepPhase::Compact:
     case StepPhase::Allocate:
         return StepGroup::Kind::Lowering;
     default:
@@ -89,6 +90,8 @@ QString sectionTitle(const Analysis &analysis, const BoundStep &step) {
         return QStringLiteral("bound checks");
     case StepPhase::Tensorize:
         return QStringLiteral("tensorize");
+    case StepPhase::Compact:
+        return QStringLiteral("compact storage");
     case StepPhase::Allocate:
         return QStringLiteral("allocate");
     }

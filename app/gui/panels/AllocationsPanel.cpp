@@ -77,9 +77,10 @@ QString summaryText(const AllocReport &report) {
 } // namespace
 
 QStringList allocationHeaders() {
-    return {QStringLiteral("Buffer"),  QStringLiteral("Scope"), QStringLiteral("tvm-0.5"),
-            QStringLiteral("tvm"),     QStringLiteral("tight"), QStringLiteral("Needed"),
-            QStringLiteral("Touched"), QStringLiteral("Waste"), QStringLiteral("Causes")};
+    return {QStringLiteral("Buffer"),  QStringLiteral("Scope"),   QStringLiteral("tvm-0.5"),
+            QStringLiteral("tvm"),     QStringLiteral("tight"),   QStringLiteral("compact"),
+            QStringLiteral("Needed"),  QStringLiteral("Touched"), QStringLiteral("Waste"),
+            QStringLiteral("Causes")};
 }
 
 QList<TableRow> allocationRows(const AllocReport &report) {
@@ -93,7 +94,7 @@ QList<TableRow> allocationRows(const AllocReport &report) {
         row.cells << row.stage + (buffer.isOutput ? QStringLiteral(" (output)") : QString())
                   << scope;
         row.toolTips << QString() << QString();
-        for (BoundRules rules : {BoundRules::Tvm05, BoundRules::Tvm, BoundRules::Tight}) {
+        for (BoundRules rules : {BoundRules::Tvm05, BoundRules::Tvm, BoundRules::Tight, BoundRules::Compact}) {
             QString tip;
             row.cells << allocationCell(buffer, rules, &tip);
             row.toolTips << tip;

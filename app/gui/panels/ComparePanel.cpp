@@ -104,7 +104,7 @@ ComparePanel::ComparePanel(QWidget* parent)
     m_mode->setToolTip(tr("Compare the script under two rule sets, two points of its history, "
                           "or the script with another file"));
     for (QComboBox* rules : {m_rulesLeft, m_rulesRight})
-        for (BoundRules r : {BoundRules::Tvm05, BoundRules::Tvm, BoundRules::Tight})
+        for (BoundRules r : {BoundRules::Tvm05, BoundRules::Tvm, BoundRules::Tight, BoundRules::Compact})
             rules->addItem(QString::fromLatin1(boundRulesName(r)), int(r));
     setRules(BoundRules::Tvm05, BoundRules::Tvm);
     m_summary->setWordWrap(true);

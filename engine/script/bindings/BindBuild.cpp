@@ -287,13 +287,6 @@ LowerResult lowerForBuild(const Schedule& s, const ParamList& params, BoundRules
     return lower(s, params.tensors, options);
 }
 
-BoundRules parseRules(const std::string& rules) {
-    auto parsed = parseBoundRules(rules);
-    if (!parsed)
-        throw UserError("unknown rule set '" + rules + "': expected tvm, tvm-0.5 or tight");
-    return *parsed;
-}
-
 std::vector<bool> arrayParams(const std::vector<Param>& params) {
     std::vector<bool> out;
     for (const Param& p : params)
@@ -424,7 +417,7 @@ void bindCudaBuiltFunction(py::module_& m) {
            const std::string& language) {
             if (language != "cuda" && language != "opencl")
                 throw UserError("_build_cuda: unknown language '" + language + "'");
-            return std::make_shared<CudaBuiltFunction>(s, args, name, parseRules(rules),
+            return std::make_shared<CudaBuiltFunction>(s, args, name, boundRulesNamed(rules),
                                                        disabledPasses, userPasses,
                                                        language == "opencl");
         },
@@ -772,7 +765,7 @@ void bindBuiltFunction(py::module_& m) {
         "_build",
         [](const Schedule& s, const py::list& args, const std::string& name, const std::string& rules,
            const std::vector<std::string>& disabledPasses, const py::list& userPasses) {
-            return std::make_shared<BuiltFunction>(s, args, name, parseRules(rules),
+            return std::make_shared<BuiltFunction>(s, args, name, boundRulesNamed(rules),
                                                    disabledPasses, userPasses);
         },
         py::arg("schedule"), py::arg("args"), py::arg("name"), py::arg("rules") = "tvm",

@@ -394,13 +394,6 @@ Operation scanOf(const py::object& value, const char* api) {
     return op;
 }
 
-BoundRules rulesOf(const std::string& name) {
-    auto rules = parseBoundRules(name);
-    if (!rules)
-        throw UserError("unknown rule set '" + name + "': expected tvm, tvm-0.5 or tight");
-    return *rules;
-}
-
 void bindAnalyses(py::module_& m) {
     m.def("AutoInlineElemWise", &autoInlineElemWise, py::arg("sch"), Located());
     m.def("AutoInlineBroadcast", &autoInlineBroadcast, py::arg("sch"), Located());
@@ -408,7 +401,7 @@ void bindAnalyses(py::module_& m) {
     m.def(
         "_infer_bound",
         [](const Schedule& s, const std::string& rules) {
-            InferBoundResult r = inferBound(s, rulesOf(rules));
+            InferBoundResult r = inferBound(s, boundRulesNamed(rules));
             py::dict out;
             for (const auto& [iv, range] : r.bounds)
                 out[wrapNode(iv.get())] = py::cast(range);
@@ -418,7 +411,7 @@ void bindAnalyses(py::module_& m) {
     m.def(
         "_bound_trace_json",
         [](const Schedule& s, const std::string& rules) {
-            return inferBound(s.normalize(), rulesOf(rules)).trace.toJson();
+            return inferBound(s.normalize(), boundRulesNamed(rules)).trace.toJson();
         },
         py::arg("schedule"), py::arg("rules") = "tvm", Located());
     m.def(
@@ -436,7 +429,7 @@ void bindAnalyses(py::module_& m) {
                                 "': expected schedule_ops, flatten, simplify, cse, final or the "
                                 "name of a pass added with tir.add_lower_pass");
             LowerOptions options;
-            options.rules = rulesOf(rules);
+            options.rules = boundRulesNamed(rules);
             options.keepTrivialLoops = keepTrivialLoops;
             options.scalarArgs = scalars;
             applyPassContext(options, disabledPasses, userPasses);
@@ -492,7 +485,7 @@ void bindAnalyses(py::module_& m) {
             // As the CLI's `graph` and the app draw it: from the normalized schedule, with
             // InferBound's ranges and trace.
             Schedule normalized = s.normalize();
-            InferBoundResult bounds = inferBound(normalized, rulesOf(rules));
+            InferBoundResult bounds = inferBound(normalized, boundRulesNamed(rules));
             viz::GraphInput input{normalized, &bounds.bounds, &bounds.trace};
             return viz::toDot(viz::buildGraph(input, *parsed, stage));
         },

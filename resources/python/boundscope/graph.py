@@ -36,5 +36,5 @@ class Graph:
 
 def graph(sch, kind="dag", stage="", rules="tvm"):
     """The `kind` graph of schedule `sch` as the app draws it (`stage`: the stage of an itervar,
-    attach or requests graph; `rules`: tvm, tvm-0.5 or tight)."""
+    attach or requests graph; `rules`: tvm, tvm-0.5, tight or compact)."""
     return Graph(_core._graph_dot(sch, kind, stage, rules))

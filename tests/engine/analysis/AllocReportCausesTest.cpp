@@ -60,7 +60,7 @@ TEST(AllocReportCauses, OverlappingIterationsRecompute) {
               std::string::npos)
         << b.causes[0].detail;
     EXPECT_EQ(b.causes[0].hint, "s[B].compute_root(): B computes 18 elements instead of 24 (it allocates 18)");
-    EXPECT_TRUE(allocReport(stencil()).toText().find("recompute [tvm-0.5, tvm, tight]") != std::string::npos);
+    EXPECT_TRUE(allocReport(stencil()).toText().find("recompute [tvm-0.5, tvm, tight, compact]") != std::string::npos);
 }
 
 TEST(AllocReportCauses, Ex4RecomputesForTheAttachPathLoopTheProducerDoesNotUse) {

@@ -70,7 +70,7 @@ TEST(AllocReport, UnalignedSplitNamesTheFusedSegmentThatWrapsARow) {
     const AllocCause* wrap = causeOf(b, WasteCause::FusedSegmentWrapsRow);
     ASSERT_NE(wrap, nullptr);
     EXPECT_EQ(wrap->summary, "the fused segment wraps a row");
-    EXPECT_EQ(wrap->rules, (std::vector<BoundRules>{BoundRules::Tvm, BoundRules::Tight}));
+    EXPECT_EQ(wrap->rules, (std::vector<BoundRules>{BoundRules::Tvm, BoundRules::Tight, BoundRules::Compact}));
     // Tried on a copy of the schedule (issue 13, item 7): a factor that divides the row.
     EXPECT_EQ(wrap->hint, "split i.j.fused by factor 32 instead of 48 (segments within one row of 64): B "
                           "allocates 32 instead of 128");
@@ -310,7 +310,7 @@ TEST(AllocReport, NonAffineReadIsNamed) {
     AllocReport r = allocReport(createSchedule(C.op));
     const AllocCause* cause = causeOf(buffer(r, "B"), WasteCause::NotQuasiAffine);
     ASSERT_NE(cause, nullptr);
-    EXPECT_EQ(cause->rules, std::vector<BoundRules>{BoundRules::Tight});
+    EXPECT_EQ(cause->rules, (std::vector<BoundRules>{BoundRules::Tight, BoundRules::Compact}));
 }
 
 TEST(AllocReport, InlinedStagesAndPlaceholdersAreNotBuffers) {
@@ -328,17 +328,20 @@ TEST(AllocReport, TextIsAnAlignedTableWithCauses) {
     REQUIRE_ISL();
     std::string text = allocReport(gatherDisjoint()).toText();
     EXPECT_EQ(text.substr(0, text.find('\n')),
-              "buffer  scope              tvm-0.5  tvm  tight  needed  touched  computed  waste %  causes");
-    EXPECT_NE(text.find("\nT       global (inferred)  16       16   16     8       16/16    16        50.0     "
+              "buffer  scope              tvm-0.5  tvm  tight  compact  needed  touched  computed  waste %  causes");
+    EXPECT_NE(text.find("\nT       global (inferred)  16       16   16     8        8       16/16    16        50.0     "
                         "disjoint-requests\n"),
               std::string::npos)
         << text;
-    EXPECT_NE(text.find("\nT:\n  allocated 16 (tvm-0.5), 16 (tvm), 16 (tight)\n  needed 8 per iteration, 8 over "
-                        "the run\n  computed 16 (tvm-0.5), 16 (tvm), 16 (tight); the interpreter ran 16 stores (tvm)\n"
+    EXPECT_NE(text.find("\nT:\n  allocated 16 (tvm-0.5), 16 (tvm), 16 (tight), 8 (compact)\n  needed 8 per iteration, 8 "
+                        "over the run\n  computed 16 (tvm-0.5), 16 (tvm), 16 (tight), 8 (compact); the interpreter ran 16 "
+                        "stores (tvm)\n"
                         "  touched 16 in one iteration at most; 16 of its allocated elements touched at some point"),
               std::string::npos)
         << text;
     EXPECT_NE(text.find("  disjoint-requests [tvm-0.5, tvm, tight]: the dimension-wise union"), std::string::npos);
+    EXPECT_NE(text.find("removed by compact storage: T holds 8 elements under the compact rules"), std::string::npos)
+        << text;
     EXPECT_NE(text.find("    hint: s[T].compute_inline(): T disappears"), std::string::npos) << text;
     std::string fuse = allocReport(fuseExample(false, 48)).toText();
     EXPECT_NE(fuse.find("128*"), std::string::npos) << fuse;

@@ -31,8 +31,10 @@ Schedule localStagePredicate(const std::string& threadTag) {
 
 std::vector<BoundRules> everyRuleSet() {
     std::vector<BoundRules> rules{BoundRules::Tvm05, BoundRules::Tvm};
-    if (hasIsl())
+    if (hasIsl()) {
         rules.push_back(BoundRules::Tight);
+        rules.push_back(BoundRules::Compact);
+    }
     return rules;
 }
 
@@ -141,7 +143,7 @@ TEST(AllocReportVirtualThread, TextAndJsonShowThePerThreadSizeAndTheCopies) {
               std::string::npos) << text;
     EXPECT_NE(text.find("  touched 6 in one iteration at most (all 3 virtual threads); 6 of its 6 allocated "
                         "elements touched at some point"), std::string::npos) << text;
-    EXPECT_NE(text.find("  vthread-copies [" + std::string(hasIsl() ? "tvm-0.5, tvm, tight" : "tvm-0.5, tvm") +
+    EXPECT_NE(text.find("  vthread-copies [" + std::string(hasIsl() ? "tvm-0.5, tvm, tight, compact" : "tvm-0.5, tvm") +
                         "]: one copy per virtual thread (not waste)\n"), std::string::npos) << text;
     auto json = nlohmann::json::parse(r.toJson());
     const auto& tvm = json["buffers"][0]["allocations"][1];

@@ -48,6 +48,22 @@ TEST(Heatmap, GatherBoundShowsTheTwoRegionsAndTheEightElementsNoOneReads) {
     EXPECT_NE(text.find("  aa..\n  aa..\n  ..bb\n  ..bb\n"), std::string::npos) << text;
 }
 
+TEST(Heatmap, UnderCompactTheBoxesArePackedAndEveryCellIsRead) {
+    REQUIRE_ISL();
+    // Issue 20: compact storage packs GatherBound's two corners, box after box.
+    HeatmapOptions options;
+    options.rules = BoundRules::Compact;
+    const Heatmap map = heatmapOf(gatherDisjoint(), "T", options);
+    EXPECT_EQ(map.allocated, 8);
+    EXPECT_EQ(map.computed, 8);
+    EXPECT_EQ(map.read, 8);
+    EXPECT_EQ(map.unread, 0);
+    EXPECT_EQ(map.readBy, (std::vector<int64_t>{4, 4}));
+    const std::string text = map.toText();
+    EXPECT_NE(text.find("  aaaabbbb\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("realized by InferBound step " + std::to_string(map.realizeStep)), std::string::npos);
+}
+
 TEST(Heatmap, CountsAreTheAllocationReports) {
     REQUIRE_ISL();
     for (const auto& [schedule, stage] :

@@ -2,7 +2,8 @@
 /// The programs of the randomized differential test (issue 4, item 5): an elementwise chain, a
 /// matmul, a 3x3 stencil over a computed input, a two-axis reduction, a producer/consumer pair
 /// with a shifted read, an elementwise chain over a symbolic extent, and an int32 pair with a
-/// reversed read and floor division. Each carries the same program as Python (`te` calls), so
+/// reversed read and floor division, strided reads (a lattice) and reads of two disjoint boxes
+/// (compact storage, issue 20). Each carries the same program as Python (`te` calls), so
 /// a failing schedule can be replayed with `boundscope script`.
 #pragma once
 

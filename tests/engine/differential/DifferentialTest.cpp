@@ -48,8 +48,10 @@ Reference referenceOf(const DiffProgram& p) {
 
 std::vector<BoundRules> rulesToTry() {
     std::vector<BoundRules> rules{BoundRules::Tvm, BoundRules::Tvm05};
-    if (hasIsl())
+    if (hasIsl()) {
         rules.push_back(BoundRules::Tight);
+        rules.push_back(BoundRules::Compact);
+    }
     return rules;
 }
 
@@ -86,7 +88,7 @@ Allocations allocationsOf(const Stmt& body) {
 /// Lowers and runs one case under `rules`; returns an empty string when the output matches,
 /// "rejected" when lower() refused the schedule, else what went wrong. Fills `allocations`.
 std::string check(const DiffProgram& p, const Reference& ref, const Schedule& s, BoundRules rules,
-                  Allocations* allocations, bool alsoJit) {
+                  Allocations* allocations, bool alsoJit, int* compacted) {
     LowerOptions options;
     options.rules = rules;
     LowerResult lowered;
@@ -96,6 +98,7 @@ std::string check(const DiffProgram& p, const Reference& ref, const Schedule& s,
         return std::string("rejected: ") + e.what();
     }
     *allocations = allocationsOf(lowered.func.final);
+    *compacted += int(lowered.compactions.size());
     // The CUDA path runs ThreadSync again on each kernel: it must find nothing to add.
     if (toString(insertThreadSync(lowered.func.final)) != toString(lowered.func.final))
         return "ThreadSync adds barriers to lower()'s final IR:\n" + toString(lowered.func.final);
@@ -104,12 +107,14 @@ std::string check(const DiffProgram& p, const Reference& ref, const Schedule& s,
         std::string mismatch;
         if (!Buffer::allClose(out.back(), ref.output, 1e-4, 1e-5, &mismatch))
             return "wrong result: " + mismatch + "\n" + toString(lowered.func.final);
-        if (!alsoJit)
+        // Under compact, only a program it changed is worth compiling again.
+        if (!alsoJit || (rules == BoundRules::Compact && lowered.compactions.empty()))
             return "";
         // The same program compiled by the CPU JIT (a GPU program: rewritten for the CPU by the
         // emulation, lower/GpuOnCpu.h), checked by runKernel against the interpreter.
         RunRequest request;
         request.repeat = 1;
+        request.lowerOptions = options;
         const bool gpu = usesGpuThreads(lowered.func);
         request.target = gpu ? RunTarget::Emulate : RunTarget::Cpu;
         for (const auto& [var, value] : p.sizes)
@@ -118,8 +123,11 @@ std::string check(const DiffProgram& p, const Reference& ref, const Schedule& s,
         if (gpu && report.device.find("compiled by LLVM") == std::string::npos)
             return "the GPU emulation was not compiled: " + report.device + "\n" +
                    toString(lowered.func.final);
-        if (report.reference != "interpreter")
-            return "checked against " + report.reference + ", not the interpreter";
+        // A compact program is checked against the unscheduled one (its storage is what is
+        // checked); the others against the interpreter running the same program.
+        const std::string reference = rules == BoundRules::Compact ? "unscheduled program" : "interpreter";
+        if (report.reference.rfind(reference, 0) != 0)
+            return "checked against " + report.reference + ", not the " + reference;
         return report.passed ? "" : "the compiled result differs: " + report.checkDetail + "\n" +
                                         toString(lowered.func.final);
     } catch (const std::exception& e) {
@@ -140,7 +148,7 @@ void checkRandomSchedules(int cases, uint64_t seedOffset, RandomScheduleOptions 
     std::vector<Reference> refs;
     for (const DiffProgram& p : programs)
         refs.push_back(referenceOf(p));
-    int runs = 0, rejected = 0, failures = 0, jitRuns = 0;
+    int runs = 0, rejected = 0, failures = 0, jitRuns = 0, compacted = 0;
     auto previous = std::signal(SIGABRT, printCurrentCase);
     for (int c = 0; c < cases && failures < 10; ++c) {
         const DiffProgram& p = programs[size_t(c) % programs.size()];
@@ -150,11 +158,13 @@ void checkRandomSchedules(int cases, uint64_t seedOffset, RandomScheduleOptions 
         for (BoundRules rules : rulesToTry()) {
             g_currentCase = std::string("under ") + boundRulesName(rules) + ":\n" + sc.python(p);
             // One CPU case in ten and one GPU case in three also run compiled (LLVM JIT), under
-            // TVM's rules.
-            const bool jit = c % (sc.gpu ? 3 : 10) == 0 && rules == BoundRules::Tvm && runHasLlvm();
+            // TVM's rules and (where ISL is built in) the compact ones.
+            const bool jit = c % (sc.gpu ? 3 : 10) == 0 &&
+                             (rules == BoundRules::Tvm || rules == BoundRules::Compact) && runHasLlvm();
+            const int compactedBefore = compacted;
             std::string problem = check(p, refs[size_t(c) % programs.size()], sc.schedule, rules,
-                                        &allocations[rules], jit);
-            jitRuns += jit;
+                                        &allocations[rules], jit, &compacted);
+            jitRuns += jit && (rules != BoundRules::Compact || compacted > compactedBefore);
             ++runs;
             if (problem.rfind("rejected", 0) == 0) {
                 ++rejected;
@@ -169,21 +179,27 @@ void checkRandomSchedules(int cases, uint64_t seedOffset, RandomScheduleOptions 
                           << boundRulesName(rules) << ": " << problem << "\nschedule:\n"
                           << sc.python(p);
         }
-        // The tight rules never allocate more than TVM's.
-        for (const auto& [buffer, tight] : allocations[BoundRules::Tight]) {
-            auto tvm = allocations[BoundRules::Tvm].find(buffer);
-            if (tvm == allocations[BoundRules::Tvm].end() || tight <= tvm->second)
-                continue;
-            ++failures;
-            ADD_FAILURE() << "case " << c << " (" << p.name << "): tight allocates " << tight
-                          << " elements of " << buffer << ", tvm " << tvm->second
-                          << "\nschedule:\n" << sc.python(p);
-        }
+        // The tight rules never allocate more than TVM's, the compact ones than tight.
+        for (auto [looser, tighter] : {std::pair{BoundRules::Tvm, BoundRules::Tight},
+                                       std::pair{BoundRules::Tight, BoundRules::Compact}})
+            for (const auto& [buffer, size] : allocations[tighter]) {
+                auto other = allocations[looser].find(buffer);
+                if (other == allocations[looser].end() || size <= other->second)
+                    continue;
+                ++failures;
+                ADD_FAILURE() << "case " << c << " (" << p.name << "): " << boundRulesName(tighter)
+                              << " allocates " << size << " elements of " << buffer << ", "
+                              << boundRulesName(looser) << " " << other->second << "\nschedule:\n"
+                              << sc.python(p);
+            }
     }
     std::signal(SIGABRT, previous);
     std::cout << runs << " lowerings of " << cases << " random schedules, " << rejected
               << " rejected by lower() or as GPU programs; " << jitRuns
-              << " also compiled by the CPU JIT (GPU ones through the emulation's rewrite)\n";
+              << " also compiled by the CPU JIT (GPU ones through the emulation's rewrite); "
+              << compacted << " buffers compacted\n";
+    if (hasIsl())
+        EXPECT_GT(compacted, 0) << "no schedule had a buffer compact storage changes";
     // Most random schedules are legal; a generator that produced mostly rejected ones would
     // test nothing.
     EXPECT_LT(rejected * 10, runs) << rejected << " of " << runs << " lowerings rejected";
