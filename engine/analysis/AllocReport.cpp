@@ -449,9 +449,11 @@ void addCompactAllocations(const Schedule& sch, const AllocReportOptions& option
     for (const std::optional<StageNeed>& need : needs) {
         if (!need)
             continue;
-        worth |= need->hull && need->needed && *need->hull > *need->needed;
+        // A read that is strided, requests that are disjoint, or counts that are unknown (a
+        // symbolic size, virtual threads): compact storage may change the buffer.
+        worth |= !need->hull || !need->needed || *need->hull > *need->needed;
         for (const StageNeed::Access& a : need->accesses)
-            worth |= a.hull && a.count && *a.hull > *a.count;
+            worth |= !a.hull || !a.count || *a.hull > *a.count;
     }
     std::optional<RuleRun> run;
     if (worth) {
@@ -464,6 +466,12 @@ void addCompactAllocations(const Schedule& sch, const AllocReportOptions& option
             run = RuleRun{BoundRules::Compact, lowered.normalized, std::move(lowered.bounds), {}, {}, {}};
             run->bindMap = createBindMap(run->normalized);
             run->compactions = std::move(lowered.compactions);
+            // Lowering realizes a cache_write stage's buffer under its original op's tensor: the
+            // report's stages are the normalized copies.
+            for (Compaction& c : run->compactions)
+                for (const Stage& stage : run->normalized->stages)
+                    if (stage->originOp.same_as(c.tensor.op) && !stage->op.same_as(c.tensor.op))
+                        c.tensor = stage->op.output(c.tensor.valueIndex);
         } catch (const UserError&) {
             // Not lowered (a schedule InferBound accepts and lowering does not): the compact
             // column is tight's, which is what ScheduleOps would have realized.
@@ -485,7 +493,11 @@ void addCompactAllocations(const Schedule& sch, const AllocReportOptions& option
             compact = allocationUnder(*run, stage, *run->traceOf(origins[i]), buffer.valueIndex);
             // The producer computes the compact elements on each entry of the allocation.
             const std::optional<int64_t> entries = countIterations(attachLoops(*run, *run->traceOf(origins[i])));
-            compact.computed = !compact.varies && compact.allocated && entries
+            // Exact where tight's loops compute the whole rectangle on every entry (no split
+            // remainder, no size that varies): unknown otherwise.
+            const bool whole = tight->computed && tight->allocated && entries && !tight->varies &&
+                               *tight->computed == *tight->allocated * *entries;
+            compact.computed = whole && !compact.varies && compact.allocated
                                    ? std::optional<int64_t>(*compact.allocated * *entries)
                                    : std::nullopt;
         }

@@ -641,8 +641,14 @@ void compactStorageRemoves(const BufferFacts& f, std::vector<AllocCause>& out) {
     for (AllocCause& cause : out) {
         const bool shape = cause.kind == WasteCause::StridedRead || cause.kind == WasteCause::DisjointRequests;
         if (shape && smaller) {
-            cause.detail += "; removed by compact storage: " + f.report->name + " holds " +
-                            plural(compact->allocated, "element") + " under the compact rules";
+            // Removed when compact storage holds just what is needed, reduced otherwise (a
+            // lattice or boxes that still hold elements no one reads).
+            const bool exact = compact->allocated && f.report->needed && *compact->allocated == *f.report->needed;
+            cause.detail += std::string(exact ? "; removed" : "; reduced") + " by compact storage: " +
+                            f.report->name + " holds " + plural(compact->allocated, "element") +
+                            " under the compact rules";
+            if (!exact)
+                cause.rules.push_back(BoundRules::Compact);
             continue;
         }
         auto has = [&](BoundRules r) { return std::find(cause.rules.begin(), cause.rules.end(), r) != cause.rules.end(); };

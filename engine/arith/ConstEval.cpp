@@ -10,19 +10,6 @@ namespace {
 
 using Value = std::optional<int64_t>;
 
-/// Two's-complement wrap of `v` to the width of `t` (bool: non-zero is 1).
-int64_t wrap(DataType t, int64_t v) {
-    if (t.isBool())
-        return v != 0;
-    if (t.bits() >= 64)
-        return v;
-    uint64_t mask = (uint64_t(1) << t.bits()) - 1;
-    uint64_t u = uint64_t(v) & mask;
-    if (t.isInt() && (u >> (t.bits() - 1)))
-        return int64_t(u | ~mask);
-    return int64_t(u);
-}
-
 class Evaluator : public ExprFunctor<Value> {
 public:
     explicit Evaluator(const VarMap<int64_t>& values) : m_values(values) {}
@@ -37,7 +24,7 @@ protected:
         if (auto it = m_lets.find(v); it != m_lets.end())
             return it->second;
         if (auto it = m_values.find(v); it != m_values.end())
-            return wrap(op->type, it->second);
+            return wrapToType(op->type, it->second);
         return std::nullopt;
     }
 
@@ -49,7 +36,7 @@ protected:
         if (!b)
             return std::nullopt;
         Value r = f(*a, *b);
-        return r ? Value(wrap(op->type, *r)) : std::nullopt;
+        return r ? Value(wrapToType(op->type, *r)) : std::nullopt;
     }
 
     Value visit(const AddNode* op) override {
@@ -113,7 +100,7 @@ protected:
         if (!op->type.isIntegral() && !op->type.isBool())
             return std::nullopt;
         Value v = visitExpr(op->value);
-        return v ? Value(wrap(op->type, *v)) : std::nullopt;
+        return v ? Value(wrapToType(op->type, *v)) : std::nullopt;
     }
     Value visit(const CallNode* op) override {
         if (op->isIntrinsic("likely") && op->args.size() == 1)

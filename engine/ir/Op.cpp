@@ -105,6 +105,18 @@ Expr cast(DataType type, Expr value) {
     return CastNode::make(type, value);
 }
 
+int64_t wrapToType(DataType t, int64_t v) {
+    if (t.isBool())
+        return v != 0;
+    if (t.bits() >= 64)
+        return v;
+    uint64_t mask = (uint64_t(1) << t.bits()) - 1;
+    uint64_t u = uint64_t(v) & mask;
+    if (t.isInt() && (u >> (t.bits() - 1)))
+        return int64_t(u | ~mask);
+    return int64_t(u);
+}
+
 namespace {
 
 /// TVM's BinaryOpMatchTypes: bring both operands to one type.
@@ -154,18 +166,6 @@ void matchTypes(Expr& a, Expr& b) {
 void requireNonZero(const Expr& b, const char* what) {
     if (isZero(b))
         throw UserError(std::string(what) + " by zero");
-}
-
-int64_t wrapToType(DataType t, int64_t v) {
-    if (t.isBool())
-        return v != 0;
-    if (t.bits() >= 64)
-        return v;
-    uint64_t mask = (uint64_t(1) << t.bits()) - 1;
-    uint64_t u = uint64_t(v) & mask;
-    if (t.isInt() && (u >> (t.bits() - 1)))
-        return int64_t(u | ~mask);
-    return int64_t(u);
 }
 
 /// Folds `op` when both sides are constants of a scalar type.

@@ -70,6 +70,9 @@ Expr mathCall(const std::string& name, std::vector<Expr> args);
 /// Integer floor division and modulo on constants (Python semantics); b must not be 0.
 int64_t floorDivInt(int64_t a, int64_t b);
 int64_t floorModInt(int64_t a, int64_t b);
+/// `v` wrapped to the width of integer type `t` (two's complement; bool: non-zero is 1), as the
+/// hardware computes it: what constant folding and ConstEval use.
+int64_t wrapToType(DataType t, int64_t v);
 
 /// The smallest and largest value of an integer type.
 Expr minValue(DataType type);

@@ -73,10 +73,12 @@ protected:
         IRVisitor::visit(op);
     }
     void visit(const CallNode* op) override {
-        if (op->callKind == CallKind::Intrinsic)
+        // An address of an element (a prefetch, a packed call's buffer) needs the layout; a value
+        // read through an intrinsic (if_then_else, isnan) is a read like any other.
+        if (op->isIntrinsic("address_of"))
             for (const Expr& a : op->args)
                 if (const auto* load = a.as<ProducerLoadNode>(); load && load->tensor.same_as(m_tensor))
-                    block("the intrinsic " + op->name + " takes its address");
+                    block("address_of takes the address of an element");
         IRVisitor::visit(op);
     }
 
@@ -313,13 +315,23 @@ bool Compactor::producerLoops(const ProducerRealizeNode* realize, const std::vec
                     loop = l;
                     ++uses;
                 }
+            // Boxes: an axis the producer writes at one point (an extent-1 axis, whose loop
+            // lowering removed) needs no loop when every box holds that point alone.
+            const std::optional<int64_t> point = uses == 0 ? asConstInt(at) : std::nullopt;
+            const auto& boxes = plan.compaction.boxes;
+            if (point && plan.compaction.kind == Compaction::Kind::Boxes &&
+                std::all_of(boxes.begin(), boxes.end(), [&](const Box& b) {
+                    return b[d].first == *point && b[d].second == *point;
+                }))
+                continue;
             std::optional<int64_t> offset =
                 uses == 1 ? asConstInt(Analyzer().simplify(at - loop->loopVar)) : std::nullopt;
             std::optional<int64_t> min = loop ? asConstInt(loop->min) : std::nullopt;
             if (!offset || !min) {
                 plan.kept = "the producer writes axis " + std::to_string(d) + " of " + name + " at " +
-                            toString(at) + " from the realize's min, not one of its loops plus a constant " +
-                            "(a split, fused or thread-bound axis)";
+                            toString(at) + " from the realize's min, not one of its loops (of constant " +
+                            "min) plus a constant: the axis is split, fused or bound to a thread, or one " +
+                            "loop indexes it with another";
                 return false;
             }
             if (plan.compaction.kind == Compaction::Kind::Boxes && !asConstInt(loop->extent)) {
@@ -640,16 +652,18 @@ int Compactor::addStep(const ProducerRealizeNode* realize, const Plan& plan, con
     BoundStep step;
     step.phase = StepPhase::Compact;
     step.rule = !plan.kept.empty() ? "kept" : c.kind == Compaction::Kind::Lattice ? "lattice" : "boxes";
-    step.stage = c.tensor.op;
     step.tensor = c.tensor;
-    const int realized = m_steps->realizeStep(c.tensor.op, c.tensor.valueIndex);
-    if (realized >= 0) {
-        step.from = {realized};
-        step.location = m_steps->at(realized).location;
-    } else if (realize->stepId() >= 0) {
-        step.from = {realize->stepId()};
-        step.location = m_steps->at(realize->stepId()).location;
+    // The stage whose realize this is: for a cache_write, the stage's op realizes the original
+    // op's tensor; its realize step names the stage.
+    Operation stage = c.tensor.op;
+    if (realize->stepId() >= 0) {
+        const BoundStep& realized = m_steps->at(realize->stepId());
+        step.from = {realized.id};
+        step.location = realized.location;
+        if (realized.stage.defined())
+            stage = realized.stage;
     }
+    step.stage = stage;
     for (size_t d = 0; d < c.before.size(); ++d)
         step.inputs.push_back({c.tensor.name() + "[axis " + std::to_string(d) + "]", IterVar(), std::nullopt,
                                c.before[d], Expr()});
@@ -661,7 +675,7 @@ int Compactor::addStep(const ProducerRealizeNode* realize, const Plan& plan, con
     const int id = m_steps->add(std::move(step));
     // The compact region is the one realized from now on (the heatmap's and the IR's).
     if (plan.kept.empty())
-        m_steps->setRealizeStep(c.tensor.op, c.tensor.valueIndex, id);
+        m_steps->setRealizeStep(stage, c.tensor.valueIndex, id);
     return id;
 }
 

@@ -198,6 +198,17 @@ void checkResult(const LoweredFunc& func, const RunRequest& request,
         if (!func.args[i].op.as<PlaceholderOpNode>())
             expected[i].fillRandom(request.seed * 1000003 + func.args.size() + i);
     bool small = work.iterations <= request.interpreterCheckLimit;
+    // A small compact program also runs in the interpreter, which stops on an access outside
+    // its compact buffers (compiled code would read or write past them silently).
+    if (small && !kernelInterpreted && request.lowerOptions.rules == BoundRules::Compact) {
+        std::string stop = interpreterStop(func, sizes, expected);
+        if (!stop.empty()) {
+            report.reference = "interpreter";
+            report.passed = false;
+            report.checkDetail = "the interpreter, running the same compact program, stops at: " + stop;
+            return;
+        }
+    }
     try {
         report.reference = runReference(func, request, sizes, small, kernelInterpreted, expected);
     } catch (const UserError& e) {

@@ -150,10 +150,18 @@ std::optional<std::string> affineBinary(const Expr& e, const IslNamer& nameOf) {
     if (const auto* op = e.as<MaxNode>())
         return both(op->a, op->b, "max", true);
     if (const auto* op = e.as<MulNode>()) {
-        // Quasi-affine only when one side is a constant.
-        if (!asConstInt(op->a) && !asConstInt(op->b))
+        // Quasi-affine only when one side is a constant, written first and bare: ISL reads
+        // `-1*i` but not `(-1)*i` nor `i*(-1)` (a syntax error, which cost an exact box).
+        std::optional<int64_t> c = asConstInt(op->a);
+        const Expr* other = &op->b;
+        if (!c) {
+            c = asConstInt(op->b);
+            other = &op->a;
+        }
+        auto x = c ? islAffine(*other, nameOf) : std::nullopt;
+        if (!x)
             return std::nullopt;
-        return both(op->a, op->b, "*", false);
+        return "(" + std::to_string(*c) + "*" + *x + ")";
     }
     if (const auto* op = e.as<FloorDivNode>()) {
         auto d = positiveConstant(op->b);

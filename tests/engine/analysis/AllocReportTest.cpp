@@ -144,6 +144,70 @@ TEST(AllocReport, StridedReadIsTheIntervalHull) {
     EXPECT_EQ(b.causes[0].hint, "s[B].compute_inline(): B disappears (each use computes it in place)");
 }
 
+TEST(AllocReport, TheCompactColumnFollowsACacheWriteStage) {
+    REQUIRE_ISL();
+    // A review found: lowering realizes a cache_write stage's buffer under the original op's
+    // tensor, which the compact column missed (61, tight's rectangle, instead of 16).
+    Tensor A = placeholder({64}, DataType::float32(), "A");
+    Tensor B = compute({64}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
+    Tensor C = compute({16}, [&](const std::vector<Var>& v) { return B({v[0] * 4 + 1}) + f32(1); }, "C");
+    Schedule s = createSchedule(C.op);
+    s.cacheWrite(B, "local");
+    AllocReport r = allocReport(s);
+    const BufferReport& b = buffer(r, "B");
+    EXPECT_EQ(allocated(b, BoundRules::Tight), 61);
+    EXPECT_EQ(allocated(b, BoundRules::Compact), 16);
+    const AllocCause* strided = causeOf(b, WasteCause::StridedRead);
+    ASSERT_NE(strided, nullptr);
+    EXPECT_NE(strided->detail.find("removed by compact storage: B holds 16 elements"), std::string::npos)
+        << strided->detail;
+}
+
+TEST(AllocReport, CompactStorageThatStillHoldsUnreadElementsReducesTheCause) {
+    REQUIRE_ISL();
+    // Rows 2i and 2i + 1 and columns j + 1 and j + 10: two boxes of whole rows, of which only
+    // the even rows' second box is strided. Compact storage packs the boxes (fewer than the
+    // rectangle) but still holds unread elements: the cause is reduced, not removed, and still
+    // names the compact rules.
+    Tensor A = placeholder({16, 16}, DataType::float32(), "A");
+    Tensor T = compute({16, 16}, [&](const std::vector<Var>& v) { return A({v[0], v[1]}) + f32(1); }, "T");
+    Tensor Out = compute({8, 3}, [&](const std::vector<Var>& v) {
+        return T({v[0] * 2, v[1] + 1}) + T({v[0] * 2, v[1] + 10}) + T({v[0] * 2 + 1, v[1] + 1});
+    }, "Out");
+    Schedule s = createSchedule(Out.op);
+    auto [io, ii] = s[Out].split(opOf(Out)->axis[0], 4);
+    s[T].computeAt(s[Out], io);
+    AllocReport r = allocReport(s);
+    const BufferReport& t = buffer(r, "T");
+    ASSERT_TRUE(allocated(t, BoundRules::Compact) && allocated(t, BoundRules::Tight));
+    EXPECT_LT(*allocated(t, BoundRules::Compact), *allocated(t, BoundRules::Tight));
+    EXPECT_GT(*allocated(t, BoundRules::Compact), *t.needed);
+    bool reduced = false;
+    for (const AllocCause& c : t.causes)
+        if (c.kind == WasteCause::StridedRead || c.kind == WasteCause::DisjointRequests) {
+            EXPECT_EQ(c.detail.find("removed by compact storage"), std::string::npos) << c.detail;
+            reduced |= c.detail.find("reduced by compact storage") != std::string::npos;
+            EXPECT_NE(std::find(c.rules.begin(), c.rules.end(), BoundRules::Compact), c.rules.end());
+        }
+    EXPECT_TRUE(reduced);
+}
+
+TEST(AllocReport, CompactComputedIsNotGuessedPastASplitRemainder) {
+    REQUIRE_ISL();
+    // B at a split by 5 of 33: the last entry computes fewer; allocated x entries (42) would be
+    // wrong, so the compact count is unknown.
+    Tensor A = placeholder({70}, DataType::float32(), "A");
+    Tensor B = compute({70}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
+    Tensor C = compute({33}, [&](const std::vector<Var>& v) { return B({v[0] * 2 + 1}) + B({v[0] * 2 + 3}); }, "C");
+    Schedule s = createSchedule(C.op);
+    auto [io, ii] = s[C].split(opOf(C)->axis[0], 5);
+    s[B].computeAt(s[C], io);
+    AllocReport r = allocReport(s);
+    const BufferReport& b = buffer(r, "B");
+    EXPECT_EQ(allocated(b, BoundRules::Compact), 6);
+    EXPECT_EQ(computed(b, BoundRules::Compact), std::nullopt);
+}
+
 TEST(AllocReport, SharedScopeRelaxationIsNamed) {
     REQUIRE_ISL();
     Tensor A = placeholder({200, 400}, DataType::float32(), "A");

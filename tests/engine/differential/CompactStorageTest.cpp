@@ -216,6 +216,37 @@ TEST(CompactStorage, AStorageAlignedBufferKeepsItsRectangle) {
     EXPECT_EQ(allocated(packed.func, "B"), 64);
 }
 
+TEST(CompactStorage, DisjointBoxesAfterComputeAtKeepTheExtentOneAxis) {
+    REQUIRE_ISL();
+    // A review found: T computed at Out's rows has an extent-1 row axis whose loop lowering
+    // removes; the boxes along the columns are still packed (3 + 3 of 12).
+    Tensor A = placeholder({4, 16}, DataType::float32(), "A");
+    Tensor T = compute({4, 16}, [&](const std::vector<Var>& v) { return A({v[0], v[1]}) + f32(1); }, "T");
+    Tensor Out = compute({4, 3}, [&](const std::vector<Var>& v) {
+        return T({v[0], v[1] + 1}) + T({v[0], v[1] + 10});
+    }, "Out");
+    Schedule s = createSchedule(Out.op);
+    s[T].computeAt(s[Out], opOf(Out)->axis[0]);
+    EXPECT_EQ(allocated(lowerAndCheck(s, {A, Out}, BoundRules::Tight).func, "T"), 12);
+    LowerResult compact = lowerAndCheck(s, {A, Out}, BoundRules::Compact);
+    EXPECT_EQ(allocated(compact.func, "T"), 6) << toString(compact.func.final);
+}
+
+TEST(CompactStorage, AReadThroughAnIntrinsicIsAReadLikeAnyOther) {
+    REQUIRE_ISL();
+    // if_then_else(i > 3, B[2i], 0): only address_of keeps the layout.
+    Tensor A = placeholder({32}, DataType::float32(), "A");
+    Tensor B = compute({32}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
+    Tensor D = compute({16}, [&](const std::vector<Var>& v) {
+        return CallNode::make(DataType::float32(), "tvm_if_then_else", {v[0] > 3, B({v[0] * 2}), f32(0)},
+                              CallKind::Intrinsic);
+    }, "D");
+    Schedule s = createSchedule(D.op);
+    LowerResult compact = lowerAndCheck(s, {A, D}, BoundRules::Compact);
+    ASSERT_EQ(compact.compactions.size(), 1u) << toString(compact.func.final);
+    EXPECT_EQ(allocated(compact.func, "B"), 16);
+}
+
 TEST(CompactStorage, TheStepGivesTheIndexMapAndTheAllocationFollowsIt) {
     REQUIRE_ISL();
     StridedCache p;

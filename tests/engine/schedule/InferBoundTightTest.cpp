@@ -231,6 +231,24 @@ TEST(InferBoundTight, StridedReadKeepsItsIntervalHull) {
     EXPECT_EQ(realized(r, B), "[0, 15]");
 }
 
+TEST(InferBoundTight, AReversedReadIsWrittenSoIslReadsIt) {
+    REQUIRE_ISL();
+    // A review found: T[-1*i + 2] was handed to ISL as `((-1)*i)`, a syntax error to ISL, and
+    // the tight rules kept the interval box. ISL reads `(-1*i)`.
+    Tensor A = placeholder({16, 10}, DataType::float32(), "A");
+    Tensor T = compute({16, 10}, [&](const std::vector<Var>& v) { return A({v[0], v[1]}) + f32(1); }, "T");
+    Tensor Out = compute({3, 3}, [&](const std::vector<Var>& v) {
+        return T({Expr(-1) * v[0] + 2, v[1]}) + T({v[0] * 3 + 9, v[1] * 3 + 3});
+    }, "Out");
+    Schedule s = createSchedule(Out.op);
+    s[T].computeAt(s[Out], opOf(Out)->axis[1]);
+    auto r = infer(s);
+    for (const BoundStep& step : r.steps.all())
+        EXPECT_EQ(step.text.find("ISL failed"), std::string::npos) << step.text;
+    // One iteration reads (2 - i, j) and (3i + 9, 3j + 3): its exact box spans both.
+    EXPECT_EQ(region(r, T), "[(2 - i), ((i*4) + 8)], [j, ((j*2) + 4)]");
+}
+
 TEST(InferBoundTight, SeveralConsumersAreUnitedExactly) {
     REQUIRE_ISL();
     Tensor A = placeholder({20}, DataType::float32(), "A");
