@@ -36,6 +36,15 @@ CompiledSchedule compileSchedule(LlvmJit& jit, const Schedule& sch, const std::v
     return CompiledSchedule{std::move(func), std::move(kernel), lowerMs, timings};
 }
 
+void timeCompilation(benchmark::State& state, LlvmJit& jit, const Schedule& sch, const std::vector<Tensor>& args,
+                     const std::string& name, BoundRules rules) {
+    std::optional<CompiledSchedule> last;
+    for (auto _ : state)
+        last.emplace(compileSchedule(jit, sch, args, name, rules));
+    if (last)
+        reportCompileCost(state, *last);
+}
+
 RunTimes timeRuns(benchmark::State& state, const std::function<void()>& body) {
     std::vector<double> seconds;
     for (auto _ : state) {

@@ -128,11 +128,7 @@ void runVariant(benchmark::State& state, const std::string& name, void (*apply)(
 void compileOnly(benchmark::State& state, void (*apply)(Blur&)) {
     Blur b;
     apply(b);
-    std::optional<CompiledSchedule> last;
-    for (auto _ : state)
-        last.emplace(compileSchedule(shared().jit, b.s, b.args(), "blur_compile"));
-    if (last)
-        reportCompileCost(state, *last);
+    timeCompilation(state, shared().jit, b.s, b.args(), "blur_compile");
 }
 
 struct Entry {

@@ -113,11 +113,7 @@ void compileOnly(benchmark::State& state, void (*apply)(Strided&), BoundRules ru
     }
     Strided p;
     apply(p);
-    std::optional<CompiledSchedule> last;
-    for (auto _ : state)
-        last.emplace(compileSchedule(shared().jit, p.s, p.args(), "strided_compile", rules));
-    if (last)
-        reportCompileCost(state, *last);
+    timeCompilation(state, shared().jit, p.s, p.args(), "strided_compile", rules);
 }
 
 struct Entry {

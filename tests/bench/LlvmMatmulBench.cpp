@@ -227,11 +227,7 @@ void runOpenBlas(benchmark::State& state) {
 /// Lowering and JIT compilation alone, repeated: the cost of every edit of the schedule.
 void compileOnly(benchmark::State& state, Variant (*make)()) {
     Variant v = make();
-    std::optional<CompiledSchedule> last;
-    for (auto _ : state)
-        last.emplace(compileSchedule(shared().jit, v.s, v.args, "matmul_compile"));
-    if (last)
-        reportCompileCost(state, *last);
+    timeCompilation(state, shared().jit, v.s, v.args, "matmul_compile");
 }
 
 struct Entry {
