@@ -1,5 +1,8 @@
 #include "codegen/CudaExecutor.h"
 
+#include "arith/ConstEval.h"
+#include "ir/Substitute.h"
+
 #include "ir/Functor.h"
 #include "ir/Op.h"
 #include "ir/Printer.h"
@@ -11,6 +14,16 @@
 #include <list>
 
 namespace bs {
+
+int64_t hostValue(const Expr& e, const VarMap<int64_t>& scalars) {
+    if (std::optional<int64_t> value = evaluateInt(e, scalars))
+        return *value;
+    for (const Var& v : usedVars(e))
+        if (!scalars.count(v))
+            throw UserError("the GPU program needs a value for '" + v.name() + "'");
+    throw UserError("the host code of a GPU program cannot evaluate " + toString(e) +
+                    ": a division by zero, or a value that is not an integer");
+}
 
 double CudaRunResult::best() const {
     return milliseconds.empty() ? 0 : *std::min_element(milliseconds.begin(), milliseconds.end());
@@ -27,80 +40,6 @@ double CudaRunResult::median() const {
 
 namespace {
 
-/// Evaluates the host's integer expressions (loop bounds, launch extents, scalar arguments).
-class HostExprEvaluator : public ExprFunctor<int64_t> {
-public:
-    explicit HostExprEvaluator(VarMap<int64_t>& scalars) : m_scalars(scalars) {}
-
-protected:
-    using ExprFunctor<int64_t>::visit;
-
-    int64_t visit(const IntImmNode* op) override { return op->value; }
-    int64_t visit(const VarNode* op) override {
-        auto it = m_scalars.find(Var(op));
-        if (it == m_scalars.end())
-            throw UserError("the GPU program needs a value for '" + op->name + "'");
-        return it->second;
-    }
-    int64_t visit(const AddNode* op) override { return eval(op->a) + eval(op->b); }
-    int64_t visit(const SubNode* op) override { return eval(op->a) - eval(op->b); }
-    int64_t visit(const MulNode* op) override { return eval(op->a) * eval(op->b); }
-    int64_t visit(const DivNode* op) override { return eval(op->a) / nonZero(op->b); }
-    int64_t visit(const ModNode* op) override { return eval(op->a) % nonZero(op->b); }
-    int64_t visit(const FloorDivNode* op) override {
-        return floorDivInt(eval(op->a), nonZero(op->b));
-    }
-    int64_t visit(const FloorModNode* op) override {
-        return floorModInt(eval(op->a), nonZero(op->b));
-    }
-    int64_t visit(const MinNode* op) override { return std::min(eval(op->a), eval(op->b)); }
-    int64_t visit(const MaxNode* op) override { return std::max(eval(op->a), eval(op->b)); }
-    int64_t visit(const EQNode* op) override { return eval(op->a) == eval(op->b); }
-    int64_t visit(const NENode* op) override { return eval(op->a) != eval(op->b); }
-    int64_t visit(const LTNode* op) override { return eval(op->a) < eval(op->b); }
-    int64_t visit(const LENode* op) override { return eval(op->a) <= eval(op->b); }
-    int64_t visit(const GTNode* op) override { return eval(op->a) > eval(op->b); }
-    int64_t visit(const GENode* op) override { return eval(op->a) >= eval(op->b); }
-    int64_t visit(const AndNode* op) override { return eval(op->a) && eval(op->b); }
-    int64_t visit(const OrNode* op) override { return eval(op->a) || eval(op->b); }
-    int64_t visit(const NotNode* op) override { return !eval(op->a); }
-    int64_t visit(const SelectNode* op) override {
-        return eval(op->condition) ? eval(op->trueValue) : eval(op->falseValue);
-    }
-    int64_t visit(const CastNode* op) override {
-        if (!op->value.type().isIntegral() && !op->value.type().isBool())
-            return visitExprDefault(op);
-        int64_t value = eval(op->value);
-        return op->type.isBool() ? value != 0 : value;
-    }
-    int64_t visit(const CallNode* op) override {
-        if (op->isIntrinsic("likely"))
-            return eval(op->args.at(0));
-        return visitExprDefault(op);
-    }
-    int64_t visit(const LetNode* op) override {
-        auto [it, inserted] = m_scalars.emplace(op->var, eval(op->value));
-        int64_t body = eval(op->body);
-        if (inserted)
-            m_scalars.erase(it);
-        return body;
-    }
-    int64_t visitExprDefault(const ExprNode* op) override {
-        throw UserError("the host code of a GPU program cannot evaluate " + toString(Expr(op)));
-    }
-
-private:
-    int64_t eval(const Expr& e) { return visitExpr(e); }
-    int64_t nonZero(const Expr& e) {
-        int64_t value = eval(e);
-        if (value == 0)
-            throw UserError("division by zero in the host code: " + toString(e) + " is 0");
-        return value;
-    }
-
-    VarMap<int64_t>& m_scalars;
-};
-
 /// Interprets the host statement: loops, lets, conditions, global allocations and launches.
 class HostRunner : public StmtFunctor<void> {
 public:
@@ -108,7 +47,7 @@ public:
                const std::unordered_map<std::string, cuda::CUfunction>& functions,
                VarMap<cuda::CUdeviceptr> buffers, VarMap<int64_t> scalars)
         : m_program(program), m_functions(functions), m_buffers(std::move(buffers)),
-          m_scalars(std::move(scalars)), m_eval(m_scalars) {}
+          m_scalars(std::move(scalars)) {}
 
 protected:
     using StmtFunctor<void>::visit;
@@ -171,7 +110,7 @@ protected:
     }
 
 private:
-    int64_t eval(const Expr& e) { return m_eval.visitExpr(e); }
+    int64_t eval(const Expr& e) { return hostValue(e, m_scalars); }
 
     void launch(const CallNode* call);
     unsigned launchExtent(const DeviceKernel& kernel, int axis);
@@ -180,7 +119,6 @@ private:
     const std::unordered_map<std::string, cuda::CUfunction>& m_functions;
     VarMap<cuda::CUdeviceptr> m_buffers;
     VarMap<int64_t> m_scalars;
-    HostExprEvaluator m_eval;
 };
 
 unsigned HostRunner::launchExtent(const DeviceKernel& kernel, int axis) {

@@ -15,6 +15,12 @@
 
 namespace bs {
 
+/// The value of an integer expression of the host code (a loop bound, a launch extent, a scalar
+/// argument) for the scalars bound so far: arith's evaluateInt (each value wrapped to its type,
+/// an inner let shadowing an outer binding). Throws UserError naming a scalar without a value,
+/// or the expression when it cannot be evaluated (a division by zero, a float).
+int64_t hostValue(const Expr& e, const VarMap<int64_t>& scalars);
+
 /// Host memory bound to a buffer argument: copied to the device before a run and back after.
 struct CudaHostBuffer {
     void* data = nullptr;
