@@ -5,7 +5,7 @@
 #include "edit/ScheduleTools.h"
 #include "models/GraphModels.h"
 #include "models/StepOutline.h"
-#include "models/TraceRows.h"
+#include "models/StageQueries.h"
 #include "panels/AnimationPanel.h"
 #include "panels/CodePanel.h"
 #include "panels/HeatmapPanel.h"

@@ -10,7 +10,7 @@
 #include "document/ScriptDocument.h"
 #include "edit/ScheduleTools.h"
 #include "models/GraphModels.h"
-#include "models/TraceRows.h"
+#include "models/StageQueries.h"
 #include "panels/AllocationsPanel.h"
 #include "panels/CodePanel.h"
 #include "panels/EditorPanel.h"

@@ -4,7 +4,7 @@
 #include "document/ScriptDocument.h"
 #include "edit/ScheduleEditor.h"
 #include "edit/StageDialog.h"
-#include "models/TraceRows.h"
+#include "models/StageQueries.h"
 
 #include <QAction>
 #include <QInputDialog>

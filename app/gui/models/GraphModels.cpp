@@ -1,6 +1,7 @@
 #include "models/GraphModels.h"
 
-#include "models/TraceRows.h"
+#include "models/EngineText.h"
+#include "models/StageQueries.h"
 
 namespace bs::gui {
 

@@ -3,7 +3,8 @@
 #include "models/GraphModels.h"
 #include "models/StepOutline.h"
 #include "models/StepText.h"
-#include "models/TraceRows.h"
+#include "models/EngineText.h"
+#include "models/StageQueries.h"
 
 namespace bs::gui {
 

@@ -1,6 +1,7 @@
 #include "models/StepOutline.h"
 
-#include "models/TraceRows.h"
+#include "models/EngineText.h"
+#include "models/StageQueries.h"
 
 #include <QRegularExpression>
 

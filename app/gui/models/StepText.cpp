@@ -2,7 +2,7 @@
 
 #include "ir/Printer.h"
 #include "models/StepOutline.h"
-#include "models/TraceRows.h"
+#include "models/EngineText.h"
 #include "views/Theme.h"
 
 namespace bs::gui {

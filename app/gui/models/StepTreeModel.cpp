@@ -2,7 +2,7 @@
 
 #include "models/StepOutline.h"
 #include "models/StepText.h"
-#include "models/TraceRows.h"
+#include "models/EngineText.h"
 
 namespace bs::gui {
 

@@ -1,6 +1,6 @@
 #include "models/TcRangeRows.h"
 
-#include "models/TraceRows.h"
+#include "models/EngineText.h"
 #include "tc/RangeComparison.h"
 
 #include <QCoreApplication>

@@ -1,6 +1,7 @@
 #include "panels/AllocationsPanel.h"
 
-#include "models/TraceRows.h"
+#include "models/EngineText.h"
+#include "models/StageQueries.h"
 #include "panels/TableViews.h"
 
 #include <QItemSelectionModel>

@@ -1,6 +1,7 @@
 #include "panels/BoundsPanel.h"
 
 #include "models/StringTableModel.h"
+#include "models/StageQueries.h"
 #include "models/TraceRows.h"
 #include "panels/TableViews.h"
 

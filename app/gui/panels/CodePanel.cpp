@@ -1,6 +1,6 @@
 #include "panels/CodePanel.h"
 
-#include "models/TraceRows.h"
+#include "models/StageQueries.h"
 #include "views/Highlighters.h"
 
 #if BOUNDSCOPE_GUI_WITH_RUN

@@ -1,6 +1,7 @@
 #include "panels/InspectorPanel.h"
 
 #include "models/StringTableModel.h"
+#include "models/StageQueries.h"
 #include "models/TraceRows.h"
 #include "panels/TableViews.h"
 #include "views/Theme.h"

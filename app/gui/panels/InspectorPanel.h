@@ -7,7 +7,7 @@
 #pragma once
 
 #include "analysis/Analysis.h"
-#include "models/TraceRows.h"
+#include "models/StageQueries.h"
 
 #include <QWidget>
 

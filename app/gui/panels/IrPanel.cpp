@@ -4,7 +4,7 @@
 #include "models/GraphModels.h"
 #include "models/StepOutline.h"
 #include "models/StepText.h"
-#include "models/TraceRows.h"
+#include "models/StageQueries.h"
 #include "views/Highlighters.h"
 #include "views/IrView.h"
 #include "views/Theme.h"

@@ -1,6 +1,6 @@
 #include "panels/RunPanel.h"
 
-#include "models/TraceRows.h"
+#include "models/EngineText.h"
 #include "panels/TableViews.h"
 
 #include <QComboBox>

@@ -9,7 +9,7 @@
 #include "document/ExampleCatalog.h"
 #include "document/Exporter.h"
 #include "document/RecentFiles.h"
-#include "models/TraceRows.h"
+#include "models/StageQueries.h"
 
 #include <QDir>
 #include <QFile>

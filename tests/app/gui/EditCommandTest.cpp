@@ -6,7 +6,8 @@
 #include "edit/EditActions.h"
 #include "edit/ScheduleEditor.h"
 #include "edit/StageDialog.h"
-#include "models/TraceRows.h"
+#include "models/EngineText.h"
+#include "models/StageQueries.h"
 #include "views/ScriptEditor.h"
 
 #include <QAction>

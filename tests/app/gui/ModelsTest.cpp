@@ -9,6 +9,7 @@
 #include "te/Compute.h"
 #include "models/GraphModels.h"
 #include "models/IrLines.h"
+#include "models/StageQueries.h"
 #include "models/TraceRows.h"
 #include "panels/IrPanel.h"
 

@@ -9,7 +9,7 @@
 #include "models/StepOutline.h"
 #include "models/StepText.h"
 #include "models/StepTreeModel.h"
-#include "models/TraceRows.h"
+#include "models/EngineText.h"
 
 #include <QtTest>
 

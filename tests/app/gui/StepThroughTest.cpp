@@ -11,7 +11,7 @@
 #include "document/StepCursor.h"
 #include "models/StepOutline.h"
 #include "models/StepTreeModel.h"
-#include "models/TraceRows.h"
+#include "models/EngineText.h"
 #include "panels/EditorPanel.h"
 #include "panels/GraphPanel.h"
 #include "panels/IrPanel.h"
