@@ -66,7 +66,7 @@ MainWindow::MainWindow(Options options, QWidget* parent)
 
 MainWindow::~MainWindow() = default;
 
-SelectionModel* MainWindow::selection() const { return m_document->selection(); }
+StageSelection* MainWindow::selection() const { return m_document->selection(); }
 
 QList<GraphPanel*> MainWindow::graphPanels() const {
     return {m_dag, m_iterVars, m_attachTree, m_requests};
@@ -343,16 +343,16 @@ void MainWindow::wireDocument() {
 }
 
 void MainWindow::wireSelection() {
-    SelectionModel* selection = m_document->selection();
+    StageSelection* selection = m_document->selection();
     auto selectStage = [selection](const QString& stage) { selection->select(stage); };
     for (GraphPanel* panel : graphPanels())
-        connect(panel, &GraphPanel::objectChosen, selection, &SelectionModel::select);
+        connect(panel, &GraphPanel::objectChosen, selection, &StageSelection::select);
     connect(m_inspector, &InspectorPanel::stageChosen, selection, selectStage);
-    connect(m_inspector, &InspectorPanel::iterVarChosen, selection, &SelectionModel::select);
-    connect(m_bounds, &BoundsPanel::rowChosen, selection, &SelectionModel::select);
-    connect(m_tcRanges, &TcRangesPanel::rowChosen, selection, &SelectionModel::select);
-    connect(m_ir, &IrPanel::lineChosen, selection, &SelectionModel::select);
-    connect(selection, &SelectionModel::changed, this, &MainWindow::onSelectionChanged);
+    connect(m_inspector, &InspectorPanel::iterVarChosen, selection, &StageSelection::select);
+    connect(m_bounds, &BoundsPanel::rowChosen, selection, &StageSelection::select);
+    connect(m_tcRanges, &TcRangesPanel::rowChosen, selection, &StageSelection::select);
+    connect(m_ir, &IrPanel::lineChosen, selection, &StageSelection::select);
+    connect(selection, &StageSelection::changed, this, &MainWindow::onSelectionChanged);
 }
 
 void MainWindow::onAnalysisChanged() {

@@ -37,7 +37,7 @@ class ScriptDocument;
 class ScheduleTools;
 class TcRangesPanel;
 class OutputPanel;
-class SelectionModel;
+class StageSelection;
 class StepTools;
 
 class MainWindow : public QMainWindow {
@@ -55,7 +55,7 @@ public:
     ~MainWindow() override;
 
     ScriptDocument* document() const { return m_document; }
-    SelectionModel* selection() const;
+    StageSelection* selection() const;
     EditorPanel* editorPanel() const { return m_editorPanel; }
     GraphPanel* stageDag() const { return m_dag; }
     GraphPanel* iterVarGraph() const { return m_iterVars; }

@@ -14,7 +14,7 @@
 namespace bs::gui {
 
 ScriptDocument::ScriptDocument(QObject* parent)
-    : QObject(parent), m_text(new QTextDocument(this)), m_selection(new SelectionModel(this)),
+    : QObject(parent), m_text(new QTextDocument(this)), m_selection(new StageSelection(this)),
       m_runner(new AnalysisRunner(this)), m_scriptName(QStringLiteral("untitled.py")) {
     // A QPlainTextEdit only shows documents with the plain-text layout.
     m_text->setDocumentLayout(new QPlainTextDocumentLayout(m_text));

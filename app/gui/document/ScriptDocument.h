@@ -7,7 +7,7 @@
 #pragma once
 
 #include "document/AnalysisRunner.h"
-#include "document/SelectionModel.h"
+#include "document/StageSelection.h"
 
 #include <QObject>
 #include <QString>
@@ -29,7 +29,7 @@ public:
     explicit ScriptDocument(QObject* parent = nullptr);
 
     QTextDocument* textDocument() const { return m_text; }
-    SelectionModel* selection() const { return m_selection; }
+    StageSelection* selection() const { return m_selection; }
 
     /// Reads `path` (UTF-8) and analyses it; false with `errorMessage` set when it cannot.
     bool openFile(const QString& path, QString* errorMessage);
@@ -107,7 +107,7 @@ private:
     void onFinished(const AnalysisOutcome& outcome);
 
     QTextDocument* m_text;
-    SelectionModel* m_selection;
+    StageSelection* m_selection;
     AnalysisRunner* m_runner;
     QTimer m_typingPause;
     QString m_filePath;

@@ -1,6 +1,6 @@
 /// \file
 /// The current step of the Step-through (issue 13, item 4): the one step of bound inference
-/// (schedule/BoundSteps.h) every view shows as "where we are", as the SelectionModel is the one
+/// (schedule/BoundSteps.h) every view shows as "where we are", as the StageSelection is the one
 /// selection. It is an id into the current Analysis's steps; StepTools moves it to the same step
 /// of a new Analysis after an edit (models/StepOutline.h, resolveStep).
 #pragma once

@@ -144,7 +144,7 @@ EditActions::EditActions(ScheduleEditor *editor, QWidget *window)
     connect(m_cancel, &QAction::triggered, editor, &ScheduleEditor::cancelComputeAt);
     connect(editor, &ScheduleEditor::pickingChanged, m_cancel, &QAction::setEnabled);
     ScriptDocument *document = editor->document();
-    connect(document->selection(), &SelectionModel::changed, this, &EditActions::updateEnabled);
+    connect(document->selection(), &StageSelection::changed, this, &EditActions::updateEnabled);
     connect(document, &ScriptDocument::analysisFinished, this, &EditActions::updateEnabled);
     connect(document, &ScriptDocument::busyChanged, this, &EditActions::updateEnabled);
     connect(editor, &ScheduleEditor::checkingChanged, this, &EditActions::updateEnabled);
@@ -215,7 +215,7 @@ QMenu *EditActions::createMenu(QWidget *parent) const {
 }
 
 QMenu *EditActions::createContextMenu(QWidget *parent) {
-    const SelectionModel *selection = m_editor->document()->selection();
+    const StageSelection *selection = m_editor->document()->selection();
     const bool onLoop = !selection->iterVar().isEmpty();
     auto *menu = new QMenu(parent);
     menu->setToolTipsVisible(true);
@@ -245,7 +245,7 @@ void EditActions::popupContextMenu(const QPoint &globalPos) {
 
 void EditActions::updateEnabled() {
     m_judged.reset(); // called whenever the analysis, the script's run or a check changes
-    const SelectionModel *selection = m_editor->document()->selection();
+    const StageSelection *selection = m_editor->document()->selection();
     const QString blocker = m_editor->blocker();
     const bool canEdit = blocker.isEmpty() && !selection->stage().isEmpty();
     const bool onIterVar = canEdit && !selection->iterVar().isEmpty();
@@ -266,7 +266,7 @@ void EditActions::updateEnabled() {
 }
 
 ScheduleEdit EditActions::sampleEdit(Entry entry) const {
-    const SelectionModel *selection = m_editor->document()->selection();
+    const StageSelection *selection = m_editor->document()->selection();
     static const Program kNoProgram;
     const auto &analysis = m_editor->document()->analysis();
     const Program &program = analysis ? analysis->program : kNoProgram;
@@ -484,7 +484,7 @@ bool EditActions::askArguments(ScheduleEdit *edit) {
 }
 
 void EditActions::trigger(Entry entry) {
-    const SelectionModel *selection = m_editor->document()->selection();
+    const StageSelection *selection = m_editor->document()->selection();
     QString error;
     if (entry == Entry::ComputeAt) {
         m_editor->beginComputeAt(selection->stage(), &error);

@@ -29,7 +29,7 @@ ScheduleEditor::ScheduleEditor(ScriptDocument *document, QObject *parent)
         m_checking = false;
         Q_EMIT checkingChanged(false, m_checkingWhat);
     });
-    connect(document->selection(), &SelectionModel::changed, this,
+    connect(document->selection(), &StageSelection::changed, this,
             &ScheduleEditor::onSelectionChanged);
 }
 
@@ -157,7 +157,7 @@ void ScheduleEditor::cancelComputeAt() {
 void ScheduleEditor::onSelectionChanged() {
     // The target is a loop of another stage; selecting a stage alone (or the same stage's
     // loops, on the way to the target) keeps waiting.
-    const SelectionModel *selection = m_document->selection();
+    const StageSelection *selection = m_document->selection();
     if (m_pickingFor.isEmpty() || selection->iterVar().isEmpty() ||
         selection->stage() == m_pickingFor)
         return;

@@ -66,13 +66,13 @@ void ScheduleTools::createDocks() {
 
 void ScheduleTools::wire() {
     ScriptDocument *document = m_window->document();
-    SelectionModel *selection = document->selection();
+    StageSelection *selection = document->selection();
     connect(document, &ScriptDocument::analysisChanged, this, &ScheduleTools::onAnalysisChanged);
     // Another file's history is not this one's: Compare starts afresh.
     connect(document, &ScriptDocument::textReplaced, m_compare, &ComparePanel::clearHistory);
     connect(document, &ScriptDocument::fileChanged, this,
             [this, document] { m_run->setScriptName(document->scriptName()); });
-    connect(selection, &SelectionModel::changed, this, [this, selection] {
+    connect(selection, &StageSelection::changed, this, [this, selection] {
         m_allocations->showStage(selection->stage());
         m_heatmap->showStage(selection->stage());
     });

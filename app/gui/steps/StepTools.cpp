@@ -45,7 +45,7 @@ void StepTools::createMenu() {
 void StepTools::wire() {
     ScriptDocument *document = m_window->document();
     connect(document, &ScriptDocument::analysisChanged, this, &StepTools::onAnalysisChanged);
-    connect(document->selection(), &SelectionModel::changed, this, &StepTools::onSelectionChanged);
+    connect(document->selection(), &StageSelection::changed, this, &StepTools::onSelectionChanged);
     connect(m_cursor, &StepCursor::changed, m_panel, &StepsPanel::showStep);
     connect(m_panel, &StepsPanel::stepChosen, this, &StepTools::goToStep);
     connect(m_window->irPanel(), &IrPanel::stepChosen, this, &StepTools::goToStep);

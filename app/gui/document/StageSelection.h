@@ -10,7 +10,7 @@
 
 namespace bs::gui {
 
-class SelectionModel : public QObject {
+class StageSelection : public QObject {
     Q_OBJECT
 public:
     using QObject::QObject;
