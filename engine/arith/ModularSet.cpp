@@ -26,18 +26,16 @@ ModularSet::ModularSet(int64_t c, int64_t b) : coeff(c < 0 ? -c : c), base(b) {
         base = floorModInt(base, coeff);
 }
 
+ModularSet ModularSet::unionWith(const ModularSet& other) const {
+    int64_t g = zeroAwareGcd(zeroAwareGcd(coeff, other.coeff), base - other.base);
+    return {g, base};
+}
+
 std::string ModularSet::toString() const {
     return "ModularSet(coeff=" + std::to_string(coeff) + ", base=" + std::to_string(base) + ")";
 }
 
 namespace {
-
-/// Everything two sets have in common: x = c1*k + b1 or c2*k + b2 means x = g*k + b1 with
-/// g = gcd(c1, c2, b1 - b2).
-ModularSet unionOf(const ModularSet& a, const ModularSet& b) {
-    int64_t g = zeroAwareGcd(zeroAwareGcd(a.coeff, b.coeff), a.base - b.base);
-    return {g, a.base};
-}
 
 bool fitsProduct(int64_t a, int64_t b, int64_t* out) { return !__builtin_mul_overflow(a, b, out); }
 
@@ -83,13 +81,13 @@ protected:
     ModularSet visit(const ModNode* op) override { return remainder(op->a, op->b); }
     ModularSet visit(const FloorModNode* op) override { return remainder(op->a, op->b); }
     ModularSet visit(const MinNode* op) override {
-        return unionOf(visitExpr(op->a), visitExpr(op->b));
+        return visitExpr(op->a).unionWith(visitExpr(op->b));
     }
     ModularSet visit(const MaxNode* op) override {
-        return unionOf(visitExpr(op->a), visitExpr(op->b));
+        return visitExpr(op->a).unionWith(visitExpr(op->b));
     }
     ModularSet visit(const SelectNode* op) override {
-        return unionOf(visitExpr(op->trueValue), visitExpr(op->falseValue));
+        return visitExpr(op->trueValue).unionWith(visitExpr(op->falseValue));
     }
     ModularSet visit(const CastNode* op) override {
         if (op->type.isIntegral() && op->value.type().isIntegral())

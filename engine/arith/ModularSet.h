@@ -26,6 +26,9 @@ struct ModularSet {
     static ModularSet everything() { return {1, 0}; }
     bool isEverything() const { return coeff == 1 && base == 0; }
     bool operator==(const ModularSet& o) const { return coeff == o.coeff && base == o.base; }
+    /// Every value either set holds: x = c1*k + b1 or c2*k + b2 means x = g*k + b1 with
+    /// g = gcd(c1, c2, b1 - b2).
+    ModularSet unionWith(const ModularSet& other) const;
     /// `ModularSet(coeff=8, base=3)`.
     std::string toString() const;
 };

@@ -109,8 +109,6 @@ private:
     int m_inProducer = 0;
 };
 
-int64_t positiveMod(int64_t a, int64_t m) { return ((a % m) + m) % m; }
-
 /// `e - min`, simplified: where in the realized region an index falls.
 Expr offsetIn(const Expr& e, const Expr& min) {
     Analyzer analyzer;
@@ -135,6 +133,14 @@ std::optional<Box> readBox(const ProducerRealizeNode* realize, const std::vector
         box.emplace_back(b.minValue, b.maxValue);
     }
     return box;
+}
+
+/// The elements of a box.
+int64_t boxSize(const Box& box) {
+    int64_t size = 1;
+    for (const auto& [lo, hi] : box)
+        size *= hi - lo + 1;
+    return size;
 }
 
 bool overlap(const Box& x, const Box& y) {
@@ -210,8 +216,7 @@ bool Compactor::latticePlan(const ProducerRealizeNode* realize, const std::vecto
                 lattice = m;
                 continue;
             }
-            int64_t g = zeroAwareGcd(zeroAwareGcd(lattice->coeff, m.coeff), m.base - lattice->base);
-            lattice = ModularSet(g, g == 0 ? lattice->base : positiveMod(lattice->base, g));
+            lattice = lattice->unionWith(m);
         }
         if (!lattice || lattice->coeff < 2)
             continue;
@@ -264,12 +269,8 @@ bool Compactor::boxesPlan(const ProducerRealizeNode* realize, const std::vector<
     if (groups.size() < 2)
         return false;
     int64_t packed = 0, whole = 1;
-    for (const Box& box : groups) {
-        int64_t size = 1;
-        for (const auto& [lo, hi] : box)
-            size *= hi - lo + 1;
-        packed += size;
-    }
+    for (const Box& box : groups)
+        packed += boxSize(box);
     for (const Range& r : realize->bounds) {
         std::optional<int64_t> extent = asConstInt(r.extent);
         if (!extent)
@@ -380,26 +381,18 @@ std::string latticeMapText(const ProducerRealizeNode* realize, const Compaction&
     return name + "(" + from + ") -> " + name + "(" + to + ")";
 }
 
-std::string boxText(const std::vector<std::pair<int64_t, int64_t>>& box) {
+std::string boxText(const Box& box) {
     std::string s;
     for (const auto& [lo, hi] : box)
         s += (s.empty() ? "" : ", ") + std::to_string(lo) + ":" + std::to_string(hi + 1);
     return "[" + s + "]";
 }
 
-/// The packed indices of the element at `at` (offsets from the realize's min) in box `k`: the
-/// position in the packed buffer, then 0 for every other axis.
-std::vector<Expr> packedIndices(const Compaction& c, size_t k, const std::vector<Expr>& at);
-
 /// The position in the packed buffer of the element at `at` in box `k`.
 Expr packedIndex(const Compaction& c, size_t k, const std::vector<Expr>& at) {
     int64_t offset = 0;
-    for (size_t j = 0; j < k; ++j) {
-        int64_t size = 1;
-        for (const auto& [lo, hi] : c.boxes[j])
-            size *= hi - lo + 1;
-        offset += size;
-    }
+    for (size_t j = 0; j < k; ++j)
+        offset += boxSize(c.boxes[j]);
     const auto& box = c.boxes[k];
     Expr index = Expr(0);
     for (size_t d = 0; d < box.size(); ++d)
@@ -408,6 +401,8 @@ Expr packedIndex(const Compaction& c, size_t k, const std::vector<Expr>& at) {
     return analyzer.simplify(index + int(offset));
 }
 
+/// The packed indices of the element at `at` (offsets from the realize's min) in box `k`: the
+/// position in the packed buffer, then 0 for every other axis.
 std::vector<Expr> packedIndices(const Compaction& c, size_t k, const std::vector<Expr>& at) {
     std::vector<Expr> indices{packedIndex(c, k, at)};
     for (size_t d = 1; d < at.size(); ++d)
@@ -422,7 +417,6 @@ std::string boxesMapText(const ProducerRealizeNode* realize, const Compaction& c
     std::string from;
     for (size_t d = 0; d < c.boxes[0].size(); ++d) {
         Var x("x" + std::to_string(d));
-        Analyzer analyzer;
         Expr min = realize->bounds[d].min;
         xs.push_back(isZero(min) ? Expr(x) : Expr(x) - min);
         from += (d ? ", " : "") + x->name;
@@ -493,7 +487,7 @@ Stmt Compactor::rewriteLattice(const ProducerRealizeNode* realize, const Stmt& b
             if (stride == 1)
                 return s;
             const auto* loop = s.as<ForNode>();
-            const int64_t first = positiveMod(m_plan.compaction.offsets[size_t(axis.axis)] -
+            const int64_t first = floorModInt(m_plan.compaction.offsets[size_t(axis.axis)] -
                                                   (axis.min + axis.offset), stride);
             Expr value = Expr(int(axis.min + first)) + Expr(int(stride)) * loop->loopVar;
             Stmt inner = substitute(loop->body, VarMap<Expr>{{loop->loopVar, value}});
@@ -557,7 +551,7 @@ Stmt Compactor::rewriteBoxes(const ProducerRealizeNode* realize, const Stmt& bod
 
     private:
         Stmt limitToBox(const Stmt& body, size_t box) {
-            struct Restrict : IRMutator {
+            struct LimitToBox : IRMutator {
                 const Compaction* c;
                 const Plan* plan;
                 size_t box;
@@ -577,11 +571,11 @@ Stmt Compactor::rewriteBoxes(const ProducerRealizeNode* realize, const Stmt& bod
                                                       Expr(int(std::max<int64_t>(0, end - begin))),
                                                       loop->kind, loop->body, loop->threadBinding));
                 }
-            } restrict;
-            restrict.c = &m_c;
-            restrict.plan = &m_plan;
-            restrict.box = box;
-            return restrict.visitStmt(body);
+            } limit;
+            limit.c = &m_c;
+            limit.plan = &m_plan;
+            limit.box = box;
+            return limit.visitStmt(body);
         }
 
         const Compaction& m_c;
@@ -589,8 +583,7 @@ Stmt Compactor::rewriteBoxes(const ProducerRealizeNode* realize, const Stmt& bod
         const Tensor& m_tensor;
         std::function<std::vector<Expr>(const std::vector<Expr>&)> m_offsets;
     };
-    // The consumers' reads first (they are known by node), then the producer's copies.
-    // A read is in the box that holds what it reads over the loops around it (found again here,
+    // The consumers' reads first, then the producer's copies. A read is in the box that holds what it reads over the loops around it (found again here,
     // not by node: one read may sit in several places, as in another buffer's producer copies).
     class ReadMapper : public AccessMapper {
     public:
@@ -626,14 +619,16 @@ std::optional<Plan> Compactor::plan(const ProducerRealizeNode* realize, const St
     const std::vector<Access>& accesses = collector.accesses;
     if (std::none_of(accesses.begin(), accesses.end(), [](const Access& a) { return a.load && !a.inProducer; }))
         return std::nullopt;
-    Plan plan;
-    plan.compaction.tensor = tensor;
-    plan.compaction.before = realize->bounds;
+    auto fresh = [&] {
+        Plan p;
+        p.compaction.tensor = tensor;
+        p.compaction.before = realize->bounds;
+        return p;
+    };
+    Plan plan = fresh();
     bool found = latticePlan(realize, accesses, plan);
     if (!found && plan.kept.empty()) {
-        plan = Plan();
-        plan.compaction.tensor = tensor;
-        plan.compaction.before = realize->bounds;
+        plan = fresh();
         found = boxesPlan(realize, accesses, plan);
     }
     if (!found && plan.kept.empty())

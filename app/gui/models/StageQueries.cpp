@@ -7,11 +7,6 @@ namespace bs::gui {
 
 namespace {
 
-const Schedule& normalizedOf(const Analysis& analysis) {
-    static const Schedule kNone;
-    return analysis.lowered ? analysis.lowered->normalized : kNone;
-}
-
 /// The stage of `schedule` that owns `iv`, or an undefined Stage.
 Stage ownerOf(const Schedule& schedule, const IterVar& iv) {
     if (!schedule.defined())
@@ -29,7 +24,7 @@ QString attachPathText(const Analysis& analysis, const std::vector<IterVar>& pat
     QStringList parts;
     const StageNode* current = nullptr;
     for (const IterVar& iv : path) {
-        const Stage owner = ownerOf(normalizedOf(analysis), iv);
+        const Stage owner = ownerOf(normalizedSchedule(analysis), iv);
         QString part = iterVarLabel(analysis, iv);
         if (owner.defined() && owner.get() != current)
             part = qstr(owner.name()) + QStringLiteral(": ") + part;
@@ -84,9 +79,14 @@ Stage findScriptStage(const Analysis& analysis, const QString& name) {
 
 } // namespace
 
+const Schedule& normalizedSchedule(const Analysis& analysis) {
+    static const Schedule kNone;
+    return analysis.lowered ? analysis.lowered->normalized : kNone;
+}
+
 /// `i`, with the thread it is bound to: `i [blockIdx.x]`.
 QString iterVarLabel(const Analysis& analysis, const IterVar& iv) {
-    const Stage owner = ownerOf(normalizedOf(analysis), iv);
+    const Stage owner = ownerOf(normalizedSchedule(analysis), iv);
     QString label = iterVarName(iv);
     const IterVarAttr* attr = owner.defined() ? owner.attrOf(iv) : nullptr;
     if (attr && attr->bindThread.defined())

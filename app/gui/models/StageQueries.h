@@ -44,6 +44,9 @@ StageSummary summarizeStage(const Analysis& analysis, const QString& stage);
 /// empty or unknown); 0 when the line is not known.
 int sourceLine(const Analysis& analysis, const QString& stage, const QString& iterVar);
 
+/// The normalized schedule InferBound ran on; an undefined Schedule when the analysis was not
+/// lowered (scheduleShown falls back to the script's).
+const Schedule& normalizedSchedule(const Analysis& analysis);
 /// `i`, with the thread it is bound to: `i [blockIdx.x]`.
 QString iterVarLabel(const Analysis& analysis, const IterVar& iv);
 

@@ -15,11 +15,6 @@ namespace bs::gui {
 
 namespace {
 
-const Schedule& normalizedOf(const Analysis& analysis) {
-    static const Schedule kNone;
-    return analysis.lowered ? analysis.lowered->normalized : kNone;
-}
-
 QString consumerName(const ConsumerTrace& c) {
     return qstr(c.consumer->name);
 }
@@ -92,7 +87,7 @@ QStringList boundsHeaders() {
 
 QList<TableRow> boundsRows(const Analysis& analysis) {
     QList<TableRow> rows;
-    const Schedule& normalized = normalizedOf(analysis);
+    const Schedule& normalized = normalizedSchedule(analysis);
     if (!normalized.defined())
         return rows;
     for (const Stage& stage : normalized.stages()) {
