@@ -4,7 +4,7 @@
 #   scripts/setup-deps.sh          the engine, the CLI, the Python front end, LLVM, Graphviz, ISL
 #   scripts/setup-deps.sh --gui    and the Qt 6 app
 #   scripts/setup-deps.sh --test   and the app and the test tools (GoogleTest, Google Benchmark,
-#                                  Xvfb)
+#                                  Xvfb, clang-format 14 for the format check)
 #
 # Runs apt-get (with sudo when not root) only when a package is missing.
 set -euo pipefail
@@ -12,7 +12,7 @@ set -euo pipefail
 base=(cmake ninja-build ccache g++ pkg-config python3-dev python3-numpy pybind11-dev libcli11-dev
       nlohmann-json3-dev libisl-dev llvm-14-dev libgraphviz-dev libopenblas-dev)
 gui=(qt6-base-dev qt6-svg-dev qt6-qpa-plugins)
-test=(libgtest-dev libbenchmark-dev xvfb python3-pytest)
+test=(libgtest-dev libbenchmark-dev xvfb python3-pytest clang-format-14)
 
 wanted=("${base[@]}")
 for arg in "$@"; do

@@ -1,10 +1,10 @@
-/// `boundscope alloc FILE.py [--rules R] [--json]`: per realized buffer of the script's current schedule,
-/// the elements allocated under each rule set (tvm-0.5, tvm, tight), what one iteration needs,
-/// the elements really touched (peak per iteration, total) and computed, the waste in percent of
-/// the allocation under R (default tvm), and the cause of every gap with a schedule change,
-/// tried under R, that reduces it (DESIGN.md, "InferBound,
-/// faithful first"; issue 3, deliverable 4). The report itself is the engine's
-/// (analysis/AllocReport.h); this command only prints it.
+/// `boundscope alloc FILE.py [--rules R] [--json]`: per realized buffer of the script's current
+/// schedule, the elements allocated under each rule set (tvm-0.5, tvm, tight), what one iteration
+/// needs, the elements really touched (peak per iteration, total) and computed, the waste in
+/// percent of the allocation under R (default tvm), and the cause of every gap with a schedule
+/// change, tried under R, that reduces it (DESIGN.md, "InferBound, faithful first"; issue 3,
+/// deliverable 4). The report itself is the engine's (analysis/AllocReport.h); this command only
+/// prints it.
 
 #include "Commands.h"
 #include "ScriptAnalysis.h"

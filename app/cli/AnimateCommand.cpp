@@ -69,8 +69,8 @@ int runAnimate(const AnimateCommandOptions& options) {
     if (!checkPictureOutput("animate", options.output))
         return kExitUsage;
     int exitCode = kExitOk;
-    auto analysis = analyzeScript(options.file, AnalysisOptions{rulesFromName(options.rules), false},
-                                  &exitCode);
+    auto analysis = analyzeScript(options.file,
+                                  AnalysisOptions{rulesFromName(options.rules), false}, &exitCode);
     if (!analysis)
         return exitCode;
     std::shared_ptr<const LoopAnimation> animation;
@@ -120,8 +120,9 @@ Subcommand addAnimateCommand(CLI::App& parent) {
     addRulesOption(*command, options->rules);
     command->add_option("--step", options->step, "The step to show, from 1 (default: the last)")
         ->check(countFromOne());
-    command->add_option("--max-events", options->maxEvents,
-                        "Record at most this many accesses (default 1000000)")
+    command
+        ->add_option("--max-events", options->maxEvents,
+                     "Record at most this many accesses (default 1000000)")
         ->check(countFromOne());
     command->add_option("-o,--output", options->output,
                         "Write the frame as SVG (.svg), PNG (.png) or JSON (.json) instead of the "

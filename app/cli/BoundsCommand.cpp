@@ -27,16 +27,19 @@ struct BoundsCommandOptions {
 
 int runBounds(const BoundsCommandOptions& options) {
     int exitCode = kExitOk;
-    auto analysis = analyzeScript(options.file, AnalysisOptions{rulesFromName(options.rules), false},
-                                  &exitCode);
+    auto analysis = analyzeScript(options.file,
+                                  AnalysisOptions{rulesFromName(options.rules), false}, &exitCode);
     if (!analysis)
         return exitCode;
     const std::vector<BoundsRow> rows = boundsTable(*analysis);
     if (options.json) {
         nlohmann::ordered_json out = nlohmann::ordered_json::array();
         for (const BoundsRow& row : rows) {
-            nlohmann::ordered_json item{{"stage", row.stage}, {"role", row.role}, {"name", row.name},
-                                        {"min", row.min}, {"extent", row.extent}};
+            nlohmann::ordered_json item{{"stage", row.stage},
+                                        {"role", row.role},
+                                        {"name", row.name},
+                                        {"min", row.min},
+                                        {"extent", row.extent}};
             if (!row.bound.isPlain) {
                 item["max_extent"] = row.bound.maximum ? nlohmann::ordered_json(*row.bound.maximum)
                                                        : nlohmann::ordered_json(nullptr);
@@ -49,7 +52,8 @@ int runBounds(const BoundsCommandOptions& options) {
             }
             out.push_back(item);
         }
-        std::cout << nlohmann::ordered_json{{"rules", options.rules}, {"bounds", out}}.dump(2) << '\n';
+        std::cout << nlohmann::ordered_json{{"rules", options.rules}, {"bounds", out}}.dump(2)
+                  << '\n';
         return kExitOk;
     }
     size_t w[4] = {5, 4, 4, 3};
@@ -59,12 +63,14 @@ int runBounds(const BoundsCommandOptions& options) {
         w[2] = std::max(w[2], row.name.size());
         w[3] = std::max(w[3], row.min.size());
     }
-    auto pad = [](const std::string& s, size_t n) { return s + std::string(n - s.size() + 2, ' '); };
+    auto pad = [](const std::string& s, size_t n) {
+        return s + std::string(n - s.size() + 2, ' ');
+    };
     std::cout << pad("stage", w[0]) << pad("role", w[1]) << pad("name", w[2]) << pad("min", w[3])
               << "extent\n";
     for (const BoundsRow& row : rows) {
-        std::cout << pad(row.stage, w[0]) << pad(row.role, w[1]) << pad(row.name, w[2]) << pad(row.min, w[3])
-                  << row.extent;
+        std::cout << pad(row.stage, w[0]) << pad(row.role, w[1]) << pad(row.name, w[2])
+                  << pad(row.min, w[3]) << row.extent;
         if (!row.bound.isPlain)
             std::cout << "  (" << describe(row.bound) << ")";
         std::cout << '\n';
@@ -76,7 +82,8 @@ int runBounds(const BoundsCommandOptions& options) {
 
 Subcommand addBoundsCommand(CLI::App& parent) {
     auto options = std::make_shared<BoundsCommandOptions>();
-    CLI::App* command = parent.add_subcommand("bounds", "Print the range InferBound gives every IterVar");
+    CLI::App* command =
+        parent.add_subcommand("bounds", "Print the range InferBound gives every IterVar");
     addScriptArgument(*command, options->file);
     addRulesOption(*command, options->rules);
     command->add_flag("--json", options->json, "Print JSON");

@@ -32,8 +32,8 @@ int runCodegen(const CodegenOptions& options) {
         return kExitUnavailable;
     }
     int exitCode = kExitOk;
-    auto analysis =
-        analyzeScript(options.file, AnalysisOptions{rulesFromName(options.rules), false}, &exitCode);
+    auto analysis = analyzeScript(options.file,
+                                  AnalysisOptions{rulesFromName(options.rules), false}, &exitCode);
     if (!analysis)
         return exitCode;
     try {

@@ -19,12 +19,14 @@ double g_scriptTimeoutSeconds = kDefaultScriptTimeoutSeconds;
 } // namespace
 
 void addScriptArgument(CLI::App& command, std::string& file) {
-    command.add_option("file", file,
-                       "The Python script (TVM te API), or a Tensor Comprehensions file (.tc)")
+    command
+        .add_option("file", file,
+                    "The Python script (TVM te API), or a Tensor Comprehensions file (.tc)")
         ->required()
         ->type_name("FILE.py|FILE.tc");
-    command.add_option("--timeout", g_scriptTimeoutSeconds,
-                       "Stop the script after this many seconds (0: no limit)")
+    command
+        .add_option("--timeout", g_scriptTimeoutSeconds,
+                    "Stop the script after this many seconds (0: no limit)")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
 }
@@ -40,12 +42,15 @@ void addRulesOption(CLI::App& command, std::string& rules) {
 }
 
 int pythonNotBuilt(const std::string& command) {
-    std::cerr << command << ": Python support was not built (configure with "
+    std::cerr << command
+              << ": Python support was not built (configure with "
                  "-DBOUNDSCOPE_WITH_PYTHON=ON, which needs python3-dev and pybind11-dev)\n";
     return kExitUnavailable;
 }
 
-void printError(const std::string& message) { std::cerr << "boundscope: error: " << message << '\n'; }
+void printError(const std::string& message) {
+    std::cerr << "boundscope: error: " << message << '\n';
+}
 
 int writeOutput(const std::string& path, const std::string& bytes) {
     try {
@@ -60,8 +65,9 @@ int writeOutput(const std::string& path, const std::string& bytes) {
 bool endsWith(const std::string& text, const std::string& suffix) {
     if (text.size() < suffix.size())
         return false;
-    return std::equal(suffix.begin(), suffix.end(), text.end() - std::ptrdiff_t(suffix.size()),
-                      [](char a, char b) { return std::tolower(uint8_t(a)) == std::tolower(uint8_t(b)); });
+    return std::equal(
+        suffix.begin(), suffix.end(), text.end() - std::ptrdiff_t(suffix.size()),
+        [](char a, char b) { return std::tolower(uint8_t(a)) == std::tolower(uint8_t(b)); });
 }
 
 bool checkPictureOutput(const std::string& command, const std::string& path) {

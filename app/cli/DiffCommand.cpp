@@ -95,8 +95,9 @@ Subcommand addDiffCommand(CLI::App& parent) {
         "diff", "Compare two analyses: one script under two rule sets, or two scripts");
     addScriptArgument(*command, options->fileA);
     command->add_option("other", options->fileB, "A second script to compare with the first");
-    command->add_option("--rules", options->rules,
-                        "One rule set for both, or two separated by a comma (tvm-0.5,tvm)")
+    command
+        ->add_option("--rules", options->rules,
+                     "One rule set for both, or two separated by a comma (tvm-0.5,tvm)")
         ->capture_default_str();
     command->add_flag("--json", options->json, "Print JSON");
     return {command, [options] { return runDiff(*options); }};

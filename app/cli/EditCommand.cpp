@@ -38,7 +38,8 @@ int runEdit(const EditCommandOptions& options) {
     if (!checkScriptReadable(options.file))
         return kExitUsage;
     if (isTcFileName(options.file)) {
-        printError("'" + options.file + "' is a .tc file: it has only its default schedule; "
+        printError("'" + options.file +
+                   "' is a .tc file: it has only its default schedule; "
                    "schedule its stages from a Python script (boundscope.tc)");
         return kExitUsage;
     }
@@ -80,15 +81,13 @@ int runEdit(const EditCommandOptions& options) {
     }
     std::cerr << options.file << ':' << result.line << ": note: "
               << (result.replaced.empty() ? "inserted `" + firstLine(result.lines) + "`"
-                                          : "replaced `" + firstLine(result.replaced) +
-                                                "` by `" + firstLine(result.lines) + "`")
+                                          : "replaced `" + firstLine(result.replaced) + "` by `" +
+                                                firstLine(result.lines) + "`")
               << '\n';
     return kExitOk;
 }
 #else
-int runEdit(const EditCommandOptions&) {
-    return pythonNotBuilt("boundscope edit");
-}
+int runEdit(const EditCommandOptions&) { return pythonNotBuilt("boundscope edit"); }
 #endif
 
 } // namespace

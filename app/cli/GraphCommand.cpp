@@ -31,7 +31,8 @@ int runGraph(const GraphOptions& options) {
     try {
         const LowerResult& lowered = *analysis->lowered;
         viz::GraphInput input{lowered.normalized, &lowered.bounds.bounds, &lowered.bounds.trace};
-        viz::Graph graph = viz::buildGraph(input, *viz::parseGraphKind(options.kind), options.stage);
+        viz::Graph graph =
+            viz::buildGraph(input, *viz::parseGraphKind(options.kind), options.stage);
         viz::writeGraph(graph, *viz::parseGraphFormat(options.format), options.output);
     } catch (const UserError& e) {
         std::cerr << options.file << ": error: " << e.what() << '\n';

@@ -28,8 +28,8 @@ int runHeatmap(const HeatmapCommandOptions& options) {
     if (!checkPictureOutput("heatmap", options.output))
         return kExitUsage;
     int exitCode = kExitOk;
-    auto analysis = analyzeScript(options.file, AnalysisOptions{rulesFromName(options.rules), false},
-                                  &exitCode);
+    auto analysis = analyzeScript(options.file,
+                                  AnalysisOptions{rulesFromName(options.rules), false}, &exitCode);
     if (!analysis)
         return exitCode;
     Heatmap map;
@@ -61,9 +61,10 @@ Subcommand addHeatmapCommand(CLI::App& parent) {
     addScriptArgument(*command, options->file);
     command->add_option("--buffer", options->buffer, "The stage whose buffer to show")->required();
     addRulesOption(*command, options->rules);
-    command->add_option("--iteration", options->iteration,
-                        "Show one entry of the allocation alone (one iteration of the loops "
-                        "around it, from 1) instead of all of them overlaid")
+    command
+        ->add_option("--iteration", options->iteration,
+                     "Show one entry of the allocation alone (one iteration of the loops "
+                     "around it, from 1) instead of all of them overlaid")
         ->check(countFromOne());
     command->add_option("-o,--output", options->output,
                         "Write SVG (.svg), PNG (.png) or JSON (.json) instead of the text summary");

@@ -54,9 +54,9 @@ std::string withProvenance(const Stmt& stmt, const BoundSteps& steps) {
 
 int runLower(const LowerCommandOptions& options) {
     int exitCode = kExitOk;
-    auto analysis = analyzeScript(options.file,
-                                  AnalysisOptions{rulesFromName(options.rules), options.keepTrivialLoops},
-                                  &exitCode);
+    auto analysis = analyzeScript(
+        options.file, AnalysisOptions{rulesFromName(options.rules), options.keepTrivialLoops},
+        &exitCode);
     if (!analysis)
         return exitCode;
     const LoweredFunc& func = analysis->lowered->func;

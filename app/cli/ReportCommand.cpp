@@ -25,8 +25,8 @@ struct ReportCommandOptions {
 
 int runReport(const ReportCommandOptions& options) {
     int exitCode = kExitOk;
-    auto analysis = analyzeScript(options.file, AnalysisOptions{rulesFromName(options.rules), false},
-                                  &exitCode);
+    auto analysis = analyzeScript(options.file,
+                                  AnalysisOptions{rulesFromName(options.rules), false}, &exitCode);
     if (!analysis)
         return exitCode;
     std::string reason;

@@ -103,8 +103,8 @@ int runRun(const RunOptions& options) {
     request.lowerOptions.rules = rulesFromName(options.rules);
 
     int exitCode = kExitOk;
-    auto analysis = analyzeScript(options.file, AnalysisOptions{request.lowerOptions.rules, false},
-                                  &exitCode);
+    auto analysis =
+        analyzeScript(options.file, AnalysisOptions{request.lowerOptions.rules, false}, &exitCode);
     if (!analysis)
         return exitCode;
     try {
@@ -123,9 +123,10 @@ Subcommand addRunCommand(CLI::App& parent) {
     auto options = std::make_shared<RunOptions>();
     CLI::App* command = parent.add_subcommand("run", "Compile and run the kernel, with timings");
     addScriptArgument(*command, options->file);
-    command->add_option("--target", options->target,
-                        "Where to run: cpu (LLVM JIT), cuda (a GPU), emulate (a GPU schedule on "
-                        "the CPU: compiled by LLVM, else the interpreter)")
+    command
+        ->add_option("--target", options->target,
+                     "Where to run: cpu (LLVM JIT), cuda (a GPU), emulate (a GPU schedule on "
+                     "the CPU: compiled by LLVM, else the interpreter)")
         ->check(CLI::IsMember({"cpu", "cuda", "emulate"}))
         ->capture_default_str();
     command->add_option("--repeat", options->repeat, "Number of timed runs")
@@ -134,11 +135,13 @@ Subcommand addRunCommand(CLI::App& parent) {
     command->add_flag("--check", options->check,
                       "Check the result on random inputs (against the interpreter when the work "
                       "is small, the unscheduled program when it is large)");
-    command->add_option("--size", options->sizes,
-                        "Value of a symbolic size, NAME=VALUE (default " +
-                            std::to_string(kDefaultSymbolicSize) + ")")
+    command
+        ->add_option("--size", options->sizes,
+                     "Value of a symbolic size, NAME=VALUE (default " +
+                         std::to_string(kDefaultSymbolicSize) + ")")
         ->type_name("NAME=VALUE");
-    command->add_option("--seed", options->seed, "Seed of the random inputs")->capture_default_str();
+    command->add_option("--seed", options->seed, "Seed of the random inputs")
+        ->capture_default_str();
     addRulesOption(*command, options->rules);
     return {command, [options] { return runRun(*options); }};
 }

@@ -58,9 +58,7 @@ int runScript(const ScriptCommandOptions& options) {
     return kExitFailure;
 }
 #else
-int runScript(const ScriptCommandOptions&) {
-    return pythonNotBuilt("boundscope script");
-}
+int runScript(const ScriptCommandOptions&) { return pythonNotBuilt("boundscope script"); }
 #endif
 
 } // namespace
@@ -70,7 +68,9 @@ Subcommand addScriptCommand(CLI::App& parent) {
     CLI::App* command = parent.add_subcommand(
         "script", "Run the script (prints, asserts) with Boundscope as its tvm");
     addScriptArgument(*command, options->file);
-    command->add_option("args", options->arguments, "Arguments for the script (sys.argv[1:]); put them after -- when they start with -");
+    command->add_option(
+        "args", options->arguments,
+        "Arguments for the script (sys.argv[1:]); put them after -- when they start with -");
     return {command, [options] {
                 return isTcFileName(options->file) ? printTcRanges(options->file)
                                                    : runScript(*options);

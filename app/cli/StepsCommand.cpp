@@ -22,8 +22,8 @@ struct StepsCommandOptions {
 
 int runSteps(const StepsCommandOptions& options) {
     int exitCode = kExitOk;
-    auto analysis = analyzeScript(options.file, AnalysisOptions{rulesFromName(options.rules), false},
-                                  &exitCode);
+    auto analysis = analyzeScript(options.file,
+                                  AnalysisOptions{rulesFromName(options.rules), false}, &exitCode);
     if (!analysis)
         return exitCode;
     const BoundSteps& steps = analysis->lowered->bounds.steps;

@@ -21,8 +21,8 @@ struct TraceCommandOptions {
 
 int runTrace(const TraceCommandOptions& options) {
     int exitCode = kExitOk;
-    auto analysis = analyzeScript(options.file, AnalysisOptions{rulesFromName(options.rules), false},
-                                  &exitCode);
+    auto analysis = analyzeScript(options.file,
+                                  AnalysisOptions{rulesFromName(options.rules), false}, &exitCode);
     if (!analysis)
         return exitCode;
     std::cout << analysis->lowered->bounds.trace.toJson() << '\n';

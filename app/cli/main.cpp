@@ -39,10 +39,10 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", std::string("boundscope ") + BOUNDSCOPE_VERSION);
     app.require_subcommand(1);
     const std::vector<Subcommand> commands = {
-        addLowerCommand(app),   addBoundsCommand(app), addStepsCommand(app),
-        addTraceCommand(app),   addAllocCommand(app),  addGraphCommand(app),
-        addCodegenCommand(app), addRunCommand(app),    addScriptCommand(app),
-        addEditCommand(app),    addDiffCommand(app),   addReportCommand(app),
+        addLowerCommand(app),   addBoundsCommand(app),  addStepsCommand(app),
+        addTraceCommand(app),   addAllocCommand(app),   addGraphCommand(app),
+        addCodegenCommand(app), addRunCommand(app),     addScriptCommand(app),
+        addEditCommand(app),    addDiffCommand(app),    addReportCommand(app),
         addHeatmapCommand(app), addAnimateCommand(app),
     };
     try {

@@ -4,8 +4,8 @@
 #include "document/ScriptDocument.h"
 #include "edit/ScheduleTools.h"
 #include "models/GraphModels.h"
-#include "models/StepOutline.h"
 #include "models/StageQueries.h"
+#include "models/StepOutline.h"
 #include "panels/AnimationPanel.h"
 #include "panels/CodePanel.h"
 #include "panels/HeatmapPanel.h"
@@ -101,10 +101,11 @@ bool showFrame(MainWindow& window, int64_t frame) {
         loop.exec();
     const AnimationPlayer* player = panel->player();
     if (!player || frame > player->animation().steps()) {
-        std::fprintf(stderr, "boundscope-gui: no step %lld to show: %s\n", (long long)frame,
-                     player ? qPrintable(QStringLiteral("%1 steps recorded")
-                                             .arg(player->animation().steps()))
-                            : qPrintable(panel->statusText()));
+        std::fprintf(
+            stderr, "boundscope-gui: no step %lld to show: %s\n", (long long)frame,
+            player
+                ? qPrintable(QStringLiteral("%1 steps recorded").arg(player->animation().steps()))
+                : qPrintable(panel->statusText()));
         return false;
     }
     panel->seek(frame - 1);
@@ -126,7 +127,8 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, QString*
     parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("the script to open"));
     const QCommandLineOption example(QStringLiteral("example"), QStringLiteral("open an example"),
                                      QStringLiteral("name"));
-    const QCommandLineOption rules(QStringLiteral("rules"), QStringLiteral("tvm, tvm-0.5, tight or compact"),
+    const QCommandLineOption rules(QStringLiteral("rules"),
+                                   QStringLiteral("tvm, tvm-0.5, tight or compact"),
                                    QStringLiteral("rules"));
     const QCommandLineOption shot(QStringLiteral("screenshot"),
                                   QStringLiteral("write a PNG of the window and exit"),
@@ -138,10 +140,10 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, QString*
     const QCommandLineOption itervar(QStringLiteral("select-itervar"),
                                      QStringLiteral("IterVar of that stage to select"),
                                      QStringLiteral("name"));
-    const QCommandLineOption show(QStringLiteral("show"),
-                                  QStringLiteral("docks to raise: %1 (comma-separated)")
-                                      .arg(dockShortNames()),
-                                  QStringLiteral("docks"));
+    const QCommandLineOption show(
+        QStringLiteral("show"),
+        QStringLiteral("docks to raise: %1 (comma-separated)").arg(dockShortNames()),
+        QStringLiteral("docks"));
     const QCommandLineOption step(QStringLiteral("step"),
                                   QStringLiteral("step the Step-through to a step: an id, a phase "
                                                  "(pass-up) or a phase and rule prefix "
@@ -150,7 +152,8 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, QString*
     const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("window size WxH"),
                                   QStringLiteral("size"));
     const QCommandLineOption run(
-        QStringLiteral("run"), QStringLiteral("run the kernel before the screenshot: check or time"),
+        QStringLiteral("run"),
+        QStringLiteral("run the kernel before the screenshot: check or time"),
         QStringLiteral("how"));
     const QCommandLineOption theme(QStringLiteral("theme"), QStringLiteral("light or dark"),
                                    QStringLiteral("theme"));
@@ -203,8 +206,8 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, QString*
         bool ok = false;
         options.frame = parser.value(frame).toLongLong(&ok);
         if (!ok || options.frame < 1) {
-            *errorMessage = QStringLiteral("--frame wants a step from 1, got '%1'")
-                                .arg(parser.value(frame));
+            *errorMessage =
+                QStringLiteral("--frame wants a step from 1, got '%1'").arg(parser.value(frame));
             return std::nullopt;
         }
     }

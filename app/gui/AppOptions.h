@@ -29,7 +29,7 @@ struct AppOptions {
     QString selectStage;   ///< the stage to select before the screenshot
     QString selectIterVar; ///< and its IterVar
     std::optional<LowerPass> pass;
-    QStringList showDocks; ///< the docks to raise (short names, see above)
+    QStringList showDocks;        ///< the docks to raise (short names, see above)
     std::optional<bool> runCheck; ///< run the kernel before the screenshot: checked (true) or timed
     QString step;                 ///< the step to show in the Step-through (models/StepOutline.h)
     int64_t frame = 0;            ///< the Loop Nest's step to show (from 1; 0: none chosen)

@@ -23,8 +23,8 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDockWidget>
-#include <QLabel>
 #include <QInputDialog>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QSettings>
@@ -92,8 +92,8 @@ void MainWindow::createPanels() {
     setDockNestingEnabled(true);
     // The inspector is split off below the DAG before the other graphs join the DAG's tabs
     // (splitting a tabbed dock would tab the new one too).
-    QDockWidget* dag = addDock(m_dag, tr("Stage DAG"), QStringLiteral("stageDagDock"),
-                               Qt::RightDockWidgetArea);
+    QDockWidget* dag =
+        addDock(m_dag, tr("Stage DAG"), QStringLiteral("stageDagDock"), Qt::RightDockWidgetArea);
     QDockWidget* inspector = addDock(m_inspector, tr("InferBound Inspector"),
                                      QStringLiteral("inspectorDock"), Qt::RightDockWidgetArea);
     splitDockWidget(dag, inspector, Qt::Vertical);
@@ -103,8 +103,8 @@ void MainWindow::createPanels() {
             Qt::RightDockWidgetArea, dag);
     addDock(m_requests, tr("Requests Graph"), QStringLiteral("requestsGraphDock"),
             Qt::RightDockWidgetArea, dag);
-    QDockWidget* ir = addDock(m_ir, tr("Lowered IR"), QStringLiteral("loweredIrDock"),
-                              Qt::BottomDockWidgetArea);
+    QDockWidget* ir =
+        addDock(m_ir, tr("Lowered IR"), QStringLiteral("loweredIrDock"), Qt::BottomDockWidgetArea);
     addDock(m_code, tr("Generated Code"), QStringLiteral("generatedCodeDock"),
             Qt::BottomDockWidgetArea, ir);
     addDock(m_bounds, tr("Bounds"), QStringLiteral("boundsDock"), Qt::BottomDockWidgetArea, ir);
@@ -127,9 +127,8 @@ void MainWindow::sizeDocks() {
     resizeDocks({ir}, {360}, Qt::Vertical);
 }
 
-QDockWidget* MainWindow::addDock(QWidget* content, const QString& title,
-                                 const QString& objectName, Qt::DockWidgetArea area,
-                                 QDockWidget* tabifyWith) {
+QDockWidget* MainWindow::addDock(QWidget* content, const QString& title, const QString& objectName,
+                                 Qt::DockWidgetArea area, QDockWidget* tabifyWith) {
     auto* dock = new QDockWidget(title, this);
     // saveState/restoreState find docks by objectName; without one they silently fail.
     dock->setObjectName(objectName);
@@ -154,8 +153,7 @@ void MainWindow::setViewsOutOfDate(bool outOfDate) {
         // The Output dock shows the latest run's output, not an analysis.
         if (base.isEmpty() || d->objectName() == QLatin1String("outputDock"))
             continue;
-        d->setWindowTitle(outOfDate ? tr("%1 (out of date: analysing the edit…)").arg(base)
-                                    : base);
+        d->setWindowTitle(outOfDate ? tr("%1 (out of date: analysing the edit…)").arg(base) : base);
     }
 }
 
@@ -184,15 +182,14 @@ void MainWindow::createActions() {
     m_openAction->setObjectName(QStringLiteral("openAction"));
     m_saveAction->setObjectName(QStringLiteral("saveAction"));
     m_saveAsAction->setObjectName(QStringLiteral("saveAsAction"));
-    m_runAction = make(tr("&Analyse Now"), QKeySequence(Qt::Key_F5),
-                       [this] { m_document->reanalyse(); });
+    m_runAction =
+        make(tr("&Analyse Now"), QKeySequence(Qt::Key_F5), [this] { m_document->reanalyse(); });
     m_stopAction = make(tr("&Stop Script"), QKeySequence(Qt::SHIFT | Qt::Key_F5),
                         [this] { m_document->stop(); });
     m_stopAction->setToolTip(tr("Interrupt a script that runs too long (Shift+F5)"));
     m_stopAction->setEnabled(false);
-    m_trivialLoopsAction = make(tr("&Keep Trivial Loops"), QKeySequence(), [this](bool on) {
-        m_document->setKeepTrivialLoops(on);
-    });
+    m_trivialLoopsAction = make(tr("&Keep Trivial Loops"), QKeySequence(),
+                                [this](bool on) { m_document->setKeepTrivialLoops(on); });
     m_trivialLoopsAction->setCheckable(true);
     m_fitAction = make(tr("&Fit Graphs"), QKeySequence(Qt::CTRL | Qt::Key_0), [this] {
         for (GraphPanel* panel : graphPanels())
@@ -200,12 +197,13 @@ void MainWindow::createActions() {
     });
     m_findAction = make(tr("&Find…"), QKeySequence::Find, [this] {
         bool ok = false;
-        const QString text = QInputDialog::getText(this, tr("Find"),
-                                                   tr("Stage, IterVar, or text of the script and IR:"),
-                                                   QLineEdit::Normal, m_findText, &ok);
+        const QString text = QInputDialog::getText(
+            this, tr("Find"), tr("Stage, IterVar, or text of the script and IR:"),
+            QLineEdit::Normal, m_findText, &ok);
         if (ok && !text.isEmpty()) {
             const QString found = findText(text);
-            statusBar()->showMessage(found.isEmpty() ? tr("'%1' not found").arg(text) : found, 8000);
+            statusBar()->showMessage(found.isEmpty() ? tr("'%1' not found").arg(text) : found,
+                                     8000);
         }
     });
     m_findNextAction = make(tr("Find &Next"), QKeySequence::FindNext, [this] {
@@ -225,8 +223,8 @@ void MainWindow::createActions() {
     });
     m_aboutAction = make(tr("&About Boundscope"), QKeySequence(), &MainWindow::showAbout);
     m_guideAction = make(tr("&Guide"), QKeySequence(), &MainWindow::showGuide);
-    m_shortcutsAction = make(tr("&Keyboard Shortcuts"), QKeySequence(Qt::Key_F1),
-                             &MainWindow::showShortcuts);
+    m_shortcutsAction =
+        make(tr("&Keyboard Shortcuts"), QKeySequence(Qt::Key_F1), &MainWindow::showShortcuts);
 }
 
 void MainWindow::createMenus() {
@@ -287,20 +285,23 @@ void MainWindow::createToolBar() {
     m_toolBar->addWidget(new QLabel(tr(" Rules "), m_toolBar));
     m_rules = new QComboBox(m_toolBar);
     m_rules->setObjectName(QStringLiteral("rulesSelector"));
-    for (BoundRules rules : {BoundRules::Tvm, BoundRules::Tvm05, BoundRules::Tight, BoundRules::Compact})
+    for (BoundRules rules :
+         {BoundRules::Tvm, BoundRules::Tvm05, BoundRules::Tight, BoundRules::Compact})
         m_rules->addItem(QString::fromLatin1(boundRulesName(rules)), int(rules));
     m_rules->setItemData(0, tr("TVM's final TE InferBound"), Qt::ToolTipRole);
-    m_rules->setItemData(1, tr("The 2019 behaviour the seed documents (fuse falls back to the "
-                               "full ranges, split inner is always the factor)"), Qt::ToolTipRole);
+    m_rules->setItemData(1,
+                         tr("The 2019 behaviour the seed documents (fuse falls back to the "
+                            "full ranges, split inner is always the factor)"),
+                         Qt::ToolTipRole);
     m_rules->setItemData(2, tr("The smallest static rectangle each realize needs"),
                          Qt::ToolTipRole);
-    m_rules->setItemData(3, tr("tight, with a buffer whose reads are a lattice (strided) or "
-                               "disjoint boxes stored as exactly those elements"),
+    m_rules->setItemData(3,
+                         tr("tight, with a buffer whose reads are a lattice (strided) or "
+                            "disjoint boxes stored as exactly those elements"),
                          Qt::ToolTipRole);
     m_rules->setToolTip(tr("The InferBound rules every view is analysed under"));
-    connect(m_rules, &QComboBox::currentIndexChanged, this, [this] {
-        m_document->setRules(BoundRules(m_rules->currentData().toInt()));
-    });
+    connect(m_rules, &QComboBox::currentIndexChanged, this,
+            [this] { m_document->setRules(BoundRules(m_rules->currentData().toInt())); });
     m_toolBar->addWidget(m_rules);
     m_toolBar->addSeparator();
     m_toolBar->addActions({m_runAction, m_stopAction});

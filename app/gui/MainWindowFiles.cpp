@@ -47,8 +47,8 @@ namespace {
 /// the script's folder (or the current one for untitled scripts).
 QString suggestedExportPath(const ScriptDocument& document, const QString& suffix) {
     const QString base = QFileInfo(document.scriptName()).completeBaseName() + suffix;
-    const QString dir = document.filePath().isEmpty() ? QDir::currentPath()
-                                                      : QFileInfo(document.filePath()).path();
+    const QString dir =
+        document.filePath().isEmpty() ? QDir::currentPath() : QFileInfo(document.filePath()).path();
     return QDir(dir).filePath(base);
 }
 
@@ -91,10 +91,9 @@ void MainWindow::openWithDialog() {
         return;
     const QString dir = m_document->filePath().isEmpty() ? examplesDirectory()
                                                          : QFileInfo(m_document->filePath()).path();
-    const QString path =
-        m_dialogs.openFile(tr("Open Script"), dir,
-                           tr("Scripts (*.py *.tc);;Python scripts (*.py);;"
-                              "Tensor Comprehensions (*.tc);;All files (*)"));
+    const QString path = m_dialogs.openFile(tr("Open Script"), dir,
+                                            tr("Scripts (*.py *.tc);;Python scripts (*.py);;"
+                                               "Tensor Comprehensions (*.tc);;All files (*)"));
     QString error;
     if (!path.isEmpty() && !openFile(path, &error))
         reportError(tr("Open Script"), error);
@@ -199,8 +198,7 @@ void MainWindow::exportIr() {
         suggestedExportPath(*m_document, QLatin1Char('-') + pass + QStringLiteral(".txt")),
         tr("Text files (*.txt);;All files (*)"));
     QString error;
-    if (!path.isEmpty() &&
-        !writeFileAtomically(path, m_ir->loweredText().toUtf8(), &error))
+    if (!path.isEmpty() && !writeFileAtomically(path, m_ir->loweredText().toUtf8(), &error))
         reportError(tr("Export Lowered IR"), error);
 }
 
@@ -209,10 +207,10 @@ void MainWindow::exportCode() {
     if (code.language.isEmpty())
         return reportError(tr("Export Generated Code"),
                            tr("there is no generated code to export: %1").arg(code.message));
-    const QString path = m_dialogs.saveFile(
-        tr("Export %1").arg(code.language),
-        suggestedExportPath(*m_document, QLatin1Char('.') + code.suffix),
-        tr("%1 (*.%2);;All files (*)").arg(code.language, code.suffix));
+    const QString path =
+        m_dialogs.saveFile(tr("Export %1").arg(code.language),
+                           suggestedExportPath(*m_document, QLatin1Char('.') + code.suffix),
+                           tr("%1 (*.%2);;All files (*)").arg(code.language, code.suffix));
     QString error;
     if (!path.isEmpty() && !writeFileAtomically(path, code.text.toUtf8(), &error))
         reportError(tr("Export Generated Code"), error);
@@ -223,8 +221,7 @@ void MainWindow::exportTrace() {
         return reportError(tr("Export Bounds Trace"),
                            tr("there is no bounds trace to export: the schedule was not analysed"));
     const QString path = m_dialogs.saveFile(
-        tr("Export Bounds Trace"),
-        suggestedExportPath(*m_document, QStringLiteral("-trace.json")),
+        tr("Export Bounds Trace"), suggestedExportPath(*m_document, QStringLiteral("-trace.json")),
         tr("JSON files (*.json)"));
     const std::string json = m_document->analysis()->lowered->bounds.trace.toJson();
     QString error;
@@ -247,9 +244,9 @@ bool MainWindow::exportReport(const QString& path, QString* error) {
 }
 
 void MainWindow::exportReportFile() {
-    const QString path = m_dialogs.saveFile(tr("Export Report"),
-                                            suggestedExportPath(*m_document, QStringLiteral(".html")),
-                                            tr("HTML files (*.html);;All files (*)"));
+    const QString path = m_dialogs.saveFile(
+        tr("Export Report"), suggestedExportPath(*m_document, QStringLiteral(".html")),
+        tr("HTML files (*.html);;All files (*)"));
     QString error;
     if (!path.isEmpty() && !exportReport(path, &error))
         reportError(tr("Export Report"), error);

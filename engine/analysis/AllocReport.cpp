@@ -127,9 +127,7 @@ Loop loopOf(const RuleRun& run, const IterVar& iv) {
     return loop;
 }
 
-bool isPlain(const Loop& loop) {
-    return asConstInt(loop.min) && asConstInt(loop.extent);
-}
+bool isPlain(const Loop& loop) { return asConstInt(loop.min) && asConstInt(loop.extent); }
 
 /// Walks a loop nest, binding each loop's variables, skipping loops nothing inside depends on.
 class NestWalker {
@@ -257,9 +255,11 @@ void Nest::push(const Loop* loop) {
         ++plain;
         const int64_t extent = *asConstInt(loop->extent);
         int64_t product = 0;
-        plainIterations = plainIterations && !__builtin_mul_overflow(*plainIterations, std::max<int64_t>(extent, 0), &product)
-                              ? std::optional<int64_t>(product)
-                              : std::nullopt;
+        plainIterations =
+            plainIterations && !__builtin_mul_overflow(*plainIterations,
+                                                       std::max<int64_t>(extent, 0), &product)
+                ? std::optional<int64_t>(product)
+                : std::nullopt;
     }
     loops.push_back(loop);
 }
@@ -288,7 +288,9 @@ std::optional<int64_t> countIterations(const Nest& loops) {
     int64_t total = 0;
     NestWalker walker(loops, {});
     bool overflowed = false;
-    if (!walker.walk([&](int64_t m) { overflowed = overflowed || __builtin_add_overflow(total, m, &total); }) ||
+    if (!walker.walk([&](int64_t m) {
+            overflowed = overflowed || __builtin_add_overflow(total, m, &total);
+        }) ||
         overflowed || walker.overflowed())
         return std::nullopt;
     return total;
@@ -369,18 +371,20 @@ std::optional<int64_t> domainSize(const Operation& op, int valueIndex) {
 }
 
 /// A buffer's numbers (the causes come later): `stage` and `trace` are the tvm run's.
-BufferReport bufferReport(const std::vector<RuleRun>& runs, const Stage& stage, const StageTrace& trace,
-                          const std::optional<StageNeed>& need, int valueIndex) {
+BufferReport bufferReport(const std::vector<RuleRun>& runs, const Stage& stage,
+                          const StageTrace& trace, const std::optional<StageNeed>& need,
+                          int valueIndex) {
     BufferReport buffer;
     buffer.stage = stage->originOp->name;
     buffer.valueIndex = valueIndex;
     buffer.name = bufferName(stage->op.output(valueIndex));
     buffer.isOutput = trace.kind == StageTrace::Kind::Output;
-    buffer.scope = trace.scope.empty() ? (stage->scope.empty() ? "global" : stage->scope) : trace.scope;
+    buffer.scope =
+        trace.scope.empty() ? (stage->scope.empty() ? "global" : stage->scope) : trace.scope;
     buffer.scopeInferred = trace.scopeInferred;
     for (const RuleRun& run : runs)
-        buffer.allocations.push_back(alloc::allocationUnder(run, run.stageOf(stage->originOp),
-                                                            *run.traceOf(stage->originOp), valueIndex));
+        buffer.allocations.push_back(alloc::allocationUnder(
+            run, run.stageOf(stage->originOp), *run.traceOf(stage->originOp), valueIndex));
     if (need) {
         buffer.needed = need->needed;
         buffer.perThread = need->perThread;
@@ -391,7 +395,6 @@ BufferReport bufferReport(const std::vector<RuleRun>& runs, const Stage& stage, 
     }
     return buffer;
 }
-
 
 } // namespace
 
@@ -435,8 +438,9 @@ RuleAllocation allocationUnder(const RuleRun& run, const Stage& stage, const Sta
     // InjectDoubleBuffer doubles a double-buffered allocation made inside a serial loop that
     // lowering keeps (one of extent 1 disappears; a thread index is no loop).
     if (stage->doubleBuffer &&
-        std::any_of(around.loops.begin(), around.loops.end(),
-                    [](const Loop* l) { return l->threadTag.empty() && !isConstInt(l->extent, 1); }))
+        std::any_of(around.loops.begin(), around.loops.end(), [](const Loop* l) {
+            return l->threadTag.empty() && !isConstInt(l->extent, 1);
+        }))
         a.halves = 2;
     a.computed = countIterations(JoinedNest(around, ownLoops(run, stage)).loops());
     return a;
@@ -444,7 +448,8 @@ RuleAllocation allocationUnder(const RuleRun& run, const Stage& stage, const Sta
 
 void addCompactAllocations(const Schedule& sch, const AllocReportOptions& options,
                            const std::vector<Operation>& origins,
-                           const std::vector<std::optional<StageNeed>>& needs, AllocReport& report) {
+                           const std::vector<std::optional<StageNeed>>& needs,
+                           AllocReport& report) {
     bool worth = false;
     for (const std::optional<StageNeed>& need : needs) {
         if (!need)
@@ -461,9 +466,10 @@ void addCompactAllocations(const Schedule& sch, const AllocReportOptions& option
         lowerOptions.rules = BoundRules::Compact;
         lowerOptions.freeScalarsAsParams = true;
         try {
-            LowerResult lowered = lower(sch, options.args.empty() ? defaultArguments(sch) : options.args,
-                                        lowerOptions);
-            run = RuleRun{BoundRules::Compact, lowered.normalized, std::move(lowered.bounds), {}, {}, {}};
+            LowerResult lowered = lower(
+                sch, options.args.empty() ? defaultArguments(sch) : options.args, lowerOptions);
+            run = RuleRun{
+                BoundRules::Compact, lowered.normalized, std::move(lowered.bounds), {}, {}, {}};
             run->bindMap = createBindMap(run->normalized);
             run->compactions = std::move(lowered.compactions);
             // Lowering realizes a cache_write stage's buffer under its original op's tensor: the
@@ -485,14 +491,16 @@ void addCompactAllocations(const Schedule& sch, const AllocReportOptions& option
         RuleAllocation compact = *tight;
         compact.rules = BoundRules::Compact;
         Stage stage = run ? run->stageOf(origins[i]) : Stage();
-        const bool changed = stage.defined() &&
+        const bool changed =
+            stage.defined() &&
             std::any_of(run->compactions.begin(), run->compactions.end(), [&](const Compaction& c) {
                 return c.tensor.op.same_as(stage->op) && c.tensor.valueIndex == buffer.valueIndex;
             });
         if (changed) {
             compact = allocationUnder(*run, stage, *run->traceOf(origins[i]), buffer.valueIndex);
             // The producer computes the compact elements on each entry of the allocation.
-            const std::optional<int64_t> entries = countIterations(attachLoops(*run, *run->traceOf(origins[i])));
+            const std::optional<int64_t> entries =
+                countIterations(attachLoops(*run, *run->traceOf(origins[i])));
             // Exact where tight's loops compute the whole rectangle on every entry (no split
             // remainder, no size that varies): unknown otherwise.
             const bool whole = tight->computed && tight->allocated && entries && !tight->varies &&
@@ -517,8 +525,9 @@ RuleRun runRules(const Schedule& sch, BoundRules rules) {
 AllocReport allocReport(const Schedule& sch, const AllocReportOptions& options) {
     AllocReport report;
     report.tightAvailable = hasIsl();
-    report.wasteRules = options.rules == BoundRules::Tight && !report.tightAvailable ? BoundRules::Tvm
-                                                                                      : options.rules;
+    report.wasteRules = options.rules == BoundRules::Tight && !report.tightAvailable
+                            ? BoundRules::Tvm
+                            : options.rules;
     std::vector<RuleRun> runs;
     runs.push_back(alloc::runRules(sch, BoundRules::Tvm05));
     runs.push_back(alloc::runRules(sch, BoundRules::Tvm));
@@ -551,14 +560,15 @@ AllocReport allocReport(const Schedule& sch, const AllocReportOptions& options) 
         const bool isExtern = stage->op.as<ExternOpNode>() != nullptr ||
                               stage->op.as<TensorComputeOpNode>() != nullptr;
         if ((!stage->op.as<ComputeOpNode>() && !isScan && !isExtern) || !trace ||
-            trace->kind == StageTrace::Kind::InlinedAlready || writesScanState.count(stage->op.get()))
+            trace->kind == StageTrace::Kind::InlinedAlready ||
+            writesScanState.count(stage->op.get()))
             continue;
         std::optional<StageNeed> need;
         // The exact need of a scan's state (every earlier row a step may read) is not counted.
         if (report.tightAvailable && !isScan && !isExtern) {
             const RuleRun& tight = runs.back();
-            need = analyzeStageNeed(tight.normalized, tight.result, tight.stageOf(stage->originOp)->op,
-                                    tight.bindMap, &needCache);
+            need = analyzeStageNeed(tight.normalized, tight.result,
+                                    tight.stageOf(stage->originOp)->op, tight.bindMap, &needCache);
         }
         // One buffer per output, as lowering allocates them (their regions agree but for an
         // extern's, whose outputs have their own shapes).

@@ -54,8 +54,8 @@ const char* wasteCauseName(WasteCause cause);
 /// One cause of a difference between allocated, needed and computed elements.
 struct AllocCause {
     WasteCause kind;
-    std::string summary;           ///< e.g. "the fused segment wraps a row"
-    std::string detail;            ///< the stages, loops and numbers involved
+    std::string summary; ///< e.g. "the fused segment wraps a row"
+    std::string detail;  ///< the stages, loops and numbers involved
     /// A schedule change that reduces it, tried on a copy of the schedule, with what it gives
     /// (`s[B].compute_inline(): B disappears`); "" where no change was found that helps.
     std::string hint;
@@ -65,14 +65,14 @@ struct AllocCause {
 /// A buffer under one rule set.
 struct RuleAllocation {
     BoundRules rules = BoundRules::Tvm;
-    std::string region;                ///< the realize region, `[min, extent]` per axis
-    std::string size;                  ///< the product of its extents, as an expression
+    std::string region; ///< the realize region, `[min, extent]` per axis
+    std::string size;   ///< the product of its extents, as an expression
     /// With storage_align: the padded size (`size` is then the padded strides' product) and
     /// the elements the padding adds, per copy (nullopt: symbolic).
     bool padded = false;
     std::optional<int64_t> padding;
-    std::optional<int64_t> allocated;  ///< elements, maximised over the attach iterations
-    bool varies = false;               ///< the size changes from one attach iteration to the next
+    std::optional<int64_t> allocated; ///< elements, maximised over the attach iterations
+    bool varies = false;              ///< the size changes from one attach iteration to the next
     /// Elements computed: iterations of its loop nest over the whole run (under tvm-0.5 and
     /// tvm, iterations a bound check skips included).
     std::optional<int64_t> computed;
@@ -100,7 +100,7 @@ struct BufferReport {
     std::string name;
     std::string stage;
     int valueIndex = 0;
-    std::string scope;          ///< given, or inferred from the attach path
+    std::string scope; ///< given, or inferred from the attach path
     bool scopeInferred = false;
     bool isOutput = false;
     std::vector<RuleAllocation> allocations; ///< tvm-0.5, tvm, then tight where ISL is built in
@@ -138,8 +138,8 @@ struct BufferReport {
 };
 
 struct AllocReport {
-    std::vector<BufferReport> buffers; ///< in schedule order, producers first
-    bool tightAvailable = false;       ///< false in builds without ISL
+    std::vector<BufferReport> buffers;       ///< in schedule order, producers first
+    bool tightAvailable = false;             ///< false in builds without ISL
     BoundRules wasteRules = BoundRules::Tvm; ///< what waste % is measured against
     /// Past twice AllocReportOptions::interpreterBudget, the touched counts come from a run of
     /// about 1 in this many of the program's iterations (its outer loops thinned; the elements

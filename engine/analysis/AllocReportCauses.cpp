@@ -34,7 +34,8 @@ bool greater(std::optional<int64_t> a, std::optional<int64_t> b) { return a && b
 /// "computed 1.25 times on average".
 std::string timesOnAverage(int64_t computed, int64_t distinct) {
     char text[64];
-    std::snprintf(text, sizeof text, "computed %.2f times on average", double(computed) / double(distinct));
+    std::snprintf(text, sizeof text, "computed %.2f times on average",
+                  double(computed) / double(distinct));
     return text;
 }
 
@@ -42,8 +43,8 @@ std::string timesOnAverage(int64_t computed, int64_t distinct) {
 struct FusedSegment {
     std::string consumer;
     const FuseNode* fuse = nullptr;
-    Expr rowLength;    ///< the inner (row) extent
-    Expr segment;      ///< elements of the fused loop one iteration reads
+    Expr rowLength;         ///< the inner (row) extent
+    Expr segment;           ///< elements of the fused loop one iteration reads
     bool wholeRows = false; ///< the rule set took whole rows for it
 };
 
@@ -100,11 +101,13 @@ std::optional<int64_t> elementsComputed(const BufferFacts& f, BoundRules rules) 
 
 /// What computing whole rows costs over the run, where it shows.
 std::string recomputedRows(const BufferFacts& f) {
-    std::optional<int64_t> done = elementsComputed(f, f.runs.size() > 2 ? BoundRules::Tight : BoundRules::Tvm);
+    std::optional<int64_t> done =
+        elementsComputed(f, f.runs.size() > 2 ? BoundRules::Tight : BoundRules::Tvm);
     if (!greater(done, f.report->distinct))
         return "";
-    return "; the rows shared by two iterations are computed by both: " + countText(done) + " elements for the " +
-           countText(f.report->distinct) + " read, each " + timesOnAverage(*done, *f.report->distinct);
+    return "; the rows shared by two iterations are computed by both: " + countText(done) +
+           " elements for the " + countText(f.report->distinct) + " read, each " +
+           timesOnAverage(*done, *f.report->distinct);
 }
 
 /// The split of `fused` in the consumer `consumer`: the loop whose segments wrap rows.
@@ -120,7 +123,8 @@ const SplitNode* splitOf(const RuleRun& run, const std::string& consumer, const 
 
 /// Split sizes whose segments never span two rows of `row`: factors that divide it (largest
 /// first, at most the current segment), or the nparts that give such factors.
-std::vector<int64_t> alignedSplits(const SplitNode* split, int64_t row, int64_t total, int64_t segment) {
+std::vector<int64_t> alignedSplits(const SplitNode* split, int64_t row, int64_t total,
+                                   int64_t segment) {
     std::vector<int64_t> out;
     for (int64_t d = std::min(row, segment); d >= 1 && out.size() < 3; --d) {
         if (row % d != 0)
@@ -143,9 +147,9 @@ std::string alignSplitHint(const BufferFacts& f, const FusedSegment& s) {
     const char* what = split->factor.defined() ? "factor" : "nparts";
     Expr given = split->factor.defined() ? split->factor : split->nparts;
     for (int64_t value : alignedSplits(split, *row, *total, *segment)) {
-        FixTrial trial{"split " + s.fuse->fused->var.name() + " by " + what + " " + std::to_string(value) +
-                           " instead of " + toString(given) + " (segments within one row of " +
-                           std::to_string(*row) + ")",
+        FixTrial trial{"split " + s.fuse->fused->var.name() + " by " + what + " " +
+                           std::to_string(value) + " instead of " + toString(given) +
+                           " (segments within one row of " + std::to_string(*row) + ")",
                        [&](const Schedule& copy) { resplit(copy, s.consumer, split, value); }};
         std::string hint = tryFix(f, trial);
         if (!hint.empty())
@@ -158,14 +162,19 @@ void fuseCauses(const BufferFacts& f, std::vector<AllocCause>& out) {
     const std::string& name = f.report->name;
     if (greater(allocated(f, BoundRules::Tvm05), allocated(f, BoundRules::Tvm)))
         for (const FusedSegment& s : fusedSegments(f, *f.runs[0]))
-            out.push_back({WasteCause::FuseFallback, "TVM 0.5 widens a fused segment to the full fused ranges",
-                           fuseName(s) + "; one iteration reads a segment of " + toString(s.segment) +
-                               " elements of the fused loop, which tvm-0.5 widens to the full ranges "
-                               "of both: " + name + " allocates " + countText(allocated(f, BoundRules::Tvm05)) +
-                               " instead of " + countText(allocated(f, BoundRules::Tvm)) + " and computes all of " +
-                               "them on every iteration, " + countText(computed(f, BoundRules::Tvm05)) +
-                               " in all (TVM computes only the segment since PR #3073, in v0.6.0)",
-                           "", {BoundRules::Tvm05}});
+            out.push_back(
+                {WasteCause::FuseFallback,
+                 "TVM 0.5 widens a fused segment to the full fused ranges",
+                 fuseName(s) + "; one iteration reads a segment of " + toString(s.segment) +
+                     " elements of the fused loop, which tvm-0.5 widens to the full ranges "
+                     "of both: " +
+                     name + " allocates " + countText(allocated(f, BoundRules::Tvm05)) +
+                     " instead of " + countText(allocated(f, BoundRules::Tvm)) +
+                     " and computes all of " + "them on every iteration, " +
+                     countText(computed(f, BoundRules::Tvm05)) +
+                     " in all (TVM computes only the segment since PR #3073, in v0.6.0)",
+                 "",
+                 {BoundRules::Tvm05}});
     for (const FusedSegment& s : fusedSegments(f, *f.runs[1])) {
         // Only where the box of whole rows holds more than one iteration reads.
         if (!s.wholeRows || !greater(allocated(f, BoundRules::Tvm), f.report->needed))
@@ -175,14 +184,17 @@ void fuseCauses(const BufferFacts& f, std::vector<AllocCause>& out) {
             rules.push_back(BoundRules::Tight);
         const RuleAllocation* tvm = f.report->allocation(BoundRules::Tvm);
         std::string varies = tvm && tvm->varies ? "; under tvm the number of rows varies with the "
-                                                      "iteration (at most " + countText(tvm->allocated) + " elements)"
+                                                  "iteration (at most " +
+                                                      countText(tvm->allocated) + " elements)"
                                                 : "";
         out.push_back({WasteCause::FusedSegmentWrapsRow, "the fused segment wraps a row",
-                       fuseName(s) + " (rows of " + toString(s.rowLength) + "); one iteration reads " +
-                           toString(s.segment) + " consecutive elements of the fused loop, which can "
-                           "span two rows, so the bounding box is whole rows: " + name + " holds " +
-                           countText(allocated(f, rules.back())) + " elements for " + countText(f.report->needed) +
-                           " read" + varies + recomputedRows(f),
+                       fuseName(s) + " (rows of " + toString(s.rowLength) +
+                           "); one iteration reads " + toString(s.segment) +
+                           " consecutive elements of the fused loop, which can "
+                           "span two rows, so the bounding box is whole rows: " +
+                           name + " holds " + countText(allocated(f, rules.back())) +
+                           " elements for " + countText(f.report->needed) + " read" + varies +
+                           recomputedRows(f),
                        alignSplitHint(f, s), rules});
     }
 }
@@ -192,7 +204,8 @@ std::string plural(std::optional<int64_t> n, const char* what) {
 }
 
 /// The steps of `run` about the stage of `origin` (its own, and its consumers' phases).
-std::vector<const BoundStep*> stepsAbout(const RuleRun& run, const Operation& origin, StepPhase phase) {
+std::vector<const BoundStep*> stepsAbout(const RuleRun& run, const Operation& origin,
+                                         StepPhase phase) {
     std::vector<const BoundStep*> out;
     Stage stage = run.stageOf(origin);
     if (!stage.defined())
@@ -277,8 +290,9 @@ std::vector<std::string> intervalMechanisms(const BufferFacts& f, std::string* h
     }
     for (const BoundStep* step : stepsAbout(*f.runs[1], f.origin, StepPhase::PassUp))
         if (step->rule == "split-evaluated" || step->rule == "fuse-whole-rows")
-            out.push_back(step->consumer->name + "'s " + toString(step->relation) +
-                          (step->rule == "fuse-whole-rows" ? " (whole rows)" : " (intervals of its loops)"));
+            out.push_back(
+                step->consumer->name + "'s " + toString(step->relation) +
+                (step->rule == "fuse-whole-rows" ? " (whole rows)" : " (intervals of its loops)"));
     const RuleAllocation* tvm = f.report->allocation(BoundRules::Tvm);
     if (tvm && tvm->varies)
         out.push_back("an extent that changes with the loops around " + f.report->name +
@@ -289,42 +303,52 @@ std::vector<std::string> intervalMechanisms(const BufferFacts& f, std::string* h
 /// Interval imprecision the fuse causes above do not explain.
 void imprecisionCauses(const BufferFacts& f, std::vector<AllocCause>& out) {
     auto explained = [&](WasteCause c) {
-        return std::any_of(out.begin(), out.end(), [&](const AllocCause& x) { return x.kind == c; });
+        return std::any_of(out.begin(), out.end(),
+                           [&](const AllocCause& x) { return x.kind == c; });
     };
-    if (greater(allocated(f, BoundRules::Tvm05), allocated(f, BoundRules::Tvm)) && !explained(WasteCause::FuseFallback)) {
+    if (greater(allocated(f, BoundRules::Tvm05), allocated(f, BoundRules::Tvm)) &&
+        !explained(WasteCause::FuseFallback)) {
         std::vector<std::string> why = tightenedSplits(f);
         for (const std::string& c : clampedRequests(f))
             why.push_back(c);
-        out.push_back({WasteCause::IntervalImprecision, "TVM 0.5's rules are looser",
-                       "tvm-0.5 allocates " + countText(allocated(f, BoundRules::Tvm05)) + " elements, tvm " +
-                           countText(allocated(f, BoundRules::Tvm)) +
+        out.push_back({WasteCause::IntervalImprecision,
+                       "TVM 0.5's rules are looser",
+                       "tvm-0.5 allocates " + countText(allocated(f, BoundRules::Tvm05)) +
+                           " elements, tvm " + countText(allocated(f, BoundRules::Tvm)) +
                            (why.empty() ? std::string() : ": " + joined(why)),
-                       "", {BoundRules::Tvm05}});
+                       "",
+                       {BoundRules::Tvm05}});
     }
-    bool looserThanTight = f.runs.size() > 2 && greater(allocated(f, BoundRules::Tvm), allocated(f, BoundRules::Tight));
+    bool looserThanTight = f.runs.size() > 2 &&
+                           greater(allocated(f, BoundRules::Tvm), allocated(f, BoundRules::Tight));
     bool repeated = false;
     for (const BoundStep* step : stepsAbout(*f.runs[1], f.origin, StepPhase::Request))
-        repeated |= !step->inputs.empty() && repeatedVariable(step->inputs.front().expr).has_value();
+        repeated |=
+            !step->inputs.empty() && repeatedVariable(step->inputs.front().expr).has_value();
     bool looserThanNeeded = repeated && greater(allocated(f, BoundRules::Tvm), f.report->needed);
     if ((looserThanTight || looserThanNeeded) && !explained(WasteCause::FusedSegmentWrapsRow)) {
         std::string hint;
         std::vector<std::string> why = intervalMechanisms(f, &hint);
-        out.push_back({WasteCause::IntervalImprecision, "interval arithmetic over the consumers' loops is loose",
-                       "the tvm rules bound each read by intervals; the exact need is " +
-                           plural(looserThanTight ? allocated(f, BoundRules::Tight) : f.report->needed, "element") +
-                           ", not " + countText(allocated(f, BoundRules::Tvm)) +
-                           (why.empty() ? std::string() : ": " + joined(why)),
-                       hint, {BoundRules::Tvm05, BoundRules::Tvm}});
+        out.push_back(
+            {WasteCause::IntervalImprecision,
+             "interval arithmetic over the consumers' loops is loose",
+             "the tvm rules bound each read by intervals; the exact need is " +
+                 plural(looserThanTight ? allocated(f, BoundRules::Tight) : f.report->needed,
+                        "element") +
+                 ", not " + countText(allocated(f, BoundRules::Tvm)) +
+                 (why.empty() ? std::string() : ": " + joined(why)),
+             hint,
+             {BoundRules::Tvm05, BoundRules::Tvm}});
     }
 }
 
 /// `s[B].compute_inline()`, tried: what the buffer becomes, or "" when it cannot be inlined.
 std::string inlineHint(const BufferFacts& f) {
     const std::string& name = f.report->name;
-    return tryFix(f, FixTrial{"s[" + f.report->stage + "].compute_inline()",
-                              [&](const Schedule& copy) { stageNamed(copy, name).computeInline(); }});
+    return tryFix(f,
+                  FixTrial{"s[" + f.report->stage + "].compute_inline()",
+                           [&](const Schedule& copy) { stageNamed(copy, name).computeInline(); }});
 }
-
 
 /// `CA reads T[0:2, 0:2]`, or `C reads B[(i*2)] within B[0:15]` when the read is not its box.
 std::string readText(const std::string& name, const StageNeed::Access& a) {
@@ -346,7 +370,9 @@ void readShapeCauses(const BufferFacts& f, std::vector<AllocCause>& out) {
     std::vector<BoundRules> every{BoundRules::Tvm05, BoundRules::Tvm};
     if (f.runs.size() > 2)
         every.push_back(BoundRules::Tight);
-    bool wraps = std::any_of(out.begin(), out.end(), [](const AllocCause& c) { return c.kind == WasteCause::FusedSegmentWrapsRow; });
+    bool wraps = std::any_of(out.begin(), out.end(), [](const AllocCause& c) {
+        return c.kind == WasteCause::FusedSegmentWrapsRow;
+    });
     std::string inlined;
     bool triedInline = false;
     auto inlineOnce = [&]() -> const std::string& {
@@ -360,22 +386,29 @@ void readShapeCauses(const BufferFacts& f, std::vector<AllocCause>& out) {
         // (a floordiv that wraps) is not a stride.
         if (wraps || !greater(a.hull, a.count) || a.region.find('?') != std::string::npos)
             continue;
-        out.push_back({WasteCause::StridedRead, "the interval hull of a strided or non-contiguous read",
-                       readText(name, a) + ": one iteration reads " + plural(a.count, "element") +
-                           " spread over a box of " + countText(a.hull) + "; no rectangle holds only those",
-                       inlineOnce(), every});
+        out.push_back(
+            {WasteCause::StridedRead, "the interval hull of a strided or non-contiguous read",
+             readText(name, a) + ": one iteration reads " + plural(a.count, "element") +
+                 " spread over a box of " + countText(a.hull) + "; no rectangle holds only those",
+             inlineOnce(), every});
     }
     int64_t largest = 0;
     for (const StageNeed::Access& a : need.accesses)
         largest = std::max(largest, a.hull.value_or(0));
-    if (need.accesses.size() < 2 || !greater(need.hull, need.needed) || !greater(need.hull, largest))
+    if (need.accesses.size() < 2 || !greater(need.hull, need.needed) ||
+        !greater(need.hull, largest))
         return;
     std::string reads;
     for (size_t i = 0; i < need.accesses.size(); ++i)
-        reads += (i == 0 ? "" : i + 1 == need.accesses.size() ? " and " : ", ") + readText(name, need.accesses[i]);
-    out.push_back({WasteCause::DisjointRequests, "the dimension-wise union of disjoint consumer requests",
-                   reads + ": united axis by axis they span a box of " + countText(need.hull) + " elements, " +
-                       countText(need.needed) + " of them read; no rectangle holds only those",
+        reads += (i == 0                          ? ""
+                  : i + 1 == need.accesses.size() ? " and "
+                                                  : ", ") +
+                 readText(name, need.accesses[i]);
+    out.push_back({WasteCause::DisjointRequests,
+                   "the dimension-wise union of disjoint consumer requests",
+                   reads + ": united axis by axis they span a box of " + countText(need.hull) +
+                       " elements, " + countText(need.needed) +
+                       " of them read; no rectangle holds only those",
                    inlineOnce(), every});
 }
 
@@ -389,7 +422,8 @@ void threadCause(const BufferFacts& f, std::vector<AllocCause>& out) {
         if (reason.rfind("bound to ", 0) != 0)
             return;
         auto bound = f.runs[1]->bindMap.find(iv);
-        std::string tag = bound != f.runs[1]->bindMap.end() ? bound->second->threadTag : iv->threadTag;
+        std::string tag =
+            bound != f.runs[1]->bindMap.end() ? bound->second->threadTag : iv->threadTag;
         if (std::find(threads.begin(), threads.end(), tag) == threads.end())
             threads.push_back(tag);
     };
@@ -405,28 +439,35 @@ void threadCause(const BufferFacts& f, std::vector<AllocCause>& out) {
         list += (list.empty() ? "" : ", ") + t;
     const std::string& scope = f.report->scope;
     const std::string& name = f.report->name;
-    std::string byDesign = scope == "shared" ? " (intended when the threads of a block load it together)"
-                     : scope == "warp"   ? " (a warp's lanes share it by design)"
-                                         : "";
+    std::string byDesign = scope == "shared"
+                               ? " (intended when the threads of a block load it together)"
+                           : scope == "warp" ? " (a warp's lanes share it by design)"
+                                             : "";
     std::string hint;
     if (scope != "local")
-        hint = tryFix(f, FixTrial{"s[" + f.report->stage + "].set_scope('local')",
-                                  [&](const Schedule& copy) { stageNamed(copy, name).setScope("local"); }});
-    out.push_back({WasteCause::ThreadRelaxation, "relaxation by thread binding or storage scope",
+        hint = tryFix(
+            f, FixTrial{"s[" + f.report->stage + "].set_scope('local')",
+                        [&](const Schedule& copy) { stageNamed(copy, name).setScope("local"); }});
+    out.push_back({WasteCause::ThreadRelaxation,
+                   "relaxation by thread binding or storage scope",
                    (list.empty() ? std::string("thread loops") : list) + " relaxed: the " + scope +
                        " buffer is shared by the threads bound to them; one thread reads " +
-                       plural(f.report->perThread, "element") + ", all of them " + countText(f.report->needed) + byDesign,
-                   hint, {BoundRules::Tvm05, BoundRules::Tvm, BoundRules::Tight}});
+                       plural(f.report->perThread, "element") + ", all of them " +
+                       countText(f.report->needed) + byDesign,
+                   hint,
+                   {BoundRules::Tvm05, BoundRules::Tvm, BoundRules::Tight}});
 }
 
 /// " (the interpreter ran N stores: the bound check skips the rest)" where it tells.
 std::string skippedText(const BufferFacts& f, const Stage& stage) {
-    std::optional<int64_t> iterations = computed(f, BoundRules::Tvm), stores = f.report->computedRun;
+    std::optional<int64_t> iterations = computed(f, BoundRules::Tvm),
+                           stores = f.report->computedRun;
     const auto* op = stage->op.as<ComputeOpNode>();
-    if (!greater(iterations, stores) || !op || op->isReduction()) // a reduction also stores its init
+    if (!greater(iterations, stores) || !op ||
+        op->isReduction()) // a reduction also stores its init
         return "";
-    return " (the interpreter ran " + countText(stores) + " stores: a bound check skips the other " +
-           std::to_string(*iterations - *stores) + ")";
+    return " (the interpreter ran " + countText(stores) +
+           " stores: a bound check skips the other " + std::to_string(*iterations - *stores) + ")";
 }
 
 /// Why the tight rules keep a split's factor: a thread runs every index of the inner loop.
@@ -438,21 +479,24 @@ std::string keptReason(const RuleRun& run, const Stage& stage, const SplitNode* 
                " run idle behind a bound check";
     const IterVarAttr* attr = stage.attrOf(s->inner);
     if (attr && attr->iterType == IterVarType::Vectorized)
-        return "its inner loop is vectorized, so the last vector runs past the end behind a bound check";
+        return "its inner loop is vectorized, so the last vector runs past the end behind a bound "
+               "check";
     return "its loops are reordered, so the last iterations run behind a bound check";
 }
 
 /// A split by a factor that divides the parent's extent, tried (largest first, up to the
 /// current factor): what the buffer then computes; "" where none helps.
-std::string dividingSplitHint(const BufferFacts& f, const std::string& stageName, const SplitNode* s,
-                              std::optional<int64_t> extent, std::optional<int64_t> factor) {
+std::string dividingSplitHint(const BufferFacts& f, const std::string& stageName,
+                              const SplitNode* s, std::optional<int64_t> extent,
+                              std::optional<int64_t> factor) {
     if (!extent || !factor || !s->factor.defined())
         return "";
     for (int64_t d = std::min(*extent, *factor); d >= 2; --d) {
         if (*extent % d != 0)
             continue;
-        FixTrial trial{"split " + s->parent->var.name() + " of " + stageName + " by factor " + std::to_string(d) +
-                           " instead of " + std::to_string(*factor) + " (it divides " + std::to_string(*extent) + ")",
+        FixTrial trial{"split " + s->parent->var.name() + " of " + stageName + " by factor " +
+                           std::to_string(d) + " instead of " + std::to_string(*factor) +
+                           " (it divides " + std::to_string(*extent) + ")",
                        [&](const Schedule& copy) { resplit(copy, stageName, s, d); }};
         std::string hint = tryFix(f, trial, FixGoal::SmallerOrComputeLess);
         if (!hint.empty())
@@ -481,35 +525,46 @@ void remainderCause(const BufferFacts& f, std::vector<AllocCause>& out) {
             std::optional<int64_t> e = asConstInt(extent), fct = asConstInt(factor);
             bool shortened = tight.result.loopExtents.count(s->inner) > 0;
             if (shortened ? !greater(computed(f, BoundRules::Tvm), computed(f, BoundRules::Tight))
-                          : !(e && fct && *e % *fct != 0 && greater(computed(f, BoundRules::Tight), f.report->distinct)))
+                          : !(e && fct && *e % *fct != 0 &&
+                              greater(computed(f, BoundRules::Tight), f.report->distinct)))
                 continue;
             std::string last = e && fct ? std::to_string(*e % *fct) : "the remainder";
-            std::string what = stage->op->name + " splits " + s->parent->var.name() + " (extent " + toString(extent) +
-                               ") by " + toString(factor) + ": the last iteration of " + s->outer->var.name() +
-                               " needs " + last + ", not " + toString(factor) + "; ";
+            std::string what = stage->op->name + " splits " + s->parent->var.name() + " (extent " +
+                               toString(extent) + ") by " + toString(factor) +
+                               ": the last iteration of " + s->outer->var.name() + " needs " +
+                               last + ", not " + toString(factor) + "; ";
             std::string hint = dividingSplitHint(f, stage->originOp->name, s, e, fct);
             if (shortened)
-                out.push_back({WasteCause::SplitRemainder, "a split remainder (computed, not allocated)",
-                               what + f.report->name + " computes " + countText(computed(f, BoundRules::Tvm)) +
-                                   " elements under tvm" + skippedText(f, stage) + ", " +
-                                   countText(computed(f, BoundRules::Tight)) + " under tight, which runs only the remainder",
-                               hint, {BoundRules::Tvm05, BoundRules::Tvm}});
+                out.push_back({WasteCause::SplitRemainder,
+                               "a split remainder (computed, not allocated)",
+                               what + f.report->name + " computes " +
+                                   countText(computed(f, BoundRules::Tvm)) + " elements under tvm" +
+                                   skippedText(f, stage) + ", " +
+                                   countText(computed(f, BoundRules::Tight)) +
+                                   " under tight, which runs only the remainder",
+                               hint,
+                               {BoundRules::Tvm05, BoundRules::Tvm}});
             else
-                out.push_back({WasteCause::SplitRemainder, "a split remainder (computed, not allocated)",
-                               what + keptReason(tight, stage, s) + ": " + f.report->name + " runs " +
-                                   countText(computed(f, BoundRules::Tight)) + " iterations for " +
-                                   countText(f.report->distinct) + " elements under every rule set" + skippedText(f, stage),
-                               hint, {BoundRules::Tvm05, BoundRules::Tvm, BoundRules::Tight}});
+                out.push_back({WasteCause::SplitRemainder,
+                               "a split remainder (computed, not allocated)",
+                               what + keptReason(tight, stage, s) + ": " + f.report->name +
+                                   " runs " + countText(computed(f, BoundRules::Tight)) +
+                                   " iterations for " + countText(f.report->distinct) +
+                                   " elements under every rule set" + skippedText(f, stage),
+                               hint,
+                               {BoundRules::Tvm05, BoundRules::Tvm, BoundRules::Tight}});
         }
 }
 
 /// Iterations whose regions overlap compute the shared elements again (a stencil's halo, a
 /// block's copy of a tile). What the other causes already explain is not counted twice.
 void recomputeCause(const BufferFacts& f, std::vector<AllocCause>& out) {
-    std::optional<int64_t> done = elementsComputed(f, f.runs.size() > 2 ? BoundRules::Tight : BoundRules::Tvm);
+    std::optional<int64_t> done =
+        elementsComputed(f, f.runs.size() > 2 ? BoundRules::Tight : BoundRules::Tvm);
     const StageTrace* trace = f.runs[1]->traceOf(f.origin);
     // A stage computed at the root computes each element once; its excess is the box's.
-    if (f.report->isOutput || !trace || trace->attachPath.empty() || !greater(done, f.report->distinct))
+    if (f.report->isOutput || !trace || trace->attachPath.empty() ||
+        !greater(done, f.report->distinct))
         return;
     for (const AllocCause& c : out)
         if (c.kind != WasteCause::FuseFallback && c.kind != WasteCause::IntervalImprecision &&
@@ -519,14 +574,24 @@ void recomputeCause(const BufferFacts& f, std::vector<AllocCause>& out) {
     const std::string& name = f.report->name;
     const std::string& scope = f.report->scope;
     bool cache = scope == "shared" || scope == "local" || scope == "warp";
-    out.push_back({WasteCause::Recompute, "overlapping iterations compute the same elements again",
-                   "the iterations of the loops around " + name + " (attached at " + at + ") need overlapping "
-                   "regions: " + name + " computes " + countText(done) + " elements for the " + countText(f.report->distinct) +
-                   " its consumers read, each of them " + timesOnAverage(*done, *f.report->distinct) +
-                   (cache ? " (by design for a " + scope + " copy: each block or thread loads what it reads)" : ""),
-                   cache ? "" : tryFix(f, FixTrial{"s[" + f.report->stage + "].compute_root()",
-                                                    [&](const Schedule& copy) { stageNamed(copy, name).computeRoot(); }},
-                                          FixGoal::SmallerOrComputeLess),
+    out.push_back({WasteCause::Recompute,
+                   "overlapping iterations compute the same elements again",
+                   "the iterations of the loops around " + name + " (attached at " + at +
+                       ") need overlapping "
+                       "regions: " +
+                       name + " computes " + countText(done) + " elements for the " +
+                       countText(f.report->distinct) + " its consumers read, each of them " +
+                       timesOnAverage(*done, *f.report->distinct) +
+                       (cache ? " (by design for a " + scope +
+                                    " copy: each block or thread loads what it reads)"
+                              : ""),
+                   cache ? ""
+                         : tryFix(f,
+                                  FixTrial{"s[" + f.report->stage + "].compute_root()",
+                                           [&](const Schedule& copy) {
+                                               stageNamed(copy, name).computeRoot();
+                                           }},
+                                  FixGoal::SmallerOrComputeLess),
                    {BoundRules::Tvm05, BoundRules::Tvm, BoundRules::Tight}});
 }
 
@@ -553,27 +618,38 @@ void threadIndexCause(const BufferFacts& f, std::vector<AllocCause>& out) {
             Stage consumer = run.normalized.stageOf(ct.consumer);
             for (const IterVar& cl : consumer->leafIterVars) {
                 const IterVarAttr* ca = consumer.attrOf(cl);
-                if (!ca || !ca->bindThread.defined() || ca->bindThread->threadTag != tag || !hint.empty())
+                if (!ca || !ca->bindThread.defined() || ca->bindThread->threadTag != tag ||
+                    !hint.empty())
                     continue;
                 std::string consumerName = consumer->originOp->name;
-                hint = tryFix(f, FixTrial{"s[" + f.report->stage + "].compute_at(s[" + consumerName + "], " + cl->var.name() + ")",
-                                          [&](const Schedule& copy) {
-                                              stageNamed(copy, name).computeAt(stageNamed(copy, consumerName), cl);
-                                          }});
+                hint = tryFix(
+                    f, FixTrial{
+                           "s[" + f.report->stage + "].compute_at(s[" + consumerName + "], " +
+                               cl->var.name() + ")",
+                           [&](const Schedule& copy) {
+                               stageNamed(copy, name).computeAt(stageNamed(copy, consumerName), cl);
+                           }});
             }
         }
         bool perThread = ThreadScope::create(tag).rank == 1;
         if (hint.empty())
-            hint = tryFix(f, FixTrial{"s[" + f.report->stage + "].set_scope('global') (then " + tag + " indexes it)",
-                                      [&](const Schedule& copy) { stageNamed(copy, name).setScope("global"); }},
-                          FixGoal::Lowers);
-        out.push_back({WasteCause::ThreadIndexVanishes, "a thread index that does not index the buffer",
-                       name + " is " + stage->scope + ", but its own loop " + leaf->var.name() + " is bound to " +
-                           tag + ": a " + stage->scope + " buffer is private to each " +
-                           (perThread ? "thread" : "block") + ", so " + tag + " vanishes from " + name +
-                           "'s indices and every " + (perThread ? "thread" : "block") +
-                           " writes the same elements of its own copy of " + countText(allocated(f, BoundRules::Tvm)),
-                       hint, {BoundRules::Tvm05, BoundRules::Tvm, BoundRules::Tight}});
+            hint = tryFix(
+                f,
+                FixTrial{"s[" + f.report->stage + "].set_scope('global') (then " + tag +
+                             " indexes it)",
+                         [&](const Schedule& copy) { stageNamed(copy, name).setScope("global"); }},
+                FixGoal::Lowers);
+        out.push_back({WasteCause::ThreadIndexVanishes,
+                       "a thread index that does not index the buffer",
+                       name + " is " + stage->scope + ", but its own loop " + leaf->var.name() +
+                           " is bound to " + tag + ": a " + stage->scope +
+                           " buffer is private to each " + (perThread ? "thread" : "block") +
+                           ", so " + tag + " vanishes from " + name + "'s indices and every " +
+                           (perThread ? "thread" : "block") +
+                           " writes the same elements of its own copy of " +
+                           countText(allocated(f, BoundRules::Tvm)),
+                       hint,
+                       {BoundRules::Tvm05, BoundRules::Tvm, BoundRules::Tight}});
         return;
     }
 }
@@ -585,11 +661,14 @@ void notQuasiAffineCause(const BufferFacts& f, std::vector<AllocCause>& out) {
     for (const RootBound& b : trace->rootBounds) {
         if (b.source.find("not quasi-affine") == std::string::npos)
             continue;
-        out.push_back({WasteCause::NotQuasiAffine, "a read the tight rules cannot reason about exactly",
-                       "a read of " + f.report->name + " (axis " + std::to_string(b.outputAxis) +
-                           ") or a consumer loop is not quasi-affine (a product of loop variables, a "
-                           "division by a variable, a load): the tight rules keep the interval result",
-                       "", {BoundRules::Tight}});
+        out.push_back(
+            {WasteCause::NotQuasiAffine,
+             "a read the tight rules cannot reason about exactly",
+             "a read of " + f.report->name + " (axis " + std::to_string(b.outputAxis) +
+                 ") or a consumer loop is not quasi-affine (a product of loop variables, a "
+                 "division by a variable, a load): the tight rules keep the interval result",
+             "",
+             {BoundRules::Tight}});
         return;
     }
 }
@@ -603,13 +682,13 @@ void storageAlignCause(const BufferFacts& f, std::vector<AllocCause>& out) {
     for (const RuleAllocation& a : f.report->allocations)
         if (a.padded)
             rules.push_back(a.rules);
-    out.push_back({WasteCause::StorageAlignPadding, "storage_align pads the rows",
-                   "storage_align pads the strides of " + f.report->name + " (" + tvm->size +
-                       " elements): " +
-                       (tvm->padding ? plural(*tvm->padding, "element") : std::string("a symbolic number")) +
-                       " of padding that no one writes (on purpose: aligned rows avoid shared "
-                       "memory bank conflicts)",
-                   "", rules});
+    out.push_back(
+        {WasteCause::StorageAlignPadding, "storage_align pads the rows",
+         "storage_align pads the strides of " + f.report->name + " (" + tvm->size + " elements): " +
+             (tvm->padding ? plural(*tvm->padding, "element") : std::string("a symbolic number")) +
+             " of padding that no one writes (on purpose: aligned rows avoid shared "
+             "memory bank conflicts)",
+         "", rules});
 }
 
 /// double_buffer: twice the region, by design.
@@ -621,12 +700,14 @@ void doubleBufferCause(const BufferFacts& f, std::vector<AllocCause>& out) {
     for (const RuleAllocation& a : f.report->allocations)
         if (a.halves == 2)
             rules.push_back(a.rules);
-    out.push_back({WasteCause::DoubleBuffer, "two halves (double buffer, not waste)",
-                   f.report->name + " is double-buffered: lowering allocates its region twice, " +
-                       countText(tvm->total()) + " elements, so the producer fills the next "
-                       "iteration's half while the consumers read this one's; needed and waste count "
-                       "one half",
-                   "", rules});
+    out.push_back(
+        {WasteCause::DoubleBuffer, "two halves (double buffer, not waste)",
+         f.report->name + " is double-buffered: lowering allocates its region twice, " +
+             countText(tvm->total()) +
+             " elements, so the producer fills the next "
+             "iteration's half while the consumers read this one's; needed and waste count "
+             "one half",
+         "", rules});
 }
 
 } // namespace
@@ -639,19 +720,23 @@ void compactStorageRemoves(const BufferFacts& f, std::vector<AllocCause>& out) {
         return;
     const bool smaller = greater(allocated(f, BoundRules::Tight), compact->allocated);
     for (AllocCause& cause : out) {
-        const bool shape = cause.kind == WasteCause::StridedRead || cause.kind == WasteCause::DisjointRequests;
+        const bool shape =
+            cause.kind == WasteCause::StridedRead || cause.kind == WasteCause::DisjointRequests;
         if (shape && smaller) {
             // Removed when compact storage holds just what is needed, reduced otherwise (a
             // lattice or boxes that still hold elements no one reads).
-            const bool exact = compact->allocated && f.report->needed && *compact->allocated == *f.report->needed;
-            cause.detail += std::string(exact ? "; removed" : "; reduced") + " by compact storage: " +
-                            f.report->name + " holds " + plural(compact->allocated, "element") +
-                            " under the compact rules";
+            const bool exact =
+                compact->allocated && f.report->needed && *compact->allocated == *f.report->needed;
+            cause.detail += std::string(exact ? "; removed" : "; reduced") +
+                            " by compact storage: " + f.report->name + " holds " +
+                            plural(compact->allocated, "element") + " under the compact rules";
             if (!exact)
                 cause.rules.push_back(BoundRules::Compact);
             continue;
         }
-        auto has = [&](BoundRules r) { return std::find(cause.rules.begin(), cause.rules.end(), r) != cause.rules.end(); };
+        auto has = [&](BoundRules r) {
+            return std::find(cause.rules.begin(), cause.rules.end(), r) != cause.rules.end();
+        };
         if (has(BoundRules::Tight) && !has(BoundRules::Compact))
             cause.rules.push_back(BoundRules::Compact);
     }

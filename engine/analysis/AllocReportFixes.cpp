@@ -16,7 +16,8 @@ bool smaller(std::optional<int64_t> a, std::optional<int64_t> b) { return a && b
 
 } // namespace
 
-void resplit(const Schedule& sch, const std::string& stageName, const SplitNode* split, int64_t value) {
+void resplit(const Schedule& sch, const std::string& stageName, const SplitNode* split,
+             int64_t value) {
     Stage stage = stageNamed(sch, stageName);
     if (!stage.defined())
         throw UserError("no stage '" + stageName + "'");
@@ -50,11 +51,12 @@ std::string tryFix(const BufferFacts& facts, const FixTrial& trial, FixGoal goal
             return trial.text + ": " + name + " disappears (each use computes it in place)";
         RuleAllocation after = allocationUnder(run, stage, *trace);
         if (smaller(after.allocated, before->allocated))
-            return trial.text + ": " + name + " allocates " + countText(after.allocated) + " instead of " +
-                   countText(before->allocated);
+            return trial.text + ": " + name + " allocates " + countText(after.allocated) +
+                   " instead of " + countText(before->allocated);
         if (goal == FixGoal::SmallerOrComputeLess && smaller(after.computed, before->computed))
-            return trial.text + ": " + name + " computes " + countText(after.computed) + " elements instead of " +
-                   countText(before->computed) + " (it allocates " + countText(after.allocated) + ")";
+            return trial.text + ": " + name + " computes " + countText(after.computed) +
+                   " elements instead of " + countText(before->computed) + " (it allocates " +
+                   countText(after.allocated) + ")";
         if (goal == FixGoal::Lowers)
             return trial.text + ": " + name + " allocates " + countText(after.allocated);
     } catch (const UserError&) {

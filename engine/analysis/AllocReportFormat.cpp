@@ -74,7 +74,8 @@ void printTable(std::ostringstream& os, const std::vector<std::vector<std::strin
     for (const auto& row : rows) {
         std::string line;
         for (size_t i = 0; i < row.size(); ++i)
-            line += row[i] + (i + 1 < row.size() ? std::string(width[i] - row[i].size() + 2, ' ') : "");
+            line +=
+                row[i] + (i + 1 < row.size() ? std::string(width[i] - row[i].size() + 2, ' ') : "");
         os << line << "\n";
     }
 }
@@ -83,7 +84,8 @@ void printTable(std::ostringstream& os, const std::vector<std::vector<std::strin
 std::string touchedCell(const BufferReport& b) {
     if (!b.touchedPeak)
         return "-";
-    return (b.touchedSampled ? "~" : "") + std::to_string(*b.touchedPeak) + "/" + countText(b.touchedTotal);
+    return (b.touchedSampled ? "~" : "") + std::to_string(*b.touchedPeak) + "/" +
+           countText(b.touchedTotal);
 }
 
 /// "16 (tvm-0.5), 16 (tvm), 16 (tight)" for one number of every rule set.
@@ -106,8 +108,9 @@ std::string perRules(const BufferReport& b, std::optional<int64_t> RuleAllocatio
 std::string bufferLines(const BufferReport& b) {
     const RuleAllocation* tvm = b.allocation(BoundRules::Tvm);
     bool copies = tvm && tvm->copies != 1;
-    std::string out = b.name + ":\n  allocated " + perRules(b, &RuleAllocation::allocated) + "\n  needed " +
-                      countText(b.needed) + " per iteration" + (copies ? " and virtual thread" : "");
+    std::string out = b.name + ":\n  allocated " + perRules(b, &RuleAllocation::allocated) +
+                      "\n  needed " + countText(b.needed) + " per iteration" +
+                      (copies ? " and virtual thread" : "");
     if (b.perThread && b.perThread != b.needed)
         out += " (" + std::to_string(*b.perThread) + " per thread)";
     out += ", " + countText(b.distinct) + " over the run";
@@ -117,14 +120,17 @@ std::string bufferLines(const BufferReport& b) {
     if (b.computedRun)
         out += "; the interpreter ran " + std::to_string(*b.computedRun) + " stores (tvm)";
     out += "\n";
-    const std::string source = b.touchedSampled ? "(interpreter, tvm, in the iterations sampled)\n" : "(interpreter, tvm)\n";
+    const std::string source = b.touchedSampled ? "(interpreter, tvm, in the iterations sampled)\n"
+                                                : "(interpreter, tvm)\n";
     if (b.touchedPeak && copies)
-        out += "  touched " + std::to_string(*b.touchedPeak) + " in one iteration at most (all " + countText(tvm->copies) +
-               " virtual threads); " + countText(b.touchedTotal) + " of its " + countText(tvm->total()) +
-               " allocated elements touched at some point " + source;
+        out += "  touched " + std::to_string(*b.touchedPeak) + " in one iteration at most (all " +
+               countText(tvm->copies) + " virtual threads); " + countText(b.touchedTotal) +
+               " of its " + countText(tvm->total()) + " allocated elements touched at some point " +
+               source;
     else if (b.touchedPeak)
-        out += "  touched " + std::to_string(*b.touchedPeak) + " in one iteration at most; " + countText(b.touchedTotal) +
-               " of its allocated elements touched at some point " + source;
+        out += "  touched " + std::to_string(*b.touchedPeak) + " in one iteration at most; " +
+               countText(b.touchedTotal) + " of its allocated elements touched at some point " +
+               source;
     return out;
 }
 
@@ -132,9 +138,11 @@ std::string bufferLines(const BufferReport& b) {
 
 std::string AllocReport::toText() const {
     std::ostringstream os;
-    std::vector<std::vector<std::string>> rows{
-        {"buffer", "scope", "tvm-0.5", "tvm", "tight", "compact", "needed", "touched", "computed", "waste %", "causes"}};
-    bool varies = false, copies = false, unknown = false, givenUp = false, unmeasured = false, sampled = false;
+    std::vector<std::vector<std::string>> rows{{"buffer", "scope", "tvm-0.5", "tvm", "tight",
+                                                "compact", "needed", "touched", "computed",
+                                                "waste %", "causes"}};
+    bool varies = false, copies = false, unknown = false, givenUp = false, unmeasured = false,
+         sampled = false;
     for (const BufferReport& b : buffers) {
         unknown = unknown || !b.needed;
         givenUp = givenUp || (!b.needed && b.countGivenUp);
@@ -144,8 +152,10 @@ std::string AllocReport::toText() const {
                         allocationCell(b, BoundRules::Tvm05), allocationCell(b, BoundRules::Tvm),
                         tightAvailable ? allocationCell(b, BoundRules::Tight) : "n/a",
                         tightAvailable ? allocationCell(b, BoundRules::Compact) : "n/a",
-                        countText(b.needed) + (b.needed ? tvmCopiesSuffix(b) : ""),
-                        touchedCell(b), b.allocation(BoundRules::Tvm) ? countText(b.allocation(BoundRules::Tvm)->computed) : "?",
+                        countText(b.needed) + (b.needed ? tvmCopiesSuffix(b) : ""), touchedCell(b),
+                        b.allocation(BoundRules::Tvm)
+                            ? countText(b.allocation(BoundRules::Tvm)->computed)
+                            : "?",
                         wasteCell(b), causeNames(b)});
         for (const RuleAllocation& a : b.allocations) {
             varies = varies || (a.allocated && a.varies);
@@ -157,30 +167,39 @@ std::string AllocReport::toText() const {
         os << "* the size changes from one iteration of the loops around the buffer to the next; "
               "the largest is shown\n";
     if (copies)
-        os << "NxM: N elements per virtual thread, one copy for each of M virtual threads the buffer is "
-              "private to (N*M allocated); needed and waste % are per virtual thread, touched spans every copy\n";
+        os << "NxM: N elements per virtual thread, one copy for each of M virtual threads the "
+              "buffer is "
+              "private to (N*M allocated); needed and waste % are per virtual thread, touched "
+              "spans every copy\n";
     if (!tightAvailable)
         os << "tight, compact: n/a (this build lacks ISL)\n";
     if (unknown)
         os << "?: not one number: it depends on a symbolic size (a te.var shape or factor), or a "
               "read is not quasi-affine and cannot be counted exactly"
-           << (givenUp ? ", or counting it exactly would take too long (ISL's work limit)" : "") << "\n";
+           << (givenUp ? ", or counting it exactly would take too long (ISL's work limit)" : "")
+           << "\n";
     if (sampled)
-        os << "~: measured on a sample: the program computes more than the interpreter's budget, so it ran about 1 in "
+        os << "~: measured on a sample: the program computes more than the interpreter's budget, "
+              "so it ran about 1 in "
            << std::llround(touchedSampleFactor)
-           << " of its iterations (its outer loops thinned); each entry of the buffer's allocation that ran, ran "
+           << " of its iterations (its outer loops thinned); each entry of the buffer's allocation "
+              "that ran, ran "
               "whole\n";
     if (unmeasured)
-        os << (touchedSampleFactor > 0
-                   ? "-: not measured: a sampled run measures only the buffers allocated inside the loops it thins\n"
-                   : "-: not measured: the interpreter runs only programs whose sizes are all known, "
-                     "and whose work, sampled if need be, fits its budget\n");
+        os << (touchedSampleFactor > 0 ? "-: not measured: a sampled run measures only the buffers "
+                                         "allocated inside the loops it thins\n"
+                                       : "-: not measured: the interpreter runs only programs "
+                                         "whose sizes are all known, "
+                                         "and whose work, sampled if need be, fits its budget\n");
     os << "needed: what one iteration of the loops around the buffer reads of it\n"
-          "touched: the most elements one iteration touched / elements of the allocation touched at "
+          "touched: the most elements one iteration touched / elements of the allocation touched "
+          "at "
           "some point (interpreter, tvm rules)\n"
-          "compact: tight, with a buffer whose reads are a lattice or disjoint boxes stored as exactly those\n"
+          "compact: tight, with a buffer whose reads are a lattice or disjoint boxes stored as "
+          "exactly those\n"
           "computed: iterations of its loop nest under tvm\n"
-          "waste %: the share of the " << boundRulesName(wasteRules) << " allocation not needed\n";
+          "waste %: the share of the "
+       << boundRulesName(wasteRules) << " allocation not needed\n";
     for (const BufferReport& b : buffers) {
         os << "\n" << bufferLines(b);
         for (const AllocCause& c : b.causes) {
@@ -199,7 +218,8 @@ std::string AllocReport::toJson(int indent) const {
     Json out;
     out["tight_available"] = tightAvailable;
     out["waste_rules"] = boundRulesName(wasteRules);
-    out["touched_sample_factor"] = touchedSampleFactor > 0 ? Json(touchedSampleFactor) : Json(nullptr);
+    out["touched_sample_factor"] =
+        touchedSampleFactor > 0 ? Json(touchedSampleFactor) : Json(nullptr);
     out["buffers"] = Json::array();
     for (const BufferReport& b : buffers) {
         Json buffer;
@@ -210,10 +230,14 @@ std::string AllocReport::toJson(int indent) const {
         buffer["output"] = b.isOutput;
         buffer["allocations"] = Json::array();
         for (const RuleAllocation& a : b.allocations)
-            buffer["allocations"].push_back({{"rules", boundRulesName(a.rules)}, {"region", a.region},
-                                             {"size", a.size}, {"allocated", optional(a.allocated)},
-                                             {"varies", a.varies}, {"computed", optional(a.computed)},
-                                             {"virtual_threads", a.virtualThreads}, {"copies", optional(a.copies)},
+            buffer["allocations"].push_back({{"rules", boundRulesName(a.rules)},
+                                             {"region", a.region},
+                                             {"size", a.size},
+                                             {"allocated", optional(a.allocated)},
+                                             {"varies", a.varies},
+                                             {"computed", optional(a.computed)},
+                                             {"virtual_threads", a.virtualThreads},
+                                             {"copies", optional(a.copies)},
                                              {"allocated_total", optional(a.total())}});
         buffer["needed"] = optional(b.needed);
         buffer["per_thread"] = optional(b.perThread);
@@ -230,8 +254,11 @@ std::string AllocReport::toJson(int indent) const {
             Json rules = Json::array();
             for (BoundRules r : c.rules)
                 rules.push_back(boundRulesName(r));
-            buffer["causes"].push_back({{"kind", wasteCauseName(c.kind)}, {"summary", c.summary},
-                                        {"detail", c.detail}, {"hint", c.hint}, {"rules", rules}});
+            buffer["causes"].push_back({{"kind", wasteCauseName(c.kind)},
+                                        {"summary", c.summary},
+                                        {"detail", c.detail},
+                                        {"hint", c.hint},
+                                        {"rules", rules}});
         }
         out["buffers"].push_back(buffer);
     }

@@ -13,16 +13,14 @@
 
 #include <functional>
 #include <memory>
-#include <unordered_map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 
 namespace bs::alloc {
 
 /// A count as the report prints it: the number, or `?` when unknown.
-inline std::string countText(std::optional<int64_t> v) {
-    return v ? std::to_string(*v) : "?";
-}
+inline std::string countText(std::optional<int64_t> v) { return v ? std::to_string(*v) : "?"; }
 
 /// One loop: its variable (and the thread variable it is bound to), its min and the extent it
 /// really runs, which may name loops outside it.
@@ -70,7 +68,6 @@ struct RuleRun {
     const StageTrace* traceOf(const Operation& origin) const;
 };
 
-
 /// The loops around a stage's realize (its attach path), outermost first; kept by `run`.
 const Nest& attachLoops(const RuleRun& run, const StageTrace& trace);
 /// The stage's own loops (its leaves), outermost first.
@@ -114,7 +111,7 @@ struct BufferFacts {
     const BufferReport* report;
     std::vector<const RuleRun*> runs; ///< tvm-0.5, tvm, tight (when available)
     const std::optional<StageNeed>* need;
-    const Schedule* schedule;           ///< the script's schedule, for trying fixes on copies
+    const Schedule* schedule; ///< the script's schedule, for trying fixes on copies
     const AllocReportOptions* options;
 };
 
@@ -135,11 +132,13 @@ enum class FixGoal {
 /// What `trial` gives for the buffer of `facts` under the rules its waste is measured against:
 /// `s[B].compute_inline(): B disappears`, `...: B allocates 16 instead of 128`, or an empty
 /// string when the change fails or does not reach `goal`.
-std::string tryFix(const BufferFacts& facts, const FixTrial& trial, FixGoal goal = FixGoal::Smaller);
+std::string tryFix(const BufferFacts& facts, const FixTrial& trial,
+                   FixGoal goal = FixGoal::Smaller);
 
 /// A copy of the split `split` of stage `stageName` in `sch` with `factor` (or `nparts`)
 /// replaced by `value`.
-void resplit(const Schedule& sch, const std::string& stageName, const SplitNode* split, int64_t value);
+void resplit(const Schedule& sch, const std::string& stageName, const SplitNode* split,
+             int64_t value);
 
 std::vector<AllocCause> findCauses(const BufferFacts& facts);
 

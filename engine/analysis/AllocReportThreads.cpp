@@ -18,7 +18,8 @@ bool isVirtualThread(const IterVar& thread) {
 
 bool runsAround(const Nest& around, const Var& var) {
     return std::any_of(around.loops.begin(), around.loops.end(), [&](const Loop* loop) {
-        return std::any_of(loop->vars.begin(), loop->vars.end(), [&](const Var& v) { return v.same_as(var); });
+        return std::any_of(loop->vars.begin(), loop->vars.end(),
+                           [&](const Var& v) { return v.same_as(var); });
     });
 }
 
@@ -28,7 +29,8 @@ void addVirtualThreadCopies(const RuleRun& run, const Region& region, const Nest
                             RuleAllocation* a) {
     std::vector<const IterVarNode*> seen;
     for (const auto& [leaf, thread] : run.bindMap) {
-        if (!isVirtualThread(thread) || std::find(seen.begin(), seen.end(), thread.get()) != seen.end())
+        if (!isVirtualThread(thread) ||
+            std::find(seen.begin(), seen.end(), thread.get()) != seen.end())
             continue;
         seen.push_back(thread.get());
         bool inRegion = std::any_of(region.begin(), region.end(), [&](const Range& r) {
@@ -39,9 +41,11 @@ void addVirtualThreadCopies(const RuleRun& run, const Region& region, const Nest
         auto bound = run.result.bounds.find(thread);
         Range range = bound != run.result.bounds.end() ? bound->second : thread->dom;
         bool varies = false;
-        std::optional<int64_t> extent = range.defined() ? maxOver(around, range.extent, &varies) : std::nullopt;
+        std::optional<int64_t> extent =
+            range.defined() ? maxOver(around, range.extent, &varies) : std::nullopt;
         a->virtualThreads.push_back(thread->var.name());
-        a->copies = a->copies && extent ? std::optional<int64_t>(*a->copies * *extent) : std::nullopt;
+        a->copies =
+            a->copies && extent ? std::optional<int64_t>(*a->copies * *extent) : std::nullopt;
     }
     std::sort(a->virtualThreads.begin(), a->virtualThreads.end());
 }
@@ -62,13 +66,16 @@ void virtualThreadCause(const BufferFacts& facts, std::vector<AllocCause>& out) 
     for (const std::string& t : shown->virtualThreads)
         threads += (threads.empty() ? "" : ", ") + t;
     const std::string& name = facts.report->name;
-    out.push_back({WasteCause::VirtualThreadCopies, "one copy per virtual thread (not waste)",
-                   name + " is private to each of the " + countText(shown->copies) + " virtual threads of " + threads +
-                       " (its region holds the thread variable, and the threads run inside its realize): "
-                       "lowering allocates " + countText(shown->allocated) + " elements for each, " + countText(shown->total()) +
-                       " in all; needed and waste count one copy, touched counts all of them. Each "
-                       "virtual thread works on its own copy, as in TVM",
-                   "", rules});
+    out.push_back(
+        {WasteCause::VirtualThreadCopies, "one copy per virtual thread (not waste)",
+         name + " is private to each of the " + countText(shown->copies) + " virtual threads of " +
+             threads +
+             " (its region holds the thread variable, and the threads run inside its realize): "
+             "lowering allocates " +
+             countText(shown->allocated) + " elements for each, " + countText(shown->total()) +
+             " in all; needed and waste count one copy, touched counts all of them. Each "
+             "virtual thread works on its own copy, as in TVM",
+         "", rules});
 }
 
 } // namespace bs::alloc

@@ -53,8 +53,8 @@ protected:
 
     Stmt visit(const ForNode* op) override {
         const std::optional<int64_t> extent = asConstInt(op->extent);
-        const bool thinnable = (op->kind == ForKind::Serial || op->kind == ForKind::Parallel) && extent &&
-                               *extent > 2 && m_factor >= kWorthThinning;
+        const bool thinnable = (op->kind == ForKind::Serial || op->kind == ForKind::Parallel) &&
+                               extent && *extent > 2 && m_factor >= kWorthThinning;
         if (!thinnable)
             return IRMutator::visit(op);
         const int64_t kept = std::max<int64_t>(2, int64_t(std::ceil(double(*extent) / m_factor)));
@@ -70,8 +70,9 @@ protected:
         // for (i.sample, 0, kept) { let i = min + i.sample * (E - 1) / (kept - 1) ... }
         const DataType t = op->loopVar.type();
         Var sample(op->loopVar.name() + ".sample", t);
-        Expr offset = floordiv(cast(DataType::int64(), sample) * makeConst(DataType::int64(), *extent - 1),
-                               makeConst(DataType::int64(), kept - 1));
+        Expr offset =
+            floordiv(cast(DataType::int64(), sample) * makeConst(DataType::int64(), *extent - 1),
+                     makeConst(DataType::int64(), kept - 1));
         Stmt let = LetStmtNode::make(op->loopVar, op->min + cast(t, offset), body);
         return ForNode::make(sample, makeZero(t), makeConst(t, kept), op->kind, let);
     }
@@ -113,7 +114,9 @@ protected:
     void visit(const AttrStmtNode* op) override {
         // A kernel's stages each enter its threads again, with IterVars of their own.
         const IterVarNode* thread = boundThread(*op);
-        const std::string key = !thread ? "" : op->key == attr::kVirtualThread ? thread->var.name() : thread->threadTag;
+        const std::string key = !thread                           ? ""
+                                : op->key == attr::kVirtualThread ? thread->var.name()
+                                                                  : thread->threadTag;
         if (!thread || !m_threads.insert(key).second)
             return IRVisitor::visit(op);
         repeated(op->value, [&] { IRVisitor::visit(op); });
@@ -140,7 +143,8 @@ private:
     }
 
     double m_times = 1.0;
-    std::set<std::string> m_threads; ///< in scope: threadIdx/blockIdx by tag, virtual threads by name
+    std::set<std::string>
+        m_threads; ///< in scope: threadIdx/blockIdx by tag, virtual threads by name
 };
 
 } // namespace
@@ -248,7 +252,8 @@ void addTouchedCounts(const Schedule& sch, const AllocReportOptions& options, Al
             if (sampling) {
                 // Sampled: only the allocations whose entries ran whole have counts, and the
                 // stores of a sample say nothing of the whole run's.
-                const BufferTrace* trace = sampler.wholeEntries().count(b.name) ? run.find(b.name) : nullptr;
+                const BufferTrace* trace =
+                    sampler.wholeEntries().count(b.name) ? run.find(b.name) : nullptr;
                 if (trace) {
                     b.touchedPeak = trace->peakTouched;
                     b.touchedTotal = trace->totalTouched();

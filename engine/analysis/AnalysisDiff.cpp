@@ -25,8 +25,9 @@ std::vector<std::string> linesOf(const std::string& text) {
 }
 
 std::string loweredText(const Analysis& analysis) {
-    return analysis.lowered ? toString(analysis.lowered->func.final)
-                            : "error: " + (analysis.error ? analysis.error->message : "not lowered");
+    return analysis.lowered
+               ? toString(analysis.lowered->func.final)
+               : "error: " + (analysis.error ? analysis.error->message : "not lowered");
 }
 
 /// Pairs the unmatched runs a[i0, i1) and b[j0, j1) in order: Changed, then OnlyA or OnlyB.
@@ -223,13 +224,20 @@ std::string AnalysisDiff::toJson(int indent) const {
     out["ir"] = lines;
     json rows = json::array();
     for (const BoundsPair& p : bounds)
-        rows.push_back({{"stage", p.stage}, {"role", p.role}, {"name", p.name},
-                        {"a", optional(p.a)}, {"b", optional(p.b)}, {"changed", p.changed()}});
+        rows.push_back({{"stage", p.stage},
+                        {"role", p.role},
+                        {"name", p.name},
+                        {"a", optional(p.a)},
+                        {"b", optional(p.b)},
+                        {"changed", p.changed()}});
     out["bounds"] = rows;
     json buffers = json::array();
     for (const AllocationPair& p : allocations)
-        buffers.push_back({{"buffer", p.buffer}, {"a", optional(p.a)}, {"b", optional(p.b)},
-                           {"needed_a", optional(p.neededA)}, {"needed_b", optional(p.neededB)},
+        buffers.push_back({{"buffer", p.buffer},
+                           {"a", optional(p.a)},
+                           {"b", optional(p.b)},
+                           {"needed_a", optional(p.neededA)},
+                           {"needed_b", optional(p.neededB)},
                            {"changed", p.changed()}});
     out["allocations"] = buffers;
     return out.dump(indent);

@@ -10,7 +10,8 @@ namespace {
 
 std::string roleOf(const IterVar& iv, const Stage& stage) {
     auto has = [&](const std::vector<IterVar>& list) {
-        return std::any_of(list.begin(), list.end(), [&](const IterVar& x) { return x.same_as(iv); });
+        return std::any_of(list.begin(), list.end(),
+                           [&](const IterVar& x) { return x.same_as(iv); });
     };
     const bool root = has(stage->op->rootIterVars());
     const bool leaf = has(stage->leafIterVars);

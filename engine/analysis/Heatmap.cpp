@@ -13,8 +13,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <map>
 #include <bit>
+#include <map>
 #include <sstream>
 
 namespace bs {
@@ -195,8 +195,8 @@ private:
 HeatmapRun::HeatmapRun(const Schedule& schedule, const HeatmapOptions& options,
                        const std::string& focus)
     : m_schedule(schedule), m_rules(options.rules),
-      m_args(options.args.empty() ? defaultArguments(schedule) : options.args),
-      m_focus(focus), m_iteration(focus.empty() ? -1 : options.iteration) {
+      m_args(options.args.empty() ? defaultArguments(schedule) : options.args), m_focus(focus),
+      m_iteration(focus.empty() ? -1 : options.iteration) {
     std::optional<std::vector<Buffer>> buffers = alloc::argumentBuffers(m_args);
     if (!buffers)
         throw UserError("the heatmap runs the program in the interpreter, which needs constant "
@@ -230,8 +230,8 @@ Heatmap heatmapOf(const Schedule& schedule, const std::string& stageName,
 void checkHeatmapStage(const Schedule& schedule, const std::string& stageName) {
     const Stage stage = stageNamed(schedule, stageName);
     if (!stage.defined())
-        throw UserError("no stage '" + stageName + "' in the schedule (its stages: " +
-                        stageList(schedule) + ")");
+        throw UserError("no stage '" + stageName +
+                        "' in the schedule (its stages: " + stageList(schedule) + ")");
     if (stage->attachType == AttachType::Inline || stage->attachType == AttachType::InlinedAlready)
         throw UserError("stage '" + stageName + "' is computed inline: it has no buffer");
 }
@@ -296,8 +296,9 @@ Heatmap HeatmapRun::heatmap(const std::string& stageName) const {
     map.buffer = trace->name.empty() ? name : trace->name;
     map.isArgument = trace->isArgument;
     map.rules = m_rules;
-    map.shape = trace->isArgument ? argumentShape(m_args, op.output(0), trace->shape)
-                                  : alloc::realizedShape(m_lowered, stageName, trace->allocatedElements);
+    map.shape = trace->isArgument
+                    ? argumentShape(m_args, op.output(0), trace->shape)
+                    : alloc::realizedShape(m_lowered, stageName, trace->allocatedElements);
     map.entries = trace->entries;
     // A buffer whose region moves within one entry (a shared tile re-entered at each
     // iteration of a loop inside its block) is entered once per move.
@@ -404,7 +405,6 @@ std::string Heatmap::toJson(int indent) const {
 
 namespace {
 
-
 /// `T[2, 3]` of the cell at row-major offset `c`.
 std::string cellName(const std::string& buffer, const std::vector<int64_t>& shape, int64_t c) {
     return alloc::elementName(buffer, shape, {}, c);
@@ -471,18 +471,18 @@ std::string Heatmap::toSvg(int maxSlices) const {
         title += ", showing iteration " + std::to_string(iteration + 1) + " alone";
     if (realizeStep >= 0)
         title += " (its region: InferBound step " + std::to_string(realizeStep) + ")";
-    const std::string footer =
-        "one entry (one iteration around the allocation) computes up to " +
-        std::to_string(entryComputed) + " and reads up to " + std::to_string(entryRead) +
-        "; the grid overlays all " + std::to_string(entries);
+    const std::string footer = "one entry (one iteration around the allocation) computes up to " +
+                               std::to_string(entryComputed) + " and reads up to " +
+                               std::to_string(entryRead) + "; the grid overlays all " +
+                               std::to_string(entries);
     // About 7 pixels a character at 12 px Helvetica: the title and footer fit.
     const int64_t textWidth =
         20 + 7 * int64_t(std::max(title.size(), entries > 1 && iteration < 0 ? footer.size() : 0));
     const int64_t width = std::max<int64_t>({cols * kCell + 20, 420, textWidth});
     const int64_t height = 40 + shown * (rows * kCell + kGap) + legendLines * 18 + 20;
     std::ostringstream os;
-    os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\""
-       << height << "\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n";
+    os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
+       << "\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n";
     os << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
     os << "<text x=\"10\" y=\"20\" font-weight=\"bold\">" << escapeHtml(title) << "</text>\n";
     int64_t y = 40;
@@ -515,8 +515,8 @@ std::string Heatmap::toSvg(int maxSlices) const {
     for (size_t k = 0; k < consumers.size(); ++k)
         legend(consumerColor(k), "read by " + consumers[k] + ": " + std::to_string(readBy[k]));
     legend(kSeveralColor, "read by several consumers: " + std::to_string(readByMany));
-    legend(kUnreadColor, "read by no consumer: " + std::to_string(unread) + " of " +
-                        std::to_string(allocated));
+    legend(kUnreadColor,
+           "read by no consumer: " + std::to_string(unread) + " of " + std::to_string(allocated));
     os << "<text x=\"10\" y=\"" << y << "\">computed: " << computed
        << " (a dashed border: never computed)</text>\n";
     if (entries > 1 && iteration < 0) {
@@ -535,7 +535,8 @@ std::string Heatmap::toPng(int maxSlices) const {
     const int64_t perSlice = std::max<int64_t>(1, rows * cols);
     const int64_t slices =
         std::min<int64_t>(std::max<int64_t>(1, int64_t(readers.size()) / perSlice), maxSlices);
-    const int cell = int(std::clamp<int64_t>(512 / std::max<int64_t>(1, std::max(rows, cols)), 2, 16));
+    const int cell =
+        int(std::clamp<int64_t>(512 / std::max<int64_t>(1, std::max(rows, cols)), 2, 16));
     RgbImage image(int(cols) * cell + 2 * kMargin,
                    int(slices * rows) * cell + int(slices - 1) * kGap + 2 * kMargin);
     for (int64_t slice = 0; slice < slices; ++slice)
@@ -582,7 +583,9 @@ std::string Heatmap::toText() const {
     for (size_t c = 0; c < readers.size(); ++c) {
         const uint32_t who = readers[c];
         os << (c % size_t(cols) == 0 ? "  " : "")
-           << (who == 0 ? '.' : std::popcount(who) > 1 ? '*' : char('a' + std::countr_zero(who) % 26));
+           << (who == 0                 ? '.'
+               : std::popcount(who) > 1 ? '*'
+                                        : char('a' + std::countr_zero(who) % 26));
         if ((c + 1) % size_t(cols) == 0)
             os << "\n";
     }

@@ -58,15 +58,15 @@ struct Heatmap {
     /// steps`); -1 when there is none (an argument).
     int realizeStep = -1;
     // The legend's counts.
-    int64_t allocated = 0;         ///< cells
-    int64_t computed = 0;          ///< cells written
-    int64_t read = 0;              ///< cells read by some consumer
-    int64_t readByMany = 0;        ///< cells read by more than one consumer
-    int64_t unread = 0;            ///< cells allocated that no consumer reads
+    int64_t allocated = 0;  ///< cells
+    int64_t computed = 0;   ///< cells written
+    int64_t read = 0;       ///< cells read by some consumer
+    int64_t readByMany = 0; ///< cells read by more than one consumer
+    int64_t unread = 0;     ///< cells allocated that no consumer reads
     /// Cells read or written by anyone, the stage itself and packed calls included: the
     /// allocation report's touched total (whole run) or the entry's touched count.
     int64_t touched = 0;
-    std::vector<int64_t> readBy;   ///< cells read by each consumer
+    std::vector<int64_t> readBy; ///< cells read by each consumer
     /// The most cells read, and computed, in one entry (one iteration of the loops around the
     /// allocation): what one iteration needs against what it computes.
     int64_t entryRead = 0;

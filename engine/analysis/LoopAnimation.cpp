@@ -109,8 +109,7 @@ public:
     void enter(const Region& region) override { entry(region, AnimationEvent::Enter); }
     void leave(const Region& region) override { entry(region, AnimationEvent::Leave); }
 
-    void access(const Region& region, int64_t offset, bool isWrite,
-                const std::string*) override {
+    void access(const Region& region, int64_t offset, bool isWrite, const std::string*) override {
         Seen& seen = buffer(region);
         if (!drawable(seen, region))
             return;
@@ -142,9 +141,8 @@ public:
                    : s.written   ? AnimatedRole::Output
                                  : AnimatedRole::Input;
         };
-        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-            return role(m_seen[a]) < role(m_seen[b]);
-        });
+        std::stable_sort(order.begin(), order.end(),
+                         [&](size_t a, size_t b) { return role(m_seen[a]) < role(m_seen[b]); });
         std::vector<uint16_t> index(m_seen.size());
         for (size_t k = 0; k < order.size(); ++k) {
             Seen& seen = m_seen[order[k]];
@@ -197,7 +195,8 @@ public:
                 auto [it, added] = regionIndex.emplace(key, int64_t(animation.m_regions.size()));
                 if (added)
                     animation.m_regions.push_back(
-                        {std::vector<int64_t>(key.begin() + 1, key.begin() + 1 + std::ptrdiff_t(rank)),
+                        {std::vector<int64_t>(key.begin() + 1,
+                                              key.begin() + 1 + std::ptrdiff_t(rank)),
                          std::vector<int64_t>(key.begin() + 1 + std::ptrdiff_t(rank), key.end())});
                 event.target = it->second;
             }
@@ -414,8 +413,8 @@ std::string LoopAnimation::describeStep(int64_t step) const {
     text += write.empty() ? "reads " + reads
                           : "computes " + write + (reads.empty() ? "" : " from " + reads);
     if (last && last->block >= 0)
-        text += ", block " + std::to_string(last->block) + " thread " +
-                std::to_string(last->thread);
+        text +=
+            ", block " + std::to_string(last->block) + " thread " + std::to_string(last->thread);
     if (write.empty() && reads.empty())
         text += "nothing";
     return text;
@@ -550,9 +549,9 @@ std::string AnimationPlayer::cellColor(AnimatedRole role, uint8_t bits, int32_t 
         if (!(bits & kCellComputed))
             return "#ffffff";
         if (block >= 0) { // a GPU program: the tile of each block in its own colour
-            static const char* const kBlocks[kBlockColors] = {
-                "#a6cee3", "#b2df8a", "#fdbf6f", "#cab2d6",
-                "#fb9a99", "#ffff99", "#8dd3c7", "#d9d9d9"};
+            static const char* const kBlocks[kBlockColors] = {"#a6cee3", "#b2df8a", "#fdbf6f",
+                                                              "#cab2d6", "#fb9a99", "#ffff99",
+                                                              "#8dd3c7", "#d9d9d9"};
             return kBlocks[size_t(block) % kBlockColors];
         }
         return "#9ecae1";
@@ -595,8 +594,7 @@ std::string AnimationPlayer::describeCell(size_t buffer, int64_t cell) const {
         else if (bits & kCellAllocated)
             states.push_back("allocated, not yet computed in this entry");
         else
-            states.push_back((bits & kCellComputed) ? "computed, then freed"
-                                                    : "not allocated now");
+            states.push_back((bits & kCellComputed) ? "computed, then freed" : "not allocated now");
     } else if (b.role == AnimatedRole::Output) {
         if (!(bits & kCellWrittenNow))
             states.push_back((bits & kCellComputed) ? "computed" : "not yet computed");
@@ -636,7 +634,8 @@ std::string AnimationPlayer::toSvg() const {
     for (size_t b = 0; b < buffers.size(); ++b) {
         const AnimatedBuffer& buffer = buffers[b];
         const auto [rows, columns] = buffer.drawSize();
-        const double cell = std::clamp(double(kMaxSide) / double(std::max(rows, columns)), 1.0, 16.0);
+        const double cell =
+            std::clamp(double(kMaxSide) / double(std::max(rows, columns)), 1.0, 16.0);
         std::string shape;
         for (int64_t extent : buffer.shape)
             shape += (shape.empty() ? "" : " × ") + std::to_string(extent);
@@ -652,8 +651,7 @@ std::string AnimationPlayer::toSvg() const {
             const uint8_t bits = m_cells[b][size_t(at)];
             body << "<rect x=\"" << (10 + double(c) * cell) << "\" y=\""
                  << (double(y) + double(r) * cell) << "\" width=\"" << cell << "\" height=\""
-                 << cell << "\" fill=\"" << cellColor(buffer.role, bits, computedBy(b, at))
-                 << "\"";
+                 << cell << "\" fill=\"" << cellColor(buffer.role, bits, computedBy(b, at)) << "\"";
             if (cell >= 4)
                 body << " stroke=\"#999\" stroke-width=\"0.5\"";
             body << "><title>" << escapeHtml(describeCell(b, at)) << "</title></rect>\n";
@@ -663,7 +661,8 @@ std::string AnimationPlayer::toSvg() const {
             if (nowBuffer == b && cell < 6 && (m_cells[b][size_t(at)] & kCellWrittenNow)) {
                 const auto [r, c] = buffer.drawPosition(at);
                 body << "<circle cx=\"" << (10 + (double(c) + 0.5) * cell) << "\" cy=\""
-                     << (double(y) + (double(r) + 0.5) * cell) << "\" r=\"6\" fill=\"none\" stroke=\""
+                     << (double(y) + (double(r) + 0.5) * cell)
+                     << "\" r=\"6\" fill=\"none\" stroke=\""
                      << cellColor(buffer.role, kCellWrittenNow, -1) << "\" stroke-width=\"2\"/>\n";
             }
         y += int64_t(double(rows) * cell) + 30;
@@ -671,18 +670,18 @@ std::string AnimationPlayer::toSvg() const {
     const auto legend = AnimationPlayer::legend();
     std::ostringstream os;
     const int64_t height = y + 20 * int64_t(legend.size()) + 10;
-    os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\""
-       << height << "\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n"
+    os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\"" << height
+       << "\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n"
        << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
        << "<text x=\"10\" y=\"20\" font-weight=\"bold\">Loop nest under "
        << boundRulesName(m_animation->rules()) << "</text>\n"
-       << "<text x=\"10\" y=\"38\">" << escapeHtml(m_animation->describeStep(m_step))
-       << "</text>\n"
+       << "<text x=\"10\" y=\"38\">" << escapeHtml(m_animation->describeStep(m_step)) << "</text>\n"
        << body.str();
     for (size_t k = 0; k < legend.size(); ++k) {
-        os << "<rect x=\"10\" y=\"" << (y + 20 * int64_t(k)) << "\" width=\"14\" height=\"14\" fill=\""
-           << legend[k].first << "\" stroke=\"#999\"/><text x=\"30\" y=\"" << (y + 20 * int64_t(k) + 12)
-           << "\">" << escapeHtml(legend[k].second) << "</text>\n";
+        os << "<rect x=\"10\" y=\"" << (y + 20 * int64_t(k))
+           << "\" width=\"14\" height=\"14\" fill=\"" << legend[k].first
+           << "\" stroke=\"#999\"/><text x=\"30\" y=\"" << (y + 20 * int64_t(k) + 12) << "\">"
+           << escapeHtml(legend[k].second) << "</text>\n";
     }
     os << "</svg>\n";
     return os.str();
@@ -702,8 +701,8 @@ std::string AnimationPlayer::toPng() const {
     int height = kMargin;
     for (const AnimatedBuffer& buffer : buffers) {
         const auto [rows, columns] = buffer.drawSize();
-        const int cell =
-            int(std::clamp<int64_t>(kMaxSide / std::max<int64_t>(1, std::max(rows, columns)), 1, 16));
+        const int cell = int(
+            std::clamp<int64_t>(kMaxSide / std::max<int64_t>(1, std::max(rows, columns)), 1, 16));
         placed.push_back({rows, columns, cell});
         width = std::max(width, int(columns) * cell + 2 * kMargin);
         height += int(rows) * cell + kGap;
@@ -720,8 +719,8 @@ std::string AnimationPlayer::toPng() const {
             if (inset)
                 image.fill(x, top, p.cell, p.cell, 0x999999);
             image.fill(x + inset, top + inset, p.cell - 2 * inset, p.cell - 2 * inset,
-                       parseHexColor(cellColor(buffers[b].role, m_cells[b][size_t(at)],
-                                               computedBy(b, at))));
+                       parseHexColor(
+                           cellColor(buffers[b].role, m_cells[b][size_t(at)], computedBy(b, at))));
         }
         // A cell too small to see is framed where this step computes.
         for (const auto& [nowBuffer, at] : m_now)
@@ -729,7 +728,8 @@ std::string AnimationPlayer::toPng() const {
                 const auto [r, c] = buffers[b].drawPosition(at);
                 const int cx = kMargin + int(c) * p.cell + p.cell / 2;
                 const int cy = y + int(r) * p.cell + p.cell / 2;
-                const uint32_t ring = parseHexColor(cellColor(buffers[b].role, kCellWrittenNow, -1));
+                const uint32_t ring =
+                    parseHexColor(cellColor(buffers[b].role, kCellWrittenNow, -1));
                 image.fill(cx - 6, cy - 6, 13, 2, ring);
                 image.fill(cx - 6, cy + 5, 13, 2, ring);
                 image.fill(cx - 6, cy - 6, 2, 13, ring);
@@ -751,8 +751,8 @@ std::string AnimationPlayer::toJson(int indent) const {
     j["blocks"] = a.blocks();
     j["step"] = m_step + 1; // from 1, as the description
     j["cell_bits"] = {{"allocated", kCellAllocated}, {"live", kCellLive},
-                      {"computed", kCellComputed}, {"read", kCellRead},
-                      {"read_now", kCellReadNow}, {"computed_now", kCellWrittenNow}};
+                      {"computed", kCellComputed},   {"read", kCellRead},
+                      {"read_now", kCellReadNow},    {"computed_now", kCellWrittenNow}};
     j["description"] = a.describeStep(m_step);
     Json buffers = Json::array();
     for (size_t b = 0; b < a.buffers().size(); ++b) {

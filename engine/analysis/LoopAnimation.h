@@ -190,7 +190,7 @@ private:
     int64_t m_step = -1;
     std::vector<std::vector<uint8_t>> m_cells;
     std::vector<std::vector<uint16_t>> m_coverage; ///< open entries holding each cell
-    std::vector<std::vector<int32_t>> m_block;      ///< per computed cell (GPU programs only)
+    std::vector<std::vector<int32_t>> m_block;     ///< per computed cell (GPU programs only)
     std::vector<int64_t> m_allocatedNow;
     std::vector<int64_t> m_liveNow;
     std::vector<int64_t> m_peakAllocated;

@@ -54,7 +54,8 @@ std::string attachNoPathFix(const Program& program, const DiagnosticSubject& sub
             return "s[" + subject.stage + "].compute_at(s[" + subject.consumer + "], " + axis +
                    ") computes it inside the consumer that reads it";
     }
-    if (worksWith(program, rules, [&](const Schedule& copy) { stageNamed(copy, subject.stage).computeRoot(); }))
+    if (worksWith(program, rules,
+                  [&](const Schedule& copy) { stageNamed(copy, subject.stage).computeRoot(); }))
         return "s[" + subject.stage + "].compute_root() computes all of it before '" +
                subject.consumer + "' runs";
     return "";

@@ -32,9 +32,7 @@ struct DetectFailure {
     std::string message;
 };
 
-[[noreturn]] void fail(const std::string& message) {
-    throw DetectFailure{message};
-}
+[[noreturn]] void fail(const std::string& message) { throw DetectFailure{message}; }
 
 std::string markName(const IterMark& mark) {
     return mark.var.defined() ? "'" + mark.var.name() + "'"

@@ -155,8 +155,9 @@ private:
     /// The remainder of a sum: the divisible part drops, the constant reduces.
     CanonValue modSum(SumForm sum, int64_t c, DivMode mode);
     /// Rebuilds `op` from normalized children (the non-constant-divisor path).
-    template <typename Node> CanonValue rebuild(const Node* op, const CanonValue& a,
-                                                const CanonValue& b, Expr (*build)(Expr, Expr)) {
+    template <typename Node>
+    CanonValue rebuild(const Node* op, const CanonValue& a, const CanonValue& b,
+                       Expr (*build)(Expr, Expr)) {
         Expr na = normalize(a);
         Expr nb = normalize(b);
         if (na.same_as(op->a) && nb.same_as(op->b))

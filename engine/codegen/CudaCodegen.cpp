@@ -225,8 +225,8 @@ void KernelPrinter::visit(const AllocateNode* op) {
     std::string name = m_names.allocate(bufferName);
     m_expr.bind(op->bufferVar, name);
     const char* shared = m_openCl ? "__local " : "__shared__ ";
-    line() << (scope == "shared" ? shared : "") << type(op->type.element()) << ' ' << name
-           << '[' << std::max<int64_t>(size * op->type.lanes(), 1) << "];\n";
+    line() << (scope == "shared" ? shared : "") << type(op->type.element()) << ' ' << name << '['
+           << std::max<int64_t>(size * op->type.lanes(), 1) << "];\n";
     visitStmt(op->body);
 }
 
@@ -269,9 +269,8 @@ void KernelPrinter::visit(const ForNode* op) {
     Expr end = isZero(op->min) ? op->extent : op->min + op->extent;
     if (op->kind == ForKind::Unrolled)
         line() << "#pragma unroll\n";
-    line() << "for (" << type(op->loopVar.type()) << ' ' << name << " = "
-           << m_expr.print(op->min) << "; " << name << " < " << m_expr.print(end) << "; ++" << name
-           << ") {\n";
+    line() << "for (" << type(op->loopVar.type()) << ' ' << name << " = " << m_expr.print(op->min)
+           << "; " << name << " < " << m_expr.print(end) << "; ++" << name << ") {\n";
     m_expr.bind(op->loopVar, name);
     if (m_expr.isNonNegative(op->min))
         m_expr.markNonNegative(op->loopVar);
@@ -389,9 +388,9 @@ std::string openClPrelude(const CudaCodegenOptions& options, const std::string& 
          at = source.find("double", at + 1)) {
         const bool wordStart = at == 0 || !std::isalnum(static_cast<unsigned char>(source[at - 1]));
         const size_t end = at + 6;
-        const bool wordEnd = end == source.size() ||
-                             !(std::isalnum(static_cast<unsigned char>(source[end])) ||
-                               source[end] == '_');
+        const bool wordEnd =
+            end == source.size() ||
+            !(std::isalnum(static_cast<unsigned char>(source[end])) || source[end] == '_');
         if (wordStart && wordEnd)
             return "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n\n";
     }
@@ -451,7 +450,8 @@ CudaModule buildCudaModule(const Stmt& body, const std::string& functionName,
                            const std::vector<Var>& arguments, const CudaCodegenOptions& options) {
     CudaModule module;
     // Virtual threads first: their loops define their variables, which are no kernel parameter.
-    module.program = splitHostDevice(VirtualThreadsAsLoops().visitStmt(body), functionName, arguments);
+    module.program =
+        splitHostDevice(VirtualThreadsAsLoops().visitStmt(body), functionName, arguments);
     checkHostCode(module.program.host);
     for (DeviceKernel& kernel : module.program.kernels)
         kernel.body = threadSync(kernel.body);

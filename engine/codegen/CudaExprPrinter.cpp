@@ -114,7 +114,8 @@ void ExprPrinter::bindArray(const Var& var, std::string name) {
 const std::string& ExprPrinter::nameOf(const Var& var) const {
     auto it = m_names.find(var);
     if (it == m_names.end())
-        throw UserError(backend() + " code generation: '" + var.name() + "' is used but never defined");
+        throw UserError(backend() + " code generation: '" + var.name() +
+                        "' is used but never defined");
     return it->second;
 }
 
@@ -204,9 +205,7 @@ std::string ExprPrinter::visit(const FloatImmNode* op) {
     return floatLiteral(op->type, op->value, m_dialect);
 }
 
-std::string ExprPrinter::visit(const StringImmNode* op) {
-    return "\"" + op->value + "\"";
-}
+std::string ExprPrinter::visit(const StringImmNode* op) { return "\"" + op->value + "\""; }
 
 std::string ExprPrinter::visit(const VarNode* op) {
     Var var(op);
@@ -353,13 +352,15 @@ std::string ExprPrinter::intrinsic(const CallNode* op) {
     }
     if (name == "isnan" || name == "isinf" || name == "isfinite")
         return name + "(" + visitExpr(op->args.at(0)) + ")";
-    throw UserError("the " + backend() + " backend cannot generate the intrinsic " + toString(Expr(op)));
+    throw UserError("the " + backend() + " backend cannot generate the intrinsic " +
+                    toString(Expr(op)));
 }
 
 std::string ExprPrinter::mathCall(const CallNode* op) {
     DataType type = op->type.element();
     if (!type.isFloat() || (type.bits() != 32 && type.bits() != 64))
-        throw UserError("the " + backend() + " backend cannot call " + op->name + " on " + type.toString());
+        throw UserError("the " + backend() + " backend cannot call " + op->name + " on " +
+                        type.toString());
     // OpenCL C's math functions are overloaded for float and double (TVM's OpenCL rules call
     // them by their name); CUDA's have an `f` version, and fast ones (CUDAFastMath).
     const bool openCl = m_dialect == Dialect::OpenCl;
@@ -377,8 +378,8 @@ std::string ExprPrinter::mathCall(const CallNode* op) {
     // what an intrinsic-lowering rule produced: `__expf`, `logf`).
     std::string callee = name;
     if (isCudaMathFunction(name))
-        callee = (type.bits() == 32 && !openCl && isCudaFastMathFunction(name) ? "__" : "") +
-                 name + suffix;
+        callee = (type.bits() == 32 && !openCl && isCudaFastMathFunction(name) ? "__" : "") + name +
+                 suffix;
     return externCall(op->name, callee, op->args);
 }
 

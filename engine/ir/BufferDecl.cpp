@@ -8,8 +8,8 @@
 namespace bs {
 
 BufferDecl BufferDecl::make(std::string name, Var data, DataType dtype, std::vector<Expr> shape,
-                    std::vector<Expr> strides, Expr elemOffset, std::string scope,
-                    int offsetFactor) {
+                            std::vector<Expr> strides, Expr elemOffset, std::string scope,
+                            int offsetFactor) {
     if (!data.defined() || !data.type().isHandle())
         throw UserError("buffer '" + name + "' has no data handle");
     for (const Expr& extent : shape)

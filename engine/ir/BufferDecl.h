@@ -36,8 +36,8 @@ public:
 
     /// Checks the handle and the shape; throws UserError naming `name`.
     static BufferDecl make(std::string name, Var data, DataType dtype, std::vector<Expr> shape,
-                       std::vector<Expr> strides, Expr elemOffset, std::string scope,
-                       int offsetFactor);
+                           std::vector<Expr> strides, Expr elemOffset, std::string scope,
+                           int offsetFactor);
 
     const BufferDeclNode* get() const { return static_cast<const BufferDeclNode*>(NodeRef::get()); }
     const BufferDeclNode* operator->() const { return get(); }

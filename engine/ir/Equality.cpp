@@ -73,8 +73,8 @@ private:
     bool equal(const IterVar& a, const IterVar& b) {
         if (a.same_as(b))
             return true;
-        return a->iterType == b->iterType && a->threadTag == b->threadTag && equal(a->dom, b->dom) &&
-               bindVars(a->var, b->var);
+        return a->iterType == b->iterType && a->threadTag == b->threadTag &&
+               equal(a->dom, b->dom) && bindVars(a->var, b->var);
     }
 
     bool equalReducers(const CommReducer& a, const CommReducer& b) {
@@ -88,7 +88,9 @@ private:
         return equal(a->result, b->result) && equal(a->identityElement, b->identityElement);
     }
 
-    template <typename T> static const T* as(const NodeRef& r) { return static_cast<const T*>(r.get()); }
+    template <typename T> static const T* as(const NodeRef& r) {
+        return static_cast<const T*>(r.get());
+    }
 
     bool equalExprNodes(const Expr& ea, const Expr& eb) {
         switch (ea.kind()) {
@@ -100,9 +102,9 @@ private:
             return as<StringImmNode>(ea)->value == as<StringImmNode>(eb)->value;
         case NodeKind::Var:
             return equalVars(Var(as<VarNode>(ea)), Var(as<VarNode>(eb)));
-#define BS_BINARY_CASE(N)                                                                       \
-    case NodeKind::N:                                                                           \
-        return equal(as<N##Node>(ea)->a, as<N##Node>(eb)->a) &&                                 \
+#define BS_BINARY_CASE(N)                                                                          \
+    case NodeKind::N:                                                                              \
+        return equal(as<N##Node>(ea)->a, as<N##Node>(eb)->a) &&                                    \
                equal(as<N##Node>(ea)->b, as<N##Node>(eb)->b);
             BS_BINARY_CASE(Add)
             BS_BINARY_CASE(Sub)
@@ -180,8 +182,8 @@ private:
         case NodeKind::AttrStmt: {
             auto *a = as<AttrStmtNode>(sa), *b = as<AttrStmtNode>(sb);
             bool nodesEqual = a->node.same_as(b->node);
-            if (!nodesEqual && a->node.defined() && b->node.defined() && isExprKind(a->node.kind()) &&
-                isExprKind(b->node.kind()))
+            if (!nodesEqual && a->node.defined() && b->node.defined() &&
+                isExprKind(a->node.kind()) && isExprKind(b->node.kind()))
                 nodesEqual = equal(Expr(as<ExprNode>(a->node)), Expr(as<ExprNode>(b->node)));
             return nodesEqual && a->key == b->key && equal(a->value, b->value) &&
                    equal(a->body, b->body);
@@ -214,7 +216,8 @@ private:
         }
         case NodeKind::ProducerConsumer: {
             auto *a = as<ProducerConsumerNode>(sa), *b = as<ProducerConsumerNode>(sb);
-            return a->op.same_as(b->op) && a->isProducer == b->isProducer && equal(a->body, b->body);
+            return a->op.same_as(b->op) && a->isProducer == b->isProducer &&
+                   equal(a->body, b->body);
         }
         case NodeKind::Allocate: {
             auto *a = as<AllocateNode>(sa), *b = as<AllocateNode>(sb);
@@ -273,14 +276,20 @@ public:
 
 protected:
     using IRVisitor::visit;
-    void visit(const IntImmNode* op) override { hashCombine(hash, std::hash<int64_t>()(op->value)); }
-    void visit(const FloatImmNode* op) override { hashCombine(hash, std::hash<double>()(op->value)); }
+    void visit(const IntImmNode* op) override {
+        hashCombine(hash, std::hash<int64_t>()(op->value));
+    }
+    void visit(const FloatImmNode* op) override {
+        hashCombine(hash, std::hash<double>()(op->value));
+    }
     void visit(const StringImmNode* op) override {
         hashCombine(hash, std::hash<std::string>()(op->value));
     }
     // Variables hash by name: identical trees hash equally, and so do trees that differ only in
     // let/loop-bound variables of the same name.
-    void visit(const VarNode* op) override { hashCombine(hash, std::hash<std::string>()(op->name)); }
+    void visit(const VarNode* op) override {
+        hashCombine(hash, std::hash<std::string>()(op->name));
+    }
     void visit(const CallNode* op) override {
         hashCombine(hash, std::hash<std::string>()(op->name));
         IRVisitor::visit(op);

@@ -69,7 +69,8 @@ CommReducer::CommReducer(std::vector<Var> lhs, std::vector<Var> rhs, std::vector
     m_ptr = IntrusivePtr<Node>(node);
 }
 
-std::vector<Expr> CommReducer::combine(const std::vector<Expr>& a, const std::vector<Expr>& b) const {
+std::vector<Expr> CommReducer::combine(const std::vector<Expr>& a,
+                                       const std::vector<Expr>& b) const {
     const CommReducerNode* n = get();
     BS_CHECK(a.size() == n->lhs.size() && b.size() == n->rhs.size()) << "reducer arity mismatch";
     VarMap<Expr> map;
@@ -85,7 +86,9 @@ std::vector<Expr> CommReducer::combine(const std::vector<Expr>& a, const std::ve
 }
 
 Operation::Operation(const OperationNode* node) : NodeRef(node) {}
-const OperationNode* Operation::get() const { return static_cast<const OperationNode*>(NodeRef::get()); }
+const OperationNode* Operation::get() const {
+    return static_cast<const OperationNode*>(NodeRef::get());
+}
 Tensor Operation::output(int i) const {
     BS_CHECK(i >= 0 && i < get()->numOutputs()) << "output " << i << " of " << get()->name;
     return Tensor(*this, i);
@@ -193,9 +196,9 @@ Expr BroadcastNode::make(Expr value, int lanes) {
 
 Expr LetNode::make(Var var, Expr value, Expr body) {
     BS_CHECK(var.defined() && value.defined() && body.defined()) << "incomplete let";
-    BS_CHECK(var.type() == value.type()) << "let binds " << var.name() << " of type "
-                                         << var.type().toString() << " to "
-                                         << value.type().toString();
+    BS_CHECK(var.type() == value.type())
+        << "let binds " << var.name() << " of type " << var.type().toString() << " to "
+        << value.type().toString();
     return Expr(new LetNode(std::move(var), std::move(value), std::move(body)));
 }
 

@@ -41,7 +41,6 @@ public:
     DataType type() const { return get()->type; }
 };
 
-
 struct VarNode;
 
 /// A variable; identity is the node, not the name (two Vars named `i` are different).
@@ -66,7 +65,9 @@ struct Range {
 
     Range() = default;
     Range(Expr min, Expr extent) : min(std::move(min)), extent(std::move(extent)) {}
-    static Range fromMinExtent(Expr min, Expr extent) { return Range(std::move(min), std::move(extent)); }
+    static Range fromMinExtent(Expr min, Expr extent) {
+        return Range(std::move(min), std::move(extent));
+    }
     bool defined() const { return min.defined(); }
 };
 using Region = std::vector<Range>;
@@ -88,7 +89,7 @@ const char* iterVarTypeName(IterVarType type);
 
 /// An iteration variable: a loop axis, a reduction axis or a thread index.
 struct IterVarNode : Node, KindTag<NodeKind::IterVar> {
-    Range dom;               ///< may be undefined (split children, thread axes without extent)
+    Range dom; ///< may be undefined (split children, thread axes without extent)
     Var var;
     IterVarType iterType = IterVarType::DataPar;
     std::string threadTag;   ///< e.g. `threadIdx.x`; empty for ordinary loops
@@ -127,7 +128,9 @@ public:
     CommReducer(std::vector<Var> lhs, std::vector<Var> rhs, std::vector<Expr> result,
                 std::vector<Expr> identityElement);
 
-    const CommReducerNode* get() const { return static_cast<const CommReducerNode*>(NodeRef::get()); }
+    const CommReducerNode* get() const {
+        return static_cast<const CommReducerNode*>(NodeRef::get());
+    }
     const CommReducerNode* operator->() const { return get(); }
     /// Combines `a` and `b` (one value each) by substituting them for lhs and rhs.
     std::vector<Expr> combine(const std::vector<Expr>& a, const std::vector<Expr>& b) const;
@@ -168,7 +171,9 @@ struct Tensor {
 };
 
 struct TensorHash {
-    size_t operator()(const Tensor& t) const { return NodeHash()(t.op) * 31 + size_t(t.valueIndex); }
+    size_t operator()(const Tensor& t) const {
+        return NodeHash()(t.op) * 31 + size_t(t.valueIndex);
+    }
 };
 struct TensorEqual {
     bool operator()(const Tensor& a, const Tensor& b) const { return a.same_as(b); }
@@ -277,7 +282,8 @@ struct ProducerLoadNode : ExprNode, KindTag<NodeKind::ProducerLoad> {
     Tensor tensor;
     std::vector<Expr> indices;
     ProducerLoadNode(DataType t, Tensor tensor, std::vector<Expr> indices)
-        : ExprNode(NodeKind::ProducerLoad, t), tensor(std::move(tensor)), indices(std::move(indices)) {}
+        : ExprNode(NodeKind::ProducerLoad, t), tensor(std::move(tensor)),
+          indices(std::move(indices)) {}
     static Expr make(Tensor tensor, std::vector<Expr> indices);
 };
 

@@ -10,10 +10,10 @@ void IRVisitor::visit(const FloatImmNode*) {}
 void IRVisitor::visit(const StringImmNode*) {}
 void IRVisitor::visit(const VarNode*) {}
 
-#define BS_VISIT_BINARY(N)                                                                      \
-    void IRVisitor::visit(const N##Node* op) {                                                  \
-        visitExpr(op->a);                                                                       \
-        visitExpr(op->b);                                                                       \
+#define BS_VISIT_BINARY(N)                                                                         \
+    void IRVisitor::visit(const N##Node* op) {                                                     \
+        visitExpr(op->a);                                                                          \
+        visitExpr(op->b);                                                                          \
     }
 BS_VISIT_BINARY(Add)
 BS_VISIT_BINARY(Sub)
@@ -144,9 +144,7 @@ Expr mutateIfDefined(IRMutator& m, const Expr& e) { return e.defined() ? m.visit
 Stmt mutateIfDefined(IRMutator& m, const Stmt& s) { return s.defined() ? m.visitStmt(s) : s; }
 } // namespace
 
-Stmt IRMutator::visitStmt(const Stmt& s) {
-    return carryStep(s, StmtFunctor<Stmt>::visitStmt(s));
-}
+Stmt IRMutator::visitStmt(const Stmt& s) { return carryStep(s, StmtFunctor<Stmt>::visitStmt(s)); }
 
 std::vector<Expr> IRMutator::visitExprs(const std::vector<Expr>& exprs, bool* changed) {
     std::vector<Expr> out;
@@ -175,13 +173,13 @@ Expr IRMutator::visit(const FloatImmNode* op) { return Expr(op); }
 Expr IRMutator::visit(const StringImmNode* op) { return Expr(op); }
 Expr IRMutator::visit(const VarNode* op) { return Expr(op); }
 
-#define BS_MUTATE_BINARY(N)                                                                     \
-    Expr IRMutator::visit(const N##Node* op) {                                                  \
-        Expr a = visitExpr(op->a);                                                              \
-        Expr b = visitExpr(op->b);                                                              \
-        if (a.same_as(op->a) && b.same_as(op->b))                                               \
-            return Expr(op);                                                                    \
-        return N##Node::make(a, b);                                                             \
+#define BS_MUTATE_BINARY(N)                                                                        \
+    Expr IRMutator::visit(const N##Node* op) {                                                     \
+        Expr a = visitExpr(op->a);                                                                 \
+        Expr b = visitExpr(op->b);                                                                 \
+        if (a.same_as(op->a) && b.same_as(op->b))                                                  \
+            return Expr(op);                                                                       \
+        return N##Node::make(a, b);                                                                \
     }
 BS_MUTATE_BINARY(Add)
 BS_MUTATE_BINARY(Sub)
@@ -328,7 +326,8 @@ Stmt IRMutator::visit(const ProducerStoreNode* op) {
 }
 Stmt IRMutator::visit(const ProducerConsumerNode* op) {
     Stmt body = visitStmt(op->body);
-    return body.same_as(op->body) ? Stmt(op) : ProducerConsumerNode::make(op->op, op->isProducer, body);
+    return body.same_as(op->body) ? Stmt(op)
+                                  : ProducerConsumerNode::make(op->op, op->isProducer, body);
 }
 Stmt IRMutator::visit(const AllocateNode* op) {
     bool changed = false;

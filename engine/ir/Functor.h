@@ -15,14 +15,18 @@
 
 namespace bs {
 
-#define BS_FOR_EACH_EXPR_NODE(X)                                                                \
-    X(IntImm) X(FloatImm) X(StringImm) X(Var) X(Add) X(Sub) X(Mul) X(Div) X(Mod) X(FloorDiv)    \
-    X(FloorMod) X(Min) X(Max) X(EQ) X(NE) X(LT) X(LE) X(GT) X(GE) X(And) X(Or) X(Not) X(Select) \
+// One X(Name) per node kind, for the functors' dispatch (clang-format would reflow the lists
+// differently each run).
+// clang-format off
+#define BS_FOR_EACH_EXPR_NODE(X)                                                                   \
+    X(IntImm) X(FloatImm) X(StringImm) X(Var) X(Add) X(Sub) X(Mul) X(Div) X(Mod) X(FloorDiv)       \
+    X(FloorMod) X(Min) X(Max) X(EQ) X(NE) X(LT) X(LE) X(GT) X(GE) X(And) X(Or) X(Not) X(Select)    \
     X(Cast) X(Call) X(ProducerLoad) X(Load) X(Ramp) X(Broadcast) X(Let) X(Reduce)
 
-#define BS_FOR_EACH_STMT_NODE(X)                                                                \
-    X(LetStmt) X(AttrStmt) X(AssertStmt) X(For) X(ProducerRealize) X(ProducerStore)             \
+#define BS_FOR_EACH_STMT_NODE(X)                                                                   \
+    X(LetStmt) X(AttrStmt) X(AssertStmt) X(For) X(ProducerRealize) X(ProducerStore)                \
     X(ProducerConsumer) X(Allocate) X(Store) X(Seq) X(IfThenElse) X(Evaluate)
+// clang-format on
 
 template <typename R> class ExprFunctor {
 public:
@@ -31,8 +35,8 @@ public:
     virtual R visitExpr(const Expr& e) {
         BS_CHECK(e.defined()) << "visiting an undefined expression";
         switch (e.kind()) {
-#define BS_DISPATCH(N)                                                                          \
-    case NodeKind::N:                                                                           \
+#define BS_DISPATCH(N)                                                                             \
+    case NodeKind::N:                                                                              \
         return visit(static_cast<const N##Node*>(e.get()));
             BS_FOR_EACH_EXPR_NODE(BS_DISPATCH)
 #undef BS_DISPATCH
@@ -42,7 +46,7 @@ public:
     }
 
 protected:
-#define BS_DECLARE(N)                                                                           \
+#define BS_DECLARE(N)                                                                              \
     virtual R visit(const N##Node* op) { return visitExprDefault(op); }
     BS_FOR_EACH_EXPR_NODE(BS_DECLARE)
 #undef BS_DECLARE
@@ -59,8 +63,8 @@ public:
     virtual R visitStmt(const Stmt& s) {
         BS_CHECK(s.defined()) << "visiting an undefined statement";
         switch (s.kind()) {
-#define BS_DISPATCH(N)                                                                          \
-    case NodeKind::N:                                                                           \
+#define BS_DISPATCH(N)                                                                             \
+    case NodeKind::N:                                                                              \
         return visit(static_cast<const N##Node*>(s.get()));
             BS_FOR_EACH_STMT_NODE(BS_DISPATCH)
 #undef BS_DISPATCH
@@ -70,7 +74,7 @@ public:
     }
 
 protected:
-#define BS_DECLARE(N)                                                                           \
+#define BS_DECLARE(N)                                                                              \
     virtual R visit(const N##Node* op) { return visitStmtDefault(op); }
     BS_FOR_EACH_STMT_NODE(BS_DECLARE)
 #undef BS_DECLARE

@@ -198,8 +198,9 @@ template <typename Cmp> std::optional<Expr> foldCompare(const Expr& a, const Exp
 
 Expr operator+(Expr a, Expr b) {
     matchTypes(a, b);
-    if (auto f = foldBoth(a, b, [](int64_t x, int64_t y) { return x + y; },
-                          [](double x, double y) { return x + y; }))
+    if (auto f = foldBoth(
+            a, b, [](int64_t x, int64_t y) { return x + y; },
+            [](double x, double y) { return x + y; }))
         return *f;
     if (isZero(a))
         return b;
@@ -210,8 +211,9 @@ Expr operator+(Expr a, Expr b) {
 
 Expr operator-(Expr a, Expr b) {
     matchTypes(a, b);
-    if (auto f = foldBoth(a, b, [](int64_t x, int64_t y) { return x - y; },
-                          [](double x, double y) { return x - y; }))
+    if (auto f = foldBoth(
+            a, b, [](int64_t x, int64_t y) { return x - y; },
+            [](double x, double y) { return x - y; }))
         return *f;
     if (isZero(b))
         return a;
@@ -228,8 +230,9 @@ Expr operator-(Expr a) {
 
 Expr operator*(Expr a, Expr b) {
     matchTypes(a, b);
-    if (auto f = foldBoth(a, b, [](int64_t x, int64_t y) { return x * y; },
-                          [](double x, double y) { return x * y; }))
+    if (auto f = foldBoth(
+            a, b, [](int64_t x, int64_t y) { return x * y; },
+            [](double x, double y) { return x * y; }))
         return *f;
     if (isOne(a))
         return b;
@@ -245,8 +248,9 @@ Expr operator*(Expr a, Expr b) {
 Expr truncdiv(Expr a, Expr b) {
     matchTypes(a, b);
     requireNonZero(b, "division");
-    if (auto f = foldBoth(a, b, [](int64_t x, int64_t y) { return x / y; },
-                          [](double x, double y) { return x / y; }))
+    if (auto f = foldBoth(
+            a, b, [](int64_t x, int64_t y) { return x / y; },
+            [](double x, double y) { return x / y; }))
         return *f;
     if (isZero(a) && a.type().isIntegral())
         return a;
@@ -260,8 +264,9 @@ Expr truncmod(Expr a, Expr b) {
     requireNonZero(b, "modulo");
     if (a.type().isFloat())
         throw UserError("modulo of floating-point values of type " + a.type().toString());
-    if (auto f = foldBoth(a, b, [](int64_t x, int64_t y) { return x % y; },
-                          [](double x, double y) { return std::fmod(x, y); }))
+    if (auto f = foldBoth(
+            a, b, [](int64_t x, int64_t y) { return x % y; },
+            [](double x, double y) { return std::fmod(x, y); }))
         return *f;
     if (isZero(a))
         return a;
@@ -292,7 +297,8 @@ Expr floormod(Expr a, Expr b) {
     requireNonZero(b, "floor modulo");
     if (a.type().isFloat())
         throw UserError("floor modulo of floating-point values of type " + a.type().toString());
-    if (auto f = foldBoth(a, b, floorModInt, [](double x, double y) { return x - std::floor(x / y) * y; }))
+    if (auto f = foldBoth(a, b, floorModInt,
+                          [](double x, double y) { return x - std::floor(x / y) * y; }))
         return *f;
     if (isZero(a))
         return a;
@@ -303,26 +309,28 @@ Expr floormod(Expr a, Expr b) {
 
 Expr min(Expr a, Expr b) {
     matchTypes(a, b);
-    if (auto f = foldBoth(a, b, [](int64_t x, int64_t y) { return std::min(x, y); },
-                          [](double x, double y) { return std::min(x, y); }))
+    if (auto f = foldBoth(
+            a, b, [](int64_t x, int64_t y) { return std::min(x, y); },
+            [](double x, double y) { return std::min(x, y); }))
         return *f;
     return MinNode::make(a, b);
 }
 
 Expr max(Expr a, Expr b) {
     matchTypes(a, b);
-    if (auto f = foldBoth(a, b, [](int64_t x, int64_t y) { return std::max(x, y); },
-                          [](double x, double y) { return std::max(x, y); }))
+    if (auto f = foldBoth(
+            a, b, [](int64_t x, int64_t y) { return std::max(x, y); },
+            [](double x, double y) { return std::max(x, y); }))
         return *f;
     return MaxNode::make(a, b);
 }
 
-#define BS_DEFINE_COMPARE(fn, Node, op)                                                         \
-    Expr fn(Expr a, Expr b) {                                                                   \
-        matchTypes(a, b);                                                                       \
-        if (auto f = foldCompare(a, b, [](auto x, auto y) { return x op y; }))                 \
-            return *f;                                                                          \
-        return Node::make(a, b);                                                                \
+#define BS_DEFINE_COMPARE(fn, Node, op)                                                            \
+    Expr fn(Expr a, Expr b) {                                                                      \
+        matchTypes(a, b);                                                                          \
+        if (auto f = foldCompare(a, b, [](auto x, auto y) { return x op y; }))                     \
+            return *f;                                                                             \
+        return Node::make(a, b);                                                                   \
     }
 BS_DEFINE_COMPARE(operator<, LTNode, <)
 BS_DEFINE_COMPARE(operator<=, LENode, <=)
@@ -384,9 +392,7 @@ Expr likely(Expr condition) {
     return CallNode::make(DataType::boolean(), "likely", {condition}, CallKind::Intrinsic);
 }
 
-Expr vscale() {
-    return CallNode::make(DataType::int32(), "vscale", {}, CallKind::Intrinsic);
-}
+Expr vscale() { return CallNode::make(DataType::int32(), "vscale", {}, CallKind::Intrinsic); }
 
 Expr mathCall(const std::string& name, std::vector<Expr> args) {
     if (args.empty())

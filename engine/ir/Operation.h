@@ -30,7 +30,8 @@ public:
 
 protected:
     OperationNode(NodeKind kind, std::string name, std::string tag)
-        : Node(kind), name(std::move(name)), tag(std::move(tag)), location(currentSourceLocation()) {}
+        : Node(kind), name(std::move(name)), tag(std::move(tag)),
+          location(currentSourceLocation()) {}
 };
 
 } // namespace bs

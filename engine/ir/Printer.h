@@ -20,7 +20,7 @@ std::string toString(const Stmt& s);
 /// A printed statement line that carries a bound-inference step (StmtNode::stepId): a loop,
 /// a thread extent, a realize, an allocate or a guard.
 struct StepMark {
-    int line;   ///< 0-based line of the printed text
+    int line; ///< 0-based line of the printed text
     int stepId;
 };
 /// `s` printed as toString does, with the step of each statement line that has one, in order.

@@ -38,14 +38,15 @@ Stmt carryStep(const Stmt& original, Stmt rebuilt) {
 
 Stmt LetStmtNode::make(Var var, Expr value, Stmt body) {
     BS_CHECK(var.defined() && value.defined() && body.defined()) << "incomplete let statement";
-    BS_CHECK(var.type() == value.type()) << "let " << var.name() << " binds a value of type "
-                                         << value.type().toString();
+    BS_CHECK(var.type() == value.type())
+        << "let " << var.name() << " binds a value of type " << value.type().toString();
     return Stmt(new LetStmtNode(std::move(var), std::move(value), std::move(body)));
 }
 
 Stmt AttrStmtNode::make(NodeRef node, std::string key, Expr value, Stmt body) {
     BS_CHECK(body.defined()) << "attr " << key << " without a body";
-    return Stmt(new AttrStmtNode(std::move(node), std::move(key), std::move(value), std::move(body)));
+    return Stmt(
+        new AttrStmtNode(std::move(node), std::move(key), std::move(value), std::move(body)));
 }
 
 Stmt AssertStmtNode::make(Expr condition, Expr message, Stmt body) {
@@ -57,7 +58,8 @@ Stmt ForNode::make(Var loopVar, Expr min, Expr extent, ForKind kind, Stmt body,
                    IterVar threadBinding) {
     BS_CHECK(loopVar.defined() && min.defined() && extent.defined() && body.defined())
         << "incomplete for loop";
-    BS_CHECK(min.type().isIntegral() && extent.type().isIntegral()) << "loop bounds must be integers";
+    BS_CHECK(min.type().isIntegral() && extent.type().isIntegral())
+        << "loop bounds must be integers";
     return Stmt(new ForNode(std::move(loopVar), std::move(min), std::move(extent), kind,
                             std::move(body), std::move(threadBinding)));
 }
@@ -65,8 +67,8 @@ Stmt ForNode::make(Var loopVar, Expr min, Expr extent, ForKind kind, Stmt body,
 Stmt ProducerRealizeNode::make(Tensor tensor, Region bounds, Expr condition, Stmt body,
                                std::string storageScope) {
     BS_CHECK(tensor.defined() && body.defined()) << "incomplete realize";
-    BS_CHECK(bounds.size() == tensor.ndim()) << "realize of " << tensor.name() << " needs "
-                                             << tensor.ndim() << " ranges";
+    BS_CHECK(bounds.size() == tensor.ndim())
+        << "realize of " << tensor.name() << " needs " << tensor.ndim() << " ranges";
     if (!condition.defined())
         condition = IntImmNode::make(DataType::boolean(), 1);
     return Stmt(new ProducerRealizeNode(std::move(tensor), std::move(bounds), std::move(condition),
@@ -75,8 +77,8 @@ Stmt ProducerRealizeNode::make(Tensor tensor, Region bounds, Expr condition, Stm
 
 Stmt ProducerStoreNode::make(Tensor tensor, Expr value, std::vector<Expr> indices) {
     BS_CHECK(tensor.defined() && value.defined()) << "incomplete tensor store";
-    BS_CHECK(indices.size() == tensor.ndim()) << "store to " << tensor.name() << " needs "
-                                              << tensor.ndim() << " indices";
+    BS_CHECK(indices.size() == tensor.ndim())
+        << "store to " << tensor.name() << " needs " << tensor.ndim() << " indices";
     return Stmt(new ProducerStoreNode(std::move(tensor), std::move(value), std::move(indices)));
 }
 

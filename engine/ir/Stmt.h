@@ -47,7 +47,8 @@ struct LetStmtNode : StmtNode, KindTag<NodeKind::LetStmt> {
     Expr value;
     Stmt body;
     LetStmtNode(Var v, Expr val, Stmt b)
-        : StmtNode(NodeKind::LetStmt), var(std::move(v)), value(std::move(val)), body(std::move(b)) {}
+        : StmtNode(NodeKind::LetStmt), var(std::move(v)), value(std::move(val)),
+          body(std::move(b)) {}
     static Stmt make(Var var, Expr value, Stmt body);
 };
 
@@ -119,8 +120,8 @@ struct ForNode : StmtNode, KindTag<NodeKind::For> {
     Stmt body;
     IterVar threadBinding; ///< only for ForKind::ThreadBinding
     ForNode(Var v, Expr mn, Expr ext, ForKind k, Stmt b, IterVar thread)
-        : StmtNode(NodeKind::For), loopVar(std::move(v)), min(std::move(mn)), extent(std::move(ext)),
-          kind(k), body(std::move(b)), threadBinding(std::move(thread)) {}
+        : StmtNode(NodeKind::For), loopVar(std::move(v)), min(std::move(mn)),
+          extent(std::move(ext)), kind(k), body(std::move(b)), threadBinding(std::move(thread)) {}
     static Stmt make(Var loopVar, Expr min, Expr extent, ForKind kind, Stmt body,
                      IterVar threadBinding = IterVar());
 };
@@ -156,7 +157,8 @@ struct ProducerConsumerNode : StmtNode, KindTag<NodeKind::ProducerConsumer> {
     bool isProducer;
     Stmt body;
     ProducerConsumerNode(Operation o, bool p, Stmt b)
-        : StmtNode(NodeKind::ProducerConsumer), op(std::move(o)), isProducer(p), body(std::move(b)) {}
+        : StmtNode(NodeKind::ProducerConsumer), op(std::move(o)), isProducer(p),
+          body(std::move(b)) {}
     static Stmt make(Operation op, bool isProducer, Stmt body);
 };
 
@@ -183,8 +185,8 @@ struct StoreNode : StmtNode, KindTag<NodeKind::Store> {
     Expr index;
     Expr predicate; ///< may be undefined
     StoreNode(Var b, Expr v, Expr i, Expr p)
-        : StmtNode(NodeKind::Store), bufferVar(std::move(b)), value(std::move(v)), index(std::move(i)),
-          predicate(std::move(p)) {}
+        : StmtNode(NodeKind::Store), bufferVar(std::move(b)), value(std::move(v)),
+          index(std::move(i)), predicate(std::move(p)) {}
     static Stmt make(Var bufferVar, Expr value, Expr index, Expr predicate = Expr());
 };
 

@@ -151,7 +151,8 @@ std::vector<Var> usedVars(const Expr& e) {
         const auto* v = n.as<VarNode>();
         if (!v)
             return;
-        bool seen = std::any_of(vars.begin(), vars.end(), [v](const Var& x) { return x.get() == v; });
+        bool seen =
+            std::any_of(vars.begin(), vars.end(), [v](const Var& x) { return x.get() == v; });
         if (!seen)
             vars.push_back(Var(v));
     });

@@ -14,7 +14,8 @@ public:
     enum class Code : uint8_t { Int, UInt, Float, Bool, Handle };
 
     constexpr DataType() = default;
-    constexpr DataType(Code code, int bits, int lanes = 1) : m_code(code), m_bits(bits), m_lanes(lanes) {}
+    constexpr DataType(Code code, int bits, int lanes = 1)
+        : m_code(code), m_bits(bits), m_lanes(lanes) {}
 
     static constexpr DataType int32() { return {Code::Int, 32}; }
     static constexpr DataType int64() { return {Code::Int, 64}; }

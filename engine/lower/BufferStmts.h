@@ -13,16 +13,16 @@
 namespace bs {
 
 /// `// attr [buffer] storage_scope = "<scope>"` over `allocate buffer[type * size] { body }`.
-inline Stmt allocateInScope(const Var& buffer, DataType type, int64_t size, const std::string& scope,
-                            Stmt body) {
+inline Stmt allocateInScope(const Var& buffer, DataType type, int64_t size,
+                            const std::string& scope, Stmt body) {
     return AttrStmtNode::make(buffer, attr::kStorageScope, StringImmNode::make(scope),
                               AllocateNode::make(buffer, type, {makeConst(DataType::int32(), size)},
                                                  makeBool(true), std::move(body)));
 }
 
 /// `buffers[i][index]`, of type `types[i]`, for each buffer.
-inline std::vector<Expr> loadsAt(const std::vector<Var>& buffers, const std::vector<DataType>& types,
-                                 const Expr& index) {
+inline std::vector<Expr> loadsAt(const std::vector<Var>& buffers,
+                                 const std::vector<DataType>& types, const Expr& index) {
     std::vector<Expr> loads;
     for (size_t i = 0; i < buffers.size(); ++i)
         loads.push_back(LoadNode::make(types[i], buffers[i], index));

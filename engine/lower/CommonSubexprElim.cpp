@@ -12,9 +12,7 @@
 
 namespace bs {
 
-bool equivalentTerms(const Expr& a, const Expr& b) {
-    return structuralEqual(a, b);
-}
+bool equivalentTerms(const Expr& a, const Expr& b) { return structuralEqual(a, b); }
 
 namespace {
 
@@ -151,7 +149,10 @@ private:
     [[gnu::noinline]] Stmt eliminateAt(const Stmt& stmt) {
         Level level;
         Stmt result = eliminate(
-            stmt, [](const Var& v, const Expr& value, const Stmt& body) { return LetStmtNode::make(v, value, body); },
+            stmt,
+            [](const Var& v, const Expr& value, const Stmt& body) {
+                return LetStmtNode::make(v, value, body);
+            },
             &level);
         // The chain of lets this level built is quiet when it made no case-1 replacement (a
         // variable holding A can make two different computations equal once A is replaced)
@@ -168,7 +169,9 @@ private:
     }
 
     [[gnu::noinline]] Expr eliminateAt(const Expr& expr) {
-        return eliminate(expr, [](const Var& v, const Expr& value, const Expr& body) { return LetNode::make(v, value, body); });
+        return eliminate(expr, [](const Var& v, const Expr& value, const Expr& body) {
+            return LetNode::make(v, value, body);
+        });
     }
 
     /// What one level of the algorithm did.
@@ -179,7 +182,8 @@ private:
 
     /// The loop of seed 001 over the semantic computations of `root`, biggest first; `wrap`
     /// builds `let v = value` around a root of type T (LetStmt or Let).
-    template <typename T, typename Wrap> T eliminate(const T& root, Wrap wrap, Level* level = nullptr) {
+    template <typename T, typename Wrap>
+    T eliminate(const T& root, Wrap wrap, Level* level = nullptr) {
         SemanticComputations candidates = syntacticToSemantic(computationsDoneBy(root));
         sortBySizeDecreasing(candidates);
         Replacements replacements;
@@ -214,11 +218,12 @@ private:
         // what later entries replace is replaced in its value too. Replacing never looks
         // inside a let expression (its variable is bound there), so in an expression the
         // entries after its first let replace nothing.
-        const size_t end = std::is_same_v<T, Expr> && !introduced.empty() ? introduced.front() + 1 : entries;
+        const size_t end =
+            std::is_same_v<T, Expr> && !introduced.empty() ? introduced.front() + 1 : entries;
         T result = replacements.apply(root, 0, end);
         for (size_t at : introduced)
-            result = wrap(replacements.var(at), replacements.apply(replacements.computation(at), at + 1, end),
-                          result);
+            result = wrap(replacements.var(at),
+                          replacements.apply(replacements.computation(at), at + 1, end), result);
         return result;
     }
 
@@ -249,8 +254,9 @@ private:
             return false;
         // The smaller of the two sets is walked and looked up in the other.
         if (finder.seen.size() < m_letsByHash.size())
-            return std::none_of(finder.seen.begin(), finder.seen.end(),
-                                [&](const auto& entry) { return m_letsByHash.count(entry.first) != 0; });
+            return std::none_of(finder.seen.begin(), finder.seen.end(), [&](const auto& entry) {
+                return m_letsByHash.count(entry.first) != 0;
+            });
         return std::none_of(m_letsByHash.begin(), m_letsByHash.end(),
                             [&](const auto& entry) { return finder.seen.count(entry.first) != 0; });
     }
@@ -268,7 +274,8 @@ private:
 
     bool isInScope(const Expr& computation) const {
         const std::vector<Var> vars = freeVars(computation);
-        return std::all_of(vars.begin(), vars.end(), [&](const Var& v) { return m_inScope.count(v.get()) != 0; });
+        return std::all_of(vars.begin(), vars.end(),
+                           [&](const Var& v) { return m_inScope.count(v.get()) != 0; });
     }
 
     /// TVM's PredicateIntroVarForComputation: worth a variable when done at least twice.
@@ -284,7 +291,7 @@ private:
     }
 
     std::vector<ContextEntry> m_context;
-    std::unordered_map<const VarNode*, int> m_inScope;                 ///< var -> entries naming it
+    std::unordered_map<const VarNode*, int> m_inScope;            ///< var -> entries naming it
     std::unordered_map<size_t, std::vector<size_t>> m_letsByHash; ///< let value hash -> entries
     std::unordered_set<std::string> m_names;
     int m_counter = 0;

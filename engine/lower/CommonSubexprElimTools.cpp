@@ -96,7 +96,8 @@ public:
         const size_t saved = m_hash;
         const bool savedRoot = m_atRoot;
         m_hash = size_t(e.kind());
-        combine(m_hash, size_t(e.type().code()) * 1000003 + size_t(e.type().bits()) * 1009 + size_t(e.type().lanes()));
+        combine(m_hash, size_t(e.type().code()) * 1000003 + size_t(e.type().bits()) * 1009 +
+                            size_t(e.type().lanes()));
         m_atRoot = true;
         visitExpr(e);
         const size_t h = m_hash;
@@ -120,7 +121,9 @@ protected:
     using IRVisitor::visit;
     void visit(const IntImmNode* op) override { combine(m_hash, std::hash<int64_t>()(op->value)); }
     void visit(const FloatImmNode* op) override { combine(m_hash, std::hash<double>()(op->value)); }
-    void visit(const StringImmNode* op) override { combine(m_hash, std::hash<std::string>()(op->value)); }
+    void visit(const StringImmNode* op) override {
+        combine(m_hash, std::hash<std::string>()(op->value));
+    }
     // Variables (and a load's buffer) add only their type, which the node already did: equality
     // may map a bound variable to another (let, reduction axes), so their identity cannot count.
     void visit(const VarNode*) override {}
@@ -140,9 +143,7 @@ private:
 
 } // namespace
 
-size_t exprHash(const Expr& e) {
-    return e.defined() ? ComposedHasher().hashOf(e) : 0;
-}
+size_t exprHash(const Expr& e) { return e.defined() ? ComposedHasher().hashOf(e) : 0; }
 
 size_t ComputationTable::Hash::operator()(const Expr& e) const { return exprHash(e); }
 
@@ -158,9 +159,7 @@ AnalysisMemo::AnalysisMemo() : m_tables(std::make_unique<MemoTables>()), m_previ
     t_memo = m_tables.get();
 }
 
-AnalysisMemo::~AnalysisMemo() {
-    t_memo = m_previous;
-}
+AnalysisMemo::~AnalysisMemo() { t_memo = m_previous; }
 
 bool isEligibleComputation(const Expr& e) {
     if (e.as<IntImmNode>() || e.as<FloatImmNode>() || e.as<StringImmNode>() || e.as<VarNode>())
@@ -321,7 +320,8 @@ const ComputationTable& tableOfStatement(const Stmt& s) {
         return it->second.second;
     ComputationCollector collector;
     collector.visitStmt(s);
-    return t_memo->statements.emplace(s.get(), std::make_pair(NodeRef(s), std::move(collector.table)))
+    return t_memo->statements
+        .emplace(s.get(), std::make_pair(NodeRef(s), std::move(collector.table)))
         .first->second.second;
 }
 
@@ -429,7 +429,8 @@ size_t Replacements::match(const Expr& e, size_t first, size_t end) const {
     if (it == m_byHash.end())
         return end;
     for (size_t i : it->second)
-        if (i >= first && i < end && sameComputation(m_items[i].first, e) && isEligibleComputation(e))
+        if (i >= first && i < end && sameComputation(m_items[i].first, e) &&
+            isEligibleComputation(e))
             return i;
     return end;
 }

@@ -126,7 +126,7 @@ private:
     size_t match(const Expr& e, size_t first, size_t end) const;
     template <typename T> T applyInTurn(const T& root, size_t first, size_t end) const;
     std::vector<std::pair<Expr, Var>> m_items;
-    std::vector<size_t> m_existing; ///< the entries of case 1, ascending
+    std::vector<size_t> m_existing;                           ///< the entries of case 1, ascending
     std::unordered_map<size_t, std::vector<size_t>> m_byHash; ///< exprHash -> entries, ascending
 };
 

@@ -77,7 +77,8 @@ protected:
         // read through an intrinsic (if_then_else, isnan) is a read like any other.
         if (op->isIntrinsic("address_of"))
             for (const Expr& a : op->args)
-                if (const auto* load = a.as<ProducerLoadNode>(); load && load->tensor.same_as(m_tensor))
+                if (const auto* load = a.as<ProducerLoadNode>();
+                    load && load->tensor.same_as(m_tensor))
                     block("address_of takes the address of an element");
         IRVisitor::visit(op);
     }
@@ -185,8 +186,10 @@ public:
 
 private:
     std::optional<Plan> plan(const ProducerRealizeNode* realize, const Stmt& body);
-    bool latticePlan(const ProducerRealizeNode* realize, const std::vector<Access>& accesses, Plan& plan);
-    bool boxesPlan(const ProducerRealizeNode* realize, const std::vector<Access>& accesses, Plan& plan);
+    bool latticePlan(const ProducerRealizeNode* realize, const std::vector<Access>& accesses,
+                     Plan& plan);
+    bool boxesPlan(const ProducerRealizeNode* realize, const std::vector<Access>& accesses,
+                   Plan& plan);
     bool producerLoops(const ProducerRealizeNode* realize, const std::vector<Access>& accesses,
                        const std::vector<bool>& axes, Plan& plan);
     Stmt rewriteLattice(const ProducerRealizeNode* realize, const Stmt& body, const Plan& plan);
@@ -234,7 +237,8 @@ bool Compactor::latticePlan(const ProducerRealizeNode* realize, const std::vecto
         if (!strided[d])
             continue;
         const Expr& extent = realize->bounds[d].extent;
-        Expr count = floordiv(extent - int(c.offsets[d]) + int(c.strides[d] - 1), Expr(int(c.strides[d])));
+        Expr count =
+            floordiv(extent - int(c.offsets[d]) + int(c.strides[d] - 1), Expr(int(c.strides[d])));
         c.after[d] = Range(makeZero(extent.type()), analyzer.simplify(count));
     }
     return producerLoops(realize, accesses, strided, plan);
@@ -293,8 +297,9 @@ bool Compactor::boxesPlan(const ProducerRealizeNode* realize, const std::vector<
 /// Checks that the producer's writes along each marked axis are `v + offset` from the realize's
 /// min, `v` the variable of a loop with a constant min that indexes that axis only, and records
 /// those loops; plan.kept says why not otherwise.
-bool Compactor::producerLoops(const ProducerRealizeNode* realize, const std::vector<Access>& accesses,
-                              const std::vector<bool>& axes, Plan& plan) {
+bool Compactor::producerLoops(const ProducerRealizeNode* realize,
+                              const std::vector<Access>& accesses, const std::vector<bool>& axes,
+                              Plan& plan) {
     const std::string& name = realize->tensor.name();
     std::vector<const Access*> stores;
     for (const Access& a : accesses)
@@ -329,10 +334,11 @@ bool Compactor::producerLoops(const ProducerRealizeNode* realize, const std::vec
                 uses == 1 ? asConstInt(Analyzer().simplify(at - loop->loopVar)) : std::nullopt;
             std::optional<int64_t> min = loop ? asConstInt(loop->min) : std::nullopt;
             if (!offset || !min) {
-                plan.kept = "the producer writes axis " + std::to_string(d) + " of " + name + " at " +
-                            toString(at) + " from the realize's min, not one of its loops (of constant " +
-                            "min) plus a constant: the axis is split, fused or bound to a thread, or one " +
-                            "loop indexes it with another";
+                plan.kept =
+                    "the producer writes axis " + std::to_string(d) + " of " + name + " at " +
+                    toString(at) + " from the realize's min, not one of its loops (of constant " +
+                    "min) plus a constant: the axis is split, fused or bound to a thread, or one " +
+                    "loop indexes it with another";
                 return false;
             }
             if (plan.compaction.kind == Compaction::Kind::Boxes && !asConstInt(loop->extent)) {
@@ -342,7 +348,8 @@ bool Compactor::producerLoops(const ProducerRealizeNode* realize, const std::vec
             AxisLoop want{int(d), *offset, *min};
             auto [it, fresh] = plan.loops.emplace(loop, want);
             if (!fresh && (it->second.axis != want.axis || it->second.offset != want.offset)) {
-                plan.kept = "the producer's loop " + loop->loopVar->name + " indexes two axes of " + name;
+                plan.kept =
+                    "the producer's loop " + loop->loopVar->name + " indexes two axes of " + name;
                 return false;
             }
         }
@@ -375,7 +382,8 @@ std::string latticeMapText(const ProducerRealizeNode* realize, const Compaction&
         Analyzer analyzer;
         Expr origin = analyzer.simplify(realize->bounds[d].min + int(c.offsets[d]));
         std::string shifted = isZero(origin) ? x : "(" + x + " - " + toString(origin) + ")";
-        to += (d ? ", " : "") + (c.strides[d] == 1 ? shifted : shifted + "/" + std::to_string(c.strides[d]));
+        to += (d ? ", " : "") +
+              (c.strides[d] == 1 ? shifted : shifted + "/" + std::to_string(c.strides[d]));
     }
     const std::string& name = realize->tensor.name();
     return name + "(" + from + ") -> " + name + "(" + to + ")";
@@ -423,7 +431,8 @@ std::string boxesMapText(const ProducerRealizeNode* realize, const Compaction& c
     }
     std::string text = name + "(" + from + ") -> ";
     for (size_t k = 0; k < c.boxes.size(); ++k)
-        text += (k ? ", " : "") + name + "[" + toString(packedIndex(c, k, xs)) + "] in " + boxText(c.boxes[k]);
+        text += (k ? ", " : "") + name + "[" + toString(packedIndex(c, k, xs)) + "] in " +
+                boxText(c.boxes[k]);
     return text;
 }
 
@@ -431,8 +440,8 @@ std::string boxesMapText(const ProducerRealizeNode* realize, const Compaction& c
 /// it, outermost first); an access the map returns nothing for is left as it is.
 class AccessMapper : public IRMutator {
 public:
-    using Map = std::function<std::optional<std::vector<Expr>>(const std::vector<Expr>& indices,
-                                                               const std::vector<const ForNode*>& loops)>;
+    using Map = std::function<std::optional<std::vector<Expr>>(
+        const std::vector<Expr>& indices, const std::vector<const ForNode*>& loops)>;
     AccessMapper(const Tensor& tensor, Map map) : m_tensor(tensor), m_map(std::move(map)) {}
 
 protected:
@@ -467,7 +476,8 @@ private:
     std::vector<const ForNode*> m_loops;
 };
 
-Stmt Compactor::rewriteLattice(const ProducerRealizeNode* realize, const Stmt& body, const Plan& plan) {
+Stmt Compactor::rewriteLattice(const ProducerRealizeNode* realize, const Stmt& body,
+                               const Plan& plan) {
     const Compaction& c = plan.compaction;
     // The producer's loops run the lattice's points: `for (v, lo, n)` becomes
     // `for (v, 0, ceil((n - f)/stride))` with v = lo + f + stride*v, f the first point's offset.
@@ -487,14 +497,15 @@ Stmt Compactor::rewriteLattice(const ProducerRealizeNode* realize, const Stmt& b
             if (stride == 1)
                 return s;
             const auto* loop = s.as<ForNode>();
-            const int64_t first = floorModInt(m_plan.compaction.offsets[size_t(axis.axis)] -
-                                                  (axis.min + axis.offset), stride);
+            const int64_t first = floorModInt(
+                m_plan.compaction.offsets[size_t(axis.axis)] - (axis.min + axis.offset), stride);
             Expr value = Expr(int(axis.min + first)) + Expr(int(stride)) * loop->loopVar;
             Stmt inner = substitute(loop->body, VarMap<Expr>{{loop->loopVar, value}});
             Analyzer analyzer;
-            Expr extent = analyzer.simplify(floordiv(loop->extent - int(first) + int(stride - 1), Expr(int(stride))));
-            return carryStep(s, ForNode::make(loop->loopVar, makeZero(loop->min.type()), extent, loop->kind,
-                                              inner, loop->threadBinding));
+            Expr extent = analyzer.simplify(
+                floordiv(loop->extent - int(first) + int(stride - 1), Expr(int(stride))));
+            return carryStep(s, ForNode::make(loop->loopVar, makeZero(loop->min.type()), extent,
+                                              loop->kind, inner, loop->threadBinding));
         }
 
     private:
@@ -502,20 +513,24 @@ Stmt Compactor::rewriteLattice(const ProducerRealizeNode* realize, const Stmt& b
     };
     Stmt looped = LoopRewriter(plan).visitStmt(body);
     // Strided axes are indexed from 0 by (x - min - offset) / stride; the others keep their min.
-    return AccessMapper(realize->tensor, [&](const std::vector<Expr>& indices, const std::vector<const ForNode*>&) {
-               std::vector<Expr> out;
-               Analyzer analyzer;
-               for (size_t d = 0; d < indices.size(); ++d) {
-                   Expr at = indices[d] - realize->bounds[d].min - int(c.offsets[d]);
-                   out.push_back(c.strides[d] == 1 ? indices[d]
-                                                   : analyzer.simplify(floordiv(at, Expr(int(c.strides[d])))));
-               }
-               return std::optional<std::vector<Expr>>(out);
-           })
+    return AccessMapper(realize->tensor,
+                        [&](const std::vector<Expr>& indices, const std::vector<const ForNode*>&) {
+                            std::vector<Expr> out;
+                            Analyzer analyzer;
+                            for (size_t d = 0; d < indices.size(); ++d) {
+                                Expr at = indices[d] - realize->bounds[d].min - int(c.offsets[d]);
+                                out.push_back(
+                                    c.strides[d] == 1
+                                        ? indices[d]
+                                        : analyzer.simplify(floordiv(at, Expr(int(c.strides[d])))));
+                            }
+                            return std::optional<std::vector<Expr>>(out);
+                        })
         .visitStmt(looped);
 }
 
-Stmt Compactor::rewriteBoxes(const ProducerRealizeNode* realize, const Stmt& body, const Plan& plan) {
+Stmt Compactor::rewriteBoxes(const ProducerRealizeNode* realize, const Stmt& body,
+                             const Plan& plan) {
     const Compaction& c = plan.compaction;
     const Tensor& tensor = realize->tensor;
     auto offsets = [&](const std::vector<Expr>& indices) {
@@ -542,11 +557,13 @@ Stmt Compactor::rewriteBoxes(const ProducerRealizeNode* realize, const Stmt& bod
                 const size_t box = k;
                 Stmt copy = AccessMapper(m_tensor, [&](const std::vector<Expr>& indices,
                                                        const std::vector<const ForNode*>&) {
-                                return std::optional<std::vector<Expr>>(packedIndices(m_c, box, m_offsets(indices)));
+                                return std::optional<std::vector<Expr>>(
+                                    packedIndices(m_c, box, m_offsets(indices)));
                             }).visitStmt(limitToBox(op->body, box));
                 copies.push_back(copy);
             }
-            return carryStep(Stmt(op), ProducerConsumerNode::make(op->op, true, SeqNode::make(copies)));
+            return carryStep(Stmt(op),
+                             ProducerConsumerNode::make(op->op, true, SeqNode::make(copies)));
         }
 
     private:
@@ -583,8 +600,9 @@ Stmt Compactor::rewriteBoxes(const ProducerRealizeNode* realize, const Stmt& bod
         const Tensor& m_tensor;
         std::function<std::vector<Expr>(const std::vector<Expr>&)> m_offsets;
     };
-    // The consumers' reads first, then the producer's copies. A read is in the box that holds what it reads over the loops around it (found again here,
-    // not by node: one read may sit in several places, as in another buffer's producer copies).
+    // The consumers' reads first, then the producer's copies. A read is in the box that holds what
+    // it reads over the loops around it (found again here, not by node: one read may sit in several
+    // places, as in another buffer's producer copies).
     class ReadMapper : public AccessMapper {
     public:
         using AccessMapper::AccessMapper;
@@ -596,14 +614,16 @@ Stmt Compactor::rewriteBoxes(const ProducerRealizeNode* realize, const Stmt& bod
             return producer ? Stmt(op) : AccessMapper::visit(op); // the producer's: per copy below
         }
     };
-    Stmt read = ReadMapper(tensor, [&](const std::vector<Expr>& indices, const std::vector<const ForNode*>& loops) {
-                    std::optional<Box> box = readBox(realize, indices, loops);
-                    BS_CHECK(box) << "compact storage: a read of " << tensor.name() << " has no box";
-                    for (size_t k = 0; k < c.boxes.size(); ++k)
-                        if (contains(c.boxes[k], *box))
-                            return std::optional<std::vector<Expr>>(packedIndices(c, k, offsets(indices)));
-                    BS_UNREACHABLE("compact storage: a read outside every box");
-                }).visitStmt(body);
+    Stmt read =
+        ReadMapper(tensor, [&](const std::vector<Expr>& indices,
+                               const std::vector<const ForNode*>& loops) {
+            std::optional<Box> box = readBox(realize, indices, loops);
+            BS_CHECK(box) << "compact storage: a read of " << tensor.name() << " has no box";
+            for (size_t k = 0; k < c.boxes.size(); ++k)
+                if (contains(c.boxes[k], *box))
+                    return std::optional<std::vector<Expr>>(packedIndices(c, k, offsets(indices)));
+            BS_UNREACHABLE("compact storage: a read outside every box");
+        }).visitStmt(body);
     return ProducerCopies(c, plan, tensor, offsets).visitStmt(read);
 }
 
@@ -617,7 +637,8 @@ std::optional<Plan> Compactor::plan(const ProducerRealizeNode* realize, const St
     AccessCollector collector(tensor);
     collector.visitStmt(body);
     const std::vector<Access>& accesses = collector.accesses;
-    if (std::none_of(accesses.begin(), accesses.end(), [](const Access& a) { return a.load && !a.inProducer; }))
+    if (std::none_of(accesses.begin(), accesses.end(),
+                     [](const Access& a) { return a.load && !a.inProducer; }))
         return std::nullopt;
     auto fresh = [&] {
         Plan p;
@@ -640,13 +661,16 @@ std::optional<Plan> Compactor::plan(const ProducerRealizeNode* realize, const St
     return plan;
 }
 
-int Compactor::addStep(const ProducerRealizeNode* realize, const Plan& plan, const std::string& text) {
+int Compactor::addStep(const ProducerRealizeNode* realize, const Plan& plan,
+                       const std::string& text) {
     if (!m_steps)
         return -1;
     const Compaction& c = plan.compaction;
     BoundStep step;
     step.phase = StepPhase::Compact;
-    step.rule = !plan.kept.empty() ? "kept" : c.kind == Compaction::Kind::Lattice ? "lattice" : "boxes";
+    step.rule = !plan.kept.empty()                    ? "kept"
+                : c.kind == Compaction::Kind::Lattice ? "lattice"
+                                                      : "boxes";
     step.tensor = c.tensor;
     // The stage whose realize this is: for a cache_write, the stage's op realizes the original
     // op's tensor; its realize step names the stage.
@@ -660,12 +684,12 @@ int Compactor::addStep(const ProducerRealizeNode* realize, const Plan& plan, con
     }
     step.stage = stage;
     for (size_t d = 0; d < c.before.size(); ++d)
-        step.inputs.push_back({c.tensor.name() + "[axis " + std::to_string(d) + "]", IterVar(), std::nullopt,
-                               c.before[d], Expr()});
+        step.inputs.push_back({c.tensor.name() + "[axis " + std::to_string(d) + "]", IterVar(),
+                               std::nullopt, c.before[d], Expr()});
     if (plan.kept.empty())
         for (size_t d = 0; d < c.after.size(); ++d)
-            step.outputs.push_back({c.tensor.name() + "'[axis " + std::to_string(d) + "]", IterVar(),
-                                    std::nullopt, c.after[d], Expr()});
+            step.outputs.push_back({c.tensor.name() + "'[axis " + std::to_string(d) + "]",
+                                    IterVar(), std::nullopt, c.after[d], Expr()});
     step.text = text;
     const int id = m_steps->add(std::move(step));
     // The compact region is the one realized from now on (the heatmap's and the IR's).
@@ -693,8 +717,9 @@ Stmt Compactor::compact(const ProducerRealizeNode* realize, Stmt body) {
     const std::string region = name + "(" + regionToString(realize->bounds) + ")";
     if (!p.kept.empty()) {
         std::string what = c.kind == Compaction::Kind::Lattice ? "a lattice" : "disjoint boxes";
-        addStep(realize, p, "Compact " + name + ": its consumers read " + what + " of " + region +
-                                ", but " + name + " keeps its rectangle: " + p.kept + ".");
+        addStep(realize, p,
+                "Compact " + name + ": its consumers read " + what + " of " + region + ", but " +
+                    name + " keeps its rectangle: " + p.kept + ".");
         return Stmt();
     }
     Stmt rewritten;
@@ -705,30 +730,36 @@ Stmt Compactor::compact(const ProducerRealizeNode* realize, Stmt body) {
         std::string strides, loops;
         for (size_t d = 0; d < c.strides.size(); ++d)
             if (c.strides[d] > 1)
-                strides += std::string(strides.empty() ? "" : ", ") + "axis " + std::to_string(d) + " every " +
-                           std::to_string(c.strides[d]) + " from offset " + std::to_string(c.offsets[d]);
+                strides += std::string(strides.empty() ? "" : ", ") + "axis " + std::to_string(d) +
+                           " every " + std::to_string(c.strides[d]) + " from offset " +
+                           std::to_string(c.offsets[d]);
         for (const auto& [loop, axis] : p.loops)
             if (c.strides[size_t(axis.axis)] > 1)
                 loops += std::string(loops.empty() ? "" : ", ") + loop->loopVar->name;
-        text = "Compact " + name + ": its consumers read " + region + " only on a lattice (" + strides +
-               "), " + count(c.after) + " of its " + count(c.before) + " elements. " + name +
-               " stores those: " + c.indexMap + "; the producer's loop" + (p.loops.size() > 1 ? "s " : " ") +
-               loops + (p.loops.size() > 1 ? " run" : " runs") + " the lattice's points only.";
+        text = "Compact " + name + ": its consumers read " + region + " only on a lattice (" +
+               strides + "), " + count(c.after) + " of its " + count(c.before) + " elements. " +
+               name + " stores those: " + c.indexMap + "; the producer's loop" +
+               (p.loops.size() > 1 ? "s " : " ") + loops + (p.loops.size() > 1 ? " run" : " runs") +
+               " the lattice's points only.";
     } else {
         c.indexMap = boxesMapText(realize, c);
         rewritten = rewriteBoxes(realize, body, p);
         std::string boxes;
         for (size_t k = 0; k < c.boxes.size(); ++k)
-            boxes += (k == 0 ? "" : k + 1 == c.boxes.size() ? " and " : ", ") + name + boxText(c.boxes[k]);
+            boxes += (k == 0                    ? ""
+                      : k + 1 == c.boxes.size() ? " and "
+                                                : ", ") +
+                     name + boxText(c.boxes[k]);
         text = "Compact " + name + ": its consumers read " + std::to_string(c.boxes.size()) +
-               " disjoint boxes of " + region + " (offsets from its min), " + boxes + ": " + count(c.after) +
-               " of its " + count(c.before) + " elements. " + name + " stores them packed, one after the other: " +
-               c.indexMap + "; the producer runs once per box.";
+               " disjoint boxes of " + region + " (offsets from its min), " + boxes + ": " +
+               count(c.after) + " of its " + count(c.before) + " elements. " + name +
+               " stores them packed, one after the other: " + c.indexMap +
+               "; the producer runs once per box.";
     }
     c.step = addStep(realize, p, text);
     compactions.push_back(c);
-    return withStep(ProducerRealizeNode::make(realize->tensor, c.after, realize->condition, rewritten,
-                                              realize->storageScope),
+    return withStep(ProducerRealizeNode::make(realize->tensor, c.after, realize->condition,
+                                              rewritten, realize->storageScope),
                     c.step);
 }
 
@@ -751,7 +782,8 @@ private:
 
 } // namespace
 
-CompactResult compactStorage(const Stmt& afterScheduleOps, const std::vector<Tensor>& args, BoundSteps* steps) {
+CompactResult compactStorage(const Stmt& afterScheduleOps, const std::vector<Tensor>& args,
+                             BoundSteps* steps) {
     Compactor compactor(args, steps);
     postOrderVisit(afterScheduleOps, [&](const NodeRef& node) {
         if (const auto* attr = node.as<AttrStmtNode>(); attr && attr->key == attr::kBufferDimAlign)

@@ -25,8 +25,8 @@ struct Compaction {
     enum class Kind { Lattice, Boxes };
     Tensor tensor;
     Kind kind = Kind::Lattice;
-    Region before;                  ///< tight's realize region
-    Region after;                   ///< the compact one (a lattice: per axis; boxes: one axis)
+    Region before; ///< tight's realize region
+    Region after;  ///< the compact one (a lattice: per axis; boxes: one axis)
     /// Lattice: per axis, the stride (1 where the axis is unchanged) and the offset of the first
     /// point from the realize's min.
     std::vector<int64_t> strides, offsets;

@@ -35,7 +35,8 @@ std::vector<Expr> axisVars(const ComputeOpNode* op) {
 namespace {
 
 /// Why a guard is needed, in the seed's terms.
-std::string guardText(const Stage& stage, const BoundCheck& check, const IterVarMap<Range>& bounds) {
+std::string guardText(const Stage& stage, const BoundCheck& check,
+                      const IterVarMap<Range>& bounds) {
     const IterVar& iv = check.iv;
     const std::string name = iv->var.name();
     if (check.kind != BoundCheck::Kind::Extent)
@@ -73,13 +74,14 @@ std::vector<Stmt> makeGuards(const Stage& stage, const std::vector<BoundCheck>& 
             step.iterVars = {check.iv};
             step.location = check.iv->location;
             step.text = guardText(stage, check, bounds);
-            step.outputs.push_back(StepValue{"predicate", check.iv, std::nullopt, std::nullopt,
-                                             check.predicate});
+            step.outputs.push_back(
+                StepValue{"predicate", check.iv, std::nullopt, std::nullopt, check.predicate});
             if (int from = steps->rangeStep(check.iv); from >= 0)
                 step.from = {from};
             id = steps->add(std::move(step));
         }
-        nest.push_back(withStep(IfThenElseNode::make(likely(check.predicate), EvaluateNode::make(0)), id));
+        nest.push_back(
+            withStep(IfThenElseNode::make(likely(check.predicate), EvaluateNode::make(0)), id));
     }
     return nest;
 }
@@ -123,11 +125,13 @@ ComputeLoopNest makeComputeLoopNest(const Stage& stage, const IterVarMap<Range>&
     static const IterVarSet kNone;
     const IterVarSet& proven = options.provenInRange ? *options.provenInRange : kNone;
     n.mainNest = makeLoopNest(stage, bounds, mainNestOptions(options), &n.mainValues);
-    n.mainNest.push_back(makeGuards(stage, makeBoundCheck(stage, bounds, n.mainValues, false, proven, options.iterVarOfVar),
-                                    bounds, options.steps));
+    n.mainNest.push_back(makeGuards(
+        stage, makeBoundCheck(stage, bounds, n.mainValues, false, proven, options.iterVarOfVar),
+        bounds, options.steps));
     // TVM adds the store predicate to the main nest's predicates, unwrapped (ComputeLoopNest).
     if (stage->storePredicate.defined())
-        n.mainNest.back().push_back(IfThenElseNode::make(stage->storePredicate, EvaluateNode::make(0)));
+        n.mainNest.back().push_back(
+            IfThenElseNode::make(stage->storePredicate, EvaluateNode::make(0)));
     if ((*op.reduceAxis).empty()) {
         n.numCommonLoops = stage->leafIterVars.size();
         return n;
@@ -160,8 +164,9 @@ ComputeLoopNest makeComputeLoopNest(const Stage& stage, const IterVarMap<Range>&
     n.initNest = makeLoopNest(stage, bounds, initOptions, &n.initValues);
     IterVarSet initSkip = initOptions.skip;
     initSkip.insert(proven.begin(), proven.end());
-    n.initNest.push_back(makeGuards(stage, makeBoundCheck(stage, bounds, n.initValues, true, initSkip, options.iterVarOfVar),
-                                    bounds, options.steps));
+    n.initNest.push_back(makeGuards(
+        stage, makeBoundCheck(stage, bounds, n.initValues, true, initSkip, options.iterVarOfVar),
+        bounds, options.steps));
     return n;
 }
 
@@ -169,7 +174,8 @@ Stmt makeComputeStmt(const ComputeOpNode* op, const Stage& stage, const IterVarM
                      const ScheduleOpsOptions& options) {
     if (isCrossThreadReduction(op, stage)) {
         if (int leaf = tensorizedLeaf(stage); leaf >= 0)
-            throw UserError(Diagnostic{"tensorize of '" + stage.name() + "': its reduction is "
+            throw UserError(Diagnostic{"tensorize of '" + stage.name() +
+                                           "': its reduction is "
                                            "across threads (a reduce loop is bound to a thread), "
                                            "which a tensor intrinsic cannot compute (TVM: Cannot "
                                            "mix cross thread reduction with Tensorize)",
@@ -182,7 +188,8 @@ Stmt makeComputeStmt(const ComputeOpNode* op, const Stage& stage, const IterVarM
     if (op->reduceAxis.empty()) {
         std::vector<Stmt> provides;
         for (size_t i = 0; i < op->body.size(); ++i)
-            provides.push_back(ProducerStoreNode::make(stage->op.output(int(i)), op->body[i], axisVars(op)));
+            provides.push_back(
+                ProducerStoreNode::make(stage->op.output(int(i)), op->body[i], axisVars(op)));
         Stmt provide = mergeNest(n.mainNest, SeqNode::make(provides));
         return substituteValues(provide, n.mainValues);
     }
@@ -195,6 +202,5 @@ Stmt makeComputeStmt(const ComputeOpNode* op, const Stage& stage, const IterVarM
     Stmt body = mergeNest(common, SeqNode::make({init, update}));
     return substituteValues(body, n.mainValues);
 }
-
 
 } // namespace bs

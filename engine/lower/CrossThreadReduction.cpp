@@ -2,7 +2,8 @@
 ///
 ///     // one thread's share: the reduce leaves that are not bound (absent when all are)
 ///     normal_reduce_temp0[0] = identity
-///     for (k.outer, ...) if (guards && condition) normal_reduce_temp0[0] = f(normal_reduce_temp0[0], A[...])
+///     for (k.outer, ...) if (guards && condition) normal_reduce_temp0[0] =
+///     f(normal_reduce_temp0[0], A[...])
 ///     // attr [comm_reducer(...)] reduce_scope = reinterpret((uint64)0)
 ///     tvm_thread_allreduce((uint32)1, normal_reduce_temp0[0], cond, reduce_temp0, threadIdx.x)
 ///     if (data axes in range && store predicate) B[i] = reduce_temp0[0]
@@ -32,9 +33,7 @@ bool boundToThread(const Stage& stage, const IterVar& iv) {
     return attr && attr->bindThread.defined();
 }
 
-bool isReduceLeaf(const IterVar& iv) {
-    return iv->iterType == IterVarType::CommReduce;
-}
+bool isReduceLeaf(const IterVar& iv) { return iv->iterType == IterVarType::CommReduce; }
 
 } // namespace
 
@@ -52,8 +51,8 @@ bool isCrossThreadReduction(const ComputeOpNode* op, const Stage& stage) {
             continue;
         const IterVarAttr* attr = stage.attrOf(threadReduce);
         Diagnostic d{"stage '" + stage.name() + "': the data axis '" + iv->var.name() +
-                         "' comes after the reduce axis '" + threadReduce->var.name() + "' bound to " +
-                         attr->bindThread->threadTag +
+                         "' comes after the reduce axis '" + threadReduce->var.name() +
+                         "' bound to " + attr->bindThread->threadTag +
                          "; a cross-thread reduction needs every data axis outside it (TVM: "
                          "\"Cross thread reduce cannot swap with normal data axis\")",
                      attr->location};
@@ -71,7 +70,8 @@ Stmt makeCrossThreadReduction(const ComputeOpNode* op, const Stage& stage,
     LoopNest nest = makeLoopNest(stage, bounds, mainNestOptions(options), &values);
     static const IterVarSet kNone;
     const IterVarSet& proven = options.provenInRange ? *options.provenInRange : kNone;
-    std::vector<BoundCheck> checks = makeBoundCheck(stage, bounds, values, false, proven, options.iterVarOfVar);
+    std::vector<BoundCheck> checks =
+        makeBoundCheck(stage, bounds, values, false, proven, options.iterVarOfVar);
     std::vector<Stmt> guards = makeGuards(stage, checks, bounds, options.steps);
     std::vector<Stmt> dataGuards;
     Expr inRange = makeBool(true);
@@ -142,7 +142,8 @@ Stmt makeCrossThreadReduction(const ComputeOpNode* op, const Stage& stage,
         results = reduce->combiner.combine(reduce->init, results);
     std::vector<Stmt> assigns;
     for (size_t i = 0; i < size; ++i)
-        assigns.push_back(ProducerStoreNode::make(stage->op.output(int(i)), results[i], axisVars(op)));
+        assigns.push_back(
+            ProducerStoreNode::make(stage->op.output(int(i)), results[i], axisVars(op)));
     Stmt assign = SeqNode::make(assigns);
     if (stage->storePredicate.defined())
         assign = IfThenElseNode::make(stage->storePredicate, assign);

@@ -42,7 +42,8 @@ bool hasMeeting(const NodeRef& n) {
 
 bool hasShuffle(const Expr& e) {
     bool found = false;
-    postOrderVisit(e, [&](const NodeRef& node) { found = found || isShuffle(node.as<CallNode>()); });
+    postOrderVisit(e,
+                   [&](const NodeRef& node) { found = found || isShuffle(node.as<CallNode>()); });
     return found;
 }
 
@@ -58,7 +59,8 @@ Expr productOf(const std::vector<Expr>& extents) {
 /// use of the buffer (a call that takes its address).
 class RebaseBuffer : public IRMutator {
 public:
-    RebaseBuffer(Var buffer, Expr offset) : m_buffer(std::move(buffer)), m_offset(std::move(offset)) {}
+    RebaseBuffer(Var buffer, Expr offset)
+        : m_buffer(std::move(buffer)), m_offset(std::move(offset)) {}
 
 protected:
     using IRMutator::visit;
@@ -99,7 +101,8 @@ private:
 /// One kernel as a block loop (GpuOnCpu.h).
 class KernelRewriter {
 public:
-    KernelRewriter(const DeviceKernel& kernel, GpuOnCpu& stats) : m_kernel(kernel), m_stats(stats) {}
+    KernelRewriter(const DeviceKernel& kernel, GpuOnCpu& stats)
+        : m_kernel(kernel), m_stats(stats) {}
 
     Stmt rewrite() {
         Stmt body = canonicalThreadVars(m_kernel.body);
@@ -110,7 +113,8 @@ public:
         body = block(body);
         for (auto it = shared.rbegin(); it != shared.rend(); ++it) {
             const auto* alloc = it->as<AllocateNode>();
-            body = AllocateNode::make(alloc->bufferVar, alloc->type, alloc->extents, makeBool(true), body);
+            body = AllocateNode::make(alloc->bufferVar, alloc->type, alloc->extents, makeBool(true),
+                                      body);
         }
         return blockLoop(body);
     }
@@ -122,7 +126,8 @@ private:
         VarMap<Expr> map;
         postOrderVisit(body, [&](const NodeRef& node) {
             const auto* a = node.as<AttrStmtNode>();
-            const auto* iv = a && a->key == attr::kThreadExtent ? a->node.as<IterVarNode>() : nullptr;
+            const auto* iv =
+                a && a->key == attr::kThreadExtent ? a->node.as<IterVarNode>() : nullptr;
             if (!iv)
                 return;
             const int axis = threadTagIndex(iv->threadTag);
@@ -142,7 +147,8 @@ private:
     void collectScopes(const Stmt& body) {
         postOrderVisit(body, [&](const NodeRef& node) {
             const auto* a = node.as<AttrStmtNode>();
-            const auto* scope = a && a->key == attr::kStorageScope ? a->value.as<StringImmNode>() : nullptr;
+            const auto* scope =
+                a && a->key == attr::kStorageScope ? a->value.as<StringImmNode>() : nullptr;
             const auto* var = scope ? a->node.as<VarNode>() : nullptr;
             if (var)
                 m_scopes[Var(var)] = scope->value;
@@ -158,7 +164,8 @@ private:
             const Var& v = m_axis[size_t(3 + i)];
             Expr extent = cast(DataType::int32(), m_kernel.blockDim[size_t(i)]);
             m_threads = m_threads * extent;
-            m_tid = m_tid * extent + (v.defined() ? cast(DataType::int32(), v) : makeZero(DataType::int32()));
+            m_tid = m_tid * extent +
+                    (v.defined() ? cast(DataType::int32(), v) : makeZero(DataType::int32()));
         }
     }
 
@@ -192,7 +199,8 @@ private:
                     return IRMutator::visit(op);
                 if (rank == StorageRank::Global)
                     throw Refusal{"it allocates '" + op->bufferVar.name() + "' in " +
-                                  m_k.scopeOf(op->bufferVar) + " memory, which is shared by every block"};
+                                  m_k.scopeOf(op->bufferVar) +
+                                  " memory, which is shared by every block"};
                 for (const Expr& extent : op->extents)
                     for (const Var& v : usedVars(extent))
                         if (!m_k.m_kernel.findParam(v))
@@ -268,8 +276,9 @@ private:
         for (int i = 0; i < 3; ++i) {
             const Var& v = m_axis[size_t(3 + i)];
             if (v.defined())
-                body = ForNode::make(v, makeZero(v.type()), cast(v.type(), m_kernel.blockDim[size_t(i)]),
-                                     ForKind::Serial, body);
+                body = ForNode::make(v, makeZero(v.type()),
+                                     cast(v.type(), m_kernel.blockDim[size_t(i)]), ForKind::Serial,
+                                     body);
         }
         return body;
     }
@@ -309,7 +318,8 @@ private:
                 return AttrStmtNode::make(op->node, op->key, op->value, block(op->body));
             if (!isLaunchExtent(op))
                 throw Refusal{"a barrier under a thread extent smaller than the launch's (" +
-                              op->node.as<IterVarNode>()->threadTag + " < " + toString(op->value) + ")"};
+                              op->node.as<IterVarNode>()->threadTag + " < " + toString(op->value) +
+                              ")"};
             return block(op->body);
         }
         if (const auto* op = s.as<ProducerConsumerNode>())
@@ -325,7 +335,8 @@ private:
                         throw Refusal{"the size of shared buffer '" + op->bufferVar.name() +
                                       "' changes with loop '" + v.name() +
                                       "' (shared memory has one size in a block)"};
-            return AllocateNode::make(op->bufferVar, op->type, op->extents, op->condition, block(op->body));
+            return AllocateNode::make(op->bufferVar, op->type, op->extents, op->condition,
+                                      block(op->body));
         }
         if (const auto* op = s.as<StoreNode>())
             return shuffleStore(op);
@@ -372,10 +383,11 @@ private:
             throw Refusal{"'" + op->var.name() + "' (" + type.toString() +
                           ") differs per thread and lives across a barrier"};
         Var values(op->var.name() + ".threads", DataType::handle());
-        Stmt body = substitute(op->body, VarMap<Expr>{{op->var, LoadNode::make(type, values, m_tid)}});
-        return AllocateNode::make(values, type, {m_threads}, makeBool(true),
-                                  SeqNode::make({threadLoops(StoreNode::make(values, op->value, m_tid)),
-                                                 block(body)}));
+        Stmt body =
+            substitute(op->body, VarMap<Expr>{{op->var, LoadNode::make(type, values, m_tid)}});
+        return AllocateNode::make(
+            values, type, {m_threads}, makeBool(true),
+            SeqNode::make({threadLoops(StoreNode::make(values, op->value, m_tid)), block(body)}));
     }
 
     /// A local buffer that lives across a barrier: one copy per thread (per warp for warp
@@ -387,7 +399,8 @@ private:
         const Expr copy = perWarp ? floordiv(m_tid, warp) : m_tid;
         const Expr size = productOf(op->extents);
         Stmt body = RebaseBuffer(op->bufferVar, copy * size).visitStmt(op->body);
-        return AllocateNode::make(op->bufferVar, op->type, {size * copies}, op->condition, block(body));
+        return AllocateNode::make(op->bufferVar, op->type, {size * copies}, op->condition,
+                                  block(body));
     }
 
     /// The lanes that share one copy of a warp buffer: threadIdx.x's extent, as TVM's
@@ -396,8 +409,9 @@ private:
     int64_t warpGroupWidth(const Var& buffer) const {
         std::optional<int64_t> width = asConstInt(m_kernel.blockDim[0]);
         if (!width || *width < 1 || kCudaWarpSize % *width != 0)
-            throw Refusal{"warp buffer '" + buffer.name() + "' needs a threadIdx.x extent that divides " +
-                          std::to_string(kCudaWarpSize) + " (got " + toString(m_kernel.blockDim[0]) + ")"};
+            throw Refusal{
+                "warp buffer '" + buffer.name() + "' needs a threadIdx.x extent that divides " +
+                std::to_string(kCudaWarpSize) + " (got " + toString(m_kernel.blockDim[0]) + ")"};
         return *width;
     }
 
@@ -431,9 +445,11 @@ private:
             const Expr width = cast(DataType::int32(), call->args[3]);
             const Expr warp = makeConst(DataType::int32(), int64_t(kCudaWarpSize));
             const Expr segment = self - floormod(floormod(self, warp), width);
-            const Expr source = call->name == "tvm_warp_shuffle_down" ? self + lane
-                                                                      : segment + floormod(lane, width);
-            const Expr inSegment = source >= segment && source < segment + width && source < m_threads;
+            const Expr source = call->name == "tvm_warp_shuffle_down"
+                                    ? self + lane
+                                    : segment + floormod(lane, width);
+            const Expr inSegment =
+                source >= segment && source < segment + width && source < m_threads;
             received[call] = LoadNode::make(call->type, exchange, select(inSegment, source, self));
         });
         class Receive : public IRMutator {
@@ -451,8 +467,9 @@ private:
             const std::unordered_map<const CallNode*, Expr>& m_r;
         };
         const Expr value = Receive(received).visitExpr(op->value);
-        Stmt body = SeqNode::make({threadLoops(SeqNode::make(offers)),
-                                   threadLoops(StoreNode::make(op->bufferVar, value, op->index, op->predicate))});
+        Stmt body = SeqNode::make(
+            {threadLoops(SeqNode::make(offers)),
+             threadLoops(StoreNode::make(op->bufferVar, value, op->index, op->predicate))});
         for (auto it = exchanges.rbegin(); it != exchanges.rend(); ++it)
             body = AllocateNode::make(it->first, it->second, {m_threads}, makeBool(true), body);
         return body;
@@ -468,7 +485,8 @@ private:
             return body;
         if (axes.size() == 1) {
             const Var& v = m_axis[size_t(axes[0])];
-            return ForNode::make(v, makeZero(v.type()), cast(v.type(), m_kernel.gridDim[size_t(axes[0])]),
+            return ForNode::make(v, makeZero(v.type()),
+                                 cast(v.type(), m_kernel.gridDim[size_t(axes[0])]),
                                  ForKind::Parallel, body);
         }
         Var linear("blockIdx", DataType::int32());
@@ -530,8 +548,9 @@ protected:
         Stmt s = IRMutator::visit(op);
         const auto* loop = s.as<ForNode>();
         std::optional<int64_t> extent = asConstInt(loop->extent);
-        const bool tooLong = (loop->kind == ForKind::Unrolled && (!extent || *extent > m_options.maxUnroll)) ||
-                             (loop->kind == ForKind::Vectorized && (!extent || *extent > m_options.maxVectorLanes));
+        const bool tooLong =
+            (loop->kind == ForKind::Unrolled && (!extent || *extent > m_options.maxUnroll)) ||
+            (loop->kind == ForKind::Vectorized && (!extent || *extent > m_options.maxVectorLanes));
         if (!tooLong)
             return s;
         return ForNode::make(loop->loopVar, loop->min, loop->extent, ForKind::Serial, loop->body);

@@ -47,7 +47,9 @@ public:
 protected:
     using IRVisitor::visit;
 
-    void visit(const ForNode* op) override { visitLoop(op, op->loopVar.get(), false, [&] { IRVisitor::visit(op); }); }
+    void visit(const ForNode* op) override {
+        visitLoop(op, op->loopVar.get(), false, [&] { IRVisitor::visit(op); });
+    }
 
     void visit(const AttrStmtNode* op) override {
         const IterVarNode* iv = boundThread(*op);
@@ -84,7 +86,8 @@ protected:
     }
 
 private:
-    template <typename F> void visitLoop(const StmtNode* def, const VarNode* var, bool thread, F&& body) {
+    template <typename F>
+    void visitLoop(const StmtNode* def, const VarNode* var, bool thread, F&& body) {
         LoopInfo info;
         info.def = def;
         info.var = var;
@@ -172,7 +175,8 @@ private:
 
 class Hoister : public IRMutator {
 public:
-    explicit Hoister(std::unordered_map<const StmtNode*, LoopInfo> loops) : m_loops(std::move(loops)) {}
+    explicit Hoister(std::unordered_map<const StmtNode*, LoopInfo> loops)
+        : m_loops(std::move(loops)) {}
 
 protected:
     using IRMutator::visit;
@@ -188,7 +192,8 @@ private:
         const std::vector<HoistedCondition>& conditions = it->second.conditions;
         for (auto c = conditions.rbegin(); c != conditions.rend(); ++c) {
             Stmt thenCase = DecideCondition(c->condition, true).visitStmt(loop);
-            Stmt elseCase = c->hasElse ? DecideCondition(c->condition, false).visitStmt(loop) : Stmt();
+            Stmt elseCase =
+                c->hasElse ? DecideCondition(c->condition, false).visitStmt(loop) : Stmt();
             loop = withStep(IfThenElseNode::make(c->condition, thenCase, elseCase), c->step);
         }
         return loop;

@@ -113,7 +113,8 @@ protected:
         Stmt body = visitStmt(op->body);
         if (!entry.loop) {
             // Not inside a loop: nothing to double; the scope attr goes back where it was.
-            Stmt alloc = AllocateNode::make(op->bufferVar, op->type, op->extents, op->condition, body);
+            Stmt alloc =
+                AllocateNode::make(op->bufferVar, op->type, op->extents, op->condition, body);
             if (entry.scope.empty())
                 return alloc;
             return AttrStmtNode::make(op->bufferVar, attr::kStorageScope,
@@ -125,13 +126,14 @@ protected:
         for (const Expr& e : {op->extents[0]})
             if (std::optional<Var> v = usesAny(e, inner))
                 throw UserError("double_buffer of '" + op->bufferVar.name() + "': its size " +
-                                toString(e) + " changes with '" + v->name() + "' inside the loop '" +
-                                entry.loop->loopVar.name() +
+                                toString(e) + " changes with '" + v->name() +
+                                "' inside the loop '" + entry.loop->loopVar.name() +
                                 "', but both halves are allocated once, before it");
         std::vector<Stmt>& nest = m_loopAllocs[entry.loop];
         if (!entry.scope.empty())
             nest.push_back(AttrStmtNode::make(op->bufferVar, attr::kStorageScope,
-                                              StringImmNode::make(entry.scope), EvaluateNode::make(0)));
+                                              StringImmNode::make(entry.scope),
+                                              EvaluateNode::make(0)));
         nest.push_back(AllocateNode::make(op->bufferVar, op->type, {op->extents[0] * Expr(2)},
                                           op->condition, EvaluateNode::make(0)));
         return body;
@@ -153,8 +155,9 @@ protected:
             Stmt main = ForNode::make(loop->loopVar, loop->min, extent, loop->kind, loop->body,
                                       loop->threadBinding);
             VarMap<Expr> last{{loop->loopVar, loop->min + extent}};
-            Stmt tail = IfThenElseNode::make(makeZero(extent.type()) < loop->extent,
-                                             substitute(StripAttr(attr::kDoubleBufferWrite).visitStmt(loop->body), last));
+            Stmt tail = IfThenElseNode::make(
+                makeZero(extent.type()) < loop->extent,
+                substitute(StripAttr(attr::kDoubleBufferWrite).visitStmt(loop->body), last));
             std::vector<Stmt> seq = pre->second;
             seq.push_back(main);
             seq.push_back(tail);
@@ -163,7 +166,8 @@ protected:
         if (auto allocs = m_loopAllocs.find(op); allocs != m_loopAllocs.end()) {
             for (auto it = allocs->second.rbegin(); it != allocs->second.rend(); ++it) {
                 if (const auto* a = it->as<AllocateNode>())
-                    stmt = AllocateNode::make(a->bufferVar, a->type, a->extents, a->condition, stmt);
+                    stmt =
+                        AllocateNode::make(a->bufferVar, a->type, a->extents, a->condition, stmt);
                 else if (const auto* attr = it->as<AttrStmtNode>())
                     stmt = AttrStmtNode::make(attr->node, attr->key, attr->value, stmt);
             }
@@ -192,7 +196,8 @@ protected:
             return e;
         const auto* load = e.as<LoadNode>();
         return LoadNode::make(load->type, load->bufferVar,
-                              it->second.switchRead * it->second.stride + load->index, load->predicate);
+                              it->second.switchRead * it->second.stride + load->index,
+                              load->predicate);
     }
 
 private:
@@ -221,7 +226,8 @@ private:
                 inner.push_back(v);
         if (std::optional<Var> v = usesAny(producer, inner))
             throw UserError("double_buffer of '" + buffer.name() + "': its producer uses '" +
-                            v->name() + "', which is defined inside the loop '" + loop->loopVar.name() +
+                            v->name() + "', which is defined inside the loop '" +
+                            loop->loopVar.name() +
                             "' around it (a buffer computed in the same iteration, a thread index "
                             "or a let): it cannot load the next iteration's data ahead of time; "
                             "double-buffer that stage too, or compute it outside the loop");
@@ -234,9 +240,10 @@ private:
         m_loopPre[loop].push_back(
             substitute(body, VarMap<Expr>{{entry.switchWrite, makeZero(t)}, {i, loop->min}}));
         Expr next = i + makeConst(t, int64_t(1));
-        body = substitute(body, VarMap<Expr>{{i, next},
-                                             {entry.switchWrite,
-                                              floormod(next - loop->min, makeConst(t, int64_t(2)))}});
+        body =
+            substitute(body, VarMap<Expr>{{i, next},
+                                          {entry.switchWrite,
+                                           floormod(next - loop->min, makeConst(t, int64_t(2)))}});
         body = AttrStmtNode::make(buffer, attr::kDoubleBufferWrite, Expr(1), body);
         return IfThenElseNode::make(next < loop->min + loop->extent, body);
     }
@@ -282,8 +289,6 @@ private:
 
 } // namespace
 
-Stmt injectDoubleBuffer(const Stmt& stmt) {
-    return DoubleBufferInjector().inject(stmt);
-}
+Stmt injectDoubleBuffer(const Stmt& stmt) { return DoubleBufferInjector().inject(stmt); }
 
 } // namespace bs

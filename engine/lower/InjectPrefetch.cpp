@@ -4,8 +4,8 @@
 #include "arith/EvalSet.h"
 #include "arith/IntSet.h"
 #include "ir/Functor.h"
-#include "ir/Operation.h"
 #include "ir/Op.h"
+#include "ir/Operation.h"
 #include "ir/Substitute.h"
 #include "ir/ThreadBinding.h"
 
@@ -54,9 +54,8 @@ Stmt prefetchLoops(const Tensor& tensor, const Region& region) {
     }
     Expr address = CallNode::make(DataType::handle(), "address_of",
                                   {ProducerLoadNode::make(tensor, indices)}, CallKind::Intrinsic);
-    Stmt stmt = EvaluateNode::make(CallNode::make(tensor.dtype(), "prefetch",
-                                                  {address, Expr(0), Expr(3), Expr(1)},
-                                                  CallKind::Intrinsic));
+    Stmt stmt = EvaluateNode::make(CallNode::make(
+        tensor.dtype(), "prefetch", {address, Expr(0), Expr(3), Expr(1)}, CallKind::Intrinsic));
     for (int d = start; d >= 0; --d) {
         const Var& var = vars[size_t(d)];
         Expr extent = d == start ? floordiv(region[size_t(d)].extent - 1, Expr(stride)) + 1
@@ -105,7 +104,8 @@ protected:
 private:
     /// What the iteration `offset` ahead reads of `tensor` in `body` (TVM's DomainTouched then
     /// EvalSet); nullopt when it reads nothing, computes the tensor, or the region is unbounded.
-    std::optional<Region> regionRead(const Stmt& body, const Tensor& tensor, const Expr& offset) const {
+    std::optional<Region> regionRead(const Stmt& body, const Tensor& tensor,
+                                     const Expr& offset) const {
         VarMap<IntSet> dom;
         VarMap<Expr> lets = m_lets;
         std::vector<std::vector<Expr>> reads;
@@ -118,9 +118,11 @@ private:
                 dom[boundThread(*attr)->var] = IntSet::fromMinExtent(Expr(0), attr->value);
             else if (const auto* let = n.as<LetStmtNode>())
                 lets[let->var] = let->value;
-            else if (const auto* load = n.as<ProducerLoadNode>(); load && load->tensor.same_as(tensor))
+            else if (const auto* load = n.as<ProducerLoadNode>();
+                     load && load->tensor.same_as(tensor))
                 reads.push_back(load->indices);
-            else if (const auto* realize = n.as<ProducerRealizeNode>(); realize && realize->tensor.same_as(tensor))
+            else if (const auto* realize = n.as<ProducerRealizeNode>();
+                     realize && realize->tensor.same_as(tensor))
                 computedInside = true;
         });
         if (reads.empty() || computedInside)
@@ -152,8 +154,6 @@ private:
 
 } // namespace
 
-Stmt injectPrefetch(const Stmt& stmt) {
-    return PrefetchInjector().visitStmt(stmt);
-}
+Stmt injectPrefetch(const Stmt& stmt) { return PrefetchInjector().visitStmt(stmt); }
 
 } // namespace bs

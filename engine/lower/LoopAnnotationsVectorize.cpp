@@ -140,18 +140,10 @@ protected:
         return LetNode::make(vectorVar, value, body);
     }
     // Already vectors, tensor reads and reductions: lane-dependent ones are not handled.
-    Expr visit(const RampNode* op) override {
-        return scalarizeIfLaneDependent(op);
-    }
-    Expr visit(const BroadcastNode* op) override {
-        return scalarizeIfLaneDependent(op);
-    }
-    Expr visit(const ProducerLoadNode* op) override {
-        return scalarizeIfLaneDependent(op);
-    }
-    Expr visit(const ReduceNode* op) override {
-        return scalarizeIfLaneDependent(op);
-    }
+    Expr visit(const RampNode* op) override { return scalarizeIfLaneDependent(op); }
+    Expr visit(const BroadcastNode* op) override { return scalarizeIfLaneDependent(op); }
+    Expr visit(const ProducerLoadNode* op) override { return scalarizeIfLaneDependent(op); }
+    Expr visit(const ReduceNode* op) override { return scalarizeIfLaneDependent(op); }
 
     // Statements -------------------------------------------------------------------------------
     Stmt visit(const StoreNode* op) override {

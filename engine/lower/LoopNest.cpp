@@ -49,16 +49,16 @@ void requireConstantExtent(const Stage& stage, const IterVar& iv, const Expr& ex
                      "': its extent must be a constant, but it is " + toString(extent),
                  attr && attr->location.known() ? attr->location : currentSourceLocation()};
     d.subject = loopSubject("symbolic-extent", stage, iv);
-    d.fix = "split it by a constant first and " + std::string(what) + " the inner loop: outer, inner = s[" +
-            stage.name() + "].split(" + scriptNameOf(stage, iv) + ", factor=4); s[" + stage.name() +
-            "]." + what + "(inner)";
+    d.fix = "split it by a constant first and " + std::string(what) +
+            " the inner loop: outer, inner = s[" + stage.name() + "].split(" +
+            scriptNameOf(stage, iv) + ", factor=4); s[" + stage.name() + "]." + what + "(inner)";
     throw UserError(std::move(d));
 }
 
 /// TVM's MakeLoopNest for `prefetch`: inside the loop, one `prefetch_scope` attr per tensor
 /// (InjectPrefetch reads them). A loop of one iteration has nothing to prefetch ahead of.
-void emitPrefetches(const Stage& stage, const IterVar& iv, const Range& dom, const IterVarAttr& attr,
-                    const LoopNestOptions& opt, std::vector<Stmt>& level) {
+void emitPrefetches(const Stage& stage, const IterVar& iv, const Range& dom,
+                    const IterVarAttr& attr, const LoopNestOptions& opt, std::vector<Stmt>& level) {
     if (attr.prefetches.empty())
         return;
     if (!opt.keepTrivialLoops && isOne(dom.extent)) {
@@ -92,11 +92,13 @@ void emitLoop(const Stage& stage, const IterVar& iv, const Range& dom, const Loo
         level.push_back(LetStmtNode::make(var, dom.min, noOp()));
         (*valueMap)[iv] = dom.min;
     } else if (isZero(dom.min)) {
-        level.push_back(withStep(ForNode::make(var, 0, dom.extent, forKindOf(stage, iv), noOp()), step));
+        level.push_back(
+            withStep(ForNode::make(var, 0, dom.extent, forKindOf(stage, iv), noOp()), step));
         (*valueMap)[iv] = var;
     } else {
         Var idx(iv->var.name() + ".idx", iv->var.type());
-        level.push_back(withStep(ForNode::make(idx, 0, dom.extent, forKindOf(stage, iv), noOp()), step));
+        level.push_back(
+            withStep(ForNode::make(idx, 0, dom.extent, forKindOf(stage, iv), noOp()), step));
         Expr value = dom.min + idx;
         (*valueMap)[iv] = value;
         level.push_back(LetStmtNode::make(var, value, noOp()));
@@ -128,14 +130,16 @@ void emitThread(const Stage& stage, const IterVar& iv, const IterVar& thread, co
     if (step < 0 && opt.steps)
         step = opt.steps->rangeStep(iv);
     if (tag == "vthread" || tag == "cthread") {
-        level.push_back(withStep(AttrStmtNode::make(thread, attr::kVirtualThread, dom.extent, noOp()), step));
+        level.push_back(
+            withStep(AttrStmtNode::make(thread, attr::kVirtualThread, dom.extent, noOp()), step));
         if (regionHoldsVirtualThread(stage, bounds, thread))
             (*valueMap)[iv] = dom.min;
         else
             (*valueMap)[iv] = isZero(dom.min) ? Expr(thread->var) : dom.min + thread->var;
         return;
     }
-    level.push_back(withStep(AttrStmtNode::make(thread, attr::kThreadExtent, dom.extent, noOp()), step));
+    level.push_back(
+        withStep(AttrStmtNode::make(thread, attr::kThreadExtent, dom.extent, noOp()), step));
     if (!opt.keepTrivialLoops && isOne(dom.extent)) {
         (*valueMap)[iv] = dom.min;
         return;

@@ -68,7 +68,8 @@ std::vector<Var> shapeVars(const std::vector<Tensor>& args) {
     for (const Tensor& t : args)
         for (const Expr& e : t.shape())
             for (const Var& v : usedVars(e))
-                if (std::none_of(vars.begin(), vars.end(), [&](const Var& x) { return x.same_as(v); }))
+                if (std::none_of(vars.begin(), vars.end(),
+                                 [&](const Var& x) { return x.same_as(v); }))
                     vars.push_back(v);
     return vars;
 }
@@ -166,7 +167,8 @@ Stmt runUserPasses(int phase, Stmt s, const LowerOptions& options, LoweredFunc& 
 
 } // namespace
 
-LowerResult lower(const Schedule& sch, const std::vector<Tensor>& args, const LowerOptions& options) {
+LowerResult lower(const Schedule& sch, const std::vector<Tensor>& args,
+                  const LowerOptions& options) {
     for (const UserPass& pass : options.userPasses)
         if (pass.phase < 0)
             throw UserError("lower: the pass '" + pass.name + "' has phase " +
@@ -174,7 +176,8 @@ LowerResult lower(const Schedule& sch, const std::vector<Tensor>& args, const Lo
     LowerResult result;
     throwIfCancelled();
     result.normalized = sch.normalize();
-    result.bounds = inferBound(result.normalized, options.rules, normalizeSteps(sch, result.normalized));
+    result.bounds =
+        inferBound(result.normalized, options.rules, normalizeSteps(sch, result.normalized));
     ScheduleOpsOptions opsOptions;
     opsOptions.steps = &result.bounds.steps;
     opsOptions.keepTrivialLoops = options.keepTrivialLoops;

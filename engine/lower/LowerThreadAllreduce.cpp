@@ -15,9 +15,7 @@ namespace {
 
 constexpr DataType kUInt32{DataType::Code::UInt, 32};
 
-Expr index(int64_t v) {
-    return makeConst(DataType::int32(), v);
-}
+Expr index(int64_t v) { return makeConst(DataType::int32(), v); }
 
 /// A thread axis around the reduction: its variable and constant extent.
 struct ThreadAxis {
@@ -91,8 +89,9 @@ private:
         });
         for (const ThreadAxis& t : out.axes) {
             if (t.extent < 1)
-                throw UserError("the cross-thread reduction " + toString(Expr(call)) + " runs over " +
-                                t.iv->threadTag + ", whose extent is not a constant: its device "
+                throw UserError("the cross-thread reduction " + toString(Expr(call)) +
+                                " runs over " + t.iv->threadTag +
+                                ", whose extent is not a constant: its device "
                                 "code needs a constant number of threads");
             out.index = out.index + Expr(t.iv->var) * index(out.extent);
             out.extent *= t.extent;
@@ -111,19 +110,24 @@ private:
             std::string what = "the cross-thread reduction " + toString(Expr(call));
             if (it == m_threads.end())
                 throw UserError(what + " is outside the kernel's " + tag + " nest (extent " +
-                                std::to_string(extent) + "): those threads would all reduce into "
-                                "the same slots; bind " + tag + " around the reduction or not at all");
+                                std::to_string(extent) +
+                                "): those threads would all reduce into "
+                                "the same slots; bind " +
+                                tag + " around the reduction or not at all");
             if (it->extent != extent)
                 throw UserError(what + " runs over " + std::to_string(it->extent) + " of the " +
                                 std::to_string(extent) + " threads the kernel launches along " +
-                                tag + ": its barriers and shuffles need the whole block; give the "
-                                "loops bound to " + tag + " the same extent");
+                                tag +
+                                ": its barriers and shuffles need the whole block; give the "
+                                "loops bound to " +
+                                tag + " the same extent");
         }
     }
 
     Stmt lower(const CommReducer& reducer, const CallNode* call) {
         const auto size = size_t(asConstInt(call->args.at(0)).value_or(0));
-        BS_CHECK(size >= 1 && call->args.size() >= 2 * size + 2) << "malformed tvm_thread_allreduce";
+        BS_CHECK(size >= 1 && call->args.size() >= 2 * size + 2)
+            << "malformed tvm_thread_allreduce";
         std::vector<Expr> values(call->args.begin() + 1, call->args.begin() + 1 + long(size));
         Expr condition = visitExpr(call->args[size + 1]);
         for (Expr& v : values)
@@ -144,9 +148,9 @@ private:
         if (reduce.extent == 1) {
             std::vector<Stmt> copies;
             for (size_t i = 0; i < size; ++i)
-                copies.push_back(StoreNode::make(results[i],
-                                                 select(condition, values[i], reducer->identityElement[i]),
-                                                 Expr(0)));
+                copies.push_back(StoreNode::make(
+                    results[i], select(condition, values[i], reducer->identityElement[i]),
+                    Expr(0)));
             return SeqNode::make(copies);
         }
         if (useWarpShuffle(reduce, types))
@@ -175,8 +179,9 @@ private:
                                     StoreNode::make(buffer, identity, index));
     }
 
-    Stmt warpReduce(const CommReducer& reducer, const std::vector<Expr>& values, const Expr& condition,
-                    const std::vector<Var>& results, int64_t extent, const std::vector<DataType>& types) {
+    Stmt warpReduce(const CommReducer& reducer, const std::vector<Expr>& values,
+                    const Expr& condition, const std::vector<Var>& results, int64_t extent,
+                    const std::vector<DataType>& types) {
         const size_t size = values.size();
         Var mask("mask", DataType::handle());
         std::vector<Var> bufs, shuffled;
@@ -187,7 +192,8 @@ private:
         auto loads = [&](const std::vector<Var>& from) { return loadsAt(from, types, Expr(0)); };
         std::vector<Stmt> seq;
         seq.push_back(StoreNode::make(
-            mask, CallNode::make(kUInt32, "tvm_warp_activemask", {}, CallKind::Intrinsic), Expr(0)));
+            mask, CallNode::make(kUInt32, "tvm_warp_activemask", {}, CallKind::Intrinsic),
+            Expr(0)));
         for (size_t i = 0; i < size; ++i)
             seq.push_back(storeContribution(bufs[i], Expr(0), condition, values[i],
                                             reducer->identityElement[i]));
@@ -195,14 +201,16 @@ private:
             std::vector<Expr> mine = loads(bufs);
             for (size_t i = 0; i < size; ++i)
                 seq.push_back(StoreNode::make(
-                    shuffled[i], shuffle("tvm_warp_shuffle_down", mask, mine[i], offset, extent), Expr(0)));
-            std::vector<Stmt> folded = storesAt(bufs, reducer.combine(mine, loads(shuffled)), Expr(0));
+                    shuffled[i], shuffle("tvm_warp_shuffle_down", mask, mine[i], offset, extent),
+                    Expr(0)));
+            std::vector<Stmt> folded =
+                storesAt(bufs, reducer.combine(mine, loads(shuffled)), Expr(0));
             seq.insert(seq.end(), folded.begin(), folded.end());
         }
         std::vector<Expr> mine = loads(bufs);
         for (size_t i = 0; i < size; ++i)
-            seq.push_back(StoreNode::make(bufs[i], shuffle("tvm_warp_shuffle", mask, mine[i], 0, extent),
-                                          Expr(0)));
+            seq.push_back(StoreNode::make(
+                bufs[i], shuffle("tvm_warp_shuffle", mask, mine[i], 0, extent), Expr(0)));
         std::vector<Stmt> copies = storesAt(results, loads(bufs), Expr(0));
         seq.insert(seq.end(), copies.begin(), copies.end());
         Stmt body = SeqNode::make(seq);
@@ -213,9 +221,9 @@ private:
         return allocateInScope(mask, kUInt32, 1, "local", body);
     }
 
-    Stmt sharedReduce(const CommReducer& reducer, const std::vector<Expr>& values, const Expr& condition,
-                      const std::vector<Var>& results, const Axes& reduce, const Axes& group,
-                      const std::vector<DataType>& types) {
+    Stmt sharedReduce(const CommReducer& reducer, const std::vector<Expr>& values,
+                      const Expr& condition, const std::vector<Var>& results, const Axes& reduce,
+                      const Axes& group, const std::vector<DataType>& types) {
         const size_t size = values.size();
         const int64_t extent = reduce.extent;
         std::vector<Var> bufs;
@@ -230,8 +238,8 @@ private:
         seq.push_back(makeStorageSync("shared"));
         // Fold slot + offset into slot for the threads below `limit`, then wait for all.
         auto fold = [&](int64_t offset, int64_t limit) {
-            std::vector<Expr> combined =
-                reducer.combine(loadsAt(bufs, types, slot), loadsAt(bufs, types, slot + index(offset)));
+            std::vector<Expr> combined = reducer.combine(
+                loadsAt(bufs, types, slot), loadsAt(bufs, types, slot + index(offset)));
             seq.push_back(IfThenElseNode::make(reduce.index < index(limit),
                                                SeqNode::make(storesAt(bufs, combined, slot))));
             seq.push_back(makeStorageSync("shared"));

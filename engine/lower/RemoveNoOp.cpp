@@ -23,9 +23,7 @@ bool isPureIntrinsic(const std::string& name) {
     return false;
 }
 
-Stmt noOp() {
-    return EvaluateNode::make(Expr(0));
-}
+Stmt noOp() { return EvaluateNode::make(Expr(0)); }
 
 /// TVM's MakeEvaluate: keep the expressions of a removed statement only when they matter.
 Stmt evaluateEffects(const std::vector<Expr>& exprs) {

@@ -20,7 +20,6 @@ namespace bs {
 
 namespace {
 
-
 class Lowering {
 public:
     Lowering(const IterVarMap<Range>& bounds, const ScheduleOpsOptions& options)
@@ -34,7 +33,8 @@ public:
             return makeExternPipeline(stage, ext, consumer);
         const ComputeAxes compute = computeAxesOf(stage->op);
         if (!compute)
-            throw UserError("stage '" + stage->op->name + "' cannot be lowered: only compute, "
+            throw UserError("stage '" + stage->op->name +
+                            "' cannot be lowered: only compute, "
                             "tensor compute, scan and extern operations are supported");
         Region region;
         for (const IterVar& iv : *compute.axis)
@@ -42,8 +42,9 @@ public:
         std::vector<Region> regions(size_t(stage->op->numOutputs()), region);
         std::vector<std::vector<IterVar>> axes(regions.size(), *compute.axis);
         const auto* tc = stage->op.as<TensorComputeOpNode>();
-        Stmt provide = tc ? makeTensorComputeStmt(tc, stage, m_bounds, m_options)
-                          : makeComputeStmt(stage->op.as<ComputeOpNode>(), stage, m_bounds, m_options);
+        Stmt provide =
+            tc ? makeTensorComputeStmt(tc, stage, m_bounds, m_options)
+               : makeComputeStmt(stage->op.as<ComputeOpNode>(), stage, m_bounds, m_options);
         return realize(stage, provide, consumer, regions, axes);
     }
 
@@ -51,7 +52,8 @@ private:
     /// Realize { produce ; consume } of every output, region i for output i, its dimension d
     /// explained by the range of axes[i][d].
     Stmt realize(const Stage& stage, const Stmt& provide, const Stmt& consumer,
-                 const std::vector<Region>& regions, const std::vector<std::vector<IterVar>>& axes) {
+                 const std::vector<Region>& regions,
+                 const std::vector<std::vector<IterVar>>& axes) {
         // TVM's MakePipeline: a double-buffered stage's producer under double_buffer_scope.
         Stmt producer = ProducerConsumerNode::make(
             stage->op, true,
@@ -60,7 +62,8 @@ private:
                 : provide);
         Stmt pipeline = producer;
         if (consumer.defined() && !isNoOp(consumer))
-            pipeline = SeqNode::make({producer, ProducerConsumerNode::make(stage->op, false, consumer)});
+            pipeline =
+                SeqNode::make({producer, ProducerConsumerNode::make(stage->op, false, consumer)});
         for (int i = stage->op->numOutputs(); i-- > 0;)
             pipeline = withStep(ProducerRealizeNode::make(stage->op.output(i), regions[size_t(i)],
                                                           Expr(), pipeline, stage->scope),
@@ -89,13 +92,12 @@ private:
                 beginScan = i + 1;
         IterVarMap<Expr> values;
         LoopNest nest = makeLoopNest(stage, m_bounds, mainNestOptions(m_options), &values);
-        nest[beginScan].push_back(AttrStmtNode::make(stage->op, attr::kScanInitScope, Expr(0),
-                                                     EvaluateNode::make(0)));
+        nest[beginScan].push_back(
+            AttrStmtNode::make(stage->op, attr::kScanInitScope, Expr(0), EvaluateNode::make(0)));
         static const IterVarSet kNone;
-        nest.push_back(makeGuards(stage,
-                                  makeBoundCheck(stage, m_bounds, values, false, kNone,
-                                                 m_options.iterVarOfVar),
-                                  m_bounds, m_options.steps));
+        nest.push_back(makeGuards(
+            stage, makeBoundCheck(stage, m_bounds, values, false, kNone, m_options.iterVarOfVar),
+            m_bounds, m_options.steps));
         Stmt update = AttrStmtNode::make(stage->op, attr::kScanUpdateScope,
                                          Expr(scan->scanAxis->var), EvaluateNode::make(0));
         Stmt provide = mergeNest(nest, update);
@@ -136,8 +138,9 @@ private:
             bindLayout(ext->inputPlaceholders[i], ext->inputs[i]);
         for (int k = 0; k < ext->numOutputs(); ++k)
             bindLayout(ext->outputPlaceholders[size_t(k)], stage->op.output(k));
-        Stmt provide = AttrStmtNode::make(Expr(0), attr::kExternScope, Expr(0),
-                                          layout.empty() ? ext->body : substitute(ext->body, layout));
+        Stmt provide =
+            AttrStmtNode::make(Expr(0), attr::kExternScope, Expr(0),
+                               layout.empty() ? ext->body : substitute(ext->body, layout));
         auto bind = [&](const ExternBuffer& buffer, const Tensor& t) {
             std::vector<Expr> zeros(t.ndim(), Expr(0));
             Expr tuple = CallNode::make(DataType::handle(), "tvm_tuple",
@@ -236,7 +239,8 @@ public:
             throw UserError("the attach point '" + m_spec->attachIVar->var.name() + "' of stage '" +
                             m_stage->op->name + "' appears in several places");
         found = true;
-        return AttrStmtNode::make(op->node, op->key, op->value, m_lowering.makePipeline(m_stage, op->body));
+        return AttrStmtNode::make(op->node, op->key, op->value,
+                                  m_lowering.makePipeline(m_stage, op->body));
     }
 
 private:
@@ -288,8 +292,7 @@ public:
             return out;
         if (point->second.found)
             throw UserError("the attach point '" + nodeToString(op->node) + "' of stage '" +
-                            point->second.stages.front()->op->name +
-                            "' appears in several places");
+                            point->second.stages.front()->op->name + "' appears in several places");
         point->second.found = true;
         Stmt inner = marked(op->node, op->body);
         for (const Stage& stage : point->second.stages)
@@ -328,7 +331,8 @@ public:
         if (!op || op->key != m_key || !op->node.same_as(m_scan))
             return out;
         found = true;
-        return AttrStmtNode::make(op->node, op->key, op->value, m_lowering.makePipeline(m_stage, op->body));
+        return AttrStmtNode::make(op->node, op->key, op->value,
+                                  m_lowering.makePipeline(m_stage, op->body));
     }
 
 private:
@@ -358,7 +362,8 @@ public:
             if (const auto* scan = s->op.as<ScanOpNode>()) {
                 for (size_t i = 0; i < scan->update.size(); ++i) {
                     const Tensor out = s->originOp.output(int(i));
-                    for (const Tensor& t : {scan->init[i], scan->update[i], scan->statePlaceholder[i]}) {
+                    for (const Tensor& t :
+                         {scan->init[i], scan->update[i], scan->statePlaceholder[i]}) {
                         m_replaceTensor[t] = out;
                         m_dropRealize.insert(t);
                         m_dropRealizeScope.insert(t.op.get());
@@ -483,8 +488,9 @@ Stmt scheduleOps(const Schedule& sch, const IterVarMap<Range>& bounds,
     for (size_t i = sch->stages.size(); i-- > 0;) {
         const Stage& stage = sch->stages[i];
         if (stage->attachType == AttachType::Inline)
-            throw UserError("stage '" + stage->op->name +
-                            "' is marked compute_inline: call schedule.normalize() before lowering");
+            throw UserError(
+                "stage '" + stage->op->name +
+                "' is marked compute_inline: call schedule.normalize() before lowering");
         if (stage->op.as<PlaceholderOpNode>() || stage->attachType == AttachType::InlinedAlready)
             continue;
         // A stage at the root of its group goes where the group goes (TVM's GetAttachSpec);

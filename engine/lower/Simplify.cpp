@@ -2,8 +2,8 @@
 
 #include "arith/Analyzer.h"
 #include "ir/Functor.h"
-#include "ir/ThreadBinding.h"
 #include "ir/Op.h"
+#include "ir/ThreadBinding.h"
 
 namespace bs {
 
@@ -34,7 +34,9 @@ protected:
 /// for the statements inside it, so index arithmetic folds with what is known there.
 class StmtSimplifier : public IRMutator {
 public:
-    Expr visitExpr(const Expr& e) override { return m_analyzer.simplify(EmptyReductionRemover().visitExpr(e)); }
+    Expr visitExpr(const Expr& e) override {
+        return m_analyzer.simplify(EmptyReductionRemover().visitExpr(e));
+    }
 
 protected:
     using IRMutator::visit;
@@ -79,7 +81,8 @@ protected:
         }
         Stmt thenCase = visitStmt(op->thenCase);
         Stmt elseCase = op->elseCase.defined() ? visitStmt(op->elseCase) : Stmt();
-        if (cond.same_as(op->condition) && thenCase.same_as(op->thenCase) && elseCase.same_as(op->elseCase))
+        if (cond.same_as(op->condition) && thenCase.same_as(op->thenCase) &&
+            elseCase.same_as(op->elseCase))
             return Stmt(op);
         return IfThenElseNode::make(cond, thenCase, elseCase);
     }

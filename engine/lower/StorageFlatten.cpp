@@ -22,8 +22,8 @@ std::string bufferName(const Tensor& tensor) {
     return tensor.name() + ".v" + std::to_string(tensor.valueIndex);
 }
 
-std::vector<Expr> alignedStrides(const std::vector<Expr>& extents, const std::vector<DimAlign>& aligns,
-                                 Expr* elements) {
+std::vector<Expr> alignedStrides(const std::vector<Expr>& extents,
+                                 const std::vector<DimAlign>& aligns, Expr* elements) {
     Analyzer analyzer;
     std::vector<Expr> strides(extents.size());
     DataType t = extents.empty() ? DataType::int32() : extents[0].type();
@@ -32,7 +32,8 @@ std::vector<Expr> alignedStrides(const std::vector<Expr>& extents, const std::ve
         if (d < aligns.size() && aligns[d].factor != 0) {
             Expr factor = makeConst(t, int64_t(aligns[d].factor));
             Expr offset = makeConst(t, int64_t(aligns[d].offset));
-            stride = analyzer.simplify(stride + floormod(factor + offset - floormod(stride, factor), factor));
+            stride = analyzer.simplify(
+                stride + floormod(factor + offset - floormod(stride, factor), factor));
         }
         strides[d] = stride;
         stride = analyzer.simplify(stride * extents[d]);
@@ -140,8 +141,8 @@ VarMap<Expr> virtualThreadsIn(const Stmt& body) {
     VarMap<Expr> threads;
     postOrderVisit(body, [&](const NodeRef& node) {
         const auto* attr = node.as<AttrStmtNode>();
-        const auto* iv = attr && attr->key == attr::kVirtualThread ? attr->node.as<IterVarNode>()
-                                                                    : nullptr;
+        const auto* iv =
+            attr && attr->key == attr::kVirtualThread ? attr->node.as<IterVarNode>() : nullptr;
         if (iv)
             threads.emplace(iv->var, attr->value);
     });
@@ -275,8 +276,9 @@ protected:
         m_result.allocations.emplace_back(op->tensor, entry.data);
         entry.scope = scopeOf(op);
         Stmt body = withEntry(op->tensor, entry, op->body);
-        Stmt alloc = withStep(AllocateNode::make(entry.data, op->tensor.dtype(), {size}, Expr(), body),
-                              allocateStep(op, entry, size));
+        Stmt alloc =
+            withStep(AllocateNode::make(entry.data, op->tensor.dtype(), {size}, Expr(), body),
+                     allocateStep(op, entry, size));
         return AttrStmtNode::make(entry.data, attr::kStorageScope, StringImmNode::make(scopeOf(op)),
                                   alloc);
     }
@@ -305,8 +307,8 @@ private:
             return bindSlice(op, buffer);
         const auto* handle = op->node.as<VarNode>();
         const auto* tuple = op->value.as<CallNode>();
-        const auto* load = tuple && !tuple->args.empty() ? tuple->args[0].as<ProducerLoadNode>()
-                                                         : nullptr;
+        const auto* load =
+            tuple && !tuple->args.empty() ? tuple->args[0].as<ProducerLoadNode>() : nullptr;
         BS_CHECK(handle && load) << "malformed buffer_bind_scope";
         const BufferEntry& entry = lookup(load->tensor);
         Analyzer analyzer;
@@ -336,8 +338,8 @@ private:
     /// of extent 1 the buffer does not have are skipped (TVM's fuzzy match).
     Stmt bindSlice(const AttrStmtNode* op, const BufferDeclNode* buffer) {
         const auto* tuple = op->value.as<CallNode>();
-        const auto* load = tuple && !tuple->args.empty() ? tuple->args[0].as<ProducerLoadNode>()
-                                                         : nullptr;
+        const auto* load =
+            tuple && !tuple->args.empty() ? tuple->args[0].as<ProducerLoadNode>() : nullptr;
         BS_CHECK(load && tuple->args.size() == 1 + 2 * load->tensor.ndim())
             << "malformed buffer_bind_scope";
         const BufferEntry& entry = lookup(load->tensor);
@@ -347,7 +349,8 @@ private:
             mins.push_back(visitExpr(tuple->args[1 + 2 * d]));
             extents.push_back(visitExpr(tuple->args[2 + 2 * d]));
         }
-        const std::string what = "buffer '" + buffer->name + "' bound to " + bufferName(load->tensor);
+        const std::string what =
+            "buffer '" + buffer->name + "' bound to " + bufferName(load->tensor);
         if (buffer->shape.size() > ndim)
             throw UserError(what + ": the buffer has " + std::to_string(buffer->shape.size()) +
                             " dimensions, the tensor " + std::to_string(ndim));
@@ -433,12 +436,12 @@ private:
         Stmt body = bound.empty() ? op->body : substitute(op->body, bound);
         body = visitStmt(BufferVarRenamer(buffer->data, entry.data).visitStmt(body));
         if (remainder.defined())
-            body = AssertStmtNode::make(
-                eq(remainder, makeZero(remainder.type())),
-                StringImmNode::make(what + ": the element offset " + toString(offset) +
-                                    " is not a multiple of offset_factor " +
-                                    std::to_string(buffer->offsetFactor)),
-                body);
+            body = AssertStmtNode::make(eq(remainder, makeZero(remainder.type())),
+                                        StringImmNode::make(what + ": the element offset " +
+                                                            toString(offset) +
+                                                            " is not a multiple of offset_factor " +
+                                                            std::to_string(buffer->offsetFactor)),
+                                        body);
         return body;
     }
 

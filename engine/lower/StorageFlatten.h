@@ -66,8 +66,8 @@ struct DimAlign {
 /// `factor * k + offset` where its dimension is aligned. `*elements` (when given) receives the
 /// allocation's size, the outermost stride times the outermost extent. Empty `aligns`, or none
 /// set, gives row-major strides.
-std::vector<Expr> alignedStrides(const std::vector<Expr>& extents, const std::vector<DimAlign>& aligns,
-                                 Expr* elements = nullptr);
+std::vector<Expr> alignedStrides(const std::vector<Expr>& extents,
+                                 const std::vector<DimAlign>& aligns, Expr* elements = nullptr);
 
 /// The `storage_align` of each data axis of the stage's compute op (empty when none is set).
 std::vector<DimAlign> storageAligns(const Stage& stage);

@@ -27,9 +27,8 @@ namespace {
                                        intrin->name + "': " + why,
                                    stage->op->location});
     const IterVarAttr* attr = stage.attrOf(stage->leafIterVars[size_t(leaf)]);
-    throw UserError(Diagnostic{"tensorize of '" + stage.name() + "' with '" + intrin->name +
-                                   "': " + why,
-                               attr->location});
+    throw UserError(Diagnostic{
+        "tensorize of '" + stage.name() + "' with '" + intrin->name + "': " + why, attr->location});
 }
 
 /// The intrinsic's statements with its buffers bound (outputs innermost, as TVM nests them)
@@ -59,7 +58,8 @@ void bindIntrinVar(const Stage& stage, const TensorIntrin& intrin, const Expr& d
     }
     Analyzer analyzer;
     if (!analyzer.canProveEqual(declared, actual))
-        fail(stage, intrin, what + " is " + toString(declared) + ", the call gives " + toString(actual));
+        fail(stage, intrin,
+             what + " is " + toString(declared) + ", the call gives " + toString(actual));
 }
 
 /// The per-axis union of every read of `t` in `body` over `dom`.
@@ -185,8 +185,9 @@ void verifyBody(const ComputeOpNode* op, const Stage& stage, const IterVarMap<Ex
     std::vector<Expr> body = matchTensorizeBody(op, stage, bounds, region, intrin, &iterSpace);
     const auto* intrinCompute = intrin->op.as<ComputeOpNode>();
     if (body.size() != intrinCompute->body.size())
-        fail(stage, intrin, "the stage has " + std::to_string(body.size()) +
-                                " outputs, the intrinsic " + std::to_string(intrinCompute->body.size()));
+        fail(stage, intrin,
+             "the stage has " + std::to_string(body.size()) + " outputs, the intrinsic " +
+                 std::to_string(intrinCompute->body.size()));
     VarMap<Expr> valueOf;
     for (const auto& [iv, value] : values)
         valueOf[iv->var] = value;
@@ -197,12 +198,13 @@ void verifyBody(const ComputeOpNode* op, const Stage& stage, const IterVarMap<Ex
         Expr lhs = analyzer.simplify(substitute(body[i], valueOf));
         Expr rhs = analyzer.simplify(substitute(intrinCompute->body[i], valueOf));
         if (lhs.type() != rhs.type())
-            fail(stage, intrin, "the data types differ: the stage computes " + lhs.type().toString() +
-                                    ", the intrinsic " + rhs.type().toString());
+            fail(stage, intrin,
+                 "the data types differ: the stage computes " + lhs.type().toString() +
+                     ", the intrinsic " + rhs.type().toString());
         if (!structuralEqual(lhs, rhs))
-            fail(stage, intrin, "the loops compute " + toString(lhs) +
-                                    ", which is not the intrinsic's " + toString(rhs) +
-                                    " (TVM: Failed to match the compute with TensorIntrin)");
+            fail(stage, intrin,
+                 "the loops compute " + toString(lhs) + ", which is not the intrinsic's " +
+                     toString(rhs) + " (TVM: Failed to match the compute with TensorIntrin)");
     }
 }
 
@@ -219,9 +221,10 @@ Stmt bindScope(const Stage& stage, const TensorIntrin& intrin, const BufferDecl&
         tuple.push_back(r.min);
         tuple.push_back(r.extent);
     }
-    Stmt bind = AttrStmtNode::make(buffer, attr::kBufferBindScope,
-                                   CallNode::make(DataType::handle(), "tvm_tuple", tuple, CallKind::Intrinsic),
-                                   EvaluateNode::make(0));
+    Stmt bind = AttrStmtNode::make(
+        buffer, attr::kBufferBindScope,
+        CallNode::make(DataType::handle(), "tvm_tuple", tuple, CallKind::Intrinsic),
+        EvaluateNode::make(0));
     if (!steps)
         return bind;
     BoundStep step;
@@ -255,8 +258,9 @@ Stmt bindScope(const Stage& stage, const TensorIntrin& intrin, const BufferDecl&
 
 /// TVM's TransformUpdate: `body` on the first iteration of every reduce leaf outside the
 /// scope, `update` on the others.
-Stmt firstIterationOr(const Stage& stage, const TensorIntrin& intrin, const IterVarMap<Range>& bounds,
-                      const ComputeLoopNest& n, const Stmt& body, const Stmt& update) {
+Stmt firstIterationOr(const Stage& stage, const TensorIntrin& intrin,
+                      const IterVarMap<Range>& bounds, const ComputeLoopNest& n, const Stmt& body,
+                      const Stmt& update) {
     Expr cond;
     VarMap<bool> banned;
     for (const IterVar& iv : stage->leafIterVars) {
@@ -271,9 +275,10 @@ Stmt firstIterationOr(const Stage& stage, const TensorIntrin& intrin, const Iter
     }
     for (const Expr& check : conditionsOf(n.mainNest.back()))
         if (usesAnyVar(check, banned))
-            fail(stage, intrin, "the bound check " + toString(check) +
-                                    " conflicts with the reset on the first iteration (the "
-                                    "intrinsic has no reduce_init)");
+            fail(stage, intrin,
+                 "the bound check " + toString(check) +
+                     " conflicts with the reset on the first iteration (the "
+                     "intrinsic has no reduce_init)");
     if (!cond.defined())
         return body;
     return IfThenElseNode::make(cond, update, body);
@@ -294,13 +299,15 @@ Stmt callNest(const Stage& stage, const TensorIntrin& intrin, const IterVarMap<R
     };
     if (end <= n.numCommonLoops) {
         if (!intrin->body.defined())
-            fail(stage, intrin, "the intrinsic has no body (only reduce_update), but each call "
-                                "computes a whole reduction");
+            fail(stage, intrin,
+                 "the intrinsic has no body (only reduce_update), but each call "
+                 "computes a whole reduction");
         return mergeNest(upTo(main, 0), call(intrin->body, true, n.mainValues));
     }
     if (!intrin->reduceUpdate.defined())
-        fail(stage, intrin, "the reduction is split across calls (a reduce loop is outside "
-                            "them), but the intrinsic has no reduce_update");
+        fail(stage, intrin,
+             "the reduction is split across calls (a reduce loop is outside "
+             "them), but the intrinsic has no reduce_update");
     LoopNest common(main.begin(), main.begin() + long(n.numCommonLoops) + 1);
     LoopNest update = upTo(main, n.numCommonLoops + 1);
     if (intrin->reduceInit.defined()) {
@@ -309,8 +316,9 @@ Stmt callNest(const Stage& stage, const TensorIntrin& intrin, const IterVarMap<R
         return mergeNest(common, SeqNode::make({init, step}));
     }
     if (!intrin->body.defined())
-        fail(stage, intrin, "the intrinsic has neither reduce_init nor a body to start the "
-                            "reduction with");
+        fail(stage, intrin,
+             "the intrinsic has neither reduce_init nor a body to start the "
+             "reduction with");
     Stmt step = firstIterationOr(stage, intrin, bounds, n, intrin->body, intrin->reduceUpdate);
     return mergeNest(common, mergeNest(update, call(step, true, n.mainValues)));
 }
@@ -349,11 +357,11 @@ TensorizeRegion inferTensorizeRegion(const ComputeOpNode* op, const Stage& stage
         if (!attr)
             continue;
         if (!found && attr->bindThread.defined())
-            throw UserError(Diagnostic{"tensorize of '" + stage.name() + "': loop '" + iv->var.name() +
-                                           "' inside the tensorized scope is bound to " +
-                                           attr->bindThread->threadTag +
-                                           "; a tensorized scope cannot contain thread loops",
-                                       attr->location});
+            throw UserError(Diagnostic{
+                "tensorize of '" + stage.name() + "': loop '" + iv->var.name() +
+                    "' inside the tensorized scope is bound to " + attr->bindThread->threadTag +
+                    "; a tensorized scope cannot contain thread loops",
+                attr->location});
         if (attr->iterType == IterVarType::Tensorized) {
             if (found)
                 throw UserError(Diagnostic{"tensorize of '" + stage.name() +
@@ -386,9 +394,8 @@ TensorizeRegion inferTensorizeRegion(const ComputeOpNode* op, const Stage& stage
 }
 
 std::vector<Expr> matchTensorizeBody(const ComputeOpNode* op, const Stage& stage,
-                                     const IterVarMap<Range>& bounds,
-                                     const TensorizeRegion& region, const TensorIntrin& intrin,
-                                     VarMap<Range>* iterSpace) {
+                                     const IterVarMap<Range>& bounds, const TensorizeRegion& region,
+                                     const TensorIntrin& intrin, VarMap<Range>* iterSpace) {
     for (const IterVar& iv : stage->leafIterVars)
         if (auto it = bounds.find(iv); it != bounds.end())
             (*iterSpace)[iv->var] = it->second;
@@ -398,30 +405,36 @@ std::vector<Expr> matchTensorizeBody(const ComputeOpNode* op, const Stage& stage
     const auto* intrinCompute = intrin->op.as<ComputeOpNode>();
     BS_CHECK(intrinCompute) << "tensor intrinsic without a compute operation";
     if (region.inputs.size() != intrin->inputs.size())
-        fail(stage, intrin, "the stage reads " + std::to_string(region.inputs.size()) +
-                                " tensors, the intrinsic " + std::to_string(intrin->inputs.size()));
+        fail(stage, intrin,
+             "the stage reads " + std::to_string(region.inputs.size()) +
+                 " tensors, the intrinsic " + std::to_string(intrin->inputs.size()));
     IntrinMatcher matcher;
     for (size_t i = 0; i < region.inputs.size(); ++i) {
         const Tensor& t = region.inputs[i];
         if (t.dtype() != intrin->inputs[i].dtype())
-            fail(stage, intrin, "input " + t.name() + " is " + t.dtype().toString() +
-                                    ", the intrinsic's " + intrin->inputs[i].name() + " is " +
-                                    intrin->inputs[i].dtype().toString());
+            fail(stage, intrin,
+                 "input " + t.name() + " is " + t.dtype().toString() + ", the intrinsic's " +
+                     intrin->inputs[i].name() + " is " + intrin->inputs[i].dtype().toString());
         if (region.inRegion[i].size() != t.ndim())
-            fail(stage, intrin, "the region of input " + t.name() + " has " +
-                                    std::to_string(region.inRegion[i].size()) + " ranges for " +
-                                    std::to_string(t.ndim()) + " dimensions");
+            fail(stage, intrin,
+                 "the region of input " + t.name() + " has " +
+                     std::to_string(region.inRegion[i].size()) + " ranges for " +
+                     std::to_string(t.ndim()) + " dimensions");
         IntrinMatcher::Input in{intrin->inputs[i], 0, region.inRegion[i]};
         if (in.region.size() < in.tensor.ndim())
-            fail(stage, intrin, "input " + region.inputs[i].name() + " has fewer dimensions than the "
-                                "intrinsic's " + in.tensor.name());
+            fail(stage, intrin,
+                 "input " + region.inputs[i].name() +
+                     " has fewer dimensions than the "
+                     "intrinsic's " +
+                     in.tensor.name());
         in.start = in.region.size() - in.tensor.ndim();
         for (size_t d = 0; d < in.start; ++d)
             if (!isOne(analyzer.simplify(in.region[d].extent)))
-                fail(stage, intrin, "input " + region.inputs[i].name() + " is read over " +
-                                        regionToString(in.region) + " but the intrinsic's " +
-                                        in.tensor.name() + " has " + std::to_string(in.tensor.ndim()) +
-                                        " dimensions (the leading ones must have extent 1)");
+                fail(stage, intrin,
+                     "input " + region.inputs[i].name() + " is read over " +
+                         regionToString(in.region) + " but the intrinsic's " + in.tensor.name() +
+                         " has " + std::to_string(in.tensor.ndim()) +
+                         " dimensions (the leading ones must have extent 1)");
         matcher.inputs.emplace(region.inputs[i], std::move(in));
     }
     auto mapAxes = [&](const std::vector<IterVar>& mine, const std::vector<IterVar>& theirs,
@@ -433,10 +446,11 @@ std::vector<Expr> matchTensorizeBody(const ComputeOpNode* op, const Stage& stage
             const Range& r = region.outDom.at(mine[i]);
             if (i < start) {
                 if (!isOne(r.extent))
-                    fail(stage, intrin, std::string("the ") + what + " do not match: " +
-                                            mine[i]->var.name() + " spans " + toString(r.extent) +
-                                            " under the tensorized loop, the intrinsic has no "
-                                            "such axis");
+                    fail(stage, intrin,
+                         std::string("the ") + what + " do not match: " + mine[i]->var.name() +
+                             " spans " + toString(r.extent) +
+                             " under the tensorized loop, the intrinsic has no "
+                             "such axis");
                 matcher.vars[mine[i]->var] = r.min;
                 continue;
             }
@@ -448,9 +462,9 @@ std::vector<Expr> matchTensorizeBody(const ComputeOpNode* op, const Stage& stage
     };
     for (int k = 0; k < op->numOutputs() && k < intrin->op->numOutputs(); ++k)
         if (op->outputDType(k) != intrin->op->outputDType(k))
-            fail(stage, intrin, "output " + std::to_string(k) + " is " +
-                                    op->outputDType(k).toString() + ", the intrinsic's is " +
-                                    intrin->op->outputDType(k).toString());
+            fail(stage, intrin,
+                 "output " + std::to_string(k) + " is " + op->outputDType(k).toString() +
+                     ", the intrinsic's is " + intrin->op->outputDType(k).toString());
     for (const IterVar& iv : op->rootIterVars())
         if (!region.outDom.count(iv))
             fail(stage, intrin, "the region has no range for " + iv->var.name());
@@ -471,12 +485,13 @@ Stmt makeTensorize(const ComputeOpNode* op, const Stage& stage, const IterVarMap
     verifyLoopNest(stage, intrin, n, region.leaf);
     verifyBody(op, stage, n.mainValues, bounds, region, intrin);
     if (!intrin->scalarParams.empty())
-        fail(stage, intrin, "the intrinsic has scalar parameters, which tensorize cannot give "
-                            "values (call it inside te.compute instead)");
+        fail(stage, intrin,
+             "the intrinsic has scalar parameters, which tensorize cannot give "
+             "values (call it inside te.compute instead)");
     BoundCall call;
     for (size_t i = 0; i < intrin->inputs.size(); ++i)
         call.inputBinds.push_back(bindScope(stage, intrin, intrin->buffers[i], region.inputs[i],
-                                       region.inRegion[i], true, options.steps));
+                                            region.inRegion[i], true, options.steps));
     Region outRegion;
     for (const IterVar& iv : op->axis)
         outRegion.push_back(region.outDom.at(iv));
@@ -508,9 +523,8 @@ Stmt makeTensorComputeStmt(const TensorComputeOpNode* op, const Stage& stage,
     Region outRegion;
     for (size_t d = 0; d < op->axis.size(); ++d) {
         const IterVar& iv = op->axis[d];
-        outRegion.push_back(int(d) < op->schedulableNdim
-                                ? Range(iv->var, makeOne(iv->var.type()))
-                                : iv->dom);
+        outRegion.push_back(int(d) < op->schedulableNdim ? Range(iv->var, makeOne(iv->var.type()))
+                                                         : iv->dom);
     }
     for (int k = 0; k < op->numOutputs(); ++k)
         call.outputBinds.push_back(bindScope(stage, intrin,

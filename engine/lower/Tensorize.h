@@ -13,10 +13,10 @@ namespace bs {
 
 /// The region a tensorized scope covers.
 struct TensorizeRegion {
-    size_t leaf = 0;                ///< the position of the tensorized leaf
-    IterVarMap<Range> outDom;       ///< the range of every root IterVar under the scope
-    std::vector<Tensor> inputs;     ///< the stage's inputs, in its order
-    std::vector<Region> inRegion;   ///< the region of each input the scope reads
+    size_t leaf = 0;              ///< the position of the tensorized leaf
+    IterVarMap<Range> outDom;     ///< the range of every root IterVar under the scope
+    std::vector<Tensor> inputs;   ///< the stage's inputs, in its order
+    std::vector<Region> inRegion; ///< the region of each input the scope reads
 };
 
 /// The position of the stage's tensorized leaf, or -1.
@@ -33,9 +33,8 @@ TensorizeRegion inferTensorizeRegion(const ComputeOpNode* op, const Stage& stage
 /// leading axes of extent 1 become their min). Fills `iterSpace` with the ranges of the
 /// variables the result uses. Throws UserError when the shapes cannot match.
 std::vector<Expr> matchTensorizeBody(const ComputeOpNode* op, const Stage& stage,
-                                     const IterVarMap<Range>& bounds,
-                                     const TensorizeRegion& region, const TensorIntrin& intrin,
-                                     VarMap<Range>* iterSpace);
+                                     const IterVarMap<Range>& bounds, const TensorizeRegion& region,
+                                     const TensorIntrin& intrin, VarMap<Range>* iterSpace);
 
 /// TVM's MakeTensorize: the loops outside the scope around the intrinsic's statements, its
 /// buffers bound to the regions; a reduction split across calls gets `reduce_init` (or the

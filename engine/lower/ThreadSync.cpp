@@ -412,9 +412,7 @@ protected:
 
 } // namespace
 
-Stmt insertThreadSync(const Stmt& body) {
-    return KernelSync().visitStmt(body);
-}
+Stmt insertThreadSync(const Stmt& body) { return KernelSync().visitStmt(body); }
 
 Stmt threadSync(const Stmt& stmt, const std::string& scope) {
     VarSet buffers = buffersInScope(stmt, scope);

@@ -1,8 +1,8 @@
 #include "lower/VerifyVars.h"
 
 #include "ir/Functor.h"
-#include "ir/ThreadBinding.h"
 #include "ir/Printer.h"
+#include "ir/ThreadBinding.h"
 
 #include <unordered_map>
 

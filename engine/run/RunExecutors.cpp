@@ -176,8 +176,9 @@ std::unique_ptr<Executor> makeEmulationExecutor(const LoweredFunc& func,
     std::string refusal = cpu.refusal;
     if (cpu.body.defined()) {
         try {
-            return std::make_unique<LlvmExecutor>(CpuKernel{func.name, func.argBuffers, func.scalarParams, cpu.body},
-                                                  sizes, "GPU emulation compiled by LLVM");
+            return std::make_unique<LlvmExecutor>(
+                CpuKernel{func.name, func.argBuffers, func.scalarParams, cpu.body}, sizes,
+                "GPU emulation compiled by LLVM");
         } catch (const UserError& e) {
             refusal = e.what();
         }

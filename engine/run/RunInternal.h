@@ -16,7 +16,8 @@ namespace bs::run_detail {
 
 /// The value of each of `func.scalarParams` (RunRequest::sizes or kDefaultSymbolicSize).
 /// Throws UserError for a binding that names no symbolic size or is not positive.
-std::vector<int64_t> bindSizes(const LoweredFunc& func, const std::map<std::string, int64_t>& sizes);
+std::vector<int64_t> bindSizes(const LoweredFunc& func,
+                               const std::map<std::string, int64_t>& sizes);
 
 /// The value of `e` (an extent or a shape) with the symbolic sizes bound; throws UserError when
 /// it is not a constant then.
@@ -48,9 +49,11 @@ public:
 };
 
 /// The LLVM JIT (throws UserError on a build without LLVM).
-std::unique_ptr<Executor> makeLlvmExecutor(const LoweredFunc& func, const std::vector<int64_t>& sizes);
+std::unique_ptr<Executor> makeLlvmExecutor(const LoweredFunc& func,
+                                           const std::vector<int64_t>& sizes);
 /// CUDA through codegen/CudaExecutor (throws UserError without a driver or GPU).
-std::unique_ptr<Executor> makeCudaExecutor(const LoweredFunc& func, const std::vector<int64_t>& sizes);
+std::unique_ptr<Executor> makeCudaExecutor(const LoweredFunc& func,
+                                           const std::vector<int64_t>& sizes);
 /// The reference interpreter, GPU kernels emulated (lower() put their barriers in).
 std::unique_ptr<Executor> makeInterpreterExecutor(const LoweredFunc& func,
                                                   const std::vector<int64_t>& sizes);

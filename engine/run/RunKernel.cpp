@@ -63,8 +63,10 @@ void refuseOversizedLoops(const LowerResult& lowered, RunTarget target) {
             auto range = lowered.bounds.bounds.find(iv);
             if (!attr || range == lowered.bounds.bounds.end())
                 continue;
-            const bool vector = attr->iterType == IterVarType::Vectorized && target == RunTarget::Cpu;
-            const bool unroll = attr->iterType == IterVarType::Unrolled && target != RunTarget::Emulate;
+            const bool vector =
+                attr->iterType == IterVarType::Vectorized && target == RunTarget::Cpu;
+            const bool unroll =
+                attr->iterType == IterVarType::Unrolled && target != RunTarget::Emulate;
             const int64_t limit = vector ? kMaxCpuVectorLanes : kMaxCompiledUnroll;
             const std::optional<int64_t> count = asConstInt(range->second.extent);
             if ((!vector && !unroll) || !count || *count <= limit)
@@ -205,7 +207,8 @@ void checkResult(const LoweredFunc& func, const RunRequest& request,
         if (!stop.empty()) {
             report.reference = "interpreter";
             report.passed = false;
-            report.checkDetail = "the interpreter, running the same compact program, stops at: " + stop;
+            report.checkDetail =
+                "the interpreter, running the same compact program, stops at: " + stop;
             return;
         }
     }
@@ -214,14 +217,15 @@ void checkResult(const LoweredFunc& func, const RunRequest& request,
     } catch (const UserError& e) {
         // The interpreter stops on what compiled code would do silently (an out-of-bounds
         // access, a read of an element never written): that is the check's finding.
-        report.reference = small && request.lowerOptions.rules != BoundRules::Compact ? "interpreter"
-                                                                                     : "unscheduled program";
+        report.reference = small && request.lowerOptions.rules != BoundRules::Compact
+                               ? "interpreter"
+                               : "unscheduled program";
         report.passed = false;
         report.checkDetail = std::string("the reference run stopped: ") + e.what();
         return;
     }
-    report.passed = compareOutputs(func, actual, expected, longestReduction(func, sizes),
-                                   &report.checkDetail);
+    report.passed =
+        compareOutputs(func, actual, expected, longestReduction(func, sizes), &report.checkDetail);
 }
 
 } // namespace
@@ -270,7 +274,8 @@ RunReport runKernel(const LowerResult& lowered, const RunRequest& request) {
         RunRequest checked = request;
         if (!lowered.compactions.empty())
             checked.lowerOptions.rules = BoundRules::Compact;
-        checkResult(func, checked, sizes, work, executor->interpreted, std::move(initial), args, report);
+        checkResult(func, checked, sizes, work, executor->interpreted, std::move(initial), args,
+                    report);
     }
     return report;
 }

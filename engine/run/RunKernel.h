@@ -8,9 +8,9 @@
 ///   `RunRequest::interpreterCheckLimit` iterations of the compute bodies), except under the
 ///   `compact` rules, whose storage is what is checked;
 /// - otherwise the unscheduled program (`create_schedule` of the same outputs, lowered with the
-///   same rules, `tight` for `compact`) compiled by the same backend: the LLVM JIT for `Cpu` and `Cuda` (a GPU cannot
-///   run a program with no thread bindings), the interpreter for `Emulate` or when the engine
-///   was built without LLVM.
+///   same rules, `tight` for `compact`) compiled by the same backend: the LLVM JIT for `Cpu` and
+///   `Cuda` (a GPU cannot run a program with no thread bindings), the interpreter for `Emulate` or
+///   when the engine was built without LLVM.
 ///
 /// Inputs are random per element type (Buffer::fillRandom: floats in [-1, 1), small integers),
 /// the same for the same seed; the outputs of the kernel and of the reference start from
@@ -99,7 +99,7 @@ struct RunReport {
     double spread = 0;
     /// Floating-point operations and bytes of one run (countWork), and their rates at bestMs.
     int64_t flops = 0;
-    int64_t declaredFlops = 0; ///< what the compute definitions ask for (countWork)
+    int64_t declaredFlops = 0;  ///< what the compute definitions ask for (countWork)
     bool flopsExecuted = false; ///< `flops` counts what the lowered program executes
     int64_t bytes = 0;
     double gflops = 0;

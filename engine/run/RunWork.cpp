@@ -4,8 +4,8 @@
 #include "run/RunInternal.h"
 
 #include "arith/ConstEval.h"
-#include "ir/Printer.h"
 #include "ir/Functor.h"
+#include "ir/Printer.h"
 #include "lower/SplitHostDevice.h"
 #include "te/Operation.h"
 
@@ -128,9 +128,9 @@ std::vector<Buffer> makeArgumentBuffers(const LoweredFunc& func, const std::vect
         for (const Expr& extent : t.shape()) {
             shape.push_back(evaluateSize(extent, func, sizes));
             if (shape.back() < 0)
-                throw UserError(Diagnostic{negativeExtentMessage(t, shape.size() - 1, shape.back(),
-                                                                 func, sizes),
-                                           t.op->location});
+                throw UserError(Diagnostic{
+                    negativeExtentMessage(t, shape.size() - 1, shape.back(), func, sizes),
+                    t.op->location});
         }
         shapes.push_back(std::move(shape));
     }
@@ -190,9 +190,16 @@ int64_t floatOps(const Expr& e) {
         if (!isExprKind(n.kind()) || !static_cast<const ExprNode*>(n.get())->type.isFloat())
             return;
         switch (n.kind()) {
-        case NodeKind::Add: case NodeKind::Sub: case NodeKind::Mul: case NodeKind::Div:
-        case NodeKind::Mod: case NodeKind::FloorDiv: case NodeKind::FloorMod:
-        case NodeKind::Min: case NodeKind::Max: case NodeKind::Call:
+        case NodeKind::Add:
+        case NodeKind::Sub:
+        case NodeKind::Mul:
+        case NodeKind::Div:
+        case NodeKind::Mod:
+        case NodeKind::FloorDiv:
+        case NodeKind::FloorMod:
+        case NodeKind::Min:
+        case NodeKind::Max:
+        case NodeKind::Call:
             count += static_cast<const ExprNode*>(n.get())->type.lanes();
             break;
         default:
@@ -257,8 +264,8 @@ protected:
         }
         // A thread index launched once per kernel; stages bound to it again run on the same
         // threads.
-        const bool virtualThread = iv->threadTag.empty() || iv->threadTag == "vthread" ||
-                                   iv->threadTag == "cthread";
+        const bool virtualThread =
+            iv->threadTag.empty() || iv->threadTag == "vthread" || iv->threadTag == "cthread";
         const std::string tag = virtualThread ? iv->var.name() : iv->threadTag;
         const std::optional<int64_t> extent = evaluateInt(op->value, m_values);
         if (!extent) {
@@ -287,7 +294,9 @@ protected:
         }
     }
 
-    void visit(const StoreNode* op) override { m_total += m_multiplier * double(floatOps(op->value)); }
+    void visit(const StoreNode* op) override {
+        m_total += m_multiplier * double(floatOps(op->value));
+    }
 
     void visit(const LetStmtNode* op) override {
         m_total += m_multiplier * double(floatOps(op->value));
@@ -313,7 +322,8 @@ private:
     /// combination of their values (up to kMaxCombinations), else 1.
     double passing(const Expr& condition) const {
         Expr c = condition;
-        if (const auto* call = c.as<CallNode>(); call && call->name == "likely" && call->args.size() == 1)
+        if (const auto* call = c.as<CallNode>();
+            call && call->name == "likely" && call->args.size() == 1)
             c = call->args[0];
         if (const auto* both = c.as<AndNode>())
             return passing(both->a) * passing(both->b);

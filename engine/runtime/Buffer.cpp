@@ -140,7 +140,8 @@ bool Buffer::allClose(const Buffer& actual, const Buffer& expected, double rtol,
         double a = actual.getDouble(i);
         double e = expected.getDouble(i);
         const double difference = elementDifference(a, e);
-        if (difference == 0 || (std::isfinite(difference) && difference <= atol + rtol * std::fabs(e)))
+        if (difference == 0 ||
+            (std::isfinite(difference) && difference <= atol + rtol * std::fabs(e)))
             continue;
         if (firstMismatch) {
             std::ostringstream os;

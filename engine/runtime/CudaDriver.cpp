@@ -122,9 +122,7 @@ std::string DriverApi::errorText(CUresult error) const {
     return text ? std::string(name) + ": " + text : std::string(name);
 }
 
-std::vector<std::string> driverLibraryCandidates() {
-    return {"libcuda.so.1", "libcuda.so"};
-}
+std::vector<std::string> driverLibraryCandidates() { return {"libcuda.so.1", "libcuda.so"}; }
 
 std::vector<std::string> nvrtcLibraryCandidates() {
     std::vector<std::string> names = {"libnvrtc.so",      "libnvrtc.so.13",   "libnvrtc.so.12",

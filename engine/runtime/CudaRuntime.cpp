@@ -110,9 +110,7 @@ CudaBinary compileCudaSource(const std::string& source, int major, int minor,
 
 // Device buffers ---------------------------------------------------------------------------
 
-CudaDeviceBuffer::~CudaDeviceBuffer() {
-    release();
-}
+CudaDeviceBuffer::~CudaDeviceBuffer() { release(); }
 
 CudaDeviceBuffer::CudaDeviceBuffer(CudaDeviceBuffer&& other) noexcept
     : m_pointer(other.m_pointer), m_bytes(other.m_bytes) {

@@ -72,9 +72,7 @@ inline int elemBytes(ElemType t) {
     }
 }
 
-inline bool isFloatElem(ElemType t) {
-    return t == ElemType::F32 || t == ElemType::F64;
-}
+inline bool isFloatElem(ElemType t) { return t == ElemType::F32 || t == ElemType::F64; }
 
 /// A double converted to an integer as C does, except that NaN and values out of the int64
 /// range (undefined behaviour in C) saturate instead of trapping.
@@ -94,9 +92,7 @@ template <typename T> inline T readRaw(const uint8_t* p) {
     return v;
 }
 
-template <typename T> inline void writeRaw(uint8_t* p, T v) {
-    std::memcpy(p, &v, sizeof(T));
-}
+template <typename T> inline void writeRaw(uint8_t* p, T v) { std::memcpy(p, &v, sizeof(T)); }
 
 /// Element `i` of `data` as an integer (floats truncate toward zero).
 inline int64_t readElemInt(const uint8_t* data, ElemType t, int64_t i) {

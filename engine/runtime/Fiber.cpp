@@ -15,9 +15,7 @@ namespace bs {
 
 namespace {
 
-size_t pageSize() {
-    return size_t(sysconf(_SC_PAGESIZE));
-}
+size_t pageSize() { return size_t(sysconf(_SC_PAGESIZE)); }
 
 // AddressSanitizer follows a stack switch only when told (its fiber annotations); without
 // them it takes the fiber's frames for overflows of the thread's stack.
@@ -53,9 +51,7 @@ Fiber::Fiber(size_t stackBytes) {
     m_mapping = static_cast<char*>(mapping);
 }
 
-Fiber::~Fiber() {
-    munmap(m_mapping, m_mappingBytes);
-}
+Fiber::~Fiber() { munmap(m_mapping, m_mappingBytes); }
 
 void Fiber::start(Entry entry, void* arg) {
     m_entry = entry;

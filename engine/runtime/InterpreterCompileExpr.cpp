@@ -26,9 +26,7 @@ Wrap wrapOf(DataType type) {
     return Wrap::None;
 }
 
-bool isUInt64(DataType type) {
-    return type.isUInt() && type.bits() == 64;
-}
+bool isUInt64(DataType type) { return type.isUInt() && type.bits() == 64; }
 
 struct Math1Entry {
     const char* name;

@@ -9,7 +9,6 @@
 #include "ir/Printer.h"
 #include "ir/Substitute.h"
 
-
 namespace bs::interp {
 
 namespace {
@@ -297,8 +296,8 @@ int32_t Compiler::attrStmt(const AttrStmtNode* op) {
                  "program");
         const auto* handle = op->node.as<VarNode>();
         const auto* tuple = op->value.as<CallNode>();
-        const auto* load = tuple && !tuple->args.empty() ? tuple->args[0].as<ProducerLoadNode>()
-                                                         : nullptr;
+        const auto* load =
+            tuple && !tuple->args.empty() ? tuple->args[0].as<ProducerLoadNode>() : nullptr;
         if (!handle || !load)
             fail("malformed buffer_bind_scope");
         Var v(handle);
@@ -573,8 +572,7 @@ int32_t Compiler::producerConsumer(const ProducerConsumerNode* op) {
     // Only `produce` blocks name a reader: a consume block's loads belong to the stage around.
     if (!op->isProducer)
         return stmt(op->body);
-    const auto [known, added] =
-        m_readerIds.try_emplace(op->op->name, int32_t(m_p.readers.size()));
+    const auto [known, added] = m_readerIds.try_emplace(op->op->name, int32_t(m_p.readers.size()));
     if (added)
         m_p.readers.push_back(op->op->name);
     const int32_t reader = known->second;

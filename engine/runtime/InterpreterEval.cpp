@@ -32,9 +32,7 @@ inline int64_t wrapInt(Wrap w, int64_t v) {
     }
 }
 
-inline double wrapFloat(Wrap w, double v) {
-    return w == Wrap::F32 ? double(float(v)) : v;
-}
+inline double wrapFloat(Wrap w, double v) { return w == Wrap::F32 ? double(float(v)) : v; }
 
 /// The bits of a value of the node's width, for popcount.
 inline uint64_t widthBits(Wrap w, int64_t v) {
@@ -53,23 +51,13 @@ inline uint64_t widthBits(Wrap w, int64_t v) {
     }
 }
 
-inline int64_t add(int64_t a, int64_t b) {
-    return int64_t(uint64_t(a) + uint64_t(b));
-}
-inline int64_t sub(int64_t a, int64_t b) {
-    return int64_t(uint64_t(a) - uint64_t(b));
-}
-inline int64_t mul(int64_t a, int64_t b) {
-    return int64_t(uint64_t(a) * uint64_t(b));
-}
+inline int64_t add(int64_t a, int64_t b) { return int64_t(uint64_t(a) + uint64_t(b)); }
+inline int64_t sub(int64_t a, int64_t b) { return int64_t(uint64_t(a) - uint64_t(b)); }
+inline int64_t mul(int64_t a, int64_t b) { return int64_t(uint64_t(a) * uint64_t(b)); }
 
 /// C division and remainder; INT64_MIN / -1 wraps instead of trapping. b != 0.
-inline int64_t truncDiv(int64_t a, int64_t b) {
-    return b == -1 ? sub(0, a) : a / b;
-}
-inline int64_t truncMod(int64_t a, int64_t b) {
-    return b == -1 ? 0 : a % b;
-}
+inline int64_t truncDiv(int64_t a, int64_t b) { return b == -1 ? sub(0, a) : a / b; }
+inline int64_t truncMod(int64_t a, int64_t b) { return b == -1 ? 0 : a % b; }
 
 /// Division rounding toward negative infinity, and its non-negative-for-positive-b remainder
 /// (TVM's floordiv/floormod, Python's // and %). b != 0.
@@ -82,9 +70,7 @@ inline int64_t floorMod(int64_t a, int64_t b) {
     return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
 }
 
-inline int shiftAmount(int64_t b) {
-    return int(uint64_t(b) & 63);
-}
+inline int shiftAmount(int64_t b) { return int(uint64_t(b) & 63); }
 
 } // namespace
 

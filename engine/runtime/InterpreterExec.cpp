@@ -106,9 +106,7 @@ void Executor::bindArguments() {
     }
 }
 
-void Executor::run() {
-    exec(m_p.root);
-}
+void Executor::run() { exec(m_p.root); }
 
 RunResult Executor::takeResult() {
     RunResult result;
@@ -262,18 +260,19 @@ void Executor::execCallPacked(const SNode& n) {
             if (!a.strides.empty() && elements > 0) {
                 int64_t low = 0, high = 0;
                 for (size_t d = 0; d < a.strides.size(); ++d) {
-                    int64_t reach = (shapes[i][d] - 1) * strides[i].emplace_back(eval(a.strides[d]).i);
+                    int64_t reach =
+                        (shapes[i][d] - 1) * strides[i].emplace_back(eval(a.strides[d]).i);
                     (reach < 0 ? low : high) += reach;
                 }
                 first += low;
                 elements = high - low + 1;
             }
             if (first < 0 || first + elements > s.size)
-                throw UserError("packed function '" + call.name + "': array " +
-                                std::to_string(i) + " (" + std::to_string(elements) +
-                                " elements from " + std::to_string(first) +
-                                ") does not fit its buffer '" + (s.name ? *s.name : "?") + "' of " +
-                                std::to_string(s.size) + " elements");
+                throw UserError("packed function '" + call.name + "': array " + std::to_string(i) +
+                                " (" + std::to_string(elements) + " elements from " +
+                                std::to_string(first) + ") does not fit its buffer '" +
+                                (s.name ? *s.name : "?") + "' of " + std::to_string(s.size) +
+                                " elements");
             PackedArray& array = arrays[i];
             array.data = s.data;
             array.shape = shapes[i].data();
@@ -290,9 +289,8 @@ void Executor::execCallPacked(const SNode& n) {
             // tensorized stage's), so those count as written, once per element; the others
             // as read.
             if (m_trace) {
-                const bool computes =
-                    call.reader >= 0 && s.name &&
-                    computesBuffer(m_p.readers[size_t(call.reader)], *s.name);
+                const bool computes = call.reader >= 0 && s.name &&
+                                      computesBuffer(m_p.readers[size_t(call.reader)], *s.name);
                 for (int64_t k = first; k < first + elements; ++k)
                     touch(s, k, computes ? kElementWritten : kElementRead, call.reader);
             }
@@ -325,8 +323,8 @@ void Executor::execAllocate(const SNode& n) {
     const bool perKernel = site.inKernel && site.kind != ScopeKind::PerThread;
     Storage* s = nullptr;
     if (perKernel) {
-        Storage*& instance = site.kind == ScopeKind::PerWarp ? warpInstance(n.aux)
-                                                             : m_kernelInstance[size_t(n.aux)];
+        Storage*& instance =
+            site.kind == ScopeKind::PerWarp ? warpInstance(n.aux) : m_kernelInstance[size_t(n.aux)];
         if (!instance)
             instance = openStorage(n.aux);
         else
@@ -352,8 +350,10 @@ void Executor::reenterKernelStorage(Storage& s, int32_t siteId) {
     // A region that moves (a realize at [ko*16, 16) inside the ko loop) is the same memory
     // indexed from its new mins; a size that changes has no GPU equivalent.
     if (size != s.size)
-        fail("allocation " + m_p.sites[size_t(siteId)].name + " of a block changes size between "
-             "entries (" + std::to_string(s.size) + " elements, then " + std::to_string(size) +
+        fail("allocation " + m_p.sites[size_t(siteId)].name +
+             " of a block changes size between "
+             "entries (" +
+             std::to_string(s.size) + " elements, then " + std::to_string(size) +
              "): shared memory has one constant size per kernel");
     // Every thread of the block enters it; the observer hears only of a move.
     const bool moved = m_observer && !std::equal(mins, mins + kMaxRank, s.mins);
@@ -567,9 +567,7 @@ std::string Executor::threadText(const int64_t* coord) const {
            std::to_string(coord[2]) + ")";
 }
 
-std::string Executor::blockText() const {
-    return "block " + threadText(m_coord);
-}
+std::string Executor::blockText() const { return "block " + threadText(m_coord); }
 
 std::string Executor::where() const {
     std::string text = " at: " + describeStmt(m_stmt);
@@ -578,9 +576,7 @@ std::string Executor::where() const {
     return text;
 }
 
-void Executor::fail(const std::string& message) const {
-    throw UserError(message + where());
-}
+void Executor::fail(const std::string& message) const { throw UserError(message + where()); }
 
 void Executor::outOfBounds(const Storage& s, const int64_t* indices, int rank, bool isWrite) const {
     std::string text =

@@ -247,7 +247,8 @@ Storage*& Executor::warpInstance(int32_t site) {
     // with 16 lanes in x, each threadIdx.y row has its own buffer.
     const int64_t width = m_blockDims[0];
     if (width < 1 || 32 % width != 0)
-        fail("a warp buffer needs a threadIdx.x extent that divides 32, got " + std::to_string(width));
+        fail("a warp buffer needs a threadIdx.x extent that divides 32, got " +
+             std::to_string(width));
     const int64_t linear = m_coord[3] + m_blockDims[0] * (m_coord[4] + m_blockDims[1] * m_coord[5]);
     const auto warp = size_t(linear / width);
     if (m_warpInstances.size() <= size_t(site))

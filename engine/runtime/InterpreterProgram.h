@@ -243,13 +243,13 @@ struct Kernel {
 /// opaque handle or as an array (`tvm_stack_make_array`: shape and element offset compiled).
 struct PackedCallArg {
     enum class Kind : uint8_t { Int, Float, String, Handle, Array } kind = Kind::Int;
-    int32_t expr = -1;        ///< Int, Float: the value
-    std::string text;         ///< String
-    int32_t bufferSlot = -1;  ///< Handle, Array
-    std::vector<int32_t> shape; ///< Array: one expression per dimension
+    int32_t expr = -1;            ///< Int, Float: the value
+    std::string text;             ///< String
+    int32_t bufferSlot = -1;      ///< Handle, Array
+    std::vector<int32_t> shape;   ///< Array: one expression per dimension
     std::vector<int32_t> strides; ///< Array: one expression per dimension, or none (row-major)
-    int32_t elemOffset = -1;  ///< Array
-    DataType dtype;           ///< Array: the element type
+    int32_t elemOffset = -1;      ///< Array
+    DataType dtype;               ///< Array: the element type
 };
 
 struct PackedCall {

@@ -82,7 +82,8 @@ void cblasMatmul(const std::vector<PackedArg>& args) {
     if (a.strides || b.strides || c.strides)
         throw UserError("tvm.contrib.cblas.matmul: the arrays must be row-major");
     DataType type = c.dtype();
-    if (a.dtype() != type || b.dtype() != type || (type != DataType::float32() && type != DataType::float64()))
+    if (a.dtype() != type || b.dtype() != type ||
+        (type != DataType::float32() && type != DataType::float64()))
         throw UserError("tvm.contrib.cblas.matmul: A, B and C must all be float32 or all float64");
     int64_t m = transa ? a.shape[1] : a.shape[0];
     int64_t k = transa ? a.shape[0] : a.shape[1];

@@ -75,13 +75,12 @@ inline AttachPath AttachPath::outer() const {
     return m_rep ? AttachPath(m_rep->outer) : AttachPath();
 }
 
-inline size_t AttachPath::segmentSize() const {
-    return m_rep ? m_rep->segment : 0;
-}
+inline size_t AttachPath::segmentSize() const { return m_rep ? m_rep->segment : 0; }
 
 /// `path` and the paths it continues that `built(id)` says are not built yet, outermost first:
 /// what is derived from a path is built from its outer path's, once per path.
-template <typename Built> std::vector<AttachPath> pathsToBuild(const AttachPath& path, Built built) {
+template <typename Built>
+std::vector<AttachPath> pathsToBuild(const AttachPath& path, Built built) {
     std::vector<AttachPath> chain;
     for (AttachPath p = path; p.id() && !built(p.id()); p = p.outer())
         chain.push_back(p);

@@ -22,7 +22,9 @@ enum class BoundRules { Tvm, Tvm05, Tight, Compact };
 /// `tvm`, `tvm-0.5`, `tight`, `compact`.
 const char* boundRulesName(BoundRules rules);
 /// Whether InferBound runs the tight rules' refinements under `rules` (tight and compact).
-inline bool usesTightBounds(BoundRules rules) { return rules == BoundRules::Tight || rules == BoundRules::Compact; }
+inline bool usesTightBounds(BoundRules rules) {
+    return rules == BoundRules::Tight || rules == BoundRules::Compact;
+}
 /// Every rule set's name, in the order front ends list them.
 std::vector<std::string> boundRulesNames();
 

@@ -104,8 +104,8 @@ std::string splitDown(const SplitNode* s, const PassEvent& e) {
     case Tightening::NotApplicable:
         text += "= " + std::string(what) + " " + show(given);
         if (e.tightening == Tightening::ParentNotSmaller)
-            text += ", not tightened: parent extent " + extentOf(parent) +
-                    " is not provably smaller";
+            text +=
+                ", not tightened: parent extent " + extentOf(parent) + " is not provably smaller";
         break;
     }
     text += "; " + ivName(derivedChild) + " extent = ceil(" + extentOf(parent) + " / " +
@@ -146,8 +146,8 @@ std::string visit(const Stage& stage, const StageVisit& v, const std::string& at
     case StageTrace::Kind::Computed:
         break;
     }
-    return "InferBound visits " + name + ", " + attachedAt + "; attach path " +
-           path(v.attachPath) + "; storage scope " + v.scope +
+    return "InferBound visits " + name + ", " + attachedAt + "; attach path " + path(v.attachPath) +
+           "; storage scope " + v.scope +
            (v.scopeInferred ? " (inferred from the threads on the attach path)" : " (set)") +
            ". Its root ranges come from what its consumers request.";
 }
@@ -168,8 +168,8 @@ std::string consumer(const Stage& stage, const Operation& consumerOp, const Cons
 }
 
 std::string leafSet(const LeafSetEntry& e, const std::string& owner) {
-    std::string text = "Phase 1: " + owned(owner, e.iv) + " (range " + show(e.range) + ") starts as " +
-                       show(e.set) + " — ";
+    std::string text = "Phase 1: " + owned(owner, e.iv) + " (range " + show(e.range) +
+                       ") starts as " + show(e.set) + " — ";
     switch (e.leafCase) {
     case LeafCase::ExtentOne:
         text += "case 1: ";
@@ -202,66 +202,75 @@ std::string passUp(const PassEvent& e, const std::string& owner) {
         return std::string("?");
     };
     const std::string in = e.setsIn.empty() ? "" : show(e.setsIn.front().second);
-    return visitRelation(e.relation, Overloaded{
-        [&](const SplitNode* s) -> std::string {
-            std::string children = ivName(s->outer) + " = " + setOf(e.setsIn, s->outer) + " and " +
-                                   ivName(s->inner) + " = " + setOf(e.setsIn, s->inner);
-            if (e.rule == PassRule::SplitWholeParent)
-                return "PassUpDomain in '" + owner + "', split: " + children +
-                       " cover their whole ranges, so " + ivName(s->parent) +
-                       " takes its whole range " + setOf(e.setsOut, s->parent) + ".";
-            return "PassUpDomain in '" + owner + "', split: " + ivName(s->parent) + " = " + toString(e.evaluated) +
-                   " evaluated over " + children + " gives " + setOf(e.setsOut, s->parent) +
-                   " (the stride is the inner IterVar's extent, not the factor).";
-        },
-        [&](const FuseNode* f) -> std::string {
-            std::string fused = ivName(f->fused);
-            std::string out = ivName(f->outer) + " = " + setOf(e.setsOut, f->outer) + " and " +
-                              ivName(f->inner) + " = " + setOf(e.setsOut, f->inner);
-            std::string row = show(e.evaluated);
-            switch (e.rule) {
-            case PassRule::FuseWhole:
-                return "PassUpDomain in '" + owner + "', fuse: " + fused + " = " + in +
-                       " covers its whole range, so " + out + " (their whole ranges).";
-            case PassRule::FusePoint:
-                return "PassUpDomain in '" + owner + "', fuse: " + fused + " is the single value " + in + ", so " +
-                       ivName(f->outer) + " = " + fused + " / " + row + " and " + ivName(f->inner) +
-                       " = " + fused + " % " + row + ": " + out + ".";
-            case PassRule::FuseOneRow:
-                return "PassUpDomain in '" + owner + "', fuse: the segment " + in + " of " + fused +
-                       " stays in one row of " + ivName(f->inner) + " (extent " + row +
-                       "): its length divides " + row +
-                       " and its start is a multiple of its length, so " + out + ".";
-            case PassRule::FuseWholeRows:
-                return "PassUpDomain in '" + owner + "', fuse: the segment " + in + " of " + fused +
-                       " may cross a row of " + ivName(f->inner) + " (extent " + row +
-                       "): its length does not provably divide " + row +
-                       " or its start is not provably aligned, so " + ivName(f->outer) +
-                       " takes the rows it spans and " + ivName(f->inner) +
-                       " its whole range: " + out + ".";
-            case PassRule::FuseFallback:
-                return "PassUpDomain in '" + owner + "', fuse: " + fused + " = " + in +
-                       " is neither its whole range nor one value; the seed's rules (TVM 0.5, "
-                       "before PR #3073) fall back to the whole ranges: " + out + ".";
-            default:
-                return "PassUpDomain in '" + owner + "', fuse: " + out + ".";
-            }
-        },
-        [&](const RebaseNode* r) -> std::string {
-            std::string head = "PassUpDomain in '" + owner + "', rebase: the rebased " +
-                               ivName(r->rebased) + " = " + in;
-            if (e.rule == PassRule::RebaseWhole)
-                return head + " covers its whole range, so root " + ivName(r->parent) +
-                       " takes its whole range " + setOf(e.setsOut, r->parent) + ".";
-            return head + ", so root " + ivName(r->parent) + " = " + toString(e.evaluated) + " = " +
-                   setOf(e.setsOut, r->parent) + ".";
-        },
-        [&](const SingletonNode*) -> std::string { return "PassUpDomain in '" + owner + "', singleton: nothing."; },
-    });
+    return visitRelation(
+        e.relation,
+        Overloaded{
+            [&](const SplitNode* s) -> std::string {
+                std::string children = ivName(s->outer) + " = " + setOf(e.setsIn, s->outer) +
+                                       " and " + ivName(s->inner) + " = " +
+                                       setOf(e.setsIn, s->inner);
+                if (e.rule == PassRule::SplitWholeParent)
+                    return "PassUpDomain in '" + owner + "', split: " + children +
+                           " cover their whole ranges, so " + ivName(s->parent) +
+                           " takes its whole range " + setOf(e.setsOut, s->parent) + ".";
+                return "PassUpDomain in '" + owner + "', split: " + ivName(s->parent) + " = " +
+                       toString(e.evaluated) + " evaluated over " + children + " gives " +
+                       setOf(e.setsOut, s->parent) +
+                       " (the stride is the inner IterVar's extent, not the factor).";
+            },
+            [&](const FuseNode* f) -> std::string {
+                std::string fused = ivName(f->fused);
+                std::string out = ivName(f->outer) + " = " + setOf(e.setsOut, f->outer) + " and " +
+                                  ivName(f->inner) + " = " + setOf(e.setsOut, f->inner);
+                std::string row = show(e.evaluated);
+                switch (e.rule) {
+                case PassRule::FuseWhole:
+                    return "PassUpDomain in '" + owner + "', fuse: " + fused + " = " + in +
+                           " covers its whole range, so " + out + " (their whole ranges).";
+                case PassRule::FusePoint:
+                    return "PassUpDomain in '" + owner + "', fuse: " + fused +
+                           " is the single value " + in + ", so " + ivName(f->outer) + " = " +
+                           fused + " / " + row + " and " + ivName(f->inner) + " = " + fused +
+                           " % " + row + ": " + out + ".";
+                case PassRule::FuseOneRow:
+                    return "PassUpDomain in '" + owner + "', fuse: the segment " + in + " of " +
+                           fused + " stays in one row of " + ivName(f->inner) + " (extent " + row +
+                           "): its length divides " + row +
+                           " and its start is a multiple of its length, so " + out + ".";
+                case PassRule::FuseWholeRows:
+                    return "PassUpDomain in '" + owner + "', fuse: the segment " + in + " of " +
+                           fused + " may cross a row of " + ivName(f->inner) + " (extent " + row +
+                           "): its length does not provably divide " + row +
+                           " or its start is not provably aligned, so " + ivName(f->outer) +
+                           " takes the rows it spans and " + ivName(f->inner) +
+                           " its whole range: " + out + ".";
+                case PassRule::FuseFallback:
+                    return "PassUpDomain in '" + owner + "', fuse: " + fused + " = " + in +
+                           " is neither its whole range nor one value; the seed's rules (TVM 0.5, "
+                           "before PR #3073) fall back to the whole ranges: " +
+                           out + ".";
+                default:
+                    return "PassUpDomain in '" + owner + "', fuse: " + out + ".";
+                }
+            },
+            [&](const RebaseNode* r) -> std::string {
+                std::string head = "PassUpDomain in '" + owner + "', rebase: the rebased " +
+                                   ivName(r->rebased) + " = " + in;
+                if (e.rule == PassRule::RebaseWhole)
+                    return head + " covers its whole range, so root " + ivName(r->parent) +
+                           " takes its whole range " + setOf(e.setsOut, r->parent) + ".";
+                return head + ", so root " + ivName(r->parent) + " = " + toString(e.evaluated) +
+                       " = " + setOf(e.setsOut, r->parent) + ".";
+            },
+            [&](const SingletonNode*) -> std::string {
+                return "PassUpDomain in '" + owner + "', singleton: nothing.";
+            },
+        });
 }
 
 std::string rootSet(const RootSetEntry& e, bool relaxed, const std::string& owner) {
-    std::string text = "Phase 2: " + owner + "'s root " + ivName(e.iv) + " covers " + show(e.covered);
+    std::string text =
+        "Phase 2: " + owner + "'s root " + ivName(e.iv) + " covers " + show(e.covered);
     if (!e.upState)
         text += " (no leaf reaches it: its domain)";
     if (relaxed)
@@ -271,8 +280,8 @@ std::string rootSet(const RootSetEntry& e, bool relaxed, const std::string& owne
 
 std::string request(const RequestEntry& e, const Operation& consumerOp) {
     std::string text = "Phase 3: '" + consumerOp->name + "' reads " + e.tensor.name() + " axis " +
-                       std::to_string(e.axis) + " at " + toString(e.index) + ", which ranges over " +
-                       show(e.evaluated);
+                       std::to_string(e.axis) + " at " + toString(e.index) +
+                       ", which ranges over " + show(e.evaluated);
     if (e.clamped)
         text += "; the tensor's shape lies inside that, so the request is clamped to " +
                 show(e.request);
@@ -282,7 +291,8 @@ std::string request(const RequestEntry& e, const Operation& consumerOp) {
 std::string rootBound(const RootBound& b, size_t requests, const std::string& owner) {
     if (b.source != "union of the consumers' requests")
         return "Phase 4: " + owned(owner, b.iv) + " = " + show(b.range) + " — " + b.source +
-               (b.unionSet ? " (the requests' union is " + show(*b.unionSet) + ")" : std::string()) +
+               (b.unionSet ? " (the requests' union is " + show(*b.unionSet) + ")"
+                           : std::string()) +
                ".";
     std::string text = "Phase 4: " + owned(owner, b.iv) + " = " + show(b.range) + ", ";
     if (requests == 1)
@@ -298,27 +308,34 @@ std::string passDown(const PassEvent& e, const std::string& owner) {
     if (e.rule == PassRule::ThreadBinding) {
         const auto& [leaf, r] = e.rangesIn.at(0);
         const IterVar& thread = e.rangesOut.at(0).first;
-        return "PassDownDomain in '" + owner + "', thread binding: " + thread->var.name() + " takes the range of " +
-               ivName(leaf) + ", which is bound to it: " + show(r) + ".";
+        return "PassDownDomain in '" + owner + "', thread binding: " + thread->var.name() +
+               " takes the range of " + ivName(leaf) + ", which is bound to it: " + show(r) + ".";
     }
-    return visitRelation(e.relation, Overloaded{
-        [&](const SplitNode* s) { return "PassDownDomain in '" + owner + "', split of " + ivName(s->parent) + " " +
-                                         show(e.rangesIn.at(0).second) + ": " + splitDown(s, e); },
-        [&](const FuseNode* f) {
-            return "PassDownDomain in '" + owner + "', fuse: " + ivName(f->fused) + " extent = " +
-                   extentOf(e.rangesIn.at(0).second) + " x " + extentOf(e.rangesIn.at(1).second) +
-                   " = " + extentOf(e.rangesOut.at(0).second) + ".";
-        },
-        [&](const RebaseNode* r) {
-            return "PassDownDomain in '" + owner + "', rebase: the rebased " + ivName(r->rebased) +
-                   " runs " + show(e.rangesOut.at(0).second) + ", the extent of root " +
-                   ivName(r->parent) + " " + show(e.rangesIn.at(0).second) +
-                   " from 0 (normalize rebased every root loop).";
-        },
-        [&](const SingletonNode* g) {
-            return "PassDownDomain in '" + owner + "', singleton: " + ivName(g->iter) + " = [0, 1).";
-        },
-    });
+    return visitRelation(
+        e.relation, Overloaded{
+                        [&](const SplitNode* s) {
+                            return "PassDownDomain in '" + owner + "', split of " +
+                                   ivName(s->parent) + " " + show(e.rangesIn.at(0).second) + ": " +
+                                   splitDown(s, e);
+                        },
+                        [&](const FuseNode* f) {
+                            return "PassDownDomain in '" + owner + "', fuse: " + ivName(f->fused) +
+                                   " extent = " + extentOf(e.rangesIn.at(0).second) + " x " +
+                                   extentOf(e.rangesIn.at(1).second) + " = " +
+                                   extentOf(e.rangesOut.at(0).second) + ".";
+                        },
+                        [&](const RebaseNode* r) {
+                            return "PassDownDomain in '" + owner + "', rebase: the rebased " +
+                                   ivName(r->rebased) + " runs " + show(e.rangesOut.at(0).second) +
+                                   ", the extent of root " + ivName(r->parent) + " " +
+                                   show(e.rangesIn.at(0).second) +
+                                   " from 0 (normalize rebased every root loop).";
+                        },
+                        [&](const SingletonNode* g) {
+                            return "PassDownDomain in '" + owner +
+                                   "', singleton: " + ivName(g->iter) + " = [0, 1).";
+                        },
+                    });
 }
 
 std::string tightAxis(const IterVar& axis, const TightAxis& t, const std::string& owner) {
@@ -326,7 +343,8 @@ std::string tightAxis(const IterVar& axis, const TightAxis& t, const std::string
         return "Tight rules: " + owned(owner, axis) + " " + t.note + ".";
     std::string text = "Tight rules: " + owned(owner, axis) + " = " + show(*t.loop) + ", " + t.note;
     if (t.realize.defined())
-        text += "; the realize keeps extent " + show(t.realize) + ", its largest over the attach loop";
+        text +=
+            "; the realize keeps extent " + show(t.realize) + ", its largest over the attach loop";
     return text + ".";
 }
 
@@ -334,7 +352,8 @@ std::string tightRemainder(const IterVar& leaf, const Expr& extent, const Range&
                            const std::string& owner) {
     return "Tight rules: the loop over " + owned(owner, leaf) + " runs " + show(extent) +
            " iterations (the seed's min(factor, extent - outer*factor)) instead of " +
-           extentOf(range) + ", so the last iteration computes only the remainder and needs no guard.";
+           extentOf(range) +
+           ", so the last iteration computes only the remainder and needs no guard.";
 }
 
 } // namespace bs::steptext

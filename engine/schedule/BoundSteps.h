@@ -25,22 +25,22 @@
 namespace bs {
 
 enum class StepPhase : uint8_t {
-    Normalize, ///< normalize(): a stage inlined, a root loop rebased
-    Visit,     ///< InferBound visits a stage: its kind, attach path and storage scope
-    Consumer,  ///< InferRootBound turns to one consumer of the stage
-    LeafSet,   ///< phase 1: the IntSet of one consumer leaf (which of the three cases, why)
-    Relax,     ///< phase 1: a consumer attach-path loop joins the relax set
-    PassUp,    ///< phase 2: PassUpDomain through one relation of the consumer
-    RootSet,   ///< phase 2: a consumer root's domain (covered, then relaxed)
-    Request,   ///< phase 3: what the consumer requests of one tensor axis
-    Union,     ///< phase 4: a root's range (the union of the requests, or its dom)
-    PassDown,  ///< PassDownDomain through one relation, or a thread taking a leaf's range
-    Tight,     ///< the tight rules refine a range (exact box, split remainder)
-    Realize,   ///< ScheduleOps realizes a stage over its root ranges
-    BoundCheck,///< ScheduleOps guards a stage's body with a likely() condition
-    Tensorize, ///< ScheduleOps binds a tensor intrinsic's buffer to the region its loops cover
-    Compact,   ///< compact storage stores a lattice or disjoint boxes of a buffer (or keeps it)
-    Allocate,  ///< storage flattening allocates a realized buffer
+    Normalize,  ///< normalize(): a stage inlined, a root loop rebased
+    Visit,      ///< InferBound visits a stage: its kind, attach path and storage scope
+    Consumer,   ///< InferRootBound turns to one consumer of the stage
+    LeafSet,    ///< phase 1: the IntSet of one consumer leaf (which of the three cases, why)
+    Relax,      ///< phase 1: a consumer attach-path loop joins the relax set
+    PassUp,     ///< phase 2: PassUpDomain through one relation of the consumer
+    RootSet,    ///< phase 2: a consumer root's domain (covered, then relaxed)
+    Request,    ///< phase 3: what the consumer requests of one tensor axis
+    Union,      ///< phase 4: a root's range (the union of the requests, or its dom)
+    PassDown,   ///< PassDownDomain through one relation, or a thread taking a leaf's range
+    Tight,      ///< the tight rules refine a range (exact box, split remainder)
+    Realize,    ///< ScheduleOps realizes a stage over its root ranges
+    BoundCheck, ///< ScheduleOps guards a stage's body with a likely() condition
+    Tensorize,  ///< ScheduleOps binds a tensor intrinsic's buffer to the region its loops cover
+    Compact,    ///< compact storage stores a lattice or disjoint boxes of a buffer (or keeps it)
+    Allocate,   ///< storage flattening allocates a realized buffer
 };
 /// `normalize`, `visit`, `consumer`, `leaf-set`, `relax`, `pass-up`, `root-set`, `request`,
 /// `union`, `pass-down`, `tight`, `realize`, `bound-check`, `tensorize`, `compact`, `allocate`.
@@ -48,8 +48,8 @@ const char* stepPhaseName(StepPhase phase);
 
 /// A value a step reads or writes: the set or range of an IterVar, a tensor axis, an expression.
 struct StepValue {
-    std::string name;            ///< `i.j.fused`, `B[axis 0]`, `predicate`
-    IterVar iv;                  ///< when the value belongs to an IterVar
+    std::string name; ///< `i.j.fused`, `B[axis 0]`, `predicate`
+    IterVar iv;       ///< when the value belongs to an IterVar
     std::optional<IntSet> set;
     std::optional<Range> range;
     Expr expr;
@@ -72,30 +72,30 @@ struct ConsumerVisit {
 /// The tight rules' choice for one data axis of a stage.
 struct TightAxis {
     int axis = 0;
-    std::optional<Range> loop;  ///< what each iteration computes; none when kept
-    Expr realize;               ///< the static realize extent, where it differs
-    std::string note;           ///< `the exact per-iteration need`, `kept (...)`
+    std::optional<Range> loop; ///< what each iteration computes; none when kept
+    Expr realize;              ///< the static realize extent, where it differs
+    std::string note;          ///< `the exact per-iteration need`, `kept (...)`
 };
 
 /// The structured part of a step, as the trace's tables show it.
-using StepDetail = std::variant<std::monostate, StageVisit, ConsumerVisit, LeafSetEntry,
-                                RelaxEntry, RootSetEntry, RequestEntry, RootBound, TightAxis>;
+using StepDetail = std::variant<std::monostate, StageVisit, ConsumerVisit, LeafSetEntry, RelaxEntry,
+                                RootSetEntry, RequestEntry, RootBound, TightAxis>;
 
 struct BoundStep {
     int id = -1;
     StepPhase phase = StepPhase::Visit;
-    std::string rule;            ///< a stable tag within the phase (docs/STEPS.md)
-    Operation stage;             ///< the stage whose bounds the step belongs to
-    Operation consumer;          ///< phases 1-3: the consumer whose request it is
-    IterVarRelation relation;    ///< pass-up / pass-down / normalize rebase
+    std::string rule;         ///< a stable tag within the phase (docs/STEPS.md)
+    Operation stage;          ///< the stage whose bounds the step belongs to
+    Operation consumer;       ///< phases 1-3: the consumer whose request it is
+    IterVarRelation relation; ///< pass-up / pass-down / normalize rebase
     std::vector<IterVar> iterVars;
-    Tensor tensor;               ///< request, realize, allocate
-    int axis = -1;               ///< request, union: the tensor axis
+    Tensor tensor; ///< request, realize, allocate
+    int axis = -1; ///< request, union: the tensor axis
     std::vector<StepValue> inputs;
     std::vector<StepValue> outputs;
-    std::string text;            ///< one or two sentences in the seed's terms
-    SourceLocation location;     ///< the script line of the relation, primitive or stage
-    std::vector<int> from;       ///< the steps whose results this one reads
+    std::string text;        ///< one or two sentences in the seed's terms
+    SourceLocation location; ///< the script line of the relation, primitive or stage
+    std::vector<int> from;   ///< the steps whose results this one reads
     StepDetail detail;
 };
 

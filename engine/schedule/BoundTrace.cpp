@@ -66,30 +66,36 @@ json ivListJson(const std::vector<IterVar>& ivs) {
 json consumerJson(const ConsumerTrace& c) {
     json leaves = json::array();
     for (const LeafSetEntry& e : c.leafSets)
-        leaves.push_back({{"itervar", ivJson(e.iv)}, {"range", rangeJson(e.range)},
-                          {"set", setJson(e.set)}, {"case", leafCaseName(e.leafCase)},
+        leaves.push_back({{"itervar", ivJson(e.iv)},
+                          {"range", rangeJson(e.range)},
+                          {"set", setJson(e.set)},
+                          {"case", leafCaseName(e.leafCase)},
                           {"reason", e.reason}});
     json relax = json::array();
     for (const RelaxEntry& e : c.relaxSet)
-        relax.push_back({{"itervar", ivJson(e.iv)}, {"var", e.var.name()}, {"set", setJson(e.set)},
+        relax.push_back({{"itervar", ivJson(e.iv)},
+                         {"var", e.var.name()},
+                         {"set", setJson(e.set)},
                          {"reason", e.reason}});
     json roots = json::array();
     for (const RootSetEntry& e : c.rootSets)
         roots.push_back({{"itervar", ivJson(e.iv)},
                          {"up_state", e.upState ? json(setJson(*e.upState)) : json(nullptr)},
-                         {"covered", rangeJson(e.covered)}, {"domain", setJson(e.domain)}});
+                         {"covered", rangeJson(e.covered)},
+                         {"domain", setJson(e.domain)}});
     json requests = json::array();
     for (const RequestEntry& e : c.requests)
-        requests.push_back({{"tensor", e.tensor.name()}, {"value_index", e.tensor.valueIndex},
-                            {"axis", e.axis}, {"index", toString(e.index)},
-                            {"evaluated", setJson(e.evaluated)}, {"request", setJson(e.request)},
+        requests.push_back({{"tensor", e.tensor.name()},
+                            {"value_index", e.tensor.valueIndex},
+                            {"axis", e.axis},
+                            {"index", toString(e.index)},
+                            {"evaluated", setJson(e.evaluated)},
+                            {"request", setJson(e.request)},
                             {"clamped", e.clamped}});
-    return json{{"consumer", c.consumer->name},
-                {"consumer_attach_path", ivListJson(c.consumerAttachPath)},
-                {"phase1_leaf_sets", leaves},
-                {"relax_set", relax},
-                {"phase2_root_sets", roots},
-                {"phase3_requests", requests}};
+    return json{
+        {"consumer", c.consumer->name}, {"consumer_attach_path", ivListJson(c.consumerAttachPath)},
+        {"phase1_leaf_sets", leaves},   {"relax_set", relax},
+        {"phase2_root_sets", roots},    {"phase3_requests", requests}};
 }
 
 json stageJson(const StageTrace& s) {
@@ -98,9 +104,11 @@ json stageJson(const StageTrace& s) {
         consumers.push_back(consumerJson(c));
     json roots = json::array();
     for (const RootBound& r : s.rootBounds)
-        roots.push_back({{"itervar", ivJson(r.iv)}, {"output_axis", r.outputAxis},
+        roots.push_back({{"itervar", ivJson(r.iv)},
+                         {"output_axis", r.outputAxis},
                          {"union", r.unionSet ? json(setJson(*r.unionSet)) : json(nullptr)},
-                         {"range", rangeJson(r.range)}, {"source", r.source}});
+                         {"range", rangeJson(r.range)},
+                         {"source", r.source}});
     json ranges = json::array();
     for (const auto& [iv, r] : s.ranges)
         ranges.push_back({{"itervar", ivJson(iv)}, {"range", rangeJson(r)}});

@@ -17,7 +17,6 @@
 
 namespace bs {
 
-
 /// Phase 1's three cases for a consumer leaf (seed 000, "Phase 1").
 enum class LeafCase {
     ExtentOne, ///< case 1: the leaf's range has extent 1, a single point at its min
@@ -31,8 +30,8 @@ const char* leafCaseName(LeafCase c);
 
 struct LeafSetEntry {
     IterVar iv;
-    Range range;       ///< the consumer leaf's range from rmap
-    IntSet set;        ///< its phase-1 IntSet
+    Range range; ///< the consumer leaf's range from rmap
+    IntSet set;  ///< its phase-1 IntSet
     LeafCase leafCase;
     std::string reason; ///< why relaxation was or was not needed
 };
@@ -56,16 +55,16 @@ struct RootSetEntry {
 struct RequestEntry {
     Tensor tensor;
     int axis = 0;
-    Expr index;      ///< the consumer's index expression for this axis
+    Expr index;       ///< the consumer's index expression for this axis
     IntSet evaluated; ///< the index evaluated over the root domains
-    IntSet request;  ///< after clamping to the tensor's shape
+    IntSet request;   ///< after clamping to the tensor's shape
     bool clamped = false;
 };
 
 struct ConsumerTrace {
     Operation consumer;
     AttachPath consumerAttachPath;
-    std::vector<LeafSetEntry> leafSets;   ///< innermost leaf first, as phase 1 visits them
+    std::vector<LeafSetEntry> leafSets; ///< innermost leaf first, as phase 1 visits them
     std::vector<RelaxEntry> relaxSet;
     std::vector<RootSetEntry> rootSets;
     std::vector<RequestEntry> requests;
@@ -74,10 +73,10 @@ struct ConsumerTrace {
 /// How a root IterVar's range was set.
 struct RootBound {
     IterVar iv;
-    int outputAxis = -1;             ///< data axis index, -1 for reduce axes
-    std::optional<IntSet> unionSet;  ///< phase 4's union of the requests for this axis
+    int outputAxis = -1;            ///< data axis index, -1 for reduce axes
+    std::optional<IntSet> unionSet; ///< phase 4's union of the requests for this axis
     Range range;
-    std::string source;              ///< "union of requests", "dom", ...
+    std::string source; ///< "union of requests", "dom", ...
 };
 
 struct StageTrace {

@@ -47,8 +47,7 @@ Expr injectPredicate(const std::vector<Expr>& predicates, const Expr& body) {
         Expr condition = r->condition;
         for (const Expr& p : predicates)
             condition = condition && p;
-        return ReduceNode::make(r->combiner, r->source, r->axis, condition, r->valueIndex,
-                                r->init);
+        return ReduceNode::make(r->combiner, r->source, r->axis, condition, r->valueIndex, r->init);
     }
     Expr condition = makeBool(true);
     for (const Expr& p : predicates)
@@ -115,9 +114,9 @@ std::vector<Expr> cacheBody(const ComputeOpNode* compute, const AxisMapping& m) 
         body = substitute(body, m.leafToCacheAxis);
         if (const auto* r = body.as<ReduceNode>()) {
             if (firstReduce)
-                body = ReduceNode::make(firstReduce->combiner, firstReduce->source,
-                                        firstReduce->axis, firstReduce->condition, r->valueIndex,
-                                        firstReduce->init);
+                body =
+                    ReduceNode::make(firstReduce->combiner, firstReduce->source, firstReduce->axis,
+                                     firstReduce->condition, r->valueIndex, firstReduce->init);
             else
                 firstReduce = r;
         }
@@ -128,8 +127,7 @@ std::vector<Expr> cacheBody(const ComputeOpNode* compute, const AxisMapping& m) 
 
 /// The indices at which the original stage reads the cache: each data-parallel leaf's value
 /// in terms of the root axes.
-std::vector<Expr> cacheReadIndices(const Stage& stage, ComputeAxes compute,
-                                   const AxisMapping& m) {
+std::vector<Expr> cacheReadIndices(const Stage& stage, ComputeAxes compute, const AxisMapping& m) {
     IterVarSet reduceAxes(compute.reduceAxis->begin(), compute.reduceAxis->end());
     IterVarMap<Expr> values;
     for (const IterVar& iv : *compute.axis)
@@ -165,7 +163,8 @@ void checkCacheWrite(const Schedule& sch, const Stage& stage, const std::vector<
 /// TVM's CacheWriteWithReLayoutTensor: the cache is the tensor compute over one axis per
 /// data-parallel leaf (then the intrinsic's own axes), its regions rewritten onto them; the
 /// original stage copies from it.
-std::pair<Operation, Operation> cacheTensorCompute(const Stage& stage, const TensorComputeOpNode* tc,
+std::pair<Operation, Operation> cacheTensorCompute(const Stage& stage,
+                                                   const TensorComputeOpNode* tc,
                                                    const std::string& scope,
                                                    const std::string& context) {
     if (tc->numOutputs() != 1)
@@ -195,9 +194,9 @@ std::pair<Operation, Operation> cacheTensorCompute(const Stage& stage, const Ten
     std::vector<Expr> scalars;
     for (const Expr& e : tc->scalarInputs)
         scalars.push_back(onCacheAxes(e));
-    Operation cacheOp = TensorComputeOpNode::make(tc->name + "." + scope, tc->tag, cacheAxes,
-                                                  tc->reduceAxis, tc->schedulableNdim, tc->intrin,
-                                                  tc->inputs, regions, scalars);
+    Operation cacheOp =
+        TensorComputeOpNode::make(tc->name + "." + scope, tc->tag, cacheAxes, tc->reduceAxis,
+                                  tc->schedulableNdim, tc->intrin, tc->inputs, regions, scalars);
     // The original stage copies every axis, the intrinsic's too, so they become loops.
     std::vector<IterVar> copyAxes(tc->axis.begin(), tc->axis.begin() + tc->schedulableNdim);
     std::vector<Expr> indices = cacheReadIndices(stage, computeAxesOf(stage->op), m);
@@ -206,7 +205,8 @@ std::pair<Operation, Operation> cacheTensorCompute(const Stage& stage, const Ten
         copyAxes.emplace_back(iv->dom, iv->var, IterVarType::DataPar);
         indices.push_back(iv->var);
     }
-    Operation copyOp = ComputeOpNode::make(tc->name, tc->tag, copyAxes, {cacheOp.output(0)(indices)});
+    Operation copyOp =
+        ComputeOpNode::make(tc->name, tc->tag, copyAxes, {cacheOp.output(0)(indices)});
     return {cacheOp, copyOp};
 }
 

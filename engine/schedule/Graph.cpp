@@ -41,9 +41,7 @@ ReadGraph createReadGraph(const std::vector<Operation>& roots) {
     return graph;
 }
 
-ReadGraph createReadGraph(const Schedule& sch) {
-    return createReadGraph(sch.outputs());
-}
+ReadGraph createReadGraph(const Schedule& sch) { return createReadGraph(sch.outputs()); }
 
 namespace {
 
@@ -82,9 +80,10 @@ Stage attachSegment(const Stage& stage, std::vector<IterVar>& segment) {
     Stage at = attached->attachStage;
     BS_CHECK(at.defined()) << "stage " << attached.name() << " is attached to no stage";
     if (!appendAttachLeaves(at, attached->attachIVar, isScan, segment))
-        throw UserError("invalid schedule: stage '" + attached.name() + "' is computed at '" +
-                        attached->attachIVar->var.name() + "' of stage '" + at.name() + "', but " +
-                        notLeafReason(attached->attachIVar, at->allIterVars, at->relations, at.name()));
+        throw UserError(
+            "invalid schedule: stage '" + attached.name() + "' is computed at '" +
+            attached->attachIVar->var.name() + "' of stage '" + at.name() + "', but " +
+            notLeafReason(attached->attachIVar, at->allIterVars, at->relations, at.name()));
     return at;
 }
 
@@ -119,7 +118,8 @@ AttachPathMap createAttachPath(const Schedule& sch) {
         Stage s = stage;
         while (s.defined() && !built.count(s.get())) {
             if (!onChain.insert(s.get()).second)
-                throw UserError("invalid schedule: the compute_at attachments of stage '" + stage.name() +
+                throw UserError("invalid schedule: the compute_at attachments of stage '" +
+                                stage.name() +
                                 "' form a cycle (find loop in compute_at attach group)");
             std::vector<IterVar> segment;
             Stage next = attachSegment(s, segment);
@@ -221,9 +221,7 @@ struct DimKeyHash {
         return (std::hash<const Node*>()(k.op) * 31 + size_t(k.valueIndex)) * 31 + size_t(k.dim);
     }
 };
-DimKey dimKey(const Tensor& t, size_t dim) {
-    return DimKey{t.op.get(), t.valueIndex, int(dim)};
-}
+DimKey dimKey(const Tensor& t, size_t dim) { return DimKey{t.op.get(), t.valueIndex, int(dim)}; }
 
 /// Dimension -> the dimensions it reads from (TVM's ReachGraph): a compute's output dimension
 /// reaches every dimension of a body tensor whose index mentions its axis; a scan's output
@@ -331,7 +329,8 @@ IterVarMap<bool> scanFixPointAnalysis(const Operation& scanOp) {
             const DimKey key = dimKey(scan->update[i], k);
             const DimKey target = dimKey(scan->statePlaceholder[i], k);
             auto exact = exactReach.find(key);
-            if (failed.count(axis.get()) || exact == exactReach.end() || exact->second != axis.get()) {
+            if (failed.count(axis.get()) || exact == exactReach.end() ||
+                exact->second != axis.get()) {
                 result[axis] = false;
                 continue;
             }

@@ -6,13 +6,13 @@
 #include "ir/Op.h"
 #include "ir/Printer.h"
 #include "ir/Substitute.h"
-#include "schedule/Graph.h"
 #include "schedule/BoundStepText.h"
+#include "schedule/Graph.h"
 #include "schedule/InferBoundTight.h"
-#include "support/Cancellation.h"
 #include "schedule/MessagePassing.h"
 #include "schedule/ScheduleErrors.h"
 #include "schedule/StorageScope.h"
+#include "support/Cancellation.h"
 #include "te/Operation.h"
 
 #include <algorithm>
@@ -38,7 +38,6 @@ struct GraphContext {
 
 const std::string& threadTagOf(const IterVar& iv, const IterVarMap<IterVar>& bindMap);
 
-
 const std::string& threadTagOf(const IterVar& iv, const IterVarMap<IterVar>& bindMap) {
     auto it = bindMap.find(iv);
     return it != bindMap.end() ? it->second->threadTag : iv->threadTag;
@@ -46,9 +45,7 @@ const std::string& threadTagOf(const IterVar& iv, const IterVarMap<IterVar>& bin
 
 /// Whether a loop with thread tag `tag` runs on a thread (NeedRelax's test: no tag, or the
 /// `pipeline` tag, is a serial loop).
-bool isThreadTag(const std::string& tag) {
-    return !tag.empty() && tag != "pipeline";
-}
+bool isThreadTag(const std::string& tag) { return !tag.empty() && tag != "pipeline"; }
 
 /// TVM's NeedRelax, returning the reason as text for the trace (notes section 4).
 bool needRelax(const IterVar& iv, bool foundAttach, const IterVarMap<IterVar>& bindMap,
@@ -61,7 +58,8 @@ bool needRelax(const IterVar& iv, bool foundAttach, const IterVarMap<IterVar>& b
     }
     ThreadScope ts = ThreadScope::create(tag);
     if (scope.rank == StorageRank::Warp && ts.rank == 1 && ts.dimIndex == 0) {
-        *reason = "bound to threadIdx.x and the storage is warp: one buffer serves the warp's lanes";
+        *reason =
+            "bound to threadIdx.x and the storage is warp: one buffer serves the warp's lanes";
         return true;
     }
     // Storage shared at this thread level needs every index of the axis (shared storage and
@@ -107,8 +105,8 @@ std::vector<Operation> consumersOf(const Stage& stage, const GraphContext& ctx) 
     return consumers;
 }
 
-using TensorDomMap = std::unordered_map<Tensor, std::vector<std::vector<IntSet>>, TensorHash, TensorEqual>;
-
+using TensorDomMap =
+    std::unordered_map<Tensor, std::vector<std::vector<IntSet>>, TensorHash, TensorEqual>;
 
 /// The steps of one stage's visit: InferRootBound's phases and PassDownDomain.
 struct StageStepLog {
@@ -171,15 +169,15 @@ struct StageStepLog {
                     steps.setRangeStep(iv, step.id);
             }
             if (e.evaluated.defined())
-                step.inputs.push_back(StepValue{"evaluated", IterVar(), std::nullopt, std::nullopt,
-                                                e.evaluated});
+                step.inputs.push_back(
+                    StepValue{"evaluated", IterVar(), std::nullopt, std::nullopt, e.evaluated});
         };
     }
 };
 
 /// Phase 1: the IntSet of each consumer leaf, innermost first.
-void initLeafSets(const Stage& consumer, const std::vector<IterVar>& attach, const StorageScope& scope,
-                  const GraphContext& ctx, const IterVarMap<Range>& rmap,
+void initLeafSets(const Stage& consumer, const std::vector<IterVar>& attach,
+                  const StorageScope& scope, const GraphContext& ctx, const IterVarMap<Range>& rmap,
                   IterVarMap<IntSet>* upState, bool* found, StageStepLog& log) {
     const auto& leaves = consumer->leafIterVars;
     for (size_t i = leaves.size(); i-- > 0;) {
@@ -208,7 +206,7 @@ void initLeafSets(const Stage& consumer, const std::vector<IterVar>& attach, con
                                 iv->var.name() + "' of stage '" + consumer->op->name +
                                 "' starts at " + toString(r.min) + "; call schedule.normalize()");
             entry.set = IntSet::singlePoint(bound != ctx.bindMap.end() ? Expr(bound->second->var)
-                                                                        : Expr(iv->var));
+                                                                       : Expr(iv->var));
             entry.leafCase = LeafCase::NoRelax;
         } else {
             entry.set = IntSet::fromRange(r);
@@ -227,7 +225,8 @@ void initLeafSets(const Stage& consumer, const std::vector<IterVar>& attach, con
 }
 
 void addRelaxStep(StageStepLog& log, const RelaxEntry& entry) {
-    log.relaxSteps.push_back(log.add(StepPhase::Relax, "relax", steptext::relax(entry, log.consumer->name), entry));
+    log.relaxSteps.push_back(
+        log.add(StepPhase::Relax, "relax", steptext::relax(entry, log.consumer->name), entry));
     BoundStep& step = log.last();
     if (int from = log.steps.rangeStep(entry.iv); from >= 0)
         step.from.push_back(from);
@@ -266,8 +265,9 @@ void relaxVirtualThreadsOutOfScope(const Stage& consumer, const std::vector<Iter
 /// The consumer's own attach-path loops that are inside the producer's attach point (or bound
 /// to threads the storage scope shares) form the relax set.
 void collectRelaxSet(const Operation& consumerOp, const std::vector<IterVar>& attach,
-                     const StorageScope& scope, const GraphContext& ctx, const IterVarMap<Range>& rmap,
-                     bool* found, VarMap<IntSet>* relaxSet, StageStepLog& log) {
+                     const StorageScope& scope, const GraphContext& ctx,
+                     const IterVarMap<Range>& rmap, bool* found, VarMap<IntSet>* relaxSet,
+                     StageStepLog& log) {
     const std::vector<IterVar>& path = ctx.attachPath.at(consumerOp);
     const std::vector<size_t>& tagged = ctx.taggedOnPath.at(consumerOp.get());
     for (size_t at = 0; at < path.size(); ++at) {
@@ -328,9 +328,10 @@ protected:
             bool clamped = false;
             Expr shapeMax = shape[i] - 1;
             bool unbounded = !evaluated.hasLowerBound() && !evaluated.hasUpperBound();
-            if (m_clamp && (unbounded || (evaluated.hasLowerBound() && evaluated.hasUpperBound() &&
-                              m_analyzer.canProve(makeZero(shape[i].type()) >= evaluated.min()) &&
-                              m_analyzer.canProve(shapeMax <= evaluated.max())))) {
+            if (m_clamp &&
+                (unbounded || (evaluated.hasLowerBound() && evaluated.hasUpperBound() &&
+                               m_analyzer.canProve(makeZero(shape[i].type()) >= evaluated.min()) &&
+                               m_analyzer.canProve(shapeMax <= evaluated.max())))) {
                 request = IntSet::interval(makeZero(shape[i].type()), shapeMax);
                 clamped = true;
             }
@@ -342,8 +343,8 @@ protected:
             step.tensor = op->tensor;
             step.axis = int(i);
             step.from = m_rootSetSteps;
-            step.inputs.push_back(StepValue{"index", IterVar(), std::nullopt, std::nullopt,
-                                            op->indices[i]});
+            step.inputs.push_back(
+                StepValue{"index", IterVar(), std::nullopt, std::nullopt, op->indices[i]});
             step.outputs.push_back(StepValue{op->tensor.name() + "[axis " + std::to_string(i) + "]",
                                              IterVar(), request, std::nullopt, Expr()});
             m_requestSteps[{op->tensor.op.get(), op->tensor.valueIndex, int(i)}].push_back(step.id);
@@ -368,8 +369,8 @@ private:
 void requestFromScan(const ScanOpNode* scan, const VarMap<IntSet>& domMap,
                      const IterVarMap<Range>& rmap, TensorDomMap& tmap, StageStepLog& log,
                      const std::vector<int>& rootSetSteps, RequestStepMap& requestSteps) {
-    auto push = [&](const Tensor& t, size_t axis, const IterVar& by, IntSet request, const char* rule,
-                    std::string why) {
+    auto push = [&](const Tensor& t, size_t axis, const IterVar& by, IntSet request,
+                    const char* rule, std::string why) {
         auto it = tmap.find(t);
         if (it == tmap.end())
             return;
@@ -377,7 +378,8 @@ void requestFromScan(const ScanOpNode* scan, const VarMap<IntSet>& domMap,
         RequestEntry entry{t, int(axis), by->var, request, request, false};
         log.add(StepPhase::Request, rule,
                 "Phase 3: scan '" + scan->name + "' needs " + t.name() + " axis " +
-                    std::to_string(axis) + " over " + request.toString() + ": " + std::move(why) + ".",
+                    std::to_string(axis) + " over " + request.toString() + ": " + std::move(why) +
+                    ".",
                 entry);
         BoundStep& step = log.last();
         step.tensor = t;
@@ -392,9 +394,11 @@ void requestFromScan(const ScanOpNode* scan, const VarMap<IntSet>& domMap,
     for (size_t i = 0, sp = 0; i < scan->update.size(); ++i) {
         const Tensor& init = scan->init[i];
         const Tensor& update = scan->update[i];
-        push(init, 0, time, IntSet::fromRange(Range(makeZero(init.shape()[0].type()), init.shape()[0])),
-             "scan-init", "the init fills rows 0 to " + toString(init.shape()[0]) +
-                              " - 1 of the state, all of them before the scan starts");
+        push(init, 0, time,
+             IntSet::fromRange(Range(makeZero(init.shape()[0].type()), init.shape()[0])),
+             "scan-init",
+             "the init fills rows 0 to " + toString(init.shape()[0]) +
+                 " - 1 of the state, all of them before the scan starts");
         push(update, 0, time, domMap.at(time->var), "scan-update",
              "each step of the scan computes the update's rows at its index " + time->var.name());
         for (size_t k = 1; k < update.ndim(); ++k, ++sp) {
@@ -425,7 +429,8 @@ void requestFromExtern(const ExternOpNode* ext, TensorDomMap& tmap, StageStepLog
             IntSet request = IntSet::fromRange(Range(makeZero(extent.type()), extent));
             it->second[axis].push_back(request);
             // No index expression: the body is opaque (the trace shows "opaque").
-            RequestEntry entry{t, int(axis), StringImmNode::make("opaque"), request, request, false};
+            RequestEntry entry{t,       int(axis), StringImmNode::make("opaque"),
+                               request, request,   false};
             log.add(StepPhase::Request, "extern-input",
                     "Phase 3: extern '" + ext->name + "' needs " + t.name() + " axis " +
                         std::to_string(axis) + " whole, " + request.toString() +
@@ -436,7 +441,8 @@ void requestFromExtern(const ExternOpNode* ext, TensorDomMap& tmap, StageStepLog
             step.tensor = t;
             step.axis = int(axis);
             step.location = ext->location;
-            step.inputs.push_back(StepValue{"index", IterVar(), std::nullopt, std::nullopt, entry.index});
+            step.inputs.push_back(
+                StepValue{"index", IterVar(), std::nullopt, std::nullopt, entry.index});
             step.outputs.push_back(StepValue{t.name() + "[axis " + std::to_string(axis) + "]",
                                              IterVar(), request, std::nullopt, Expr()});
             requestSteps[{t.op.get(), t.valueIndex, int(axis)}].push_back(step.id);
@@ -463,13 +469,14 @@ void requestFromTensorCompute(const TensorComputeOpNode* tc, const VarMap<IntSet
                                               analyzer.intSet(last, domMap).max());
             it->second[axis].push_back(request);
             // No single index: the call reads a range (the trace shows it as text).
-            Expr index = StringImmNode::make("[" + toString(r.min) + ", +" + toString(r.extent) + ")");
+            Expr index =
+                StringImmNode::make("[" + toString(r.min) + ", +" + toString(r.extent) + ")");
             RequestEntry entry{t, int(axis), index, request, request, false};
             log.add(StepPhase::Request, "tensor-compute-region",
                     "Phase 3: '" + tc->name + "' calls tensor intrinsic '" + tc->intrin->name +
                         "' on " + t.name() + " axis " + std::to_string(axis) + " over [" +
-                        toString(r.min) + ", " + toString(r.extent) + "] at each iteration: " +
-                        request.toString() + " over its loops.",
+                        toString(r.min) + ", " + toString(r.extent) +
+                        "] at each iteration: " + request.toString() + " over its loops.",
                     entry);
             BoundStep& step = log.last();
             step.tensor = t;
@@ -540,9 +547,11 @@ void bindVisibleRanges(const Stage& consumer, const Stage& producer, const Graph
     const std::string loop = spec->attachIVar->var.name();
     const std::string at = spec->attachStage.name();
     const std::string group = spec.same_as(stage) ? "" : " (with its group " + spec.name() + ")";
-    Diagnostic d{"invalid schedule: '" + producer + "' is computed at loop '" + loop + "' of '" + at +
-                     "'" + group + ", but its consumer '" + consumerOp->name + "' does not run inside that loop, so "
-                     "no iteration of '" + loop + "' can compute what '" + consumerOp->name +
+    Diagnostic d{"invalid schedule: '" + producer + "' is computed at loop '" + loop + "' of '" +
+                     at + "'" + group + ", but its consumer '" + consumerOp->name +
+                     "' does not run inside that loop, so "
+                     "no iteration of '" +
+                     loop + "' can compute what '" + consumerOp->name +
                      "' reads (TVM: cannot find the producer along the loop nest)",
                  spec->attachLocation.known() ? spec->attachLocation : currentSourceLocation()};
     d.subject.kind = "attach-no-path";
@@ -577,13 +586,15 @@ void refuseRelationsOfInlined(const Stage& stage) {
         const std::string line =
             rel->location.known() ? " at line " + std::to_string(rel->location.line) : "";
         Diagnostic d{"'" + name + "' is inlined, but its loop '" + loop->var.name() + "' was " +
-                         what + line + ": an inlined stage has no loops of its own, its values are "
+                         what + line +
+                         ": an inlined stage has no loops of its own, its values are "
                          "computed inside its consumers' loops (TVM stops here too: Check failed: "
                          "allow_missing)",
                      stage->attachLocation.known() ? stage->attachLocation : rel->location};
         d.subject = loopSubject("inlined-has-loops", stage, loop);
-        d.fix = "schedule the loops of the consumers that " + name + " is inlined into, or compute " +
-                name + " at the root (s[" + name + "].compute_root()) to keep its " + what + " loop";
+        d.fix = "schedule the loops of the consumers that " + name +
+                " is inlined into, or compute " + name + " at the root (s[" + name +
+                "].compute_root()) to keep its " + what + " loop";
         throw UserError(std::move(d));
     }
 }
@@ -632,8 +643,9 @@ void requestFromConsumer(const Schedule& sch, const Stage& stage, const Operatio
         }
         domMap[iv->var] = entry.domain;
         analyzer.bind(iv->var, r, /*allowOverride=*/true);
-        rootSetSteps.push_back(log.add(StepPhase::RootSet, relaxSet.empty() ? "covered" : "relaxed",
-                                       steptext::rootSet(entry, !relaxSet.empty(), consumerOp->name), entry));
+        rootSetSteps.push_back(
+            log.add(StepPhase::RootSet, relaxSet.empty() ? "covered" : "relaxed",
+                    steptext::rootSet(entry, !relaxSet.empty(), consumerOp->name), entry));
         BoundStep& step = log.last();
         step.iterVars = {iv};
         step.outputs.push_back(StepValue{iv->var.name(), iv, entry.domain, std::nullopt, Expr()});
@@ -660,7 +672,8 @@ void requestFromConsumer(const Schedule& sch, const Stage& stage, const Operatio
 /// One phase-4 step: the range of root `iv`.
 void addRootBoundStep(StageStepLog& log, const RootBound& bound, std::vector<int> from,
                       const char* rule) {
-    int id = log.add(StepPhase::Union, rule, steptext::rootBound(bound, from.size(), log.stage->name), bound);
+    int id = log.add(StepPhase::Union, rule,
+                     steptext::rootBound(bound, from.size(), log.stage->name), bound);
     BoundStep& step = log.last();
     step.iterVars = {bound.iv};
     step.axis = bound.outputAxis;
@@ -668,7 +681,8 @@ void addRootBoundStep(StageStepLog& log, const RootBound& bound, std::vector<int
     step.location = bound.iv->location;
     if (bound.unionSet)
         step.inputs.push_back(StepValue{"union", bound.iv, *bound.unionSet, std::nullopt, Expr()});
-    step.outputs.push_back(StepValue{bound.iv->var.name(), bound.iv, std::nullopt, bound.range, Expr()});
+    step.outputs.push_back(
+        StepValue{bound.iv->var.name(), bound.iv, std::nullopt, bound.range, Expr()});
     log.steps.setRangeStep(bound.iv, id);
 }
 
@@ -683,7 +697,8 @@ std::vector<int> requestStepsOf(const RequestStepMap& requestSteps, const Tensor
 /// ScanFixPointAnalysis proves that row t along it needs only the same index of earlier rows,
 /// and is the whole axis otherwise.
 void gatherScanBound(const Stage& stage, const ScanOpNode* scan, const TensorDomMap& tmap,
-                     const RequestStepMap& requestSteps, IterVarMap<Range>* rmap, StageStepLog& log) {
+                     const RequestStepMap& requestSteps, IterVarMap<Range>* rmap,
+                     StageStepLog& log) {
     std::vector<IntSet> rows;
     std::vector<int> rowSteps;
     for (int i = 0; i < scan->numOutputs(); ++i) {
@@ -750,8 +765,9 @@ void gatherBound(const Stage& stage, const TensorDomMap& tmap, const RequestStep
     for (size_t i = loops; i < compute.axis->size(); ++i) {
         const IterVar& iv = (*compute.axis)[i];
         (*rmap)[iv] = iv->dom;
-        addRootBoundStep(log, RootBound{iv, int(i), std::nullopt, iv->dom,
-                                        "the tensor intrinsic's own axis: its dom"},
+        addRootBoundStep(log,
+                         RootBound{iv, int(i), std::nullopt, iv->dom,
+                                   "the tensor intrinsic's own axis: its dom"},
                          requestStepsOf(requestSteps, out, int(i)), "intrinsic-axis");
     }
     for (size_t i = 0; i < loops; ++i) {
@@ -771,12 +787,14 @@ void gatherBound(const Stage& stage, const TensorDomMap& tmap, const RequestStep
 
 /// InferRootBound (notes section 4): sets the range of every root IterVar of `stage`.
 void inferRootBound(const Schedule& sch, const Stage& stage, const GraphContext& ctx,
-                    BoundRules rules, IterVarMap<Range>* rmap, StageVisit visit, StageStepLog& log) {
+                    BoundRules rules, IterVarMap<Range>* rmap, StageVisit visit,
+                    StageStepLog& log) {
     if (stage->attachType == AttachType::Inline)
         throw UserError("stage '" + stage->op->name +
                         "' is marked compute_inline: call schedule.normalize() before InferBound");
     auto addVisit = [&](const char* rule) {
-        log.add(StepPhase::Visit, rule, steptext::visit(stage, visit, steptext::attachedAt(stage)), visit);
+        log.add(StepPhase::Visit, rule, steptext::visit(stage, visit, steptext::attachedAt(stage)),
+                visit);
     };
     if (stage->attachType == AttachType::InlinedAlready) {
         visit.kind = StageTrace::Kind::InlinedAlready;
@@ -790,10 +808,11 @@ void inferRootBound(const Schedule& sch, const Stage& stage, const GraphContext&
         for (const IterVar& iv : stage->op->rootIterVars()) {
             BS_CHECK(iv->dom.defined()) << "root " << iv->var.name() << " has no dom";
             (*rmap)[iv] = iv->dom;
-            addRootBoundStep(log,
-                             RootBound{iv, -1, std::nullopt, iv->dom,
-                                       isPlaceholder ? "placeholder: its shape" : "output stage: its dom"},
-                             {}, isPlaceholder ? "shape" : "dom");
+            addRootBoundStep(
+                log,
+                RootBound{iv, -1, std::nullopt, iv->dom,
+                          isPlaceholder ? "placeholder: its shape" : "output stage: its dom"},
+                {}, isPlaceholder ? "shape" : "dom");
         }
         return;
     }
@@ -815,11 +834,13 @@ void inferRootBound(const Schedule& sch, const Stage& stage, const GraphContext&
 /// The positions on `path` of the loops with a thread tag, memoised by path in `tagged`. A
 /// path is its own segment followed by an outer path, so its positions are its segment's and
 /// the outer path's, shifted: each loop is read once, not once per stage inside it.
-const std::vector<size_t>& taggedLoops(const AttachPath& path, const IterVarMap<IterVar>& bindMap,
-                                       std::unordered_map<const void*, std::vector<size_t>>& tagged) {
+const std::vector<size_t>&
+taggedLoops(const AttachPath& path, const IterVarMap<IterVar>& bindMap,
+            std::unordered_map<const void*, std::vector<size_t>>& tagged) {
     if (auto it = tagged.find(path.id()); it != tagged.end())
         return it->second;
-    for (const AttachPath& p : pathsToBuild(path, [&](const void* id) { return tagged.count(id) != 0; })) {
+    for (const AttachPath& p :
+         pathsToBuild(path, [&](const void* id) { return tagged.count(id) != 0; })) {
         std::vector<size_t> own;
         for (size_t at = 0; at < p.segmentSize(); ++at) {
             if (isThreadTag(threadTagOf(p[at], bindMap)))

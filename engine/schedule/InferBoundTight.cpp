@@ -13,9 +13,9 @@
 #include "schedule/BoundStepText.h"
 
 #include "schedule/Graph.h"
+#include "schedule/InferBoundTightLoops.h"
 #include "schedule/MessagePassing.h"
 #include "schedule/ScheduleErrors.h"
-#include "schedule/InferBoundTightLoops.h"
 #include "te/Operation.h"
 
 #ifdef BOUNDSCOPE_WITH_ISL
@@ -147,10 +147,11 @@ std::vector<Range> remainderAwareRanges(const Schedule& sch, const Stage& stage,
         for (const IterVar& root : ct.consumer->rootIterVars()) {
             auto it = state.find(root);
             Range r = it != state.end() ? it->second.coverRange(root->dom) : root->dom;
-            domMap[root->var] = relaxSet.empty()
-                                    ? IntSet::fromRange(r)
-                                    : IntSet::interval(analyzer.intSet(r.min, relaxSet).min(),
-                                                       analyzer.intSet(r.min + r.extent - 1, relaxSet).max());
+            domMap[root->var] =
+                relaxSet.empty()
+                    ? IntSet::fromRange(r)
+                    : IntSet::interval(analyzer.intSet(r.min, relaxSet).min(),
+                                       analyzer.intSet(r.min + r.extent - 1, relaxSet).max());
         }
         for (const auto& indices : readsOf(stage->op, ct.consumer.as<ComputeOpNode>()))
             for (size_t d = 0; d < indices.size(); ++d)
@@ -173,12 +174,15 @@ struct AxisChoice {
 class AxisChooser {
 public:
     AxisChooser(isl::ctx ctx, NeedModel& model)
-        : m_ctx(ctx), m_model(model), m_domain(model.paramDomain(ctx)), m_need(model.unionSet(ctx)) {
+        : m_ctx(ctx), m_model(model), m_domain(model.paramDomain(ctx)),
+          m_need(model.unionSet(ctx)) {
         std::string sizes = model.params.sizeConstraints();
-        m_free = isl::set(ctx, model.params.header() + "{ : " + (sizes.empty() ? "true" : sizes) + " }");
+        m_free =
+            isl::set(ctx, model.params.header() + "{ : " + (sizes.empty() ? "true" : sizes) + " }");
     }
 
-    std::optional<AxisChoice> choose(int d, const Range& tvm, const std::vector<Range>& remainderAware) {
+    std::optional<AxisChoice> choose(int d, const Range& tvm,
+                                     const std::vector<Range>& remainderAware) {
         isl::pw_aff minPw = isl::manage(isl_set_dim_min(m_need.copy(), d));
         isl::pw_aff maxPw = isl::manage(isl_set_dim_max(m_need.copy(), d));
         if (minPw.domain().is_empty())
@@ -266,7 +270,8 @@ void addTightStep(const Stage& stage, const IterVar& axis, const TightAxis& t,
     if (t.loop)
         step.outputs.push_back(StepValue{axis->var.name(), axis, std::nullopt, *t.loop, Expr()});
     if (t.realize.defined())
-        step.outputs.push_back(StepValue{"realize extent", axis, std::nullopt, std::nullopt, t.realize});
+        step.outputs.push_back(
+            StepValue{"realize extent", axis, std::nullopt, std::nullopt, t.realize});
     step.detail = t;
     int id = result.steps.add(std::move(step));
     if (t.loop)
@@ -280,11 +285,11 @@ void applyChoice(const Stage& stage, int d, const AxisChoice& choice, InferBound
     const IterVar& axis = stage->op.as<ComputeOpNode>()->axis[size_t(d)];
     Analyzer analyzer;
     DataType t = axis->var.type();
-    Range loop(analyzer.simplify(cast(t, choice.loop.min)), analyzer.simplify(cast(t, choice.loop.extent)));
+    Range loop(analyzer.simplify(cast(t, choice.loop.min)),
+               analyzer.simplify(cast(t, choice.loop.extent)));
     result.bounds[axis] = loop;
     Expr realize = analyzer.simplify(cast(t, choice.staticExtent));
-    TightAxis step{d, loop, Expr(),
-                   choice.exact ? "the exact per-iteration need" : "partly exact"};
+    TightAxis step{d, loop, Expr(), choice.exact ? "the exact per-iteration need" : "partly exact"};
     if (!analyzer.canProveEqual(realize, loop.extent)) {
         result.realizeBounds[axis] = Range(loop.min, realize);
         step.realize = realize;
@@ -372,8 +377,8 @@ bool tvmIsExact(const Schedule& sch, const Stage& stage, const StageTrace& trace
         VarMap<IterVar> roots;
         for (const IterVar& root : consumer->rootIterVars()) {
             auto range = result.bounds.find(root);
-            std::optional<int64_t> extent = range != result.bounds.end() ? asConstInt(range->second.extent)
-                                                                           : std::nullopt;
+            std::optional<int64_t> extent =
+                range != result.bounds.end() ? asConstInt(range->second.extent) : std::nullopt;
             if (!extent || *extent < 1 || result.loopExtents.count(root) ||
                 !(rootsInsideDom.count(root) || sameRange(range->second, root->dom)))
                 return false;
@@ -416,26 +421,33 @@ void TightRules::refineRootBounds(const Stage& stage, StageTrace& trace, InferBo
     for (const ConsumerTrace& ct : trace.consumers) {
         if (ct.consumer.as<ExternOpNode>()) {
             // Its body is opaque: it may read any element, so the whole tensor is the need.
-            keepAll(stage, "kept (extern stage '" + ct.consumer->name + "' reads it whole)", result);
+            keepAll(stage, "kept (extern stage '" + ct.consumer->name + "' reads it whole)",
+                    result);
             return;
         }
         if (const auto* tc = ct.consumer.as<TensorComputeOpNode>()) {
             // The intrinsic reads its regions whole, through a buffer.
-            keepAll(stage, "kept ('" + ct.consumer->name + "' passes regions of it to tensor "
-                           "intrinsic '" + tc->intrin->name + "')", result);
+            keepAll(stage,
+                    "kept ('" + ct.consumer->name +
+                        "' passes regions of it to tensor "
+                        "intrinsic '" +
+                        tc->intrin->name + "')",
+                    result);
             return;
         }
     }
     if (tvmIsExact(m_impl->sch, stage, trace, result, m_impl->rootsInsideDom)) {
         for (size_t d = 0; d < compute->axis.size(); ++d) {
             const Range& tvm = result.bounds.at(compute->axis[d]);
-            applyChoice(stage, int(d), AxisChoice{tvm, tvm.extent, true, true}, result, m_impl->rootsInsideDom);
+            applyChoice(stage, int(d), AxisChoice{tvm, tvm.extent, true, true}, result,
+                        m_impl->rootsInsideDom);
         }
         return;
     }
     tight::ModelInputs in{m_impl->sch, result.bounds, result.loopExtents, m_impl->bindMap};
     try {
-        std::optional<NeedModel> model = tight::buildNeedModel(in, stage, trace, tight::RelaxMode::AsTraced);
+        std::optional<NeedModel> model =
+            tight::buildNeedModel(in, stage, trace, tight::RelaxMode::AsTraced);
         if (!model) {
             keepAll(stage, "kept (a consumer's loop nest is not quasi-affine)", result);
             return;
@@ -448,8 +460,9 @@ void TightRules::refineRootBounds(const Stage& stage, StageTrace& trace, InferBo
             if (model->axisExact[d])
                 choice = chooser.choose(int(d), result.bounds.at(axis), remainderAware);
             if (!choice) {
-                std::string why = model->axisExact[d] ? "kept (no iteration reads this axis)"
-                                                      : "kept (a read of this axis is not quasi-affine)";
+                std::string why = model->axisExact[d]
+                                      ? "kept (no iteration reads this axis)"
+                                      : "kept (a read of this axis is not quasi-affine)";
                 addTightStep(stage, axis, TightAxis{int(d), std::nullopt, Expr(), why}, result);
                 continue;
             }
@@ -461,7 +474,8 @@ void TightRules::refineRootBounds(const Stage& stage, StageTrace& trace, InferBo
                              result);
                 continue;
             }
-            if (!asConstInt(choice->loop.extent) && splitUnderAttachedStages(m_impl->sch, stage, axis)) {
+            if (!asConstInt(choice->loop.extent) &&
+                splitUnderAttachedStages(m_impl->sch, stage, axis)) {
                 addTightStep(stage, axis,
                              TightAxis{int(d), std::nullopt, Expr(),
                                        "kept (it is split and stages are computed inside its "

@@ -88,9 +88,10 @@ std::optional<Points> attachPoints(isl::ctx ctx, const NeedModel& model,
     isl_set* dom = model.paramDomain(ctx).release();
     for (const std::string& name : names) {
         int pos = isl_set_find_dim_by_name(dom, isl_dim_param, name.c_str());
-        dom = pos >= 0 ? isl_set_move_dims(dom, isl_dim_set, unsigned(isl_set_dim(dom, isl_dim_set)),
-                                           isl_dim_param, unsigned(pos), 1)
-                       : isl_set_add_dims(dom, isl_dim_set, 1);
+        dom = pos >= 0
+                  ? isl_set_move_dims(dom, isl_dim_set, unsigned(isl_set_dim(dom, isl_dim_set)),
+                                      isl_dim_param, unsigned(pos), 1)
+                  : isl_set_add_dims(dom, isl_dim_set, 1);
     }
     dom = isl_set_project_out(dom, isl_dim_param, 0, unsigned(isl_set_dim(dom, isl_dim_param)));
     isl::set points = isl::manage(dom);
@@ -113,24 +114,28 @@ std::optional<Points> attachPoints(isl::ctx ctx, const NeedModel& model,
         Points points;
         size_t dims;
     } collect{{}, names.size()};
-    isl_set_foreach_point(points.get(), [](isl_point* pt, void* user) {
-        auto* c = static_cast<Collect*>(user);
-        std::vector<long> values;
-        for (size_t i = 0; i < c->dims; ++i) {
-            isl_val* v = isl_point_get_coordinate_val(pt, isl_dim_set, int(i));
-            values.push_back(isl_val_get_num_si(v));
-            isl_val_free(v);
-        }
-        c->points.push_back(std::move(values));
-        isl_point_free(pt);
-        return isl_stat_ok;
-    }, &collect);
+    isl_set_foreach_point(
+        points.get(),
+        [](isl_point* pt, void* user) {
+            auto* c = static_cast<Collect*>(user);
+            std::vector<long> values;
+            for (size_t i = 0; i < c->dims; ++i) {
+                isl_val* v = isl_point_get_coordinate_val(pt, isl_dim_set, int(i));
+                values.push_back(isl_val_get_num_si(v));
+                isl_val_free(v);
+            }
+            c->points.push_back(std::move(values));
+            isl_point_free(pt);
+            return isl_stat_ok;
+        },
+        &collect);
     return std::move(collect.points);
 }
 
 /// The attach parameters `set` depends on; nullopt when it depends on a free one (a symbolic
 /// size: its counts are symbolic too).
-std::optional<std::vector<std::string>> involvedParams(const NeedModel& model, const isl::set& set) {
+std::optional<std::vector<std::string>> involvedParams(const NeedModel& model,
+                                                       const isl::set& set) {
     std::vector<std::string> names;
     isl_size n = isl_set_dim(set.get(), isl_dim_param);
     for (int pos = 0; pos < n; ++pos) {
@@ -222,7 +227,8 @@ MaxCounts maxOfProduct(isl::ctx ctx, const NeedModel& model, const std::vector<E
 }
 
 /// |set| and its bounding box at one point of the parameters `names`; nullopt past the budget.
-std::optional<std::pair<int64_t, int64_t>> countAt(const isl::set& set, const std::vector<std::string>& names,
+std::optional<std::pair<int64_t, int64_t>> countAt(const isl::set& set,
+                                                   const std::vector<std::string>& names,
                                                    const std::vector<long>& point) {
     isl_set* fixed = set.copy();
     for (size_t i = 0; i < names.size(); ++i) {
@@ -286,7 +292,8 @@ isl::set overTheRun(const NeedModel& model, const isl::set& set) {
 /// The elements of `set` read over the whole run (the union over the attach iterations, where
 /// overlapping iterations count once): the product of its box's extents when dense (a stencil's
 /// union is), else counted by ISL within the budget; nullopt when it depends on a symbolic size.
-std::optional<int64_t> countOverTheRun(const NeedModel& model, const isl::set& set, const isl::set& context) {
+std::optional<int64_t> countOverTheRun(const NeedModel& model, const isl::set& set,
+                                       const isl::set& context) {
     isl::set all = overTheRun(model, set);
     std::optional<std::vector<std::string>> names = involvedParams(model, all);
     if (!names || !names->empty())
@@ -310,8 +317,10 @@ std::optional<int64_t> countOverTheRun(const NeedModel& model, const isl::set& s
 std::string regionOf(const isl::set& set, const NeedModel& model, const isl::set& context) {
     std::string out;
     for (int d = 0; d < int(isl_set_dim(set.get(), isl_dim_set)); ++d) {
-        auto lo = tight::toExpr(isl::manage(isl_set_dim_min(set.copy(), d)), context, model.params, true);
-        auto hi = tight::toExpr(isl::manage(isl_set_dim_max(set.copy(), d)), context, model.params, true);
+        auto lo =
+            tight::toExpr(isl::manage(isl_set_dim_min(set.copy(), d)), context, model.params, true);
+        auto hi =
+            tight::toExpr(isl::manage(isl_set_dim_max(set.copy(), d)), context, model.params, true);
         std::optional<int64_t> l = lo ? asConstInt(*lo) : std::nullopt;
         std::optional<int64_t> h = hi ? asConstInt(*hi) : std::nullopt;
         out += d ? ", " : "";
@@ -335,8 +344,10 @@ bool touchesThreads(const StageTrace& trace, const IterVarMap<IterVar>& bindMap)
     if (std::any_of(trace.attachPath.begin(), trace.attachPath.end(), bound))
         return true;
     for (const ConsumerTrace& ct : trace.consumers) {
-        if (std::any_of(ct.leafSets.begin(), ct.leafSets.end(), [&](const LeafSetEntry& e) { return bound(e.iv); }) ||
-            std::any_of(ct.relaxSet.begin(), ct.relaxSet.end(), [&](const RelaxEntry& e) { return bound(e.iv); }))
+        if (std::any_of(ct.leafSets.begin(), ct.leafSets.end(),
+                        [&](const LeafSetEntry& e) { return bound(e.iv); }) ||
+            std::any_of(ct.relaxSet.begin(), ct.relaxSet.end(),
+                        [&](const RelaxEntry& e) { return bound(e.iv); }))
             return true;
     }
     return false;
@@ -384,7 +395,8 @@ std::optional<StageNeed> analyzeStageNeed(const Schedule& normalized, const Infe
     tight::IslContext isl;
     isl::ctx ctx = isl.ctx();
     try {
-        std::optional<NeedModel> model = tight::buildNeedModel(in, stage, *trace, tight::RelaxMode::AsTraced);
+        std::optional<NeedModel> model =
+            tight::buildNeedModel(in, stage, *trace, tight::RelaxMode::AsTraced);
         if (!model)
             return std::nullopt;
         // Counting per thread builds a second model; stages that have none are cached.
@@ -414,35 +426,37 @@ std::optional<StageNeed> analyzeStageNeed(const Schedule& normalized, const Infe
             all = all.unite(sets[i]);
         for (size_t i = 0; i < model->accesses.size(); ++i) {
             const isl::set& set = sets[i];
-            MaxCounts c = withinBudget(ctx, need.gaveUp, MaxCounts{},
-                                       [&] { return maxOverIterations(ctx, *model, set, context); });
+            MaxCounts c = withinBudget(ctx, need.gaveUp, MaxCounts{}, [&] {
+                return maxOverIterations(ctx, *model, set, context);
+            });
             // A region given up shows as `?`; it is no count, so need.gaveUp stays.
             bool regionGivenUp = false;
             std::string region = withinBudget(ctx, regionGivenUp, std::string("?"),
                                               [&] { return regionOf(set, *model, context); });
-            need.accesses.push_back(StageNeed::Access{model->accesses[i].consumer, model->accesses[i].index,
-                                                      model->accesses[i].indices, c.count, c.hull,
-                                                      std::move(region)});
+            need.accesses.push_back(
+                StageNeed::Access{model->accesses[i].consumer, model->accesses[i].index,
+                                  model->accesses[i].indices, c.count, c.hull, std::move(region)});
         }
         MaxCounts counts = withinBudget(ctx, need.gaveUp, MaxCounts{}, [&] {
             return maxOverIterations(ctx, *model, all, context);
         });
         need.needed = counts.count;
         need.hull = counts.hull;
-        need.distinct = withinBudget(ctx, need.gaveUp, std::optional<int64_t>(), [&] {
-            return countOverTheRun(*model, all, context);
-        });
+        need.distinct = withinBudget(ctx, need.gaveUp, std::optional<int64_t>(),
+                                     [&] { return countOverTheRun(*model, all, context); });
         if (!threads) {
             need.perThread = need.needed;
             if (!key.empty())
                 cache->impl().needs.emplace(std::move(key), need);
             return need;
         }
-        std::optional<NeedModel> perThread = tight::buildNeedModel(in, stage, *trace, tight::RelaxMode::PerThread);
+        std::optional<NeedModel> perThread =
+            tight::buildNeedModel(in, stage, *trace, tight::RelaxMode::PerThread);
         if (perThread)
             need.perThread = withinBudget(ctx, need.gaveUp, std::optional<int64_t>(), [&] {
                 return maxOverIterations(ctx, *perThread, perThread->unionSet(ctx),
-                                         perThread->paramDomain(ctx)).count;
+                                         perThread->paramDomain(ctx))
+                    .count;
             });
         return need;
     } catch (const isl::exception&) {
@@ -456,7 +470,8 @@ std::optional<StageNeed> analyzeStageNeed(const Schedule& normalized, const Infe
 
 namespace bs {
 
-std::optional<StageNeed> analyzeStageNeed(const Schedule&, const InferBoundResult&, const Operation&) {
+std::optional<StageNeed> analyzeStageNeed(const Schedule&, const InferBoundResult&,
+                                          const Operation&) {
     return std::nullopt;
 }
 
@@ -466,8 +481,9 @@ StageNeedCache::StageNeedCache() : m_impl(std::make_unique<Impl>()) {}
 StageNeedCache::~StageNeedCache() = default;
 size_t StageNeedCache::entries() const { return 0; }
 
-std::optional<StageNeed> analyzeStageNeed(const Schedule&, const InferBoundResult&, const Operation&,
-                                          const IterVarMap<IterVar>&, StageNeedCache*) {
+std::optional<StageNeed> analyzeStageNeed(const Schedule&, const InferBoundResult&,
+                                          const Operation&, const IterVarMap<IterVar>&,
+                                          StageNeedCache*) {
     return std::nullopt;
 }
 

@@ -94,7 +94,8 @@ std::optional<Var> ParamSpace::varOf(const std::string& name) const {
 std::string ParamSpace::signature() const {
     std::string out;
     for (const Entry& e : m_entries)
-        out += e.name + "=" + e.var.name() + (e.attach ? ":attach" : "") + (e.size ? ":size" : "") + ", ";
+        out += e.name + "=" + e.var.name() + (e.attach ? ":attach" : "") + (e.size ? ":size" : "") +
+               ", ";
     return out;
 }
 
@@ -135,7 +136,8 @@ std::optional<std::string> islAffine(const Expr& e, const IslNamer& nameOf) {
 namespace {
 
 std::optional<std::string> affineBinary(const Expr& e, const IslNamer& nameOf) {
-    auto both = [&](const Expr& a, const Expr& b, const char* fmtOp, bool call) -> std::optional<std::string> {
+    auto both = [&](const Expr& a, const Expr& b, const char* fmtOp,
+                    bool call) -> std::optional<std::string> {
         auto x = islAffine(a, nameOf), y = islAffine(b, nameOf);
         if (!x || !y)
             return std::nullopt;
@@ -321,8 +323,8 @@ std::optional<isl::pw_aff> singlePieceForm(const isl::pw_aff& pa) {
                 isl_aff_free(aff);
                 return isl_stat_ok;
             }
-            isl_pw_aff* piece = isl_pw_aff_intersect_domain(isl_pw_aff_from_aff(aff),
-                                                            isl_pw_aff_domain(isl_pw_aff_copy(s->whole)));
+            isl_pw_aff* piece = isl_pw_aff_intersect_domain(
+                isl_pw_aff_from_aff(aff), isl_pw_aff_domain(isl_pw_aff_copy(s->whole)));
             isl_set* same = isl_pw_aff_eq_set(isl_pw_aff_copy(piece), isl_pw_aff_copy(s->whole));
             isl_set* domain = isl_pw_aff_domain(isl_pw_aff_copy(s->whole));
             isl_bool everywhere = isl_set_is_subset(domain, same); // takes neither

@@ -61,7 +61,9 @@ public:
     /// The variable named `name`, or nullopt.
     std::optional<Var> varOf(const std::string& name) const;
     std::vector<std::string> attachNames() const;
-    IslNamer namer() { return [this](const Var& v) { return std::optional<std::string>(name(v)); }; }
+    IslNamer namer() {
+        return [this](const Var& v) { return std::optional<std::string>(name(v)); };
+    }
     /// Each parameter's name, role and the name of the variable it stands for (`p0=y:attach,
     /// ...`): with the sets' text, what makes two models count and print the same.
     std::string signature() const;

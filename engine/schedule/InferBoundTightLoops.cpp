@@ -43,7 +43,8 @@ IterVarMap<std::vector<size_t>> leafPositions(const Stage& stage) {
 bool hasAnnotatedLeaf(const Stage& stage, const std::vector<size_t>& positions) {
     return std::any_of(positions.begin(), positions.end(), [&](size_t i) {
         const IterVarAttr* attr = stage.attrOf(stage->leafIterVars[i]);
-        return attr && (attr->iterType == IterVarType::Vectorized || attr->iterType == IterVarType::Unrolled);
+        return attr && (attr->iterType == IterVarType::Vectorized ||
+                        attr->iterType == IterVarType::Unrolled);
     });
 }
 
@@ -80,14 +81,14 @@ private:
 
     bool step(const IterVarRelation& rel) {
         return visitRelation(rel, Overloaded{
-            [&](const SplitNode* s) { return stepSplit(s); },
-            [&](const FuseNode* f) { return stepFuse(f); },
-            [&](const RebaseNode* r) { return stepRebase(r); },
-            [&](const SingletonNode* g) {
-                m_plan.extents[g->iter] = 1;
-                return true;
-            },
-        });
+                                      [&](const SplitNode* s) { return stepSplit(s); },
+                                      [&](const FuseNode* f) { return stepFuse(f); },
+                                      [&](const RebaseNode* r) { return stepRebase(r); },
+                                      [&](const SingletonNode* g) {
+                                          m_plan.extents[g->iter] = 1;
+                                          return true;
+                                      },
+                                  });
     }
 
     bool stepSplit(const SplitNode* s) {
@@ -116,8 +117,9 @@ private:
         auto& ext = m_plan.extents;
         if (!ext.count(f->outer) || !ext.count(f->inner) || !uniform(f->inner))
             return false;
-        ext[f->fused] = uniform(f->outer) ? m_rmap.at(f->fused).extent
-                                          : m_analyzer.simplify(ext.at(f->outer) * ext.at(f->inner));
+        ext[f->fused] = uniform(f->outer)
+                            ? m_rmap.at(f->fused).extent
+                            : m_analyzer.simplify(ext.at(f->outer) * ext.at(f->inner));
         return true;
     }
 
@@ -141,7 +143,8 @@ private:
                 if (!usesVar(it->second, iv->var))
                     continue;
                 const auto& pos = m_positions[iv];
-                if (pos.empty() || std::any_of(pos.begin(), pos.end(), [&](size_t p) { return p >= i; }))
+                if (pos.empty() ||
+                    std::any_of(pos.begin(), pos.end(), [&](size_t p) { return p >= i; }))
                     return false;
             }
         }
@@ -158,7 +161,8 @@ private:
 
 bool rangeIsDom(const IterVar& iv, const IterVarMap<Range>& rmap, Analyzer& analyzer) {
     auto it = rmap.find(iv);
-    return iv->dom.defined() && it != rmap.end() && analyzer.canProveEqual(it->second.min, iv->dom.min) &&
+    return iv->dom.defined() && it != rmap.end() &&
+           analyzer.canProveEqual(it->second.min, iv->dom.min) &&
            analyzer.canProveEqual(it->second.extent, iv->dom.extent);
 }
 
@@ -183,7 +187,8 @@ void refineSplitRemainders(const Stage& stage, Analyzer& analyzer, const IterVar
         step.text = steptext::tightRemainder(leaf, it->second, rmap.at(leaf), stage->op->name);
         if (int previous = result.steps.rangeStep(leaf); previous >= 0)
             step.from = {previous};
-        step.outputs.push_back(StepValue{"loop extent", leaf, std::nullopt, std::nullopt, it->second});
+        step.outputs.push_back(
+            StepValue{"loop extent", leaf, std::nullopt, std::nullopt, it->second});
         result.steps.setLoopStep(leaf, result.steps.add(std::move(step)));
     }
     IterVarMap<bool> check = passUpBoundCheck(stage, rmap, analyzer, &plan.remainders);
@@ -191,7 +196,8 @@ void refineSplitRemainders(const Stage& stage, Analyzer& analyzer, const IterVar
     for (const IterVar& iv : stage->allIterVars) {
         if (check[iv])
             continue;
-        bool isRoot = std::any_of(roots.begin(), roots.end(), [&](const IterVar& r) { return r.same_as(iv); });
+        bool isRoot = std::any_of(roots.begin(), roots.end(),
+                                  [&](const IterVar& r) { return r.same_as(iv); });
         if (isRoot && !rootsInsideDom.count(iv) && !rangeIsDom(iv, rmap, analyzer))
             continue;
         result.provenInRange.insert(iv);

@@ -11,7 +11,6 @@
 
 namespace bs::tight {
 
-
 /// After PassDownDomain of `stage` (its ranges final in `result.bounds`): records in
 /// `result.loopExtents` the extent each leaf really runs where a split remainder changes it,
 /// and in `result.provenInRange` every IterVar of `stage` that provably stays in its range

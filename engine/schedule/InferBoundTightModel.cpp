@@ -68,8 +68,10 @@ private:
 /// for its IterVars and its relaxed attach-path loops; everything else is a parameter.
 class ConsumerEncoder {
 public:
-    ConsumerEncoder(const ModelInputs& in, const ConsumerTrace& ct, RelaxMode mode, NeedModel& model)
-        : m_in(in), m_ct(ct), m_mode(mode), m_model(model), m_consumer(in.sch.stageOf(ct.consumer)) {}
+    ConsumerEncoder(const ModelInputs& in, const ConsumerTrace& ct, RelaxMode mode,
+                    NeedModel& model)
+        : m_in(in), m_ct(ct), m_mode(mode), m_model(model),
+          m_consumer(in.sch.stageOf(ct.consumer)) {}
 
     /// False when some part of the loop nest is not quasi-affine (or has no range: stages
     /// InferBound leaves partly unbounded).
@@ -162,7 +164,8 @@ private:
                 continue;
             }
             auto known = m_local.find(e.iv->var);
-            std::string r = known != m_local.end() ? known->second : "x" + std::to_string(m_exists.size());
+            std::string r =
+                known != m_local.end() ? known->second : "x" + std::to_string(m_exists.size());
             if (known == m_local.end()) {
                 m_local[e.iv->var] = r;
                 m_exists.push_back(r);
@@ -185,8 +188,8 @@ private:
                     return false;
                 continue;
             }
-            bool point = e.leafCase == LeafCase::NoRelax ||
-                         (m_mode == RelaxMode::PerThread && threadBound);
+            bool point =
+                e.leafCase == LeafCase::NoRelax || (m_mode == RelaxMode::PerThread && threadBound);
             Range r = loopRange(m_in, e.iv);
             if (!point) {
                 if (!add(rangeText(x, r, namer())))
@@ -203,28 +206,31 @@ private:
     bool encodeRelations() {
         const IterVarMap<Range>& rmap = m_in.rmap;
         for (const IterVarRelation& rel : m_consumer->relations) {
-            bool encoded = visitRelation(rel, Overloaded{
-                [&](const SplitNode* s) {
-                    Expr value = s->inner->var + rmap.at(s->parent).min;
-                    if (!isOne(rmap.at(s->outer).extent))
-                        value = s->outer->var * rmap.at(s->inner).extent + value;
-                    return addEq(m_local.at(s->parent->var), value);
-                },
-                [&](const FuseNode* f) {
-                    const Range& inner = rmap.at(f->inner);
-                    Expr fused = f->fused->var;
-                    return addEq(m_local.at(f->outer->var),
-                                 floordiv(fused, inner.extent) + rmap.at(f->outer).min) &&
-                           addEq(m_local.at(f->inner->var), floormod(fused, inner.extent) + inner.min);
-                },
-                [&](const RebaseNode* r) {
-                    return addEq(m_local.at(r->parent->var), r->rebased->var + rmap.at(r->parent).min);
-                },
-                [&](const SingletonNode* single) {
-                    m_constraints.push_back(m_local.at(single->iter->var) + " = 0");
-                    return true;
-                },
-            });
+            bool encoded = visitRelation(
+                rel, Overloaded{
+                         [&](const SplitNode* s) {
+                             Expr value = s->inner->var + rmap.at(s->parent).min;
+                             if (!isOne(rmap.at(s->outer).extent))
+                                 value = s->outer->var * rmap.at(s->inner).extent + value;
+                             return addEq(m_local.at(s->parent->var), value);
+                         },
+                         [&](const FuseNode* f) {
+                             const Range& inner = rmap.at(f->inner);
+                             Expr fused = f->fused->var;
+                             return addEq(m_local.at(f->outer->var),
+                                          floordiv(fused, inner.extent) + rmap.at(f->outer).min) &&
+                                    addEq(m_local.at(f->inner->var),
+                                          floormod(fused, inner.extent) + inner.min);
+                         },
+                         [&](const RebaseNode* r) {
+                             return addEq(m_local.at(r->parent->var),
+                                          r->rebased->var + rmap.at(r->parent).min);
+                         },
+                         [&](const SingletonNode* single) {
+                             m_constraints.push_back(m_local.at(single->iter->var) + " = 0");
+                             return true;
+                         },
+                     });
             if (!encoded)
                 return false;
         }
@@ -312,7 +318,8 @@ isl::set NeedModel::paramDomain(isl::ctx ctx) const {
     std::string sizes = params.sizeConstraints();
     if (!sizes.empty())
         constraints += (constraints.empty() ? "" : " and ") + sizes;
-    return isl::set(ctx, params.header() + "{ : " + (constraints.empty() ? "true" : constraints) + " }");
+    return isl::set(ctx,
+                    params.header() + "{ : " + (constraints.empty() ? "true" : constraints) + " }");
 }
 
 isl::set NeedModel::accessSet(isl::ctx ctx, size_t i) const {
@@ -353,8 +360,8 @@ std::optional<NeedModel> buildNeedModel(const ModelInputs& in, const Stage& stag
         for (const Expr& body : compute->body)
             reads.visitExpr(body);
         for (size_t i = 0; i < reads.reads.size(); ++i)
-            model.accesses.push_back(
-                AccessSet{ct.consumer, int(i), reads.reads[i], encoder.accessText(reads.reads[i], producer)});
+            model.accesses.push_back(AccessSet{ct.consumer, int(i), reads.reads[i],
+                                               encoder.accessText(reads.reads[i], producer)});
     }
     if (model.accesses.empty())
         return std::nullopt;

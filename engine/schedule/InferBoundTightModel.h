@@ -27,7 +27,7 @@ bool isThreadBound(const IterVar& iv, const IterVarMap<IterVar>& bindMap);
 /// One read of the producer by one consumer.
 struct AccessSet {
     Operation consumer;
-    int index = 0;    ///< the n-th read of the producer in the consumer's body
+    int index = 0; ///< the n-th read of the producer in the consumer's body
     std::vector<Expr> indices;
     std::string text; ///< `{ [a0, ...] : ... }` without the parameter header
 };
@@ -35,9 +35,9 @@ struct AccessSet {
 struct NeedModel {
     ParamSpace params;
     std::vector<AccessSet> accesses;
-    std::vector<bool> axisExact;     ///< every read's index on this axis is quasi-affine
-    std::string domainConstraints;   ///< the attach loops' ranges, over the parameters
-    bool domainExact = true;         ///< no range of an attach loop had to be dropped
+    std::vector<bool> axisExact;   ///< every read's index on this axis is quasi-affine
+    std::string domainConstraints; ///< the attach loops' ranges, over the parameters
+    bool domainExact = true;       ///< no range of an attach loop had to be dropped
 
     /// The parameter domain as an ISL set.
     isl::set paramDomain(isl::ctx ctx) const;

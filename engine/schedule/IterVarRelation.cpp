@@ -40,21 +40,27 @@ IterVarRelation IterVarRelation::singleton(IterVar iter) {
 }
 
 std::vector<IterVar> relationInputs(const IterVarRelation& rel) {
-    return visitRelation(rel, Overloaded{
-        [](const SplitNode* s) { return std::vector<IterVar>{s->parent}; },
-        [](const FuseNode* f) { return std::vector<IterVar>{f->outer, f->inner}; },
-        [](const RebaseNode* r) { return std::vector<IterVar>{r->parent}; },
-        [](const SingletonNode*) { return std::vector<IterVar>{}; },
-    });
+    return visitRelation(rel,
+                         Overloaded{
+                             [](const SplitNode* s) { return std::vector<IterVar>{s->parent}; },
+                             [](const FuseNode* f) {
+                                 return std::vector<IterVar>{f->outer, f->inner};
+                             },
+                             [](const RebaseNode* r) { return std::vector<IterVar>{r->parent}; },
+                             [](const SingletonNode*) { return std::vector<IterVar>{}; },
+                         });
 }
 
 std::vector<IterVar> relationOutputs(const IterVarRelation& rel) {
-    return visitRelation(rel, Overloaded{
-        [](const SplitNode* s) { return std::vector<IterVar>{s->outer, s->inner}; },
-        [](const FuseNode* f) { return std::vector<IterVar>{f->fused}; },
-        [](const RebaseNode* r) { return std::vector<IterVar>{r->rebased}; },
-        [](const SingletonNode* g) { return std::vector<IterVar>{g->iter}; },
-    });
+    return visitRelation(rel,
+                         Overloaded{
+                             [](const SplitNode* s) {
+                                 return std::vector<IterVar>{s->outer, s->inner};
+                             },
+                             [](const FuseNode* f) { return std::vector<IterVar>{f->fused}; },
+                             [](const RebaseNode* r) { return std::vector<IterVar>{r->rebased}; },
+                             [](const SingletonNode* g) { return std::vector<IterVar>{g->iter}; },
+                         });
 }
 
 const char* relationKindName(RelationKind kind) {
@@ -73,23 +79,25 @@ const char* relationKindName(RelationKind kind) {
 
 std::string toString(const IterVarRelation& rel) {
     auto name = [](const IterVar& iv) { return iv->var.name(); };
-    return visitRelation(rel, Overloaded{
-        [&](const SplitNode* s) {
-            std::string text = "split(parent=" + name(s->parent) + ", outer=" + name(s->outer) +
-                               ", inner=" + name(s->inner);
-            text += s->factor.defined() ? ", factor=" + toString(s->factor)
-                                        : ", nparts=" + toString(s->nparts);
-            return text + (s->disablePredication ? ", disable_predication=True)" : ")");
-        },
-        [&](const FuseNode* f) {
-            return "fuse(outer=" + name(f->outer) + ", inner=" + name(f->inner) +
-                   ", fused=" + name(f->fused) + ")";
-        },
-        [&](const RebaseNode* r) {
-            return "rebase(parent=" + name(r->parent) + ", rebased=" + name(r->rebased) + ")";
-        },
-        [&](const SingletonNode* g) { return "singleton(iter=" + name(g->iter) + ")"; },
-    });
+    return visitRelation(
+        rel, Overloaded{
+                 [&](const SplitNode* s) {
+                     std::string text = "split(parent=" + name(s->parent) +
+                                        ", outer=" + name(s->outer) + ", inner=" + name(s->inner);
+                     text += s->factor.defined() ? ", factor=" + toString(s->factor)
+                                                 : ", nparts=" + toString(s->nparts);
+                     return text + (s->disablePredication ? ", disable_predication=True)" : ")");
+                 },
+                 [&](const FuseNode* f) {
+                     return "fuse(outer=" + name(f->outer) + ", inner=" + name(f->inner) +
+                            ", fused=" + name(f->fused) + ")";
+                 },
+                 [&](const RebaseNode* r) {
+                     return "rebase(parent=" + name(r->parent) + ", rebased=" + name(r->rebased) +
+                            ")";
+                 },
+                 [&](const SingletonNode* g) { return "singleton(iter=" + name(g->iter) + ")"; },
+             });
 }
 
 } // namespace bs

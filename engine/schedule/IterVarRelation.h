@@ -97,7 +97,8 @@ private:
 /// This is the one dispatch over relation kinds: its `switch` names every kind (the engine builds
 /// with -Werror=switch), so a new kind is a compile error here, and once added here, at every
 /// visitor that lacks an overload for it. Every overload returns the same type.
-template <typename Visitor> decltype(auto) visitRelation(const IterVarRelation& rel, Visitor&& visitor) {
+template <typename Visitor>
+decltype(auto) visitRelation(const IterVarRelation& rel, Visitor&& visitor) {
     switch (rel.kind()) {
     case RelationKind::Split:
         return visitor(static_cast<const SplitNode*>(rel.get()));
@@ -112,10 +113,9 @@ template <typename Visitor> decltype(auto) visitRelation(const IterVarRelation& 
 }
 
 /// A visitor made of lambdas, one per relation kind:
-/// `visitRelation(rel, Overloaded{[](const SplitNode* s) {...}, [](const FuseNode* f) {...}, ...})`.
-template <typename... Fs> struct Overloaded : Fs... {
-    using Fs::operator()...;
-};
+/// `visitRelation(rel, Overloaded{[](const SplitNode* s) {...}, [](const FuseNode* f) {...},
+/// ...})`.
+template <typename... Fs> struct Overloaded : Fs... { using Fs::operator()...; };
 template <typename... Fs> Overloaded(Fs...) -> Overloaded<Fs...>;
 
 /// The IterVars a relation derives others from (split: parent; fuse: outer, inner; rebase:

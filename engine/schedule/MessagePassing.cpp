@@ -124,8 +124,8 @@ void update(IterVarMap<Range>* rmap, const IterVar& iv, const Range& r, Analyzer
         analyzer->bind(iv->var, r);
         return;
     }
-    bool match = isConstInt(it->second.min, 0) &&
-                 analyzer->canProve(eq(r.extent - it->second.extent, 0));
+    bool match =
+        isConstInt(it->second.min, 0) && analyzer->canProve(eq(r.extent - it->second.extent, 0));
     if (!match)
         throw UserError("the range of '" + iv->var.name() +
                         "' is already inferred and the extents cannot be proven equal: " +
@@ -342,12 +342,13 @@ void passUpDomain(const Stage& stage, const IterVarMap<Range>& rmap, BoundRules 
                   IterVarMap<IntSet>* state, const PassSink& sink) {
     auto& st = *state;
     for (size_t i = stage->relations.size(); i-- > 0;) {
-        visitRelation(stage->relations[i], Overloaded{
-            [&](const SplitNode* s) { passUpSplit(s, rmap, st, sink); },
-            [&](const FuseNode* f) { passUpFuse(f, rmap, rules, st, sink); },
-            [&](const RebaseNode* r) { passUpRebase(r, rmap, st, sink); },
-            [&](const SingletonNode*) {},
-        });
+        visitRelation(stage->relations[i],
+                      Overloaded{
+                          [&](const SplitNode* s) { passUpSplit(s, rmap, st, sink); },
+                          [&](const FuseNode* f) { passUpFuse(f, rmap, rules, st, sink); },
+                          [&](const RebaseNode* r) { passUpRebase(r, rmap, st, sink); },
+                          [&](const SingletonNode*) {},
+                      });
     }
 }
 
@@ -358,15 +359,17 @@ IterVarMap<bool> passUpThreadBinding(const Stage& stage) {
         state[iv] = attr && attr->bindThread.defined();
     }
     for (size_t i = stage->relations.size(); i-- > 0;) {
-        visitRelation(stage->relations[i], Overloaded{
-            [&](const SplitNode* s) { state[s->parent] = state[s->outer] || state[s->inner]; },
-            [&](const FuseNode* f) {
-                state[f->outer] = state[f->fused];
-                state[f->inner] = state[f->fused];
-            },
-            [&](const RebaseNode* r) { state[r->parent] = state[r->rebased]; },
-            [&](const SingletonNode*) {},
-        });
+        visitRelation(
+            stage->relations[i],
+            Overloaded{
+                [&](const SplitNode* s) { state[s->parent] = state[s->outer] || state[s->inner]; },
+                [&](const FuseNode* f) {
+                    state[f->outer] = state[f->fused];
+                    state[f->inner] = state[f->fused];
+                },
+                [&](const RebaseNode* r) { state[r->parent] = state[r->rebased]; },
+                [&](const SingletonNode*) {},
+            });
     }
     return state;
 }
@@ -377,11 +380,11 @@ void passDownDomain(const Stage& stage, IterVarMap<Range>* rmap, Analyzer* analy
     DownContext ctx{rmap, analyzer, rules, allowMissing, dominating, sink};
     for (const IterVarRelation& rel : stage->relations) {
         visitRelation(rel, Overloaded{
-            [&](const SplitNode* s) { passDownSplit(s, ctx); },
-            [&](const FuseNode* f) { passDownFuse(f, ctx); },
-            [&](const RebaseNode* r) { passDownRebase(r, ctx); },
-            [&](const SingletonNode* g) { passDownSingleton(g, ctx); },
-        });
+                               [&](const SplitNode* s) { passDownSplit(s, ctx); },
+                               [&](const FuseNode* f) { passDownFuse(f, ctx); },
+                               [&](const RebaseNode* r) { passDownRebase(r, ctx); },
+                               [&](const SingletonNode* g) { passDownSingleton(g, ctx); },
+                           });
     }
     // The thread IterVars take the ranges of the leaves bound to them (in leaf order, so the
     // steps read in loop order); every leaf bound to one thread must agree.
@@ -408,28 +411,30 @@ void passUpIndex(const Stage& stage, const IterVarMap<Range>& dom, IterVarMap<Ex
         return false;
     };
     for (size_t i = stage->relations.size(); i-- > 0;) {
-        visitRelation(stage->relations[i], Overloaded{
-            [&](const SplitNode* s) {
-                if (!ready(s->outer, "split outer") || !ready(s->inner, "split inner"))
-                    return;
-                Expr value = st.at(s->inner) + st.at(s->outer) * dom.at(s->inner).extent;
-                st[s->parent] = plusMin(value, dom.at(s->parent).min);
-            },
-            [&](const FuseNode* f) {
-                if (!ready(f->fused, "fused"))
-                    return;
-                Expr value = st.at(f->fused), factor = dom.at(f->inner).extent;
-                st[f->outer] = cast(f->outer->var.type(),
-                                    plusMin(floordiv(value, factor), dom.at(f->outer).min));
-                st[f->inner] = cast(f->inner->var.type(),
-                                    plusMin(floormod(value, factor), dom.at(f->inner).min));
-            },
-            [&](const RebaseNode* r) {
-                if (ready(r->rebased, "rebased"))
-                    st[r->parent] = plusMin(st.at(r->rebased), dom.at(r->parent).min);
-            },
-            [&](const SingletonNode*) {},
-        });
+        visitRelation(
+            stage->relations[i],
+            Overloaded{
+                [&](const SplitNode* s) {
+                    if (!ready(s->outer, "split outer") || !ready(s->inner, "split inner"))
+                        return;
+                    Expr value = st.at(s->inner) + st.at(s->outer) * dom.at(s->inner).extent;
+                    st[s->parent] = plusMin(value, dom.at(s->parent).min);
+                },
+                [&](const FuseNode* f) {
+                    if (!ready(f->fused, "fused"))
+                        return;
+                    Expr value = st.at(f->fused), factor = dom.at(f->inner).extent;
+                    st[f->outer] = cast(f->outer->var.type(),
+                                        plusMin(floordiv(value, factor), dom.at(f->outer).min));
+                    st[f->inner] = cast(f->inner->var.type(),
+                                        plusMin(floormod(value, factor), dom.at(f->inner).min));
+                },
+                [&](const RebaseNode* r) {
+                    if (ready(r->rebased, "rebased"))
+                        st[r->parent] = plusMin(st.at(r->rebased), dom.at(r->parent).min);
+                },
+                [&](const SingletonNode*) {},
+            });
     }
 }
 
@@ -443,59 +448,65 @@ void passDownIndex(const Stage& stage, const IterVarMap<Range>& dom, IterVarMap<
         return false;
     };
     for (const IterVarRelation& rel : stage->relations) {
-        visitRelation(rel, Overloaded{
-            [&](const SplitNode* s) {
-                if (!ready(s->parent, "split parent"))
-                    return;
-                const Range& inner = dom.at(s->inner);
-                BS_CHECK(isZero(inner.min))
-                    << "split inner " << s->inner->var.name() << " starts at non-zero";
-                st[s->outer] = floordiv(st.at(s->parent), inner.extent);
-                st[s->inner] = floormod(st.at(s->parent), inner.extent);
-            },
-            [&](const FuseNode* f) {
-                if (!ready(f->outer, "fuse outer") || !ready(f->inner, "fuse inner"))
-                    return;
-                st[f->fused] = st.at(f->outer) * dom.at(f->inner).extent + st.at(f->inner);
-            },
-            [&](const RebaseNode* r) {
-                if (ready(r->parent, "rebase parent"))
-                    st[r->rebased] = st.at(r->parent);
-            },
-            [&](const SingletonNode* g) { st[g->iter] = makeZero(g->iter->var.type()); },
-        });
+        visitRelation(
+            rel, Overloaded{
+                     [&](const SplitNode* s) {
+                         if (!ready(s->parent, "split parent"))
+                             return;
+                         const Range& inner = dom.at(s->inner);
+                         BS_CHECK(isZero(inner.min))
+                             << "split inner " << s->inner->var.name() << " starts at non-zero";
+                         st[s->outer] = floordiv(st.at(s->parent), inner.extent);
+                         st[s->inner] = floormod(st.at(s->parent), inner.extent);
+                     },
+                     [&](const FuseNode* f) {
+                         if (!ready(f->outer, "fuse outer") || !ready(f->inner, "fuse inner"))
+                             return;
+                         st[f->fused] = st.at(f->outer) * dom.at(f->inner).extent + st.at(f->inner);
+                     },
+                     [&](const RebaseNode* r) {
+                         if (ready(r->parent, "rebase parent"))
+                             st[r->rebased] = st.at(r->parent);
+                     },
+                     [&](const SingletonNode* g) { st[g->iter] = makeZero(g->iter->var.type()); },
+                 });
     }
 }
 
 void passUpBitMaskOr(const Stage& stage, IterVarMap<int>* state, bool allowMissing) {
     auto& st = *state;
     for (size_t i = stage->relations.size(); i-- > 0;) {
-        visitRelation(stage->relations[i], Overloaded{
-            [&](const SplitNode* s) {
-                if (!st.count(s->outer) && !st.count(s->inner)) {
-                    BS_CHECK(allowMissing) << "split children of " << s->parent->var.name()
-                                           << " have no mask";
-                    return;
-                }
-                st[s->parent] = maskOf(st, s->parent) | maskOf(st, s->outer) | maskOf(st, s->inner);
-            },
-            [&](const FuseNode* f) {
-                if (!st.count(f->fused)) {
-                    BS_CHECK(allowMissing) << "fused " << f->fused->var.name() << " has no mask";
-                    return;
-                }
-                st[f->outer] |= st.at(f->fused);
-                st[f->inner] |= st.at(f->fused);
-            },
-            [&](const RebaseNode* r) {
-                if (!st.count(r->rebased)) {
-                    BS_CHECK(allowMissing) << "rebased " << r->rebased->var.name() << " has no mask";
-                    return;
-                }
-                st[r->parent] |= st.at(r->rebased);
-            },
-            [&](const SingletonNode*) {},
-        });
+        visitRelation(stage->relations[i],
+                      Overloaded{
+                          [&](const SplitNode* s) {
+                              if (!st.count(s->outer) && !st.count(s->inner)) {
+                                  BS_CHECK(allowMissing)
+                                      << "split children of " << s->parent->var.name()
+                                      << " have no mask";
+                                  return;
+                              }
+                              st[s->parent] = maskOf(st, s->parent) | maskOf(st, s->outer) |
+                                              maskOf(st, s->inner);
+                          },
+                          [&](const FuseNode* f) {
+                              if (!st.count(f->fused)) {
+                                  BS_CHECK(allowMissing)
+                                      << "fused " << f->fused->var.name() << " has no mask";
+                                  return;
+                              }
+                              st[f->outer] |= st.at(f->fused);
+                              st[f->inner] |= st.at(f->fused);
+                          },
+                          [&](const RebaseNode* r) {
+                              if (!st.count(r->rebased)) {
+                                  BS_CHECK(allowMissing)
+                                      << "rebased " << r->rebased->var.name() << " has no mask";
+                                  return;
+                              }
+                              st[r->parent] |= st.at(r->rebased);
+                          },
+                          [&](const SingletonNode*) {},
+                      });
     }
 }
 
@@ -503,28 +514,30 @@ void passDownBitMaskOr(const Stage& stage, IterVarMap<int>* state, bool allowMis
     auto& st = *state;
     for (const IterVarRelation& rel : stage->relations) {
         visitRelation(rel, Overloaded{
-            [&](const SplitNode* s) {
-                if (!st.count(s->parent)) {
-                    BS_CHECK(allowMissing) << "split parent " << s->parent->var.name()
+                               [&](const SplitNode* s) {
+                                   if (!st.count(s->parent)) {
+                                       BS_CHECK(allowMissing)
+                                           << "split parent " << s->parent->var.name()
                                            << " has no mask";
-                    return;
-                }
-                st[s->outer] |= st.at(s->parent);
-                st[s->inner] |= st.at(s->parent);
-            },
-            [&](const FuseNode* f) {
-                st[f->fused] |= maskOf(st, f->outer) | maskOf(st, f->inner);
-            },
-            [&](const RebaseNode* r) {
-                if (!st.count(r->parent)) {
-                    BS_CHECK(allowMissing) << "rebase parent " << r->parent->var.name()
+                                       return;
+                                   }
+                                   st[s->outer] |= st.at(s->parent);
+                                   st[s->inner] |= st.at(s->parent);
+                               },
+                               [&](const FuseNode* f) {
+                                   st[f->fused] |= maskOf(st, f->outer) | maskOf(st, f->inner);
+                               },
+                               [&](const RebaseNode* r) {
+                                   if (!st.count(r->parent)) {
+                                       BS_CHECK(allowMissing)
+                                           << "rebase parent " << r->parent->var.name()
                                            << " has no mask";
-                    return;
-                }
-                st[r->rebased] |= st.at(r->parent);
-            },
-            [&](const SingletonNode* g) { st[g->iter] = 0; },
-        });
+                                       return;
+                                   }
+                                   st[r->rebased] |= st.at(r->parent);
+                               },
+                               [&](const SingletonNode* g) { st[g->iter] = 0; },
+                           });
     }
 }
 
@@ -535,31 +548,33 @@ IterVarMap<bool> passUpBoundCheck(const Stage& stage, const IterVarMap<Range>& d
     for (const IterVar& iv : stage->leafIterVars)
         state[iv] = false;
     for (size_t i = stage->relations.size(); i-- > 0;) {
-        visitRelation(stage->relations[i], Overloaded{
-            [&](const SplitNode* s) {
-                if (s->disablePredication) { // TVM: the split asks for no check at all
-                    state[s->parent] = false;
-                    return;
-                }
-                bool child = state[s->outer] || state[s->inner];
-                if (child || (exactSplits && exactSplits->count(s))) {
-                    state[s->parent] = child;
-                    return;
-                }
-                if (!has(dom, s->inner) || !has(dom, s->outer) || !has(dom, s->parent)) {
-                    state[s->parent] = true;
-                    return;
-                }
-                Expr covered = dom.at(s->inner).extent * dom.at(s->outer).extent;
-                state[s->parent] = !analyzer.canProve(eq(dom.at(s->parent).extent, covered));
-            },
-            [&](const FuseNode* f) {
-                state[f->outer] = state[f->fused];
-                state[f->inner] = state[f->fused];
-            },
-            [&](const RebaseNode* r) { state[r->parent] = state[r->rebased]; },
-            [&](const SingletonNode*) {},
-        });
+        visitRelation(
+            stage->relations[i],
+            Overloaded{
+                [&](const SplitNode* s) {
+                    if (s->disablePredication) { // TVM: the split asks for no check at all
+                        state[s->parent] = false;
+                        return;
+                    }
+                    bool child = state[s->outer] || state[s->inner];
+                    if (child || (exactSplits && exactSplits->count(s))) {
+                        state[s->parent] = child;
+                        return;
+                    }
+                    if (!has(dom, s->inner) || !has(dom, s->outer) || !has(dom, s->parent)) {
+                        state[s->parent] = true;
+                        return;
+                    }
+                    Expr covered = dom.at(s->inner).extent * dom.at(s->outer).extent;
+                    state[s->parent] = !analyzer.canProve(eq(dom.at(s->parent).extent, covered));
+                },
+                [&](const FuseNode* f) {
+                    state[f->outer] = state[f->fused];
+                    state[f->inner] = state[f->fused];
+                },
+                [&](const RebaseNode* r) { state[r->parent] = state[r->rebased]; },
+                [&](const SingletonNode*) {},
+            });
     }
     return state;
 }
@@ -570,9 +585,9 @@ namespace {
 /// meet: its own, and transitively those its values and ranges name (the loops of the attach
 /// path), found through `iterVarOfVar`. TVM binds the whole map, which makes lowering quadratic
 /// in the number of stages.
-void bindUsedDomains(const Stage& stage, const IterVarMap<Range>& dom, const IterVarMap<Expr>& values,
-                     const VarMap<IterVar>& iterVarOfVar, Analyzer& analyzer,
-                     VarMap<IntSet>& domains) {
+void bindUsedDomains(const Stage& stage, const IterVarMap<Range>& dom,
+                     const IterVarMap<Expr>& values, const VarMap<IterVar>& iterVarOfVar,
+                     Analyzer& analyzer, VarMap<IntSet>& domains) {
     VarSet wanted;
     std::vector<Var> queue;
     auto want = [&](const Var& v) {
@@ -606,7 +621,8 @@ void bindUsedDomains(const Stage& stage, const IterVarMap<Range>& dom, const Ite
 
 std::vector<BoundCheck> makeBoundCheck(const Stage& stage, const IterVarMap<Range>& dom,
                                        const IterVarMap<Expr>& values, bool skipIterVarDomain,
-                                       const IterVarSet& skip, const VarMap<IterVar>* iterVarOfVar) {
+                                       const IterVarSet& skip,
+                                       const VarMap<IterVar>* iterVarOfVar) {
     Analyzer analyzer;
     IterVarMap<bool> needsCheck = passUpBoundCheck(stage, dom, analyzer);
     VarMap<IntSet> domains;

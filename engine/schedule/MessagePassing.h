@@ -37,12 +37,12 @@ enum class PassRule : uint8_t {
     RebaseWhole,      ///< the rebased set is its whole range: the parent's whole range
     RebaseShifted,    ///< parent = rebased + parent.min
     // PassDownDomain
-    SplitByFactor,    ///< inner = factor (maybe tightened), outer = ceil(parent / inner)
-    SplitByNparts,    ///< outer = nparts (maybe tightened), inner = ceil(parent / nparts)
-    FuseProduct,      ///< fused = outer * inner
-    RebaseCopy,       ///< rebased = (0, parent extent)
-    SingletonUnit,    ///< iter = (0, 1)
-    ThreadBinding,    ///< a thread IterVar takes the range of a leaf bound to it
+    SplitByFactor, ///< inner = factor (maybe tightened), outer = ceil(parent / inner)
+    SplitByNparts, ///< outer = nparts (maybe tightened), inner = ceil(parent / nparts)
+    FuseProduct,   ///< fused = outer * inner
+    RebaseCopy,    ///< rebased = (0, parent extent)
+    SingletonUnit, ///< iter = (0, 1)
+    ThreadBinding, ///< a thread IterVar takes the range of a leaf bound to it
 };
 /// A stable name for JSON and tests: `split-whole-parent`, `fuse-one-row`, `thread-binding`, ...
 const char* passRuleName(PassRule rule);
@@ -62,7 +62,8 @@ const char* tighteningName(Tightening t);
 
 /// What one relation did in a pass.
 struct PassEvent {
-    PassEvent(IterVarRelation relation, PassRule rule) : relation(std::move(relation)), rule(rule) {}
+    PassEvent(IterVarRelation relation, PassRule rule)
+        : relation(std::move(relation)), rule(rule) {}
 
     IterVarRelation relation; ///< undefined for ThreadBinding
     PassRule rule;
@@ -118,16 +119,16 @@ void passDownBitMaskOr(const Stage& stage, IterVarMap<int>* state, bool allowMis
 /// extent is not provably outer * inner, and everything above it). Splits in `exactSplits` run
 /// their remainder exactly (the tight rules' `min(factor, extent - outer*factor)`) and need no
 /// check of their own.
-IterVarMap<bool> passUpBoundCheck(const Stage& stage, const IterVarMap<Range>& dom,
-                                  Analyzer& analyzer,
-                                  const std::unordered_set<const SplitNode*>* exactSplits = nullptr);
+IterVarMap<bool>
+passUpBoundCheck(const Stage& stage, const IterVarMap<Range>& dom, Analyzer& analyzer,
+                 const std::unordered_set<const SplitNode*>* exactSplits = nullptr);
 
 /// One predicate of MakeBoundCheck, with the IterVar it keeps in range.
 struct BoundCheck {
     enum class Kind : uint8_t {
-        Extent,    ///< `value - min < extent` of an IterVar that may overrun (PassUpBoundCheck)
-        DomLower,  ///< `value >= 0` of a root whose realized range is not its dom
-        DomUpper,  ///< `value < dom.extent` of such a root
+        Extent,   ///< `value - min < extent` of an IterVar that may overrun (PassUpBoundCheck)
+        DomLower, ///< `value >= 0` of a root whose realized range is not its dom
+        DomUpper, ///< `value < dom.extent` of such a root
     };
     Expr predicate; ///< not yet wrapped in likely()
     IterVar iv;

@@ -50,8 +50,10 @@ BoundSteps normalizeSteps(const Schedule& original, const Schedule& normalized) 
             step.rule = "inline";
             step.stage = before->op;
             step.location = stepLine(before);
-            step.text = "normalize inlines '" + before->op->name + "' (compute_inline): its body is "
-                        "substituted into " + consumerNames(before, feed) +
+            step.text = "normalize inlines '" + before->op->name +
+                        "' (compute_inline): its body is "
+                        "substituted into " +
+                        consumerNames(before, feed) +
                         ", so it has no loops, no buffer and no ranges of its own.";
             steps.add(std::move(step));
             continue;
@@ -66,7 +68,8 @@ BoundSteps normalizeSteps(const Schedule& original, const Schedule& normalized) 
             step.stage = after->op;
             step.relation = rel;
             step.iterVars = {rebase->parent, rebase->rebased};
-            step.location = rebase->parent->location.known() ? rebase->parent->location : stepLine(after);
+            step.location =
+                rebase->parent->location.known() ? rebase->parent->location : stepLine(after);
             step.text = "normalize rebases root loop " + rebase->parent->var.name() + " of '" +
                         after->op->name + "' into a fresh " + rebase->rebased->var.name() +
                         " that starts at 0 (RebaseNonZeroMinLoop): InferBound requires every "

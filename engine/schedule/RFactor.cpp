@@ -150,12 +150,13 @@ std::vector<Tensor> makeReplacement(const Stage& stage, const ReduceNode* reduce
 std::vector<IterVarRelation> untouchedRelations(const Stage& stage, const FactorPlan& plan) {
     std::vector<IterVarRelation> kept;
     for (const IterVarRelation& rel : stage->relations) {
-        bool touched = visitRelation(rel, Overloaded{
-            [&](const SplitNode* s) { return plan.isTouched(s->parent); },
-            [&](const FuseNode* f) { return plan.isTouched(f->fused); },
-            [&](const RebaseNode* r) { return plan.isTouched(r->parent); },
-            [&](const SingletonNode*) { return false; },
-        });
+        bool touched =
+            visitRelation(rel, Overloaded{
+                                   [&](const SplitNode* s) { return plan.isTouched(s->parent); },
+                                   [&](const FuseNode* f) { return plan.isTouched(f->fused); },
+                                   [&](const RebaseNode* r) { return plan.isTouched(r->parent); },
+                                   [&](const SingletonNode*) { return false; },
+                               });
         if (!touched)
             kept.push_back(rel);
     }
@@ -201,7 +202,8 @@ std::vector<Tensor> Schedule::rfactor(const Tensor& tensor, const IterVar& axis,
                                    axis->var.name() + "' is " + iterVarTypeName(axis->iterType));
     if (!stage.isLeaf(axis)) {
         DiagnosticSubject subject = leafSubject(axis, stage->allIterVars, stage.name());
-        failPrimitive(context, notLeafReason(axis, stage->allIterVars, stage->relations, stage.name()),
+        failPrimitive(context,
+                      notLeafReason(axis, stage->allIterVars, stage->relations, stage.name()),
                       subject, leafFix(subject, stage->leafIterVars, stage->relations, axis));
     }
 

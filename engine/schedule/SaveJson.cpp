@@ -192,10 +192,14 @@ json Writer::nodeAttrs(const NodeRef& n) {
     }
     case NodeKind::BufferDecl: {
         const auto* b = n.as<BufferDeclNode>();
-        return {{"name", b->name},         {"data", ref(b->data)},
-                {"dtype", b->dtype.toString()}, {"shape", refs(b->shape)},
-                {"strides", refs(b->strides)}, {"elem_offset", ref(b->elemOffset)},
-                {"scope", b->scope},       {"offset_factor", b->offsetFactor}};
+        return {{"name", b->name},
+                {"data", ref(b->data)},
+                {"dtype", b->dtype.toString()},
+                {"shape", refs(b->shape)},
+                {"strides", refs(b->strides)},
+                {"elem_offset", ref(b->elemOffset)},
+                {"scope", b->scope},
+                {"offset_factor", b->offsetFactor}};
     }
     case NodeKind::TensorIntrin: {
         const auto* t = n.as<TensorIntrinNode>();
@@ -233,23 +237,57 @@ json Writer::exprAttrs(const NodeRef& n) {
     case NodeKind::Var:
         a["name"] = n.as<VarNode>()->name;
         break;
-    case NodeKind::Add: operands(n.as<AddNode>()->a, n.as<AddNode>()->b); break;
-    case NodeKind::Sub: operands(n.as<SubNode>()->a, n.as<SubNode>()->b); break;
-    case NodeKind::Mul: operands(n.as<MulNode>()->a, n.as<MulNode>()->b); break;
-    case NodeKind::Div: operands(n.as<DivNode>()->a, n.as<DivNode>()->b); break;
-    case NodeKind::Mod: operands(n.as<ModNode>()->a, n.as<ModNode>()->b); break;
-    case NodeKind::FloorDiv: operands(n.as<FloorDivNode>()->a, n.as<FloorDivNode>()->b); break;
-    case NodeKind::FloorMod: operands(n.as<FloorModNode>()->a, n.as<FloorModNode>()->b); break;
-    case NodeKind::Min: operands(n.as<MinNode>()->a, n.as<MinNode>()->b); break;
-    case NodeKind::Max: operands(n.as<MaxNode>()->a, n.as<MaxNode>()->b); break;
-    case NodeKind::EQ: operands(n.as<EQNode>()->a, n.as<EQNode>()->b); break;
-    case NodeKind::NE: operands(n.as<NENode>()->a, n.as<NENode>()->b); break;
-    case NodeKind::LT: operands(n.as<LTNode>()->a, n.as<LTNode>()->b); break;
-    case NodeKind::LE: operands(n.as<LENode>()->a, n.as<LENode>()->b); break;
-    case NodeKind::GT: operands(n.as<GTNode>()->a, n.as<GTNode>()->b); break;
-    case NodeKind::GE: operands(n.as<GENode>()->a, n.as<GENode>()->b); break;
-    case NodeKind::And: operands(n.as<AndNode>()->a, n.as<AndNode>()->b); break;
-    case NodeKind::Or: operands(n.as<OrNode>()->a, n.as<OrNode>()->b); break;
+    case NodeKind::Add:
+        operands(n.as<AddNode>()->a, n.as<AddNode>()->b);
+        break;
+    case NodeKind::Sub:
+        operands(n.as<SubNode>()->a, n.as<SubNode>()->b);
+        break;
+    case NodeKind::Mul:
+        operands(n.as<MulNode>()->a, n.as<MulNode>()->b);
+        break;
+    case NodeKind::Div:
+        operands(n.as<DivNode>()->a, n.as<DivNode>()->b);
+        break;
+    case NodeKind::Mod:
+        operands(n.as<ModNode>()->a, n.as<ModNode>()->b);
+        break;
+    case NodeKind::FloorDiv:
+        operands(n.as<FloorDivNode>()->a, n.as<FloorDivNode>()->b);
+        break;
+    case NodeKind::FloorMod:
+        operands(n.as<FloorModNode>()->a, n.as<FloorModNode>()->b);
+        break;
+    case NodeKind::Min:
+        operands(n.as<MinNode>()->a, n.as<MinNode>()->b);
+        break;
+    case NodeKind::Max:
+        operands(n.as<MaxNode>()->a, n.as<MaxNode>()->b);
+        break;
+    case NodeKind::EQ:
+        operands(n.as<EQNode>()->a, n.as<EQNode>()->b);
+        break;
+    case NodeKind::NE:
+        operands(n.as<NENode>()->a, n.as<NENode>()->b);
+        break;
+    case NodeKind::LT:
+        operands(n.as<LTNode>()->a, n.as<LTNode>()->b);
+        break;
+    case NodeKind::LE:
+        operands(n.as<LENode>()->a, n.as<LENode>()->b);
+        break;
+    case NodeKind::GT:
+        operands(n.as<GTNode>()->a, n.as<GTNode>()->b);
+        break;
+    case NodeKind::GE:
+        operands(n.as<GENode>()->a, n.as<GENode>()->b);
+        break;
+    case NodeKind::And:
+        operands(n.as<AndNode>()->a, n.as<AndNode>()->b);
+        break;
+    case NodeKind::Or:
+        operands(n.as<OrNode>()->a, n.as<OrNode>()->b);
+        break;
     case NodeKind::Not:
         a["a"] = ref(n.as<NotNode>()->a);
         break;
@@ -332,9 +370,8 @@ json Writer::stmtAttrs(const NodeRef& n) {
     }
     case NodeKind::AssertStmt: {
         const auto* s = n.as<AssertStmtNode>();
-        return {{"condition", ref(s->condition)},
-                {"message", ref(s->message)},
-                {"body", ref(s->body)}};
+        return {
+            {"condition", ref(s->condition)}, {"message", ref(s->message)}, {"body", ref(s->body)}};
     }
     case NodeKind::For: {
         const auto* s = n.as<ForNode>();
@@ -344,15 +381,16 @@ json Writer::stmtAttrs(const NodeRef& n) {
     }
     case NodeKind::ProducerRealize: {
         const auto* s = n.as<ProducerRealizeNode>();
-        return {{"producer", ref(s->tensor)},     {"bounds", refs(s->bounds)},
-                {"condition", ref(s->condition)}, {"body", ref(s->body)},
+        return {{"producer", ref(s->tensor)},
+                {"bounds", refs(s->bounds)},
+                {"condition", ref(s->condition)},
+                {"body", ref(s->body)},
                 {"storage_scope", s->storageScope}};
     }
     case NodeKind::ProducerStore: {
         const auto* s = n.as<ProducerStoreNode>();
-        return {{"producer", ref(s->tensor)},
-                {"value", ref(s->value)},
-                {"indices", refs(s->indices)}};
+        return {
+            {"producer", ref(s->tensor)}, {"value", ref(s->value)}, {"indices", refs(s->indices)}};
     }
     case NodeKind::ProducerConsumer: {
         const auto* s = n.as<ProducerConsumerNode>();
@@ -360,8 +398,10 @@ json Writer::stmtAttrs(const NodeRef& n) {
     }
     case NodeKind::Allocate: {
         const auto* s = n.as<AllocateNode>();
-        return {{"buffer_var", ref(s->bufferVar)}, {"dtype", s->type.toString()},
-                {"extents", refs(s->extents)},     {"condition", ref(s->condition)},
+        return {{"buffer_var", ref(s->bufferVar)},
+                {"dtype", s->type.toString()},
+                {"extents", refs(s->extents)},
+                {"condition", ref(s->condition)},
                 {"body", ref(s->body)}};
     }
     case NodeKind::Store: {
@@ -444,29 +484,33 @@ json Writer::ref(const IterVarRelation& rel) {
         a["span"] = locationJson(rel->location);
         return a;
     };
-    return visitRelation(rel, Overloaded{
-        [&](const SplitNode* s) {
-            return once(s, kSplitKey, [&] {
-                return fill({{"parent", ref(s->parent)}, {"outer", ref(s->outer)},
-                             {"inner", ref(s->inner)}, {"factor", ref(s->factor)},
-                             {"nparts", ref(s->nparts)},
-                             {"disable_predication", s->disablePredication}});
-            });
-        },
-        [&](const FuseNode* f) {
-            return once(f, kFuseKey, [&] {
-                return fill({{"outer", ref(f->outer)}, {"inner", ref(f->inner)},
-                             {"fused", ref(f->fused)}});
-            });
-        },
-        [&](const RebaseNode* r) {
-            return once(r, kRebaseKey, [&] {
-                return fill({{"parent", ref(r->parent)}, {"rebased", ref(r->rebased)}});
-            });
-        },
-        [&](const SingletonNode* s) {
-            return once(s, kSingletonKey, [&] { return fill({{"iter", ref(s->iter)}}); });
-        }});
+    return visitRelation(
+        rel, Overloaded{
+                 [&](const SplitNode* s) {
+                     return once(s, kSplitKey, [&] {
+                         return fill({{"parent", ref(s->parent)},
+                                      {"outer", ref(s->outer)},
+                                      {"inner", ref(s->inner)},
+                                      {"factor", ref(s->factor)},
+                                      {"nparts", ref(s->nparts)},
+                                      {"disable_predication", s->disablePredication}});
+                     });
+                 },
+                 [&](const FuseNode* f) {
+                     return once(f, kFuseKey, [&] {
+                         return fill({{"outer", ref(f->outer)},
+                                      {"inner", ref(f->inner)},
+                                      {"fused", ref(f->fused)}});
+                     });
+                 },
+                 [&](const RebaseNode* r) {
+                     return once(r, kRebaseKey, [&] {
+                         return fill({{"parent", ref(r->parent)}, {"rebased", ref(r->rebased)}});
+                     });
+                 },
+                 [&](const SingletonNode* s) {
+                     return once(s, kSingletonKey, [&] { return fill({{"iter", ref(s->iter)}}); });
+                 }});
 }
 
 json Writer::iterVarAttr(const IterVarAttr& attr) {
@@ -476,14 +520,10 @@ json Writer::iterVarAttr(const IterVarAttr& attr) {
     json prefetches = json::array();
     for (const auto& [tensor, offset] : attr.prefetches)
         prefetches.push_back(json::array({ref(tensor), ref(offset)}));
-    return {{"iter_type", int(attr.iterType)},
-            {"bind_thread", ref(attr.bindThread)},
-            {"pragmas", std::move(pragmas)},
-            {"dim_align_factor", attr.dimAlignFactor},
-            {"dim_align_offset", attr.dimAlignOffset},
-            {"tensor_intrin", ref(attr.tensorIntrin)},
-            {"prefetches", std::move(prefetches)},
-            {"span", locationJson(attr.location)}};
+    return {{"iter_type", int(attr.iterType)},         {"bind_thread", ref(attr.bindThread)},
+            {"pragmas", std::move(pragmas)},           {"dim_align_factor", attr.dimAlignFactor},
+            {"dim_align_offset", attr.dimAlignOffset}, {"tensor_intrin", ref(attr.tensorIntrin)},
+            {"prefetches", std::move(prefetches)},     {"span", locationJson(attr.location)}};
 }
 
 json Writer::ref(const Stage& s) {
@@ -495,15 +535,15 @@ json Writer::ref(const Stage& s) {
         json attrs = json::array();
         std::unordered_set<const Node*> saved;
         for (const IterVar& iv : n.allIterVars)
-            if (auto it = n.iterVarAttrs.find(iv); it != n.iterVarAttrs.end() && saved.insert(iv.get()).second)
+            if (auto it = n.iterVarAttrs.find(iv);
+                it != n.iterVarAttrs.end() && saved.insert(iv.get()).second)
                 attrs.push_back(json::array({ref(iv), iterVarAttr(it->second)}));
         std::vector<IterVar> others; // IterVars of other stages (threads), by name
         for (const auto& [iv, attr] : n.iterVarAttrs)
             if (!saved.count(iv.get()))
                 others.push_back(iv);
-        std::sort(others.begin(), others.end(), [](const IterVar& x, const IterVar& y) {
-            return x->var.name() < y->var.name();
-        });
+        std::sort(others.begin(), others.end(),
+                  [](const IterVar& x, const IterVar& y) { return x->var.name() < y->var.name(); });
         for (const IterVar& iv : others)
             attrs.push_back(json::array({ref(iv), iterVarAttr(n.iterVarAttrs.at(iv))}));
         return json{{"op", ref(n.op)},
@@ -586,7 +626,8 @@ public:
             std::vector<SavedValue> items;
             for (const json& item : list(attrs(i), "items"))
                 items.push_back(value(item));
-            m_slots[size_t(i)].array = std::make_shared<SavedValue>(SavedValue::array(std::move(items)));
+            m_slots[size_t(i)].array =
+                std::make_shared<SavedValue>(SavedValue::array(std::move(items)));
             m_slots[size_t(i)].done = true;
             return *m_slots[size_t(i)].array;
         }
@@ -623,10 +664,13 @@ private:
             fail(std::string(what) + " is not a node index");
         const int64_t i = r.get<int64_t>();
         if (i <= 0 || size_t(i) >= m_nodes.size())
-            fail(std::string(what) + " refers to node " + std::to_string(i) + ", which does not exist");
+            fail(std::string(what) + " refers to node " + std::to_string(i) +
+                 ", which does not exist");
         return int(i);
     }
-    const std::string& typeKey(int i) const { return m_nodes[size_t(i)].at("type_key").get_ref<const std::string&>(); }
+    const std::string& typeKey(int i) const {
+        return m_nodes[size_t(i)].at("type_key").get_ref<const std::string&>();
+    }
     const json& attrs(int i) const { return m_nodes[size_t(i)].at("attrs"); }
 
     const json& field(const json& a, const char* name) const {
@@ -641,7 +685,9 @@ private:
             fail(std::string("'") + name + "' is not a list");
         return v;
     }
-    std::string text(const json& a, const char* name) const { return field(a, name).get<std::string>(); }
+    std::string text(const json& a, const char* name) const {
+        return field(a, name).get<std::string>();
+    }
     int64_t integer(const json& a, const char* name) const { return field(a, name).get<int64_t>(); }
     int smallInt(const json& a, const char* name) const {
         const int64_t v = integer(a, name);
@@ -657,7 +703,8 @@ private:
             fail("'" + t + "' is not a dtype");
         return *parsed;
     }
-    template <typename E> E enumeration(const json& a, const char* name, E last, E first = E(0)) const {
+    template <typename E>
+    E enumeration(const json& a, const char* name, E last, E first = E(0)) const {
         const int64_t v = integer(a, name);
         if (v < int64_t(first) || v > int64_t(last))
             fail(std::string("'") + name + "' is out of range");
@@ -679,7 +726,8 @@ private:
         return result;
     }
 
-    template <typename T, typename Read> std::vector<T> items(const json& a, const char* name, Read read) {
+    template <typename T, typename Read>
+    std::vector<T> items(const json& a, const char* name, Read read) {
         std::vector<T> out;
         for (const json& item : list(a, name)) {
             if (item.is_null())
@@ -709,7 +757,8 @@ private:
         return built;
     }
 
-    template <typename Handle, typename Check> Handle typed(const json& r, const char* what, Check matches) {
+    template <typename Handle, typename Check>
+    Handle typed(const json& r, const char* what, Check matches) {
         NodeRef n = node(r);
         if (n.defined() && !matches(n.kind()))
             fail(std::string("a ") + typeKeyOf(n) + " where " + what + " is expected");
@@ -739,20 +788,24 @@ private:
         return typed<Operation>(r, "an operation", OperationNode::matches);
     }
     CommReducer reducer(const json& r) {
-        return typed<CommReducer>(r, "a reducer", [](NodeKind k) { return k == NodeKind::CommReducer; });
+        return typed<CommReducer>(r, "a reducer",
+                                  [](NodeKind k) { return k == NodeKind::CommReducer; });
     }
     BufferDecl buffer(const json& r) {
-        return typed<BufferDecl>(r, "a buffer", [](NodeKind k) { return k == NodeKind::BufferDecl; });
+        return typed<BufferDecl>(r, "a buffer",
+                                 [](NodeKind k) { return k == NodeKind::BufferDecl; });
     }
     TensorIntrin intrin(const json& r) {
-        return typed<TensorIntrin>(r, "a tensor intrinsic", [](NodeKind k) { return k == NodeKind::TensorIntrin; });
+        return typed<TensorIntrin>(r, "a tensor intrinsic",
+                                   [](NodeKind k) { return k == NodeKind::TensorIntrin; });
     }
 
     /// Node `r` of type `key`, its attributes read by `read`.
     template <typename Read> auto valueNode(const json& r, const char* key, Read&& read) {
         const int i = index(r, "a reference");
         if (typeKey(i) != key)
-            fail("node " + std::to_string(i) + " is a " + typeKey(i) + " where a " + key + " is expected");
+            fail("node " + std::to_string(i) + " is a " + typeKey(i) + " where a " + key +
+                 " is expected");
         return within(i, read);
     }
 
@@ -823,7 +876,9 @@ private:
     IterVarAttr iterVarAttr(const json& a);
 };
 
-template <NodeKind K> Expr binary(Expr a, Expr b) { return BinaryNode<K>::make(std::move(a), std::move(b)); }
+template <NodeKind K> Expr binary(Expr a, Expr b) {
+    return BinaryNode<K>::make(std::move(a), std::move(b));
+}
 
 Expr Reader::buildExpr(NodeKind kind, const std::string& key, const json& a) {
     const DataType t = dtype(a);
@@ -835,30 +890,48 @@ Expr Reader::buildExpr(NodeKind kind, const std::string& key, const json& a) {
         return IntImmNode::make(t, integer(a, "value"));
     case NodeKind::FloatImm: {
         const json& v = field(a, "value");
-        return FloatImmNode::make(t, v.is_string() ? std::strtod(v.get<std::string>().c_str(), nullptr)
-                                                   : v.get<double>());
+        return FloatImmNode::make(t, v.is_string()
+                                         ? std::strtod(v.get<std::string>().c_str(), nullptr)
+                                         : v.get<double>());
     }
     case NodeKind::StringImm:
         return StringImmNode::make(text(a, "value"));
     case NodeKind::Var:
         return key == "tir.SizeVar" ? Var::sizeVar(text(a, "name"), t) : Var(text(a, "name"), t);
-    case NodeKind::Add: return operands(binary<NodeKind::Add>);
-    case NodeKind::Sub: return operands(binary<NodeKind::Sub>);
-    case NodeKind::Mul: return operands(binary<NodeKind::Mul>);
-    case NodeKind::Div: return operands(binary<NodeKind::Div>);
-    case NodeKind::Mod: return operands(binary<NodeKind::Mod>);
-    case NodeKind::FloorDiv: return operands(binary<NodeKind::FloorDiv>);
-    case NodeKind::FloorMod: return operands(binary<NodeKind::FloorMod>);
-    case NodeKind::Min: return operands(binary<NodeKind::Min>);
-    case NodeKind::Max: return operands(binary<NodeKind::Max>);
-    case NodeKind::EQ: return operands(binary<NodeKind::EQ>);
-    case NodeKind::NE: return operands(binary<NodeKind::NE>);
-    case NodeKind::LT: return operands(binary<NodeKind::LT>);
-    case NodeKind::LE: return operands(binary<NodeKind::LE>);
-    case NodeKind::GT: return operands(binary<NodeKind::GT>);
-    case NodeKind::GE: return operands(binary<NodeKind::GE>);
-    case NodeKind::And: return operands(binary<NodeKind::And>);
-    case NodeKind::Or: return operands(binary<NodeKind::Or>);
+    case NodeKind::Add:
+        return operands(binary<NodeKind::Add>);
+    case NodeKind::Sub:
+        return operands(binary<NodeKind::Sub>);
+    case NodeKind::Mul:
+        return operands(binary<NodeKind::Mul>);
+    case NodeKind::Div:
+        return operands(binary<NodeKind::Div>);
+    case NodeKind::Mod:
+        return operands(binary<NodeKind::Mod>);
+    case NodeKind::FloorDiv:
+        return operands(binary<NodeKind::FloorDiv>);
+    case NodeKind::FloorMod:
+        return operands(binary<NodeKind::FloorMod>);
+    case NodeKind::Min:
+        return operands(binary<NodeKind::Min>);
+    case NodeKind::Max:
+        return operands(binary<NodeKind::Max>);
+    case NodeKind::EQ:
+        return operands(binary<NodeKind::EQ>);
+    case NodeKind::NE:
+        return operands(binary<NodeKind::NE>);
+    case NodeKind::LT:
+        return operands(binary<NodeKind::LT>);
+    case NodeKind::LE:
+        return operands(binary<NodeKind::LE>);
+    case NodeKind::GT:
+        return operands(binary<NodeKind::GT>);
+    case NodeKind::GE:
+        return operands(binary<NodeKind::GE>);
+    case NodeKind::And:
+        return operands(binary<NodeKind::And>);
+    case NodeKind::Or:
+        return operands(binary<NodeKind::Or>);
     case NodeKind::Not:
         return NotNode::make(requiredExpr(a, "a"));
     case NodeKind::Select:
@@ -875,11 +948,13 @@ Expr Reader::buildExpr(NodeKind kind, const std::string& key, const json& a) {
         return LoadNode::make(t, var(field(a, "buffer_var")), requiredExpr(a, "index"),
                               expr(field(a, "predicate")));
     case NodeKind::Ramp:
-        return RampNode::make(requiredExpr(a, "base"), requiredExpr(a, "stride"), smallInt(a, "lanes"));
+        return RampNode::make(requiredExpr(a, "base"), requiredExpr(a, "stride"),
+                              smallInt(a, "lanes"));
     case NodeKind::Broadcast:
         return BroadcastNode::make(requiredExpr(a, "value"), smallInt(a, "lanes"));
     case NodeKind::Let:
-        return LetNode::make(var(field(a, "var")), requiredExpr(a, "value"), requiredExpr(a, "body"));
+        return LetNode::make(var(field(a, "var")), requiredExpr(a, "value"),
+                             requiredExpr(a, "body"));
     case NodeKind::Reduce:
         return ReduceNode::make(reducer(field(a, "combiner")), exprs(a, "source"),
                                 iterVars(a, "axis"), expr(field(a, "condition")),
@@ -893,7 +968,8 @@ Expr Reader::buildExpr(NodeKind kind, const std::string& key, const json& a) {
 Stmt Reader::buildStmt(NodeKind kind, const json& a) {
     switch (kind) {
     case NodeKind::LetStmt:
-        return LetStmtNode::make(var(field(a, "var")), requiredExpr(a, "value"), stmt(field(a, "body")));
+        return LetStmtNode::make(var(field(a, "var")), requiredExpr(a, "value"),
+                                 stmt(field(a, "body")));
     case NodeKind::AttrStmt:
         return AttrStmtNode::make(node(field(a, "node")), text(a, "attr_key"),
                                   expr(field(a, "value")), stmt(field(a, "body")));
@@ -902,8 +978,9 @@ Stmt Reader::buildStmt(NodeKind kind, const json& a) {
                                     stmt(field(a, "body")));
     case NodeKind::For:
         return ForNode::make(var(field(a, "loop_var")), requiredExpr(a, "min"),
-                             requiredExpr(a, "extent"), enumeration(a, "kind", ForKind::ThreadBinding),
-                             stmt(field(a, "body")), iterVar(field(a, "thread_binding")));
+                             requiredExpr(a, "extent"),
+                             enumeration(a, "kind", ForKind::ThreadBinding), stmt(field(a, "body")),
+                             iterVar(field(a, "thread_binding")));
     case NodeKind::ProducerRealize: {
         Region bounds = region(field(a, "bounds"));
         return ProducerRealizeNode::make(tensor(field(a, "producer")), std::move(bounds),
@@ -914,7 +991,8 @@ Stmt Reader::buildStmt(NodeKind kind, const json& a) {
         return ProducerStoreNode::make(tensor(field(a, "producer")), requiredExpr(a, "value"),
                                        exprs(a, "indices"));
     case NodeKind::ProducerConsumer:
-        return ProducerConsumerNode::make(op(field(a, "op")), flag(a, "is_producer"), stmt(field(a, "body")));
+        return ProducerConsumerNode::make(op(field(a, "op")), flag(a, "is_producer"),
+                                          stmt(field(a, "body")));
     case NodeKind::Allocate:
         return AllocateNode::make(var(field(a, "buffer_var")), dtype(a), exprs(a, "extents"),
                                   expr(field(a, "condition")), stmt(field(a, "body")));
@@ -959,11 +1037,13 @@ Operation Reader::buildOp(NodeKind kind, const json& a) {
         break;
     }
     case NodeKind::ExternOp:
-        built = ExternOpNode::make(
-            name, tag, tensors(a, "inputs"),
-            items<ExternBuffer>(a, "input_placeholders", [&](const json& r) { return externBuffer(r); }),
-            items<ExternBuffer>(a, "output_placeholders", [&](const json& r) { return externBuffer(r); }),
-            stmt(field(a, "body")));
+        built =
+            ExternOpNode::make(name, tag, tensors(a, "inputs"),
+                               items<ExternBuffer>(a, "input_placeholders",
+                                                   [&](const json& r) { return externBuffer(r); }),
+                               items<ExternBuffer>(a, "output_placeholders",
+                                                   [&](const json& r) { return externBuffer(r); }),
+                               stmt(field(a, "body")));
         break;
     case NodeKind::TensorComputeOp:
         built = TensorComputeOpNode::make(
@@ -993,16 +1073,18 @@ NodeRef Reader::build(NodeKind kind, const std::string& key, const json& a) {
         return iv;
     }
     case NodeKind::CommReducer:
-        return CommReducer(vars(a, "lhs"), vars(a, "rhs"), exprs(a, "result"), exprs(a, "identity_element"));
+        return CommReducer(vars(a, "lhs"), vars(a, "rhs"), exprs(a, "result"),
+                           exprs(a, "identity_element"));
     case NodeKind::BufferDecl:
         return BufferDecl::make(text(a, "name"), var(field(a, "data")), dtype(a), exprs(a, "shape"),
-                                exprs(a, "strides"), expr(field(a, "elem_offset")), text(a, "scope"),
-                                smallInt(a, "offset_factor"));
+                                exprs(a, "strides"), expr(field(a, "elem_offset")),
+                                text(a, "scope"), smallInt(a, "offset_factor"));
     case NodeKind::TensorIntrin: {
-        TensorIntrin t = TensorIntrin::make(text(a, "name"), op(field(a, "op")), tensors(a, "inputs"),
-                                            items<BufferDecl>(a, "buffers", [&](const json& r) { return buffer(r); }),
-                                            vars(a, "scalar_params"), stmt(field(a, "body")),
-                                            stmt(field(a, "reduce_init")), stmt(field(a, "reduce_update")));
+        TensorIntrin t = TensorIntrin::make(
+            text(a, "name"), op(field(a, "op")), tensors(a, "inputs"),
+            items<BufferDecl>(a, "buffers", [&](const json& r) { return buffer(r); }),
+            vars(a, "scalar_params"), stmt(field(a, "body")), stmt(field(a, "reduce_init")),
+            stmt(field(a, "reduce_update")));
         const_cast<TensorIntrinNode*>(t.get())->location = location(a);
         return t;
     }
@@ -1028,12 +1110,14 @@ IterVarRelation Reader::relation(const json& r) {
             return IterVarRelation::fuse(requiredIterVar(a, "outer"), requiredIterVar(a, "inner"),
                                          requiredIterVar(a, "fused"));
         if (key == kRebaseKey)
-            return IterVarRelation::rebase(requiredIterVar(a, "parent"), requiredIterVar(a, "rebased"));
+            return IterVarRelation::rebase(requiredIterVar(a, "parent"),
+                                           requiredIterVar(a, "rebased"));
         if (key == kSingletonKey)
             return IterVarRelation::singleton(requiredIterVar(a, "iter"));
         fail("a " + key + " where a relation is expected");
     });
-    const_cast<IterVarRelationNode*>(rel.get())->location = within(i, [&](const json& a) { return location(a); });
+    const_cast<IterVarRelationNode*>(rel.get())->location =
+        within(i, [&](const json& a) { return location(a); });
     m_slots[size_t(i)].relation = rel;
     m_slots[size_t(i)].done = true;
     return rel;
@@ -1062,7 +1146,8 @@ Stage Reader::stage(const json& r) {
         fail("node " + std::to_string(i) + " is a " + typeKey(i) + " where a stage is expected");
     Slot& slot = m_slots[size_t(i)];
     if (slot.busy || slot.done)
-        return slot.stage; // stages may refer to each other (attach cycles are legal until lowering)
+        return slot
+            .stage; // stages may refer to each other (attach cycles are legal until lowering)
     slot.busy = true;
     Stage s = Stage::makeGroup("");
     slot.stage = s;
@@ -1072,7 +1157,8 @@ Stage Reader::stage(const json& r) {
         n.originOp = op(field(a, "origin_op"));
         n.allIterVars = iterVars(a, "all_iter_vars");
         n.leafIterVars = iterVars(a, "leaf_iter_vars");
-        n.relations = items<IterVarRelation>(a, "relations", [&](const json& x) { return relation(x); });
+        n.relations =
+            items<IterVarRelation>(a, "relations", [&](const json& x) { return relation(x); });
         for (const json& entry : list(a, "iter_var_attrs"))
             n.iterVarAttrs[iterVar(entry.at(0))] = iterVarAttr(entry.at(1));
         n.attachType = enumeration(a, "attach_type", AttachType::ScanUpdate, AttachType::GroupRoot);
@@ -1089,7 +1175,8 @@ Stage Reader::stage(const json& r) {
         n.attachLocation = location(a, "attach_span");
         if (n.op.defined() != n.originOp.defined())
             fail("a stage with an operation but no origin, or the reverse");
-        if (n.attachType == AttachType::Scope && (!n.attachIVar.defined() || !n.attachStage.defined()))
+        if (n.attachType == AttachType::Scope &&
+            (!n.attachIVar.defined() || !n.attachStage.defined()))
             fail("a stage computed at another has no attach stage or loop");
         if (n.attachType == AttachType::ScanUpdate && !n.attachStage.defined())
             fail("a scan's update has no scan stage to be computed in");
@@ -1147,7 +1234,8 @@ Schedule Reader::schedule(const json& r) {
         }
         n->location = location(a);
         n->keepScheduleRecord = flag(a, "keep_schedule_record");
-        n->scheduleRecord = items<Schedule>(a, "schedule_record", [&](const json& x) { return schedule(x); });
+        n->scheduleRecord =
+            items<Schedule>(a, "schedule_record", [&](const json& x) { return schedule(x); });
         n->primitiveRecord = field(a, "primitive_record").get<std::vector<std::string>>();
         if (n->keepScheduleRecord) {
             // Recording goes on in the loaded schedule, as in the saved one.
@@ -1217,15 +1305,17 @@ SavedValue loadJson(const std::string& text) {
     json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (doc.is_discarded())
         throw UserError("load_json: the text is not JSON");
-    if (!doc.is_object() || !doc.contains("nodes") || !doc["nodes"].is_array() || !doc.contains("root"))
+    if (!doc.is_object() || !doc.contains("nodes") || !doc["nodes"].is_array() ||
+        !doc.contains("root"))
         throw UserError("load_json: not a saved IR graph (no 'root' and 'nodes')");
     std::optional<Reader> reader;
     try {
         const json attrs = doc.value("attrs", json::object());
         const json format = attrs.is_object() ? attrs.value("format", json()) : json();
         if (format != kFormat)
-            throw UserError("not Boundscope's JSON (format " + (format.is_null() ? "none" : format.dump()) +
-                            ", expected '" + kFormat + "'); TVM's own JSON does not load here");
+            throw UserError("not Boundscope's JSON (format " +
+                            (format.is_null() ? "none" : format.dump()) + ", expected '" + kFormat +
+                            "'); TVM's own JSON does not load here");
         reader.emplace(doc["nodes"]);
         if (doc["root"] == 0)
             return SavedValue::of(NodeRef());
@@ -1233,9 +1323,11 @@ SavedValue loadJson(const std::string& text) {
     } catch (const UserError& e) {
         throw UserError(std::string("load_json: ") + e.what());
     } catch (const InternalError& e) {
-        throw UserError("load_json: " + (reader ? reader->context() : "") + "an invalid node: " + e.what());
+        throw UserError("load_json: " + (reader ? reader->context() : "") +
+                        "an invalid node: " + e.what());
     } catch (const json::exception& e) {
-        throw UserError("load_json: " + (reader ? reader->context() : "") + "a malformed attribute: " + e.what());
+        throw UserError("load_json: " + (reader ? reader->context() : "") +
+                        "a malformed attribute: " + e.what());
     }
 }
 

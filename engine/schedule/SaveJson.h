@@ -21,12 +21,12 @@ struct SavedValue {
     enum class Kind : uint8_t { Node, Tensor, Range, Stage, Schedule, Array };
 
     Kind kind = Kind::Node;
-    NodeRef node;    ///< Kind::Node: an expression, statement, IterVar, operation, ...
-    Tensor tensor;   ///< Kind::Tensor
-    Range range;     ///< Kind::Range
-    Stage stage;     ///< Kind::Stage
-    Schedule schedule;              ///< Kind::Schedule
-    std::vector<SavedValue> items;  ///< Kind::Array
+    NodeRef node;      ///< Kind::Node: an expression, statement, IterVar, operation, ...
+    Tensor tensor;     ///< Kind::Tensor
+    Range range;       ///< Kind::Range
+    Stage stage;       ///< Kind::Stage
+    Schedule schedule; ///< Kind::Schedule
+    std::vector<SavedValue> items; ///< Kind::Array
 
     static SavedValue of(NodeRef node);
     static SavedValue of(Tensor tensor);

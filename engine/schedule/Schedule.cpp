@@ -10,13 +10,9 @@
 
 namespace bs {
 
-const std::vector<Stage>& Schedule::stages() const {
-    return get()->stages;
-}
+const std::vector<Stage>& Schedule::stages() const { return get()->stages; }
 
-const std::vector<Operation>& Schedule::outputs() const {
-    return get()->outputs;
-}
+const std::vector<Operation>& Schedule::outputs() const { return get()->outputs; }
 
 Stage Schedule::findStage(const Operation& op) const {
     auto it = get()->stageMap.find(op);
@@ -76,9 +72,7 @@ Schedule Schedule::copy() const {
     return Schedule(node);
 }
 
-const std::vector<Stage>& Schedule::groups() const {
-    return get()->groups;
-}
+const std::vector<Stage>& Schedule::groups() const { return get()->groups; }
 
 namespace {
 
@@ -109,7 +103,8 @@ Stage Schedule::createGroup(const std::vector<Tensor>& outputs, const std::vecto
                 throw UserError(std::string("create_group: an undefined tensor among the ") + what);
             Stage stage = findStage(t.op);
             if (!stage.defined())
-                throw UserError("create_group: tensor '" + t.op->name + "' is not part of the schedule");
+                throw UserError("create_group: tensor '" + t.op->name +
+                                "' is not part of the schedule");
             ops.push_back(stage->op);
         }
         return ops;
@@ -291,8 +286,8 @@ size_t stagePosition(const ScheduleNode& sch, const Stage& stage) {
     BS_UNREACHABLE("stage " << stage.name() << " is not in the schedule");
 }
 
-Stage insertStage(ScheduleNode& sch, size_t position, const Operation& op,
-                  const std::string& scope, const Stage& sibling) {
+Stage insertStage(ScheduleNode& sch, size_t position, const Operation& op, const std::string& scope,
+                  const Stage& sibling) {
     BS_CHECK(position <= sch.stages.size()) << "stage position out of range";
     Stage stage(op);
     stage.setScope(scope);

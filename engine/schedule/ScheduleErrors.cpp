@@ -9,24 +9,25 @@ namespace bs {
 
 namespace {
 
-std::string quoted(const IterVar& iv) {
-    return "'" + iv->var.name() + "'";
-}
+std::string quoted(const IterVar& iv) { return "'" + iv->var.name() + "'"; }
 
 /// The relation that took `iv` out of the leaves, described from `iv`'s point of view.
 std::string consumedBy(const IterVar& iv, const std::vector<IterVarRelation>& relations) {
     for (const IterVarRelation& rel : relations) {
         std::vector<IterVar> inputs = relationInputs(rel);
-        if (std::none_of(inputs.begin(), inputs.end(), [&](const IterVar& x) { return x.same_as(iv); }))
+        if (std::none_of(inputs.begin(), inputs.end(),
+                         [&](const IterVar& x) { return x.same_as(iv); }))
             continue;
-        return visitRelation(rel, Overloaded{
-            [](const SplitNode* s) {
-                return "it was split into " + quoted(s->outer) + " and " + quoted(s->inner);
-            },
-            [](const FuseNode* f) { return "it was fused into " + quoted(f->fused); },
-            [](const RebaseNode* r) { return "it was rebased into " + quoted(r->rebased); },
-            [](const SingletonNode*) { return std::string(); },
-        });
+        return visitRelation(
+            rel,
+            Overloaded{
+                [](const SplitNode* s) {
+                    return "it was split into " + quoted(s->outer) + " and " + quoted(s->inner);
+                },
+                [](const FuseNode* f) { return "it was fused into " + quoted(f->fused); },
+                [](const RebaseNode* r) { return "it was rebased into " + quoted(r->rebased); },
+                [](const SingletonNode*) { return std::string(); },
+            });
     }
     return "";
 }
@@ -51,13 +52,16 @@ std::string leafFix(const DiagnosticSubject& subject, const std::vector<IterVar>
     if (subject.kind == "not-a-leaf" || subject.kind == "attach-not-leaf") {
         for (const IterVarRelation& rel : relations) {
             std::vector<IterVar> inputs = relationInputs(rel);
-            if (std::any_of(inputs.begin(), inputs.end(), [&](const IterVar& x) { return x.same_as(iv); }))
-                return "use what '" + iv->var.name() + "' became: " + iterVarList(relationOutputs(rel)) +
+            if (std::any_of(inputs.begin(), inputs.end(),
+                            [&](const IterVar& x) { return x.same_as(iv); }))
+                return "use what '" + iv->var.name() +
+                       "' became: " + iterVarList(relationOutputs(rel)) +
                        " (the values split, fuse and rebase return)";
         }
     }
     return "use a loop of stage '" + subject.stage + "', one of its leaves " + iterVarList(leaves) +
-           " (s[" + subject.stage + "].op.axis, or what s[" + subject.stage + "].split/fuse returned)";
+           " (s[" + subject.stage + "].op.axis, or what s[" + subject.stage +
+           "].split/fuse returned)";
 }
 
 DiagnosticSubject leafSubject(const IterVar& iv, const std::vector<IterVar>& all,

@@ -48,8 +48,8 @@ size_t stagePosition(const ScheduleNode& sch, const Stage& stage);
 
 /// Inserts a new stage for `op` at `position`, registered in the stage map, with `scope`, in
 /// the group of `sibling` (the stage it caches or factors, as TVM's rewrites do).
-Stage insertStage(ScheduleNode& sch, size_t position, const Operation& op,
-                  const std::string& scope, const Stage& sibling);
+Stage insertStage(ScheduleNode& sch, size_t position, const Operation& op, const std::string& scope,
+                  const Stage& sibling);
 
 /// The stages of the outputs, to restore `outputs` after a rewrite changed their operations.
 std::vector<Stage> outputStages(const Schedule& sch);

@@ -24,7 +24,8 @@ void requireLeaf(const Stage& stage, const IterVar& iv, const std::string& conte
         failPrimitive(context, "no iter var given");
     if (!stage.isLeaf(iv)) {
         DiagnosticSubject subject = leafSubject(iv, stage->allIterVars, stage.name());
-        failPrimitive(context, notLeafReason(iv, stage->allIterVars, stage->relations, stage.name()),
+        failPrimitive(context,
+                      notLeafReason(iv, stage->allIterVars, stage->relations, stage.name()),
                       subject, leafFix(subject, stage->leafIterVars, stage->relations, iv));
     }
 }
@@ -59,7 +60,8 @@ void refuseIllegalBinding(const Stage& stage, const IterVar& iv, const IterVar& 
         subject.kind = "bind-reduce-axis";
         failPrimitive(context,
                       "a reduce axis can be bound only to threadIdx (a reduction across the "
-                      "threads of a block); '" + tag + "' would leave each of its " +
+                      "threads of a block); '" +
+                          tag + "' would leave each of its " +
                           (tag.rfind("blockIdx.", 0) == 0 ? "blocks" : "virtual threads") +
                           " with a partial result that nothing combines",
                       subject,
@@ -78,11 +80,14 @@ void refuseIllegalBinding(const Stage& stage, const IterVar& iv, const IterVar& 
         const std::string line =
             attr->location.known() ? " (line " + std::to_string(attr->location.line) + ")" : "";
         failPrimitive(context,
-                      "'" + other->var.name() + "' of stage '" + stage.name() + "' is already bound to " +
-                          tag + line + ": two loops of one stage cannot both run over " + tag,
+                      "'" + other->var.name() + "' of stage '" + stage.name() +
+                          "' is already bound to " + tag + line +
+                          ": two loops of one stage cannot both run over " + tag,
                       subject,
-                      "bind '" + iv->var.name() + "' to another thread index, or fuse the two loops "
-                      "(s[" + stage.name() + "].fuse) and bind the fused loop to " + tag);
+                      "bind '" + iv->var.name() +
+                          "' to another thread index, or fuse the two loops "
+                          "(s[" +
+                          stage.name() + "].fuse) and bind the fused loop to " + tag);
     }
 }
 
@@ -129,10 +134,10 @@ std::string attachCycle(const Stage& stage, const Stage& parent) {
 void refuseScanUpdate(const Stage& stage, const std::string& context) {
     if (stage->attachType != AttachType::ScanUpdate)
         return;
-    failPrimitive(context, "'" + stage.name() + "' is " +
-                               (stage.isGroup() ? "the body" : "an update") + " of scan '" +
-                               stage->attachStage.name() +
-                               "', which computes it inside its own loop; it cannot be moved",
+    failPrimitive(context,
+                  "'" + stage.name() + "' is " + (stage.isGroup() ? "the body" : "an update") +
+                      " of scan '" + stage->attachStage.name() +
+                      "', which computes it inside its own loop; it cannot be moved",
                   {}, "schedule its loops, or the stages it reads, instead");
 }
 
@@ -180,9 +185,7 @@ const std::string& Stage::name() const {
     return get()->originOp.defined() ? get()->originOp->name : get()->groupName;
 }
 
-bool Stage::isGroup() const {
-    return !get()->op.defined();
-}
+bool Stage::isGroup() const { return !get()->op.defined(); }
 
 Stage Stage::attachSpec() const {
     Stage spec = *this;
@@ -206,9 +209,7 @@ int Stage::leafIndex(const IterVar& iv) const {
     return -1;
 }
 
-bool Stage::hasIterVar(const IterVar& iv) const {
-    return contains(get()->allIterVars, iv);
-}
+bool Stage::hasIterVar(const IterVar& iv) const { return contains(get()->allIterVars, iv); }
 
 const IterVarAttr* Stage::attrOf(const IterVar& iv) const {
     auto it = get()->iterVarAttrs.find(iv);
@@ -226,8 +227,9 @@ void Stage::computeAt(const Stage& parent, const IterVar& scope) const {
         failPrimitive(context, "a placeholder is not computed, so it cannot be attached");
     refuseScanUpdate(*this, context);
     if (parent.isGroup())
-        failPrimitive(context, "'" + parent.name() + "' is a group, which has no loops to compute "
-                               "inside; compute it at one of the group's stages");
+        failPrimitive(context, "'" + parent.name() +
+                                   "' is a group, which has no loops to compute "
+                                   "inside; compute it at one of the group's stages");
     if (get()->group.defined() && !parent.isInGroup(get()->group)) {
         const std::string group = get()->group.name();
         failPrimitive(context,
@@ -361,16 +363,19 @@ void checkAttachment(const Stage& given) {
     subject.iterVarId = stage->attachIVar.get();
     if (stage->isOutput) {
         subject.kind = "output-attached";
-        failPrimitive(context, "'" + stage.name() + "' is an output and must be computed at the root",
+        failPrimitive(context,
+                      "'" + stage.name() + "' is an output and must be computed at the root",
                       subject,
                       "attach the other way round, the stage that computes for the output inside "
-                      "the output's loops: s[" + parent.name() + "].compute_at(s[" + stage.name() +
-                          "], " + stage.name() + ".op.axis[0])");
+                      "the output's loops: s[" +
+                          parent.name() + "].compute_at(s[" + stage.name() + "], " + stage.name() +
+                          ".op.axis[0])");
     }
     if (!cycle.empty()) {
         subject.kind = "attach-cycle";
-        failPrimitive(context, "it makes an attach cycle " + cycle, subject,
-                      "compute one of them at the root (compute_root) or at a stage outside the cycle");
+        failPrimitive(
+            context, "it makes an attach cycle " + cycle, subject,
+            "compute one of them at the root (compute_root) or at a stage outside the cycle");
     }
 }
 
@@ -422,8 +427,9 @@ void Stage::bind(const IterVar& iv, const IterVar& thread) const {
                                                            iterVarTypeName(thread->iterType)
                                                      : std::string()));
     if (!isValidThreadTag(thread->threadTag))
-        failPrimitive(context, "unknown thread tag '" + thread->threadTag +
-                                   "': expected blockIdx.x/y/z, threadIdx.x/y/z, vthread or cthread");
+        failPrimitive(context,
+                      "unknown thread tag '" + thread->threadTag +
+                          "': expected blockIdx.x/y/z, threadIdx.x/y/z, vthread or cthread");
     refuseIllegalBinding(*this, iv, thread, context);
     updateAttr(*this, "bind", iv, [&](IterVarAttr& attr) { attr.bindThread = thread; });
 }
@@ -452,7 +458,8 @@ size_t editDistance(const std::string& a, const std::string& b) {
 void Stage::setScope(const std::string& scope) const {
     PrimitiveRecord record(*this, "set_scope");
     if (isGroup())
-        failPrimitive("set_scope of " + name(), "a group stores nothing; set the scope of its stages");
+        failPrimitive("set_scope of " + name(),
+                      "a group stores nothing; set the scope of its stages");
     // Checked here, at the script's set_scope line, rather than when InferBound first uses it.
     if (!scope.empty()) {
         try {
@@ -520,8 +527,9 @@ void Stage::prefetch(const Tensor& tensor, const IterVar& iv, const Expr& offset
     if (!tensor.defined())
         failPrimitive(context, "the tensor to prefetch is undefined");
     if (tensor.op->numOutputs() > 1)
-        failPrimitive(context, "'" + tensor.op->name + "' has several outputs; prefetching one of "
-                                                      "them is not supported");
+        failPrimitive(context, "'" + tensor.op->name +
+                                   "' has several outputs; prefetching one of "
+                                   "them is not supported");
     if (!offset.defined() || !offset.type().isInt())
         failPrimitive(context, "the offset must be an integer number of iterations");
     updateAttr(*this, "prefetch", iv,
@@ -534,15 +542,15 @@ void Stage::storageAlign(const IterVar& axis, int factor, int offset) const {
     const auto* compute = isGroup() ? nullptr : (*this)->op.as<ComputeOpNode>();
     if (!compute)
         failPrimitive(context, "only a compute stage has a buffer layout to align");
-    if (!axis.defined() ||
-        std::none_of(compute->axis.begin(), compute->axis.end(),
-                     [&](const IterVar& a) { return a.same_as(axis); }))
+    if (!axis.defined() || std::none_of(compute->axis.begin(), compute->axis.end(),
+                                        [&](const IterVar& a) { return a.same_as(axis); }))
         failPrimitive(context, "'" + (axis.defined() ? axis->var.name() : std::string("None")) +
                                    "' is not a data axis of " + name() + " (use " + name() +
                                    ".op.axis[i]: the alignment is of the buffer's dimension i)");
     if (factor <= 0 || offset < 0)
         failPrimitive(context, "the factor must be positive and the offset not negative, got "
-                               "factor " + std::to_string(factor) + " and offset " +
+                               "factor " +
+                                   std::to_string(factor) + " and offset " +
                                    std::to_string(offset));
     StageNode* node = mutableNode();
     IterVarAttr& attr = node->iterVarAttrs[axis];

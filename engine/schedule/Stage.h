@@ -179,15 +179,15 @@ struct StageNode : RefCounted {
     std::vector<IterVarRelation> relations; ///< in creation order
     IterVarMap<IterVarAttr> iterVarAttrs;
     AttachType attachType = AttachType::GroupRoot;
-    IterVar attachIVar; ///< compute_at: the leaf of attachStage
-    Stage attachStage;  ///< compute_at: the stage computed around this one
-    std::string scope;  ///< storage scope; empty means inferred
-    Expr storePredicate; ///< set_store_predicate; undefined when none
+    IterVar attachIVar;        ///< compute_at: the leaf of attachStage
+    Stage attachStage;         ///< compute_at: the stage computed around this one
+    std::string scope;         ///< storage scope; empty means inferred
+    Expr storePredicate;       ///< set_store_predicate; undefined when none
     bool doubleBuffer = false; ///< double_buffer()
     bool isOutput = false;
-    Stage group;             ///< the group the stage belongs to (undefined: none)
-    int numChildStages = 0;  ///< a group: its direct members (stages and groups)
-    std::string groupName;   ///< a group: its name (it has no operation to take one from)
+    Stage group;                   ///< the group the stage belongs to (undefined: none)
+    int numChildStages = 0;        ///< a group: its direct members (stages and groups)
+    std::string groupName;         ///< a group: its name (it has no operation to take one from)
     SourceLocation location;       ///< the script line that created the stage
     SourceLocation attachLocation; ///< the script line of the last compute_* call
     /// While the stage's schedule keeps a record of its primitives (schedule/Schedule.h,

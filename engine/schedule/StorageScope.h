@@ -9,8 +9,15 @@
 
 namespace bs {
 
-enum class StorageRank { Global = 0, Shared = 1, Warp = 2, Local = 3, WMMAMatrixA = 4,
-                         WMMAMatrixB = 5, WMMAAccumulator = 6 };
+enum class StorageRank {
+    Global = 0,
+    Shared = 1,
+    Warp = 2,
+    Local = 3,
+    WMMAMatrixA = 4,
+    WMMAMatrixB = 5,
+    WMMAAccumulator = 6
+};
 
 struct StorageScope {
     StorageRank rank = StorageRank::Global;

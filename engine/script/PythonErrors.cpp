@@ -68,9 +68,7 @@ std::optional<std::string> describeExit(const py::error_already_set& error) {
     return std::string(py::str(code));
 }
 
-bool isIdentifierChar(char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-}
+bool isIdentifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 /// Replaces `from` by `to` in `text`; with `wordStart`, only where `from` does not continue an
 /// identifier or attribute on its left.

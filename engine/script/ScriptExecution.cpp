@@ -166,10 +166,10 @@ void recordFailure(ScriptResult& result, const py::error_already_set& error,
         failure = describePythonError(error, fileName);
     } catch (const std::exception& describing) {
         // The exception object itself misbehaves (a __str__ that raises, ...): report it raw.
-        failure = PythonFailure{ScriptStatus::Failed,
-                                Diagnostic{toOneLine(error.what()), SourceLocation{fileName, 0},
-                                           Severity::Error},
-                                std::string()};
+        failure = PythonFailure{
+            ScriptStatus::Failed,
+            Diagnostic{toOneLine(error.what()), SourceLocation{fileName, 0}, Severity::Error},
+            std::string()};
     }
     if (!failure)
         return; // sys.exit(0)
@@ -185,8 +185,7 @@ void recordFailure(ScriptResult& result, const py::error_already_set& error,
 } // namespace
 
 ScriptResult executeScript(const std::string& source, const std::string& fileName,
-                           const ScriptOptions& options, RunControl& control,
-                           py::object& globals) {
+                           const ScriptOptions& options, RunControl& control, py::object& globals) {
     ScriptResult result;
     const std::string& setupError = PythonThread::instance().setupError();
     if (!setupError.empty()) {

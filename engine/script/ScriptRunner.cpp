@@ -91,8 +91,8 @@ std::future<ScriptResult> ScriptRunner::startFile(const std::string& path,
     if (!source) {
         ScriptResult result;
         result.status = ScriptStatus::CannotOpen;
-        result.diagnostic = Diagnostic{"cannot open '" + path + "': " + reason, SourceLocation{},
-                                       Severity::Error};
+        result.diagnostic =
+            Diagnostic{"cannot open '" + path + "': " + reason, SourceLocation{}, Severity::Error};
         return readyResult(std::move(result));
     }
     return startSource(*source, path, options);
@@ -142,8 +142,8 @@ bool ScriptRunner::isBusy() const {
 
 void ScriptRunner::withGlobals(const std::function<void(const py::dict& globals)>& fn) {
     PythonThread::instance().call([this, &fn] {
-        py::dict globals = m_state->globals ? py::reinterpret_borrow<py::dict>(m_state->globals)
-                                            : py::dict();
+        py::dict globals =
+            m_state->globals ? py::reinterpret_borrow<py::dict>(m_state->globals) : py::dict();
         fn(globals);
     });
 }

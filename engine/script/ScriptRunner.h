@@ -20,8 +20,8 @@
 #include <chrono>
 #include <functional>
 #include <future>
-#include <memory>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>

@@ -7,8 +7,6 @@ CheckFailure::CheckFailure(const char* file, int line, const char* condition) {
              << ": ";
 }
 
-CheckFailure::~CheckFailure() noexcept(false) {
-    throw InternalError(m_stream.str());
-}
+CheckFailure::~CheckFailure() noexcept(false) { throw InternalError(m_stream.str()); }
 
 } // namespace bs

@@ -39,10 +39,10 @@ struct CheckVoidify {
 
 } // namespace bs
 
-#define BS_CHECK(cond)                                                                          \
+#define BS_CHECK(cond)                                                                             \
     (cond) ? (void)0 : ::bs::CheckVoidify() & ::bs::CheckFailure(__FILE__, __LINE__, #cond)
 
-#define BS_UNREACHABLE(msg)                                                                     \
-    do {                                                                                        \
-        ::bs::CheckFailure(__FILE__, __LINE__, "unreachable") << msg;                           \
+#define BS_UNREACHABLE(msg)                                                                        \
+    do {                                                                                           \
+        ::bs::CheckFailure(__FILE__, __LINE__, "unreachable") << msg;                              \
     } while (false)

@@ -35,8 +35,6 @@ void startDeepStackThread(std::function<void()> body) {
     pthread_detach(startThread(std::move(body)));
 }
 
-void runOnDeepStack(const std::function<void()>& body) {
-    pthread_join(startThread(body), nullptr);
-}
+void runOnDeepStack(const std::function<void()>& body) { pthread_join(startThread(body), nullptr); }
 
 } // namespace bs

@@ -36,8 +36,7 @@ UserError::UserError(Diagnostic diagnostic)
 UserError::UserError(const std::string& message)
     : UserError(Diagnostic{message, currentSourceLocation(), Severity::Error}) {}
 
-UserError::UserError(const std::string& message, DiagnosticSubject subject)
-    : UserError(message) {
+UserError::UserError(const std::string& message, DiagnosticSubject subject) : UserError(message) {
     m_diagnostic.subject = std::move(subject);
 }
 

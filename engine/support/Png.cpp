@@ -6,8 +6,7 @@
 namespace bs {
 
 RgbImage::RgbImage(int w, int h, uint32_t rgb)
-    : width(std::max(1, w)), height(std::max(1, h)),
-      pixels(size_t(width) * size_t(height) * 3) {
+    : width(std::max(1, w)), height(std::max(1, h)), pixels(size_t(width) * size_t(height) * 3) {
     fill(0, 0, width, height, rgb);
 }
 
@@ -109,8 +108,8 @@ std::string encodePng(const RgbImage& image) {
     std::string header;
     putBig32(header, uint32_t(image.width));
     putBig32(header, uint32_t(image.height));
-    header += char(8); // bit depth
-    header += char(2); // colour type: RGB
+    header += char(8);              // bit depth
+    header += char(2);              // colour type: RGB
     header += std::string(3, '\0'); // deflate, adaptive filtering, no interlace
     chunk(png, "IHDR", header);
     chunk(png, "IDAT", z);

@@ -18,7 +18,8 @@ std::string whyScriptUnreadable(const std::string& path) {
     if (!S_ISREG(st.st_mode))
         return "it is not a regular file (a device, a pipe or a socket)";
     if (std::uintmax_t(st.st_size) > kMaxScriptBytes)
-        return "it is larger than " + std::to_string(kMaxScriptBytes >> 20) + " MiB, too large for a script";
+        return "it is larger than " + std::to_string(kMaxScriptBytes >> 20) +
+               " MiB, too large for a script";
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return std::strerror(errno ? errno : EACCES);

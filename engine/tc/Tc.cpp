@@ -198,8 +198,8 @@ private:
             inferRanges(exprs.variables(), exprs.accesses(), m_scope.fileName);
         for (Diagnostic& w : inferred.warnings)
             m_program.warnings.push_back(std::move(w));
-        StatementRanges record{st.tensor, statementText(st), st.pos.line, inferred.ranges,
-                               Operation(), Operation()};
+        StatementRanges record{st.tensor,       statementText(st), st.pos.line,
+                               inferred.ranges, Operation(),       Operation()};
         m_scope.tensors[st.tensor] = makeCompute(st, exprs.variables(), record, rhs, previous);
         m_program.statements.push_back(std::move(record));
         m_defined.insert(st.tensor);

@@ -65,13 +65,9 @@ std::vector<Tensor> computeMulti(const std::vector<Expr>& shape, const FBatchCom
     return outputs;
 }
 
-Var var(const std::string& name, DataType dtype) {
-    return Var(name, dtype);
-}
+Var var(const std::string& name, DataType dtype) { return Var(name, dtype); }
 
-Var sizeVar(const std::string& name, DataType dtype) {
-    return Var::sizeVar(name, dtype);
-}
+Var sizeVar(const std::string& name, DataType dtype) { return Var::sizeVar(name, dtype); }
 
 IterVar threadAxis(const std::string& tag, const std::string& name) {
     return threadAxis(Range(), tag, name);

@@ -182,9 +182,9 @@ struct TensorComputeOpNode : OperationNode {
     /// (one region per input, one range per input dimension, one value per scalar parameter),
     /// as UserErrors naming the stage.
     static Operation make(std::string name, std::string tag, std::vector<IterVar> axis,
-                          std::vector<IterVar> reduceAxis, int schedulableNdim,
-                          TensorIntrin intrin, std::vector<Tensor> inputs,
-                          std::vector<Region> inputRegions, std::vector<Expr> scalarInputs);
+                          std::vector<IterVar> reduceAxis, int schedulableNdim, TensorIntrin intrin,
+                          std::vector<Tensor> inputs, std::vector<Region> inputRegions,
+                          std::vector<Expr> scalarInputs);
 
     int numOutputs() const override;
     DataType outputDType(int i) const override;

@@ -149,13 +149,15 @@ void checkReduceInit(const std::string& reducer, const std::vector<Expr>& source
                         std::to_string(sources.size()) + "), got " + std::to_string(init.size()));
     for (size_t i = 0; i < init.size(); ++i) {
         const Expr& e = init[i];
-        if (!e.defined() || !(e.as<IntImmNode>() || e.as<FloatImmNode>() || e.as<ProducerLoadNode>()))
-            throw UserError(reducer + ": init can only be an integer or float constant or a "
-                            "tensor element, got " + (e.defined() ? toString(e) : "nothing"));
+        if (!e.defined() ||
+            !(e.as<IntImmNode>() || e.as<FloatImmNode>() || e.as<ProducerLoadNode>()))
+            throw UserError(reducer +
+                            ": init can only be an integer or float constant or a "
+                            "tensor element, got " +
+                            (e.defined() ? toString(e) : "nothing"));
         if (e.type() != sources[i].type())
-            throw UserError(reducer + ": init " + toString(e) + " has type " +
-                            e.type().toString() + " but the reduced value has type " +
-                            sources[i].type().toString());
+            throw UserError(reducer + ": init " + toString(e) + " has type " + e.type().toString() +
+                            " but the reduced value has type " + sources[i].type().toString());
     }
 }
 

@@ -88,7 +88,8 @@ Operation ScanOpNode::make(std::string name, std::string tag, IterVar scanAxis,
                      "stores it into the state");
         for (const Tensor& input : inputs)
             if (input.op.same_as(s.op))
-                fail("state '" + s.name() + "' is also among the inputs: the state stands for "
+                fail("state '" + s.name() +
+                     "' is also among the inputs: the state stands for "
                      "the scan's own earlier rows, an input for a tensor computed outside it");
         if (in.dtype() != s.dtype() || up.dtype() != s.dtype())
             fail("the init, update and state" + which + " must have one dtype, got " +
@@ -105,14 +106,16 @@ Operation ScanOpNode::make(std::string name, std::string tag, IterVar scanAxis,
             fail("update '" + up.name() + "' " + shapeText(up) + " and state '" + s.name() + "' " +
                  shapeText(s) + " must have the same number of rows");
         for (size_t k = 1; k < s.ndim(); ++k) {
-            if (!sameExtent(up.shape()[k], s.shape()[k]) || !sameExtent(in.shape()[k], s.shape()[k]))
+            if (!sameExtent(up.shape()[k], s.shape()[k]) ||
+                !sameExtent(in.shape()[k], s.shape()[k]))
                 fail("dimension " + std::to_string(k) + " of init '" + in.name() + "' " +
                      shapeText(in) + ", update '" + up.name() + "' " + shapeText(up) +
                      " and state '" + s.name() + "' " + shapeText(s) + " must agree");
             const Expr& extent = up.shape()[k];
             node->spatialAxis.emplace_back(
                 Range(makeZero(extent.type()), extent),
-                Var(node->name + ".out" + std::to_string(i) + ".i" + std::to_string(k), extent.type()),
+                Var(node->name + ".out" + std::to_string(i) + ".i" + std::to_string(k),
+                    extent.type()),
                 IterVarType::Opaque);
         }
     }
@@ -128,7 +131,8 @@ Operation ScanOpNode::make(std::string name, std::string tag, IterVar scanAxis,
             read = read || reads(up, statePlaceholder[i].op);
         if (!read)
             fail("no update reads state '" + statePlaceholder[i].name() + "': update '" +
-                 update[i].name() + "' must read the rows before it through the state (state[t - 1, ...])");
+                 update[i].name() +
+                 "' must read the rows before it through the state (state[t - 1, ...])");
     }
     node->scanAxis = std::move(scanAxis);
     node->init = std::move(init);
@@ -174,12 +178,15 @@ std::vector<Tensor> scan(const std::vector<Tensor>& init, const std::vector<Tens
                          const std::string& tag) {
     if (init.empty() || update.empty() || !init[0].defined() || !update[0].defined() ||
         init[0].ndim() == 0 || update[0].ndim() == 0)
-        throw UserError("scan '" + name + "': an init and an update with at least one "
+        throw UserError("scan '" + name +
+                        "': an init and an update with at least one "
                         "dimension are needed");
     const Expr& first = init[0].shape()[0];
     const Expr& rows = update[0].shape()[0];
-    IterVar axis(Range(first, rows - first), Var(name + ".idx", first.type()), IterVarType::Ordered);
-    Operation op = ScanOpNode::make(name, tag, std::move(axis), init, update, statePlaceholder, inputs);
+    IterVar axis(Range(first, rows - first), Var(name + ".idx", first.type()),
+                 IterVarType::Ordered);
+    Operation op =
+        ScanOpNode::make(name, tag, std::move(axis), init, update, statePlaceholder, inputs);
     std::vector<Tensor> outputs;
     for (int i = 0; i < op->numOutputs(); ++i)
         outputs.push_back(op.output(i));

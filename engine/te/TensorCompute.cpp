@@ -55,9 +55,7 @@ Operation TensorComputeOpNode::make(std::string name, std::string tag, std::vect
     return Operation(node);
 }
 
-int TensorComputeOpNode::numOutputs() const {
-    return int(intrin->buffers.size() - inputs.size());
-}
+int TensorComputeOpNode::numOutputs() const { return int(intrin->buffers.size() - inputs.size()); }
 
 DataType TensorComputeOpNode::outputDType(int i) const {
     BS_CHECK(i >= 0 && i < numOutputs()) << "output " << i << " of " << name;

@@ -44,7 +44,9 @@ public:
                              std::vector<BufferDecl> buffers, std::vector<Var> scalarParams,
                              Stmt body, Stmt reduceInit, Stmt reduceUpdate);
 
-    const TensorIntrinNode* get() const { return static_cast<const TensorIntrinNode*>(NodeRef::get()); }
+    const TensorIntrinNode* get() const {
+        return static_cast<const TensorIntrinNode*>(NodeRef::get());
+    }
     const TensorIntrinNode* operator->() const { return get(); }
 };
 

@@ -14,12 +14,8 @@ using namespace detail;
 
 namespace {
 
-std::string stageId(int s) {
-    return "stage" + std::to_string(s);
-}
-std::string leafPort(int k) {
-    return "l" + std::to_string(k);
-}
+std::string stageId(int s) { return "stage" + std::to_string(s); }
+std::string leafPort(int k) { return "l" + std::to_string(k); }
 
 /// Stages that own loops in the nest: placeholders are inputs and inlined stages are part of
 /// their consumers' bodies (TVM's ScheduleOps skips both).

@@ -9,9 +9,7 @@ namespace bs::viz {
 namespace {
 
 /// The stage's name as its title's first line shows it.
-std::string titleName(const GraphNode& node) {
-    return node.title.substr(0, node.title.find('\n'));
-}
+std::string titleName(const GraphNode& node) { return node.title.substr(0, node.title.find('\n')); }
 
 struct Degrees {
     std::map<std::string, int> in;

@@ -56,7 +56,7 @@ void writeCell(std::ostream& os, const LabelCell& cell, const LabelRow& row, siz
         os << " COLSPAN=\"" << span << "\"";
     if (!cell.port.empty())
         os << " PORT=\"" << escapeHtml(cell.port) << "\"";
-    std::string fill = row.problem                          ? kProblemFill
+    std::string fill = row.problem                            ? kProblemFill
                        : cell.fill.empty() && row.highlighted ? kHighlightFill
                                                               : cell.fill;
     if (!fill.empty())
@@ -76,7 +76,10 @@ std::string htmlLabel(const GraphNode& node) {
     const bool framed = node.highlighted || node.problem;
     os << "<<TABLE BORDER=\"" << (framed ? 3 : 0) << "\" CELLBORDER=\"1\" "
        << "CELLSPACING=\"0\" CELLPADDING=\"4\" BGCOLOR=\"" << styleFill(node.style) << "\" COLOR=\""
-       << (node.problem ? kProblemColor : node.highlighted ? kHighlightColor : "#000000") << "\">";
+       << (node.problem       ? kProblemColor
+           : node.highlighted ? kHighlightColor
+                              : "#000000")
+       << "\">";
     if (!node.title.empty()) {
         os << "<TR><TD";
         if (columns > 1)

@@ -120,7 +120,8 @@ std::string opKindText(const Operation& op) {
         std::string callee;
         postOrderVisit(ext->body, [&](const NodeRef& node) {
             const auto* call = node.as<CallNode>();
-            if (call && callee.empty() && call->isIntrinsic("tvm_call_packed") && !call->args.empty())
+            if (call && callee.empty() && call->isIntrinsic("tvm_call_packed") &&
+                !call->args.empty())
                 if (const auto* name = call->args[0].as<StringImmNode>())
                     callee = name->value;
         });

@@ -58,11 +58,11 @@ const char* nodeStyleName(NodeStyle style);
 
 /// What an edge shows.
 enum class EdgeStyle {
-    Dataflow, ///< producer -> consumer, labelled with the tensor (DAG)
-    Relation, ///< IterVar <-> relation (relation graph)
-    Attach,   ///< enclosing loop -> stage computed inside it (attach tree)
-    Request,  ///< consumer request -> the axis it bounds (requests graph)
-    Note,     ///< node -> its note
+    Dataflow,  ///< producer -> consumer, labelled with the tensor (DAG)
+    Relation,  ///< IterVar <-> relation (relation graph)
+    Attach,    ///< enclosing loop -> stage computed inside it (attach tree)
+    Request,   ///< consumer request -> the axis it bounds (requests graph)
+    Note,      ///< node -> its note
     ScanState, ///< scan -> the state placeholder its next step reads (DAG, a back edge)
 };
 const char* edgeStyleName(EdgeStyle style);

@@ -5,8 +5,8 @@
 #include "viz/GraphBuild.h"
 
 #include "ir/Printer.h"
-#include "te/Operation.h"
 #include "support/Check.h"
+#include "te/Operation.h"
 
 #include <cctype>
 
@@ -38,22 +38,29 @@ struct RelationShape {
 };
 
 RelationShape shapeOf(const IterVarRelation& rel) {
-    return visitRelation(rel, Overloaded{
-        [](const SplitNode* s) {
-            std::string param = s->factor.defined() ? "factor " + toString(s->factor)
-                                                    : "nparts " + toString(s->nparts);
-            return RelationShape{
-                "Split", param, {{"parent", s->parent}}, {{"outer", s->outer}, {"inner", s->inner}}};
-        },
-        [](const FuseNode* f) {
-            return RelationShape{
-                "Fuse", "", {{"outer", f->outer}, {"inner", f->inner}}, {{"fused", f->fused}}};
-        },
-        [](const RebaseNode* r) {
-            return RelationShape{"Rebase", "", {{"parent", r->parent}}, {{"rebased", r->rebased}}};
-        },
-        [](const SingletonNode* s) { return RelationShape{"Singleton", "", {}, {{"iter", s->iter}}}; },
-    });
+    return visitRelation(
+        rel,
+        Overloaded{
+            [](const SplitNode* s) {
+                std::string param = s->factor.defined() ? "factor " + toString(s->factor)
+                                                        : "nparts " + toString(s->nparts);
+                return RelationShape{"Split",
+                                     param,
+                                     {{"parent", s->parent}},
+                                     {{"outer", s->outer}, {"inner", s->inner}}};
+            },
+            [](const FuseNode* f) {
+                return RelationShape{
+                    "Fuse", "", {{"outer", f->outer}, {"inner", f->inner}}, {{"fused", f->fused}}};
+            },
+            [](const RebaseNode* r) {
+                return RelationShape{
+                    "Rebase", "", {{"parent", r->parent}}, {{"rebased", r->rebased}}};
+            },
+            [](const SingletonNode* s) {
+                return RelationShape{"Singleton", "", {}, {{"iter", s->iter}}};
+            },
+        });
 }
 
 bool isRoot(const Stage& stage, const IterVar& iv) {
@@ -101,7 +108,8 @@ GraphNode iterVarNode(const GraphInput& input, int s, int i, const std::string& 
                 std::to_string(attr->dimAlignOffset);
     if (attr && attr->tensorIntrin.defined())
         text += "\ntensorized: " + attr->tensorIntrin->name + " from here inwards";
-    for (const auto& [tensor, offset] : attr ? attr->prefetches : std::vector<std::pair<Tensor, Expr>>())
+    for (const auto& [tensor, offset] :
+         attr ? attr->prefetches : std::vector<std::pair<Tensor, Expr>>())
         text += "\nprefetch " + tensor.name() + ": what iteration " + iv->var.name() + " + " +
                 toString(offset) + " reads";
     row.cells.push_back(LabelCell{text, "", ""});

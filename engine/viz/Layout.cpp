@@ -50,13 +50,9 @@ std::mutex& graphvizMutex() {
 
 #ifndef BOUNDSCOPE_WITH_GRAPHVIZ
 
-bool graphvizAvailable() {
-    return false;
-}
+bool graphvizAvailable() { return false; }
 
-GraphLayout layout(const Graph&) {
-    throw UserError("Graphviz support was not built");
-}
+GraphLayout layout(const Graph&) { throw UserError("Graphviz support was not built"); }
 
 std::string renderDot(const std::string& dot, const std::string&, GraphFormat format) {
     if (format == GraphFormat::Dot)
@@ -196,9 +192,7 @@ void collectClusters(Agraph_t* g, const Flip& flip, std::unordered_map<std::stri
 
 } // namespace
 
-bool graphvizAvailable() {
-    return true;
-}
+bool graphvizAvailable() { return true; }
 
 GraphLayout layout(const Graph& graph) {
     std::string dot = toDot(graph); // outside the lock: it needs no Graphviz

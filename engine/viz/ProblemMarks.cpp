@@ -17,9 +17,7 @@ int stageNamed(const Schedule& sch, const std::string& name) {
     return -1;
 }
 
-std::string stageNodeId(int s) {
-    return "stage" + std::to_string(s);
-}
+std::string stageNodeId(int s) { return "stage" + std::to_string(s); }
 
 /// The errors about where a stage is computed: their picture is an attach edge.
 bool isAttachProblem(const std::string& kind) {
@@ -42,7 +40,8 @@ struct ProblemTarget {
         stage = stageNamed(sch, subject.stage);
         other = stageNamed(sch, subject.otherStage);
         consumer = stageNamed(sch, subject.consumer);
-        bool ownedByOther = isAttachProblem(subject.kind) || subject.kind == "itervar-of-other-stage";
+        bool ownedByOther =
+            isAttachProblem(subject.kind) || subject.kind == "itervar-of-other-stage";
         ivOwner = ownedByOther ? other : stage;
         for (const Stage& s : sch.stages()) {
             for (const IterVar& iv : s->allIterVars)
@@ -136,7 +135,8 @@ void markProblem(Graph& graph, const GraphInput& input) {
     const ProblemTarget target(input.problem, input.schedule);
     for (GraphNode& node : graph.nodes) {
         bool isStageNode = node.kind == GraphNodeKind::Stage && target.isStage(node.ref);
-        node.problem = isStageNode || (node.kind == GraphNodeKind::IterVar && target.isIterVar(node.ref));
+        node.problem =
+            isStageNode || (node.kind == GraphNodeKind::IterVar && target.isIterVar(node.ref));
         for (LabelRow& row : node.rows)
             row.problem = target.isIterVar(row.ref);
     }

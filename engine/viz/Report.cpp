@@ -91,8 +91,7 @@ void heatmaps(std::ostream& os, const Analysis& analysis, const AllocReport& all
                 throw UserError(whyNot);
             os << run->heatmap(buffer->stage).toSvg();
         } catch (const UserError& e) {
-            os << "<p class=\"note\">No heatmap: " << escapeHtml(e.diagnostic().message)
-               << "</p>";
+            os << "<p class=\"note\">No heatmap: " << escapeHtml(e.diagnostic().message) << "</p>";
         }
         os << "<figcaption>Who reads the elements of " << escapeHtml(buffer->name)
            << "</figcaption></figure>\n";
@@ -111,8 +110,8 @@ std::string reportHtml(const ReportInput& input) {
           "pre{background:#f4f4f4;padding:.6em;overflow-x:auto;font-size:90%}"
           "figure{margin:1em 0;overflow-x:auto}figcaption{font-style:italic}"
           ".note{color:#a33}details{margin:.4em 0}</style>\n</head>\n<body>\n";
-    os << "<h1>" << escapeHtml(input.title) << "</h1>\n<p>InferBound rules: <b>" << escapeHtml(rules)
-       << "</b>. Made by Boundscope; this file needs no network.</p>\n";
+    os << "<h1>" << escapeHtml(input.title) << "</h1>\n<p>InferBound rules: <b>"
+       << escapeHtml(rules) << "</b>. Made by Boundscope; this file needs no network.</p>\n";
     os << "<nav><a href=\"#script\">Script</a> · <a href=\"#ir\">Lowered IR</a> · "
           "<a href=\"#graphs\">Graphs</a> · <a href=\"#allocations\">Allocations</a> · "
           "<a href=\"#steps\">Steps</a></nav>\n";
@@ -155,8 +154,7 @@ std::string reportHtml(const ReportInput& input) {
                    consumerRequests(graphs, stage));
     }
     section(os, "allocations", "Allocations");
-    pre(os, input.allocations ? input.allocations->toText()
-                              : std::string("no allocation report"));
+    pre(os, input.allocations ? input.allocations->toText() : std::string("no allocation report"));
     if (input.allocations)
         heatmaps(os, *analysis, *input.allocations);
     section(os, "steps", "InferBound, step by step");

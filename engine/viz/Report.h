@@ -15,9 +15,9 @@
 namespace bs::viz {
 
 struct ReportInput {
-    std::string title;  ///< the script's name
-    std::string script; ///< its text
-    const Analysis* analysis = nullptr;      ///< lowered
+    std::string title;                        ///< the script's name
+    std::string script;                       ///< its text
+    const Analysis* analysis = nullptr;       ///< lowered
     const AllocReport* allocations = nullptr; ///< may be null
 };
 

@@ -38,7 +38,8 @@ GraphNode producerNode(const GraphInput& input, int s, const StageTrace& st) {
     node.rows.push_back(
         // Numbered from 1 with the count, as the inspector says it ("2 of 3").
         textRow("visit " + std::to_string(st.visitIndex + 1) + " of " +
-                    std::to_string(input.trace->stages.size()) + " (" + stageKindName(st.kind) + ")",
+                    std::to_string(input.trace->stages.size()) + " (" + stageKindName(st.kind) +
+                    ")",
                 node.ref, node.location));
     ScopeInfo scope{node.field("scope"), node.field("scope_source")};
     node.rows.push_back(textRow("scope: " + scope.text(), node.ref, node.location));

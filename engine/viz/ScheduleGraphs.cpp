@@ -66,10 +66,10 @@ std::vector<GraphCluster> groupClusters(const Schedule& sch) {
     for (const Stage& g : groups) {
         GraphCluster cluster;
         cluster.id = groupClusterId(sch, g);
-        cluster.label = g.name() + (g->attachType == AttachType::Scope
-                                        ? " (at " + g->attachStage.name() + "." +
-                                              g->attachIVar->var.name() + ")"
-                                        : "");
+        cluster.label =
+            g.name() + (g->attachType == AttachType::Scope ? " (at " + g->attachStage.name() + "." +
+                                                                 g->attachIVar->var.name() + ")"
+                                                           : "");
         if (g->group.defined())
             cluster.parent = groupClusterId(sch, g->group);
         cluster.location = g->attachLocation.known() ? g->attachLocation : g->location;
@@ -116,8 +116,9 @@ Graph stageDag(const GraphInput& input) {
                                          input.schedule.findStage(scan->statePlaceholder[i].op));
                 if (state < 0)
                     continue;
-                GraphEdge& edge = addEdge(graph, "stage" + std::to_string(s), "",
-                                          "stage" + std::to_string(state), "", EdgeStyle::ScanState);
+                GraphEdge& edge =
+                    addEdge(graph, "stage" + std::to_string(s), "", "stage" + std::to_string(state),
+                            "", EdgeStyle::ScanState);
                 edge.label = "next step reads " + tensorLabel(stages[s]->op.output(int(i)));
                 edge.ref = stageRef(int(s));
                 edge.location = stages[s]->op->location;

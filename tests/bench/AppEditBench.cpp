@@ -74,7 +74,8 @@ void runEdits(benchmark::State& state, const QString& scriptPath, BoundRules rul
         state.SkipWithError(("cannot open " + scriptPath + ": " + error).toStdString().c_str());
         return;
     }
-    if (!waitForAnalysis(0, runs) || !QTest::qWaitFor([&] { return window.graphsAreCurrent(); }, kTimeoutMs)) {
+    if (!waitForAnalysis(0, runs) ||
+        !QTest::qWaitFor([&] { return window.graphsAreCurrent(); }, kTimeoutMs)) {
         state.SkipWithError("the first analysis did not finish");
         return;
     }
@@ -155,7 +156,9 @@ int main(int argc, char** argv) {
         for (BoundRules rules : {BoundRules::Tvm, BoundRules::Tight}) {
             benchmark::RegisterBenchmark(
                 (std::string("AppEdit/") + script.name + "/" + boundRulesName(rules)).c_str(),
-                [script, rules](benchmark::State& st) { runEdits(st, script.path, rules, script.toggle); })
+                [script, rules](benchmark::State& st) {
+                    runEdits(st, script.path, rules, script.toggle);
+                })
                 ->UseManualTime()
                 ->Iterations(10)
                 ->Unit(benchmark::kMillisecond);

@@ -36,8 +36,8 @@ CompiledSchedule compileSchedule(LlvmJit& jit, const Schedule& sch, const std::v
     return CompiledSchedule{std::move(func), std::move(kernel), lowerMs, timings};
 }
 
-void timeCompilation(benchmark::State& state, LlvmJit& jit, const Schedule& sch, const std::vector<Tensor>& args,
-                     const std::string& name, BoundRules rules) {
+void timeCompilation(benchmark::State& state, LlvmJit& jit, const Schedule& sch,
+                     const std::vector<Tensor>& args, const std::string& name, BoundRules rules) {
     std::optional<CompiledSchedule> last;
     for (auto _ : state)
         last.emplace(compileSchedule(jit, sch, args, name, rules));
@@ -60,9 +60,7 @@ RunTimes timeRuns(benchmark::State& state, const std::function<void()>& body) {
     return RunTimes{seconds.front(), seconds[seconds.size() / 2]};
 }
 
-void recordFigure(const std::string& name, double value) {
-    figures()[name] = value;
-}
+void recordFigure(const std::string& name, double value) { figures()[name] = value; }
 
 std::optional<double> figure(const std::string& name) {
     auto it = figures().find(name);
@@ -93,9 +91,12 @@ void registerVariant(const std::string& group, const std::string& name, int iter
                      std::function<void(benchmark::State&)> run,
                      std::function<void(benchmark::State&)> compile) {
     benchmark::RegisterBenchmark((group + "/" + name).c_str(), std::move(run))
-        ->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(iterations);
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond)
+        ->Iterations(iterations);
     benchmark::RegisterBenchmark((group + "Compile/" + name).c_str(), std::move(compile))
-        ->Unit(benchmark::kMillisecond)->Iterations(3);
+        ->Unit(benchmark::kMillisecond)
+        ->Iterations(3);
 }
 
 int runRegisteredBenchmarks(int argc, char** argv) {

@@ -34,8 +34,9 @@ CompiledSchedule compileSchedule(LlvmJit& jit, const Schedule& sch, const std::v
 
 /// Lowers and JIT-compiles `sch` once per iteration of `state` and reports the last one's cost
 /// (reportCompileCost): the body of every `...Compile/NAME` benchmark.
-void timeCompilation(benchmark::State& state, LlvmJit& jit, const Schedule& sch, const std::vector<Tensor>& args,
-                     const std::string& name, BoundRules rules = BoundRules::Tvm);
+void timeCompilation(benchmark::State& state, LlvmJit& jit, const Schedule& sch,
+                     const std::vector<Tensor>& args, const std::string& name,
+                     BoundRules rules = BoundRules::Tvm);
 
 /// Best and median seconds of the timed runs of one benchmark.
 struct RunTimes {

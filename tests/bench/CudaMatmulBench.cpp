@@ -32,10 +32,11 @@ struct Matmul {
     Tensor A = placeholder({kN, kN}, DataType::float32(), "A");
     Tensor B = placeholder({kN, kN}, DataType::float32(), "B");
     IterVar k = reduceAxis(Range(0, kN), "k");
-    Tensor C = compute(
-        {kN, kN},
-        [this](const std::vector<Var>& v) { return sum(A({v[0], k}) * B({k, v[1]}), k); }, "C",
-        "", {"i", "j"});
+    Tensor C = compute({kN, kN},
+                       [this](const std::vector<Var>& v) {
+                           return sum(A({v[0], k}) * B({k, v[1]}), k);
+                       },
+                       "C", "", {"i", "j"});
     Schedule s = createSchedule(C.op);
     const ComputeOpNode* c() const { return C.op.as<ComputeOpNode>(); }
 };
@@ -156,14 +157,14 @@ void runSchedule(benchmark::State& state, void (*apply)(Matmul&), const char* na
         state.counters["speedup_vs_naive"] = ref.naiveMs / best;
 }
 
-void BM_GpuMatmulNaive(benchmark::State& state) {
-    runSchedule(state, naive, "naive");
-}
+void BM_GpuMatmulNaive(benchmark::State& state) { runSchedule(state, naive, "naive"); }
 void BM_GpuMatmulShared32(benchmark::State& state) {
-    runSchedule(state, [](Matmul& m) { sharedTiles(m, 32, 16); }, "shared32");
+    runSchedule(
+        state, [](Matmul& m) { sharedTiles(m, 32, 16); }, "shared32");
 }
 void BM_GpuMatmulShared64(benchmark::State& state) {
-    runSchedule(state, [](Matmul& m) { sharedTiles(m, 64, 16); }, "shared64");
+    runSchedule(
+        state, [](Matmul& m) { sharedTiles(m, 64, 16); }, "shared64");
 }
 
 } // namespace

@@ -40,7 +40,10 @@ LowerResult matmulShared() {
     Tensor b = placeholder({n, n}, DataType::float32(), "B");
     IterVar k = reduceAxis(Range(0, n), "k");
     Tensor c = compute(
-        {n, n}, [&](const std::vector<Var>& v) { return sum(a({v[0], k->var}) * b({k->var, v[1]}), k); },
+        {n, n},
+        [&](const std::vector<Var>& v) {
+            return sum(a({v[0], k->var}) * b({k->var, v[1]}), k);
+        },
         "C");
     Schedule s = createSchedule(c.op);
     Tensor as = s.cacheRead(a, "shared", {c.op}), bs = s.cacheRead(b, "shared", {c.op});
@@ -63,7 +66,12 @@ LowerResult rowSum() {
     constexpr int n = 1024;
     Tensor a = placeholder({n, n}, DataType::float32(), "A");
     IterVar k = reduceAxis(Range(0, n), "k");
-    Tensor b = compute({n}, [&](const std::vector<Var>& v) { return sum(a({v[0], k->var}), k); }, "B");
+    Tensor b = compute(
+        {n},
+        [&](const std::vector<Var>& v) {
+            return sum(a({v[0], k->var}), k);
+        },
+        "B");
     Schedule s = createSchedule(b.op);
     auto [ko, ki] = s[b].split(k, 32);
     s[b].bind(computeOf(b)->axis[0], threadAxis("blockIdx.x"));
@@ -86,7 +94,8 @@ void runEmulation(benchmark::State& state, const Program& program, bool compiled
     const LowerResult lowered = program.make();
     const LoweredFunc& func = lowered.func;
     std::unique_ptr<run_detail::Executor> executor =
-        compiled ? run_detail::makeEmulationExecutor(func, {}) : run_detail::makeInterpreterExecutor(func, {});
+        compiled ? run_detail::makeEmulationExecutor(func, {})
+                 : run_detail::makeInterpreterExecutor(func, {});
     if (compiled && executor->interpreted) {
         state.SkipWithError(("not compiled: " + executor->device).c_str());
         return;

@@ -61,9 +61,7 @@ std::map<std::string, double>& perStageFigures() {
     return figures;
 }
 
-const ComputeOpNode* computeOf(const Tensor& t) {
-    return t.op.as<ComputeOpNode>();
-}
+const ComputeOpNode* computeOf(const Tensor& t) { return t.op.as<ComputeOpNode>(); }
 
 /// s_i from s_{i-1} (and s_{i-2} when given), shifted down by `shift` rows with a clamp so
 /// every read stays inside the producer.
@@ -143,9 +141,7 @@ ChainFunction repeatedFunction(int terms) {
     return {createSchedule(out.op), {in, other, out}};
 }
 
-Schedule chain(int stages) {
-    return chainFunction(stages).s.normalize();
-}
+Schedule chain(int stages) { return chainFunction(stages).s.normalize(); }
 
 Schedule dag(int stages) {
     std::vector<Tensor> ts = {placeholder({kExtent, kExtent}, DataType::float32(), "s0")};
@@ -246,7 +242,10 @@ void runLower(benchmark::State& state, const std::string& name, int stages, Work
     state.counters["us_per_stage"] = perStageUs;
     const std::string key = std::string(workName(work)) + "/";
     perStageFigures()[key + name] = perStageUs;
-    const std::string first = deep ? "depth100" : repeated ? "repeat100" : nested ? "nested100" : "chain100";
+    const std::string first = deep       ? "depth100"
+                              : repeated ? "repeat100"
+                              : nested   ? "nested100"
+                                         : "chain100";
     auto base = perStageFigures().find(key + first);
     if (name != first && base != perStageFigures().end())
         state.counters["x_per_stage_100"] = perStageUs / base->second;
@@ -266,25 +265,28 @@ int main(int argc, char** argv) {
         int stages;
         int iterations;
     };
-    const Entry entries[] = {{"chain100", chain, 100, 20},
-                             {"chain1000", chain, 1000, 5},
-                             {"dag200", dag, 200, 10}};
+    const Entry entries[] = {
+        {"chain100", chain, 100, 20}, {"chain1000", chain, 1000, 5}, {"dag200", dag, 200, 10}};
     for (const Entry& e : entries)
-        benchmark::RegisterBenchmark(("InferBound/" + std::string(e.name)).c_str(),
-                                     [e](benchmark::State& st) {
-                                         runInferBound(st, e.name, e.make, e.stages);
-                                     })
-            ->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(e.iterations);
+        benchmark::RegisterBenchmark(
+            ("InferBound/" + std::string(e.name)).c_str(),
+            [e](benchmark::State& st) { runInferBound(st, e.name, e.make, e.stages); })
+            ->UseManualTime()
+            ->Unit(benchmark::kMillisecond)
+            ->Iterations(e.iterations);
     // depthN: one stage whose body is an N-term sum (`stages` counts its terms).
-    const std::pair<const char*, int> lowered[] = {{"chain", 100},  {"chain", 2000}, {"nested", 100},
-                                                   {"nested", 300}, {"nested", 1000}, {"depth", 100},
-                                                   {"depth", 1000}, {"depth", 4000}, {"repeat", 100},
-                                                   {"repeat", 300}, {"repeat", 1000}};
+    const std::pair<const char*, int> lowered[] = {
+        {"chain", 100},   {"chain", 2000}, {"nested", 100}, {"nested", 300},
+        {"nested", 1000}, {"depth", 100},  {"depth", 1000}, {"depth", 4000},
+        {"repeat", 100},  {"repeat", 300}, {"repeat", 1000}};
     for (const auto& [kind, stages] : lowered) {
         std::string name = kind + std::to_string(stages);
-        benchmark::RegisterBenchmark(("Lower/" + name).c_str(), [name, stages](benchmark::State& st) {
-            runLower(st, name, stages, Work::LowerTvm);
-        })->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(stages > 500 ? 3 : 10);
+        benchmark::RegisterBenchmark(
+            ("Lower/" + name).c_str(),
+            [name, stages](benchmark::State& st) { runLower(st, name, stages, Work::LowerTvm); })
+            ->UseManualTime()
+            ->Unit(benchmark::kMillisecond)
+            ->Iterations(stages > 500 ? 3 : 10);
     }
     // The nests again under the tight rules, then the allocation report (issue 19 items 1-3),
     // each after the tvm rules' run of the same nest.
@@ -292,9 +294,12 @@ int main(int argc, char** argv) {
         for (int stages : {100, 300, 1000}) {
             std::string name = "nested" + std::to_string(stages);
             std::string group = work == Work::Alloc ? "Alloc/" : "LowerTight/";
-            benchmark::RegisterBenchmark((group + name).c_str(), [name, stages, work](benchmark::State& st) {
-                runLower(st, name, stages, work);
-            })->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(stages > 500 ? 2 : 5);
+            benchmark::RegisterBenchmark(
+                (group + name).c_str(),
+                [name, stages, work](benchmark::State& st) { runLower(st, name, stages, work); })
+                ->UseManualTime()
+                ->Unit(benchmark::kMillisecond)
+                ->Iterations(stages > 500 ? 2 : 5);
         }
     }
     benchmark::Initialize(&argc, argv);

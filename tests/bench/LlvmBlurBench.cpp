@@ -40,25 +40,23 @@ constexpr double kBytes = 2.0 * kSize * kSize * 4;
 
 struct Blur {
     Tensor in = placeholder({kSize + 2, kSize + 2}, DataType::float32(), "in");
-    Tensor bx = compute(
-        {kSize + 2, kSize},
-        [this](const std::vector<Var>& v) {
-            return (in({v[0], v[1]}) + in({v[0], v[1] + 1}) + in({v[0], v[1] + 2})) / 3.0f;
-        },
-        "blur_x", "", {"y", "x"});
-    Tensor by = compute(
-        {kSize, kSize},
-        [this](const std::vector<Var>& v) {
-            return (bx({v[0], v[1]}) + bx({v[0] + 1, v[1]}) + bx({v[0] + 2, v[1]})) / 3.0f;
-        },
-        "blur_y", "", {"y", "x"});
+    Tensor bx =
+        compute({kSize + 2, kSize},
+                [this](const std::vector<Var>& v) {
+                    return (in({v[0], v[1]}) + in({v[0], v[1] + 1}) + in({v[0], v[1] + 2})) / 3.0f;
+                },
+                "blur_x", "", {"y", "x"});
+    Tensor by =
+        compute({kSize, kSize},
+                [this](const std::vector<Var>& v) {
+                    return (bx({v[0], v[1]}) + bx({v[0] + 1, v[1]}) + bx({v[0] + 2, v[1]})) / 3.0f;
+                },
+                "blur_y", "", {"y", "x"});
     Schedule s = createSchedule(by.op);
     std::vector<Tensor> args() const { return {in, by}; }
 };
 
-const ComputeOpNode* computeOf(const Tensor& t) {
-    return t.op.as<ComputeOpNode>();
-}
+const ComputeOpNode* computeOf(const Tensor& t) { return t.op.as<ComputeOpNode>(); }
 
 /// Columns split by kLanes, the inner part vectorized.
 void vectorizeColumns(const Stage& stage, const IterVar& column) {
@@ -83,13 +81,9 @@ IterVar tileWithComputeAt(Blur& b) {
     return t.xOuter;
 }
 
-void tiled(Blur& b) {
-    tileWithComputeAt(b);
-}
+void tiled(Blur& b) { tileWithComputeAt(b); }
 
-void tiledParallel(Blur& b) {
-    b.s[b.by].parallel(tileWithComputeAt(b));
-}
+void tiledParallel(Blur& b) { b.s[b.by].parallel(tileWithComputeAt(b)); }
 
 struct Shared {
     LlvmJit jit;

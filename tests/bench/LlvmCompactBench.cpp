@@ -39,22 +39,19 @@ struct Strided {
     Tensor A = placeholder({kRows * 128}, DataType::float32(), "A");
     Tensor B = compute(
         {kRows * 128}, [this](const std::vector<Var>& v) { return A({v[0]}) * 2.0f + 1.0f; }, "B");
-    Tensor C = compute(
-        {kRows, 32},
-        [this](const std::vector<Var>& v) {
-            Expr base = v[0] * 128 + v[1];
-            return B({base}) + B({base + 32}) + B({base + 64}) + B({base + 96});
-        },
-        "C", "", {"o", "t"});
+    Tensor C = compute({kRows, 32},
+                       [this](const std::vector<Var>& v) {
+                           Expr base = v[0] * 128 + v[1];
+                           return B({base}) + B({base + 32}) + B({base + 64}) + B({base + 96});
+                       },
+                       "C", "", {"o", "t"});
     Schedule s = createSchedule(C.op);
     std::vector<Tensor> args() const { return {A, C}; }
 };
 
 void root(Strided&) {}
 
-void cacheAtT(Strided& p) {
-    p.s[p.B].computeAt(p.s[p.C], p.C.op.as<ComputeOpNode>()->axis[1]);
-}
+void cacheAtT(Strided& p) { p.s[p.B].computeAt(p.s[p.C], p.C.op.as<ComputeOpNode>()->axis[1]); }
 
 /// The elements of B the lowered program allocates.
 int64_t allocatedB(const LoweredFunc& f) {
@@ -78,7 +75,8 @@ Shared& shared() {
     return instance;
 }
 
-void runVariant(benchmark::State& state, const std::string& name, void (*apply)(Strided&), BoundRules rules) {
+void runVariant(benchmark::State& state, const std::string& name, void (*apply)(Strided&),
+                BoundRules rules) {
     if (rules != BoundRules::Tvm && !hasIsl()) {
         state.SkipWithError("the tight and compact rules need ISL, which this build lacks");
         return;
@@ -132,7 +130,8 @@ int main(int argc, char** argv) {
     // root first, then tight: the others report their speed-up over them.
     for (const Entry& e : kVariants)
         registerVariant(
-            "StridedCache", e.name, 20, [e](benchmark::State& st) { runVariant(st, e.name, e.apply, e.rules); },
+            "StridedCache", e.name, 20,
+            [e](benchmark::State& st) { runVariant(st, e.name, e.apply, e.rules); },
             [e](benchmark::State& st) { compileOnly(st, e.apply, e.rules); });
     return runRegisteredBenchmarks(argc, argv);
 }

@@ -27,8 +27,8 @@
 
 #include "BenchSupport.h"
 
-#include "runtime/ThreadPool.h"
 #include "ir/Op.h"
+#include "runtime/ThreadPool.h"
 #include "te/Compute.h"
 #include "te/Operation.h"
 #include "te/Reduce.h"
@@ -43,9 +43,9 @@ using namespace bs::bench;
 namespace {
 
 constexpr int kN = 1024;
-constexpr int kBlock = 32;   ///< the tutorial's bn
-constexpr int kKSplit = 4;   ///< the tutorial's kfactor
-constexpr int kRows = 8;     ///< register_tiled: rows of C kept in registers
+constexpr int kBlock = 32; ///< the tutorial's bn
+constexpr int kKSplit = 4; ///< the tutorial's kfactor
+constexpr int kRows = 8;   ///< register_tiled: rows of C kept in registers
 constexpr double kFlops = 2.0 * kN * kN * kN;
 
 /// A schedule and its arguments (always A, B, C).
@@ -54,20 +54,19 @@ struct Variant {
     std::vector<Tensor> args;
 };
 
-Tensor input(const char* name) {
-    return placeholder({kN, kN}, DataType::float32(), name);
-}
+Tensor input(const char* name) { return placeholder({kN, kN}, DataType::float32(), name); }
 
-const ComputeOpNode* computeOf(const Tensor& t) {
-    return t.op.as<ComputeOpNode>();
-}
+const ComputeOpNode* computeOf(const Tensor& t) { return t.op.as<ComputeOpNode>(); }
 
 /// C[x, y] = sum_k A[x, k] * B[k, y], default schedule.
 Variant naive() {
     Tensor a = input("A"), b = input("B");
     IterVar k = reduceAxis(Range(0, kN), "k");
     Tensor c = compute(
-        {kN, kN}, [&](const std::vector<Var>& v) { return sum(a({v[0], k}) * b({k, v[1]}), k); },
+        {kN, kN},
+        [&](const std::vector<Var>& v) {
+            return sum(a({v[0], k}) * b({k, v[1]}), k);
+        },
         "C");
     return Variant{createSchedule(c.op), {a, b, c}};
 }
@@ -95,7 +94,9 @@ Packed packedWithWriteCache() {
     Tensor a = input("A"), b = input("B");
     Tensor packed = compute(
         {kN / kBlock, kN, kBlock},
-        [&](const std::vector<Var>& v) { return b({v[1], v[0] * kBlock + v[2]}); },
+        [&](const std::vector<Var>& v) {
+            return b({v[1], v[0] * kBlock + v[2]});
+        },
         "packedB");
     IterVar k = reduceAxis(Range(0, kN), "k");
     Tensor c = compute(
@@ -210,8 +211,8 @@ void runOpenBlas(benchmark::State& state) {
     auto sgemm = [&] {
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, kN, kN, kN, 1.0f,
                     static_cast<const float*>(sh.a.data()), kN,
-                    static_cast<const float*>(sh.b.data()), kN, 0.0f,
-                    static_cast<float*>(c.data()), kN);
+                    static_cast<const float*>(sh.b.data()), kN, 0.0f, static_cast<float*>(c.data()),
+                    kN);
     };
     sgemm();
     checkOrKeep(state, c, "openblas");
@@ -247,11 +248,14 @@ int main(int argc, char** argv) {
     // Baselines first: OpenBLAS, then naive; the others report their ratios to both.
 #ifdef BOUNDSCOPE_BENCH_OPENBLAS
     benchmark::RegisterBenchmark("Matmul1024/openblas", runOpenBlas)
-        ->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(20);
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond)
+        ->Iterations(20);
 #endif
     for (const Entry& e : kVariants)
         registerVariant(
-            "Matmul1024", e.name, e.iterations, [e](benchmark::State& st) { runVariant(st, e.name, e.make); },
+            "Matmul1024", e.name, e.iterations,
+            [e](benchmark::State& st) { runVariant(st, e.name, e.make); },
             [e](benchmark::State& st) { compileOnly(st, e.make); });
     return runRegisteredBenchmarks(argc, argv);
 }

@@ -10,7 +10,6 @@
 
 #include <QElapsedTimer>
 
-
 namespace bs::gui {
 
 namespace {
@@ -56,8 +55,8 @@ bool runScript(const AnalysisRequest& request, script::ScriptRunner& runner,
         // What the script built up to the failing line is shown, but it is not the script's
         // program: a rules change runs the script again rather than analyse half of it.
         if (built.defined() && !outcome.interrupted)
-            outcome.analysis = std::make_shared<Analysis>(
-                failedAnalysis(built, request.options, *outcome.error));
+            outcome.analysis =
+                std::make_shared<Analysis>(failedAnalysis(built, request.options, *outcome.error));
         return false;
     }
     outcome.program = std::move(built);
@@ -118,8 +117,8 @@ AnalysisOutcome runAnalysisRequest(const AnalysisRequest& request, script::Scrip
     } catch (const Cancelled&) {
         outcome = AnalysisOutcome();
         outcome.interrupted = true;
-        outcome.error = Diagnostic{"interrupted", SourceLocation{request.fileName, 0},
-                                   Severity::Error};
+        outcome.error =
+            Diagnostic{"interrupted", SourceLocation{request.fileName, 0}, Severity::Error};
     } catch (const UserError& e) {
         outcome.error = e.diagnostic();
     } catch (const std::exception& e) {
@@ -166,8 +165,6 @@ void AnalysisRunner::start(AnalysisRequest request) {
         std::move(interrupt));
 }
 
-void AnalysisRunner::stop() {
-    m_jobs.cancel();
-}
+void AnalysisRunner::stop() { m_jobs.cancel(); }
 
 } // namespace bs::gui

@@ -82,9 +82,7 @@ Autosave::~Autosave() {
         discard();
 }
 
-QString Autosave::snapshotPath() const {
-    return jsonPath(m_directory, m_session);
-}
+QString Autosave::snapshotPath() const { return jsonPath(m_directory, m_session); }
 
 bool Autosave::saveNow(QString* errorMessage) {
     m_timer.stop();

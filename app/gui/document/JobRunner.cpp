@@ -15,7 +15,7 @@
 
 namespace bs::gui {
 
-JobRunner::JobRunner(QObject *parent)
+JobRunner::JobRunner(QObject* parent)
     : QObject(parent), m_mailbox(std::make_shared<Mailbox<JobRunner>>(this)) {}
 
 JobRunner::~JobRunner() {
@@ -24,14 +24,14 @@ JobRunner::~JobRunner() {
     stopRunning();
 }
 
-void JobRunner::runCatching(const std::function<void()> &body, QString *error, bool *cancelled) {
+void JobRunner::runCatching(const std::function<void()>& body, QString* error, bool* cancelled) {
     try {
         body();
-    } catch (const Cancelled &) {
+    } catch (const Cancelled&) {
         *cancelled = true;
-    } catch (const UserError &e) {
+    } catch (const UserError& e) {
         *error = QString::fromStdString(e.diagnostic().message);
-    } catch (const std::exception &e) {
+    } catch (const std::exception& e) {
         *error = QStringLiteral("internal error: %1").arg(QString::fromUtf8(e.what()));
     } catch (...) {
         *error = QStringLiteral("internal error: an unknown exception");
@@ -77,7 +77,7 @@ void JobRunner::stopRunning() {
 
 std::function<void(std::function<void()>)> JobRunner::guiThread() const {
     return [mailbox = m_mailbox](std::function<void()> task) {
-        mailbox->post([task = std::move(task)](JobRunner *) { task(); });
+        mailbox->post([task = std::move(task)](JobRunner*) { task(); });
     };
 }
 
@@ -113,11 +113,11 @@ void JobRunner::launch(Job job) {
                 CancellationScope scope(cancelled.get());
                 deliver = run();
             }
-            mailbox->post([generation, deliver = std::move(deliver)](JobRunner *runner) {
+            mailbox->post([generation, deliver = std::move(deliver)](JobRunner* runner) {
                 runner->onJobDone(generation, deliver);
             });
         });
-    } catch (const std::exception &) {
+    } catch (const std::exception&) {
         // No thread (the system is out of them): the job ends unrun, as cancelled.
         m_interrupt = nullptr;
         m_cancelled.reset();
@@ -127,7 +127,7 @@ void JobRunner::launch(Job job) {
     }
 }
 
-void JobRunner::onJobDone(quint64 generation, const std::function<void()> &deliver) {
+void JobRunner::onJobDone(quint64 generation, const std::function<void()>& deliver) {
     if (generation != m_generation)
         return;
     m_interrupt = nullptr;

@@ -30,7 +30,7 @@ template <class Receiver> class Mailbox;
 template <class Result> struct JobOutcome {
     std::optional<Result> value; ///< set unless the job threw
     QString error;               ///< a UserError's message, or "internal error: ..."
-    bool cancelled = false;      ///< the job stopped at a cancellation point (support/Cancellation.h)
+    bool cancelled = false; ///< the job stopped at a cancellation point (support/Cancellation.h)
 
     bool ok() const { return value.has_value(); }
 };
@@ -38,7 +38,7 @@ template <class Result> struct JobOutcome {
 class JobRunner : public QObject {
     Q_OBJECT
 public:
-    explicit JobRunner(QObject *parent = nullptr);
+    explicit JobRunner(QObject* parent = nullptr);
     /// Cancels the running job without waiting for it; outcomes still to come are dropped.
     ~JobRunner() override;
 
@@ -77,11 +77,11 @@ private:
         std::function<void()> deliverCancelled; ///< its handler, told it was cancelled unrun
     };
     /// What a failed job reports: fills `error`/`cancelled` from the exception `body` threw.
-    static void runCatching(const std::function<void()> &body, QString *error, bool *cancelled);
+    static void runCatching(const std::function<void()>& body, QString* error, bool* cancelled);
 
     void submit(Job job);
     void launch(Job job);
-    void onJobDone(quint64 generation, const std::function<void()> &deliver);
+    void onJobDone(quint64 generation, const std::function<void()>& deliver);
     void stopRunning();
     void setRunning(bool running);
 
@@ -99,8 +99,7 @@ private:
 };
 
 template <class Result>
-void JobRunner::start(std::function<Result()> work,
-                      std::function<void(JobOutcome<Result>)> deliver,
+void JobRunner::start(std::function<Result()> work, std::function<void(JobOutcome<Result>)> deliver,
                       std::function<void()> interrupt) {
     Job job;
     job.interrupt = std::move(interrupt);
@@ -111,8 +110,7 @@ void JobRunner::start(std::function<Result()> work,
     };
     job.run = [work = std::move(work), deliver = std::move(deliver)]() -> std::function<void()> {
         auto outcome = std::make_shared<JobOutcome<Result>>();
-        runCatching([&] { outcome->value.emplace(work()); }, &outcome->error,
-                    &outcome->cancelled);
+        runCatching([&] { outcome->value.emplace(work()); }, &outcome->error, &outcome->cancelled);
         return [deliver, outcome] { deliver(std::move(*outcome)); };
     };
     submit(std::move(job));

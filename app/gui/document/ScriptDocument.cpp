@@ -103,13 +103,9 @@ bool ScriptDocument::saveAs(const QString& path, QString* errorMessage) {
     return true;
 }
 
-bool ScriptDocument::isModified() const {
-    return m_text->isModified();
-}
+bool ScriptDocument::isModified() const { return m_text->isModified(); }
 
-bool ScriptDocument::isTcSource() const {
-    return isTcFileName(m_scriptName.toStdString());
-}
+bool ScriptDocument::isTcSource() const { return isTcFileName(m_scriptName.toStdString()); }
 
 void ScriptDocument::setRules(BoundRules rules) {
     if (rules == m_options.rules)
@@ -159,10 +155,10 @@ void ScriptDocument::replaceText(const QString& text) {
     m_program = Program();
     m_programSource.clear();
     m_problem.reset();
-    m_analysis = std::make_shared<const Analysis>(failedAnalysis(
-        Program(), m_options,
-        Diagnostic{tr("Analysing %1…").arg(m_scriptName).toStdString(), SourceLocation{},
-                   Severity::Note}));
+    m_analysis = std::make_shared<const Analysis>(
+        failedAnalysis(Program(), m_options,
+                       Diagnostic{tr("Analysing %1…").arg(m_scriptName).toStdString(),
+                                  SourceLocation{}, Severity::Note}));
     m_analysisIsCurrent = false;
     m_awaitingFirstAnalysis = true;
     Q_EMIT analysisChanged();

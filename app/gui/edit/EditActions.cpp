@@ -19,8 +19,8 @@ namespace {
 
 using Entry = EditActions::Entry;
 
-std::optional<QString> askWithDialog(QWidget *parent, const QString &title, const QString &label,
-                                     const QStringList &choices) {
+std::optional<QString> askWithDialog(QWidget* parent, const QString& title, const QString& label,
+                                     const QStringList& choices) {
     bool ok = false;
     QString answer;
     if (choices.isEmpty())
@@ -33,35 +33,34 @@ std::optional<QString> askWithDialog(QWidget *parent, const QString &title, cons
 }
 
 /// The leaf `offset` places from `iterVar` in `stage`'s loop nest (empty when there is none).
-std::string neighbourLeaf(const Program &program, const std::string &stage,
-                          const std::string &iterVar, int offset) {
+std::string neighbourLeaf(const Program& program, const std::string& stage,
+                          const std::string& iterVar, int offset) {
     const Stage s = findStageByName(program.schedule, QString::fromStdString(stage));
     if (!s.defined())
         return std::string();
-    const std::vector<IterVar> &leaves = s->leafIterVars;
+    const std::vector<IterVar>& leaves = s->leafIterVars;
     for (size_t i = 0; i < leaves.size(); ++i) {
         if (leaves[i]->var.name() != iterVar)
             continue;
         const long at = long(i) + offset;
-        return at >= 0 && at < long(leaves.size()) ? leaves[size_t(at)]->var.name()
-                                                   : std::string();
+        return at >= 0 && at < long(leaves.size()) ? leaves[size_t(at)]->var.name() : std::string();
     }
     return std::string();
 }
 
 /// The stages that read `stage`'s tensor, by name.
-QStringList readersOf(const Program &program, const QString &stage) {
+QStringList readersOf(const Program& program, const QString& stage) {
     const Stage producer = findStageByName(program.schedule, stage);
     QStringList readers;
     if (producer.defined()) {
-        for (const Stage &s : script::readersOf(program.schedule, producer))
+        for (const Stage& s : script::readersOf(program.schedule, producer))
             readers << QString::fromStdString(s.name());
     }
     return readers;
 }
 
 /// Why tile or fuse with the previous loop cannot be made: the neighbour it needs is missing.
-std::string missingNeighbour(Entry entry, const ScheduleEdit &edit) {
+std::string missingNeighbour(Entry entry, const ScheduleEdit& edit) {
     if (entry == Entry::FusePrevious && edit.iterVar.empty())
         return "'" + edit.moreIterVars[0] + "' is the outermost loop of stage '" + edit.stage + "'";
     if (entry == Entry::Tile && edit.moreIterVars[0].empty())
@@ -74,31 +73,48 @@ std::string missingNeighbour(Entry entry, const ScheduleEdit &edit) {
 
 EditKind editKindOf(Entry entry) {
     switch (entry) {
-    case Entry::Split: return EditKind::Split;
-    case Entry::Tile: return EditKind::Tile;
+    case Entry::Split:
+        return EditKind::Split;
+    case Entry::Tile:
+        return EditKind::Tile;
     case Entry::FuseNext:
-    case Entry::FusePrevious: return EditKind::Fuse;
-    case Entry::MoveOut: return EditKind::MoveOut;
-    case Entry::MoveIn: return EditKind::MoveIn;
-    case Entry::Bind: return EditKind::Bind;
-    case Entry::Vectorize: return EditKind::Vectorize;
-    case Entry::Unroll: return EditKind::Unroll;
-    case Entry::Parallel: return EditKind::Parallel;
-    case Entry::Rfactor: return EditKind::Rfactor;
-    case Entry::ComputeAt: return EditKind::ComputeAt;
-    case Entry::ComputeInline: return EditKind::ComputeInline;
-    case Entry::ComputeRoot: return EditKind::ComputeRoot;
-    case Entry::ReverseComputeInline: return EditKind::ReverseComputeInline;
-    case Entry::SetScope: return EditKind::SetScope;
-    case Entry::CacheRead: return EditKind::CacheRead;
-    case Entry::CacheWrite: return EditKind::CacheWrite;
+    case Entry::FusePrevious:
+        return EditKind::Fuse;
+    case Entry::MoveOut:
+        return EditKind::MoveOut;
+    case Entry::MoveIn:
+        return EditKind::MoveIn;
+    case Entry::Bind:
+        return EditKind::Bind;
+    case Entry::Vectorize:
+        return EditKind::Vectorize;
+    case Entry::Unroll:
+        return EditKind::Unroll;
+    case Entry::Parallel:
+        return EditKind::Parallel;
+    case Entry::Rfactor:
+        return EditKind::Rfactor;
+    case Entry::ComputeAt:
+        return EditKind::ComputeAt;
+    case Entry::ComputeInline:
+        return EditKind::ComputeInline;
+    case Entry::ComputeRoot:
+        return EditKind::ComputeRoot;
+    case Entry::ReverseComputeInline:
+        return EditKind::ReverseComputeInline;
+    case Entry::SetScope:
+        return EditKind::SetScope;
+    case Entry::CacheRead:
+        return EditKind::CacheRead;
+    case Entry::CacheWrite:
+        return EditKind::CacheWrite;
     }
     return EditKind::Split;
 }
 
-EditActions::EditActions(ScheduleEditor *editor, QWidget *window)
+EditActions::EditActions(ScheduleEditor* editor, QWidget* window)
     : QObject(window), m_editor(editor), m_window(window) {
-    m_prompt = [window](const QString &title, const QString &label, const QStringList &choices) {
+    m_prompt = [window](const QString& title, const QString& label, const QStringList& choices) {
         return askWithDialog(window, title, label, choices);
     };
     // The script's one history: typing and schedule edits, undone in the order they were made.
@@ -130,8 +146,8 @@ EditActions::EditActions(ScheduleEditor *editor, QWidget *window)
     addStageEdit(StageEntry::AddReduction, tr("Add Re&duction…"));
     addStageEdit(StageEntry::Rename, tr("Re&name Stage…"));
     addStageEdit(StageEntry::Delete, tr("&Delete Stage"));
-    m_stagePrompt = [window](script::NewStage::Kind kind, const QStringList &tensors)
-        -> std::optional<script::NewStage> {
+    m_stagePrompt = [window](script::NewStage::Kind kind,
+                             const QStringList& tensors) -> std::optional<script::NewStage> {
         StageDialog dialog(kind, tensors, window);
         if (dialog.exec() != QDialog::Accepted)
             return std::nullopt;
@@ -143,7 +159,7 @@ EditActions::EditActions(ScheduleEditor *editor, QWidget *window)
     window->addAction(m_cancel);
     connect(m_cancel, &QAction::triggered, editor, &ScheduleEditor::cancelComputeAt);
     connect(editor, &ScheduleEditor::pickingChanged, m_cancel, &QAction::setEnabled);
-    ScriptDocument *document = editor->document();
+    ScriptDocument* document = editor->document();
     connect(document->selection(), &StageSelection::changed, this, &EditActions::updateEnabled);
     connect(document, &ScriptDocument::analysisFinished, this, &EditActions::updateEnabled);
     connect(document, &ScriptDocument::busyChanged, this, &EditActions::updateEnabled);
@@ -151,8 +167,8 @@ EditActions::EditActions(ScheduleEditor *editor, QWidget *window)
     updateEnabled();
 }
 
-QAction *EditActions::addEdit(Entry entry, const QString &text, const QKeySequence &key) {
-    auto *action = new QAction(text, this);
+QAction* EditActions::addEdit(Entry entry, const QString& text, const QKeySequence& key) {
+    auto* action = new QAction(text, this);
     action->setShortcut(key);
     action->setData(int(entry));
     action->setToolTip(QStringLiteral("%1 (%2)").arg(primitiveName(editKindOf(entry)),
@@ -163,44 +179,44 @@ QAction *EditActions::addEdit(Entry entry, const QString &text, const QKeySequen
     return action;
 }
 
-QAction *EditActions::addStageEdit(StageEntry entry, const QString &text) {
-    auto *action = new QAction(text, this);
+QAction* EditActions::addStageEdit(StageEntry entry, const QString& text) {
+    auto* action = new QAction(text, this);
     action->setData(int(entry));
     connect(action, &QAction::triggered, this, [this, entry] { triggerStage(entry); });
     m_stageActions << action;
     return action;
 }
 
-QAction *EditActions::action(StageEntry entry) const {
-    for (QAction *action : m_stageActions) {
+QAction* EditActions::action(StageEntry entry) const {
+    for (QAction* action : m_stageActions) {
         if (action->data().toInt() == int(entry))
             return action;
     }
     return nullptr;
 }
 
-QAction *EditActions::action(Entry entry) const {
-    for (QAction *action : m_actions) {
+QAction* EditActions::action(Entry entry) const {
+    for (QAction* action : m_actions) {
         if (action && action->data().toInt() == int(entry))
             return action;
     }
     return nullptr;
 }
 
-QAction *EditActions::action(EditKind kind) const {
-    for (QAction *action : m_actions) {
+QAction* EditActions::action(EditKind kind) const {
+    for (QAction* action : m_actions) {
         if (action && editKindOf(Entry(action->data().toInt())) == kind)
             return action;
     }
     return nullptr;
 }
 
-QMenu *EditActions::createMenu(QWidget *parent) const {
-    auto *menu = new QMenu(tr("&Schedule"), parent);
+QMenu* EditActions::createMenu(QWidget* parent) const {
+    auto* menu = new QMenu(tr("&Schedule"), parent);
     menu->setToolTipsVisible(true);
     menu->addActions({m_undo, m_redo});
     menu->addSeparator();
-    for (QAction *action : m_actions) {
+    for (QAction* action : m_actions) {
         if (action)
             menu->addAction(action);
         else
@@ -209,20 +225,20 @@ QMenu *EditActions::createMenu(QWidget *parent) const {
     menu->addAction(m_cancel);
     menu->addSection(tr("Stages"));
     menu->addActions(m_stageActions);
-    auto *self = const_cast<EditActions *>(this);
+    auto* self = const_cast<EditActions*>(this);
     connect(menu, &QMenu::aboutToShow, self, &EditActions::checkLegality);
     return menu;
 }
 
-QMenu *EditActions::createContextMenu(QWidget *parent) {
-    const StageSelection *selection = m_editor->document()->selection();
+QMenu* EditActions::createContextMenu(QWidget* parent) {
+    const StageSelection* selection = m_editor->document()->selection();
     const bool onLoop = !selection->iterVar().isEmpty();
-    auto *menu = new QMenu(parent);
+    auto* menu = new QMenu(parent);
     menu->setToolTipsVisible(true);
     menu->addSection(onLoop ? tr("Loop %1 of %2").arg(selection->iterVar(), selection->stage())
                             : tr("Stage %1").arg(selection->stage()));
     checkLegality();
-    for (QAction *action : std::as_const(m_actions)) {
+    for (QAction* action : std::as_const(m_actions)) {
         if (action && isIterVarEdit(editKindOf(Entry(action->data().toInt()))) == onLoop)
             menu->addAction(action);
     }
@@ -235,21 +251,21 @@ QMenu *EditActions::createContextMenu(QWidget *parent) {
     return menu;
 }
 
-void EditActions::popupContextMenu(const QPoint &globalPos) {
+void EditActions::popupContextMenu(const QPoint& globalPos) {
     if (m_editor->document()->selection()->stage().isEmpty())
         return;
-    QMenu *menu = createContextMenu(m_window);
+    QMenu* menu = createContextMenu(m_window);
     menu->setAttribute(Qt::WA_DeleteOnClose);
     menu->popup(globalPos);
 }
 
 void EditActions::updateEnabled() {
     m_judged.reset(); // called whenever the analysis, the script's run or a check changes
-    const StageSelection *selection = m_editor->document()->selection();
+    const StageSelection* selection = m_editor->document()->selection();
     const QString blocker = m_editor->blocker();
     const bool canEdit = blocker.isEmpty() && !selection->stage().isEmpty();
     const bool onIterVar = canEdit && !selection->iterVar().isEmpty();
-    for (QAction *action : std::as_const(m_actions)) {
+    for (QAction* action : std::as_const(m_actions)) {
         if (!action)
             continue;
         const bool loopEdit = isIterVarEdit(editKindOf(Entry(action->data().toInt())));
@@ -257,7 +273,7 @@ void EditActions::updateEnabled() {
         action->setToolTip(blocker.isEmpty() ? QString() : blocker);
     }
     const QString stageBlocker = m_editor->stageBlocker();
-    for (QAction *action : std::as_const(m_stageActions)) {
+    for (QAction* action : std::as_const(m_stageActions)) {
         const bool onStage = StageEntry(action->data().toInt()) == StageEntry::Rename ||
                              StageEntry(action->data().toInt()) == StageEntry::Delete;
         action->setEnabled(stageBlocker.isEmpty() && (!onStage || !selection->stage().isEmpty()));
@@ -266,10 +282,10 @@ void EditActions::updateEnabled() {
 }
 
 ScheduleEdit EditActions::sampleEdit(Entry entry) const {
-    const StageSelection *selection = m_editor->document()->selection();
+    const StageSelection* selection = m_editor->document()->selection();
     static const Program kNoProgram;
-    const auto &analysis = m_editor->document()->analysis();
-    const Program &program = analysis ? analysis->program : kNoProgram;
+    const auto& analysis = m_editor->document()->analysis();
+    const Program& program = analysis ? analysis->program : kNoProgram;
     ScheduleEdit edit;
     edit.kind = editKindOf(entry);
     edit.stage = selection->stage().toStdString();
@@ -289,7 +305,7 @@ ScheduleEdit EditActions::sampleEdit(Entry entry) const {
         break;
     case Entry::Bind:
         edit.thread = script::threadTags().front();
-        for (const std::string &tag : script::threadTags()) {
+        for (const std::string& tag : script::threadTags()) {
             edit.thread = tag;
             if (script::checkEdit(program, edit).empty())
                 break;
@@ -311,16 +327,16 @@ ScheduleEdit EditActions::sampleEdit(Entry entry) const {
 namespace {
 
 /// The names of `stage`'s leaves, outermost first.
-std::vector<std::string> leafNames(const Stage &stage) {
+std::vector<std::string> leafNames(const Stage& stage) {
     std::vector<std::string> names;
-    for (const IterVar &leaf : stage->leafIterVars)
+    for (const IterVar& leaf : stage->leafIterVars)
         names.push_back(leaf->var.name());
     return names;
 }
 
 /// The reorder that moves the leaf `from` to the place of the leaf `to`: the leaves between
 /// them (both included) with `from` taken out and put back at `to`'s index.
-ScheduleEdit moveLeaf(const std::string &stage, std::vector<std::string> leaves, size_t from,
+ScheduleEdit moveLeaf(const std::string& stage, std::vector<std::string> leaves, size_t from,
                       size_t to) {
     const size_t lo = std::min(from, to);
     const size_t hi = std::max(from, to);
@@ -338,8 +354,8 @@ ScheduleEdit moveLeaf(const std::string &stage, std::vector<std::string> leaves,
 
 } // namespace
 
-std::optional<ScheduleEdit> dropEdit(const Program &program, const GraphDrop &drop,
-                                     QString *refusal) {
+std::optional<ScheduleEdit> dropEdit(const Program& program, const GraphDrop& drop,
+                                     QString* refusal) {
     refusal->clear();
     if (drop.stage.isEmpty() || !program.defined())
         return std::nullopt;
@@ -367,7 +383,8 @@ std::optional<ScheduleEdit> dropEdit(const Program &program, const GraphDrop &dr
         drop.iterVar == drop.targetIterVar)
         return std::nullopt;
     const Stage stage = stageNamed(program.schedule, edit.stage);
-    const std::vector<std::string> leaves = stage.defined() ? leafNames(stage) : std::vector<std::string>();
+    const std::vector<std::string> leaves =
+        stage.defined() ? leafNames(stage) : std::vector<std::string>();
     const auto from = std::find(leaves.begin(), leaves.end(), drop.iterVar.toStdString());
     const auto to = std::find(leaves.begin(), leaves.end(), drop.targetIterVar.toStdString());
     if (from == leaves.end() || to == leaves.end()) {
@@ -376,21 +393,22 @@ std::optional<ScheduleEdit> dropEdit(const Program &program, const GraphDrop &dr
                        .arg(from == leaves.end() ? drop.iterVar : drop.targetIterVar, drop.stage);
         return std::nullopt;
     }
-    return moveLeaf(edit.stage, leaves, size_t(from - leaves.begin()),
-                    size_t(to - leaves.begin()));
+    return moveLeaf(edit.stage, leaves, size_t(from - leaves.begin()), size_t(to - leaves.begin()));
 }
 
-DropVerdict EditActions::judgeDrop(const GraphDrop &drop) {
-    const auto &analysis = m_editor->document()->analysis();
+DropVerdict EditActions::judgeDrop(const GraphDrop& drop) {
+    const auto& analysis = m_editor->document()->analysis();
     if (m_judged && m_judged->drop == drop)
         return m_judged->verdict;
     DropVerdict verdict;
     if (analysis) {
-        const std::optional<ScheduleEdit> edit = dropEdit(analysis->program, drop, &verdict.refusal);
+        const std::optional<ScheduleEdit> edit =
+            dropEdit(analysis->program, drop, &verdict.refusal);
         if (edit) {
             verdict.refusal = m_editor->blocker();
             if (verdict.refusal.isEmpty())
-                verdict.refusal = QString::fromStdString(script::checkEdit(analysis->program, *edit));
+                verdict.refusal =
+                    QString::fromStdString(script::checkEdit(analysis->program, *edit));
             if (verdict.refusal.isEmpty())
                 verdict.action = QString::fromStdString(edit->description());
         }
@@ -399,8 +417,8 @@ DropVerdict EditActions::judgeDrop(const GraphDrop &drop) {
     return verdict;
 }
 
-void EditActions::drop(const GraphDrop &drop) {
-    const auto &analysis = m_editor->document()->analysis();
+void EditActions::drop(const GraphDrop& drop) {
+    const auto& analysis = m_editor->document()->analysis();
     QString error;
     const std::optional<ScheduleEdit> edit =
         analysis ? dropEdit(analysis->program, drop, &error) : std::nullopt;
@@ -412,10 +430,10 @@ void EditActions::drop(const GraphDrop &drop) {
 
 void EditActions::checkLegality() {
     updateEnabled();
-    const auto &analysis = m_editor->document()->analysis();
+    const auto& analysis = m_editor->document()->analysis();
     if (!analysis || !m_editor->blocker().isEmpty())
         return;
-    for (QAction *action : std::as_const(m_actions)) {
+    for (QAction* action : std::as_const(m_actions)) {
         if (!action || !action->isEnabled())
             continue;
         const Entry entry = Entry(action->data().toInt());
@@ -428,7 +446,7 @@ void EditActions::checkLegality() {
     }
 }
 
-bool EditActions::askArguments(ScheduleEdit *edit) {
+bool EditActions::askArguments(ScheduleEdit* edit) {
     std::optional<QString> answer;
     const QString loop = QString::fromStdString(edit->iterVar);
     const QString stage = QString::fromStdString(edit->stage);
@@ -456,8 +474,8 @@ bool EditActions::askArguments(ScheduleEdit *edit) {
         break;
     case EditKind::SetScope:
     case EditKind::CacheWrite:
-        answer = m_prompt(tr("%1 of %2").arg(primitiveName(edit->kind), stage), tr("Storage scope:"),
-                          storageScopes());
+        answer = m_prompt(tr("%1 of %2").arg(primitiveName(edit->kind), stage),
+                          tr("Storage scope:"), storageScopes());
         if (answer)
             edit->scope = answer->toStdString();
         break;
@@ -466,8 +484,7 @@ bool EditActions::askArguments(ScheduleEdit *edit) {
         if (!answer)
             return false;
         edit->scope = answer->toStdString();
-        const QStringList readers =
-            readersOf(m_editor->document()->analysis()->program, stage);
+        const QStringList readers = readersOf(m_editor->document()->analysis()->program, stage);
         if (readers.size() > 1) {
             const QString all = tr("all readers");
             answer = m_prompt(tr("cache_read of %1").arg(stage), tr("For the reader:"),
@@ -484,7 +501,7 @@ bool EditActions::askArguments(ScheduleEdit *edit) {
 }
 
 void EditActions::trigger(Entry entry) {
-    const StageSelection *selection = m_editor->document()->selection();
+    const StageSelection* selection = m_editor->document()->selection();
     QString error;
     if (entry == Entry::ComputeAt) {
         m_editor->beginComputeAt(selection->stage(), &error);
@@ -527,18 +544,18 @@ void EditActions::triggerStage(StageEntry entry) {
         const auto kind = entry == StageEntry::AddPlaceholder ? script::NewStage::Kind::Placeholder
                           : entry == StageEntry::AddCompute   ? script::NewStage::Kind::Compute
                                                               : script::NewStage::Kind::Reduction;
-        const auto &analysis = m_editor->document()->analysis();
+        const auto& analysis = m_editor->document()->analysis();
         QStringList tensors;
         if (analysis && analysis->program.defined()) {
-            for (const Stage &s : analysis->program.schedule.stages())
+            for (const Stage& s : analysis->program.schedule.stages())
                 tensors << QString::fromStdString(s.name());
         }
         const std::optional<script::NewStage> added = m_stagePrompt(kind, tensors);
         if (!added || !stillEditable())
             return;
         m_editor->applyScriptEdit(
-            [added = *added](const std::string &text, const std::string &file,
-                             const Program &program) {
+            [added = *added](const std::string& text, const std::string& file,
+                             const Program& program) {
                 return script::addStage(text, file, program, added);
             },
             tr("add %1").arg(QString::fromStdString(added->name)), &error);
@@ -550,9 +567,8 @@ void EditActions::triggerStage(StageEntry entry) {
         if (!name || *name == stage || !stillEditable())
             return;
         m_editor->applyScriptEdit(
-            [stageName, name = name->toStdString()](const std::string &text,
-                                                    const std::string &file,
-                                                    const Program &program) {
+            [stageName, name = name->toStdString()](
+                const std::string& text, const std::string& file, const Program& program) {
                 return script::renameStage(text, file, program, stageName, name);
             },
             tr("rename %1 to %2").arg(stage, *name), &error);
@@ -560,8 +576,7 @@ void EditActions::triggerStage(StageEntry entry) {
     }
     case StageEntry::Delete:
         m_editor->applyScriptEdit(
-            [stageName](const std::string &text, const std::string &file,
-                        const Program &program) {
+            [stageName](const std::string& text, const std::string& file, const Program& program) {
                 return script::deleteStage(text, file, program, stageName);
             },
             tr("delete %1").arg(stage), &error);

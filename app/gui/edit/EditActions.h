@@ -41,49 +41,64 @@ class EditActions : public QObject {
 public:
     /// Asks the user for a value: (title, label, choices or empty for a number) -> the answer,
     /// nullopt when cancelled. Replaced by the tests; the default shows a QInputDialog.
-    using Prompt = std::function<std::optional<QString>(const QString &title, const QString &label,
-                                                        const QStringList &choices)>;
+    using Prompt = std::function<std::optional<QString>(const QString& title, const QString& label,
+                                                        const QStringList& choices)>;
 
     /// The menu entries: an edit kind, and for fuse which neighbour.
     enum class Entry {
-        Split, Tile, FuseNext, FusePrevious, MoveOut, MoveIn, Bind, Vectorize, Unroll, Parallel,
-        Rfactor, ComputeAt, ComputeInline, ComputeRoot, ReverseComputeInline, SetScope,
-        CacheRead, CacheWrite,
+        Split,
+        Tile,
+        FuseNext,
+        FusePrevious,
+        MoveOut,
+        MoveIn,
+        Bind,
+        Vectorize,
+        Unroll,
+        Parallel,
+        Rfactor,
+        ComputeAt,
+        ComputeInline,
+        ComputeRoot,
+        ReverseComputeInline,
+        SetScope,
+        CacheRead,
+        CacheWrite,
     };
 
     /// Describes a new stage (the default shows a StageDialog); nullopt when cancelled.
-    using StagePrompt = std::function<std::optional<script::NewStage>(
-        script::NewStage::Kind kind, const QStringList &tensors)>;
+    using StagePrompt = std::function<std::optional<script::NewStage>(script::NewStage::Kind kind,
+                                                                      const QStringList& tensors)>;
 
     /// Building the program: adding stages, renaming and deleting them.
     enum class StageEntry { AddPlaceholder, AddCompute, AddReduction, Rename, Delete };
 
     /// Adds the actions to `window` so their shortcuts work in all of it.
-    EditActions(ScheduleEditor *editor, QWidget *window);
+    EditActions(ScheduleEditor* editor, QWidget* window);
 
     /// Every action, in menu order (separators as null entries).
-    const QList<QAction *> &actions() const { return m_actions; }
-    QAction *action(Entry entry) const;
+    const QList<QAction*>& actions() const { return m_actions; }
+    QAction* action(Entry entry) const;
     /// The first action making an edit of `kind`.
-    QAction *action(EditKind kind) const;
-    QAction *action(StageEntry entry) const;
-    QAction *cancelAction() const { return m_cancel; }
-    QAction *undoAction() const { return m_undo; }
-    QAction *redoAction() const { return m_redo; }
+    QAction* action(EditKind kind) const;
+    QAction* action(StageEntry entry) const;
+    QAction* cancelAction() const { return m_cancel; }
+    QAction* undoAction() const { return m_undo; }
+    QAction* redoAction() const { return m_redo; }
     /// A "Schedule" menu with undo, redo and every edit; legality is checked as it opens.
-    QMenu *createMenu(QWidget *parent) const;
+    QMenu* createMenu(QWidget* parent) const;
     /// The edits of the current selection (its loop's, or its stage's), each checked, at
     /// `globalPos`.
-    void popupContextMenu(const QPoint &globalPos);
+    void popupContextMenu(const QPoint& globalPos);
     /// That menu without showing it (for the tests); the caller owns it.
-    QMenu *createContextMenu(QWidget *parent);
+    QMenu* createContextMenu(QWidget* parent);
     void setPrompt(Prompt prompt) { m_prompt = std::move(prompt); }
     void setStagePrompt(StagePrompt prompt) { m_stagePrompt = std::move(prompt); }
 
     /// What dropping as `drop` would do, checked on a copy of the schedule, or why it cannot.
-    DropVerdict judgeDrop(const GraphDrop &drop);
+    DropVerdict judgeDrop(const GraphDrop& drop);
     /// Makes the edit `drop` asks for (refused with the reason when it cannot be made).
-    void drop(const GraphDrop &drop);
+    void drop(const GraphDrop& drop);
 
     /// Enables the edits that apply to the kind of the current selection (cheap: no checks).
     void updateEnabled();
@@ -92,8 +107,8 @@ public:
     void checkLegality();
 
 private:
-    QAction *addEdit(Entry entry, const QString &text, const QKeySequence &key);
-    QAction *addStageEdit(StageEntry entry, const QString &text);
+    QAction* addEdit(Entry entry, const QString& text, const QKeySequence& key);
+    QAction* addStageEdit(StageEntry entry, const QString& text);
     void triggerStage(StageEntry entry);
     /// After a dialog: whether stages can still be edited (else says why).
     bool stillEditable();
@@ -102,17 +117,17 @@ private:
     /// first thread axis that fits, scope local or shared).
     ScheduleEdit sampleEdit(Entry entry) const;
     /// Fills in what `edit` needs from the user; false when cancelled.
-    bool askArguments(ScheduleEdit *edit);
+    bool askArguments(ScheduleEdit* edit);
 
-    ScheduleEditor *m_editor;
-    QWidget *m_window;
-    QList<QAction *> m_actions;
-    QAction *m_cancel = nullptr;
-    QAction *m_undo = nullptr;
-    QAction *m_redo = nullptr;
+    ScheduleEditor* m_editor;
+    QWidget* m_window;
+    QList<QAction*> m_actions;
+    QAction* m_cancel = nullptr;
+    QAction* m_undo = nullptr;
+    QAction* m_redo = nullptr;
     Prompt m_prompt;
     StagePrompt m_stagePrompt;
-    QList<QAction *> m_stageActions;
+    QList<QAction*> m_stageActions;
     /// The latest drop judged (a drag judges at every move); forgotten whenever what it
     /// depends on changes (the analysis, the script running, an edit being checked).
     struct JudgedDrop {
@@ -128,8 +143,8 @@ private:
 /// takes that loop's place (`reorder` of the loops between them, the others keeping their
 /// order). nullopt when the drop names no edit: `refusal` then says what the drop could have
 /// meant, or stays empty when it means nothing (a drop on itself, on empty space).
-std::optional<ScheduleEdit> dropEdit(const Program &program, const GraphDrop &drop,
-                                     QString *refusal);
+std::optional<ScheduleEdit> dropEdit(const Program& program, const GraphDrop& drop,
+                                     QString* refusal);
 
 /// The edit kind an entry makes.
 EditKind editKindOf(EditActions::Entry entry);

@@ -20,9 +20,9 @@ inline QString primitiveName(EditKind kind) {
     return QString::fromStdString(script::editKindName(kind));
 }
 
-inline QStringList toQStringList(const std::vector<std::string> &items) {
+inline QStringList toQStringList(const std::vector<std::string>& items) {
     QStringList list;
-    for (const std::string &item : items)
+    for (const std::string& item : items)
         list << QString::fromStdString(item);
     return list;
 }

@@ -9,14 +9,14 @@
 
 namespace bs::gui {
 
-ScheduleEditor::ScheduleEditor(ScriptDocument *document, QObject *parent)
+ScheduleEditor::ScheduleEditor(ScriptDocument* document, QObject* parent)
     : QObject(parent), m_document(document), m_stack(new QUndoStack(this)) {
     connect(document, &ScriptDocument::analysisFinished, this, [this] {
         m_ranText = m_document->textDocument()->toPlainText();
         if (!m_document->problem() && m_document->analysis())
             m_analysedText = m_ranText;
     });
-    QTextDocument *text = document->textDocument();
+    QTextDocument* text = document->textDocument();
     connect(text, &QTextDocument::contentsChanged, this, &ScheduleEditor::onTextChanged);
     connect(text, &QTextDocument::undoCommandAdded, this, &ScheduleEditor::onDocumentLevelAdded);
     // A new file (or a reload) starts a new history, and an edit still being checked was made
@@ -48,7 +48,7 @@ QString ScheduleEditor::blocker() const {
     return checkingBlocker();
 }
 
-bool ScheduleEditor::apply(const ScheduleEdit &edit, QString *error) {
+bool ScheduleEditor::apply(const ScheduleEdit& edit, QString* error) {
     *error = blocker();
     // What the program itself refuses is said at once, before the script runs again.
     if (error->isEmpty())
@@ -58,7 +58,7 @@ bool ScheduleEditor::apply(const ScheduleEdit &edit, QString *error) {
         return false;
     }
     return applyScriptEdit(
-        [edit](const std::string &text, const std::string &fileName, const Program &program) {
+        [edit](const std::string& text, const std::string& fileName, const Program& program) {
             // The edited script is run once to check where the edit went.
             script::EditOptions options;
             options.run.timeout = std::chrono::seconds(30);
@@ -82,8 +82,7 @@ QString ScheduleEditor::checkingBlocker() const {
     return isChecking() ? tr("the previous edit is still being checked") : QString();
 }
 
-bool ScheduleEditor::applyScriptEdit(ScriptEdit edit, const QString &description,
-                                     QString *error) {
+bool ScheduleEditor::applyScriptEdit(ScriptEdit edit, const QString& description, QString* error) {
     *error = checkingBlocker();
     if (!error->isEmpty()) {
         Q_EMIT refused(*error);
@@ -92,7 +91,7 @@ bool ScheduleEditor::applyScriptEdit(ScriptEdit edit, const QString &description
     const QString before = m_document->textDocument()->toPlainText();
     // Only the current text's program names its lines: an older one (the last good analysis,
     // kept while the script fails before building anything) would point at the wrong ones.
-    const auto &analysis = m_document->analysis();
+    const auto& analysis = m_document->analysis();
     const Program program =
         analysis && m_document->analysisIsCurrent() ? analysis->program : Program();
     m_jobs.start<script::EditResult>(
@@ -115,8 +114,8 @@ bool ScheduleEditor::applyScriptEdit(ScriptEdit edit, const QString &description
     return true;
 }
 
-void ScheduleEditor::onEditChecked(const script::EditResult &result, const QString &before,
-                                   const QString &description) {
+void ScheduleEditor::onEditChecked(const script::EditResult& result, const QString& before,
+                                   const QString& description) {
     m_checking = false;
     Q_EMIT checkingChanged(false, description);
     QString error = QString::fromStdString(result.error);
@@ -134,7 +133,7 @@ void ScheduleEditor::onEditChecked(const script::EditResult &result, const QStri
     Q_EMIT edited(description);
 }
 
-bool ScheduleEditor::beginComputeAt(const QString &stage, QString *error) {
+bool ScheduleEditor::beginComputeAt(const QString& stage, QString* error) {
     *error = blocker();
     if (!error->isEmpty() || stage.isEmpty()) {
         if (error->isEmpty())
@@ -157,7 +156,7 @@ void ScheduleEditor::cancelComputeAt() {
 void ScheduleEditor::onSelectionChanged() {
     // The target is a loop of another stage; selecting a stage alone (or the same stage's
     // loops, on the way to the target) keeps waiting.
-    const StageSelection *selection = m_document->selection();
+    const StageSelection* selection = m_document->selection();
     if (m_pickingFor.isEmpty() || selection->iterVar().isEmpty() ||
         selection->stage() == m_pickingFor)
         return;
@@ -182,15 +181,15 @@ void ScheduleEditor::onDocumentLevelAdded() {
         m_stack->push(new ScriptHistoryCommand(this, tr("Typing")));
 }
 
-void ScheduleEditor::changeDocument(const std::function<void()> &change) {
+void ScheduleEditor::changeDocument(const std::function<void()>& change) {
     m_changing = true;
     change();
     m_changing = false;
     m_document->reanalyse();
 }
 
-void ScheduleEditor::setScriptText(const QString &text) {
-    QTextDocument *document = m_document->textDocument();
+void ScheduleEditor::setScriptText(const QString& text) {
+    QTextDocument* document = m_document->textDocument();
     const QString current = document->toPlainText();
     const int common = int(qMin(current.size(), text.size()));
     int prefix = 0;
@@ -218,10 +217,10 @@ void ScheduleEditor::redoDocumentLevel() {
     changeDocument([this] { m_document->textDocument()->redo(); });
 }
 
-ScriptHistoryCommand::ScriptHistoryCommand(ScheduleEditor *editor, const QString &text)
+ScriptHistoryCommand::ScriptHistoryCommand(ScheduleEditor* editor, const QString& text)
     : QUndoCommand(text), m_editor(editor) {}
 
-ScriptHistoryCommand::ScriptHistoryCommand(ScheduleEditor *editor, const QString &text,
+ScriptHistoryCommand::ScriptHistoryCommand(ScheduleEditor* editor, const QString& text,
                                            QString after)
     : QUndoCommand(text), m_editor(editor), m_after(std::move(after)) {}
 
@@ -236,8 +235,6 @@ void ScriptHistoryCommand::redo() {
     m_editor->redoDocumentLevel();
 }
 
-void ScriptHistoryCommand::undo() {
-    m_editor->undoDocumentLevel();
-}
+void ScriptHistoryCommand::undo() { m_editor->undoDocumentLevel(); }
 
 } // namespace bs::gui

@@ -32,11 +32,11 @@ class ScriptDocument;
 class ScheduleEditor : public QObject {
     Q_OBJECT
 public:
-    explicit ScheduleEditor(ScriptDocument *document, QObject *parent = nullptr);
+    explicit ScheduleEditor(ScriptDocument* document, QObject* parent = nullptr);
 
     /// The script's history: typing and schedule edits.
-    QUndoStack *undoStack() const { return m_stack; }
-    ScriptDocument *document() const { return m_document; }
+    QUndoStack* undoStack() const { return m_stack; }
+    ScriptDocument* document() const { return m_document; }
 
     /// Why no edit can be made now (empty when one can): no program, a failed or running
     /// script, an Analysis older than the text, or an edit still being checked.
@@ -44,30 +44,30 @@ public:
     /// Starts writing `edit`: false with `error` set when it is refused at once (illegal here,
     /// or blocked); otherwise `edited` (the edit is pushed) or `refused` follows when its check
     /// ends. The script is unchanged until then, and also when it is refused.
-    bool apply(const ScheduleEdit &edit, QString *error);
+    bool apply(const ScheduleEdit& edit, QString* error);
     /// An edit is being checked.
     bool isChecking() const { return m_checking; }
 
     /// An edit of the script as a whole (script/edit/StageEdit.h): (text, file name, program)
     /// -> the edited text or why not.
-    using ScriptEdit = std::function<script::EditResult(const std::string &, const std::string &,
-                                                        const Program &)>;
+    using ScriptEdit =
+        std::function<script::EditResult(const std::string&, const std::string&, const Program&)>;
     /// Why no stage can be added, renamed or deleted now (empty when it can): a script that
     /// defines no schedule yet is fine, one still running or changed since its run is not.
     QString stageBlocker() const;
     /// Starts making `edit` (on a worker; it must own what it captures) and pushes it as
     /// `description` when it succeeds; as apply().
-    bool applyScriptEdit(ScriptEdit edit, const QString &description, QString *error);
+    bool applyScriptEdit(ScriptEdit edit, const QString& description, QString* error);
 
     /// Starts compute_at for `stage`: the next IterVar selected (of another stage) is its
     /// target. False with `error` set when no edit can be made now.
-    bool beginComputeAt(const QString &stage, QString *error);
+    bool beginComputeAt(const QString& stage, QString* error);
     bool isPickingTarget() const { return !m_pickingFor.isEmpty(); }
     void cancelComputeAt();
 
     /// Replaces the script's text by `text` as one undo level of the document, changing only
     /// the part that differs (the cursor and the view stay where they are), and re-analyses.
-    void setScriptText(const QString &text);
+    void setScriptText(const QString& text);
     /// Steps the document's own history one level back or forward and re-analyses (the
     /// commands of undoStack() call these).
     void undoDocumentLevel();
@@ -75,11 +75,11 @@ public:
 
 Q_SIGNALS:
     /// An edit was pushed (the undo text).
-    void edited(const QString &description);
+    void edited(const QString& description);
     /// An edit was refused; the message says why.
-    void refused(const QString &message);
+    void refused(const QString& message);
     /// An edit is being checked (`description`), or none any more.
-    void checkingChanged(bool checking, const QString &description);
+    void checkingChanged(bool checking, const QString& description);
     /// compute_at started or stopped waiting for its target loop.
     void pickingChanged(bool picking);
 
@@ -88,14 +88,14 @@ private:
     void onTextChanged();
     void onDocumentLevelAdded();
     /// Runs `change` on the document as a step of this class (not typing).
-    void changeDocument(const std::function<void()> &change);
+    void changeDocument(const std::function<void()>& change);
     /// Why no edit can start while one is checked (empty when none is).
     QString checkingBlocker() const;
-    void onEditChecked(const script::EditResult &result, const QString &before,
-                       const QString &description);
+    void onEditChecked(const script::EditResult& result, const QString& before,
+                       const QString& description);
 
-    ScriptDocument *m_document;
-    QUndoStack *m_stack;
+    ScriptDocument* m_document;
+    QUndoStack* m_stack;
     /// The text of the latest good Analysis, to tell whether the views show the current text.
     QString m_analysedText;
     /// The text of the latest run, good or not.
@@ -112,15 +112,15 @@ private:
 class ScriptHistoryCommand : public QUndoCommand {
 public:
     /// A level the document already has (typing): nothing to do on the first redo.
-    ScriptHistoryCommand(ScheduleEditor *editor, const QString &text);
+    ScriptHistoryCommand(ScheduleEditor* editor, const QString& text);
     /// A schedule edit: the first redo sets the script to `after`.
-    ScriptHistoryCommand(ScheduleEditor *editor, const QString &text, QString after);
+    ScriptHistoryCommand(ScheduleEditor* editor, const QString& text, QString after);
 
     void redo() override;
     void undo() override;
 
 private:
-    ScheduleEditor *m_editor;
+    ScheduleEditor* m_editor;
     QString m_after; ///< a schedule edit's text, until its first redo
     bool m_firstRedo = true;
 };

@@ -26,32 +26,32 @@ class ScheduleTools : public QObject {
 public:
     /// Adds the menu and the docks to `window` (call after its own docks exist, before its
     /// saved layout is restored, so the new docks take their saved places too).
-    explicit ScheduleTools(MainWindow *window);
+    explicit ScheduleTools(MainWindow* window);
 
-    ScheduleEditor *editor() const { return m_editor; }
-    EditActions *actions() const { return m_actions; }
-    AllocationsPanel *allocations() const { return m_allocations; }
-    HeatmapPanel *heatmap() const { return m_heatmap; }
-    AnimationPanel *animation() const { return m_animation; }
-    ComparePanel *compare() const { return m_compare; }
-    RunPanel *run() const { return m_run; }
-    QMenu *menu() const { return m_menu; }
+    ScheduleEditor* editor() const { return m_editor; }
+    EditActions* actions() const { return m_actions; }
+    AllocationsPanel* allocations() const { return m_allocations; }
+    HeatmapPanel* heatmap() const { return m_heatmap; }
+    AnimationPanel* animation() const { return m_animation; }
+    ComparePanel* compare() const { return m_compare; }
+    RunPanel* run() const { return m_run; }
+    QMenu* menu() const { return m_menu; }
 
 private:
     void createDocks();
     void wire();
     void onAnalysisChanged();
-    void showMessage(const QString &text);
+    void showMessage(const QString& text);
 
-    MainWindow *m_window;
-    ScheduleEditor *m_editor;
-    EditActions *m_actions;
-    QMenu *m_menu = nullptr;
-    AllocationsPanel *m_allocations = nullptr;
-    HeatmapPanel *m_heatmap = nullptr;
-    AnimationPanel *m_animation = nullptr;
-    ComparePanel *m_compare = nullptr;
-    RunPanel *m_run = nullptr;
+    MainWindow* m_window;
+    ScheduleEditor* m_editor;
+    EditActions* m_actions;
+    QMenu* m_menu = nullptr;
+    AllocationsPanel* m_allocations = nullptr;
+    HeatmapPanel* m_heatmap = nullptr;
+    AnimationPanel* m_animation = nullptr;
+    ComparePanel* m_compare = nullptr;
+    RunPanel* m_run = nullptr;
 };
 
 } // namespace bs::gui

@@ -13,22 +13,22 @@ namespace bs::gui {
 
 using script::NewStage;
 
-std::vector<std::string> splitList(const QString &text) {
+std::vector<std::string> splitList(const QString& text) {
     std::vector<std::string> items;
-    for (const QString &item : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+    for (const QString& item : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
         if (!item.trimmed().isEmpty())
             items.push_back(item.trimmed().toStdString());
     }
     return items;
 }
 
-WordCompletingEdit::WordCompletingEdit(QWidget *parent)
+WordCompletingEdit::WordCompletingEdit(QWidget* parent)
     : QLineEdit(parent), m_completer(new QCompleter(this)), m_words(new QStringListModel(this)) {
     m_completer->setModel(m_words);
     m_completer->setWidget(this);
     m_completer->setCaseSensitivity(Qt::CaseSensitive);
     m_completer->setCompletionMode(QCompleter::PopupCompletion);
-    connect(m_completer, qOverload<const QString &>(&QCompleter::activated), this,
+    connect(m_completer, qOverload<const QString&>(&QCompleter::activated), this,
             &WordCompletingEdit::insertCompletion);
     connect(this, &QLineEdit::textEdited, this, [this] {
         const QString word = currentWord();
@@ -45,7 +45,7 @@ WordCompletingEdit::WordCompletingEdit(QWidget *parent)
     });
 }
 
-void WordCompletingEdit::setWords(const QStringList &words) { m_words->setStringList(words); }
+void WordCompletingEdit::setWords(const QStringList& words) { m_words->setStringList(words); }
 
 QString WordCompletingEdit::currentWord() const {
     static const QRegularExpression kWordEnd(QStringLiteral("[A-Za-z_]\\w*$"));
@@ -53,14 +53,14 @@ QString WordCompletingEdit::currentWord() const {
     return m.hasMatch() ? m.captured(0) : QString();
 }
 
-void WordCompletingEdit::insertCompletion(const QString &word) {
+void WordCompletingEdit::insertCompletion(const QString& word) {
     const int end = cursorPosition();
     const int begin = end - int(currentWord().size());
     setText(text().left(begin) + word + text().mid(end));
     setCursorPosition(begin + int(word.size()));
 }
 
-void WordCompletingEdit::keyPressEvent(QKeyEvent *event) {
+void WordCompletingEdit::keyPressEvent(QKeyEvent* event) {
     // Enter and Tab take the completion while the list is open.
     if (m_completer->popup()->isVisible()) {
         switch (event->key()) {
@@ -77,10 +77,10 @@ void WordCompletingEdit::keyPressEvent(QKeyEvent *event) {
     QLineEdit::keyPressEvent(event);
 }
 
-StageDialog::StageDialog(NewStage::Kind kind, const QStringList &tensors, QWidget *parent)
+StageDialog::StageDialog(NewStage::Kind kind, const QStringList& tensors, QWidget* parent)
     : QDialog(parent), m_kind(kind), m_tensors(tensors), m_name(new QLineEdit(this)),
       m_shape(new QLineEdit(this)) {
-    auto *form = new QFormLayout(this);
+    auto* form = new QFormLayout(this);
     setWindowTitle(kind == NewStage::Kind::Placeholder ? tr("Add Placeholder")
                    : kind == NewStage::Kind::Compute   ? tr("Add Compute Stage")
                                                        : tr("Add Reduction"));
@@ -116,7 +116,7 @@ StageDialog::StageDialog(NewStage::Kind kind, const QStringList &tensors, QWidge
         form->addRow(tr("Re&ducer:"), m_reducer);
         connect(m_reduceAxes, &QLineEdit::textChanged, this, &StageDialog::updateCompletions);
     }
-    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     form->addRow(buttons);
@@ -129,9 +129,9 @@ void StageDialog::updateCompletions() {
         return;
     QStringList words = m_tensors;
     const NewStage current = stage();
-    for (const std::string &axis : current.axes)
+    for (const std::string& axis : current.axes)
         words << QString::fromStdString(axis);
-    for (const auto &[axis, extent] : current.reduceAxes)
+    for (const auto& [axis, extent] : current.reduceAxes)
         words << QString::fromStdString(axis);
     words.removeDuplicates();
     words.sort();
@@ -153,15 +153,16 @@ NewStage StageDialog::stage() const {
     if (m_body)
         stage.body = m_body->text().trimmed().toStdString();
     if (m_reduceAxes) {
-        for (const std::string &item : splitList(m_reduceAxes->text())) {
+        for (const std::string& item : splitList(m_reduceAxes->text())) {
             const size_t colon = item.find(':');
             const auto trim = [](std::string s) {
                 const size_t b = s.find_first_not_of(' ');
-                return b == std::string::npos ? std::string() : s.substr(b, s.find_last_not_of(' ') - b + 1);
+                return b == std::string::npos ? std::string()
+                                              : s.substr(b, s.find_last_not_of(' ') - b + 1);
             };
-            stage.reduceAxes.emplace_back(trim(item.substr(0, colon)),
-                                          colon == std::string::npos ? std::string()
-                                                                     : trim(item.substr(colon + 1)));
+            stage.reduceAxes.emplace_back(
+                trim(item.substr(0, colon)),
+                colon == std::string::npos ? std::string() : trim(item.substr(colon + 1)));
         }
     }
     if (m_reducer)

@@ -22,52 +22,52 @@ namespace bs::gui {
 class WordCompletingEdit : public QLineEdit {
     Q_OBJECT
 public:
-    explicit WordCompletingEdit(QWidget *parent = nullptr);
-    void setWords(const QStringList &words);
-    QCompleter *completer() const { return m_completer; }
+    explicit WordCompletingEdit(QWidget* parent = nullptr);
+    void setWords(const QStringList& words);
+    QCompleter* completer() const { return m_completer; }
     /// The word before the cursor (what is being completed).
     QString currentWord() const;
 
 protected:
-    void keyPressEvent(QKeyEvent *event) override;
+    void keyPressEvent(QKeyEvent* event) override;
 
 private:
-    void insertCompletion(const QString &word);
+    void insertCompletion(const QString& word);
 
-    QCompleter *m_completer;
-    QStringListModel *m_words;
+    QCompleter* m_completer;
+    QStringListModel* m_words;
 };
 
 class StageDialog : public QDialog {
     Q_OBJECT
 public:
     /// `tensors`: the names the expression may read.
-    StageDialog(script::NewStage::Kind kind, const QStringList &tensors, QWidget *parent = nullptr);
+    StageDialog(script::NewStage::Kind kind, const QStringList& tensors, QWidget* parent = nullptr);
 
     /// The stage as the fields describe it.
     script::NewStage stage() const;
 
-    QLineEdit *nameEdit() const { return m_name; }
-    QLineEdit *shapeEdit() const { return m_shape; }
-    QLineEdit *axesEdit() const { return m_axes; }
-    WordCompletingEdit *bodyEdit() const { return m_body; }
-    QLineEdit *reduceAxesEdit() const { return m_reduceAxes; }
+    QLineEdit* nameEdit() const { return m_name; }
+    QLineEdit* shapeEdit() const { return m_shape; }
+    QLineEdit* axesEdit() const { return m_axes; }
+    WordCompletingEdit* bodyEdit() const { return m_body; }
+    QLineEdit* reduceAxesEdit() const { return m_reduceAxes; }
 
 private:
     void updateCompletions();
 
     script::NewStage::Kind m_kind;
     QStringList m_tensors;
-    QLineEdit *m_name;
-    QLineEdit *m_shape;
-    QComboBox *m_dtype = nullptr;
-    QLineEdit *m_axes = nullptr;
-    WordCompletingEdit *m_body = nullptr;
-    QLineEdit *m_reduceAxes = nullptr;
-    QComboBox *m_reducer = nullptr;
+    QLineEdit* m_name;
+    QLineEdit* m_shape;
+    QComboBox* m_dtype = nullptr;
+    QLineEdit* m_axes = nullptr;
+    WordCompletingEdit* m_body = nullptr;
+    QLineEdit* m_reduceAxes = nullptr;
+    QComboBox* m_reducer = nullptr;
 };
 
 /// `64, n` -> {"64", "n"} (empty items dropped).
-std::vector<std::string> splitList(const QString &text);
+std::vector<std::string> splitList(const QString& text);
 
 } // namespace bs::gui

@@ -4,13 +4,9 @@
 
 namespace bs::gui {
 
-QString qstr(const std::string& s) {
-    return QString::fromStdString(s);
-}
+QString qstr(const std::string& s) { return QString::fromStdString(s); }
 
-QString exprText(const Expr& e) {
-    return e.defined() ? qstr(toString(e)) : QStringLiteral("?");
-}
+QString exprText(const Expr& e) { return e.defined() ? qstr(toString(e)) : QStringLiteral("?"); }
 
 QString rangeText(const Range& r) {
     if (!r.defined())
@@ -18,12 +14,8 @@ QString rangeText(const Range& r) {
     return QStringLiteral("min=%1, ext=%2").arg(exprText(r.min), exprText(r.extent));
 }
 
-QString intSetText(const IntSet& s) {
-    return qstr(s.toString());
-}
+QString intSetText(const IntSet& s) { return qstr(s.toString()); }
 
-QString iterVarName(const IterVar& iv) {
-    return iv.defined() ? qstr(iv->var.name()) : QString();
-}
+QString iterVarName(const IterVar& iv) { return iv.defined() ? qstr(iv->var.name()) : QString(); }
 
 } // namespace bs::gui

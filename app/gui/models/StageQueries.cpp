@@ -53,8 +53,10 @@ QString attachPointText(const Stage& stage) {
     const Stage spec = stage.attachSpec();
     switch (spec->attachType) {
     case AttachType::Scope:
-        return QStringLiteral("at %1 of %2").arg(iterVarName(spec->attachIVar), qstr(spec->attachStage.name())) +
-               (spec.same_as(stage) ? QString() : QStringLiteral(" with %1").arg(qstr(spec.name())));
+        return QStringLiteral("at %1 of %2")
+                   .arg(iterVarName(spec->attachIVar), qstr(spec->attachStage.name())) +
+               (spec.same_as(stage) ? QString()
+                                    : QStringLiteral(" with %1").arg(qstr(spec.name())));
     case AttachType::Inline:
         return QStringLiteral("inline");
     case AttachType::InlinedAlready:

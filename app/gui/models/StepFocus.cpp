@@ -1,10 +1,10 @@
 #include "models/StepFocus.h"
 
+#include "models/EngineText.h"
 #include "models/GraphModels.h"
+#include "models/StageQueries.h"
 #include "models/StepOutline.h"
 #include "models/StepText.h"
-#include "models/EngineText.h"
-#include "models/StageQueries.h"
 
 namespace bs::gui {
 
@@ -38,7 +38,7 @@ bool selectsIterVar(StepPhase phase) {
     }
 }
 
-int relationIndex(const Stage &stage, const IterVarRelation &relation) {
+int relationIndex(const Stage& stage, const IterVarRelation& relation) {
     for (size_t r = 0; r < stage->relations.size(); ++r) {
         if (stage->relations[r].same_as(relation))
             return int(r);
@@ -46,23 +46,21 @@ int relationIndex(const Stage &stage, const IterVarRelation &relation) {
     return -1;
 }
 
-QString nameOf(const IterVar &iv) {
-    return qstr(iv->var.name());
-}
+QString nameOf(const IterVar& iv) { return qstr(iv->var.name()); }
 
 /// The values of `owner`'s IterVars among `values` (later ones replace earlier ones: a leaf
 /// set's output replaces the range it started from).
-void addValues(StepFocus &focus, const Stage &owner, const std::vector<StepValue> &values) {
-    for (const StepValue &value : values) {
+void addValues(StepFocus& focus, const Stage& owner, const std::vector<StepValue>& values) {
+    for (const StepValue& value : values) {
         if (value.iv.defined() && owner.hasIterVar(value.iv))
             focus.iterVarValues.insert(nameOf(value.iv), stepValueText(value));
     }
 }
 
-void describeIterVars(StepFocus &focus, const BoundStep &step, const Stage &owner) {
+void describeIterVars(StepFocus& focus, const BoundStep& step, const Stage& owner) {
     if (step.relation.defined())
         focus.relation = relationIndex(owner, step.relation);
-    for (const IterVar &iv : step.iterVars) {
+    for (const IterVar& iv : step.iterVars) {
         if (owner.hasIterVar(iv) && !focus.iterVarValues.contains(nameOf(iv)))
             focus.iterVarValues.insert(nameOf(iv), QString());
     }
@@ -70,19 +68,19 @@ void describeIterVars(StepFocus &focus, const BoundStep &step, const Stage &owne
     addValues(focus, owner, step.outputs);
 }
 
-int stageIndex(const Analysis &analysis, const QString &stage) {
+int stageIndex(const Analysis& analysis, const QString& stage) {
     return stage.isEmpty() ? -1 : objectRefOf(analysis, stage).stage;
 }
 
 /// Stage nodes (DAG, attach tree) of the step's stage and consumer, and in the DAG the edge
 /// along which the consumer reads the stage.
-void markStages(const Analysis &analysis, const StepFocus &focus, const viz::Graph &graph,
-                StepMarks &marks) {
+void markStages(const Analysis& analysis, const StepFocus& focus, const viz::Graph& graph,
+                StepMarks& marks) {
     const int stage = stageIndex(analysis, focus.stage);
     const int consumer = stageIndex(analysis, focus.consumer);
     QString stageNode;
     QString consumerNode;
-    for (const viz::GraphNode &node : graph.nodes) {
+    for (const viz::GraphNode& node : graph.nodes) {
         if (node.kind != viz::GraphNodeKind::Stage || node.ref.stage < 0)
             continue;
         const QString id = QString::fromStdString(node.id);
@@ -96,7 +94,7 @@ void markStages(const Analysis &analysis, const StepFocus &focus, const viz::Gra
     }
     if (graph.kind != viz::GraphKind::StageDag || stageNode.isEmpty() || consumerNode.isEmpty())
         return;
-    for (const viz::GraphEdge &edge : graph.edges) {
+    for (const viz::GraphEdge& edge : graph.edges) {
         if (QString::fromStdString(edge.from) == stageNode &&
             QString::fromStdString(edge.to) == consumerNode)
             marks.edges.insert(QString::fromStdString(edge.id));
@@ -105,14 +103,14 @@ void markStages(const Analysis &analysis, const StepFocus &focus, const viz::Gra
 
 /// The relation node and its edges, each labelled with the value of its IterVar, and the
 /// IterVars the step sets (with their value beside them when no relation carries it).
-void markRelation(const Analysis &analysis, const StepFocus &focus, const viz::Graph &graph,
-                  StepMarks &marks) {
+void markRelation(const Analysis& analysis, const StepFocus& focus, const viz::Graph& graph,
+                  StepMarks& marks) {
     const int stage = stageIndex(analysis, focus.relationStage);
     if (stage < 0)
         return;
     QString relationNode;
     QHash<QString, QString> titles; // node id -> title
-    for (const viz::GraphNode &node : graph.nodes) {
+    for (const viz::GraphNode& node : graph.nodes) {
         const QString id = QString::fromStdString(node.id);
         titles.insert(id, QString::fromStdString(node.title));
         if (node.ref.stage != stage)
@@ -126,7 +124,7 @@ void markRelation(const Analysis &analysis, const StepFocus &focus, const viz::G
             focus.iterVarValues.contains(QString::fromStdString(node.title)))
             marks.nodes.insert(id);
     }
-    for (const viz::GraphEdge &edge : graph.edges) {
+    for (const viz::GraphEdge& edge : graph.edges) {
         const QString from = QString::fromStdString(edge.from);
         const QString to = QString::fromStdString(edge.to);
         if (relationNode.isEmpty() || (from != relationNode && to != relationNode))
@@ -140,7 +138,7 @@ void markRelation(const Analysis &analysis, const StepFocus &focus, const viz::G
     }
     if (!relationNode.isEmpty())
         return;
-    for (const QString &id : std::as_const(marks.nodes)) {
+    for (const QString& id : std::as_const(marks.nodes)) {
         const QString value = focus.iterVarValues.value(titles.value(id));
         if (!value.isEmpty())
             marks.nodeLabels.insert(id, value);
@@ -149,22 +147,22 @@ void markRelation(const Analysis &analysis, const StepFocus &focus, const viz::G
 
 /// Marks the rows of `node` whose first cell is one of `texts`, and the edges leaving
 /// (`outgoing`) or entering the ports of those rows.
-void markRows(const viz::Graph &graph, const viz::GraphNode &node, const QStringList &texts,
-              bool outgoing, StepMarks &marks) {
+void markRows(const viz::Graph& graph, const viz::GraphNode& node, const QStringList& texts,
+              bool outgoing, StepMarks& marks) {
     const QString id = QString::fromStdString(node.id);
     QSet<std::string> ports;
     for (size_t r = 0; r < node.rows.size(); ++r) {
-        const viz::LabelRow &row = node.rows[r];
+        const viz::LabelRow& row = node.rows[r];
         if (row.cells.empty() || !texts.contains(QString::fromStdString(row.cells.front().text)))
             continue;
         marks.rows[id].insert(int(r));
-        for (const viz::LabelCell &cell : row.cells) {
+        for (const viz::LabelCell& cell : row.cells) {
             if (!cell.port.empty())
                 ports.insert(cell.port);
         }
     }
     marks.nodes.insert(id);
-    for (const viz::GraphEdge &edge : graph.edges) {
+    for (const viz::GraphEdge& edge : graph.edges) {
         const bool leaves = outgoing && edge.from == node.id && ports.contains(edge.fromPort);
         const bool enters = !outgoing && edge.to == node.id && ports.contains(edge.toPort);
         if (leaves || enters)
@@ -173,8 +171,8 @@ void markRows(const viz::Graph &graph, const viz::GraphNode &node, const QString
 }
 
 /// The rows of a consumer's note about the IterVars the step sets (phase 1 and 2 steps).
-void markNoteRows(const Analysis &analysis, const StepFocus &focus, const viz::GraphNode &node,
-                  StepMarks &marks) {
+void markNoteRows(const Analysis& analysis, const StepFocus& focus, const viz::GraphNode& node,
+                  StepMarks& marks) {
     const QString id = QString::fromStdString(node.id);
     marks.nodes.insert(id);
     for (size_t r = 0; r < node.rows.size(); ++r) {
@@ -186,14 +184,14 @@ void markNoteRows(const Analysis &analysis, const StepFocus &focus, const viz::G
 
 /// The requests graph of the step's stage: the consumer's request row (phase 3), its note
 /// (phases 1-2), the union's rows (phase 4).
-void markRequests(const Analysis &analysis, const StepFocus &focus, const viz::Graph &graph,
-                  StepMarks &marks) {
+void markRequests(const Analysis& analysis, const StepFocus& focus, const viz::Graph& graph,
+                  StepMarks& marks) {
     const int stage = stageIndex(analysis, focus.stage);
     const int consumer = stageIndex(analysis, focus.consumer);
-    const viz::GraphNode *producer = graph.findNode("producer");
+    const viz::GraphNode* producer = graph.findNode("producer");
     if (stage < 0 || !producer || producer->ref.stage != stage)
         return;
-    for (const viz::GraphNode &node : graph.nodes) {
+    for (const viz::GraphNode& node : graph.nodes) {
         const bool ofConsumer = consumer >= 0 && node.ref.stage == consumer;
         if (node.kind == viz::GraphNodeKind::Consumer && ofConsumer) {
             if (focus.phase == StepPhase::Request)
@@ -211,11 +209,11 @@ void markRequests(const Analysis &analysis, const StepFocus &focus, const viz::G
 
 } // namespace
 
-StepFocus stepFocusOf(const Analysis &analysis, int id) {
-    const BoundSteps *steps = stepsOf(analysis);
+StepFocus stepFocusOf(const Analysis& analysis, int id) {
+    const BoundSteps* steps = stepsOf(analysis);
     if (!steps || id < 0 || id >= int(steps->size()))
         return StepFocus();
-    const BoundStep &step = steps->at(id);
+    const BoundStep& step = steps->at(id);
     StepFocus focus;
     focus.analysis = &analysis;
     focus.step = id;
@@ -229,7 +227,7 @@ StepFocus stepFocusOf(const Analysis &analysis, int id) {
     if (owner.defined())
         describeIterVars(focus, step, owner);
     const Stage stage = findStageByName(scheduleShown(analysis), focus.stage);
-    for (const IterVar &iv : step.iterVars) {
+    for (const IterVar& iv : step.iterVars) {
         if (selectsIterVar(step.phase) && stage.defined() && stage.hasIterVar(iv)) {
             focus.iterVar = nameOf(iv);
             break;
@@ -238,13 +236,13 @@ StepFocus stepFocusOf(const Analysis &analysis, int id) {
     if (step.phase == StepPhase::Request && step.tensor.defined())
         focus.request = QStringLiteral("%1[%2]").arg(qstr(step.tensor.name())).arg(step.axis);
     if (step.phase == StepPhase::Union) {
-        for (const IterVar &iv : step.iterVars)
+        for (const IterVar& iv : step.iterVars)
             focus.unionAxes << nameOf(iv);
     }
     return focus;
 }
 
-StepMarks stepMarksOf(const Analysis &analysis, const StepFocus &focus, const viz::Graph &graph) {
+StepMarks stepMarksOf(const Analysis& analysis, const StepFocus& focus, const viz::Graph& graph) {
     StepMarks marks;
     if (!focus.isOf(&analysis))
         return marks;

@@ -21,7 +21,7 @@
 namespace bs::gui {
 
 struct StepFocus {
-    const Analysis *analysis = nullptr; ///< the Analysis the names refer to
+    const Analysis* analysis = nullptr; ///< the Analysis the names refer to
     int step = -1;
     StepPhase phase = StepPhase::Visit;
     QString stage;    ///< the stage whose bounds the step is part of (the selection)
@@ -39,11 +39,11 @@ struct StepFocus {
     int line = 0;          ///< the script line of the relation, primitive or stage
 
     /// Whether the focus is of a step of `current` (a focus of an older Analysis is not).
-    bool isOf(const Analysis *current) const { return analysis && analysis == current; }
+    bool isOf(const Analysis* current) const { return analysis && analysis == current; }
 };
 
 /// The focus of step `id` of `analysis`; an empty focus (no analysis) when there is no step.
-StepFocus stepFocusOf(const Analysis &analysis, int id);
+StepFocus stepFocusOf(const Analysis& analysis, int id);
 
 /// Where a focus is in one graph model: node ids, rows of nodes, edge ids, and the values
 /// written beside nodes and along edges.
@@ -58,6 +58,6 @@ struct StepMarks {
 };
 
 /// The marks of `focus` in `graph`, a graph of `analysis` (viz/ScheduleGraphs.h).
-StepMarks stepMarksOf(const Analysis &analysis, const StepFocus &focus, const viz::Graph &graph);
+StepMarks stepMarksOf(const Analysis& analysis, const StepFocus& focus, const viz::Graph& graph);
 
 } // namespace bs::gui

@@ -27,7 +27,7 @@ StepGroup::Kind groupKindOf(StepPhase phase) {
 }
 
 /// `B · computed at i.j.fused.outer of C`, `C · output`.
-QString visitTitle(const Analysis &analysis, const QString &stage) {
+QString visitTitle(const Analysis& analysis, const QString& stage) {
     const StageSummary summary = summarizeStage(analysis, stage);
     if (!summary.found)
         return stage;
@@ -37,7 +37,7 @@ QString visitTitle(const Analysis &analysis, const QString &stage) {
     return title;
 }
 
-StepGroup newGroup(const Analysis &analysis, const BoundStep &step) {
+StepGroup newGroup(const Analysis& analysis, const BoundStep& step) {
     StepGroup group;
     group.kind = groupKindOf(step.phase);
     switch (group.kind) {
@@ -58,12 +58,12 @@ StepGroup newGroup(const Analysis &analysis, const BoundStep &step) {
 
 /// Whether `step` opens a new group after `last`: each visit does, and so does the first step
 /// of another kind of group.
-bool opensGroup(const BoundStep &step, const QList<StepGroup> &groups) {
+bool opensGroup(const BoundStep& step, const QList<StepGroup>& groups) {
     return groups.isEmpty() || step.phase == StepPhase::Visit ||
            groups.last().kind != groupKindOf(step.phase);
 }
 
-QString sectionTitle(const Analysis &analysis, const BoundStep &step) {
+QString sectionTitle(const Analysis& analysis, const BoundStep& step) {
     const QString consumer = stageNameOf(analysis, step.consumer);
     switch (step.phase) {
     case StepPhase::Normalize:
@@ -99,15 +99,15 @@ QString sectionTitle(const Analysis &analysis, const BoundStep &step) {
     return QString::fromLatin1(stepPhaseName(step.phase));
 }
 
-QString namesOf(const std::vector<IterVar> &ivs) {
+QString namesOf(const std::vector<IterVar>& ivs) {
     QStringList names;
-    for (const IterVar &iv : ivs)
+    for (const IterVar& iv : ivs)
         names << qstr(iv->var.name());
     return names.join(QLatin1Char(','));
 }
 
 /// The part of a key that says what the step is about.
-QString subjectOf(const BoundStep &step) {
+QString subjectOf(const BoundStep& step) {
     if (step.relation.defined())
         return namesOf(relationInputs(step.relation)) + QStringLiteral("->") +
                namesOf(relationOutputs(step.relation));
@@ -116,12 +116,12 @@ QString subjectOf(const BoundStep &step) {
     return namesOf(step.iterVars);
 }
 
-StepKey partialKey(const Analysis &analysis, const BoundStep &step) {
+StepKey partialKey(const Analysis& analysis, const BoundStep& step) {
     return StepKey{step.phase, stageNameOf(analysis, step.stage),
                    stageNameOf(analysis, step.consumer), subjectOf(step), 0};
 }
 
-std::optional<StepPhase> parsePhase(const QString &name) {
+std::optional<StepPhase> parsePhase(const QString& name) {
     for (int p = 0; p <= int(kLastPhase); ++p) {
         if (name == QLatin1String(stepPhaseName(StepPhase(p))))
             return StepPhase(p);
@@ -131,11 +131,11 @@ std::optional<StepPhase> parsePhase(const QString &name) {
 
 } // namespace
 
-const BoundSteps *stepsOf(const Analysis &analysis) {
+const BoundSteps* stepsOf(const Analysis& analysis) {
     return analysis.lowered ? &analysis.lowered->bounds.steps : nullptr;
 }
 
-QString stageNameOf(const Analysis &analysis, const Operation &op) {
+QString stageNameOf(const Analysis& analysis, const Operation& op) {
     if (!op.defined())
         return QString();
     if (analysis.lowered) {
@@ -146,15 +146,15 @@ QString stageNameOf(const Analysis &analysis, const Operation &op) {
     return qstr(op->name);
 }
 
-QList<StepGroup> stepOutline(const Analysis &analysis) {
+QList<StepGroup> stepOutline(const Analysis& analysis) {
     QList<StepGroup> groups;
-    const BoundSteps *steps = stepsOf(analysis);
+    const BoundSteps* steps = stepsOf(analysis);
     if (!steps)
         return groups;
-    for (const BoundStep &step : steps->all()) {
+    for (const BoundStep& step : steps->all()) {
         if (opensGroup(step, groups))
             groups << newGroup(analysis, step);
-        QList<StepSection> &sections = groups.last().sections;
+        QList<StepSection>& sections = groups.last().sections;
         const QString title = sectionTitle(analysis, step);
         if (sections.isEmpty() || sections.last().title != title)
             sections << StepSection{title, {}};
@@ -163,8 +163,8 @@ QList<StepGroup> stepOutline(const Analysis &analysis) {
     return groups;
 }
 
-std::optional<StepKey> stepKeyOf(const Analysis &analysis, int id) {
-    const BoundSteps *steps = stepsOf(analysis);
+std::optional<StepKey> stepKeyOf(const Analysis& analysis, int id) {
+    const BoundSteps* steps = stepsOf(analysis);
     if (!steps || id < 0 || id >= int(steps->size()))
         return std::nullopt;
     StepKey key = partialKey(analysis, steps->at(id));
@@ -173,8 +173,8 @@ std::optional<StepKey> stepKeyOf(const Analysis &analysis, int id) {
     return key;
 }
 
-int resolveStep(const Analysis &analysis, const std::optional<StepKey> &key, int oldId) {
-    const BoundSteps *steps = stepsOf(analysis);
+int resolveStep(const Analysis& analysis, const std::optional<StepKey>& key, int oldId) {
+    const BoundSteps* steps = stepsOf(analysis);
     if (!steps || steps->empty())
         return -1;
     const int count = int(steps->size());
@@ -192,15 +192,15 @@ int resolveStep(const Analysis &analysis, const std::optional<StepKey> &key, int
     return qBound(0, oldId, count - 1);
 }
 
-bool isStepSpec(const QString &spec) {
+bool isStepSpec(const QString& spec) {
     static const QRegularExpression form(QStringLiteral("^(\\d+|[a-z-]+(:[a-z0-9/-]*)?)$"));
     if (!form.match(spec).hasMatch())
         return false;
     return spec.front().isDigit() || parsePhase(spec.section(QLatin1Char(':'), 0, 0));
 }
 
-int findStep(const Analysis &analysis, const QString &spec) {
-    const BoundSteps *steps = stepsOf(analysis);
+int findStep(const Analysis& analysis, const QString& spec) {
+    const BoundSteps* steps = stepsOf(analysis);
     if (!steps || !isStepSpec(spec))
         return -1;
     if (spec.front().isDigit()) {
@@ -209,7 +209,7 @@ int findStep(const Analysis &analysis, const QString &spec) {
     }
     const StepPhase phase = *parsePhase(spec.section(QLatin1Char(':'), 0, 0));
     const std::string rule = spec.section(QLatin1Char(':'), 1).toStdString();
-    for (const BoundStep &step : steps->all()) {
+    for (const BoundStep& step : steps->all()) {
         if (step.phase == phase && step.rule.starts_with(rule))
             return step.id;
     }

@@ -17,11 +17,11 @@
 namespace bs::gui {
 
 /// The steps of `analysis`; null when it was not lowered.
-const BoundSteps *stepsOf(const Analysis &analysis);
+const BoundSteps* stepsOf(const Analysis& analysis);
 
 /// The name of the stage of `op` in the normalized schedule (the selection's names), else the
 /// operation's own name; empty for an undefined operation.
-QString stageNameOf(const Analysis &analysis, const Operation &op);
+QString stageNameOf(const Analysis& analysis, const Operation& op);
 
 /// A run of consecutive steps of one phase (and consumer) inside a group.
 struct StepSection {
@@ -38,7 +38,7 @@ struct StepGroup {
 };
 
 /// Every step of `analysis` in its group and section, in step order (each step once).
-QList<StepGroup> stepOutline(const Analysis &analysis);
+QList<StepGroup> stepOutline(const Analysis& analysis);
 
 /// What a step is about, independent of its id and of the rules: a step keeps its key when an
 /// edit adds steps before it or the rules change how it is derived.
@@ -49,21 +49,21 @@ struct StepKey {
     QString subject; ///< the relation's IterVars, the step's IterVars, or the tensor axis
     int ordinal = 0; ///< among the earlier steps with the same key
 
-    bool operator==(const StepKey &) const = default;
+    bool operator==(const StepKey&) const = default;
 };
 /// The key of step `id`; nullopt when there is no such step.
-std::optional<StepKey> stepKeyOf(const Analysis &analysis, int id);
+std::optional<StepKey> stepKeyOf(const Analysis& analysis, int id);
 
 /// The step of `analysis` to show after a re-analysis: `oldId` when that step still has `key`,
 /// else the step with `key`, else `oldId` clamped to the steps there are; -1 when there are
 /// none.
-int resolveStep(const Analysis &analysis, const std::optional<StepKey> &key, int oldId);
+int resolveStep(const Analysis& analysis, const std::optional<StepKey>& key, int oldId);
 
 /// The step `spec` names: an id (`12`), the first step of a phase (`pass-up`), or the first
 /// step of a phase whose rule starts with a prefix (`pass-up:fuse`); -1 when there is none.
-int findStep(const Analysis &analysis, const QString &spec);
+int findStep(const Analysis& analysis, const QString& spec);
 
 /// Whether `spec` has the form findStep reads (an id, `PHASE` or `PHASE:RULE`).
-bool isStepSpec(const QString &spec);
+bool isStepSpec(const QString& spec);
 
 } // namespace bs::gui

@@ -1,8 +1,8 @@
 #include "models/StepText.h"
 
 #include "ir/Printer.h"
-#include "models/StepOutline.h"
 #include "models/EngineText.h"
+#include "models/StepOutline.h"
 #include "views/Theme.h"
 
 namespace bs::gui {
@@ -19,25 +19,21 @@ constexpr int kDerivationSteps = 10;
 /// Sentences end at ". " (not at the dot of `i.j.fused` or of `3.5`).
 constexpr QLatin1StringView kSentenceEnd(". ");
 
-QString phaseName(const BoundStep &step) {
-    return QString::fromLatin1(stepPhaseName(step.phase));
-}
+QString phaseName(const BoundStep& step) { return QString::fromLatin1(stepPhaseName(step.phase)); }
 
-QString escaped(const std::string &text) {
-    return qstr(text).toHtmlEscaped();
-}
+QString escaped(const std::string& text) { return qstr(text).toHtmlEscaped(); }
 
-QString code(const QString &text) {
+QString code(const QString& text) {
     return QStringLiteral("<code>%1</code>").arg(text.toHtmlEscaped());
 }
 
-QString stepLink(const BoundSteps &steps, int id) {
+QString stepLink(const BoundSteps& steps, int id) {
     return QStringLiteral("<a href=\"step:%1\">%2</a>")
         .arg(id)
         .arg(stepLabel(steps.at(id)).toHtmlEscaped());
 }
 
-QString linkList(const BoundSteps &steps, const QList<int> &ids) {
+QString linkList(const BoundSteps& steps, const QList<int>& ids) {
     QStringList links;
     for (int id : ids)
         links << stepLink(steps, id);
@@ -45,7 +41,7 @@ QString linkList(const BoundSteps &steps, const QList<int> &ids) {
 }
 
 /// Rows `in  name  value` of a values table.
-QString valueRows(const QString &caption, const std::vector<StepValue> &values) {
+QString valueRows(const QString& caption, const std::vector<StepValue>& values) {
     QString rows;
     for (size_t n = 0; n < values.size(); ++n) {
         rows += QStringLiteral("<tr><td %1>").arg(captionStyle()) +
@@ -57,7 +53,7 @@ QString valueRows(const QString &caption, const std::vector<StepValue> &values) 
 }
 
 /// `stage B · consumer C · fuse(outer=i, ...) · line 15`.
-QString whereLine(const Analysis &analysis, const BoundStep &step) {
+QString whereLine(const Analysis& analysis, const BoundStep& step) {
     QStringList parts;
     if (step.stage.defined())
         parts << QStringLiteral("stage <b>%1</b>").arg(stageNameOf(analysis, step.stage));
@@ -72,12 +68,12 @@ QString whereLine(const Analysis &analysis, const BoundStep &step) {
     return parts.join(QStringLiteral(" · "));
 }
 
-void appendDerivation(const BoundSteps &steps, int id, int level, int depth, QSet<int> &shown,
-                      QString &html) {
+void appendDerivation(const BoundSteps& steps, int id, int level, int depth, QSet<int>& shown,
+                      QString& html) {
     if (shown.contains(id) || shown.size() >= kDerivationSteps)
         return;
     shown.insert(id);
-    const BoundStep &step = steps.at(id);
+    const BoundStep& step = steps.at(id);
     const QString line =
         QStringLiteral("<p style=\"margin-left:%1px; margin-top:%2px\">%3<b>step %4 · %5</b> "
                        "<span ") +
@@ -97,11 +93,11 @@ void appendDerivation(const BoundSteps &steps, int id, int level, int depth, QSe
 
 } // namespace
 
-QString stepLabel(const BoundStep &step) {
+QString stepLabel(const BoundStep& step) {
     return QStringLiteral("#%1 %2").arg(step.id).arg(phaseName(step));
 }
 
-QString stepValueText(const StepValue &value) {
+QString stepValueText(const StepValue& value) {
     if (value.set)
         return qstr(value.set->toString());
     if (value.range && value.range->min.defined())
@@ -112,9 +108,9 @@ QString stepValueText(const StepValue &value) {
     return QString();
 }
 
-QString stepSummary(const BoundStep &step) {
+QString stepSummary(const BoundStep& step) {
     QStringList values;
-    for (const StepValue &value : step.outputs)
+    for (const StepValue& value : step.outputs)
         values << QStringLiteral("%1 = %2").arg(qstr(value.name), stepValueText(value));
     if (!values.isEmpty())
         return values.join(QStringLiteral("; "));
@@ -123,16 +119,15 @@ QString stepSummary(const BoundStep &step) {
     return end < 0 ? text : text.left(end + 1);
 }
 
-QString stepDetailsHtml(const Analysis &analysis, int id) {
-    const BoundSteps *steps = stepsOf(analysis);
+QString stepDetailsHtml(const Analysis& analysis, int id) {
+    const BoundSteps* steps = stepsOf(analysis);
     if (!steps || id < 0 || id >= int(steps->size()))
         return QString();
-    const BoundStep &step = steps->at(id);
+    const BoundStep& step = steps->at(id);
     const QString title = QStringLiteral("<p style=\"margin-bottom:2px\"><b>Step %1 of %2 · %3</b> "
                                          "<span ") +
                           captionStyle() + QStringLiteral(">(%4)</span></p>");
-    QString html =
-        title.arg(id).arg(steps->size() - 1).arg(phaseName(step), escaped(step.rule));
+    QString html = title.arg(id).arg(steps->size() - 1).arg(phaseName(step), escaped(step.rule));
     html += QStringLiteral("<p style=\"color:%1; margin-top:0\">").arg(theme::captionInk().name()) +
             whereLine(analysis, step) + QStringLiteral("</p>");
     html += QStringLiteral("<p>%1</p>").arg(escaped(step.text));
@@ -149,7 +144,7 @@ QString stepDetailsHtml(const Analysis &analysis, int id) {
     return html;
 }
 
-QString derivationHtml(const BoundSteps &steps, int id, int depth) {
+QString derivationHtml(const BoundSteps& steps, int id, int depth) {
     if (id < 0 || id >= int(steps.size()))
         return QString();
     QString html;
@@ -158,22 +153,22 @@ QString derivationHtml(const BoundSteps &steps, int id, int depth) {
     return html;
 }
 
-QList<int> stepsReading(const BoundSteps &steps, int id) {
+QList<int> stepsReading(const BoundSteps& steps, int id) {
     QList<int> readers;
-    for (const BoundStep &step : steps.all()) {
+    for (const BoundStep& step : steps.all()) {
         if (std::find(step.from.begin(), step.from.end(), id) != step.from.end())
             readers << step.id;
     }
     return readers;
 }
 
-QSet<int> stepsDerivedFrom(const BoundSteps &steps, int id) {
+QSet<int> stepsDerivedFrom(const BoundSteps& steps, int id) {
     QSet<int> derived{id};
     // `from` names earlier steps, so the first pass in order finds every descendant; the
     // passes repeat until nothing is added, in case one ever names a later step.
     for (bool grew = true; grew;) {
         grew = false;
-        for (const BoundStep &step : steps.all()) {
+        for (const BoundStep& step : steps.all()) {
             if (derived.contains(step.id))
                 continue;
             for (int from : step.from) {

@@ -22,20 +22,20 @@ public:
         LevelRole,
     };
 
-    explicit StepTreeModel(QObject *parent = nullptr);
+    explicit StepTreeModel(QObject* parent = nullptr);
 
     /// Replaces the rows by the steps of `analysis` (none when null or not lowered).
-    void setAnalysis(const Analysis *analysis);
+    void setAnalysis(const Analysis* analysis);
 
     /// The number of steps (leaf rows).
     int stepCount() const { return int(m_steps.size()); }
     /// The row (column 0) of step `id`; invalid when there is none.
     QModelIndex indexOfStep(int id) const;
     /// The step `index` stands for (see StepRole); -1 when none.
-    int stepAt(const QModelIndex &index) const;
+    int stepAt(const QModelIndex& index) const;
 
 private:
-    QList<QStandardItem *> m_steps; ///< column-0 item of each step, by id
+    QList<QStandardItem*> m_steps; ///< column-0 item of each step, by id
 };
 
 } // namespace bs::gui

@@ -9,9 +9,7 @@ namespace bs::gui {
 
 namespace {
 
-QString tr(const char* text) {
-    return QCoreApplication::translate("TcRangeRows", text);
-}
+QString tr(const char* text) { return QCoreApplication::translate("TcRangeRows", text); }
 
 QString agreementText(tc::RangeAgreement agreement) {
     switch (agreement) {

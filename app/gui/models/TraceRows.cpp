@@ -15,9 +15,7 @@ namespace bs::gui {
 
 namespace {
 
-QString consumerName(const ConsumerTrace& c) {
-    return qstr(c.consumer->name);
-}
+QString consumerName(const ConsumerTrace& c) { return qstr(c.consumer->name); }
 
 /// root / leaf / root, leaf / inner: where `iv` sits between the stage's roots and leaves.
 QString roleText(const Stage& stage, const IterVar& iv) {
@@ -66,7 +64,8 @@ QString whyText(const Analysis& analysis, const ConsumerTrace& c, const Expr& in
                                 qstr(e.reason));
     }
     for (const RelaxEntry& e : c.relaxSet)
-        reasons << QStringLiteral("%1 relaxed: %2").arg(iterVarLabel(analysis, e.iv), qstr(e.reason));
+        reasons
+            << QStringLiteral("%1 relaxed: %2").arg(iterVarLabel(analysis, e.iv), qstr(e.reason));
     if (reasons.isEmpty() && c.consumer.as<ScanOpNode>())
         return QStringLiteral("a spatial axis of the scan: the rows it computes span it");
     if (c.consumer.as<TensorComputeOpNode>())
@@ -153,7 +152,7 @@ QList<TableRow> leafSetRows(const Analysis& analysis, const StageTrace& trace) {
             TableRow row;
             row.stage = consumerName(c);
             row.iterVar = iterVarName(e.iv);
-            row.cells = {row.stage,         iterVarLabel(analysis, e.iv),        rangeText(e.range),
+            row.cells = {row.stage,         iterVarLabel(analysis, e.iv),   rangeText(e.range),
                          intSetText(e.set), qstr(leafCaseName(e.leafCase)), qstr(e.reason)};
             rows << row;
         }
@@ -173,8 +172,8 @@ QList<TableRow> relaxRows(const Analysis& analysis, const StageTrace& trace) {
             TableRow row;
             row.stage = consumerName(c);
             row.iterVar = iterVarName(e.iv);
-            row.cells = {row.stage, iterVarLabel(analysis, e.iv), qstr(e.var.name()), intSetText(e.set),
-                         qstr(e.reason)};
+            row.cells = {row.stage, iterVarLabel(analysis, e.iv), qstr(e.var.name()),
+                         intSetText(e.set), qstr(e.reason)};
             rows << row;
         }
     }

@@ -17,22 +17,22 @@ namespace bs::gui {
 
 namespace {
 
-QString countText(const std::optional<int64_t> &count) {
+QString countText(const std::optional<int64_t>& count) {
     return count ? QString::number(*count) : QStringLiteral("?");
 }
 
 /// `vx, vy`.
-std::string joined(const std::vector<std::string> &names) {
+std::string joined(const std::vector<std::string>& names) {
     std::string out;
-    for (const std::string &name : names)
+    for (const std::string& name : names)
         out += (out.empty() ? "" : ", ") + name;
     return out;
 }
 
 /// `8`, or `8*` when the size changes from one attach iteration to the next (the maximum);
 /// `2x3` for 2 elements per virtual thread, one copy for each of 3 (as `boundscope alloc`).
-QString allocationCell(const BufferReport &buffer, BoundRules rules, QString *toolTip) {
-    const RuleAllocation *a = buffer.allocation(rules);
+QString allocationCell(const BufferReport& buffer, BoundRules rules, QString* toolTip) {
+    const RuleAllocation* a = buffer.allocation(rules);
     if (!a)
         return QStringLiteral("—");
     *toolTip = QStringLiteral("%1: realize %2 = %3 elements")
@@ -49,19 +49,19 @@ QString allocationCell(const BufferReport &buffer, BoundRules rules, QString *to
 }
 
 /// The virtual-thread copies of the tvm allocation, which the needed and touched counts go with.
-const RuleAllocation *tvmCopies(const BufferReport &buffer) {
-    const RuleAllocation *tvm = buffer.allocation(BoundRules::Tvm);
+const RuleAllocation* tvmCopies(const BufferReport& buffer) {
+    const RuleAllocation* tvm = buffer.allocation(BoundRules::Tvm);
     return tvm && tvm->copies != 1 ? tvm : nullptr;
 }
 
 /// The line above the table: how many buffers, and why a column shows `?`.
-QString summaryText(const AllocReport &report) {
+QString summaryText(const AllocReport& report) {
     QString text = QObject::tr("%n realized buffer(s); elements per attach iteration", nullptr,
                                int(report.buffers.size()));
     if (!report.tightAvailable)
         text += QObject::tr(" (tight rules unavailable: built without ISL)");
     const bool untouched = std::any_of(report.buffers.begin(), report.buffers.end(),
-                                       [](const BufferReport &b) { return !b.touchedPeak; });
+                                       [](const BufferReport& b) { return !b.touchedPeak; });
     if (report.touchedSampleFactor > 0)
         text += QObject::tr(". Touched (~) comes from a sample: the program computes more than "
                             "the interpreter's budget, so it ran about 1 in %L1 of its iterations "
@@ -78,15 +78,15 @@ QString summaryText(const AllocReport &report) {
 } // namespace
 
 QStringList allocationHeaders() {
-    return {QStringLiteral("Buffer"),  QStringLiteral("Scope"),   QStringLiteral("tvm-0.5"),
-            QStringLiteral("tvm"),     QStringLiteral("tight"),   QStringLiteral("compact"),
-            QStringLiteral("Needed"),  QStringLiteral("Touched"), QStringLiteral("Waste"),
+    return {QStringLiteral("Buffer"), QStringLiteral("Scope"),   QStringLiteral("tvm-0.5"),
+            QStringLiteral("tvm"),    QStringLiteral("tight"),   QStringLiteral("compact"),
+            QStringLiteral("Needed"), QStringLiteral("Touched"), QStringLiteral("Waste"),
             QStringLiteral("Causes")};
 }
 
-QList<TableRow> allocationRows(const AllocReport &report) {
+QList<TableRow> allocationRows(const AllocReport& report) {
     QList<TableRow> rows;
-    for (const BufferReport &buffer : report.buffers) {
+    for (const BufferReport& buffer : report.buffers) {
         TableRow row;
         row.stage = qstr(buffer.stage);
         QString scope = qstr(buffer.scope);
@@ -95,12 +95,13 @@ QList<TableRow> allocationRows(const AllocReport &report) {
         row.cells << row.stage + (buffer.isOutput ? QStringLiteral(" (output)") : QString())
                   << scope;
         row.toolTips << QString() << QString();
-        for (BoundRules rules : {BoundRules::Tvm05, BoundRules::Tvm, BoundRules::Tight, BoundRules::Compact}) {
+        for (BoundRules rules :
+             {BoundRules::Tvm05, BoundRules::Tvm, BoundRules::Tight, BoundRules::Compact}) {
             QString tip;
             row.cells << allocationCell(buffer, rules, &tip);
             row.toolTips << tip;
         }
-        const RuleAllocation *copies = tvmCopies(buffer);
+        const RuleAllocation* copies = tvmCopies(buffer);
         row.cells << countText(buffer.needed) +
                          (copies && buffer.needed ? qstr(copies->copiesSuffix()) : QString());
         QString neededTip =
@@ -113,12 +114,14 @@ QList<TableRow> allocationRows(const AllocReport &report) {
                          QStringLiteral("a count is missing: counting it exactly took ISL past its "
                                         "work limit");
         row.toolTips << neededTip;
-        row.cells << (buffer.touchedSampled ? QStringLiteral("~") : QString()) + countText(buffer.touchedPeak);
+        row.cells << (buffer.touchedSampled ? QStringLiteral("~") : QString()) +
+                         countText(buffer.touchedPeak);
         QString touchedTip =
             buffer.touchedTotal
                 ? QStringLiteral("%1 touched over the %2")
                       .arg(*buffer.touchedTotal)
-                      .arg(buffer.touchedSampled ? QStringLiteral("iterations sampled") : QStringLiteral("whole run"))
+                      .arg(buffer.touchedSampled ? QStringLiteral("iterations sampled")
+                                                 : QStringLiteral("whole run"))
                 : QStringLiteral("not run in the interpreter");
         if (buffer.touchedTotal && copies)
             touchedTip += QStringLiteral(", of %1 allocated for its %2 virtual threads")
@@ -128,7 +131,7 @@ QList<TableRow> allocationRows(const AllocReport &report) {
         row.cells << (waste ? QStringLiteral("%1 %").arg(*waste, 0, 'f', 1) : QStringLiteral("?"));
         row.toolTips << QStringLiteral("share of the tvm allocation not needed");
         QStringList causes;
-        for (const AllocCause &cause : buffer.causes)
+        for (const AllocCause& cause : buffer.causes)
             causes << QString::fromLatin1(wasteCauseName(cause.kind));
         row.cells << causes.join(QStringLiteral(", "));
         row.toolTips << allocationDetails(buffer);
@@ -137,9 +140,9 @@ QList<TableRow> allocationRows(const AllocReport &report) {
     return rows;
 }
 
-QString allocationDetails(const BufferReport &buffer) {
+QString allocationDetails(const BufferReport& buffer) {
     QStringList lines;
-    for (const AllocCause &cause : buffer.causes) {
+    for (const AllocCause& cause : buffer.causes) {
         QStringList rules;
         for (BoundRules r : cause.rules)
             rules << QString::fromLatin1(boundRulesName(r));
@@ -157,9 +160,9 @@ QString allocationDetails(const BufferReport &buffer) {
     return lines.join(QLatin1Char('\n'));
 }
 
-AllocationsPanel::AllocationsPanel(QWidget *parent)
-    : QWidget(parent), m_model(new StringTableModel(allocationHeaders(), this)), m_status(new QLabel(this)),
-      m_details(new QPlainTextEdit(this)) {
+AllocationsPanel::AllocationsPanel(QWidget* parent)
+    : QWidget(parent), m_model(new StringTableModel(allocationHeaders(), this)),
+      m_status(new QLabel(this)), m_details(new QPlainTextEdit(this)) {
     m_jobs.setBackground(true); // read after the graphs: they go first on few cores
     m_view = createTableView(m_model, this);
     m_view->setObjectName(QStringLiteral("allocationsTable"));
@@ -167,17 +170,17 @@ AllocationsPanel::AllocationsPanel(QWidget *parent)
     m_details->setReadOnly(true);
     m_details->setFont(m_view->font());
     m_details->setPlaceholderText(tr("Select a buffer to see the causes of its waste"));
-    auto *splitter = new QSplitter(Qt::Vertical, this);
+    auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(m_view);
     splitter->addWidget(m_details);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
-    auto *layout = new QVBoxLayout(this);
+    auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_status);
     layout->addWidget(splitter, 1);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex &current) {
+            [this](const QModelIndex& current) {
                 if (!current.isValid())
                     return;
                 const QString stage = current.data(StringTableModel::StageRole).toString();
@@ -189,7 +192,7 @@ AllocationsPanel::AllocationsPanel(QWidget *parent)
 
 AllocationsPanel::~AllocationsPanel() = default;
 
-void AllocationsPanel::clearReport(const QString &status, const QString &emptyText) {
+void AllocationsPanel::clearReport(const QString& status, const QString& emptyText) {
     m_jobs.discard();
     m_computing = false;
     m_schedule = Schedule();
@@ -199,13 +202,13 @@ void AllocationsPanel::clearReport(const QString &status, const QString &emptyTe
     m_view->setEmptyText(emptyText);
 }
 
-void AllocationsPanel::setAnalysis(const std::shared_ptr<const Analysis> &analysis) {
+void AllocationsPanel::setAnalysis(const std::shared_ptr<const Analysis>& analysis) {
     if (!analysis || !analysis->program.defined())
         return clearReport(tr("No program"), tr("No program to allocate buffers for yet."));
     if (analysis->error && !analysis->lowered)
         return clearReport(tr("No allocation report: %1").arg(failureNote(*analysis)),
                            tr("No allocation report (see above)."));
-    const Program &program = analysis->program;
+    const Program& program = analysis->program;
     // The report covers every rule set, but its waste and its fixes are measured under the
     // rules selected: a rules change needs a new one.
     if (program.schedule.same_as(m_schedule) && analysis->options.rules == m_rules && m_report)
@@ -248,7 +251,7 @@ void AllocationsPanel::onResult(JobOutcome<std::shared_ptr<const AllocReport>> o
     Q_EMIT reportReady();
 }
 
-void AllocationsPanel::showStage(const QString &stage) {
+void AllocationsPanel::showStage(const QString& stage) {
     m_stage = stage;
     const int row = m_model->findRow(stage);
     m_updating = true;
@@ -260,17 +263,13 @@ void AllocationsPanel::showStage(const QString &stage) {
     showDetails(stage);
 }
 
-void AllocationsPanel::showDetails(const QString &stage) {
-    const BufferReport *buffer = m_report ? m_report->find(stage.toStdString()) : nullptr;
+void AllocationsPanel::showDetails(const QString& stage) {
+    const BufferReport* buffer = m_report ? m_report->find(stage.toStdString()) : nullptr;
     m_details->setPlainText(buffer ? allocationDetails(*buffer) : QString());
 }
 
-QString AllocationsPanel::statusText() const {
-    return m_status->text();
-}
+QString AllocationsPanel::statusText() const { return m_status->text(); }
 
-QString AllocationsPanel::detailsText() const {
-    return m_details->toPlainText();
-}
+QString AllocationsPanel::detailsText() const { return m_details->toPlainText(); }
 
 } // namespace bs::gui

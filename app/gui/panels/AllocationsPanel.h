@@ -27,25 +27,25 @@ class HintTableView;
 
 /// The table's headers and one row per buffer (widget-free, for the panel and its tests).
 QStringList allocationHeaders();
-QList<TableRow> allocationRows(const AllocReport &report);
+QList<TableRow> allocationRows(const AllocReport& report);
 /// Every cause of `buffer` with its detail, the rules it affects and its hint, as plain text.
-QString allocationDetails(const BufferReport &buffer);
+QString allocationDetails(const BufferReport& buffer);
 
 class AllocationsPanel : public QWidget {
     Q_OBJECT
 public:
-    explicit AllocationsPanel(QWidget *parent = nullptr);
+    explicit AllocationsPanel(QWidget* parent = nullptr);
     ~AllocationsPanel() override;
 
     /// Computes the report of `analysis`'s program (in a worker; `reportReady` follows), unless
     /// it is the program already shown. A failed or missing analysis clears the panel.
-    void setAnalysis(const std::shared_ptr<const Analysis> &analysis);
+    void setAnalysis(const std::shared_ptr<const Analysis>& analysis);
     /// Selects the row of `stage` (now, or when the report arrives). Emits nothing.
-    void showStage(const QString &stage);
+    void showStage(const QString& stage);
 
     /// The report shown; null while none is (computing, failed, or no program).
-    const AllocReport *report() const { return m_report.get(); }
-    StringTableModel *model() const { return m_model; }
+    const AllocReport* report() const { return m_report.get(); }
+    StringTableModel* model() const { return m_model; }
     /// The line above the table: computing, the error, or the summary.
     QString statusText() const;
     /// The text below the table: the selected buffer's causes and hints.
@@ -56,13 +56,13 @@ Q_SIGNALS:
     /// A report (or its error) arrived and is shown.
     void reportReady();
     /// The user selected the row of `stage`.
-    void stageChosen(const QString &stage);
+    void stageChosen(const QString& stage);
 
 private:
     void onResult(JobOutcome<std::shared_ptr<const AllocReport>> outcome);
     /// Shows no report, with `status` above the table and `emptyText` in it.
-    void clearReport(const QString &status, const QString &emptyText);
-    void showDetails(const QString &stage);
+    void clearReport(const QString& status, const QString& emptyText);
+    void showDetails(const QString& stage);
 
     JobRunner m_jobs;
     bool m_computing = false;
@@ -72,10 +72,10 @@ private:
     bool m_updating = false;
     QString m_stage; ///< the selected stage, selected again when a report arrives
 
-    StringTableModel *m_model;
-    QLabel *m_status;
-    HintTableView *m_view;
-    QPlainTextEdit *m_details;
+    StringTableModel* m_model;
+    QLabel* m_status;
+    HintTableView* m_view;
+    QPlainTextEdit* m_details;
 };
 
 } // namespace bs::gui

@@ -15,15 +15,15 @@
 #include <QVBoxLayout>
 
 #include <array>
-#include <tuple>
 #include <cmath>
+#include <tuple>
 
 namespace bs::gui {
 
 namespace {
 
 constexpr int kMargin = 6;
-constexpr int kGap = 18;         ///< between grids
+constexpr int kGap = 18; ///< between grids
 constexpr qreal kLargestCell = 24;
 constexpr qreal kGridHeight = 260; ///< the most height a grid takes before its cells shrink
 constexpr int kTickMs = 40;
@@ -90,10 +90,12 @@ QString AnimationView::titleOf(size_t buffer) const {
     QStringList shape;
     for (int64_t extent : b.shape)
         shape << QString::number(extent);
-    QString title = tr("%1 (%2, %3)").arg(QString::fromStdString(b.name), roleText(b.role),
-                                          shape.join(QStringLiteral("×")));
+    QString title =
+        tr("%1 (%2, %3)")
+            .arg(QString::fromStdString(b.name), roleText(b.role), shape.join(QStringLiteral("×")));
     if (b.role == AnimatedRole::Intermediate)
-        title += tr(": %1 allocated, %2 live").arg(m_player->allocatedNow(buffer))
+        title += tr(": %1 allocated, %2 live")
+                     .arg(m_player->allocatedNow(buffer))
                      .arg(m_player->liveNow(buffer));
     return title;
 }
@@ -136,9 +138,7 @@ int AnimationView::layOut(int width, std::vector<Placed>* placed) const {
     return y + rowHeight + kMargin;
 }
 
-QSize AnimationView::sizeHint() const {
-    return QSize(480, heightForWidth(480));
-}
+QSize AnimationView::sizeHint() const { return QSize(480, heightForWidth(480)); }
 
 int AnimationView::heightForWidth(int width) const {
     std::vector<Placed> placed;
@@ -157,8 +157,7 @@ std::pair<int, int64_t> AnimationView::cellAt(const QPoint& pos) const {
             continue;
         const auto column = int64_t((pos.x() - p.grid.left()) / p.cell);
         const auto row = int64_t((pos.y() - p.grid.top()) / p.cell);
-        const int64_t cell =
-            m_player->animation().buffers()[b].cellDrawnAt(row, column);
+        const int64_t cell = m_player->animation().buffers()[b].cellDrawnAt(row, column);
         if (cell >= 0)
             return {int(b), cell};
     }
@@ -239,10 +238,10 @@ bool AnimationView::event(QEvent* event) {
 
 AnimationPanel::AnimationPanel(QWidget* parent)
     : QWidget(parent), m_timer(new QTimer(this)), m_status(new QLabel(this)),
-      m_first(new QToolButton(this)), m_back(new QToolButton(this)),
-      m_play(new QToolButton(this)), m_forward(new QToolButton(this)),
-      m_last(new QToolButton(this)), m_timeline(new QSlider(Qt::Horizontal, this)),
-      m_speed(new QComboBox(this)), m_view(new AnimationView(this)), m_legend(new QLabel(this)) {
+      m_first(new QToolButton(this)), m_back(new QToolButton(this)), m_play(new QToolButton(this)),
+      m_forward(new QToolButton(this)), m_last(new QToolButton(this)),
+      m_timeline(new QSlider(Qt::Horizontal, this)), m_speed(new QComboBox(this)),
+      m_view(new AnimationView(this)), m_legend(new QLabel(this)) {
     m_jobs.setBackground(true); // read after the graphs: they go first on few cores
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -378,28 +377,29 @@ void AnimationPanel::display(JobOutcome<std::shared_ptr<const LoopAnimation>> ou
 
 void AnimationPanel::updateControls() {
     const bool has = m_player != nullptr;
-    for (QWidget* w : std::initializer_list<QWidget*>{m_first, m_back, m_play, m_forward, m_last,
-                                                      m_timeline})
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{m_first, m_back, m_play, m_forward, m_last, m_timeline})
         w->setEnabled(has);
     const QSignalBlocker block(m_timeline);
     m_timeline->setRange(0, has ? int(m_player->animation().steps()) : 0);
     m_timeline->setValue(has ? int(m_player->step() + 1) : 0);
-    m_play->setIcon(style()->standardIcon(isPlaying() ? QStyle::SP_MediaPause
-                                                      : QStyle::SP_MediaPlay));
+    m_play->setIcon(
+        style()->standardIcon(isPlaying() ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
 }
 
 void AnimationPanel::showFrame() {
     if (!m_player)
         return;
     const LoopAnimation& animation = m_player->animation();
-    QString status = m_player->step() < 0
-                         ? (animation.steps() == 1
-                                ? tr("Before the first step: 1 step recorded")
-                                : tr("Before the first step: %L1 steps recorded")
-                                      .arg(animation.steps()))
-                         : QString::fromStdString(animation.describeStep(m_player->step()));
+    QString status =
+        m_player->step() < 0
+            ? (animation.steps() == 1
+                   ? tr("Before the first step: 1 step recorded")
+                   : tr("Before the first step: %L1 steps recorded").arg(animation.steps()))
+            : QString::fromStdString(animation.describeStep(m_player->step()));
     if (animation.truncated())
-        status += tr(" (the run is longer: its first %L1 steps are recorded)").arg(animation.steps());
+        status +=
+            tr(" (the run is longer: its first %L1 steps are recorded)").arg(animation.steps());
     if (animation.flat())
         status += tr(". The kernel waits at barriers, so it plays as it runs on a GPU, in its "
                      "final form: a buffer it allocates is drawn by its own indices, not at its "
@@ -445,9 +445,7 @@ void AnimationPanel::pause() {
     updateControls();
 }
 
-bool AnimationPanel::isPlaying() const {
-    return m_timer->isActive();
-}
+bool AnimationPanel::isPlaying() const { return m_timer->isActive(); }
 
 void AnimationPanel::setSpeed(int stepsPerSecond) {
     int best = 0;
@@ -458,9 +456,7 @@ void AnimationPanel::setSpeed(int stepsPerSecond) {
     m_speedChosen = true;
 }
 
-int AnimationPanel::speed() const {
-    return m_speed->currentData().toInt();
-}
+int AnimationPanel::speed() const { return m_speed->currentData().toInt(); }
 
 void AnimationPanel::tick() {
     if (!m_player)
@@ -478,8 +474,6 @@ void AnimationPanel::tick() {
     showFrame();
 }
 
-QString AnimationPanel::statusText() const {
-    return m_status->text();
-}
+QString AnimationPanel::statusText() const { return m_status->text(); }
 
 } // namespace bs::gui

@@ -1,7 +1,7 @@
 #include "panels/BoundsPanel.h"
 
-#include "models/StringTableModel.h"
 #include "models/StageQueries.h"
+#include "models/StringTableModel.h"
 #include "models/TraceRows.h"
 #include "panels/TableViews.h"
 
@@ -52,8 +52,8 @@ void BoundsPanel::setAnalysis(const std::shared_ptr<const Analysis>& analysis) {
 void BoundsPanel::updateEmptyText() {
     m_view->setEmptyText(m_model->rowCount()
                              ? tr("No IterVar matches '%1'.").arg(m_filterEdit->text())
-                             : !m_failure.isEmpty() ? m_failure + tr("; no bounds were inferred.")
-                                                    : tr("No analysis yet."));
+                         : !m_failure.isEmpty() ? m_failure + tr("; no bounds were inferred.")
+                                                : tr("No analysis yet."));
 }
 
 void BoundsPanel::showSelection(const QString& stage, const QString& iterVar) {

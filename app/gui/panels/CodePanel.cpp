@@ -37,8 +37,7 @@ GeneratedCode generateCode(const Analysis& analysis) {
         code.text = QString::fromStdString(gpu ? printKernelCudaSource(*analysis.lowered)
                                                : printKernelLlvmIr(*analysis.lowered));
     } catch (const std::exception& e) {
-        code.message = QStringLiteral("No %1: %2").arg(code.language,
-                                                        QString::fromUtf8(e.what()));
+        code.message = QStringLiteral("No %1: %2").arg(code.language, QString::fromUtf8(e.what()));
         code.language.clear();
     }
 #else
@@ -81,7 +80,7 @@ const GeneratedCode& CodePanel::code() {
     if (m_stale) {
         m_jobs.discard(); // a job's result would only repeat this one
         display(m_analysis ? generateCode(*m_analysis)
-                        : GeneratedCode{{}, {}, {}, tr("No analysis yet.")});
+                           : GeneratedCode{{}, {}, {}, tr("No analysis yet.")});
     }
     return m_code;
 }

@@ -12,10 +12,10 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QPushButton>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QScrollBar>
 #include <QSplitter>
 #include <QTextBlock>
@@ -94,8 +94,8 @@ ComparePanel::ComparePanel(QWidget* parent)
     m_chooseFile->setToolTip(tr("The script to compare the current one with (on the right)"));
     m_fileLabel = new QLabel(this);
     connect(m_chooseFile, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(
-            this, tr("Compare With"), m_otherPath, tr("Scripts (*.py *.tc);;All files (*)"));
+        const QString path = QFileDialog::getOpenFileName(this, tr("Compare With"), m_otherPath,
+                                                          tr("Scripts (*.py *.tc);;All files (*)"));
         if (!path.isEmpty())
             setOtherFile(path);
     });
@@ -104,7 +104,8 @@ ComparePanel::ComparePanel(QWidget* parent)
     m_mode->setToolTip(tr("Compare the script under two rule sets, two points of its history, "
                           "or the script with another file"));
     for (QComboBox* rules : {m_rulesLeft, m_rulesRight})
-        for (BoundRules r : {BoundRules::Tvm05, BoundRules::Tvm, BoundRules::Tight, BoundRules::Compact})
+        for (BoundRules r :
+             {BoundRules::Tvm05, BoundRules::Tvm, BoundRules::Tight, BoundRules::Compact})
             rules->addItem(QString::fromLatin1(boundRulesName(r)), int(r));
     setRules(BoundRules::Tvm05, BoundRules::Tvm);
     m_summary->setWordWrap(true);
@@ -115,10 +116,10 @@ ComparePanel::ComparePanel(QWidget* parent)
         new IrHighlighter(view->document());
     }
     // The two columns scroll together: their lines are aligned.
-    connect(m_left->verticalScrollBar(), &QScrollBar::valueChanged,
-            m_right->verticalScrollBar(), &QScrollBar::setValue);
-    connect(m_right->verticalScrollBar(), &QScrollBar::valueChanged,
-            m_left->verticalScrollBar(), &QScrollBar::setValue);
+    connect(m_left->verticalScrollBar(), &QScrollBar::valueChanged, m_right->verticalScrollBar(),
+            &QScrollBar::setValue);
+    connect(m_right->verticalScrollBar(), &QScrollBar::valueChanged, m_left->verticalScrollBar(),
+            &QScrollBar::setValue);
     m_changesView = createTableView(m_changes, this);
     m_changesView->setEmptyText(tr("The bounds and the allocations are the same on both sides."));
     auto* controls = new QHBoxLayout;
@@ -284,13 +285,9 @@ void ComparePanel::compareWithOther(const AnalysisOutcome& outcome) {
         [this](JobOutcome<AnalysisDiff> diff) { display(std::move(diff)); });
 }
 
-void ComparePanel::setMode(Mode mode) {
-    m_mode->setCurrentIndex(m_mode->findData(int(mode)));
-}
+void ComparePanel::setMode(Mode mode) { m_mode->setCurrentIndex(m_mode->findData(int(mode))); }
 
-ComparePanel::Mode ComparePanel::mode() const {
-    return Mode(m_mode->currentData().toInt());
-}
+ComparePanel::Mode ComparePanel::mode() const { return Mode(m_mode->currentData().toInt()); }
 
 void ComparePanel::setRules(BoundRules left, BoundRules right) {
     m_rulesLeft->setCurrentIndex(m_rulesLeft->findData(int(left)));
@@ -445,20 +442,18 @@ void ComparePanel::display(JobOutcome<AnalysisDiff> outcome) {
         rows << row;
     }
     m_changes->setRows(rows);
-    m_summary->setText(tr("Left: %1. Right: %2. Lowered IR: %3 of %4 lines differ; %5 bounds "
-                          "and allocations differ.")
-                           .arg(QString::fromStdString(diff.labelA),
-                                QString::fromStdString(diff.labelB))
-                           .arg(differ)
-                           .arg(diff.ir.size())
-                           .arg(rows.size()));
+    m_summary->setText(
+        tr("Left: %1. Right: %2. Lowered IR: %3 of %4 lines differ; %5 bounds "
+           "and allocations differ.")
+            .arg(QString::fromStdString(diff.labelA), QString::fromStdString(diff.labelB))
+            .arg(differ)
+            .arg(diff.ir.size())
+            .arg(rows.size()));
     if (m_inSight)
         Q_EMIT changesFound(changedObjectsOf(diff));
     Q_EMIT diffShown();
 }
 
-QString ComparePanel::summaryText() const {
-    return m_summary->text();
-}
+QString ComparePanel::summaryText() const { return m_summary->text(); }
 
 } // namespace bs::gui

@@ -37,8 +37,9 @@ GraphPanel::GraphPanel(viz::GraphKind kind, QWidget* parent)
     bar->setContentsMargins(6, 2, 2, 2);
     bar->addWidget(m_caption, 1);
     if (kind == viz::GraphKind::StageDag) {
-        m_collapseButton = button(tr("Collapse"), tr("Draw each long chain of stages as one node "
-                                                     "again (click one to expand it)"),
+        m_collapseButton = button(tr("Collapse"),
+                                  tr("Draw each long chain of stages as one node "
+                                     "again (click one to expand it)"),
                                   [this] { collapseChains(); });
         bar->addWidget(m_collapseButton);
     }
@@ -117,8 +118,8 @@ void GraphPanel::showSelection(const QString& stage, const QString& iterVar) {
     // The other graphs are about the selected stage; the DAG changes only to show a stage that
     // a collapsed chain of the model last built hides (also before its layout has arrived).
     const bool changed = graphStage() != before;
-    if (changed && (m_kind != viz::GraphKind::StageDag ||
-                    m_hiddenNodes.count(stageNodeId(graphStage()))))
+    if (changed &&
+        (m_kind != viz::GraphKind::StageDag || m_hiddenNodes.count(stageNodeId(graphStage()))))
         rebuild();
     applySelection();
 }
@@ -152,10 +153,10 @@ void GraphPanel::applySelection() {
     m_scene->setSelectedObject(m_analysis ? objectRefOf(*m_analysis, m_stage, m_iterVar)
                                           : viz::ObjectRef{});
     const std::shared_ptr<const LaidOutGraph>& graph = m_scene->graph();
-    StepMarks marks = graph && hasStepFocus() ? stepMarksOf(*m_analysis, *m_focus, graph->graph)
-                                              : StepMarks();
-    const bool marksChanged = marks.nodes != m_scene->stepMarks().nodes ||
-                              marks.edges != m_scene->stepMarks().edges;
+    StepMarks marks =
+        graph && hasStepFocus() ? stepMarksOf(*m_analysis, *m_focus, graph->graph) : StepMarks();
+    const bool marksChanged =
+        marks.nodes != m_scene->stepMarks().nodes || marks.edges != m_scene->stepMarks().edges;
     m_scene->setStepMarks(std::move(marks));
     m_scene->setChangeMarks(graph && m_analysis && !m_changed.isEmpty()
                                 ? changeMarksOf(*m_analysis, m_changed, graph->graph)
@@ -173,8 +174,9 @@ void GraphPanel::updateCaption() {
         return;
     QString caption = QString::fromStdString(graph->graph.name);
     if (hasStepFocus())
-        caption += tr("   · step %1, %2").arg(m_focus->step).arg(
-            QString::fromLatin1(stepPhaseName(m_focus->phase)));
+        caption += tr("   · step %1, %2")
+                       .arg(m_focus->step)
+                       .arg(QString::fromLatin1(stepPhaseName(m_focus->phase)));
     if (!m_scene->changeMarks().isEmpty())
         caption += tr("   · dotted: changed in Compare");
     m_caption->setText(caption);
@@ -265,13 +267,9 @@ void GraphPanel::showMessage(const QString& message) {
     m_caption->setText(message);
 }
 
-std::shared_ptr<const LaidOutGraph> GraphPanel::shownGraph() const {
-    return m_scene->graph();
-}
+std::shared_ptr<const LaidOutGraph> GraphPanel::shownGraph() const { return m_scene->graph(); }
 
-QString GraphPanel::caption() const {
-    return m_caption->text();
-}
+QString GraphPanel::caption() const { return m_caption->text(); }
 
 bool GraphPanel::exportTo(const QString& path, QString* errorMessage) const {
     const std::shared_ptr<const LaidOutGraph>& graph = m_scene->graph();

@@ -27,9 +27,9 @@
 #include <QWidget>
 
 #include <functional>
-#include <set>
 #include <memory>
 #include <optional>
+#include <set>
 
 class QLabel;
 class QToolButton;

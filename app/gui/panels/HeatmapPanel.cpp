@@ -39,9 +39,7 @@ QString swatch(const char* color) {
 
 } // namespace
 
-HeatmapGrid::HeatmapGrid(QWidget* parent) : QWidget(parent) {
-    setMouseTracking(true);
-}
+HeatmapGrid::HeatmapGrid(QWidget* parent) : QWidget(parent) { setMouseTracking(true); }
 
 void HeatmapGrid::setHeatmap(std::shared_ptr<const Heatmap> map, int64_t slice) {
     m_map = std::move(map);
@@ -113,8 +111,8 @@ bool HeatmapGrid::event(QEvent* event) {
         const auto* help = static_cast<QHelpEvent*>(event);
         const int64_t cell = cellAt(help->pos());
         if (cell >= 0)
-            QToolTip::showText(help->globalPos(),
-                               QString::fromStdString(m_map->describeCell(cell)), this);
+            QToolTip::showText(help->globalPos(), QString::fromStdString(m_map->describeCell(cell)),
+                               this);
         else
             QToolTip::hideText();
         return true;
@@ -145,8 +143,7 @@ HeatmapPanel::HeatmapPanel(QWidget* parent)
     iterationRow->addWidget(m_iterationLabel);
     iterationRow->addWidget(m_iterations, 1);
     m_stepLink->setTextFormat(Qt::RichText);
-    m_stepLink->setTextInteractionFlags(Qt::LinksAccessibleByMouse |
-                                        Qt::LinksAccessibleByKeyboard);
+    m_stepLink->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
     connect(m_stepLink, &QLabel::linkActivated, this, [this] {
         const int step = realizeStepOf(m_stage);
         if (step >= 0)
@@ -199,9 +196,7 @@ void HeatmapPanel::showIteration(int iteration) {
         recompute();
 }
 
-int HeatmapPanel::iteration() const {
-    return m_iterations->value();
-}
+int HeatmapPanel::iteration() const { return m_iterations->value(); }
 
 int HeatmapPanel::realizeStepOf(const QString& stage) const {
     const BoundSteps* steps = m_analysis ? stepsOf(*m_analysis) : nullptr;
@@ -256,13 +251,11 @@ void HeatmapPanel::recompute() {
         return;
     }
     // The program runs once per analysis; another stage of it is read from the same run.
-    const std::shared_ptr<const HeatmapRun> cached =
-        m_runOf == m_analysis ? m_run : nullptr;
+    const std::shared_ptr<const HeatmapRun> cached = m_runOf == m_analysis ? m_run : nullptr;
     clear(cached ? tr("Reading the run for %1…").arg(m_stage)
                  : tr("Running the program to see who reads %1…").arg(m_stage));
     m_jobs.start<Made>(
-        [schedule = m_analysis->program.schedule, stage = m_stage.toStdString(), options,
-         cached] {
+        [schedule = m_analysis->program.schedule, stage = m_stage.toStdString(), options, cached] {
             checkHeatmapStage(schedule, stage);
             Made made;
             made.run = cached ? cached : std::make_shared<const HeatmapRun>(schedule, options);
@@ -289,11 +282,11 @@ void HeatmapPanel::display(JobOutcome<Made> outcome) {
     QStringList shape;
     for (int64_t extent : map.shape)
         shape << QString::number(extent);
-    QString status = tr("%1: %2 elements (%3) under %4")
-                         .arg(QString::fromStdString(map.buffer))
-                         .arg(map.allocated)
-                         .arg(shape.join(QStringLiteral(" × ")),
-                              QString::fromLatin1(boundRulesName(map.rules)));
+    QString status =
+        tr("%1: %2 elements (%3) under %4")
+            .arg(QString::fromStdString(map.buffer))
+            .arg(map.allocated)
+            .arg(shape.join(QStringLiteral(" × ")), QString::fromLatin1(boundRulesName(map.rules)));
     if (map.isArgument)
         status += tr(", an argument of the kernel: its elements come from the caller (an input "
                      "is not computed here)");
@@ -312,11 +305,12 @@ void HeatmapPanel::display(JobOutcome<Made> outcome) {
     m_status->setText(status);
     const int step = realizeStepOf(m_stage);
     if (step >= 0)
-        m_stepLink->setText(tr("<a href=\"step\">How InferBound derived this region: step %1</a>")
-                                .arg(step));
+        m_stepLink->setText(
+            tr("<a href=\"step\">How InferBound derived this region: step %1</a>").arg(step));
     {
         const QSignalBlocker block(m_iterations);
-        m_iterations->setRange(0, map.entries > 1 ? int(std::min<int64_t>(map.entries, INT_MAX)) : 0);
+        m_iterations->setRange(0,
+                               map.entries > 1 ? int(std::min<int64_t>(map.entries, INT_MAX)) : 0);
     }
     m_iterations->setVisible(map.entries > 1);
     m_iterationLabel->setVisible(map.entries > 1);
@@ -350,9 +344,7 @@ void HeatmapPanel::showSlice(int slice) {
     m_sliceLabel->setText(tr("slice %1 of %2").arg(slice + 1).arg(m_slices->maximum() + 1));
 }
 
-QString HeatmapPanel::statusText() const {
-    return m_status->text();
-}
+QString HeatmapPanel::statusText() const { return m_status->text(); }
 
 QString HeatmapPanel::legendText() const {
     QString text = m_legend->text();

@@ -1,7 +1,7 @@
 #include "panels/InspectorPanel.h"
 
-#include "models/StringTableModel.h"
 #include "models/StageQueries.h"
+#include "models/StringTableModel.h"
 #include "models/TraceRows.h"
 #include "panels/TableViews.h"
 #include "views/Theme.h"
@@ -122,9 +122,7 @@ HintTableView* InspectorPanel::addTable(Table table, const QStringList& headers)
     return view;
 }
 
-StringTableModel* InspectorPanel::model(Table table) const {
-    return m_models[int(table)];
-}
+StringTableModel* InspectorPanel::model(Table table) const { return m_models[int(table)]; }
 
 void InspectorPanel::setAnalysis(std::shared_ptr<const Analysis> analysis) {
     m_analysis = std::move(analysis);
@@ -196,12 +194,13 @@ void InspectorPanel::setEmptyHints(const StageSummary& summary) {
         why = tr("None: %1 is an extern stage. Its body is opaque and has no loops to bound: "
                  "its outputs are realized whole, and it requests each of its inputs whole.")
                   .arg(m_stage);
-    view(Table::Relax)->setEmptyText(
-        why.isEmpty() ? tr("No loop of a consumer was relaxed for %1: each is at or outside "
-                           "the attach point, or bound to a thread that %1's scope keeps "
-                           "private.")
-                            .arg(m_stage)
-                      : why);
+    view(Table::Relax)
+        ->setEmptyText(why.isEmpty()
+                           ? tr("No loop of a consumer was relaxed for %1: each is at or outside "
+                                "the attach point, or bound to a thread that %1's scope keeps "
+                                "private.")
+                                 .arg(m_stage)
+                           : why);
     view(Table::Union)->setEmptyText(summary.found ? why : QString());
 }
 

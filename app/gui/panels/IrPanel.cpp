@@ -2,9 +2,9 @@
 
 #include "ir/Printer.h"
 #include "models/GraphModels.h"
+#include "models/StageQueries.h"
 #include "models/StepOutline.h"
 #include "models/StepText.h"
-#include "models/StageQueries.h"
 #include "views/Highlighters.h"
 #include "views/IrView.h"
 #include "views/Theme.h"
@@ -145,9 +145,7 @@ LowerPass IrPanel::pass() const {
     return key < kUserPassKey ? LowerPass(key) : LowerPass::Final;
 }
 
-void IrPanel::setPass(LowerPass pass) {
-    m_passes->setCurrentIndex(m_passes->findData(int(pass)));
-}
+void IrPanel::setPass(LowerPass pass) { m_passes->setCurrentIndex(m_passes->findData(int(pass))); }
 
 QString IrPanel::passName() const {
     const int key = m_passes->currentData().toInt();
@@ -161,8 +159,8 @@ QString IrPanel::passName() const {
 }
 
 QString IrPanel::loweredText() const {
-    const Stmt* stmt = m_analysis ? statementAfter(*m_analysis, m_passes->currentData().toInt())
-                                  : nullptr;
+    const Stmt* stmt =
+        m_analysis ? statementAfter(*m_analysis, m_passes->currentData().toInt()) : nullptr;
     return stmt && stmt->defined() ? QString::fromStdString(toString(*stmt)) : QString();
 }
 
@@ -212,13 +210,9 @@ QList<int> IrPanel::stepLines() const {
     return lines;
 }
 
-int IrPanel::stepOfLine(int line) const {
-    return m_text->stepOfLine(line);
-}
+int IrPanel::stepOfLine(int line) const { return m_text->stepOfLine(line); }
 
-QString IrPanel::text() const {
-    return m_text->toPlainText();
-}
+QString IrPanel::text() const { return m_text->toPlainText(); }
 
 bool IrPanel::chooseLine(int line) {
     if (line < 0 || line >= m_lines.size() || m_lines[line].stage.isEmpty() || !m_analysis)
@@ -233,11 +227,12 @@ void IrPanel::refresh() {
     const int scroll = m_text->verticalScrollBar()->value();
     QList<int> lineSteps;
     m_updating = true;
-    m_text->setPlainText(m_analysis ? printedWithSteps(*m_analysis,
-                                                       m_passes->currentData().toInt(), &lineSteps)
-                                    : QString());
+    m_text->setPlainText(
+        m_analysis ? printedWithSteps(*m_analysis, m_passes->currentData().toInt(), &lineSteps)
+                   : QString());
     const QString failure = m_analysis ? failureNote(*m_analysis) : QString();
-    m_text->setPlaceholderText(failure.isEmpty() ? QString() : failure + tr(": nothing was lowered."));
+    m_text->setPlaceholderText(failure.isEmpty() ? QString()
+                                                 : failure + tr(": nothing was lowered."));
     m_updating = false;
     m_text->setLineSteps(lineSteps);
     m_lines = irLines(m_text->toPlainText());

@@ -1,9 +1,10 @@
 /// \file
 /// The lowered IR after a chosen pass (schedule_ops, flatten, simplify, cse, final, and the passes
-/// the script adds with tir.add_lower_pass, each where it runs), in TVM's text form with highlighting, linked to the shared selection both ways (issue 7, item 3):
-/// the selected stage's lines are tinted (its produce block lightly, the lines that produce,
-/// realize or allocate it strongly, the loop of a selected IterVar in the accent colour), and
-/// clicking a line selects the stage it belongs to and the IterVar of the loop it opens.
+/// the script adds with tir.add_lower_pass, each where it runs), in TVM's text form with
+/// highlighting, linked to the shared selection both ways (issue 7, item 3): the selected stage's
+/// lines are tinted (its produce block lightly, the lines that produce, realize or allocate it
+/// strongly, the loop of a selected IterVar in the accent colour), and clicking a line selects the
+/// stage it belongs to and the IterVar of the loop it opens.
 ///
 /// Each line knows the step of bound inference that produced it (issue 13, item 3): hovering a
 /// number of a loop, thread extent, realize, guard or allocate line shows its derivation (the

@@ -25,12 +25,11 @@ OutputPanel::OutputPanel(QWidget* parent)
 void OutputPanel::setRun(const QString& scriptName, const QString& output, qint64 elapsedMs,
                          const std::optional<Diagnostic>& problem) {
     const QString when = QTime::currentTime().toString(QStringLiteral("HH:mm:ss"));
-    m_summary->setText(problem ? tr("Output of %1, run at %2 (%3 ms): it stopped with an error")
-                                     .arg(scriptName, when)
-                                     .arg(elapsedMs)
-                               : tr("Output of %1, run at %2 (%3 ms)")
-                                     .arg(scriptName, when)
-                                     .arg(elapsedMs));
+    m_summary->setText(
+        problem ? tr("Output of %1, run at %2 (%3 ms): it stopped with an error")
+                      .arg(scriptName, when)
+                      .arg(elapsedMs)
+                : tr("Output of %1, run at %2 (%3 ms)").arg(scriptName, when).arg(elapsedMs));
     QString text = output;
     if (problem) {
         if (!text.isEmpty() && !text.endsWith(QLatin1Char('\n')))
@@ -40,12 +39,8 @@ void OutputPanel::setRun(const QString& scriptName, const QString& output, qint6
     m_text->setPlainText(text);
 }
 
-QString OutputPanel::summary() const {
-    return m_summary->text();
-}
+QString OutputPanel::summary() const { return m_summary->text(); }
 
-QString OutputPanel::text() const {
-    return m_text->toPlainText();
-}
+QString OutputPanel::text() const { return m_text->toPlainText(); }
 
 } // namespace bs::gui

@@ -8,8 +8,8 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSettings>
-#include <QStandardItemModel>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -19,7 +19,7 @@ namespace bs::gui {
 namespace {
 
 /// `40000 FLOP executed (the definitions declare 100000), 0.01 GB/s`.
-QString flopsToolTip(const RunReport &report) {
+QString flopsToolTip(const RunReport& report) {
     QString flops = QStringLiteral("%1 FLOP%2")
                         .arg(report.flops)
                         .arg(report.flopsExecuted ? QStringLiteral(" executed") : QString());
@@ -30,9 +30,9 @@ QString flopsToolTip(const RunReport &report) {
 
 /// The target chosen for CPU schedules and for GPU schedules (each remembered apart, so a GPU
 /// program's emulate does not carry over to a CPU program).
-const char *const kCpuTargetKey = "run/target/cpu";
-const char *const kGpuTargetKey = "run/target/gpu";
-const char *const kRepeatKey = "run/repeat";
+const char* const kCpuTargetKey = "run/target/cpu";
+const char* const kGpuTargetKey = "run/target/gpu";
+const char* const kRepeatKey = "run/repeat";
 
 QString targetLabel(RunTarget target) {
     switch (target) {
@@ -46,17 +46,15 @@ QString targetLabel(RunTarget target) {
     return QString();
 }
 
-QString msText(double ms) {
-    return QString::number(ms, 'g', 4);
-}
+QString msText(double ms) { return QString::number(ms, 'g', 4); }
 
 } // namespace
 
 QStringList runHeaders() {
-    return {QStringLiteral("Program"),   QStringLiteral("Target"),   QStringLiteral("Runs"),
-            QStringLiteral("Best ms"),
-            QStringLiteral("Median ms"), QStringLiteral("Spread"),   QStringLiteral("GFLOP/s"),
-            QStringLiteral("Check"),     QStringLiteral("Baseline"), QStringLiteral("Device")};
+    return {QStringLiteral("Program"), QStringLiteral("Target"),    QStringLiteral("Runs"),
+            QStringLiteral("Best ms"), QStringLiteral("Median ms"), QStringLiteral("Spread"),
+            QStringLiteral("GFLOP/s"), QStringLiteral("Check"),     QStringLiteral("Baseline"),
+            QStringLiteral("Device")};
 }
 
 QString baselineComparison(double bestMs, double baselineMs) {
@@ -71,14 +69,14 @@ QString baselineComparison(double bestMs, double baselineMs) {
     return QStringLiteral("%1× slower").arg(1.0 / ratio, 0, 'f', 2);
 }
 
-TableRow runRow(const QString &program, const RunReport &report, int runs,
-               std::optional<double> baselineMs) {
+TableRow runRow(const QString& program, const RunReport& report, int runs,
+                std::optional<double> baselineMs) {
     TableRow row;
     QString check = QStringLiteral("not checked");
     if (report.checked)
         check = report.passed ? QStringLiteral("pass") : QStringLiteral("FAIL");
-    row.cells << program << targetLabel(report.target) << QString::number(runs) << msText(report.bestMs)
-              << msText(report.medianMs)
+    row.cells << program << targetLabel(report.target) << QString::number(runs)
+              << msText(report.bestMs) << msText(report.medianMs)
               << QStringLiteral("%1 %").arg(report.spread * 100.0, 0, 'f', 1)
               << QString::number(report.gflops, 'f', 3) << check
               << (baselineMs ? QStringLiteral("%1 (%2 ms)")
@@ -91,15 +89,14 @@ TableRow runRow(const QString &program, const RunReport &report, int runs,
         times << msText(t);
     row.toolTips << QString() << QString() << times.join(QStringLiteral(", "))
                  << QStringLiteral("compile %1 ms").arg(msText(report.compileMs)) << QString()
-                 << QStringLiteral("(slowest - fastest) / median")
-                 << flopsToolTip(report)
+                 << QStringLiteral("(slowest - fastest) / median") << flopsToolTip(report)
                  << (report.checked ? QStringLiteral("against the %1: %2")
                                           .arg(qstr(report.reference), qstr(report.checkDetail))
                                     : QString());
     return row;
 }
 
-RunPanel::RunPanel(QWidget *parent)
+RunPanel::RunPanel(QWidget* parent)
     : QWidget(parent), m_target(new QComboBox(this)), m_repeat(new QSpinBox(this)),
       m_runButton(new QPushButton(tr("&Run"), this)),
       m_checkButton(new QPushButton(tr("&Check"), this)),
@@ -127,7 +124,7 @@ RunPanel::RunPanel(QWidget *parent)
     setTarget(m_preferredCpu);
     m_repeat->setValue(settings.value(QLatin1String(kRepeatKey), 10).toInt());
 
-    auto *controls = new QHBoxLayout;
+    auto* controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Target"), this));
     controls->addWidget(m_target);
     controls->addWidget(m_repeat);
@@ -140,7 +137,7 @@ RunPanel::RunPanel(QWidget *parent)
     m_view->setObjectName(QStringLiteral("runTable"));
     m_view->setEmptyText(tr("No runs yet: Run times N runs of the kernel, Check runs it once and "
                             "compares its outputs with the reference."));
-    auto *layout = new QVBoxLayout(this);
+    auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(controls);
     layout->addWidget(m_status);
@@ -165,7 +162,7 @@ RunPanel::RunPanel(QWidget *parent)
 
 RunPanel::~RunPanel() = default;
 
-void RunPanel::setAnalysis(const std::shared_ptr<const Analysis> &analysis) {
+void RunPanel::setAnalysis(const std::shared_ptr<const Analysis>& analysis) {
     m_analysis = analysis && analysis->ok() ? analysis : nullptr;
     m_gpuSchedule = m_analysis && m_analysis->lowered && usesGpuThreads(m_analysis->lowered->func);
     updateTargets();
@@ -181,17 +178,17 @@ bool RunPanel::targetFits(RunTarget target) const {
 }
 
 void RunPanel::updateTargets() {
-    auto *items = qobject_cast<QStandardItemModel *>(m_target->model());
+    auto* items = qobject_cast<QStandardItemModel*>(m_target->model());
     for (int i = 0; i < m_target->count(); ++i) {
         const auto target = RunTarget(m_target->itemData(i).toInt());
         const bool fits = !m_analysis || targetFits(target);
         items->item(i)->setEnabled(fits);
         items->item(i)->setToolTip(
-            fits ? QString()
-                 : m_gpuSchedule ? tr("This schedule binds loops to GPU threads: it cannot run on "
-                                      "the CPU")
-                                 : tr("This schedule binds no loop to a GPU thread: it has no GPU "
-                                      "kernel"));
+            fits            ? QString()
+            : m_gpuSchedule ? tr("This schedule binds loops to GPU threads: it cannot run on "
+                                 "the CPU")
+                            : tr("This schedule binds no loop to a GPU thread: it has no GPU "
+                                 "kernel"));
     }
     if (!m_analysis)
         return;
@@ -214,13 +211,9 @@ QString RunPanel::scheduleText() const {
               "(the GPU emulation target).");
 }
 
-void RunPanel::setScriptName(const QString &name) {
-    m_scriptName = name;
-}
+void RunPanel::setScriptName(const QString& name) { m_scriptName = name; }
 
-RunTarget RunPanel::target() const {
-    return RunTarget(m_target->currentData().toInt());
-}
+RunTarget RunPanel::target() const { return RunTarget(m_target->currentData().toInt()); }
 
 void RunPanel::setTarget(RunTarget target) {
     const int index = m_target->findData(int(target));
@@ -228,9 +221,7 @@ void RunPanel::setTarget(RunTarget target) {
         m_target->setCurrentIndex(index);
 }
 
-void RunPanel::setRepeat(int runs) {
-    m_repeat->setValue(runs);
-}
+void RunPanel::setRepeat(int runs) { m_repeat->setValue(runs); }
 
 bool RunPanel::run(bool check) {
     if (m_running)
@@ -261,12 +252,14 @@ bool RunPanel::run(bool check) {
     const QString program = m_scriptName.isEmpty() ? tr("untitled") : m_scriptName;
     m_jobs.start<RunReport>(
         [analysis = m_analysis, request] { return runKernel(*analysis->lowered, request); },
-        [this, program, target = request.target, runs = request.repeat](
-            JobOutcome<RunReport> outcome) { onOutcome(std::move(outcome), program, target, runs); });
+        [this, program, target = request.target,
+         runs = request.repeat](JobOutcome<RunReport> outcome) {
+            onOutcome(std::move(outcome), program, target, runs);
+        });
     return true;
 }
 
-void RunPanel::onOutcome(JobOutcome<RunReport> outcome, const QString &program, RunTarget target,
+void RunPanel::onOutcome(JobOutcome<RunReport> outcome, const QString& program, RunTarget target,
                          int runs) {
     m_running = false;
     m_lastError = outcome.cancelled ? tr("cancelled") : outcome.error;
@@ -277,9 +270,11 @@ void RunPanel::onOutcome(JobOutcome<RunReport> outcome, const QString &program, 
         m_model->setRows(m_rows);
         // Emulated times are the CPU's (compiled, or the interpreter's where the rewrite for the
         // CPU refused the kernel), not a GPU's: say so where they are read.
-        const QString where = m_lastReport->target != RunTarget::Emulate ? targetLabel(m_lastReport->target)
-                              : m_lastReport->interpreted ? tr("emulate (interpreter times, not a GPU's)")
-                                            : tr("emulate (compiled for the CPU: CPU times, not a GPU's)");
+        const QString where = m_lastReport->target != RunTarget::Emulate
+                                  ? targetLabel(m_lastReport->target)
+                              : m_lastReport->interpreted
+                                  ? tr("emulate (interpreter times, not a GPU's)")
+                                  : tr("emulate (compiled for the CPU: CPU times, not a GPU's)");
         QString status = tr("%1: best %2 ms, %3 GFLOP/s")
                              .arg(where, msText(m_lastReport->bestMs))
                              .arg(m_lastReport->gflops, 0, 'f', 3);
@@ -327,9 +322,7 @@ bool RunPanel::saveBaseline() {
     return true;
 }
 
-std::optional<double> RunPanel::baseline() const {
-    return baselineFor(target());
-}
+std::optional<double> RunPanel::baseline() const { return baselineFor(target()); }
 
 std::optional<double> RunPanel::baselineFor(RunTarget target) const {
     const QVariant value = QSettings().value(baselineKey(target));
@@ -338,12 +331,8 @@ std::optional<double> RunPanel::baselineFor(RunTarget target) const {
     return value.toDouble();
 }
 
-void RunPanel::clearBaseline() {
-    QSettings().remove(baselineKey(target()));
-}
+void RunPanel::clearBaseline() { QSettings().remove(baselineKey(target())); }
 
-QString RunPanel::statusText() const {
-    return m_status->text();
-}
+QString RunPanel::statusText() const { return m_status->text(); }
 
 } // namespace bs::gui

@@ -35,7 +35,7 @@ class HintTableView;
 /// The table's headers and the row of one result (widget-free, for the panel and its tests).
 QStringList runHeaders();
 /// `program` is the script that was run: rows of several programs stay apart in the table.
-TableRow runRow(const QString &program, const RunReport &report, int runs,
+TableRow runRow(const QString& program, const RunReport& report, int runs,
                 std::optional<double> baselineMs);
 /// `1.50× faster` / `2.00× slower` / `same` for a best time against the baseline's.
 QString baselineComparison(double bestMs, double baselineMs);
@@ -43,13 +43,13 @@ QString baselineComparison(double bestMs, double baselineMs);
 class RunPanel : public QWidget {
     Q_OBJECT
 public:
-    explicit RunPanel(QWidget *parent = nullptr);
+    explicit RunPanel(QWidget* parent = nullptr);
     ~RunPanel() override;
 
     /// The program to run: its lowered function (null or failed: nothing to run).
-    void setAnalysis(const std::shared_ptr<const Analysis> &analysis);
+    void setAnalysis(const std::shared_ptr<const Analysis>& analysis);
     /// The script's name, which keys the saved baselines.
-    void setScriptName(const QString &name);
+    void setScriptName(const QString& name);
 
     RunTarget target() const;
     /// Chooses `target` (also a disabled one: running it then says why it cannot run).
@@ -73,10 +73,10 @@ public:
     std::optional<double> baseline() const;
     void clearBaseline();
 
-    const std::optional<RunReport> &lastReport() const { return m_lastReport; }
+    const std::optional<RunReport>& lastReport() const { return m_lastReport; }
     /// The latest run's error message (empty when it ran).
-    const QString &lastError() const { return m_lastError; }
-    StringTableModel *model() const { return m_model; }
+    const QString& lastError() const { return m_lastError; }
+    StringTableModel* model() const { return m_model; }
     QString statusText() const;
 
 Q_SIGNALS:
@@ -85,7 +85,7 @@ Q_SIGNALS:
 
 private:
     /// A run's report, or why it has none, for `program` on `target`.
-    void onOutcome(JobOutcome<RunReport> outcome, const QString &program, RunTarget target,
+    void onOutcome(JobOutcome<RunReport> outcome, const QString& program, RunTarget target,
                    int runs);
     void updateButtons();
     /// Enables the targets that fit the schedule and moves off one that does not.
@@ -108,15 +108,15 @@ private:
     QString m_lastError;
     QList<TableRow> m_rows;
 
-    QComboBox *m_target;
-    QSpinBox *m_repeat;
-    QPushButton *m_runButton;
-    QPushButton *m_checkButton;
-    QPushButton *m_baselineButton;
-    QPushButton *m_cancelButton;
-    QLabel *m_status;
-    StringTableModel *m_model;
-    HintTableView *m_view;
+    QComboBox* m_target;
+    QSpinBox* m_repeat;
+    QPushButton* m_runButton;
+    QPushButton* m_checkButton;
+    QPushButton* m_baselineButton;
+    QPushButton* m_cancelButton;
+    QLabel* m_status;
+    StringTableModel* m_model;
+    HintTableView* m_view;
 };
 
 } // namespace bs::gui

@@ -26,16 +26,16 @@ namespace {
 
 const QLatin1StringView kStepScheme("step");
 
-QAction *makeAction(QObject *parent, QStyle::StandardPixmap icon, const QString &text,
-                    const QKeySequence &key) {
-    auto *action = new QAction(QApplication::style()->standardIcon(icon), text, parent);
+QAction* makeAction(QObject* parent, QStyle::StandardPixmap icon, const QString& text,
+                    const QKeySequence& key) {
+    auto* action = new QAction(QApplication::style()->standardIcon(icon), text, parent);
     action->setShortcut(key);
     action->setToolTip(QStringLiteral("%1 (%2)").arg(text, key.toString(QKeySequence::NativeText)));
     return action;
 }
 
-QToolButton *toolButton(QAction *action, QWidget *parent) {
-    auto *button = new QToolButton(parent);
+QToolButton* toolButton(QAction* action, QWidget* parent) {
+    auto* button = new QToolButton(parent);
     button->setDefaultAction(action);
     button->setAutoRaise(true);
     return button;
@@ -43,7 +43,7 @@ QToolButton *toolButton(QAction *action, QWidget *parent) {
 
 } // namespace
 
-StepsPanel::StepsPanel(QWidget *parent)
+StepsPanel::StepsPanel(QWidget* parent)
     : QWidget(parent), m_model(new StepTreeModel(this)), m_tree(new QTreeView(this)),
       m_details(new QTextBrowser(this)) {
     createActions();
@@ -69,24 +69,24 @@ StepsPanel::StepsPanel(QWidget *parent)
         StepTreeModel::RuleColumn,
         12 + m_tree->fontMetrics().horizontalAdvance(QStringLiteral("split-evaluated")));
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this,
-            [this](const QModelIndex &current) { onTreeCurrentChanged(current); });
+            [this](const QModelIndex& current) { onTreeCurrentChanged(current); });
 
     m_details->setOpenLinks(false);
     m_details->setFrameShape(QFrame::NoFrame);
     m_details->document()->setDefaultStyleSheet(
         QStringLiteral("code { font-family: '%1'; }").arg(codeFont().family()));
-    connect(m_details, &QTextBrowser::anchorClicked, this, [this](const QUrl &url) {
+    connect(m_details, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
         if (url.scheme() == kStepScheme)
             chooseStep(url.path().toInt());
     });
 
-    auto *split = new QSplitter(Qt::Horizontal, this);
+    auto* split = new QSplitter(Qt::Horizontal, this);
     split->setChildrenCollapsible(false);
     split->addWidget(m_tree);
     split->addWidget(m_details);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
-    auto *layout = new QVBoxLayout(this);
+    auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addWidget(createControls());
@@ -113,13 +113,13 @@ void StepsPanel::createActions() {
     connect(m_lastAction, &QAction::triggered, this, &StepsPanel::last);
 }
 
-QList<QAction *> StepsPanel::actions() const {
+QList<QAction*> StepsPanel::actions() const {
     return {m_firstAction, m_previousAction, m_playAction, m_nextAction, m_lastAction};
 }
 
-QWidget *StepsPanel::createControls() {
-    auto *bar = new QWidget(this);
-    auto *row = new QHBoxLayout(bar);
+QWidget* StepsPanel::createControls() {
+    auto* bar = new QWidget(this);
+    auto* row = new QHBoxLayout(bar);
     row->setContentsMargins(4, 2, 6, 2);
     row->setSpacing(2);
     m_play = toolButton(m_playAction, bar);
@@ -172,9 +172,7 @@ void StepsPanel::setAnalysis(std::shared_ptr<const Analysis> analysis) {
     showStep(-1);
 }
 
-int StepsPanel::stepCount() const {
-    return m_model->stepCount();
-}
+int StepsPanel::stepCount() const { return m_model->stepCount(); }
 
 void StepsPanel::showStep(int id) {
     m_step = id >= 0 && id < stepCount() ? id : -1;
@@ -199,30 +197,20 @@ void StepsPanel::showStep(int id) {
     updateControls();
 }
 
-QString StepsPanel::detailsText() const {
-    return m_details->toPlainText();
-}
+QString StepsPanel::detailsText() const { return m_details->toPlainText(); }
 
 void StepsPanel::chooseStep(int id) {
     if (id >= 0 && id < stepCount() && id != m_step)
         Q_EMIT stepChosen(id);
 }
 
-void StepsPanel::first() {
-    chooseStep(0);
-}
+void StepsPanel::first() { chooseStep(0); }
 
-void StepsPanel::previous() {
-    chooseStep(m_step < 0 ? 0 : m_step - 1);
-}
+void StepsPanel::previous() { chooseStep(m_step < 0 ? 0 : m_step - 1); }
 
-void StepsPanel::next() {
-    chooseStep(m_step + 1);
-}
+void StepsPanel::next() { chooseStep(m_step + 1); }
 
-void StepsPanel::last() {
-    chooseStep(stepCount() - 1);
-}
+void StepsPanel::last() { chooseStep(stepCount() - 1); }
 
 void StepsPanel::setPlaying(bool playing) {
     playing = playing && stepCount() > 0;
@@ -246,7 +234,7 @@ void StepsPanel::setPlayInterval(int ms) {
     m_timer.setInterval(ms);
 }
 
-void StepsPanel::onTreeCurrentChanged(const QModelIndex &current) {
+void StepsPanel::onTreeCurrentChanged(const QModelIndex& current) {
     if (!m_updating && current.isValid())
         chooseStep(m_model->stepAt(current));
 }

@@ -34,7 +34,7 @@ public:
     /// The speeds Play offers, in milliseconds per step; the default is the second.
     static constexpr int kPlayIntervals[] = {500, 1000, 2000, 4000};
 
-    explicit StepsPanel(QWidget *parent = nullptr);
+    explicit StepsPanel(QWidget* parent = nullptr);
 
     /// Shows the steps of `analysis`; no step is current until showStep.
     void setAnalysis(std::shared_ptr<const Analysis> analysis);
@@ -56,16 +56,16 @@ public:
 
     /// First (Alt+Home), Previous (Alt+Left), Play/Pause (Alt+P), Next (Alt+Right) and Last
     /// (Alt+End), for the panel's buttons and the Analysis menu.
-    QList<QAction *> actions() const;
-    QAction *nextAction() const { return m_nextAction; }
-    QAction *previousAction() const { return m_previousAction; }
-    QAction *playAction() const { return m_playAction; }
+    QList<QAction*> actions() const;
+    QAction* nextAction() const { return m_nextAction; }
+    QAction* previousAction() const { return m_previousAction; }
+    QAction* playAction() const { return m_playAction; }
 
-    StepTreeModel *model() const { return m_model; }
-    QTreeView *tree() const { return m_tree; }
-    QSlider *slider() const { return m_slider; }
-    QTextBrowser *details() const { return m_details; }
-    QToolButton *playButton() const { return m_play; }
+    StepTreeModel* model() const { return m_model; }
+    QTreeView* tree() const { return m_tree; }
+    QSlider* slider() const { return m_slider; }
+    QTextBrowser* details() const { return m_details; }
+    QToolButton* playButton() const { return m_play; }
     /// The current step's details as plain text.
     QString detailsText() const;
 
@@ -75,9 +75,9 @@ Q_SIGNALS:
 
 private:
     void createActions();
-    QWidget *createControls();
+    QWidget* createControls();
     void chooseStep(int id);
-    void onTreeCurrentChanged(const QModelIndex &current);
+    void onTreeCurrentChanged(const QModelIndex& current);
     void onTick();
     void updateControls();
 
@@ -86,18 +86,18 @@ private:
     bool m_updating = false;
     QTimer m_timer;
 
-    StepTreeModel *m_model;
-    QTreeView *m_tree;
-    QTextBrowser *m_details;
-    QSlider *m_slider = nullptr;
-    QLabel *m_position = nullptr;
-    QComboBox *m_speed = nullptr;
-    QToolButton *m_play = nullptr;
-    QAction *m_firstAction = nullptr;
-    QAction *m_previousAction = nullptr;
-    QAction *m_playAction = nullptr;
-    QAction *m_nextAction = nullptr;
-    QAction *m_lastAction = nullptr;
+    StepTreeModel* m_model;
+    QTreeView* m_tree;
+    QTextBrowser* m_details;
+    QSlider* m_slider = nullptr;
+    QLabel* m_position = nullptr;
+    QComboBox* m_speed = nullptr;
+    QToolButton* m_play = nullptr;
+    QAction* m_firstAction = nullptr;
+    QAction* m_previousAction = nullptr;
+    QAction* m_playAction = nullptr;
+    QAction* m_nextAction = nullptr;
+    QAction* m_lastAction = nullptr;
 };
 
 } // namespace bs::gui

@@ -71,9 +71,7 @@ void TcRangesPanel::showSelection(const QString& stage, const QString& iterVar) 
     m_updating = false;
 }
 
-QString TcRangesPanel::summary() const {
-    return m_summary->text();
-}
+QString TcRangesPanel::summary() const { return m_summary->text(); }
 
 QString TcRangesPanel::warnings() const {
     return m_warnings->isHidden() ? QString() : m_warnings->text();

@@ -16,7 +16,7 @@
 
 namespace bs::gui {
 
-StepTools::StepTools(MainWindow *window)
+StepTools::StepTools(MainWindow* window)
     : QObject(window), m_window(window), m_cursor(new StepCursor(this)) {
     createDock();
     createMenu();
@@ -26,7 +26,7 @@ StepTools::StepTools(MainWindow *window)
 void StepTools::createDock() {
     m_panel = new StepsPanel(m_window);
     // Beside the inspector, under the graphs: stepping shows the graphs and the IR at once.
-    QDockWidget *inspector = m_window->dock(QStringLiteral("inspectorDock"));
+    QDockWidget* inspector = m_window->dock(QStringLiteral("inspectorDock"));
     m_window->addDock(m_panel, tr("Step-through"), QStringLiteral("stepThroughDock"),
                       Qt::RightDockWidgetArea, inspector);
     if (inspector)
@@ -34,16 +34,16 @@ void StepTools::createDock() {
 }
 
 void StepTools::createMenu() {
-    QMenu *analysis = m_window->analysisMenu();
+    QMenu* analysis = m_window->analysisMenu();
     if (!analysis)
         return;
     analysis->addSeparator();
-    QMenu *steps = analysis->addMenu(tr("Step &Through"));
+    QMenu* steps = analysis->addMenu(tr("Step &Through"));
     steps->addActions(m_panel->actions());
 }
 
 void StepTools::wire() {
-    ScriptDocument *document = m_window->document();
+    ScriptDocument* document = m_window->document();
     connect(document, &ScriptDocument::analysisChanged, this, &StepTools::onAnalysisChanged);
     connect(document->selection(), &StageSelection::changed, this, &StepTools::onSelectionChanged);
     connect(m_cursor, &StepCursor::changed, m_panel, &StepsPanel::showStep);
@@ -56,7 +56,7 @@ void StepTools::goToStep(int id) {
         return;
     m_cursor->setStep(id);
     m_following = true;
-    if (QDockWidget *dock = m_window->dock(QStringLiteral("stepThroughDock"));
+    if (QDockWidget* dock = m_window->dock(QStringLiteral("stepThroughDock"));
         dock && !m_panel->isVisible()) {
         dock->show();
         dock->raise();
@@ -65,7 +65,7 @@ void StepTools::goToStep(int id) {
 }
 
 void StepTools::onAnalysisChanged() {
-    const std::shared_ptr<const Analysis> &analysis = m_window->document()->analysis();
+    const std::shared_ptr<const Analysis>& analysis = m_window->document()->analysis();
     m_panel->setAnalysis(analysis);
     const int id = analysis ? resolveStep(*analysis, m_key, m_cursor->step()) : -1;
     m_cursor->setStep(id);
@@ -80,7 +80,7 @@ void StepTools::onSelectionChanged() {
 }
 
 void StepTools::showCurrentStep() {
-    const std::shared_ptr<const Analysis> &analysis = m_window->document()->analysis();
+    const std::shared_ptr<const Analysis>& analysis = m_window->document()->analysis();
     const int id = m_cursor->step();
     m_panel->showStep(id);
     m_key = analysis ? stepKeyOf(*analysis, id) : std::nullopt;
@@ -91,7 +91,7 @@ void StepTools::showCurrentStep() {
     const StepFocus focus = stepFocusOf(*analysis, id);
     m_applying = true;
     // The graphs learn the step first, so the selection below rebuilds each graph only once.
-    for (GraphPanel *panel : m_window->graphPanels())
+    for (GraphPanel* panel : m_window->graphPanels())
         panel->showStepFocus(focus);
     if (!focus.stage.isEmpty())
         m_window->selection()->select(focus.stage, focus.iterVar);
@@ -102,7 +102,7 @@ void StepTools::showCurrentStep() {
 }
 
 void StepTools::clearViews() {
-    for (GraphPanel *panel : m_window->graphPanels())
+    for (GraphPanel* panel : m_window->graphPanels())
         panel->showStepFocus(std::nullopt);
     m_window->irPanel()->showStep(-1);
 }

@@ -30,10 +30,10 @@ class StepTools : public QObject {
 public:
     /// Adds the dock and the menu to `window` (after its own docks, before its saved layout is
     /// restored).
-    explicit StepTools(MainWindow *window);
+    explicit StepTools(MainWindow* window);
 
-    StepsPanel *panel() const { return m_panel; }
-    StepCursor *cursor() const { return m_cursor; }
+    StepsPanel* panel() const { return m_panel; }
+    StepCursor* cursor() const { return m_cursor; }
     /// Makes step `id` current and every view show it, as stepping there does.
     void goToStep(int id);
     /// Whether the views show the current step (the user stepped, and has not selected
@@ -50,9 +50,9 @@ private:
     void showCurrentStep();
     void clearViews();
 
-    MainWindow *m_window;
-    StepCursor *m_cursor;
-    StepsPanel *m_panel = nullptr;
+    MainWindow* m_window;
+    StepCursor* m_cursor;
+    StepsPanel* m_panel = nullptr;
     /// What the current step is about, to find it again in the next Analysis.
     std::optional<StepKey> m_key;
     bool m_following = false;

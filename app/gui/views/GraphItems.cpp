@@ -36,13 +36,9 @@ QFont cellFont(bool bold) {
 
 } // namespace
 
-qreal legibleTextPixels() {
-    return QFontInfo(QApplication::font()).pixelSize();
-}
+qreal legibleTextPixels() { return QFontInfo(QApplication::font()).pixelSize(); }
 
-qreal legibleZoom() {
-    return legibleTextPixels() / kFontSize;
-}
+qreal legibleZoom() { return legibleTextPixels() / kFontSize; }
 
 namespace {
 
@@ -74,13 +70,9 @@ QString fieldsText(const std::vector<viz::Field>& fields) {
     return lines.join(QLatin1Char('\n'));
 }
 
-bool isMultiLine(const viz::LabelCell& cell) {
-    return cell.text.find('\n') != std::string::npos;
-}
+bool isMultiLine(const viz::LabelCell& cell) { return cell.text.find('\n') != std::string::npos; }
 
-QFont stepLabelFont() {
-    return cellFont(false);
-}
+QFont stepLabelFont() { return cellFont(false); }
 
 QSizeF stepLabelSize(const QString& text) {
     const QFontMetricsF metrics(stepLabelFont());
@@ -125,36 +117,16 @@ QString wrapValue(const QString& text, int width) {
     return parts.join(QStringLiteral("\n "));
 }
 
-QColor GraphPalette::accent() {
-    return QColor(0xe0, 0x7b, 0x00);
-}
-QColor GraphPalette::highlight() {
-    return QColor(0xc0, 0x39, 0x2b);
-}
-QColor GraphPalette::highlightFill() {
-    return QColor(0xf9, 0xe7, 0x9f);
-}
-QColor GraphPalette::step() {
-    return QColor(0x1e, 0x6b, 0xc8);
-}
-QColor GraphPalette::stepFill() {
-    return QColor(0xd4, 0xe4, 0xfa);
-}
-QColor GraphPalette::problem() {
-    return QColor(0xe0, 0x00, 0x1b);
-}
-QColor GraphPalette::problemFill() {
-    return QColor(0xfa, 0xdb, 0xd8);
-}
-QColor GraphPalette::changed() {
-    return QColor(0xa1, 0x1b, 0x8c);
-}
-QColor GraphPalette::changedFill() {
-    return QColor(0xf5, 0xd7, 0xef);
-}
-QColor GraphPalette::ink() {
-    return QColor(0x22, 0x22, 0x22);
-}
+QColor GraphPalette::accent() { return QColor(0xe0, 0x7b, 0x00); }
+QColor GraphPalette::highlight() { return QColor(0xc0, 0x39, 0x2b); }
+QColor GraphPalette::highlightFill() { return QColor(0xf9, 0xe7, 0x9f); }
+QColor GraphPalette::step() { return QColor(0x1e, 0x6b, 0xc8); }
+QColor GraphPalette::stepFill() { return QColor(0xd4, 0xe4, 0xfa); }
+QColor GraphPalette::problem() { return QColor(0xe0, 0x00, 0x1b); }
+QColor GraphPalette::problemFill() { return QColor(0xfa, 0xdb, 0xd8); }
+QColor GraphPalette::changed() { return QColor(0xa1, 0x1b, 0x8c); }
+QColor GraphPalette::changedFill() { return QColor(0xf5, 0xd7, 0xef); }
+QColor GraphPalette::ink() { return QColor(0x22, 0x22, 0x22); }
 
 GraphNodeItem::GraphNodeItem(const viz::GraphNode& node, const viz::Box& box)
     : m_node(node), m_box(box.x, box.y, box.width, box.height) {
@@ -244,7 +216,8 @@ QRectF GraphNodeItem::stepLabelRect() const {
 
 void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) {
     painter->setRenderHint(QPainter::Antialiasing);
-    const qreal lod = QStyleOptionGraphicsItem::levelOfDetailFromTransform(painter->worldTransform());
+    const qreal lod =
+        QStyleOptionGraphicsItem::levelOfDetailFromTransform(painter->worldTransform());
     if (drawsNameOnly(lod))
         paintNameOnly(painter, lod);
     else if (m_node.rows.empty())
@@ -306,8 +279,8 @@ void GraphNodeItem::paintNameOnly(QPainter* painter, qreal lod) {
     font.setPixelSize(std::max(1, qRound(legibleTextPixels() / lod)));
     painter->setFont(font);
     painter->setPen(GraphPalette::ink());
-    const QString name = QFontMetricsF(font).elidedText(shortName(), Qt::ElideRight,
-                                                        m_box.width() - 2 / lod);
+    const QString name =
+        QFontMetricsF(font).elidedText(shortName(), Qt::ElideRight, m_box.width() - 2 / lod);
     painter->drawText(m_box, Qt::AlignCenter, name);
 }
 
@@ -655,9 +628,7 @@ GraphClusterItem::GraphClusterItem(const viz::GraphCluster& cluster, const viz::
     setZValue(-1);
 }
 
-QRectF GraphClusterItem::boundingRect() const {
-    return m_box.adjusted(-1, -1, 1, 1);
-}
+QRectF GraphClusterItem::boundingRect() const { return m_box.adjusted(-1, -1, 1, 1); }
 
 void GraphClusterItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) {
     painter->setPen(QPen(theme::ink(QColor(0x9a, 0xa3, 0xad)), 1, Qt::DashLine));

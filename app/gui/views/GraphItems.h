@@ -107,7 +107,7 @@ private:
     QList<QList<Cell>> m_cells;
     bool m_selected = false;
     viz::ObjectRef m_rowRef;
-    int m_hoverRow = -2; ///< -1: the title, -2: none
+    int m_hoverRow = -2;     ///< -1: the title, -2: none
     bool m_dragging = false; ///< the press became a drag
     bool m_stepMarked = false;
     QSet<int> m_stepRows;

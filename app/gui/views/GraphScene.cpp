@@ -120,8 +120,10 @@ viz::ObjectRef GraphScene::neighbourObject(int key) const {
         if (from) {
             const QPointF d = at - from->sceneBoundingRect().center();
             const bool horizontal = key == Qt::Key_Left || key == Qt::Key_Right;
-            const qreal along = key == Qt::Key_Left ? -d.x() : key == Qt::Key_Right ? d.x()
-                                : key == Qt::Key_Up ? -d.y() : d.y();
+            const qreal along = key == Qt::Key_Left    ? -d.x()
+                                : key == Qt::Key_Right ? d.x()
+                                : key == Qt::Key_Up    ? -d.y()
+                                                       : d.y();
             const qreal across = std::abs(horizontal ? d.y() : d.x());
             if (along <= 1)
                 continue;
@@ -286,11 +288,10 @@ void GraphScene::dragTo(const QPointF& scenePos) {
                                                                : Qt::ClosedHandCursor;
     for (QGraphicsView* view : views())
         view->viewport()->setCursor(shape);
-    Q_EMIT dragFeedback(!verdict.action.isEmpty()
-                            ? tr("Drop to %1").arg(verdict.action)
-                            : verdict.refusal.isEmpty() ? QString()
-                                                        : tr("Cannot drop here: %1")
-                                                              .arg(verdict.refusal));
+    Q_EMIT dragFeedback(!verdict.action.isEmpty() ? tr("Drop to %1").arg(verdict.action)
+                        : verdict.refusal.isEmpty()
+                            ? QString()
+                            : tr("Cannot drop here: %1").arg(verdict.refusal));
 }
 
 void GraphScene::endDrag(const QPointF& scenePos) {
@@ -300,8 +301,8 @@ void GraphScene::endDrag(const QPointF& scenePos) {
     const viz::ObjectRef source = m_dragSource;
     const DropSite site = siteAt(scenePos);
     stopDrag();
-    Q_EMIT dragFeedback(verdict.refusal.isEmpty() ? QString()
-                                                  : tr("Cannot drop here: %1").arg(verdict.refusal));
+    Q_EMIT dragFeedback(
+        verdict.refusal.isEmpty() ? QString() : tr("Cannot drop here: %1").arg(verdict.refusal));
     if (!verdict.action.isEmpty())
         Q_EMIT dropped(source, site);
 }

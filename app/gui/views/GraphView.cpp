@@ -81,8 +81,8 @@ void GraphView::applyFit() {
         // A graph drawn smaller than its natural size follows the current step, or shows what
         // failed: what is marked, with some of its neighbourhood, up to the natural size.
         const QRectF around = marked.adjusted(-kStepMargin, -kStepMargin, kStepMargin, kStepMargin);
-        const qreal fit = std::min(viewport()->width() / around.width(),
-                                   viewport()->height() / around.height());
+        const qreal fit =
+            std::min(viewport()->width() / around.width(), viewport()->height() / around.height());
         const qreal target = std::max(std::min(stepZoom, fit), legible);
         if (target > zoom())
             setTransform(QTransform::fromScale(target, target));

@@ -240,9 +240,8 @@ TcHighlighter::TcHighlighter(QTextDocument* document) : RuleHighlighter(document
     m_rules << wordsRule(functions, charFormat(QColor(0x7a, 0x3e, 0x9d)));
     m_rules << HighlightRule{QRegularExpression(QStringLiteral("\\b[0-9]+(\\.[0-9]*)?f?\\b")),
                              charFormat(QColor(0xa0, 0x52, 0x00))};
-    m_rules << HighlightRule{
-        QRegularExpression(QStringLiteral("(?:\\+|\\*|max|min)?=!?|->")),
-        charFormat(QColor(0xb0, 0x20, 0x60), true)};
+    m_rules << HighlightRule{QRegularExpression(QStringLiteral("(?:\\+|\\*|max|min)?=!?|->")),
+                             charFormat(QColor(0xb0, 0x20, 0x60), true)};
     m_rules << HighlightRule{QRegularExpression(QStringLiteral("#.*$")),
                              charFormat(QColor(0x70, 0x70, 0x70), false, true)};
 }

@@ -33,8 +33,7 @@ public:
 Q_SIGNALS:
     /// The user right-clicked a row about `stage` (and its IterVar `iterVar`, when the row
     /// names one) at `globalPos`.
-    void objectMenuRequested(const QString& stage, const QString& iterVar,
-                             const QPoint& globalPos);
+    void objectMenuRequested(const QString& stage, const QString& iterVar, const QPoint& globalPos);
 
 protected:
     void paintEvent(QPaintEvent* event) override;

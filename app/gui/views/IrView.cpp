@@ -19,11 +19,10 @@ const QColor kCurrentStepMark(0x1e, 0x6b, 0xc8);
 constexpr int kGutterWidth = 10;
 } // namespace
 
-IrView::IrView(QWidget *parent)
-    : QPlainTextEdit(parent),
-      m_gutter(new TextGutter(
-          this, [this] { return gutterWidth(); },
-          [this](QPaintEvent *event) { paintGutter(event); })) {
+IrView::IrView(QWidget* parent)
+    : QPlainTextEdit(parent), m_gutter(new TextGutter(
+                                  this, [this] { return gutterWidth(); },
+                                  [this](QPaintEvent* event) { paintGutter(event); })) {
     setReadOnly(true);
     setLineWrapMode(QPlainTextEdit::NoWrap);
     setMouseTracking(true);
@@ -31,9 +30,7 @@ IrView::IrView(QWidget *parent)
     setViewportMargins(gutterWidth(), 0, 0, 0);
 }
 
-int IrView::gutterWidth() const {
-    return kGutterWidth;
-}
+int IrView::gutterWidth() const { return kGutterWidth; }
 
 void IrView::setLineSteps(QList<int> steps) {
     m_lineSteps = std::move(steps);
@@ -47,11 +44,9 @@ void IrView::setCurrentStep(int id) {
     m_gutter->update();
 }
 
-int IrView::lineAt(const QPoint &pos) const {
-    return cursorForPosition(pos).blockNumber();
-}
+int IrView::lineAt(const QPoint& pos) const { return cursorForPosition(pos).blockNumber(); }
 
-int IrView::stepOfNumberAt(const QPoint &pos) const {
+int IrView::stepOfNumberAt(const QPoint& pos) const {
     const QTextCursor cursor = cursorForPosition(pos);
     const int step = stepOfLine(cursor.blockNumber());
     if (step < 0)
@@ -65,7 +60,7 @@ int IrView::stepOfNumberAt(const QPoint &pos) const {
     return span.first >= 0 && column >= span.first && column < span.second ? step : -1;
 }
 
-QString IrView::toolTipAt(const QPoint &pos) const {
+QString IrView::toolTipAt(const QPoint& pos) const {
     const int step = stepOfNumberAt(pos);
     return step >= 0 && m_derivation ? m_derivation(step) : QString();
 }
@@ -79,10 +74,10 @@ QPoint IrView::pointAt(int line, int column) const {
     return QPoint((left.center().x() + right.center().x()) / 2, left.center().y());
 }
 
-bool IrView::viewportEvent(QEvent *event) {
+bool IrView::viewportEvent(QEvent* event) {
     if (event->type() != QEvent::ToolTip)
         return QPlainTextEdit::viewportEvent(event);
-    auto *help = static_cast<QHelpEvent *>(event);
+    auto* help = static_cast<QHelpEvent*>(event);
     const QString tip = toolTipAt(help->pos());
     if (!tip.isEmpty())
         QToolTip::showText(help->globalPos(), tip, viewport());
@@ -93,7 +88,7 @@ bool IrView::viewportEvent(QEvent *event) {
     return true;
 }
 
-void IrView::mouseMoveEvent(QMouseEvent *event) {
+void IrView::mouseMoveEvent(QMouseEvent* event) {
     QPlainTextEdit::mouseMoveEvent(event);
     if (event->buttons() != Qt::NoButton)
         return;
@@ -101,7 +96,7 @@ void IrView::mouseMoveEvent(QMouseEvent *event) {
     viewport()->setCursor(onNumber ? Qt::PointingHandCursor : Qt::IBeamCursor);
 }
 
-void IrView::mouseReleaseEvent(QMouseEvent *event) {
+void IrView::mouseReleaseEvent(QMouseEvent* event) {
     QPlainTextEdit::mouseReleaseEvent(event);
     if (event->button() != Qt::LeftButton || textCursor().hasSelection())
         return;
@@ -113,12 +108,12 @@ void IrView::mouseReleaseEvent(QMouseEvent *event) {
         Q_EMIT stepClicked(step);
 }
 
-void IrView::resizeEvent(QResizeEvent *event) {
+void IrView::resizeEvent(QResizeEvent* event) {
     QPlainTextEdit::resizeEvent(event);
     m_gutter->place();
 }
 
-void IrView::paintGutter(QPaintEvent *event) {
+void IrView::paintGutter(QPaintEvent* event) {
     QPainter painter(m_gutter);
     painter.fillRect(event->rect(), theme::tint(kGutterBackground));
     painter.setRenderHint(QPainter::Antialiasing);

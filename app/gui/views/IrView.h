@@ -21,7 +21,7 @@ public:
     /// The tooltip for a number of a line made by step `stepId` (rich text; empty: none).
     using Derivation = std::function<QString(int stepId)>;
 
-    explicit IrView(QWidget *parent = nullptr);
+    explicit IrView(QWidget* parent = nullptr);
 
     /// The step of each 0-based line (-1: none), as long as the text's line count.
     void setLineSteps(QList<int> steps);
@@ -33,9 +33,9 @@ public:
 
     /// The step of the number under viewport point `pos`; -1 when `pos` is on no number of a
     /// line with a step.
-    int stepOfNumberAt(const QPoint &pos) const;
+    int stepOfNumberAt(const QPoint& pos) const;
     /// The tooltip at viewport point `pos`: the derivation of the number's step, else empty.
-    QString toolTipAt(const QPoint &pos) const;
+    QString toolTipAt(const QPoint& pos) const;
     /// The viewport point in the middle of the character at `column` of 0-based `line`.
     QPoint pointAt(int line, int column) const;
 
@@ -46,17 +46,17 @@ Q_SIGNALS:
     void stepClicked(int stepId);
 
 protected:
-    void resizeEvent(QResizeEvent *event) override;
-    bool viewportEvent(QEvent *event) override;
-    void mouseMoveEvent(QMouseEvent *event) override;
-    void mouseReleaseEvent(QMouseEvent *event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    bool viewportEvent(QEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
 
 private:
-    void paintGutter(QPaintEvent *event);
+    void paintGutter(QPaintEvent* event);
     /// The 0-based line at viewport point `pos`.
-    int lineAt(const QPoint &pos) const;
+    int lineAt(const QPoint& pos) const;
 
-    TextGutter *m_gutter;
+    TextGutter* m_gutter;
     QList<int> m_lineSteps;
     int m_currentStep = -1;
     Derivation m_derivation;

@@ -7,8 +7,8 @@
 #include <QContextMenuEvent>
 #include <QDragEnterEvent>
 #include <QHelpEvent>
-#include <QMimeData>
 #include <QMenu>
+#include <QMimeData>
 #include <QPainter>
 #include <QScrollBar>
 #include <QTextBlock>
@@ -28,10 +28,9 @@ constexpr int kIndent = 4;
 } // namespace
 
 ScriptEditor::ScriptEditor(QWidget* parent)
-    : QPlainTextEdit(parent),
-      m_gutter(new TextGutter(
-          this, [this] { return gutterWidth(); },
-          [this](QPaintEvent* event) { paintGutter(event); })) {
+    : QPlainTextEdit(parent), m_gutter(new TextGutter(
+                                  this, [this] { return gutterWidth(); },
+                                  [this](QPaintEvent* event) { paintGutter(event); })) {
     setFont(codeFont());
     setLineWrapMode(QPlainTextEdit::NoWrap);
     setTabStopDistance(fontMetrics().horizontalAdvance(QLatin1Char(' ')) * kIndent);
@@ -167,8 +166,9 @@ void ScriptEditor::paintProblemMessage() {
 
 void ScriptEditor::keyPressEvent(QKeyEvent* event) {
     // Ctrl++ / Ctrl+= and Ctrl+- zoom the text (a point at a time, 6 to 40 points).
-    const bool zoomIn = event->matches(QKeySequence::ZoomIn) ||
-                        (event->key() == Qt::Key_Equal && event->modifiers() == Qt::ControlModifier);
+    const bool zoomIn =
+        event->matches(QKeySequence::ZoomIn) ||
+        (event->key() == Qt::Key_Equal && event->modifiers() == Qt::ControlModifier);
     if (zoomIn || event->matches(QKeySequence::ZoomOut)) {
         const qreal size = font().pointSizeF();
         if (zoomIn && size < 40)

@@ -12,18 +12,14 @@ namespace bs::gui::theme {
 
 namespace {
 
-double channel(double c) {
-    return c <= 0.03928 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
-}
+double channel(double c) { return c <= 0.03928 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4); }
 
 double luminance(const QColor& color) {
     return 0.2126 * channel(color.redF()) + 0.7152 * channel(color.greenF()) +
            0.0722 * channel(color.blueF());
 }
 
-QColor base() {
-    return QApplication::palette().color(QPalette::Base);
-}
+QColor base() { return QApplication::palette().color(QPalette::Base); }
 
 /// The style and palette the app had before the dark palette replaced them.
 struct LightLook {
@@ -74,7 +70,8 @@ QColor ink(const QColor& onWhite) {
     float hue = 0, saturation = 0, lightness = 0, alpha = 1;
     onWhite.getHslF(&hue, &saturation, &lightness, &alpha);
     // Mirrored: a dark ink becomes as light, then light enough to read.
-    const QColor adapted = readable(QColor::fromHslF(hue, saturation, 1 - lightness, alpha), base());
+    const QColor adapted =
+        readable(QColor::fromHslF(hue, saturation, 1 - lightness, alpha), base());
     cache.insert(key, adapted);
     return adapted;
 }
@@ -91,9 +88,7 @@ QColor tint(const QColor& onWhite) {
                             std::min(1.0f, baseLightness + 0.8f * (1 - lightness)), alpha);
 }
 
-QColor captionInk() {
-    return ink(QColor(0x4a, 0x50, 0x5a));
-}
+QColor captionInk() { return ink(QColor(0x4a, 0x50, 0x5a)); }
 
 QPalette darkPalette() {
     const QColor window(0x2b, 0x2d, 0x30);
@@ -148,8 +143,8 @@ Notifier* notifier() {
 void useCaptionInk(QLabel* label) {
     auto apply = [label] {
         QPalette palette = label->palette();
-        palette.setColor(QPalette::WindowText, readable(captionInk(),
-                                                        palette.color(QPalette::Window)));
+        palette.setColor(QPalette::WindowText,
+                         readable(captionInk(), palette.color(QPalette::Window)));
         label->setPalette(palette);
     };
     apply();

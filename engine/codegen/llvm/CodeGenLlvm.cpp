@@ -355,9 +355,7 @@ void CodeGenLlvm::visit(const ForNode* op) {
     emitLoop(op->loopVar, begin, emitArith(NodeKind::Add, type, begin, count), op->body, hints);
 }
 
-void CodeGenLlvm::visit(const ProducerConsumerNode* op) {
-    visitStmt(op->body);
-}
+void CodeGenLlvm::visit(const ProducerConsumerNode* op) { visitStmt(op->body); }
 
 void CodeGenLlvm::visit(const SeqNode* op) {
     for (const Stmt& stmt : op->seq)

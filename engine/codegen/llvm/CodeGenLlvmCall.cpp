@@ -45,10 +45,9 @@ const std::map<std::string, llvm::Intrinsic::ID>& mathIntrinsics() {
 /// Math functions taken from libm, with their number of arguments.
 const std::map<std::string, size_t>& libmFunctions() {
     static const std::map<std::string, size_t> table = {
-        {"tan", 1},  {"tanh", 1},  {"atan", 1}, {"asin", 1},  {"acos", 1},
-        {"sinh", 1}, {"cosh", 1},  {"erf", 1},  {"log1p", 1}, {"expm1", 1},
-        {"cbrt", 1}, {"asinh", 1}, {"acosh", 1}, {"atanh", 1}, {"erfc", 1},
-        {"atan2", 2}, {"fmod", 2}, {"hypot", 2},
+        {"tan", 1},   {"tanh", 1},  {"atan", 1},  {"asin", 1},  {"acos", 1}, {"sinh", 1},
+        {"cosh", 1},  {"erf", 1},   {"log1p", 1}, {"expm1", 1}, {"cbrt", 1}, {"asinh", 1},
+        {"acosh", 1}, {"atanh", 1}, {"erfc", 1},  {"atan2", 2}, {"fmod", 2}, {"hypot", 2},
     };
     return table;
 }
@@ -148,7 +147,8 @@ llvm::Value* CodeGenLlvm::emitFloatClass(const CallNode* op) {
     llvm::Value* x = visitExpr(arg);
     if (op->name == "isnan")
         return m_builder.CreateFCmpUNO(x, x);
-    llvm::Function* fabs = llvm::Intrinsic::getDeclaration(&m_module, llvm::Intrinsic::fabs, {x->getType()});
+    llvm::Function* fabs =
+        llvm::Intrinsic::getDeclaration(&m_module, llvm::Intrinsic::fabs, {x->getType()});
     llvm::Value* magnitude = m_builder.CreateCall(fabs, {x});
     llvm::Value* inf = llvm::ConstantFP::getInfinity(x->getType());
     if (op->name == "isinf")
@@ -273,15 +273,16 @@ llvm::Value* CodeGenLlvm::emitLibmCall(const std::string& name, DataType type,
 
 llvm::Value* CodeGenLlvm::emitStackShape(const CallNode* op) {
     llvm::Type* i64 = m_builder.getInt64Ty();
-    llvm::AllocaInst* shape = entryAlloca(i64, std::max<uint64_t>(op->args.size(), 1), "stack_shape");
+    llvm::AllocaInst* shape =
+        entryAlloca(i64, std::max<uint64_t>(op->args.size(), 1), "stack_shape");
     for (size_t d = 0; d < op->args.size(); ++d) {
         const Expr& extent = op->args[d];
         if (!extent.type().isInt() && !extent.type().isUInt())
             throw UserError("tvm_stack_make_shape: extent '" + toString(extent) +
                             "' is not an integer");
         llvm::Value* value = m_builder.CreateIntCast(visitExpr(extent), i64, extent.type().isInt());
-        m_builder.CreateStore(value, m_builder.CreateConstInBoundsGEP2_64(shape->getAllocatedType(),
-                                                                         shape, 0, d));
+        m_builder.CreateStore(
+            value, m_builder.CreateConstInBoundsGEP2_64(shape->getAllocatedType(), shape, 0, d));
     }
     return m_builder.CreateConstInBoundsGEP2_64(shape->getAllocatedType(), shape, 0, 0);
 }
@@ -295,7 +296,8 @@ llvm::Value* CodeGenLlvm::emitStackArray(const CallNode* op) {
                     m_builder.getInt8Ty(), m_builder.getInt16Ty(), m_builder.getInt64Ty()});
     llvm::AllocaInst* array = entryAlloca(arrayType, 1, "stack_array");
     auto field = [&](unsigned index, llvm::Value* value) {
-        m_builder.CreateStore(value, m_builder.CreateConstInBoundsGEP2_32(arrayType, array, 0, index));
+        m_builder.CreateStore(value,
+                              m_builder.CreateConstInBoundsGEP2_32(arrayType, array, 0, index));
     };
     auto pointerArg = [&](const Expr& e, llvm::Type* type) -> llvm::Value* {
         if (isConstInt(e, 0))
@@ -335,11 +337,11 @@ llvm::Value* CodeGenLlvm::emitCallPacked(const CallNode* op) {
         } else if (type.isHandle()) {
             const auto* call = arg.as<CallNode>();
             code = call && call->isIntrinsic("tvm_stack_make_array") ? PackedCode::Array
-                                                                      : PackedCode::Handle;
+                                                                     : PackedCode::Handle;
             value = m_builder.CreatePtrToInt(visitExpr(arg), i64);
         } else if (!type.isScalar()) {
-            throw UserError("tvm_call_packed: argument '" + toString(arg) + "' of '" +
-                            name->value + "' is a vector");
+            throw UserError("tvm_call_packed: argument '" + toString(arg) + "' of '" + name->value +
+                            "' is a vector");
         } else if (type.isFloat()) {
             code = PackedCode::Float;
             value = m_builder.CreateBitCast(
@@ -348,23 +350,25 @@ llvm::Value* CodeGenLlvm::emitCallPacked(const CallNode* op) {
             code = PackedCode::Int;
             value = m_builder.CreateIntCast(visitExpr(arg), i64, type.isInt());
         }
-        m_builder.CreateStore(value, m_builder.CreateConstInBoundsGEP2_64(values->getAllocatedType(),
-                                                                         values, 0, i));
-        m_builder.CreateStore(m_builder.getInt32(uint32_t(code)),
-                              m_builder.CreateConstInBoundsGEP2_64(codes->getAllocatedType(), codes,
-                                                                   0, i));
+        m_builder.CreateStore(
+            value, m_builder.CreateConstInBoundsGEP2_64(values->getAllocatedType(), values, 0, i));
+        m_builder.CreateStore(
+            m_builder.getInt32(uint32_t(code)),
+            m_builder.CreateConstInBoundsGEP2_64(codes->getAllocatedType(), codes, 0, i));
     }
-    llvm::FunctionCallee fn = runtimeFunction(
-        kCallPackedSymbol, i32,
-        {m_builder.getInt8PtrTy(), llvm::PointerType::getUnqual(i64), llvm::PointerType::getUnqual(i32), i32});
+    llvm::FunctionCallee fn =
+        runtimeFunction(kCallPackedSymbol, i32,
+                        {m_builder.getInt8PtrTy(), llvm::PointerType::getUnqual(i64),
+                         llvm::PointerType::getUnqual(i32), i32});
     llvm::Value* status = m_builder.CreateCall(
         fn, {m_builder.CreateGlobalStringPtr(name->value),
              m_builder.CreateConstInBoundsGEP2_64(values->getAllocatedType(), values, 0, 0),
              m_builder.CreateConstInBoundsGEP2_64(codes->getAllocatedType(), codes, 0, 0),
              m_builder.getInt32(uint32_t(count))});
     int failed = addFailureMessage("packed function '" + name->value + "' failed");
-    emitReturnOnFailure(m_builder.CreateSelect(m_builder.CreateICmpNE(status, m_builder.getInt32(0)),
-                                               m_builder.getInt32(failed), m_builder.getInt32(0)));
+    emitReturnOnFailure(
+        m_builder.CreateSelect(m_builder.CreateICmpNE(status, m_builder.getInt32(0)),
+                               m_builder.getInt32(failed), m_builder.getInt32(0)));
     return m_builder.getInt32(0);
 }
 

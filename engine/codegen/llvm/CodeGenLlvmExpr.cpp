@@ -55,9 +55,7 @@ llvm::Value* CodeGenLlvm::splat(llvm::Value* value, int lanes) {
     return m_builder.CreateVectorSplat(unsigned(lanes), value);
 }
 
-llvm::Value* CodeGenLlvm::visit(const IntImmNode* op) {
-    return constInt(op->type, op->value);
-}
+llvm::Value* CodeGenLlvm::visit(const IntImmNode* op) { return constInt(op->type, op->value); }
 
 llvm::Value* CodeGenLlvm::visit(const FloatImmNode* op) {
     return llvm::ConstantFP::get(valueType(op->type), op->value);
@@ -68,9 +66,7 @@ llvm::Value* CodeGenLlvm::visit(const StringImmNode* op) {
                     "': strings are only arguments of extern calls and assert messages");
 }
 
-llvm::Value* CodeGenLlvm::visit(const VarNode* op) {
-    return lookupVar(Var(op));
-}
+llvm::Value* CodeGenLlvm::visit(const VarNode* op) { return lookupVar(Var(op)); }
 
 llvm::Value* CodeGenLlvm::visitExprDefault(const ExprNode* op) {
     std::string reason = "this expression is not supported by the CPU code generator";
@@ -243,9 +239,7 @@ llvm::Value* CodeGenLlvm::visit(const OrNode* op) {
     return m_builder.CreateOr(a, visitExpr(op->b));
 }
 
-llvm::Value* CodeGenLlvm::visit(const NotNode* op) {
-    return m_builder.CreateNot(visitExpr(op->a));
-}
+llvm::Value* CodeGenLlvm::visit(const NotNode* op) { return m_builder.CreateNot(visitExpr(op->a)); }
 
 llvm::Value* CodeGenLlvm::visit(const SelectNode* op) {
     // Both values are computed, as in TVM; if_then_else is the lazy form.

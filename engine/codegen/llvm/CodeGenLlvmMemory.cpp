@@ -27,9 +27,7 @@ bool needsMask(const Expr& predicate) {
     return !isConstInt(predicate, 1);
 }
 
-llvm::Align elementAlign(DataType type) {
-    return llvm::Align(std::max(1, type.bits() / 8));
-}
+llvm::Align elementAlign(DataType type) { return llvm::Align(std::max(1, type.bits() / 8)); }
 
 } // namespace
 

@@ -132,8 +132,6 @@ void splitLargeBlocks(llvm::Module& module) {
     }
 }
 
-std::string errorText(llvm::Error error) {
-    return llvm::toString(std::move(error));
-}
+std::string errorText(llvm::Error error) { return llvm::toString(std::move(error)); }
 
 } // namespace bs::llvmgen

@@ -166,21 +166,11 @@ void JitKernel::run(const std::vector<void*>& buffers, const std::vector<int64_t
     }
 }
 
-const std::string& JitKernel::name() const {
-    return m_state->name;
-}
-size_t JitKernel::bufferCount() const {
-    return m_state->bufferCount;
-}
-size_t JitKernel::scalarCount() const {
-    return m_state->scalarCount;
-}
-const JitTimings& JitKernel::timings() const {
-    return m_state->timings;
-}
-const std::string& JitKernel::cpuName() const {
-    return m_state->cpuName;
-}
+const std::string& JitKernel::name() const { return m_state->name; }
+size_t JitKernel::bufferCount() const { return m_state->bufferCount; }
+size_t JitKernel::scalarCount() const { return m_state->scalarCount; }
+const JitTimings& JitKernel::timings() const { return m_state->timings; }
+const std::string& JitKernel::cpuName() const { return m_state->cpuName; }
 
 const std::string& JitKernel::failureMessage(int32_t status) const {
     static const std::string memoryFault = llvmgen::faultMessage(llvmgen::kMemoryFaultStatus);
@@ -203,11 +193,11 @@ LlvmJit::LlvmJit() : m_impl(std::make_shared<Impl>()) {
     llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> jit =
         llvm::orc::LLJITBuilder()
             .setJITTargetMachineBuilder(llvmgen::hostMachineBuilder())
-            .setCompileFunctionCreator([&large](llvm::orc::JITTargetMachineBuilder builder)
-                                           -> llvm::Expected<std::unique_ptr<
-                                               llvm::orc::IRCompileLayer::IRCompiler>> {
-                return std::make_unique<HostCompiler>(std::move(builder), large);
-            })
+            .setCompileFunctionCreator(
+                [&large](llvm::orc::JITTargetMachineBuilder builder)
+                    -> llvm::Expected<std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>> {
+                    return std::make_unique<HostCompiler>(std::move(builder), large);
+                })
             .create();
     if (!jit)
         throw UserError("cannot start the LLVM JIT: " + llvmgen::errorText(jit.takeError()));

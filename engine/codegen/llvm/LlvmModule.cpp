@@ -24,9 +24,7 @@ LlvmModule::LlvmModule(LlvmModule&&) noexcept = default;
 LlvmModule& LlvmModule::operator=(LlvmModule&&) noexcept = default;
 LlvmModule::~LlvmModule() = default;
 
-std::unique_ptr<LlvmModule::Impl> LlvmModule::take() {
-    return std::move(m_impl);
-}
+std::unique_ptr<LlvmModule::Impl> LlvmModule::take() { return std::move(m_impl); }
 
 std::string LlvmModule::printLlvmIr() const {
     BS_CHECK(m_impl && m_impl->module) << "printing a module handed to the JIT";
@@ -36,24 +34,12 @@ std::string LlvmModule::printLlvmIr() const {
     return stream.str();
 }
 
-const std::string& LlvmModule::entryName() const {
-    return m_impl->entryName;
-}
-size_t LlvmModule::bufferCount() const {
-    return m_impl->bufferCount;
-}
-size_t LlvmModule::scalarCount() const {
-    return m_impl->scalarCount;
-}
-const std::string& LlvmModule::cpuName() const {
-    return m_impl->cpuName;
-}
-double LlvmModule::buildSeconds() const {
-    return m_impl->buildSeconds;
-}
-double LlvmModule::optimizeSeconds() const {
-    return m_impl->optimizeSeconds;
-}
+const std::string& LlvmModule::entryName() const { return m_impl->entryName; }
+size_t LlvmModule::bufferCount() const { return m_impl->bufferCount; }
+size_t LlvmModule::scalarCount() const { return m_impl->scalarCount; }
+const std::string& LlvmModule::cpuName() const { return m_impl->cpuName; }
+double LlvmModule::buildSeconds() const { return m_impl->buildSeconds; }
+double LlvmModule::optimizeSeconds() const { return m_impl->optimizeSeconds; }
 
 const std::string& LlvmModule::failureMessage(int code) const {
     BS_CHECK(code > 0 && size_t(code) <= m_impl->failureMessages.size())

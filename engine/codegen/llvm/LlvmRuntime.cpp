@@ -37,7 +37,8 @@ int32_t bs_llvm_parallel_for(BsParallelChunk chunk, void* closure, int64_t begin
     return status.load();
 }
 
-int32_t bs_llvm_call_packed(const char* name, const int64_t* args, const int32_t* codes, int32_t count) {
+int32_t bs_llvm_call_packed(const char* name, const int64_t* args, const int32_t* codes,
+                            int32_t count) {
     // The packed function is not generated code: a fault in it is a crash, not the kernel's
     // (FaultGuard.h), so it runs outside the kernel's guard. bs_call_packed catches exceptions.
     struct Call {
@@ -62,9 +63,7 @@ void* bs_llvm_alloc(int64_t bytes) {
     return std::aligned_alloc(64, size == 0 ? 64 : size);
 }
 
-void bs_llvm_free(void* pointer) {
-    std::free(pointer);
-}
+void bs_llvm_free(void* pointer) { std::free(pointer); }
 }
 
 namespace bs::llvmgen {

@@ -22,7 +22,8 @@ void* bs_llvm_alloc(int64_t bytes);
 void bs_llvm_free(void* pointer);
 
 /// runtime/PackedFunctions.h's bs_call_packed, run outside the kernel's fault guard.
-int32_t bs_llvm_call_packed(const char* name, const int64_t* args, const int32_t* codes, int32_t count);
+int32_t bs_llvm_call_packed(const char* name, const int64_t* args, const int32_t* codes,
+                            int32_t count);
 }
 
 namespace bs::llvmgen {

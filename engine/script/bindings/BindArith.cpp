@@ -58,13 +58,15 @@ VarMap<Expr> substitutionMap(const py::dict& vmap) {
 void bindInfo(PyAnalyzer& a, const py::handle& var, const py::handle& info, bool allowOverride) {
     Var v = keyVar(var);
     if (!allowOverride && a.boundVars.count(v.get()))
-        throw UserError("variable '" + v.name() + "' is already bound in this Analyzer; use "
+        throw UserError("variable '" + v.name() +
+                        "' is already bound in this Analyzer; use "
                         "update(var, info, override=True) to change it");
     if (py::isinstance<ConstIntBound>(info)) {
         auto bound = info.cast<ConstIntBound>();
         if (bound.minValue == ConstIntBound::kNegInf || bound.maxValue == ConstIntBound::kPosInf ||
             bound.minValue > bound.maxValue)
-            throw UserError("update of '" + v.name() + "': only a finite, non-empty "
+            throw UserError("update of '" + v.name() +
+                            "': only a finite, non-empty "
                             "ConstIntBound is supported");
         Expr lo = makeConst(v.type(), bound.minValue);
         a.analyzer.bind(v, Range(lo, makeConst(v.type(), bound.maxValue - bound.minValue + 1)),

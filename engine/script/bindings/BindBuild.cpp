@@ -139,7 +139,8 @@ private:
 
     void bindScalar(size_t i, py::handle value) {
         const Var& v = m_params[i].scalar;
-        if (v.type().isFloat() && (py::isinstance<py::float_>(value) || py::isinstance<py::int_>(value))) {
+        if (v.type().isFloat() &&
+            (py::isinstance<py::float_>(value) || py::isinstance<py::int_>(value))) {
             m_floats[v] = value.cast<double>();
             return;
         }
@@ -318,8 +319,8 @@ public:
         for (const Var& v : m_params.scalars)
             if (!v.type().isIntegral())
                 throw UserError(std::string("tvm.build: the ") + (openCl ? "opencl" : "cuda") +
-                                " target takes integer scalar arguments; '" + v.name() +
-                                "' is " + v.type().toString());
+                                " target takes integer scalar arguments; '" + v.name() + "' is " +
+                                v.type().toString());
         LowerResult lowered = lowerForBuild(s, m_params, rules, disabledPasses, userPasses);
         lowered.func.name = name;
         CudaCodegenOptions options;
@@ -334,7 +335,8 @@ public:
     std::string loweredText() const { return toString(m_func.final); }
 
     void call(const py::args& args) {
-        BoundCall bound = ArgumentBinder(m_func.name, m_params.params).bind(args, m_func.scalarParams);
+        BoundCall bound =
+            ArgumentBinder(m_func.name, m_params.params).bind(args, m_func.scalarParams);
         CudaExecutor& executor = loaded();
         py::gil_scoped_release release;
         executor.run(hostBuffers(bound), scalars(bound), 0);
@@ -363,7 +365,8 @@ private:
     /// there is no GPU or driver.
     CudaExecutor& loaded() {
         if (m_openCl)
-            throw UserError("cannot run '" + m_func.name + "' on the opencl target: Boundscope "
+            throw UserError("cannot run '" + m_func.name +
+                            "' on the opencl target: Boundscope "
                             "has no OpenCL runtime (its OpenCL C is in "
                             "imported_modules[0].get_source()); build it for cuda or llvm, or "
                             "run the schedule in GPU emulation (the emulate target)");
@@ -380,9 +383,8 @@ private:
     VarMap<CudaHostBuffer> hostBuffers(const BoundCall& bound) const {
         VarMap<CudaHostBuffer> out;
         for (size_t i = 0; i < bound.arrays.size() && i < m_func.argBuffers.size(); ++i)
-            out[m_func.argBuffers[i]] =
-                CudaHostBuffer{bound.arrays[i].ptr,
-                               size_t(bound.arrays[i].size * bound.arrays[i].itemsize)};
+            out[m_func.argBuffers[i]] = CudaHostBuffer{
+                bound.arrays[i].ptr, size_t(bound.arrays[i].size * bound.arrays[i].itemsize)};
         return out;
     }
 
@@ -412,9 +414,9 @@ void bindCudaBuiltFunction(py::module_& m) {
         .def("lowered_text", &CudaBuiltFunction::loweredText);
     m.def(
         "_build_cuda",
-        [](const Schedule& s, const py::list& args, const std::string& name, const std::string& rules,
-           const std::vector<std::string>& disabledPasses, const py::list& userPasses,
-           const std::string& language) {
+        [](const Schedule& s, const py::list& args, const std::string& name,
+           const std::string& rules, const std::vector<std::string>& disabledPasses,
+           const py::list& userPasses, const std::string& language) {
             if (language != "cuda" && language != "opencl")
                 throw UserError("_build_cuda: unknown language '" + language + "'");
             return std::make_shared<CudaBuiltFunction>(s, args, name, boundRulesNamed(rules),
@@ -422,8 +424,8 @@ void bindCudaBuiltFunction(py::module_& m) {
                                                        language == "opencl");
         },
         py::arg("schedule"), py::arg("args"), py::arg("name"), py::arg("rules") = "tvm",
-        py::arg("disabled_passes") = std::vector<std::string>(), py::arg("user_passes") = py::list(),
-        py::arg("language") = "cuda", Located());
+        py::arg("disabled_passes") = std::vector<std::string>(),
+        py::arg("user_passes") = py::list(), py::arg("language") = "cuda", Located());
     // (available, why not): whether a CUDA driver and GPU are present, probed once.
     m.def("_cuda_available", [] {
         std::string why;
@@ -493,8 +495,7 @@ public:
         m_library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
         if (!m_library)
             throw UserError("cannot load '" + path + "': " + dlerror());
-        const auto* metadata =
-            static_cast<const char*>(dlsym(m_library, kKernelMetadataSymbol));
+        const auto* metadata = static_cast<const char*>(dlsym(m_library, kKernelMetadataSymbol));
         if (!metadata)
             fail("it holds no Boundscope kernel (it was not made from Module.save or "
                  "export_library)");
@@ -628,8 +629,8 @@ private:
                     fail("its metadata names the scalar '" + item[1] + "', which no parameter has");
                 m_scalars.push_back(it->second);
             } else {
-                fail("its kernel metadata has a line this Boundscope does not read: '" +
-                     item[0] + "...'");
+                fail("its kernel metadata has a line this Boundscope does not read: '" + item[0] +
+                     "...'");
             }
         }
     }
@@ -649,8 +650,8 @@ void bindLoadedFunction(py::module_& m) {
         .def_property_readonly("entry_name", &LoadedFunction::entryName)
         .def_property_readonly("param_is_array", &LoadedFunction::paramIsArray)
         .def("__call__", &LoadedFunction::call, Located())
-        .def("_time", &LoadedFunction::time, py::arg("args"), py::arg("number"),
-             py::arg("repeat"), Located());
+        .def("_time", &LoadedFunction::time, py::arg("args"), py::arg("number"), py::arg("repeat"),
+             Located());
     m.def(
         "_load_library",
         [](const std::string& path) { return std::make_shared<LoadedFunction>(path); },
@@ -676,13 +677,15 @@ public:
         ParamList params = parseParams(args);
         m_params = params.params;
         m_func = lowerForBuild(s, params, rules, disabledPasses, userPasses).func;
-        m_lowerSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        m_lowerSeconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         m_kernel = cpuKernelOf(m_func, name);
         // Scalars given in `args` (`te.var("alpha", "float32")`) are parameters too, as in TVM,
         // even when no shape uses them.
         for (const Param& p : m_params)
-            if (p.scalar.defined() && std::none_of(m_kernel.scalars.begin(), m_kernel.scalars.end(),
-                                                   [&](const Var& v) { return v.same_as(p.scalar); }))
+            if (p.scalar.defined() &&
+                std::none_of(m_kernel.scalars.begin(), m_kernel.scalars.end(),
+                             [&](const Var& v) { return v.same_as(p.scalar); }))
                 m_kernel.scalars.push_back(p.scalar);
         m_compiled = std::make_shared<JitKernel>(sharedJit().compile(m_kernel));
     }
@@ -763,14 +766,15 @@ void bindBuiltFunction(py::module_& m) {
         .def("lowered_text", &BuiltFunction::loweredText);
     m.def(
         "_build",
-        [](const Schedule& s, const py::list& args, const std::string& name, const std::string& rules,
-           const std::vector<std::string>& disabledPasses, const py::list& userPasses) {
+        [](const Schedule& s, const py::list& args, const std::string& name,
+           const std::string& rules, const std::vector<std::string>& disabledPasses,
+           const py::list& userPasses) {
             return std::make_shared<BuiltFunction>(s, args, name, boundRulesNamed(rules),
                                                    disabledPasses, userPasses);
         },
         py::arg("schedule"), py::arg("args"), py::arg("name"), py::arg("rules") = "tvm",
-        py::arg("disabled_passes") = std::vector<std::string>(), py::arg("user_passes") = py::list(),
-        Located());
+        py::arg("disabled_passes") = std::vector<std::string>(),
+        py::arg("user_passes") = py::list(), Located());
     m.attr("_has_llvm") = true;
 }
 

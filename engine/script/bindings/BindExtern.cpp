@@ -36,11 +36,13 @@ CallKind callKind(const std::string& kind) {
 void bindConstructors(py::module_& m) {
     m.def(
         "_make_load",
-        [](const std::string& dtype, Var var, const py::object& index, const py::object& predicate) {
-            return LoadNode::make(parseDType(dtype), var, convertExpr(index), optionalExpr(predicate));
+        [](const std::string& dtype, Var var, const py::object& index,
+           const py::object& predicate) {
+            return LoadNode::make(parseDType(dtype), var, convertExpr(index),
+                                  optionalExpr(predicate));
         },
-        py::arg("dtype"), py::arg("buffer_var"), py::arg("index"), py::arg("predicate") = py::none(),
-        Located());
+        py::arg("dtype"), py::arg("buffer_var"), py::arg("index"),
+        py::arg("predicate") = py::none(), Located());
     m.def(
         "_make_call",
         [](const std::string& dtype, const std::string& name, const py::list& args,
@@ -147,7 +149,8 @@ void callFromPython(const std::string& name, const py::args& args) {
             packed.push_back({PackedCode::Float, bits});
         } else if (py::isinstance<py::str>(arg)) {
             strings.push_back(arg.cast<std::string>());
-            packed.push_back({PackedCode::String, int64_t(reinterpret_cast<intptr_t>(strings.back().c_str()))});
+            packed.push_back(
+                {PackedCode::String, int64_t(reinterpret_cast<intptr_t>(strings.back().c_str()))});
         } else if (py::isinstance<py::array>(arg)) {
             auto array = py::reinterpret_borrow<py::array>(arg);
             if (!(array.flags() & py::array::c_style))
@@ -188,9 +191,9 @@ void bindPacked(py::module_& m) {
         "_extern_op",
         [](const std::string& name, const std::string& tag, const py::object& inputs,
            const py::object& inBuffers, const py::object& outBuffers, Stmt body) {
-            Operation op = ExternOpNode::make(name, tag, tensorList(inputs, "extern inputs"),
-                                              externBuffers(inBuffers), externBuffers(outBuffers),
-                                              body);
+            Operation op =
+                ExternOpNode::make(name, tag, tensorList(inputs, "extern inputs"),
+                                   externBuffers(inBuffers), externBuffers(outBuffers), body);
             return wrapNode(op.get());
         },
         py::arg("name"), py::arg("tag"), py::arg("inputs"), py::arg("input_placeholders"),
@@ -199,9 +202,7 @@ void bindPacked(py::module_& m) {
 
 } // namespace
 
-void removeScriptPackedFunctions() {
-    removePackedOwnedBy(kScriptOwner);
-}
+void removeScriptPackedFunctions() { removePackedOwnedBy(kScriptOwner); }
 
 namespace {
 
@@ -225,10 +226,12 @@ void bindExtern(py::module_& m) {
     py::class_<ExternOpNode, OperationNode, IntrusivePtr<ExternOpNode>>(m, "ExternOp")
         .def_property_readonly("inputs", [](const ExternOpNode& n) { return n.inputs; })
         .def_property_readonly("body", [](const ExternOpNode& n) { return n.body; })
-        .def_property_readonly("_input_buffers",
-                               [](const ExternOpNode& n) { return buffersFields(n.inputPlaceholders); })
-        .def_property_readonly("_output_buffers",
-                               [](const ExternOpNode& n) { return buffersFields(n.outputPlaceholders); });
+        .def_property_readonly(
+            "_input_buffers",
+            [](const ExternOpNode& n) { return buffersFields(n.inputPlaceholders); })
+        .def_property_readonly("_output_buffers", [](const ExternOpNode& n) {
+            return buffersFields(n.outputPlaceholders);
+        });
     bindConstructors(m);
     bindPacked(m);
 }

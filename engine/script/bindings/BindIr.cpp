@@ -145,8 +145,8 @@ void bindCompound(py::module_& m) {
         .def_property_readonly("true_value", [](const SelectNode& n) { return n.trueValue; })
         .def_property_readonly("false_value", [](const SelectNode& n) { return n.falseValue; });
 
-    NodeClass<CastNode>(m, "Cast")
-        .def_property_readonly("value", [](const CastNode& n) { return n.value; });
+    NodeClass<CastNode>(m, "Cast").def_property_readonly("value",
+                                                         [](const CastNode& n) { return n.value; });
     NodeClass<CallNode>(m, "Call")
         .def_property_readonly("name", [](const CallNode& n) { return n.name; })
         .def_property_readonly("args", [](const CallNode& n) { return n.args; })

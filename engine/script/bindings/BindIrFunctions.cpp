@@ -65,7 +65,8 @@ Expr foldLogical(const py::args& args, bool conjunction) {
 
 void bindConstructors(py::module_& m) {
     m.def(
-        "var", [](std::string name, const std::string& dtype) { return Var(name, parseDType(dtype)); },
+        "var",
+        [](std::string name, const std::string& dtype) { return Var(name, parseDType(dtype)); },
         py::arg("name") = "tindex", py::arg("dtype") = "int32", Located());
     m.def(
         "size_var",
@@ -111,11 +112,16 @@ void bindArithmetic(py::module_& m) {
     defineBinary(m, "min", [](Expr a, Expr b) { return min(a, b); });
     defineBinary(m, "max", [](Expr a, Expr b) { return max(a, b); });
     m.def("if_then_else", &ifThenElse, py::arg("cond"), py::arg("t"), py::arg("f"), Located());
-    m.def("all", [](py::args args) { return foldLogical(args, true); }, Located());
-    m.def("any", [](py::args args) { return foldLogical(args, false); }, Located());
-    m.def("logical_not", [](Expr a) { return !a; }, py::arg("a"), Located());
-    m.def("likely", [](Expr cond) { return likely(cond); }, py::arg("cond"), Located());
-    m.def("vscale", []() { return vscale(); }, Located());
+    m.def(
+        "all", [](py::args args) { return foldLogical(args, true); }, Located());
+    m.def(
+        "any", [](py::args args) { return foldLogical(args, false); }, Located());
+    m.def(
+        "logical_not", [](Expr a) { return !a; }, py::arg("a"), Located());
+    m.def(
+        "likely", [](Expr cond) { return likely(cond); }, py::arg("cond"), Located());
+    m.def(
+        "vscale", []() { return vscale(); }, Located());
     m.def(
         "cast",
         [](Expr value, const std::string& dtype) {
@@ -130,19 +136,29 @@ void bindArithmetic(py::module_& m) {
 void bindMath(py::module_& m) {
     // Unary intrinsics TVM's te/tir export; each is a pure call typed like its (float) argument.
     for (const char* name :
-         {"exp", "exp2", "exp10", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "cbrt",
-          "tanh", "sigmoid", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh",
-          "acosh", "atanh", "floor", "ceil", "round", "trunc", "nearbyint", "fabs", "erf"}) {
+         {"exp",   "exp2",  "exp10", "log",   "log2",      "log10", "log1p", "expm1",
+          "sqrt",  "rsqrt", "cbrt",  "tanh",  "sigmoid",   "sin",   "cos",   "tan",
+          "asin",  "acos",  "atan",  "sinh",  "cosh",      "asinh", "acosh", "atanh",
+          "floor", "ceil",  "round", "trunc", "nearbyint", "fabs",  "erf"}) {
         std::string fn = name;
-        m.def(name, [fn](Expr x) { return mathCall(fn, {x}); }, py::arg("x"), Located());
+        m.def(
+            name, [fn](Expr x) { return mathCall(fn, {x}); }, py::arg("x"), Located());
     }
     // Binary ones; `power` and `pow` are TVM's two names of one function.
-    for (const auto& [name, fn] : std::vector<std::pair<const char*, std::string>>{
-             {"power", "pow"}, {"pow", "pow"}, {"atan2", "atan2"}, {"fmod", "fmod"},
-             {"hypot", "hypot"}, {"copysign", "copysign"}}) {
+    for (const auto& [name, fn] :
+         std::vector<std::pair<const char*, std::string>>{{"power", "pow"},
+                                                          {"pow", "pow"},
+                                                          {"atan2", "atan2"},
+                                                          {"fmod", "fmod"},
+                                                          {"hypot", "hypot"},
+                                                          {"copysign", "copysign"}}) {
         std::string callee = fn;
-        m.def(name, [callee](Expr x, Expr y) { return mathCall(callee, {x, y}); }, py::arg("x"),
-              py::arg("y"), Located());
+        m.def(
+            name,
+            [callee](Expr x, Expr y) {
+                return mathCall(callee, {x, y});
+            },
+            py::arg("x"), py::arg("y"), Located());
     }
     // TVM's abs: fabs of a float, the value or its negation for a signed integer, the value
     // itself for an unsigned one.

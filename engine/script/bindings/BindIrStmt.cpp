@@ -59,7 +59,8 @@ Expr attrExpr(const py::object& value) {
 void bindScopes(py::module_& m) {
     StmtClass<LetStmtNode>(m, "LetStmt")
         .def(py::init([](Var var, const py::object& value, Stmt body, const py::object&) {
-                 Expr v = ofType(convertExpr(value), var.type(), "LetStmt: the value of '" + var.name() + "'");
+                 Expr v = ofType(convertExpr(value), var.type(),
+                                 "LetStmt: the value of '" + var.name() + "'");
                  return holderOf<LetStmtNode>(LetStmtNode::make(var, v, body));
              }),
              py::arg("var"), py::arg("value"), py::arg("body"), py::arg("span") = py::none(),
@@ -84,11 +85,11 @@ void bindScopes(py::module_& m) {
     StmtClass<AssertStmtNode>(m, "AssertStmt")
         .def(py::init([](const py::object& condition, const py::object& message, Stmt body,
                          const py::object&) {
-                 return holderOf<AssertStmtNode>(
-                     AssertStmtNode::make(bs::script::condition(condition, "AssertStmt"), attrExpr(message), body));
+                 return holderOf<AssertStmtNode>(AssertStmtNode::make(
+                     bs::script::condition(condition, "AssertStmt"), attrExpr(message), body));
              }),
-             py::arg("condition"), py::arg("message"), py::arg("body"), py::arg("span") = py::none(),
-             Located())
+             py::arg("condition"), py::arg("message"), py::arg("body"),
+             py::arg("span") = py::none(), Located())
         .def_property_readonly("condition", [](const AssertStmtNode& n) { return n.condition; })
         .def_property_readonly("message", [](const AssertStmtNode& n) { return n.message; })
         .def_property_readonly("body", [](const AssertStmtNode& n) { return n.body; });
@@ -100,17 +101,21 @@ void bindScopes(py::module_& m) {
                          const py::object&) {
                  if (kind < 0 || kind > int(ForKind::ThreadBinding))
                      throw UserError("unknown ForKind " + std::to_string(kind));
-                 IterVar thread = threadBinding.is_none() ? IterVar() : threadBinding.cast<IterVar>();
+                 IterVar thread =
+                     threadBinding.is_none() ? IterVar() : threadBinding.cast<IterVar>();
                  if (!loopVar.type().isIntegral() || !loopVar.type().isScalar())
                      throw UserError("For: the loop variable '" + loopVar.name() + "' is " +
                                      loopVar.type().toString() + ", expected an integer");
-                 Expr lo = ofType(convertExpr(min), loopVar.type(), "For: the min of loop '" + loopVar.name() + "'");
-                 Expr n = ofType(convertExpr(extent), loopVar.type(), "For: the extent of loop '" + loopVar.name() + "'");
-                 return holderOf<ForNode>(ForNode::make(loopVar, lo, n, ForKind(kind), body, thread));
+                 Expr lo = ofType(convertExpr(min), loopVar.type(),
+                                  "For: the min of loop '" + loopVar.name() + "'");
+                 Expr n = ofType(convertExpr(extent), loopVar.type(),
+                                 "For: the extent of loop '" + loopVar.name() + "'");
+                 return holderOf<ForNode>(
+                     ForNode::make(loopVar, lo, n, ForKind(kind), body, thread));
              }),
-             py::arg("loop_var"), py::arg("min"), py::arg("extent"), py::arg("kind"), py::arg("body"),
-             py::arg("thread_binding") = py::none(), py::arg("annotations") = py::none(),
-             py::arg("span") = py::none(), Located())
+             py::arg("loop_var"), py::arg("min"), py::arg("extent"), py::arg("kind"),
+             py::arg("body"), py::arg("thread_binding") = py::none(),
+             py::arg("annotations") = py::none(), py::arg("span") = py::none(), Located())
         .def_property_readonly("loop_var", [](const ForNode& n) { return n.loopVar; })
         .def_property_readonly("min", [](const ForNode& n) { return n.min; })
         .def_property_readonly("extent", [](const ForNode& n) { return n.extent; })
@@ -120,8 +125,9 @@ void bindScopes(py::module_& m) {
     StmtClass<IfThenElseNode>(m, "IfThenElse")
         .def(py::init([](const py::object& condition, Stmt thenCase, const py::object& elseCase,
                          const py::object&) {
-                 return holderOf<IfThenElseNode>(IfThenElseNode::make(
-                     bs::script::condition(condition, "IfThenElse"), thenCase, optionalStmt(elseCase)));
+                 return holderOf<IfThenElseNode>(
+                     IfThenElseNode::make(bs::script::condition(condition, "IfThenElse"), thenCase,
+                                          optionalStmt(elseCase)));
              }),
              py::arg("condition"), py::arg("then_case"), py::arg("else_case") = py::none(),
              py::arg("span") = py::none(), Located())
@@ -158,11 +164,12 @@ void bindTensorStatements(py::module_& m) {
                      throw UserError("ProducerStore: " + std::to_string(index.size()) +
                                      " indices for " + producer.name() + ", which has " +
                                      std::to_string(producer.ndim()) + " dimensions");
-                 Expr v = ofType(convertExpr(value), producer.dtype(), "ProducerStore: the value stored in " + producer.name());
+                 Expr v = ofType(convertExpr(value), producer.dtype(),
+                                 "ProducerStore: the value stored in " + producer.name());
                  return holderOf<ProducerStoreNode>(ProducerStoreNode::make(producer, v, index));
              }),
-             py::arg("producer"), py::arg("value"), py::arg("indices"), py::arg("span") = py::none(),
-             Located())
+             py::arg("producer"), py::arg("value"), py::arg("indices"),
+             py::arg("span") = py::none(), Located())
         .def_property_readonly("producer", [](const ProducerStoreNode& n) { return n.tensor; })
         .def_property_readonly("value", [](const ProducerStoreNode& n) { return n.value; })
         .def_property_readonly("indices", [](const ProducerStoreNode& n) { return n.indices; });
@@ -195,8 +202,8 @@ void bindBufferStatements(py::module_& m) {
     StmtClass<StoreNode>(m, "Store")
         .def(py::init([](Var bufferVar, const py::object& value, const py::object& index,
                          const py::object& predicate, const py::object&) {
-                 return holderOf<StoreNode>(StoreNode::make(bufferVar, convertExpr(value),
-                                                            convertExpr(index), optionalExpr(predicate)));
+                 return holderOf<StoreNode>(StoreNode::make(
+                     bufferVar, convertExpr(value), convertExpr(index), optionalExpr(predicate)));
              }),
              py::arg("buffer_var"), py::arg("value"), py::arg("index"),
              py::arg("predicate") = py::none(), py::arg("span") = py::none(), Located())
@@ -271,7 +278,8 @@ private:
 class PythonTransform : public IRMutator {
 public:
     PythonTransform(py::object preorder, py::object postorder, std::vector<NodeKind> only)
-        : m_preorder(std::move(preorder)), m_postorder(std::move(postorder)), m_only(std::move(only)) {}
+        : m_preorder(std::move(preorder)), m_postorder(std::move(postorder)),
+          m_only(std::move(only)) {}
 
     Expr visitExpr(const Expr& e) override {
         return transform<Expr>(e, [&] { return IRMutator::visitExpr(e); });
@@ -291,25 +299,28 @@ private:
         return m_only.empty() || std::find(m_only.begin(), m_only.end(), n.kind()) != m_only.end();
     }
 
-    template <typename Handle> static Handle replacement(const py::object& out, const NodeRef& node,
-                                                         const char* which) {
+    template <typename Handle>
+    static Handle replacement(const py::object& out, const NodeRef& node, const char* which) {
         if constexpr (std::is_same_v<Handle, Stmt>) {
             if (!py::isinstance<StmtNode>(out))
-                throw py::type_error(std::string("ir_transform: the ") + which + " function returned a " +
-                                     std::string(py::str(py::type::of(out).attr("__name__"))) +
-                                     " for a " + typeKeyOf(node) + "; a statement must be replaced by a statement");
+                throw py::type_error(
+                    std::string("ir_transform: the ") + which + " function returned a " +
+                    std::string(py::str(py::type::of(out).attr("__name__"))) + " for a " +
+                    typeKeyOf(node) + "; a statement must be replaced by a statement");
             return Stmt(out.cast<StmtNode*>());
         } else {
             auto e = tryConvertExpr(out);
             if (!e)
-                throw py::type_error(std::string("ir_transform: the ") + which + " function returned a " +
-                                     std::string(py::str(py::type::of(out).attr("__name__"))) +
-                                     " for a " + typeKeyOf(node) + "; an expression must be replaced by an expression");
+                throw py::type_error(
+                    std::string("ir_transform: the ") + which + " function returned a " +
+                    std::string(py::str(py::type::of(out).attr("__name__"))) + " for a " +
+                    typeKeyOf(node) + "; an expression must be replaced by an expression");
             return *e;
         }
     }
 
-    template <typename Handle, typename Children> Handle transform(const Handle& n, Children&& children) {
+    template <typename Handle, typename Children>
+    Handle transform(const Handle& n, Children&& children) {
         const bool on = enabled(n);
         if (on && !m_preorder.is_none()) {
             py::object out = m_preorder(wrapNode(n.get()));
@@ -364,7 +375,8 @@ void bindFunctions(py::module_& m) {
                     std::string name = py::str(key);
                     auto kind = nodeKindOfTypeKey(name);
                     if (!kind)
-                        throw UserError("ir_transform: '" + name + "' names no node type (e.g. tir.For, tir.Call, tir.Store)");
+                        throw UserError("ir_transform: '" + name +
+                                        "' names no node type (e.g. tir.For, tir.Call, tir.Store)");
                     only.push_back(*kind);
                 }
             }
@@ -374,8 +386,8 @@ void bindFunctions(py::module_& m) {
                 return wrapNode(transform.visitStmt(*root.stmt).get());
             return wrapNode(transform.visitExpr(*root.expr).get());
         },
-        py::arg("stmt"), py::arg("preorder"), py::arg("postorder"), py::arg("only_enable") = py::none(),
-        Located(), "TVM's tvm.tir.stmt_functor.ir_transform.");
+        py::arg("stmt"), py::arg("preorder"), py::arg("postorder"),
+        py::arg("only_enable") = py::none(), Located(), "TVM's tvm.tir.stmt_functor.ir_transform.");
     m.def(
         "_with_body",
         [](const Stmt& root, const Stmt& body) {

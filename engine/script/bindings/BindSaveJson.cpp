@@ -31,9 +31,9 @@ SavedValue toSaved(py::handle value) {
         return SavedValue::of(NodeRef());
     if (auto e = tryConvertExpr(value))
         return SavedValue::of(NodeRef(*e));
-    throw py::type_error("save_json: cannot save a " +
-                         std::string(py::str(py::type::of(value).attr("__name__"))) +
-                         " (it saves IR nodes, tensors, ranges, stages, schedules and lists of them)");
+    throw py::type_error(
+        "save_json: cannot save a " + std::string(py::str(py::type::of(value).attr("__name__"))) +
+        " (it saves IR nodes, tensors, ranges, stages, schedules and lists of them)");
 }
 
 py::object fromSaved(const SavedValue& value) {

@@ -16,15 +16,15 @@
 #include "lower/RemoveNoOp.h"
 #include "lower/Simplify.h"
 #include "lower/ThreadSync.h"
-#include "schedule/Graph.h"
 #include "schedule/AutoInline.h"
+#include "schedule/Graph.h"
 #include "schedule/InferBound.h"
-#include "viz/Dot.h"
-#include "viz/Layout.h"
-#include "viz/ScheduleGraphs.h"
 #include "script/bindings/Bindings.h"
 #include "script/bindings/CallGuard.h"
 #include "script/bindings/Casters.h"
+#include "viz/Dot.h"
+#include "viz/Layout.h"
+#include "viz/ScheduleGraphs.h"
 
 namespace bs::script {
 
@@ -75,22 +75,32 @@ template <typename Wrapper> py::class_<Wrapper> bindRelation(py::module_& m, con
 
 void bindRelations(py::module_& m) {
     bindRelation<PySplit>(m, "Split")
-        .def_property_readonly("parent", [](const PySplit& w) { return w.rel.as<SplitNode>()->parent; })
-        .def_property_readonly("outer", [](const PySplit& w) { return w.rel.as<SplitNode>()->outer; })
-        .def_property_readonly("inner", [](const PySplit& w) { return w.rel.as<SplitNode>()->inner; })
-        .def_property_readonly("factor", [](const PySplit& w) { return w.rel.as<SplitNode>()->factor; })
-        .def_property_readonly("nparts", [](const PySplit& w) { return w.rel.as<SplitNode>()->nparts; })
-        .def_property_readonly("disable_predication",
-                               [](const PySplit& w) { return w.rel.as<SplitNode>()->disablePredication; });
+        .def_property_readonly("parent",
+                               [](const PySplit& w) { return w.rel.as<SplitNode>()->parent; })
+        .def_property_readonly("outer",
+                               [](const PySplit& w) { return w.rel.as<SplitNode>()->outer; })
+        .def_property_readonly("inner",
+                               [](const PySplit& w) { return w.rel.as<SplitNode>()->inner; })
+        .def_property_readonly("factor",
+                               [](const PySplit& w) { return w.rel.as<SplitNode>()->factor; })
+        .def_property_readonly("nparts",
+                               [](const PySplit& w) { return w.rel.as<SplitNode>()->nparts; })
+        .def_property_readonly("disable_predication", [](const PySplit& w) {
+            return w.rel.as<SplitNode>()->disablePredication;
+        });
     bindRelation<PyFuse>(m, "Fuse")
         .def_property_readonly("outer", [](const PyFuse& w) { return w.rel.as<FuseNode>()->outer; })
         .def_property_readonly("inner", [](const PyFuse& w) { return w.rel.as<FuseNode>()->inner; })
-        .def_property_readonly("fused", [](const PyFuse& w) { return w.rel.as<FuseNode>()->fused; });
+        .def_property_readonly("fused",
+                               [](const PyFuse& w) { return w.rel.as<FuseNode>()->fused; });
     bindRelation<PyRebase>(m, "Rebase")
-        .def_property_readonly("parent", [](const PyRebase& w) { return w.rel.as<RebaseNode>()->parent; })
-        .def_property_readonly("rebased", [](const PyRebase& w) { return w.rel.as<RebaseNode>()->rebased; });
+        .def_property_readonly("parent",
+                               [](const PyRebase& w) { return w.rel.as<RebaseNode>()->parent; })
+        .def_property_readonly("rebased",
+                               [](const PyRebase& w) { return w.rel.as<RebaseNode>()->rebased; });
     bindRelation<PySingleton>(m, "Singleton")
-        .def_property_readonly("iter", [](const PySingleton& w) { return w.rel.as<SingletonNode>()->iter; });
+        .def_property_readonly(
+            "iter", [](const PySingleton& w) { return w.rel.as<SingletonNode>()->iter; });
 }
 
 Operation opOf(const py::handle& value, const char* what) {
@@ -177,8 +187,10 @@ void bindIterVarAttr(py::module_& m) {
                                        offsets.push_back(offset);
                                    return offsets;
                                })
-        .def_property_readonly("dim_align_factor", [](const IterVarAttr& a) { return a.dimAlignFactor; })
-        .def_property_readonly("dim_align_offset", [](const IterVarAttr& a) { return a.dimAlignOffset; })
+        .def_property_readonly("dim_align_factor",
+                               [](const IterVarAttr& a) { return a.dimAlignFactor; })
+        .def_property_readonly("dim_align_offset",
+                               [](const IterVarAttr& a) { return a.dimAlignOffset; })
         .def_property_readonly("source_location",
                                [](const IterVarAttr& a) { return locationObject(a.location); });
 }
@@ -233,12 +245,12 @@ void bindStage(py::module_& m) {
         .def("parallel", &Stage::parallel, py::arg("var"), Located())
         .def(
             "pragma",
-            [](const Stage& s, const IterVar& iv, const std::string& key, const std::optional<Expr>& value) {
-                s.pragma(iv, key, value ? *value : Expr());
-            },
+            [](const Stage& s, const IterVar& iv, const std::string& key,
+               const std::optional<Expr>& value) { s.pragma(iv, key, value ? *value : Expr()); },
             py::arg("var"), py::arg("pragma_type"), py::arg("pragma_value") = py::none(), Located())
         .def_property_readonly("op", [](const Stage& s) { return wrapNode(s->op.get()); })
-        .def_property_readonly("origin_op", [](const Stage& s) { return wrapNode(s->originOp.get()); })
+        .def_property_readonly("origin_op",
+                               [](const Stage& s) { return wrapNode(s->originOp.get()); })
         .def_property_readonly("name", [](const Stage& s) { return s.name(); })
         .def_property_readonly("leaf_iter_vars", [](const Stage& s) { return s->leafIterVars; })
         .def_property_readonly("all_iter_vars", [](const Stage& s) { return s->allIterVars; })
@@ -264,9 +276,10 @@ void bindStage(py::module_& m) {
                                [](const Stage& s) { return locationObject(s->location); })
         .def_property_readonly("attach_source_location",
                                [](const Stage& s) { return locationObject(s->attachLocation); })
-        .def("__eq__", [](const Stage& a, py::object b) {
-            return py::isinstance<Stage>(b) && a.same_as(b.cast<Stage>());
-        })
+        .def("__eq__",
+             [](const Stage& a, py::object b) {
+                 return py::isinstance<Stage>(b) && a.same_as(b.cast<Stage>());
+             })
         .def("__hash__", [](const Stage& s) { return StageHash()(s); })
         .def_property_readonly("group",
                                [](const Stage& s) -> py::object {
@@ -277,7 +290,8 @@ void bindStage(py::module_& m) {
         .def_property_readonly("num_child_stages", [](const Stage& s) { return s->numChildStages; })
         .def_property_readonly("store_predicate", [](const Stage& s) { return s->storePredicate; })
         // `double_buffer` is the primitive (a method, as in TVM); this is whether it was applied.
-        .def_property_readonly("_is_double_buffered", [](const Stage& s) { return s->doubleBuffer; })
+        .def_property_readonly("_is_double_buffered",
+                               [](const Stage& s) { return s->doubleBuffer; })
         .def("__repr__", [](const Stage& s) {
             if (s.isGroup())
                 return "group-stage(" + s.name() + ")";
@@ -368,9 +382,10 @@ void bindSchedule(py::module_& m) {
         .def_property_readonly("groups", [](const Schedule& s) { return s.groups(); })
         .def("normalize", &Schedule::normalize, Located())
         .def("copy", &Schedule::copy, Located())
-        .def("__eq__", [](const Schedule& a, py::object b) {
-            return py::isinstance<Schedule>(b) && a.same_as(b.cast<Schedule>());
-        })
+        .def("__eq__",
+             [](const Schedule& a, py::object b) {
+                 return py::isinstance<Schedule>(b) && a.same_as(b.cast<Schedule>());
+             })
         .def("__hash__", [](const Schedule& s) { return std::hash<const void*>()(s.get()); });
 
     m.def(
@@ -551,7 +566,8 @@ void bindAnalyses(py::module_& m) {
         },
         py::arg("schedule"), py::arg("args"), py::arg("scalars") = std::vector<Var>(), Located());
     m.def(
-        "_default_args", [](const Schedule& s) { return defaultArguments(s); }, py::arg("schedule"));
+        "_default_args", [](const Schedule& s) { return defaultArguments(s); },
+        py::arg("schedule"));
     // tvm.te.schedule's graph helpers (TVM's graph.cc, as its test_te_schedule_graph uses them).
     m.def(
         "CreateReadGraph",
@@ -600,13 +616,16 @@ void bindAnalyses(py::module_& m) {
             Operation op = scanOf(scan, "ScanFixPointAnalysis");
             py::dict out;
             for (const auto& [iv, fixed] : scanFixPointAnalysis(op))
-                out[wrapNode(iv.get())] = py::cast(IntImmNode::make(DataType::int32(), fixed ? 1 : 0));
+                out[wrapNode(iv.get())] =
+                    py::cast(IntImmNode::make(DataType::int32(), fixed ? 1 : 0));
             return out;
         },
         py::arg("scan_op"), Located());
     m.def(
         "_attach_path",
-        [](const Schedule& s, py::object key) { return createAttachPath(s).at(opOf(key, "the stage")).loops(); },
+        [](const Schedule& s, py::object key) {
+            return createAttachPath(s).at(opOf(key, "the stage")).loops();
+        },
         py::arg("schedule"), py::arg("op"), Located());
 }
 

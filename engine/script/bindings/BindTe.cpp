@@ -9,8 +9,8 @@
 #include "script/bindings/CallGuard.h"
 #include "script/bindings/Casters.h"
 #include "te/Compute.h"
-#include "te/Scan.h"
 #include "te/Reduce.h"
+#include "te/Scan.h"
 
 namespace bs::script {
 
@@ -45,12 +45,14 @@ void bindTensor(py::module_& m) {
             },
             py::arg("indices"), Located())
         .def("same_as", [](const Tensor& a, const Tensor& b) { return a.same_as(b); })
-        .def("__eq__", [](const Tensor& a, py::object b) {
-            return py::isinstance<Tensor>(b) && a.same_as(b.cast<Tensor>());
-        })
-        .def("__ne__", [](const Tensor& a, py::object b) {
-            return !(py::isinstance<Tensor>(b) && a.same_as(b.cast<Tensor>()));
-        })
+        .def("__eq__",
+             [](const Tensor& a, py::object b) {
+                 return py::isinstance<Tensor>(b) && a.same_as(b.cast<Tensor>());
+             })
+        .def("__ne__",
+             [](const Tensor& a, py::object b) {
+                 return !(py::isinstance<Tensor>(b) && a.same_as(b.cast<Tensor>()));
+             })
         .def("__hash__", [](const Tensor& t) { return TensorHash()(t); })
         .def("__repr__", [](const Tensor& t) {
             std::string shape;
@@ -67,19 +69,23 @@ void bindOperations(py::module_& m) {
         .def_property_readonly("num_outputs", [](const OperationNode& n) { return n.numOutputs(); })
         .def_property_readonly("input_tensors",
                                [](const OperationNode& n) { return n.inputTensors(); })
-        .def("output", [](const OperationNode& n, int i) {
-            if (i < 0 || i >= n.numOutputs())
-                throw UserError("operation '" + n.name + "' has no output " + std::to_string(i));
-            return Operation(&n).output(i);
-        })
+        .def("output",
+             [](const OperationNode& n, int i) {
+                 if (i < 0 || i >= n.numOutputs())
+                     throw UserError("operation '" + n.name + "' has no output " +
+                                     std::to_string(i));
+                 return Operation(&n).output(i);
+             })
         .def_property_readonly("source_location", [](const OperationNode& n) -> py::object {
             if (!n.location.known())
                 return py::none();
             return py::make_tuple(n.location.file, n.location.line);
         });
-    py::class_<PlaceholderOpNode, OperationNode, IntrusivePtr<PlaceholderOpNode>>(m, "PlaceholderOp")
+    py::class_<PlaceholderOpNode, OperationNode, IntrusivePtr<PlaceholderOpNode>>(m,
+                                                                                  "PlaceholderOp")
         .def_property_readonly("shape", [](const PlaceholderOpNode& n) { return n.shape; })
-        .def_property_readonly("dtype", [](const PlaceholderOpNode& n) { return n.dtype.toString(); });
+        .def_property_readonly("dtype",
+                               [](const PlaceholderOpNode& n) { return n.dtype.toString(); });
     py::class_<ComputeOpNode, OperationNode, IntrusivePtr<ComputeOpNode>>(m, "ComputeOp")
         .def_property_readonly("axis", [](const ComputeOpNode& n) { return n.axis; })
         .def_property_readonly("reduce_axis", [](const ComputeOpNode& n) { return n.reduceAxis; })
@@ -100,8 +106,9 @@ Tensor makePlaceholder(const py::object& shape, const std::string& dtype, const 
 
 /// `te.compute`: `fcompute` gets one Var per axis (named `axisNames`) and returns one expression
 /// or a list of them (several outputs).
-py::object makeCompute(const py::object& shape, const py::function& fcompute, const std::string& name,
-                       const std::string& tag, const std::vector<std::string>& axisNames) {
+py::object makeCompute(const py::object& shape, const py::function& fcompute,
+                       const std::string& name, const std::string& tag,
+                       const std::vector<std::string>& axisNames) {
     FBatchCompute batch = [&fcompute](const std::vector<Var>& axes) {
         py::tuple args(axes.size());
         for (size_t i = 0; i < axes.size(); ++i)
@@ -109,7 +116,8 @@ py::object makeCompute(const py::object& shape, const py::function& fcompute, co
         py::object result = fcompute(*args);
         return convertExprList(result, "the result of fcompute");
     };
-    return tensorOrTuple(computeMulti(convertExprList(shape, "a shape"), batch, name, tag, axisNames));
+    return tensorOrTuple(
+        computeMulti(convertExprList(shape, "a shape"), batch, name, tag, axisNames));
 }
 
 Range makeDom(const py::object& dom) {
@@ -166,14 +174,16 @@ void bindTe(py::module_& m) {
         [](const py::object& init, const py::object& update, const py::object& state,
            const py::object& inputs, const std::string& name, const std::string& tag) {
             return scan(tensorList(init, "scan inits"), tensorList(update, "scan updates"),
-                        tensorList(state, "scan state placeholders"), tensorList(inputs, "scan inputs"),
-                        name, tag);
+                        tensorList(state, "scan state placeholders"),
+                        tensorList(inputs, "scan inputs"), name, tag);
         },
         py::arg("init"), py::arg("update"), py::arg("state_placeholder"),
         py::arg("inputs") = py::none(), py::arg("name") = "scan", py::arg("tag") = "", Located());
     m.def(
         "_reduce_axis",
-        [](const py::object& dom, const std::string& name) { return reduceAxis(makeDom(dom), name); },
+        [](const py::object& dom, const std::string& name) {
+            return reduceAxis(makeDom(dom), name);
+        },
         py::arg("dom"), py::arg("name") = "rv", Located());
     m.def(
         "_thread_axis",

@@ -15,9 +15,7 @@ namespace bs::script {
 
 namespace {
 
-py::object stmtOrNone(const Stmt& s) {
-    return s.defined() ? wrapNode(s.get()) : py::none();
-}
+py::object stmtOrNone(const Stmt& s) { return s.defined() ? wrapNode(s.get()) : py::none(); }
 
 IterVarMap<Range> domMapOf(const py::dict& dom) {
     IterVarMap<Range> out;
@@ -70,17 +68,18 @@ void bindTensorize(py::module_& m) {
         .def_property_readonly("strides", [](const BufferDeclNode& b) { return b.strides; })
         .def_property_readonly("elem_offset", [](const BufferDeclNode& b) { return b.elemOffset; })
         .def_property_readonly("scope", [](const BufferDeclNode& b) { return b.scope; })
-        .def_property_readonly("offset_factor", [](const BufferDeclNode& b) { return b.offsetFactor; });
+        .def_property_readonly("offset_factor",
+                               [](const BufferDeclNode& b) { return b.offsetFactor; });
     m.def(
         "_make_buffer",
         [](std::string name, Var data, const std::string& dtype, const py::object& shape,
            const py::object& strides, const py::object& elemOffset, std::string scope,
            int offsetFactor) {
             BufferDecl b = BufferDecl::make(std::move(name), std::move(data), parseDType(dtype),
-                                    convertExprList(shape, "a buffer shape"),
-                                    convertExprList(strides, "buffer strides"),
-                                    convertExpr(elemOffset, "an element offset"), std::move(scope),
-                                    offsetFactor);
+                                            convertExprList(shape, "a buffer shape"),
+                                            convertExprList(strides, "buffer strides"),
+                                            convertExpr(elemOffset, "an element offset"),
+                                            std::move(scope), offsetFactor);
             return wrapNode(b.get());
         },
         py::arg("name"), py::arg("data"), py::arg("dtype"), py::arg("shape"), py::arg("strides"),
@@ -97,7 +96,8 @@ void bindTensorize(py::module_& m) {
                                        out.append(wrapNode(b.get()));
                                    return out;
                                })
-        .def_property_readonly("scalar_params", [](const TensorIntrinNode& n) { return n.scalarParams; })
+        .def_property_readonly("scalar_params",
+                               [](const TensorIntrinNode& n) { return n.scalarParams; })
         .def_property_readonly("body", [](const TensorIntrinNode& n) { return stmtOrNone(n.body); })
         .def_property_readonly("reduce_init",
                                [](const TensorIntrinNode& n) { return stmtOrNone(n.reduceInit); })
@@ -112,24 +112,30 @@ void bindTensorize(py::module_& m) {
             std::vector<BufferDecl> bufs;
             for (BufferDeclNode* b : buffers)
                 bufs.emplace_back(b);
-            TensorIntrin intrin = TensorIntrin::make(
-                std::move(name), Operation(op.cast<OperationNode*>()),
-                tensorList(inputs, "tensor intrinsic inputs"), std::move(bufs),
-                std::move(scalarParams), optionalStmt(body), optionalStmt(reduceInit),
-                optionalStmt(reduceUpdate));
+            TensorIntrin intrin =
+                TensorIntrin::make(std::move(name), Operation(op.cast<OperationNode*>()),
+                                   tensorList(inputs, "tensor intrinsic inputs"), std::move(bufs),
+                                   std::move(scalarParams), optionalStmt(body),
+                                   optionalStmt(reduceInit), optionalStmt(reduceUpdate));
             return wrapNode(intrin.get());
         },
         py::arg("name"), py::arg("op"), py::arg("inputs"), py::arg("buffers"),
-        py::arg("scalar_params"), py::arg("body"), py::arg("reduce_init"),
-        py::arg("reduce_update"), Located());
-    py::class_<TensorComputeOpNode, OperationNode, IntrusivePtr<TensorComputeOpNode>>(m, "TensorComputeOp")
+        py::arg("scalar_params"), py::arg("body"), py::arg("reduce_init"), py::arg("reduce_update"),
+        Located());
+    py::class_<TensorComputeOpNode, OperationNode, IntrusivePtr<TensorComputeOpNode>>(
+        m, "TensorComputeOp")
         .def_property_readonly("axis", [](const TensorComputeOpNode& n) { return n.axis; })
-        .def_property_readonly("reduce_axis", [](const TensorComputeOpNode& n) { return n.reduceAxis; })
-        .def_property_readonly("schedulable_ndim", [](const TensorComputeOpNode& n) { return n.schedulableNdim; })
-        .def_property_readonly("intrin", [](const TensorComputeOpNode& n) { return wrapNode(n.intrin.get()); })
+        .def_property_readonly("reduce_axis",
+                               [](const TensorComputeOpNode& n) { return n.reduceAxis; })
+        .def_property_readonly("schedulable_ndim",
+                               [](const TensorComputeOpNode& n) { return n.schedulableNdim; })
+        .def_property_readonly(
+            "intrin", [](const TensorComputeOpNode& n) { return wrapNode(n.intrin.get()); })
         .def_property_readonly("inputs", [](const TensorComputeOpNode& n) { return n.inputs; })
-        .def_property_readonly("input_regions", [](const TensorComputeOpNode& n) { return n.inputRegions; })
-        .def_property_readonly("scalar_inputs", [](const TensorComputeOpNode& n) { return n.scalarInputs; });
+        .def_property_readonly("input_regions",
+                               [](const TensorComputeOpNode& n) { return n.inputRegions; })
+        .def_property_readonly("scalar_inputs",
+                               [](const TensorComputeOpNode& n) { return n.scalarInputs; });
     m.def(
         "_tensor_compute_op",
         [](std::string name, std::string tag, std::vector<IterVar> axis,
@@ -137,8 +143,9 @@ void bindTensorize(py::module_& m) {
            const py::object& tensors, std::vector<Region> regions, const py::object& scalars) {
             Operation op = TensorComputeOpNode::make(
                 std::move(name), std::move(tag), std::move(axis), std::move(reduceAxis),
-                schedulableNdim, TensorIntrin(&intrin), tensorList(tensors, "tensor intrinsic call"),
-                std::move(regions), convertExprList(scalars, "a scalar argument"));
+                schedulableNdim, TensorIntrin(&intrin),
+                tensorList(tensors, "tensor intrinsic call"), std::move(regions),
+                convertExprList(scalars, "a scalar argument"));
             return wrapNode(op.get());
         },
         py::arg("name"), py::arg("tag"), py::arg("axis"), py::arg("reduce_axis"),

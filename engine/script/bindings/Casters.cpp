@@ -17,7 +17,8 @@ Expr convertInt(py::handle value) {
     } catch (const py::cast_error&) {
         throw UserError("integer " + std::string(py::str(value)) + " does not fit in int64");
     }
-    bool fits32 = v >= std::numeric_limits<int32_t>::min() && v <= std::numeric_limits<int32_t>::max();
+    bool fits32 =
+        v >= std::numeric_limits<int32_t>::min() && v <= std::numeric_limits<int32_t>::max();
     return makeConst(fits32 ? DataType::int32() : DataType::int64(), int64_t(v));
 }
 
@@ -41,7 +42,8 @@ std::optional<Expr> tryConvertExpr(py::handle value) {
     }
     // Python floats and numeric scalars that are not integers (numpy.float32, ...): TVM makes
     // them float32 constants.
-    if (PyFloat_Check(value.ptr()) || (PyNumber_Check(value.ptr()) && py::hasattr(value, "__float__")))
+    if (PyFloat_Check(value.ptr()) ||
+        (PyNumber_Check(value.ptr()) && py::hasattr(value, "__float__")))
         return makeConst(DataType::float32(), value.cast<double>());
     // Objects that stand for an expression (TVM's ObjectGeneric) say so with `asobject()`.
     if (py::hasattr(value, "asobject"))
@@ -104,13 +106,9 @@ Stmt skipTvm06Markers(Stmt s) {
     return s;
 }
 
-Expr optionalExpr(const py::object& value) {
-    return value.is_none() ? Expr() : convertExpr(value);
-}
+Expr optionalExpr(const py::object& value) { return value.is_none() ? Expr() : convertExpr(value); }
 
-Stmt optionalStmt(const py::object& value) {
-    return value.is_none() ? Stmt() : value.cast<Stmt>();
-}
+Stmt optionalStmt(const py::object& value) { return value.is_none() ? Stmt() : value.cast<Stmt>(); }
 
 std::vector<Expr> convertExprList(const py::object& value, const char* what) {
     std::vector<Expr> out;

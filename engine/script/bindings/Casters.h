@@ -98,8 +98,8 @@ template <> struct type_caster<bs::Stmt> : BsHandleCaster<bs::Stmt, bs::StmtNode
     }
 };
 
-template <> struct type_caster<bs::CommReducer>
-    : BsHandleCaster<bs::CommReducer, bs::CommReducerNode> {
+template <>
+struct type_caster<bs::CommReducer> : BsHandleCaster<bs::CommReducer, bs::CommReducerNode> {
     static constexpr auto name = const_name("CommReducer");
 };
 

@@ -56,7 +56,8 @@ py::object trueDivide(py::handle lhs, py::handle rhs) {
         throw std::runtime_error("TVM supports multiple types of integer divisions, please call "
                                  "div, indexdiv/indexmod, floordiv/floormod  or truncdiv/truncmod "
                                  "directly to avoid ambiguity in the code.");
-    return applyBinary(lhs, rhs, [](Expr a, Expr b) { return a / b; }, "/");
+    return applyBinary(
+        lhs, rhs, [](Expr a, Expr b) { return a / b; }, "/");
 }
 
 [[noreturn]] void raiseUnsupported(const char* symbol) {
@@ -107,15 +108,14 @@ void defineComparisons(py::handle cls) {
 }
 
 void defineUnsupported(py::handle cls) {
-    const char* const bitwise[][2] = {{"__and__", "&"},  {"__rand__", "&"},   {"__or__", "|"},
-                                      {"__ror__", "|"},  {"__xor__", "^"},    {"__rxor__", "^"},
-                                      {"__lshift__", "<<"}, {"__rlshift__", "<<"},
-                                      {"__rshift__", ">>"}, {"__rrshift__", ">>"}};
+    const char* const bitwise[][2] = {
+        {"__and__", "&"},     {"__rand__", "&"},    {"__or__", "|"},      {"__ror__", "|"},
+        {"__xor__", "^"},     {"__rxor__", "^"},    {"__lshift__", "<<"}, {"__rlshift__", "<<"},
+        {"__rshift__", ">>"}, {"__rrshift__", ">>"}};
     for (const auto& entry : bitwise) {
         const char* symbol = entry[1];
-        defineMethod(cls, entry[0], [symbol](py::object, py::object) -> py::object {
-            raiseUnsupported(symbol);
-        });
+        defineMethod(cls, entry[0],
+                     [symbol](py::object, py::object) -> py::object { raiseUnsupported(symbol); });
     }
     defineMethod(cls, "__invert__", [](py::object) -> py::object { raiseUnsupported("~"); });
 }
@@ -123,15 +123,18 @@ void defineUnsupported(py::handle cls) {
 template <typename T> void bindDeferred(py::module_& m, const char* name, BinaryOp build) {
     bool negated = std::is_same_v<T, NotEqualOp>;
     py::class_<T>(m, name)
-        .def(py::init([](py::object a, py::object b) { return T{{std::move(a), std::move(b)}}; }))
+        .def(py::init([](py::object a, py::object b) {
+            return T{{std::move(a), std::move(b)}};
+        }))
         .def_property_readonly("a", [](const T& op) { return op.a; })
         .def_property_readonly("b", [](const T& op) { return op.b; })
         .def("__bool__", [negated](const T& op) { return sameAs(op.a, op.b) != negated; })
-        .def("asobject",
-             [build](const T& op) {
-                 return wrapNode(build(convertExpr(op.a), convertExpr(op.b)).get());
-             },
-             Located())
+        .def(
+            "asobject",
+            [build](const T& op) {
+                return wrapNode(build(convertExpr(op.a), convertExpr(op.b)).get());
+            },
+            Located())
         .def("same_as", [](py::object self, py::object other) { return self.is(other); })
         .def("__str__", [build](const T& op) {
             return toString(build(convertExpr(op.a), convertExpr(op.b)));
@@ -166,17 +169,18 @@ bool sameAs(py::handle a, py::handle b) {
 }
 
 void addExprOperators(py::handle cls) {
-    defineBinary(cls, "__add__", "__radd__", [](Expr a, Expr b) { return a + b; }, "+");
-    defineBinary(cls, "__sub__", "__rsub__", [](Expr a, Expr b) { return a - b; }, "-");
-    defineBinary(cls, "__mul__", "__rmul__", [](Expr a, Expr b) { return a * b; }, "*");
+    defineBinary(
+        cls, "__add__", "__radd__", [](Expr a, Expr b) { return a + b; }, "+");
+    defineBinary(
+        cls, "__sub__", "__rsub__", [](Expr a, Expr b) { return a - b; }, "-");
+    defineBinary(
+        cls, "__mul__", "__rmul__", [](Expr a, Expr b) { return a * b; }, "*");
     defineBinary(cls, "__floordiv__", "__rfloordiv__", floordiv, "//");
     defineBinary(cls, "__mod__", "__rmod__", floormod, "%");
-    defineMethod(cls, "__truediv__", [](py::object self, py::object other) {
-        return trueDivide(self, other);
-    });
-    defineMethod(cls, "__rtruediv__", [](py::object self, py::object other) {
-        return trueDivide(other, self);
-    });
+    defineMethod(cls, "__truediv__",
+                 [](py::object self, py::object other) { return trueDivide(self, other); });
+    defineMethod(cls, "__rtruediv__",
+                 [](py::object self, py::object other) { return trueDivide(other, self); });
     defineMethod(cls, "__neg__", [](py::object self) {
         Expr e = convertExpr(self);
         requireArithmetic(e, "-");
@@ -188,9 +192,8 @@ void addExprOperators(py::handle cls) {
         throw py::value_error("Cannot use and / or / not operator to Expr, hint: use "
                               "tvm.tir.all / tvm.tir.any instead");
     });
-    defineMethod(cls, "__hash__", [](py::object self) {
-        return std::hash<const void*>()(self.cast<Node*>());
-    });
+    defineMethod(cls, "__hash__",
+                 [](py::object self) { return std::hash<const void*>()(self.cast<Node*>()); });
     defineMethod(cls, "equal", [](py::object self, py::object other) {
         return wrapNode(eq(convertExpr(self), convertExpr(other)).get());
     });

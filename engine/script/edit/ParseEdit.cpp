@@ -67,8 +67,7 @@ public:
     /// A leaf of `stage` by the script's name for it (`xo`, `C.op.axis[0]`) or the engine's
     /// (`i.outer`, also as a string).
     std::string loop(const Stage& stage, const CallArgument& arg) const {
-        const std::string text =
-            arg.kind == CallArgument::Kind::String ? arg.value : arg.text;
+        const std::string text = arg.kind == CallArgument::Kind::String ? arg.value : arg.text;
         if (std::optional<std::string> axis = rootAxis(stage, text))
             return *axis;
         for (const IterVar& leaf : stage->leafIterVars) {
@@ -104,8 +103,10 @@ public:
             throw Refusal{"'" + text + "': stage '" + stage.name() + "' has " +
                           std::to_string(axes.size()) + " " + m[2].str() + " entries"};
         if (!stage.isLeaf(axes[index]))
-            throw Refusal{"'" + text + "' (" + axes[index]->var.name() + ") is no longer a loop of "
-                          "stage '" + stage.name() + "': a primitive replaced it"};
+            throw Refusal{"'" + text + "' (" + axes[index]->var.name() +
+                          ") is no longer a loop of "
+                          "stage '" +
+                          stage.name() + "': a primitive replaced it"};
         return axes[index]->var.name();
     }
 
@@ -124,7 +125,8 @@ public:
         const size_t open = call == std::string::npos ? call : text.find_first_of("'\"", call);
         const size_t close = open == std::string::npos ? open : text.find(text[open], open + 1);
         if (close == std::string::npos)
-            throw Refusal{"'" + arg.text + "' is not a thread axis (give a tag such as "
+            throw Refusal{"'" + arg.text +
+                          "' is not a thread axis (give a tag such as "
                           "\"threadIdx.x\")"};
         return text.substr(open + 1, close - open - 1);
     }
@@ -185,9 +187,10 @@ std::string string(const ParsedCall& call, const CallArgument& arg, const std::s
 void expectArguments(const ParsedCall& call, size_t positional,
                      const std::vector<std::string>& keywords) {
     if (call.args.size() > positional)
-        throw Refusal{call.method + " takes " +
-                      (positional == 0 ? std::string("no") : "at most " + std::to_string(positional)) +
-                      " arguments, got " + std::to_string(call.args.size())};
+        throw Refusal{
+            call.method + " takes " +
+            (positional == 0 ? std::string("no") : "at most " + std::to_string(positional)) +
+            " arguments, got " + std::to_string(call.args.size())};
     for (const auto& [name, unused] : call.keywords) {
         if (std::find(keywords.begin(), keywords.end(), name) == keywords.end())
             throw Refusal{call.method + " has no argument '" + name + "'"};

@@ -37,8 +37,7 @@ bool sameIterVar(const IterVar& a, const IterVar& b) { return a.same_as(b); }
 
 } // namespace
 
-PythonNames::PythonNames(const SourceOutline& outline, const Program& program,
-                         std::string fileName)
+PythonNames::PythonNames(const SourceOutline& outline, const Program& program, std::string fileName)
     : m_outline(outline), m_sch(program.schedule), m_file(std::move(fileName)),
       m_identifiers(outline.identifiers.begin(), outline.identifiers.end()) {
     if (m_sch.defined() && lineOf(m_sch->location) > 0)
@@ -82,8 +81,8 @@ int PythonNames::bindingBefore(const std::string& name, int before) const {
 
 int PythonNames::stageIndex(const Stage& stage) const {
     const auto& stages = m_sch.stages();
-    const auto it =
-        std::find_if(stages.begin(), stages.end(), [&](const Stage& s) { return s.same_as(stage); });
+    const auto it = std::find_if(stages.begin(), stages.end(),
+                                 [&](const Stage& s) { return s.same_as(stage); });
     return int(it - stages.begin());
 }
 
@@ -245,9 +244,8 @@ std::string PythonNames::freshName(const std::string& base) const {
     if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0])))
         name = "v" + name;
     std::string candidate = name;
-    for (int n = 2; m_identifiers.count(candidate) || m_handedOut.count(candidate) ||
-                    isTaken(candidate);
-         ++n)
+    for (int n = 2;
+         m_identifiers.count(candidate) || m_handedOut.count(candidate) || isTaken(candidate); ++n)
         candidate = name + "_" + std::to_string(n);
     m_handedOut.insert(candidate);
     return candidate;

@@ -59,17 +59,17 @@ bool isScopeName(const std::string& scope) {
 /// run's copy).
 struct EditTargets {
     Stage stage;
-    IterVar iv;                ///< IterVar edits
-    int leaf = -1;             ///< its position among the leaves
-    std::vector<IterVar> more; ///< Tile's y, Fuse's second, Reorder's rest
-    Stage targetStage;         ///< ComputeAt
-    IterVar targetIv;          ///< ComputeAt
+    IterVar iv;                 ///< IterVar edits
+    int leaf = -1;              ///< its position among the leaves
+    std::vector<IterVar> more;  ///< Tile's y, Fuse's second, Reorder's rest
+    Stage targetStage;          ///< ComputeAt
+    IterVar targetIv;           ///< ComputeAt
     std::vector<Stage> readers; ///< CacheRead
 };
 
 std::string notALoop(const std::string& iv, const Stage& stage) {
-    return "'" + iv + "' is not a loop of stage '" + stage.name() + "' (its loops: " +
-           leafList(stage) + ")";
+    return "'" + iv + "' is not a loop of stage '" + stage.name() +
+           "' (its loops: " + leafList(stage) + ")";
 }
 
 /// Finds what `edit` names in `sch`; the message when something is missing.
@@ -131,8 +131,7 @@ std::string checkArguments(const ScheduleEdit& edit, const EditTargets& t) {
         return std::string();
     case EditKind::Tile:
         if (edit.factor <= 0 || edit.yFactor <= 0 || t.more.size() != 1)
-            return "tile of stage '" + edit.stage +
-                   "': give two loops and two positive factors";
+            return "tile of stage '" + edit.stage + "': give two loops and two positive factors";
         return std::string();
     case EditKind::Fuse:
         if (t.more.size() > 1)
@@ -289,8 +288,8 @@ std::string dryRun(const Program& program, const ScheduleEdit& edit, Schedule* e
         try {
             createAttachPath(normalized);
         } catch (const UserError& e) {
-            return edit.description() + " would leave the schedule invalid: " +
-                   e.diagnostic().message;
+            return edit.description() +
+                   " would leave the schedule invalid: " + e.diagnostic().message;
         }
     } catch (const UserError& e) {
         return e.diagnostic().message;
@@ -547,8 +546,8 @@ EditResult place(const std::string& script, const std::string& fileName, const P
                  bool fallback) {
     const Placement placement(script, names);
     const SourceOutline writtenOutline = outlineSource(written.text, fileName);
-    const int deps = std::max(placement.dependencies(writtenOutline),
-                              placement.lastReader(written.consumed));
+    const int deps =
+        std::max(placement.dependencies(writtenOutline), placement.lastReader(written.consumed));
     const int replaced = placement.overridden(edit, t);
     const auto& statements = names.outline().statements;
     EditResult result;
@@ -780,8 +779,8 @@ std::string checkEdit(const Program& program, const ScheduleEdit& edit) {
     return tryEdit(program, edit, &targets, &edited);
 }
 
-EditResult applyEdit(const std::string& script, const std::string& fileName,
-                     const Program& program, const ScheduleEdit& edit, const EditOptions& options) {
+EditResult applyEdit(const std::string& script, const std::string& fileName, const Program& program,
+                     const ScheduleEdit& edit, const EditOptions& options) {
     EditResult refused;
     if (!program.defined()) {
         refused.error = "the script defines no schedule to edit";
@@ -820,8 +819,8 @@ EditResult applyEdit(const std::string& script, const std::string& fileName,
         if (why.empty())
             return result;
         EditResult fallback = place(script, fileName, names, edit, targets, written, true);
-        if (fallback.script != result.script && check(fallback.script, fileName, expected,
-                                                      options.run).empty())
+        if (fallback.script != result.script &&
+            check(fallback.script, fileName, expected, options.run).empty())
             return fallback;
         refused.error = "no place in the script gives the schedule the edit was tried on (with `" +
                         written.text.substr(0, written.text.find('\n')) + "` at line " +

@@ -67,11 +67,11 @@ struct ScheduleEdit {
     int64_t factor = 0;                    ///< Split (0 with nparts), Tile's x factor
     int64_t nparts = 0;                    ///< Split by parts
     int64_t yFactor = 0;                   ///< Tile
-    std::string thread;        ///< Bind: `blockIdx.x`, `threadIdx.y`, `vthread`, ...
-    std::string scope;         ///< SetScope, CacheRead, CacheWrite: `shared`, `local`, ...
+    std::string thread;                    ///< Bind: `blockIdx.x`, `threadIdx.y`, `vthread`, ...
+    std::string scope;                ///< SetScope, CacheRead, CacheWrite: `shared`, `local`, ...
     std::vector<std::string> readers; ///< CacheRead: reader stages (empty: every reader)
-    std::string targetStage;   ///< ComputeAt
-    std::string targetIterVar; ///< ComputeAt
+    std::string targetStage;          ///< ComputeAt
+    std::string targetIterVar;        ///< ComputeAt
 
     /// `split C.i by 8`, `compute_at B → C.i`: the undo text.
     std::string description() const;
@@ -104,9 +104,8 @@ struct EditOptions {
 /// Writes `edit` into `script` (the text that defined `program`, read as `fileName`). Runs
 /// CPython's parser, and the edited script when `options.verify`, on the Python thread; leaves
 /// `program` and the file unchanged.
-EditResult applyEdit(const std::string& script, const std::string& fileName,
-                     const Program& program, const ScheduleEdit& edit,
-                     const EditOptions& options = {});
+EditResult applyEdit(const std::string& script, const std::string& fileName, const Program& program,
+                     const ScheduleEdit& edit, const EditOptions& options = {});
 
 /// The stages of `sch` whose operation reads `producer`'s: the readers cache_read offers.
 std::vector<Stage> readersOf(const Schedule& sch, const Stage& producer);

@@ -16,9 +16,7 @@ namespace py = pybind11;
 
 namespace {
 
-py::module_ outlineModule() {
-    return py::module_::import("boundscope._source_outline");
-}
+py::module_ outlineModule() { return py::module_::import("boundscope._source_outline"); }
 
 std::string text(const py::handle& value) { return py::cast<std::string>(value); }
 
@@ -95,10 +93,10 @@ Diagnostic syntaxError(py::error_already_set& error, const std::string& fileName
 
 bool isPythonName(const std::string& text) {
     static const std::set<std::string> kKeywords = {
-        "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class",
-        "continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global",
-        "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise",
-        "return", "try", "while", "with", "yield"};
+        "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
+        "class", "continue", "def",   "del",    "elif", "else",   "except", "finally",  "for",
+        "from",  "global",   "if",    "import", "in",   "is",     "lambda", "nonlocal", "not",
+        "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield"};
     if (text.empty() || std::isdigit(static_cast<unsigned char>(text[0])) || kKeywords.count(text))
         return false;
     return std::all_of(text.begin(), text.end(), [](char c) {
@@ -233,8 +231,8 @@ ParsedCall parseCall(const std::string& callText) {
                 call.keywords[text(key)] = argumentOf(py::cast<py::dict>(value));
         } catch (py::error_already_set& error) {
             if (error.matches(PyExc_SyntaxError))
-                failure = "'" + callText + "' is not Python: " +
-                          text(py::str(error.value().attr("msg")));
+                failure =
+                    "'" + callText + "' is not Python: " + text(py::str(error.value().attr("msg")));
             else if (error.matches(PyExc_ValueError))
                 failure = "'" + callText + "': " + text(py::str(error.value()));
             else

@@ -16,18 +16,18 @@ namespace bs::script {
 /// A call of a schedule primitive on a stage, `s[C].split(x, factor=4)`, or on the schedule,
 /// `s.cache_read(A, "shared", [B])` (then `stage` is the first argument's text).
 struct PrimitiveCall {
-    std::string schedule; ///< the variable the call goes through (`s`)
-    std::string stage;    ///< the subscript's text (`C`), as ast.unparse writes it
-    std::string method;   ///< `split`
-    std::vector<std::string> args;                ///< positional arguments' text
+    std::string schedule;          ///< the variable the call goes through (`s`)
+    std::string stage;             ///< the subscript's text (`C`), as ast.unparse writes it
+    std::string method;            ///< `split`
+    std::vector<std::string> args; ///< positional arguments' text
     std::map<std::string, std::string> keywords; ///< keyword arguments' text
 };
 
 struct Statement {
-    int line = 0;    ///< first line
-    int endLine = 0; ///< last line
-    size_t start = 0; ///< byte offset of its first character
-    size_t end = 0;   ///< byte offset just past its last character
+    int line = 0;                   ///< first line
+    int endLine = 0;                ///< last line
+    size_t start = 0;               ///< byte offset of its first character
+    size_t end = 0;                 ///< byte offset just past its last character
     std::vector<std::string> binds; ///< names it binds at module scope, in order
     std::vector<std::string> loads; ///< names it reads anywhere (function bodies included)
     /// The names it reads whole, not as `x[...]` or `x.attr` (`tvm.lower(s, ...)` reads `s`

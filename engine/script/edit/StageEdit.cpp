@@ -191,8 +191,8 @@ EditResult deleteUnusedTensor(const std::string& script, const std::string& file
 /// The create_schedule call without output `variable`: the other outputs, or, for the only one,
 /// the one computed tensor it reads (deleting what addStage added gives the script back).
 Change outputReplaced(const std::string& script, const std::string& fileName,
-                      const SourceOutline& outline, const Program& program, const PythonNames& names, const Stage& stage,
-                      const std::string& variable) {
+                      const SourceOutline& outline, const Program& program,
+                      const PythonNames& names, const Stage& stage, const std::string& variable) {
     const int sched = scheduleStatement(outline, program, fileName);
     if (sched < 0)
         throw Refusal{"cannot find the statement that creates the schedule"};
@@ -201,12 +201,12 @@ Change outputReplaced(const std::string& script, const std::string& fileName,
     const size_t open = call.find("create_schedule(");
     const size_t close = call.rfind(')');
     if (open == std::string::npos || close == std::string::npos)
-        throw Refusal{"cannot read the create_schedule call at line " + std::to_string(create.line)};
+        throw Refusal{"cannot read the create_schedule call at line " +
+                      std::to_string(create.line)};
     const size_t from = open + std::string("create_schedule(").size();
     std::string args = call.substr(from, close - from);
-    const std::string inner = !args.empty() && args.front() == '['
-                                  ? args.substr(1, args.rfind(']') - 1)
-                                  : args;
+    const std::string inner =
+        !args.empty() && args.front() == '[' ? args.substr(1, args.rfind(']') - 1) : args;
     std::vector<std::string> kept;
     for (const std::string& item : commaItems(inner)) {
         if (item != variable + ".op")
@@ -234,8 +234,8 @@ Change outputReplaced(const std::string& script, const std::string& fileName,
 
 /// Runs the edited script: empty when it runs (and, when `stage` is given, defines a stage of
 /// that name), else the script's own message.
-std::string runs(const std::string& edited, const std::string& fileName,
-                 const EditOptions& options, const std::string& stage) {
+std::string runs(const std::string& edited, const std::string& fileName, const EditOptions& options,
+                 const std::string& stage) {
     if (!options.verify)
         return std::string();
     Program got;
@@ -302,12 +302,12 @@ std::string definition(const NewStage& stage, const std::string& te) {
     if (stage.kind == NewStage::Kind::Reduction) {
         std::vector<std::string> axes;
         for (const auto& [axis, extent] : stage.reduceAxes) {
-            text += axis + " = " + te + ".reduce_axis((0, " + extent + "), name=\"" + axis +
-                    "\")\n";
+            text +=
+                axis + " = " + te + ".reduce_axis((0, " + extent + "), name=\"" + axis + "\")\n";
             axes.push_back(axis);
         }
-        body = te + "." + stage.reducer + "(" + body + ", axis=" +
-               (axes.size() == 1 ? axes[0] : "[" + commaJoined(axes) + "]") + ")";
+        body = te + "." + stage.reducer + "(" + body +
+               ", axis=" + (axes.size() == 1 ? axes[0] : "[" + commaJoined(axes) + "]") + ")";
     }
     return text + stage.name + " = " + te + ".compute(" + tupleOf(stage.shape) + ", lambda " +
            commaJoined(stage.axes) + ": " + body + ", " + name + ")\n";
@@ -354,8 +354,8 @@ std::vector<std::string> defaultAxes(size_t dimensions) {
     return axes;
 }
 
-EditResult addStage(const std::string& script, const std::string& fileName,
-                    const Program& program, const NewStage& stage, const EditOptions& options) {
+EditResult addStage(const std::string& script, const std::string& fileName, const Program& program,
+                    const NewStage& stage, const EditOptions& options) {
     return guarded([&] {
         const SourceOutline outline = outlineSource(script, fileName);
         validate(stage, outline, program);
@@ -389,7 +389,8 @@ EditResult addStage(const std::string& script, const std::string& fileName,
                 std::string replaced;
                 for (const std::string& name : reads) {
                     std::smatch m;
-                    if (std::regex_search(call, m, std::regex("(^|[^\\w.])(" + escaped(name) + ")\\.op\\b"))) {
+                    if (std::regex_search(
+                            call, m, std::regex("(^|[^\\w.])(" + escaped(name) + ")\\.op\\b"))) {
                         const size_t pos = create.start + size_t(m.position(2));
                         changes.push_back({pos, pos + name.size(), stage.name});
                         replaced = name;
@@ -445,13 +446,14 @@ EditResult renameStage(const std::string& script, const std::string& fileName,
         // Also not a name any scope of the script uses (a function's local would capture it).
         if (std::binary_search(outline.identifiers.begin(), outline.identifiers.end(), newName))
             throw Refusal{"the script already uses the name '" + newName + "'"};
-        const Statement* st =
-            outline.statementAt(PythonNames(outline, program, fileName).lineOf(stage->originOp->location));
+        const Statement* st = outline.statementAt(
+            PythonNames(outline, program, fileName).lineOf(stage->originOp->location));
         if (!st)
             throw Refusal{"stage '" + stageName + "' is not made by one statement of the script"};
         const std::string text = script.substr(st->start, st->end - st->start);
         std::smatch m;
-        if (!std::regex_search(text, m, std::regex("(^|[^\\w])name\\s*=\\s*(['\"])" + escaped(stageName) + "\\2")))
+        if (!std::regex_search(
+                text, m, std::regex("(^|[^\\w])name\\s*=\\s*(['\"])" + escaped(stageName) + "\\2")))
             throw Refusal{"the statement at line " + std::to_string(st->line) +
                           " does not give the name as name=\"" + stageName + "\""};
         std::vector<Change> changes;
@@ -462,9 +464,9 @@ EditResult renameStage(const std::string& script, const std::string& fileName,
             std::vector<size_t> offsets;
             PythonThread::instance().call([&] {
                 namespace py = pybind11;
-                offsets = py::cast<std::vector<size_t>>(
-                    py::module_::import("boundscope._source_outline")
-                        .attr("name_offsets")(script, stageName));
+                offsets =
+                    py::cast<std::vector<size_t>>(py::module_::import("boundscope._source_outline")
+                                                      .attr("name_offsets")(script, stageName));
             });
             for (size_t offset : offsets)
                 changes.push_back({offset, offset + stageName.size(), newName});
@@ -492,8 +494,8 @@ EditResult deleteStage(const std::string& script, const std::string& fileName,
                                   "': change or delete '" + s.name() + "' first"};
             }
         }
-        const Statement* st =
-            outline.statementAt(PythonNames(outline, program, fileName).lineOf(stage->originOp->location));
+        const Statement* st = outline.statementAt(
+            PythonNames(outline, program, fileName).lineOf(stage->originOp->location));
         if (!st || st->targets.size() != 1)
             throw Refusal{"stage '" + stageName + "' is not made by one statement of the script"};
         const std::string variable = st->targets[0];
@@ -502,7 +504,8 @@ EditResult deleteStage(const std::string& script, const std::string& fileName,
         const auto& outputs = program.schedule.outputs();
         if (std::any_of(outputs.begin(), outputs.end(),
                         [&](const Operation& o) { return o.same_as(stage->originOp); }))
-            changes.push_back(outputReplaced(script, fileName, outline, program, names, stage, variable));
+            changes.push_back(
+                outputReplaced(script, fileName, outline, program, names, stage, variable));
         const std::string s = names.schedule().value_or("s");
         for (size_t i = 0; i < outline.statements.size(); ++i) {
             const Statement& other = outline.statements[i];

@@ -47,15 +47,14 @@ struct NewStage {
 std::vector<std::string> defaultAxes(size_t dimensions);
 
 /// Writes `stage` into `script` (whose program is `program`, undefined when it defines none).
-EditResult addStage(const std::string& script, const std::string& fileName,
-                    const Program& program, const NewStage& stage,
-                    const EditOptions& options = {});
+EditResult addStage(const std::string& script, const std::string& fileName, const Program& program,
+                    const NewStage& stage, const EditOptions& options = {});
 
 /// Renames stage `stage` (its engine name) to `newName`: the tensor's `name=` and, when the
 /// script holds the tensor in a variable of the same name, that variable everywhere.
 EditResult renameStage(const std::string& script, const std::string& fileName,
-                       const Program& program, const std::string& stage,
-                       const std::string& newName, const EditOptions& options = {});
+                       const Program& program, const std::string& stage, const std::string& newName,
+                       const EditOptions& options = {});
 
 /// Deletes stage `stage`: its definition, the primitives called on it, and its place in the
 /// argument lists of tvm.lower and tvm.build. Refused while another stage reads it or the

@@ -24,9 +24,10 @@ struct Outcome {
 
 /// `boundscope ARGS` in the scripts folder: stdout through a pipe, stderr through a file.
 Outcome boundscope(const std::string& args) {
-    auto errPath = std::filesystem::temp_directory_path() / ("bs_cli_alloc_err_" + std::to_string(::getpid()));
-    std::string command = "cd '" BOUNDSCOPE_CLI_SCRIPTS "' && '" BOUNDSCOPE_CLI "' " + args + " 2>'" +
-                          errPath.string() + "' </dev/null";
+    auto errPath =
+        std::filesystem::temp_directory_path() / ("bs_cli_alloc_err_" + std::to_string(::getpid()));
+    std::string command = "cd '" BOUNDSCOPE_CLI_SCRIPTS "' && '" BOUNDSCOPE_CLI "' " + args +
+                          " 2>'" + errPath.string() + "' </dev/null";
     Outcome result;
     FILE* pipe = ::popen(command.c_str(), "r");
     if (!pipe)
@@ -67,7 +68,9 @@ std::vector<std::string> cells(const std::string& row) {
     return out;
 }
 
-bool tightBuilt(const Outcome& r) { return r.out.find("n/a (this build lacks ISL)") == std::string::npos; }
+bool tightBuilt(const Outcome& r) {
+    return r.out.find("n/a (this build lacks ISL)") == std::string::npos;
+}
 
 } // namespace
 
@@ -93,8 +96,8 @@ TEST(CliAlloc, UnalignedFuseShowsAllocationNeedComputedAndTheWrap) {
     Outcome r = boundscope("alloc " + example("fuse_split_unaligned.py"));
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(cells(r.out.substr(0, r.out.find('\n'))),
-              (std::vector<std::string>{"buffer", "scope", "tvm-0.5", "tvm", "tight", "compact", "needed", "touched",
-                                        "computed", "waste %", "causes"}));
+              (std::vector<std::string>{"buffer", "scope", "tvm-0.5", "tvm", "tight", "compact",
+                                        "needed", "touched", "computed", "waste %", "causes"}));
     std::vector<std::string> b = cells(rowOf(r.out, "B"));
     ASSERT_EQ(b.size(), 11u) << r.out;
     EXPECT_EQ(b[2], "4096");
@@ -105,14 +108,21 @@ TEST(CliAlloc, UnalignedFuseShowsAllocationNeedComputedAndTheWrap) {
     EXPECT_EQ(b[9], "62.5");
     if (tightBuilt(r)) {
         EXPECT_EQ(b[4], "128");
-        EXPECT_NE(r.out.find("  fused-segment-wraps-row [tvm, tight, compact]: the fused segment wraps a row\n"),
-                  std::string::npos) << r.out;
-        EXPECT_NE(r.out.find("  computed 352256 (tvm-0.5), 8256 (tvm), 8192 (tight), 8192 (compact); the interpreter ran 8192 stores"),
-                  std::string::npos) << r.out;
+        EXPECT_NE(
+            r.out.find(
+                "  fused-segment-wraps-row [tvm, tight, compact]: the fused segment wraps a row\n"),
+            std::string::npos)
+            << r.out;
+        EXPECT_NE(r.out.find("  computed 352256 (tvm-0.5), 8256 (tvm), 8192 (tight), 8192 "
+                             "(compact); the interpreter ran 8192 stores"),
+                  std::string::npos)
+            << r.out;
         // Tried on a copy of the schedule under the selected rules (issue 13, item 7).
-        EXPECT_NE(r.out.find("    hint: split i.j.fused by factor 32 instead of 48 (segments within one row of 64): "
+        EXPECT_NE(r.out.find("    hint: split i.j.fused by factor 32 instead of 48 (segments "
+                             "within one row of 64): "
                              "B allocates 32 instead of 128\n"),
-                  std::string::npos) << r.out;
+                  std::string::npos)
+            << r.out;
     }
 }
 
@@ -136,7 +146,8 @@ TEST(CliAlloc, FuseExampleAllocatesTheWholeProducerOnlyUnderTvm05) {
     if (tightBuilt(seed)) {
         EXPECT_EQ(bs[9], "99.8") << seed.out;
     }
-    EXPECT_NE(seed.out.find("waste %: the share of the tvm-0.5 allocation not needed"), std::string::npos);
+    EXPECT_NE(seed.out.find("waste %: the share of the tvm-0.5 allocation not needed"),
+              std::string::npos);
 }
 
 TEST(CliAlloc, AScanHasOneBufferItsStateWhichItsInitAndUpdateStoreInto) {
@@ -153,12 +164,27 @@ TEST(CliAlloc, JsonHasStableKeys) {
     Outcome r = boundscope("alloc " + example("gather_disjoint.py") + " --json");
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(r.out.rfind("{\n  \"tight_available\": ", 0), 0u) << r.out;
-    for (const char* key : {"\"buffers\": [", "\"name\": \"T\"", "\"scope\": \"global\"", "\"scope_inferred\": true",
-                            "\"output\": false", "\"allocations\": [", "\"rules\": \"tvm-0.5\"", "\"region\": \"[0, 4], [0, 4]\"",
-                            "\"size\": \"16\"", "\"allocated\": 16", "\"varies\": false", "\"computed\": 16",
-                            "\"touched_peak\": 16", "\"touched_total\": 16", "\"computed_run\": 16",
+    for (const char* key : {"\"buffers\": [",
+                            "\"name\": \"T\"",
+                            "\"scope\": \"global\"",
+                            "\"scope_inferred\": true",
+                            "\"output\": false",
+                            "\"allocations\": [",
+                            "\"rules\": \"tvm-0.5\"",
+                            "\"region\": \"[0, 4], [0, 4]\"",
+                            "\"size\": \"16\"",
+                            "\"allocated\": 16",
+                            "\"varies\": false",
+                            "\"computed\": 16",
+                            "\"touched_peak\": 16",
+                            "\"touched_total\": 16",
+                            "\"computed_run\": 16",
                             "\"count_given_up\": false",
-                            "\"waste_percent\": ", "\"causes\": [", "\"summary\": ", "\"detail\": ", "\"hint\": "})
+                            "\"waste_percent\": ",
+                            "\"causes\": [",
+                            "\"summary\": ",
+                            "\"detail\": ",
+                            "\"hint\": "})
         EXPECT_NE(r.out.find(key), std::string::npos) << key;
     if (r.out.find("\"tight_available\": true") != std::string::npos) {
         EXPECT_NE(r.out.find("\"needed\": 8"), std::string::npos);
@@ -180,11 +206,15 @@ TEST(CliAlloc, CompactColumnStoresTheLatticeAndTheBoxes) {
     EXPECT_EQ(b[4], "97");
     EXPECT_EQ(b[5], "4");
     EXPECT_EQ(b[6], "4");
-    EXPECT_NE(r.out.find("\n  allocated 97 (tvm-0.5), 97 (tvm), 97 (tight), 4 (compact)\n"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("  computed 3104 (tvm-0.5), 3104 (tvm), 3104 (tight), 128 (compact)"), std::string::npos)
+    EXPECT_NE(r.out.find("\n  allocated 97 (tvm-0.5), 97 (tvm), 97 (tight), 4 (compact)\n"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("  computed 3104 (tvm-0.5), 3104 (tvm), 3104 (tight), 128 (compact)"),
+              std::string::npos)
         << r.out;
     EXPECT_NE(r.out.find("  strided-read [tvm-0.5, tvm, tight]:"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("removed by compact storage: B holds 4 elements under the compact rules"), std::string::npos)
+    EXPECT_NE(r.out.find("removed by compact storage: B holds 4 elements under the compact rules"),
+              std::string::npos)
         << r.out;
     Outcome gather = boundscope("alloc " + example("gather_disjoint.py"));
     ASSERT_EQ(gather.exitCode, 0) << gather.err;
@@ -193,7 +223,8 @@ TEST(CliAlloc, CompactColumnStoresTheLatticeAndTheBoxes) {
     Outcome fuse = boundscope("alloc " + example("fuse_split_unaligned.py"));
     ASSERT_EQ(fuse.exitCode, 0) << fuse.err;
     EXPECT_EQ(cells(rowOf(fuse.out, "B"))[5], "128") << fuse.out;
-    EXPECT_NE(fuse.out.find("  fused-segment-wraps-row [tvm, tight, compact]:"), std::string::npos) << fuse.out;
+    EXPECT_NE(fuse.out.find("  fused-segment-wraps-row [tvm, tight, compact]:"), std::string::npos)
+        << fuse.out;
 }
 
 TEST(CliAlloc, ACountTooCostlyForIslIsGivenUpAndSaysSo) {
@@ -209,11 +240,13 @@ TEST(CliAlloc, ACountTooCostlyForIslIsGivenUpAndSaysSo) {
     EXPECT_EQ(shared[3], "8142*");
     EXPECT_EQ(shared[4], "8142");
     EXPECT_EQ(shared[6], "?");
-    EXPECT_NE(r.out.find("  needed ? per iteration, 162840 over the run (a count is missing: counting it "
-                         "exactly took ISL past its work limit)\n"),
-              std::string::npos)
+    EXPECT_NE(
+        r.out.find("  needed ? per iteration, 162840 over the run (a count is missing: counting it "
+                   "exactly took ISL past its work limit)\n"),
+        std::string::npos)
         << r.out;
-    EXPECT_NE(r.out.find("or counting it exactly would take too long (ISL's work limit)"), std::string::npos);
+    EXPECT_NE(r.out.find("or counting it exactly would take too long (ISL's work limit)"),
+              std::string::npos);
     Outcome json = boundscope("alloc repro_14_alloc_slow_72s.py --json");
     ASSERT_EQ(json.exitCode, 0) << json.err;
     EXPECT_NE(json.out.find("\"count_given_up\": true"), std::string::npos) << json.out;
@@ -228,8 +261,11 @@ TEST(CliAlloc, SplitRemainderIsComputedNotAllocated) {
     EXPECT_EQ(b[7], "16/16");
     EXPECT_EQ(b[8], "32");
     if (tightBuilt(r)) {
-        EXPECT_NE(r.out.find("C splits i (extent 20) by 16: the last iteration of i.outer needs 4, not 16"),
-                  std::string::npos) << r.out;
+        EXPECT_NE(
+            r.out.find(
+                "C splits i (extent 20) by 16: the last iteration of i.outer needs 4, not 16"),
+            std::string::npos)
+            << r.out;
     }
 }
 
@@ -240,12 +276,16 @@ TEST(CliAlloc, APastTheBudgetProgramIsMeasuredOnASampleAndSaysSo) {
     ASSERT_EQ(b.size(), 11u) << r.out;
     EXPECT_EQ(b[7], "~16384/16384"); // one tile of 8 rows, as the whole run would count
     EXPECT_EQ(cells(rowOf(r.out, "C"))[7], "-") << "allocated outside the loop the sample thins";
-    EXPECT_NE(r.out.find("\n~: measured on a sample: the program computes more than the interpreter's budget, so "
+    EXPECT_NE(r.out.find("\n~: measured on a sample: the program computes more than the "
+                         "interpreter's budget, so "
                          "it ran about 1 in 2 of its iterations (its outer loops thinned)"),
-              std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("\n-: not measured: a sampled run measures only the buffers allocated inside the loops it "
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("\n-: not measured: a sampled run measures only the buffers allocated "
+                         "inside the loops it "
                          "thins"),
-              std::string::npos) << r.out;
+              std::string::npos)
+        << r.out;
 }
 
 TEST(CliAlloc, VirtualThreadCopiesArePerThreadTimesThreads) {
@@ -260,15 +300,22 @@ TEST(CliAlloc, VirtualThreadCopiesArePerThreadTimesThreads) {
     EXPECT_EQ(b[6], tightBuilt(r) ? "2x3" : "?");
     EXPECT_EQ(b[7], "6/6");
     EXPECT_EQ(b[10], "vthread-copies");
-    EXPECT_NE(r.out.find("  allocated 2 per virtual thread x 3 = 6 (tvm-0.5), 2 per virtual thread x 3 = 6 (tvm)"),
-              std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("  touched 6 in one iteration at most (all 3 virtual threads); 6 of its 6 allocated"),
-              std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("]: one copy per virtual thread (not waste)\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("  allocated 2 per virtual thread x 3 = 6 (tvm-0.5), 2 per virtual thread "
+                         "x 3 = 6 (tvm)"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(
+        r.out.find(
+            "  touched 6 in one iteration at most (all 3 virtual threads); 6 of its 6 allocated"),
+        std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("]: one copy per virtual thread (not waste)\n"), std::string::npos)
+        << r.out;
     Outcome json = boundscope("alloc vthread_local.py --json");
     ASSERT_EQ(json.exitCode, 0) << json.err;
-    for (const char* key : {"\"region\": \"[0, 1], [vthread, 1], [0, 2]\"", "\"allocated\": 2", "\"copies\": 3",
-                            "\"allocated_total\": 6", "\"kind\": \"vthread-copies\"", "\"touched_total\": 6"})
+    for (const char* key :
+         {"\"region\": \"[0, 1], [vthread, 1], [0, 2]\"", "\"allocated\": 2", "\"copies\": 3",
+          "\"allocated_total\": 6", "\"kind\": \"vthread-copies\"", "\"touched_total\": 6"})
         EXPECT_NE(json.out.find(key), std::string::npos) << key << "\n" << json.out;
 }
 
@@ -285,7 +332,8 @@ TEST(CliAlloc, EveryExampleHasAReport) {
 TEST(CliAlloc, EveryExamplesHeatmapsCountWhatTheReportCounts) {
     // Issue 18: a buffer's heatmap has as many cells as the report allocates for it under tvm,
     // and as many touched (read or written by anyone, packed calls included) as the report.
-    const std::string map = (std::filesystem::temp_directory_path() / "bs_every_heatmap.json").string();
+    const std::string map =
+        (std::filesystem::temp_directory_path() / "bs_every_heatmap.json").string();
     int compared = 0;
     for (const auto& entry : std::filesystem::directory_iterator(BOUNDSCOPE_EXAMPLES)) {
         if (entry.path().extension() != ".py" || entry.path().filename() == "default.py")
@@ -304,8 +352,8 @@ TEST(CliAlloc, EveryExamplesHeatmapsCountWhatTheReportCounts) {
             if (allocated < 0)
                 continue;
             const std::string stage = buffer["stage"].get<std::string>();
-            const Outcome heatmap = boundscope("heatmap '" + entry.path().string() + "' --buffer '" +
-                                               stage + "' -o '" + map + "'");
+            const Outcome heatmap = boundscope("heatmap '" + entry.path().string() +
+                                               "' --buffer '" + stage + "' -o '" + map + "'");
             ASSERT_EQ(heatmap.exitCode, 0) << entry.path() << " " << stage << ": " << heatmap.err;
             std::ifstream in(map);
             const auto cells = nlohmann::json::parse(in);
@@ -327,7 +375,8 @@ TEST(CliAlloc, LowerTightWorksOnEveryExampleOrSaysIslIsMissing) {
             continue;
         Outcome r = boundscope("lower '" + entry.path().string() + "' --rules tight");
         if (r.exitCode != 0) {
-            EXPECT_NE(r.err.find("the tight rule set needs ISL, which this build lacks"), std::string::npos)
+            EXPECT_NE(r.err.find("the tight rule set needs ISL, which this build lacks"),
+                      std::string::npos)
                 << entry.path() << ": " << r.err;
             continue;
         }

@@ -134,8 +134,9 @@ TEST(CliDiff, TheSeedsRulesAgainstTvmSideBySide) {
     EXPECT_NE(r.out.find("lowered IR: 7 of 17 lines differ"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("~     allocate B[int32 * 4096]"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("|     allocate B[int32 * 8]\n"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("~ B.j (root)  min=0, ext=64 | min=(floormod(i.j.fused.outer, 8)*8), ext=8"),
-              std::string::npos)
+    EXPECT_NE(
+        r.out.find("~ B.j (root)  min=0, ext=64 | min=(floormod(i.j.fused.outer, 8)*8), ext=8"),
+        std::string::npos)
         << r.out;
     EXPECT_NE(r.out.find("~ B  4096 (needed 8) | 8 (needed 8)\n"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("= C  4096 (needed 4096) | 4096 (needed 4096)\n"), std::string::npos);
@@ -172,20 +173,20 @@ TEST(CliReport, OneSelfContainedHtmlFileWithEveryGraph) {
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const std::string html = readAll(out);
     EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
-    EXPECT_NE(html.find("<title>ex6_shared_scope.py - Boundscope report</title>"), std::string::npos);
+    EXPECT_NE(html.find("<title>ex6_shared_scope.py - Boundscope report</title>"),
+              std::string::npos);
     // The script (escaped), the IR, the allocations and the steps.
     EXPECT_NE(html.find("s[B].set_scope(&quot;shared&quot;)"), std::string::npos);
     EXPECT_NE(html.find("produce C {\n"), std::string::npos) << "line breaks kept";
-    EXPECT_NE(html.find("InferBound visits output &#39;C&#39;"), std::string::npos)
-        << "the steps";
+    EXPECT_NE(html.find("InferBound visits output &#39;C&#39;"), std::string::npos) << "the steps";
     // Every graph inline: the DAG, the attach tree, IterVars of B and C, requests of B.
     size_t svgs = 0;
     for (size_t at = html.find("<svg"); at != std::string::npos; at = html.find("<svg", at + 1))
         ++svgs;
     EXPECT_EQ(svgs, 5u);
     // Self-contained: nothing fetched (namespaces in the SVG are names, not requests).
-    for (const char* external : {"src=", "<link", "<script", "href=\"http", "url(http",
-                                 "<!DOCTYPE svg"})
+    for (const char* external :
+         {"src=", "<link", "<script", "href=\"http", "url(http", "<!DOCTYPE svg"})
         EXPECT_EQ(html.find(external), std::string::npos) << external;
     // Well formed enough for a browser: every <pre>, <figure> and <details> closed.
     for (const char* tag : {"pre", "figure", "details", "svg"}) {
@@ -214,7 +215,8 @@ TEST(CliEdit, AnEditThatBreaksTheScheduleIsRefusedWithTheFix) {
                "s = te.create_schedule(D.op)\n";
     }
     const std::string before = readAll(script);
-    const CommandResult result = runCli("edit -i " + quoted(script.string()) + " 'B.compute_at(D, i)'");
+    const CommandResult result =
+        runCli("edit -i " + quoted(script.string()) + " 'B.compute_at(D, i)'");
     EXPECT_EQ(result.exitCode, 1);
     EXPECT_NE(result.err.find("compute_at B \u2192 D.i would break the schedule: invalid schedule: "
                               "'B' is computed at loop 'i' of 'D', but its consumer 'C' does not "
@@ -267,17 +269,17 @@ TEST(CliHeatmap, GatherBoundTheTwoRegionsAndTheEightElementsNoOneReads) {
                      "  aa..\n  aa..\n  ..bb\n  ..bb\n");
     const fs::path svg = fs::temp_directory_path() / "bs_cli_heatmap.svg";
     fs::remove(svg);
-    ASSERT_EQ(runCli("heatmap " + quoted(example) + " --buffer T -o " + quoted(svg.string()))
-                  .exitCode,
-              0);
+    ASSERT_EQ(
+        runCli("heatmap " + quoted(example) + " --buffer T -o " + quoted(svg.string())).exitCode,
+        0);
     const std::string picture = readAll(svg);
     EXPECT_EQ(picture.rfind("<svg", 0), 0u);
     EXPECT_NE(picture.find("read by no consumer: 8 of 16"), std::string::npos) << picture;
     // A PNG of the grid: 4 x 4 cells of 16 pixels inside a margin of 4.
     const fs::path png = fs::temp_directory_path() / "bs_cli_heatmap.png";
-    ASSERT_EQ(runCli("heatmap " + quoted(example) + " --buffer T -o " + quoted(png.string()))
-                  .exitCode,
-              0);
+    ASSERT_EQ(
+        runCli("heatmap " + quoted(example) + " --buffer T -o " + quoted(png.string())).exitCode,
+        0);
     const std::string image = readAll(png);
     ASSERT_GT(image.size(), 33u);
     EXPECT_EQ(image.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
@@ -323,7 +325,8 @@ TEST(CliReport, AWastefulBufferGetsItsHeatmap) {
     const std::string html = readAll(out);
     EXPECT_NE(html.find("<figcaption>Who reads the elements of T</figcaption>"), std::string::npos);
     EXPECT_NE(html.find("read by no consumer: 8 of 16"), std::string::npos);
-    EXPECT_NE(html.find("<title>T[3, 3]: read by CB (1 read); computed</title>"), std::string::npos);
+    EXPECT_NE(html.find("<title>T[3, 3]: read by CB (1 read); computed</title>"),
+              std::string::npos);
     fs::remove(out);
 }
 
@@ -337,8 +340,8 @@ TEST(CliAnimate, PlaysTheLoopNestOneStoreAtATime) {
                      "  C: allocated 16 now (at most 16), live 16, 16 of its 80 computed so far\n");
     const fs::path svg = fs::temp_directory_path() / "bs_cli_animate.svg";
     fs::remove(svg);
-    ASSERT_EQ(runCli("animate " + quoted(example) + " --step 17 -o " + quoted(svg.string())).exitCode,
-              0);
+    ASSERT_EQ(
+        runCli("animate " + quoted(example) + " --step 17 -o " + quoted(svg.string())).exitCode, 0);
     const std::string picture = readAll(svg);
     EXPECT_EQ(picture.rfind("<svg", 0), 0u);
     EXPECT_NE(picture.find("<title>D[0, 0]: computed at this step</title>"), std::string::npos);

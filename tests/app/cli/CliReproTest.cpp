@@ -43,12 +43,14 @@ std::vector<std::string> allocationsOf(const std::string& table, const std::stri
 
 #if BOUNDSCOPE_WITH_LLVM
 TEST(CliRepro, AVectorTooWideForLlvmIsRefusedAtTheVectorizeNotACrash) {
-    for (const char* script : {"repro_02_vectorize_65536_segv.py", "repro_02b_vectorize_100000_abort.py"}) {
+    for (const char* script :
+         {"repro_02_vectorize_65536_segv.py", "repro_02b_vectorize_100000_abort.py"}) {
         for (const char* command : {"run --target cpu", "codegen --target llvm"}) {
             CommandResult r = runCli(std::string(command) + " " + script);
             EXPECT_EQ(r.exitCode, 1) << command << " " << script << "\n" << r.err;
-            EXPECT_EQ(firstLine(r.err).rfind(std::string(script) + ":6: error: vectorize of loop 'i' in "
-                                             "stage 'B' makes vectors of ",
+            EXPECT_EQ(firstLine(r.err).rfind(std::string(script) +
+                                                 ":6: error: vectorize of loop 'i' in "
+                                                 "stage 'B' makes vectors of ",
                                              0),
                       0u)
                 << r.err;
@@ -73,7 +75,8 @@ TEST(CliRepro, AnUnrollTooLongToCompileIsRefusedAtTheUnroll) {
               std::string::npos)
         << r.err;
     // The interpreter runs it, unrolled as lowering writes it.
-    EXPECT_EQ(runCli("run --target emulate --check repro_18_unroll_200000_compile_hang.py").exitCode, 0);
+    EXPECT_EQ(
+        runCli("run --target emulate --check repro_18_unroll_200000_compile_hang.py").exitCode, 0);
 }
 
 TEST(CliRepro, ALargeSymbolicKernelCompilesUnoptimizedAndStillChecks) {
@@ -93,7 +96,8 @@ TEST(CliRepro, AnExpressionAHundredThousandDeepCompilesAndChecks) {
 }
 
 TEST(CliRepro, IdenticalInfinitiesAndNansPassTheCheck) {
-    for (const char* script : {"repro_03_check_inf_false_fail.py", "repro_03b_check_nan_false_fail.py"}) {
+    for (const char* script :
+         {"repro_03_check_inf_false_fail.py", "repro_03b_check_nan_false_fail.py"}) {
         CommandResult r = runCli(std::string("run --target cpu --check ") + script);
         EXPECT_EQ(r.exitCode, 0) << script << "\n" << r.out << r.err;
         EXPECT_NE(r.out.find("check      passed"), std::string::npos) << r.out;
@@ -117,13 +121,14 @@ TEST(CliRepro, TwoLeavesOfOneStageOnOneThreadIndexAreRefusedAtTheSecondBind) {
 TEST(CliRepro, OneThreadBoundToLoopsOfDifferentExtentsIsRefusedAtTheBindThatDisagrees) {
     CommandResult r = runCli("lower thread_extent_mismatch.py");
     EXPECT_EQ(r.exitCode, 1);
-    EXPECT_EQ(r.err,
-              "thread_extent_mismatch.py:10: error: bind of 'i' in stage 'B' to threadIdx.x: the loop "
-              "runs 64 iterations, but threadIdx.x already runs 32 for another loop bound to it; "
-              "every loop bound to one thread must run as many iterations as the thread (TVM stops "
-              "here too)\n"
-              "thread_extent_mismatch.py:10: note: fix: split 'i' so that the loop bound to "
-              "threadIdx.x runs 32 iterations, or bind it to another thread index\n");
+    EXPECT_EQ(
+        r.err,
+        "thread_extent_mismatch.py:10: error: bind of 'i' in stage 'B' to threadIdx.x: the loop "
+        "runs 64 iterations, but threadIdx.x already runs 32 for another loop bound to it; "
+        "every loop bound to one thread must run as many iterations as the thread (TVM stops "
+        "here too)\n"
+        "thread_extent_mismatch.py:10: note: fix: split 'i' so that the loop bound to "
+        "threadIdx.x runs 32 iterations, or bind it to another thread index\n");
 }
 
 TEST(CliRepro, AReduceAxisOverBlocksIsRefusedAtTheBind) {
@@ -158,14 +163,17 @@ TEST(CliRepro, ACrossThreadReductionLowersToAllreduceAndIsRightInEmulation) {
                                "repro_01b_allreduce_split_bind.py", "allreduce_tutorial.py"}) {
         CommandResult run = runCli(std::string("run --target emulate --check ") + script);
         EXPECT_EQ(run.exitCode, 0) << script << "\n" << run.err;
-        EXPECT_NE(run.out.find("check      passed"), std::string::npos) << script << "\n" << run.out;
+        EXPECT_NE(run.out.find("check      passed"), std::string::npos) << script << "\n"
+                                                                        << run.out;
         CommandResult lowered = runCli(std::string("lower ") + script);
         EXPECT_NE(lowered.out.find("tvm_thread_allreduce((uint32)1, "), std::string::npos)
-            << script << "\n" << lowered.out;
+            << script << "\n"
+            << lowered.out;
         CommandResult cuda = runCli(std::string("codegen --target cuda ") + script);
         EXPECT_EQ(cuda.exitCode, 0) << script << "\n" << cuda.err;
         EXPECT_NE(cuda.out.find("__shfl_down_sync(mask[0], red_buf0[0], "), std::string::npos)
-            << script << "\n" << cuda.out;
+            << script << "\n"
+            << cuda.out;
     }
     // The tutorial's set_store_predicate(tx.var.equal(0)) guards the store.
     EXPECT_NE(runCli("lower allreduce_tutorial.py").out.find("if ((threadIdx.x == 0)) {"),
@@ -189,12 +197,13 @@ TEST(CliRepro, WarpMemoryRunsItsLanesInLockStep) {
 TEST(CliRepro, TheTightRulesNeverAllocateMoreThanTvm) {
     // A producer computed inside a stage whose split tight would tighten: the split keeps TVM's
     // constant stride, so the producer's request stays quasi-affine (was 90 elements, tvm 14).
-    const std::pair<const char*, const char*> cases[] = {{"repro_07_alloc_tight_gt_tvm.py", "P"},
-                                                         {"repro_07c_alloc_tight_gt_tvm_pad.py", "T2"}};
+    const std::pair<const char*, const char*> cases[] = {
+        {"repro_07_alloc_tight_gt_tvm.py", "P"}, {"repro_07c_alloc_tight_gt_tvm_pad.py", "T2"}};
     for (const auto& [script, buffer] : cases) {
         CommandResult r = runCli(std::string("alloc ") + script);
         ASSERT_EQ(r.exitCode, 0) << r.err;
-        EXPECT_EQ(allocationsOf(r.out, buffer), (std::vector<std::string>{"14", "14", "14"})) << r.out;
+        EXPECT_EQ(allocationsOf(r.out, buffer), (std::vector<std::string>{"14", "14", "14"}))
+            << r.out;
     }
     // TVM's own fuse rule (PassUpDomain after PR #3073) relaxes a partial fused range to the
     // rows it may span, and T4 reads T2[i % 4, j]: 4 rows of 29 under tvm, as TVM allocates;
@@ -258,16 +267,17 @@ TEST(CliRepro, AGraphWrittenToAPipeGoesThroughIt) {
 #if !BOUNDSCOPE_WITH_PYTHON
     GTEST_SKIP() << "built without Python: the example is a script";
 #endif
-    const auto folder = std::filesystem::temp_directory_path() /
-                        ("bs_fifo_" + std::to_string(::getpid()));
+    const auto folder =
+        std::filesystem::temp_directory_path() / ("bs_fifo_" + std::to_string(::getpid()));
     std::filesystem::create_directories(folder);
     const std::string fifo = (folder / "graph.dot").string();
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
     const std::string copy = (folder / "copy.dot").string();
     // The reader gives up after a minute, should the command never open the pipe.
-    const std::string command = "timeout 60 cat '" + fifo + "' > '" + copy + "' & '" BOUNDSCOPE_CLI
-                                "' graph --kind dag --format dot -o '" + fifo + "' '" BOUNDSCOPE_EXAMPLES
-                                "/ex6_shared_scope.py'; status=$?; wait; exit $status";
+    const std::string command =
+        "timeout 60 cat '" + fifo + "' > '" + copy +
+        "' & '" BOUNDSCOPE_CLI "' graph --kind dag --format dot -o '" + fifo +
+        "' '" BOUNDSCOPE_EXAMPLES "/ex6_shared_scope.py'; status=$?; wait; exit $status";
     const int status = std::system(command.c_str());
     EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
     struct stat st;
@@ -289,7 +299,8 @@ TEST(CliRepro, EveryCommandStopsAScriptAtItsTimeoutEvenInASleep) {
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             EXPECT_EQ(r.exitCode, 1) << command << " " << script;
             EXPECT_NE(r.err.find(": error: timed out after 1 s"), std::string::npos) << r.err;
-            EXPECT_NE(r.err.find("boundscope: note: --timeout SECONDS sets the limit"), std::string::npos)
+            EXPECT_NE(r.err.find("boundscope: note: --timeout SECONDS sets the limit"),
+                      std::string::npos)
                 << r.err;
             EXPECT_LT(seconds, 6.0) << command << " " << script; // 11b sleeps 8 s
         }
@@ -313,9 +324,10 @@ TEST(CliRepro, ANegativeExtentNamesTheStatementTheExtentAndTheSizes) {
     CommandResult r =
         runCli("run --target emulate --size M=2 --size W=5 repro_20_tc_negative_extent.tc");
     EXPECT_EQ(r.exitCode, 1);
-    EXPECT_EQ(r.err, "repro_20_tc_negative_extent.tc:2: error: axis 0 of 'O0' has extent ((M + 1) - W) "
-                     "= -2 with M=2, W=5: the range of its index is empty, so the tensor has no "
-                     "elements to compute; give sizes for which the extent is at least 0\n");
+    EXPECT_EQ(r.err,
+              "repro_20_tc_negative_extent.tc:2: error: axis 0 of 'O0' has extent ((M + 1) - W) "
+              "= -2 with M=2, W=5: the range of its index is empty, so the tensor has no "
+              "elements to compute; give sizes for which the extent is at least 0\n");
 }
 
 #if BOUNDSCOPE_WITH_PYTHON
@@ -332,7 +344,8 @@ TEST(CliRepro, TheTightRulesKeepAVectorizedLoopsExtentConstant) {
               std::string::npos)
         << steps.out;
 #if BOUNDSCOPE_WITH_LLVM
-    CommandResult run = runCli("run --target cpu --check --rules tight repro_08_tight_breaks_vectorize.py");
+    CommandResult run =
+        runCli("run --target cpu --check --rules tight repro_08_tight_breaks_vectorize.py");
     EXPECT_EQ(run.exitCode, 0) << run.err;
 #endif
 }

@@ -68,16 +68,18 @@ TEST(CliSteps, FuseSplitMatchesTheGoldenStepListUnderBothRules) {
 TEST(CliSteps, JsonHasTheDocumentedKeys) {
     CommandResult r = runCli("steps --json " + example("fuse_split_attach.py"));
     ASSERT_EQ(r.exitCode, 0) << r.err;
-    for (const char* key : {"\"rules\": \"tvm\"", "\"steps\": [", "\"id\": 0", "\"phase\": \"pass-up\"",
-                            "\"rule\": \"fuse-one-row\"", "\"stage\": \"B\"", "\"consumer\": \"C\"",
-                            "\"relation\": \"fuse(outer=i, inner=j, fused=i.j.fused)\"", "\"itervars\"",
-                            "\"tensor\"", "\"axis\"", "\"inputs\"", "\"outputs\"", "\"text\"", "\"line\": 15",
-                            "\"from\"", "\"phase\": \"allocate\""})
+    for (const char* key :
+         {"\"rules\": \"tvm\"", "\"steps\": [", "\"id\": 0", "\"phase\": \"pass-up\"",
+          "\"rule\": \"fuse-one-row\"", "\"stage\": \"B\"", "\"consumer\": \"C\"",
+          "\"relation\": \"fuse(outer=i, inner=j, fused=i.j.fused)\"", "\"itervars\"", "\"tensor\"",
+          "\"axis\"", "\"inputs\"", "\"outputs\"", "\"text\"", "\"line\": 15", "\"from\"",
+          "\"phase\": \"allocate\""})
         EXPECT_NE(r.out.find(key), std::string::npos) << key;
 }
 
 TEST(CliSteps, ProvenanceEndsEveryLoopGuardAndAllocateLine) {
-    for (const char* file : {"ex6_shared_scope.py", "fuse_split_attach.py", "split_remainder.py", "ex5_split_attach.py"}) {
+    for (const char* file : {"ex6_shared_scope.py", "fuse_split_attach.py", "split_remainder.py",
+                             "ex5_split_attach.py"}) {
         CommandResult r = runCli("lower --provenance " + example(file));
         ASSERT_EQ(r.exitCode, 0) << file << r.err;
         for (const char* what : {"for (", "allocate ", "if (likely(", "thread_extent"})
@@ -92,10 +94,12 @@ TEST(CliSteps, TheEightOfTheFuseExamplesAllocateIsTheAllocateStep) {
     std::vector<std::string> allocate = linesWith(r.out, "allocate B[int32 * 8]");
     ASSERT_EQ(allocate.size(), 1u) << r.out;
     std::smatch m;
-    ASSERT_TRUE(std::regex_search(allocate[0], m, std::regex("// step ([0-9]+): Allocate B: 8 elements")))
+    ASSERT_TRUE(
+        std::regex_search(allocate[0], m, std::regex("// step ([0-9]+): Allocate B: 8 elements")))
         << allocate[0];
     CommandResult steps = runCli("steps " + example("fuse_split_attach.py"));
-    EXPECT_NE(steps.out.find("#" + m[1].str() + " allocate (region) [B]"), std::string::npos) << steps.out;
+    EXPECT_NE(steps.out.find("#" + m[1].str() + " allocate (region) [B]"), std::string::npos)
+        << steps.out;
     // Without --provenance the listing is TVM's, unchanged.
     CommandResult plain = runCli("lower " + example("fuse_split_attach.py"));
     EXPECT_EQ(plain.out.find("// step"), std::string::npos);
@@ -105,22 +109,27 @@ TEST(CliSteps, ComputeAtWithNoPathToItsProducerNamesTheLineAndAFix) {
     CommandResult r = runCli("lower attach_no_path.py");
     EXPECT_EQ(r.exitCode, 1);
     EXPECT_EQ(r.out, "");
-    EXPECT_EQ(r.err,
-              "attach_no_path.py:10: error: invalid schedule: 'C' is computed at loop 'i' of 'B', but its "
-              "consumer 'R' does not run inside that loop, so no iteration of 'i' can compute what 'R' "
-              "reads (TVM: cannot find the producer along the loop nest)\n"
-              "attach_no_path.py:10: note: fix: s[C].compute_at(s[R], R.op.axis[0]) computes it inside "
-              "the consumer that reads it\n");
+    EXPECT_EQ(
+        r.err,
+        "attach_no_path.py:10: error: invalid schedule: 'C' is computed at loop 'i' of 'B', but "
+        "its "
+        "consumer 'R' does not run inside that loop, so no iteration of 'i' can compute what 'R' "
+        "reads (TVM: cannot find the producer along the loop nest)\n"
+        "attach_no_path.py:10: note: fix: s[C].compute_at(s[R], R.op.axis[0]) computes it inside "
+        "the consumer that reads it\n");
 }
 
 TEST(CliSteps, AnIterVarOfAnotherStageNamesBothStagesAndTheLeaves) {
     CommandResult r = runCli("lower other_stage_itervar.py");
     EXPECT_EQ(r.exitCode, 1);
-    EXPECT_NE(r.err.find("other_stage_itervar.py:8: error: split of 'i' in stage 'C': 'i' is not an iter var "
-                         "of stage 'C'; it is a loop of stage 'B'\n"),
-              std::string::npos)
+    EXPECT_NE(
+        r.err.find(
+            "other_stage_itervar.py:8: error: split of 'i' in stage 'C': 'i' is not an iter var "
+            "of stage 'C'; it is a loop of stage 'B'\n"),
+        std::string::npos)
         << r.err;
-    EXPECT_NE(r.err.find("other_stage_itervar.py:8: note: fix: use a loop of stage 'C', one of its leaves (i, j)"),
+    EXPECT_NE(r.err.find("other_stage_itervar.py:8: note: fix: use a loop of stage 'C', one of its "
+                         "leaves (i, j)"),
               std::string::npos)
         << r.err;
 }
@@ -128,31 +137,36 @@ TEST(CliSteps, AnIterVarOfAnotherStageNamesBothStagesAndTheLeaves) {
 TEST(CliSteps, AComputeAtGivenALoopOfTheAttachedStageSaysWhoseLoopItIs) {
     CommandResult r = runCli("lower other_stage_compute_at.py");
     EXPECT_EQ(r.exitCode, 1);
-    EXPECT_NE(r.err.find("other_stage_compute_at.py:8: error: compute_at of stage 'B' at 'i' of stage "
-                         "'C': 'i' is not an iter var of stage 'C'; it is a loop of stage 'B'\n"),
-              std::string::npos)
+    EXPECT_NE(
+        r.err.find("other_stage_compute_at.py:8: error: compute_at of stage 'B' at 'i' of stage "
+                   "'C': 'i' is not an iter var of stage 'C'; it is a loop of stage 'B'\n"),
+        std::string::npos)
         << r.err;
 }
 
 TEST(CliSteps, AnOutputAttachedUnderItsCacheIsRefusedWithTheReverseAttachment) {
     CommandResult r = runCli("lower output_under_cache.py");
     EXPECT_EQ(r.exitCode, 1);
-    EXPECT_NE(r.err.find("output_under_cache.py:8: error: compute_at of stage 'C'"), std::string::npos) << r.err;
-    // The fix names the cache as the script does (CL), not by its stage name (C.local).
-    EXPECT_NE(r.err.find("output_under_cache.py:8: note: fix: attach the other way round, the stage that "
-                         "computes for the output inside the output's loops: "
-                         "s[CL].compute_at(s[C], C.op.axis[0])"),
+    EXPECT_NE(r.err.find("output_under_cache.py:8: error: compute_at of stage 'C'"),
               std::string::npos)
+        << r.err;
+    // The fix names the cache as the script does (CL), not by its stage name (C.local).
+    EXPECT_NE(
+        r.err.find("output_under_cache.py:8: note: fix: attach the other way round, the stage that "
+                   "computes for the output inside the output's loops: "
+                   "s[CL].compute_at(s[C], C.op.axis[0])"),
+        std::string::npos)
         << r.err;
 }
 
 TEST(CliSteps, AnAttachErrorFoundByTvmLowerIsTheComputeAtsWithAFixInTheScriptsNames) {
     CommandResult r = runCli("lower lowered_attach_no_path.py");
     EXPECT_EQ(r.exitCode, 1);
-    EXPECT_EQ(r.err.rfind("lowered_attach_no_path.py:11: error: invalid schedule: 'C' is computed at "
-                          "loop 'i' of 'B'",
-                          0),
-              0u)
+    EXPECT_EQ(
+        r.err.rfind("lowered_attach_no_path.py:11: error: invalid schedule: 'C' is computed at "
+                    "loop 'i' of 'B'",
+                    0),
+        0u)
         << r.err;
     EXPECT_NE(r.err.find("lowered_attach_no_path.py:11: note: fix: sch[Cst].compute_at(sch[R], "
                          "R.op.axis[0])"),
@@ -163,9 +177,11 @@ TEST(CliSteps, AnAttachErrorFoundByTvmLowerIsTheComputeAtsWithAFixInTheScriptsNa
 TEST(CliSteps, AMisspeltScopeIsRefusedAtItsLineWithTheScopeMeant) {
     CommandResult r = runCli("lower bad_scope.py");
     EXPECT_EQ(r.exitCode, 1);
-    EXPECT_NE(r.err.find("bad_scope.py:8: error: unknown storage scope 'sharde'"), std::string::npos)
+    EXPECT_NE(r.err.find("bad_scope.py:8: error: unknown storage scope 'sharde'"),
+              std::string::npos)
         << r.err;
-    EXPECT_NE(r.err.find("bad_scope.py:8: note: fix: s[B].set_scope(\"shared\")"), std::string::npos)
+    EXPECT_NE(r.err.find("bad_scope.py:8: note: fix: s[B].set_scope(\"shared\")"),
+              std::string::npos)
         << r.err;
 }
 
@@ -175,10 +191,12 @@ TEST(CliSteps, AFreeScalarSplitFactorGoesThroughEveryCommand) {
     EXPECT_NE(lower.out.find("allocate B[float32 * f]"), std::string::npos) << lower.out;
     CommandResult bounds = runCli("bounds free_scalar.py");
     ASSERT_EQ(bounds.exitCode, 0) << bounds.err;
-    EXPECT_NE(bounds.out.find("floordiv((f + 63), f)  (depends on f)"), std::string::npos) << bounds.out;
-    for (const char* command : {"steps", "steps --json", "trace --json", "alloc", "alloc --json",
-                                "graph --kind dag --format dot -o free_scalar_dag.dot",
-                                "graph --kind itervar --stage C --format dot -o free_scalar_iv.dot"}) {
+    EXPECT_NE(bounds.out.find("floordiv((f + 63), f)  (depends on f)"), std::string::npos)
+        << bounds.out;
+    for (const char* command :
+         {"steps", "steps --json", "trace --json", "alloc", "alloc --json",
+          "graph --kind dag --format dot -o free_scalar_dag.dot",
+          "graph --kind itervar --stage C --format dot -o free_scalar_iv.dot"}) {
         CommandResult r = runCli(std::string(command) + " free_scalar.py");
         EXPECT_EQ(r.exitCode, 0) << command << ": " << r.err;
     }
@@ -186,9 +204,10 @@ TEST(CliSteps, AFreeScalarSplitFactorGoesThroughEveryCommand) {
     std::remove(BOUNDSCOPE_CLI_SCRIPTS "/free_scalar_iv.dot");
     // The allocation report says what its ? and - stand for.
     CommandResult alloc = runCli("alloc free_scalar.py");
-    EXPECT_NE(alloc.out.find("\n?: not one number: it depends on a symbolic size (a te.var shape or "
-                             "factor)"),
-              std::string::npos)
+    EXPECT_NE(
+        alloc.out.find("\n?: not one number: it depends on a symbolic size (a te.var shape or "
+                       "factor)"),
+        std::string::npos)
         << alloc.out;
     EXPECT_NE(alloc.out.find("\n-: not measured: the interpreter runs only programs whose sizes "
                              "are all known"),
@@ -217,7 +236,9 @@ TEST(CliSteps, TheOldNameOfTheSeedRulesStillWorksAndSaysSo) {
     CommandResult r = runCli("lower --rules tvm-0.6 " + example("fuse_split_attach.py"));
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.out.find("allocate B[int32 * 4096]"), std::string::npos);
-    EXPECT_NE(r.err.find("note: 'tvm-0.6' is the old name of the rule set 'tvm-0.5'"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("note: 'tvm-0.6' is the old name of the rule set 'tvm-0.5'"),
+              std::string::npos)
+        << r.err;
     CommandResult now = runCli("lower --rules tvm-0.5 " + example("fuse_split_attach.py"));
     EXPECT_EQ(now.out, r.out);
     EXPECT_EQ(now.err, "");

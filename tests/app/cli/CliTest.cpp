@@ -20,7 +20,8 @@ using bs::test::runCli;
 TEST(Cli, HelpListsTheSubcommands) {
     CommandResult r = runCli("--help");
     EXPECT_EQ(r.exitCode, 0);
-    for (const char* name : {"lower", "bounds", "steps", "trace", "alloc", "graph", "codegen", "run", "script"})
+    for (const char* name :
+         {"lower", "bounds", "steps", "trace", "alloc", "graph", "codegen", "run", "script"})
         EXPECT_NE(r.out.find(name), std::string::npos) << name;
 }
 
@@ -33,7 +34,8 @@ TEST(Cli, NoSubcommandIsAUsageError) {
 TEST(Cli, InvalidOptionValueIsAUsageError) {
     CommandResult r = runCli("bounds good.py --rules fastest");
     EXPECT_EQ(r.exitCode, 2);
-    EXPECT_EQ(r.err, "boundscope: error: --rules: fastest not in {tvm,tvm-0.5,tight,compact,tvm-0.6}\n");
+    EXPECT_EQ(r.err,
+              "boundscope: error: --rules: fastest not in {tvm,tvm-0.5,tight,compact,tvm-0.6}\n");
 }
 
 TEST(Cli, MissingFileIsAUsageError) {
@@ -126,9 +128,11 @@ TEST(Cli, LowerPrintsTheSeedsEx6Listing) {
 
 TEST(Cli, LowerRulesChangeTheAllocation) {
     std::string fuse = "'" BOUNDSCOPE_EXAMPLES "/fuse_split_attach.py'";
-    EXPECT_NE(runCli("lower " + fuse + " --rules tvm-0.5 --after simplify").out.find("allocate B[int32 * 4096]"),
+    EXPECT_NE(runCli("lower " + fuse + " --rules tvm-0.5 --after simplify")
+                  .out.find("allocate B[int32 * 4096]"),
               std::string::npos);
-    EXPECT_NE(runCli("lower " + fuse + " --after simplify").out.find("allocate B[int32 * 8]"), std::string::npos);
+    EXPECT_NE(runCli("lower " + fuse + " --after simplify").out.find("allocate B[int32 * 8]"),
+              std::string::npos);
 }
 
 TEST(Cli, LowerKeepTrivialLoopsKeepsExtentOneLoops) {
@@ -152,9 +156,10 @@ TEST(Cli, BoundsJsonHasStableKeys) {
     CommandResult r = runCli("bounds " + kEx6 + " --json");
     EXPECT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.out.find("\"rules\": \"tvm\""), std::string::npos);
-    EXPECT_NE(r.out.find("\"stage\": \"B\",\n      \"role\": \"root\",\n      \"name\": \"i\",\n      "
-                         "\"min\": \"blockIdx.x\",\n      \"extent\": \"1\""),
-              std::string::npos)
+    EXPECT_NE(
+        r.out.find("\"stage\": \"B\",\n      \"role\": \"root\",\n      \"name\": \"i\",\n      "
+                   "\"min\": \"blockIdx.x\",\n      \"extent\": \"1\""),
+        std::string::npos)
         << r.out;
 }
 
@@ -173,11 +178,13 @@ TEST(Cli, TraceJsonHasEveryStageInVisitOrder) {
 TEST(Cli, GraphWritesDotAndLeavesNoFileOnError) {
     auto out = std::filesystem::temp_directory_path() / "bs_cli_dag.dot";
     std::filesystem::remove(out);
-    CommandResult r = runCli("graph " + kEx6 + " --kind dag --format dot -o '" + out.string() + "'");
+    CommandResult r =
+        runCli("graph " + kEx6 + " --kind dag --format dot -o '" + out.string() + "'");
     EXPECT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(readAll(out).rfind("digraph", 0), 0u);
     std::filesystem::remove(out);
-    CommandResult bad = runCli("graph engine_error.py --kind dag --format dot -o '" + out.string() + "'");
+    CommandResult bad =
+        runCli("graph engine_error.py --kind dag --format dot -o '" + out.string() + "'");
     EXPECT_EQ(bad.exitCode, 1);
     EXPECT_FALSE(std::filesystem::exists(out));
 }
@@ -240,7 +247,8 @@ TEST(CliRun, PrintsTimingsAndLeavesTheCheckOutUnlessAsked) {
 TEST(CliRun, FlopsAreTheOnesTheKernelExecutes) {
     // Ex. 6 computes B at C's rows: 100 x 200 of B's 200 x 400 elements, one multiply each,
     // then C's 100 x 200 multiplies (issue 17, item 8: the declared shapes say 100000).
-    CommandResult r = runCli("run " + example("ex6_shared_scope.py") + " --target emulate --repeat 1");
+    CommandResult r =
+        runCli("run " + example("ex6_shared_scope.py") + " --target emulate --repeat 1");
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.out.find("(40000 flops executed per run; the definitions declare 100000)"),
               std::string::npos)
@@ -251,7 +259,8 @@ TEST(CliRun, SymbolicSizesTakeTheDefaultOrTheGivenValues) {
     CommandResult r = runCli("run " + example("symbolic_shape.py") + " --check --repeat 1");
     EXPECT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.out.find("sizes      n=256, m=256\n"), std::string::npos) << r.out;
-    r = runCli("run " + example("symbolic_shape.py") + " --check --repeat 1 --size n=37 --size m=5");
+    r = runCli("run " + example("symbolic_shape.py") +
+               " --check --repeat 1 --size n=37 --size m=5");
     EXPECT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.out.find("sizes      n=37, m=5\n"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("check      passed"), std::string::npos) << r.out;
@@ -271,7 +280,8 @@ TEST(CliRun, AKernelThatReadsFarOutsideItsInputIsReportedNotACrash) {
         CommandResult r = runCli(std::string("run far_read.py --repeat 1") + check);
         EXPECT_EQ(r.exitCode, 1) << check << "\n" << r.out << r.err;
         EXPECT_NE(r.err.find("accessed memory outside its buffers"), std::string::npos)
-            << check << "\n" << r.out << r.err;
+            << check << "\n"
+            << r.out << r.err;
         // The interpreter names the access.
         EXPECT_NE(r.err.find("out-of-bounds read of A[100000000]"), std::string::npos) << r.err;
     }
@@ -304,15 +314,18 @@ TEST(CliRun, CompactProgramsRunAndAreCheckedAgainstTheUnscheduledProgram) {
         GTEST_SKIP() << "built without ISL";
     ASSERT_EQ(lowered.exitCode, 0) << lowered.err;
     EXPECT_NE(lowered.out.find("allocate B[float32 * 4]"), std::string::npos) << lowered.out;
-    for (const std::string& run : {"run --rules compact " + example("strided_cache.py") + " --target emulate",
-                                   "run --rules compact " + example("gather_disjoint.py")}) {
+    for (const std::string& run :
+         {"run --rules compact " + example("strided_cache.py") + " --target emulate",
+          "run --rules compact " + example("gather_disjoint.py")}) {
         CommandResult r = runCli(run + " --check --repeat 1");
         EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
-        EXPECT_NE(r.out.find("check      passed against unscheduled program"), std::string::npos) << r.out;
+        EXPECT_NE(r.out.find("check      passed against unscheduled program"), std::string::npos)
+            << r.out;
     }
     CommandResult steps = runCli("steps --rules compact " + example("gather_disjoint.py"));
     EXPECT_NE(steps.out.find("compact (boxes) [T]"), std::string::npos) << steps.out;
-    EXPECT_NE(steps.out.find("T stores them packed, one after the other"), std::string::npos) << steps.out;
+    EXPECT_NE(steps.out.find("T stores them packed, one after the other"), std::string::npos)
+        << steps.out;
 }
 
 TEST(CliLower, APassTheScriptAddsRunsInTheAnalysisAndCanBeShownRightAfter) {
@@ -392,7 +405,8 @@ TEST(CliSteps, TensorizeSaysWhichRegionEachBufferOfTheIntrinsicIsBoundTo) {
               std::string::npos)
         << r.out;
     auto dot = std::filesystem::temp_directory_path() / "bs_cli_tensorize_itervar.dot";
-    r = runCli("graph " + script + " --kind itervar --stage C --format dot -o '" + dot.string() + "'");
+    r = runCli("graph " + script + " --kind itervar --stage C --format dot -o '" + dot.string() +
+               "'");
     EXPECT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(readAll(dot).find("tensorized: gemv from here inwards"), std::string::npos);
     std::filesystem::remove(dot);
@@ -400,8 +414,8 @@ TEST(CliSteps, TensorizeSaysWhichRegionEachBufferOfTheIntrinsicIsBoundTo) {
 
 TEST(CliRun, APrefetchingScheduleIsRightOnTheCpuAndInTheEmulation) {
     for (const char* target : {"cpu", "emulate"}) {
-        CommandResult r = runCli(std::string("run prefetch_rows.py --target ") + target +
-                                 " --check --repeat 1");
+        CommandResult r =
+            runCli(std::string("run prefetch_rows.py --target ") + target + " --check --repeat 1");
         EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
         EXPECT_NE(r.out.find("check      passed"), std::string::npos) << target << ": " << r.out;
     }
@@ -410,7 +424,8 @@ TEST(CliRun, APrefetchingScheduleIsRightOnTheCpuAndInTheEmulation) {
     // 8 rows of 32 float32 (two 64-byte lines each) of the next i.outer iteration
     EXPECT_NE(r.out.find("prefetch(address_of(A["), std::string::npos) << r.out;
     auto dot = std::filesystem::temp_directory_path() / "bs_cli_prefetch_itervar.dot";
-    r = runCli("graph prefetch_rows.py --kind itervar --stage B --format dot -o '" + dot.string() + "'");
+    r = runCli("graph prefetch_rows.py --kind itervar --stage B --format dot -o '" + dot.string() +
+               "'");
     EXPECT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(readAll(dot).find("prefetch A: what iteration i.outer + 1 reads"), std::string::npos)
         << readAll(dot);
@@ -421,7 +436,8 @@ TEST(CliRun, APrefetchingScheduleIsRightOnTheCpuAndInTheEmulation) {
         << r.out;
     r = runCli("codegen prefetch_gpu.py --target cuda");
     EXPECT_EQ(r.exitCode, 0) << r.err;
-    EXPECT_NE(r.out.find("B[cse_var_1] = (A[cse_var_1] * 2.000000e+00f);"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("B[cse_var_1] = (A[cse_var_1] * 2.000000e+00f);"), std::string::npos)
+        << r.out;
     EXPECT_EQ(r.out.find("prefetch"), std::string::npos) << r.out;
     r = runCli("run prefetch_gpu.py --target emulate --check --repeat 1");
     EXPECT_NE(r.out.find("check      passed"), std::string::npos) << r.out << r.err;
@@ -443,14 +459,17 @@ TEST(CliAlloc, AnExternStageIsRealizedWholeAndItsInputTooUnderEveryRuleSet) {
     CommandResult r = runCli("alloc " + example("extern_cblas.py"));
     ASSERT_EQ(r.exitCode, 0) << r.err;
     // P (64 x 32) feeds the extern whole; C (64 x 48) is realized whole; D reads 8 rows of C.
-    EXPECT_NE(r.out.find("P       global (inferred)  2048     2048  2048"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("C       global (inferred)  3072     3072  3072"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("P       global (inferred)  2048     2048  2048"), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("C       global (inferred)  3072     3072  3072"), std::string::npos)
+        << r.out;
     r = runCli("steps " + example("extern_cblas.py"));
     EXPECT_NE(r.out.find("request (extern-input) [P] line 14"), std::string::npos) << r.out;
     auto dot = std::filesystem::temp_directory_path() / "bs_cli_extern_dag.dot";
     r = runCli("graph " + example("extern_cblas.py") + " --kind dag --format dot -o '" +
                dot.string() + "'");
-    EXPECT_NE(readAll(dot).find("extern (opaque: calls tvm.contrib.cblas.matmul)"), std::string::npos)
+    EXPECT_NE(readAll(dot).find("extern (opaque: calls tvm.contrib.cblas.matmul)"),
+              std::string::npos)
         << r.err;
     std::filesystem::remove(dot);
 }
@@ -460,17 +479,21 @@ TEST(CliAlloc, StorageAlignPadsTheSharedTileAndSaysSo) {
     CommandResult r = runCli("alloc " + script);
     ASSERT_EQ(r.exitCode, 0) << r.err;
     // A 32x32 tile with rows padded to 33: 1056 elements, 32 of them padding.
-    EXPECT_NE(r.out.find("A.shared  shared  1056     1056   1056   1056     1024"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("A.shared  shared  1056     1056   1056   1056     1024"),
+              std::string::npos)
+        << r.out;
     EXPECT_NE(r.out.find("32 elements of padding that no one writes"), std::string::npos) << r.out;
     r = runCli("codegen " + script + " --target cuda");
     EXPECT_NE(r.out.find("__shared__ float A_shared[1056];"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("A_shared[((((int)threadIdx.x) * 33) + ((int)threadIdx.y))]"), std::string::npos)
+    EXPECT_NE(r.out.find("A_shared[((((int)threadIdx.x) * 33) + ((int)threadIdx.y))]"),
+              std::string::npos)
         << r.out;
     r = runCli("run " + script + " --target emulate --check --repeat 1");
     EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("check      passed"), std::string::npos) << r.out;
     r = runCli("steps " + script);
-    EXPECT_NE(r.out.find("with strides (33, 1) padded by storage_align"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("with strides (33, 1) padded by storage_align"), std::string::npos)
+        << r.out;
 }
 
 TEST(CliAlloc, ADoubleBufferedTileIsAllocatedTwiceAndRunsRight) {
@@ -479,11 +502,15 @@ TEST(CliAlloc, ADoubleBufferedTileIsAllocatedTwiceAndRunsRight) {
     ASSERT_EQ(r.exitCode, 0) << r.err;
     // Each 16x16 shared tile twice: 256 x2.
     EXPECT_NE(r.out.find("A.shared  shared  256x2"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("double-buffer [tvm-0.5, tvm, tight, compact]"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("double-buffer [tvm-0.5, tvm, tight, compact]"), std::string::npos)
+        << r.out;
     r = runCli("lower " + script);
     EXPECT_NE(r.out.find("allocate A.shared[float32 * 512]"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("for (k.outer, 0, 15)"), std::string::npos) << r.out; // the last tile after it
-    EXPECT_NE(r.out.find("A.shared[((cse_var_3 + (threadIdx.y*16)) + threadIdx.x)]"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("for (k.outer, 0, 15)"), std::string::npos)
+        << r.out; // the last tile after it
+    EXPECT_NE(r.out.find("A.shared[((cse_var_3 + (threadIdx.y*16)) + threadIdx.x)]"),
+              std::string::npos)
+        << r.out;
     r = runCli("run " + script + " --target emulate --check --repeat 1");
     EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("check      passed"), std::string::npos) << r.out;
@@ -497,7 +524,8 @@ TEST(CliCodegen, AGpuScanLaunchesAKernelPerStepWithTheStepAsAParameter) {
     EXPECT_NE(r.out.find("main_kernel0( float* __restrict__ X,  float* __restrict__ s_scan)"),
               std::string::npos)
         << r.out;
-    EXPECT_NE(r.out.find("float* __restrict__ s_scan, int s_scan_idx)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("float* __restrict__ s_scan, int s_scan_idx)"), std::string::npos)
+        << r.out;
 }
 
 TEST(CliCodegen, LlvmIrOfACpuSchedule) {
@@ -534,7 +562,8 @@ TEST(CliRun, GpuExamplesPassTheirCheckInTheEmulation) {
         EXPECT_EQ(r.exitCode, 0) << path << "\n" << r.out << r.err;
 #ifdef BOUNDSCOPE_WITH_LLVM
         // Rewritten for the CPU and compiled (lower/GpuOnCpu.h); none falls back.
-        EXPECT_NE(r.out.find(" (GPU emulation compiled by LLVM, "), std::string::npos) << path << r.out;
+        EXPECT_NE(r.out.find(" (GPU emulation compiled by LLVM, "), std::string::npos)
+            << path << r.out;
         EXPECT_EQ(r.out.find("not compiled"), std::string::npos) << path << r.out;
 #else
         EXPECT_NE(r.out.find("target     emulate: interpreter (GPU emulation)"), std::string::npos)
@@ -584,4 +613,3 @@ TEST(Cli, ScriptSaysPythonWasNotBuilt) {
 }
 
 #endif
-

@@ -24,7 +24,7 @@ namespace {
 constexpr int kReportTimeoutMs = 60000;
 
 /// The cells of `stage`'s row, by header.
-QMap<QString, QString> rowOf(const AllocationsPanel &panel, const QString &stage) {
+QMap<QString, QString> rowOf(const AllocationsPanel& panel, const QString& stage) {
     QMap<QString, QString> cells;
     const int row = panel.model()->findRow(stage);
     if (row < 0)
@@ -36,7 +36,7 @@ QMap<QString, QString> rowOf(const AllocationsPanel &panel, const QString &stage
 }
 
 /// Opens `example`, analyses it and waits for the panel's report; false on any failure.
-bool showExample(ScriptDocument &document, AllocationsPanel &panel, const QString &example) {
+bool showExample(ScriptDocument& document, AllocationsPanel& panel, const QString& example) {
     QString error;
     if (!document.openExample(findExample(examplesDirectory(), example), &error) ||
         !waitForAnalysis(document) || document.problem()) {
@@ -54,19 +54,19 @@ Schedule localStageWithVirtualThreads() {
     Tensor A = placeholder({1, 3, 2}, DataType::float32(), "A");
     Tensor B = compute(
         {1, 3, 2},
-        [&](const std::vector<Var> &v) {
+        [&](const std::vector<Var>& v) {
             return A({v[0], v[1], v[2]});
         },
         "B");
     Tensor C = compute(
         {1, 3, 2},
-        [&](const std::vector<Var> &v) {
+        [&](const std::vector<Var>& v) {
             return B({v[0], v[1], v[2]});
         },
         "C");
     Schedule s = createSchedule(C.op);
-    const auto *b = B.op.as<ComputeOpNode>();
-    const auto *c = C.op.as<ComputeOpNode>();
+    const auto* b = B.op.as<ComputeOpNode>();
+    const auto* c = C.op.as<ComputeOpNode>();
     IterVar vthread = threadAxis("vthread");
     s[B].computeAt(s[C], c->axis[0]);
     s[B].setScope("local");
@@ -155,7 +155,7 @@ void AllocationsPanelTest::selectingARowShowsItsCausesAndSelectsTheStage() {
     QCOMPARE(chosen.count(), 0); // showing a selection echoes nothing back
     QVERIFY(panel.detailsText().contains(QStringLiteral("fuse-fallback")));
     QVERIFY(panel.detailsText().contains(QStringLiteral("fix: ")));
-    auto *view = panel.findChild<QTableView *>(QStringLiteral("allocationsTable"));
+    auto* view = panel.findChild<QTableView*>(QStringLiteral("allocationsTable"));
     QVERIFY(view);
     view->selectRow(panel.model()->findRow(QStringLiteral("C")));
     QCOMPARE(chosen.count(), 1);
@@ -171,7 +171,7 @@ void AllocationsPanelTest::aStageSelectedBeforeTheReportIsSelectedWhenItArrives(
     panel.setAnalysis(document.analysis());
     panel.showStage(QStringLiteral("B")); // the report is still being computed
     QVERIFY(ready.wait(kReportTimeoutMs));
-    auto *view = panel.findChild<QTableView *>(QStringLiteral("allocationsTable"));
+    auto* view = panel.findChild<QTableView*>(QStringLiteral("allocationsTable"));
     QVERIFY(view);
     QCOMPARE(view->currentIndex().row(), panel.model()->findRow(QStringLiteral("B")));
     QVERIFY(panel.detailsText().contains(QStringLiteral("fuse-fallback")));
@@ -193,23 +193,25 @@ void AllocationsPanelTest::sampledTouchedCountsAreExplained() {
     QVERIFY(showExample(document, panel, QStringLiteral("gpu_matmul_shared")));
     QCOMPARE(rowOf(panel, QStringLiteral("A.shared")).value(QStringLiteral("Touched")),
              QStringLiteral("~256"));
-    QCOMPARE(rowOf(panel, QStringLiteral("C")).value(QStringLiteral("Touched")), QStringLiteral("?"));
-    QVERIFY2(panel.statusText().contains(QStringLiteral("Touched (~) comes from a sample: the program "
-                                                        "computes more than the interpreter's budget")),
-             qPrintable(panel.statusText()));
+    QCOMPARE(rowOf(panel, QStringLiteral("C")).value(QStringLiteral("Touched")),
+             QStringLiteral("?"));
+    QVERIFY2(
+        panel.statusText().contains(QStringLiteral("Touched (~) comes from a sample: the program "
+                                                   "computes more than the interpreter's budget")),
+        qPrintable(panel.statusText()));
 }
 
 void AllocationsPanelTest::virtualThreadCopiesShowPerThreadSizeAndCount() {
     const AllocReport report = allocReport(localStageWithVirtualThreads());
     const QList<TableRow> rows = allocationRows(report);
     QCOMPARE(rows.size(), 2);
-    const TableRow &b = rows[0];
+    const TableRow& b = rows[0];
     QCOMPARE(b.stage, QStringLiteral("B"));
     const QStringList headers = allocationHeaders();
-    auto cell = [&](const char *header) {
+    auto cell = [&](const char* header) {
         return b.cells.value(headers.indexOf(QLatin1String(header)));
     };
-    auto tip = [&](const char *header) {
+    auto tip = [&](const char* header) {
         return b.toolTips.value(headers.indexOf(QLatin1String(header)));
     };
     QCOMPARE(cell("tvm-0.5"), QStringLiteral("2x3"));
@@ -264,7 +266,8 @@ void AllocationsPanelTest::rulesChangeMeasuresTheWasteUnderTheNewRules() {
     QVERIFY(waitForAnalysis(document));
     panel.setAnalysis(document.analysis());
     QVERIFY(ready.wait(kReportTimeoutMs));
-    QCOMPARE(rowOf(panel, QStringLiteral("B")).value(QStringLiteral("Waste")), QStringLiteral("0.0 %"));
+    QCOMPARE(rowOf(panel, QStringLiteral("B")).value(QStringLiteral("Waste")),
+             QStringLiteral("0.0 %"));
     // Waste and fixes are measured under the rules selected (issue 13, item 7): a new report.
     document.setRules(BoundRules::Tvm05);
     QVERIFY(waitForAnalysis(document));
@@ -272,9 +275,10 @@ void AllocationsPanelTest::rulesChangeMeasuresTheWasteUnderTheNewRules() {
     QVERIFY(panel.isComputing());
     QVERIFY(ready.wait(kReportTimeoutMs));
     QCOMPARE(panel.report()->wasteRules, BoundRules::Tvm05);
-    QCOMPARE(rowOf(panel, QStringLiteral("B")).value(QStringLiteral("Waste")), QStringLiteral("99.8 %"));
+    QCOMPARE(rowOf(panel, QStringLiteral("B")).value(QStringLiteral("Waste")),
+             QStringLiteral("99.8 %"));
     // The same program under the same rules again keeps that report.
-    const AllocReport *report = panel.report();
+    const AllocReport* report = panel.report();
     panel.setAnalysis(document.analysis());
     QVERIFY(!panel.isComputing());
     QCOMPARE(panel.report(), report);
@@ -290,12 +294,11 @@ void AllocationsPanelTest::noProgramClearsThePanel() {
 
 void AllocationsPanelTest::mainWindowShowsTheReportAndTheScheduleTools() {
     MainWindow window(MainWindow::Options{false, false});
-    ScheduleTools *tools = window.scheduleTools();
+    ScheduleTools* tools = window.scheduleTools();
     QVERIFY(tools);
     QCOMPARE(window.dock(QStringLiteral("allocationsDock"))->widget(),
-             static_cast<QWidget *>(tools->allocations()));
-    QCOMPARE(window.dock(QStringLiteral("runDock"))->widget(),
-             static_cast<QWidget *>(tools->run()));
+             static_cast<QWidget*>(tools->allocations()));
+    QCOMPARE(window.dock(QStringLiteral("runDock"))->widget(), static_cast<QWidget*>(tools->run()));
     QVERIFY(window.menuBar()->actions().contains(tools->menu()->menuAction()));
     QSignalSpy ready(tools->allocations(), &AllocationsPanel::reportReady);
     window.document()->analyseProgram(fuseExample());
@@ -304,7 +307,7 @@ void AllocationsPanelTest::mainWindowShowsTheReportAndTheScheduleTools() {
     // The shared selection reaches the panel, and its rows reach the selection.
     window.selection()->select(QStringLiteral("B"));
     QVERIFY(tools->allocations()->detailsText().contains(QStringLiteral("fuse-fallback")));
-    auto *view = tools->allocations()->findChild<QTableView *>(QStringLiteral("allocationsTable"));
+    auto* view = tools->allocations()->findChild<QTableView*>(QStringLiteral("allocationsTable"));
     view->selectRow(tools->allocations()->model()->findRow(QStringLiteral("C")));
     QCOMPARE(window.selection()->stage(), QStringLiteral("C"));
 }

@@ -59,7 +59,8 @@ void AnimationPanelTest::playsEx3StepByStep() {
     QCOMPARE(player.liveNow(1), 16);
     AnimationView* view = panel->view();
     QCOMPARE(view->cellAt(view->cellCenter(0, 1)), (std::pair<int, int64_t>{0, 1}));
-    QHelpEvent tip(QEvent::ToolTip, view->cellCenter(0, 1), view->mapToGlobal(view->cellCenter(0, 1)));
+    QHelpEvent tip(QEvent::ToolTip, view->cellCenter(0, 1),
+                   view->mapToGlobal(view->cellCenter(0, 1)));
     QCoreApplication::sendEvent(view, &tip);
     QTRY_COMPARE(QToolTip::text(), QStringLiteral("D[0, 1]: computed at this step"));
     QToolTip::hideText();
@@ -90,12 +91,12 @@ void AnimationPanelTest::aProgramThatCannotRunIsSaidSo() {
     MainWindow window(MainWindow::Options{false, false});
     window.resize(1400, 900);
     window.show();
-    window.document()->textDocument()->setPlainText(QStringLiteral(
-        "import tvm\n"
-        "n = tvm.var('n')\n"
-        "A = tvm.placeholder((n,), name='A')\n"
-        "B = tvm.compute((n,), lambda i: A[i] + 1, name='B')\n"
-        "s = tvm.create_schedule(B.op)\n"));
+    window.document()->textDocument()->setPlainText(
+        QStringLiteral("import tvm\n"
+                       "n = tvm.var('n')\n"
+                       "A = tvm.placeholder((n,), name='A')\n"
+                       "B = tvm.compute((n,), lambda i: A[i] + 1, name='B')\n"
+                       "s = tvm.create_schedule(B.op)\n"));
     window.document()->reanalyse();
     QVERIFY(waitForAnalysis(*window.document()));
     AnimationPanel* panel = window.scheduleTools()->animation();

@@ -37,8 +37,8 @@ void AppOptionsTest::everyDockHasAShortNameThatNamesARealDock() {
         QVERIFY2(!object.isEmpty() && window.dock(object), name);
     }
     QString error;
-    const auto options = parse({QStringLiteral("--show"), QStringLiteral("allocations,run")},
-                               &error);
+    const auto options =
+        parse({QStringLiteral("--show"), QStringLiteral("allocations,run")}, &error);
     QVERIFY2(options, qPrintable(error));
     QCOMPARE(options->showDocks,
              (QStringList{QStringLiteral("allocations"), QStringLiteral("run")}));
@@ -63,8 +63,8 @@ void AppOptionsTest::badArgumentsAreNamedInTheMessage() {
 void AppOptionsTest::aScreenshotOfAStageOrLoopThatIsNotThereFails() {
     // Ignored, it would draw a picture of something else: the run fails with the names.
     QString error;
-    auto options = parse({QStringLiteral("--screenshot"), QDir::temp().filePath(QStringLiteral(
-                                                              "bs_no_stage.png")),
+    auto options = parse({QStringLiteral("--screenshot"),
+                          QDir::temp().filePath(QStringLiteral("bs_no_stage.png")),
                           QStringLiteral("--example"), QStringLiteral("ex6_shared_scope"),
                           QStringLiteral("--select-stage"), QStringLiteral("ZZ")},
                          &error);

@@ -11,8 +11,8 @@
 
 #include <QDockWidget>
 #include <QFile>
-#include <QTemporaryDir>
 #include <QPlainTextEdit>
+#include <QTemporaryDir>
 #include <QTextBlock>
 #include <QTextDocument>
 #include <QtTest>
@@ -182,9 +182,9 @@ void CompareTest::anotherFile() {
     QVERIFY(compare->setOtherFile(other));
     QVERIFY(shown.wait(kAnalysisTimeoutMs));
     QVERIFY2(compare->diff(), qPrintable(compare->summaryText()));
-    QVERIFY2(compare->summaryText().startsWith(
-                 QStringLiteral("Left: this script. Right: outer.py.")),
-             qPrintable(compare->summaryText()));
+    QVERIFY2(
+        compare->summaryText().startsWith(QStringLiteral("Left: this script. Right: outer.py.")),
+        qPrintable(compare->summaryText()));
     QVERIFY(lineOf(compare->leftView(), QStringLiteral("C[int32 * 1]")) >= 0);
     QVERIFY(lineOf(compare->rightView(), QStringLiteral("C[int32 * 16]")) >= 0);
     // A file that fails says why, naming its line.

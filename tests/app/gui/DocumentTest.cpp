@@ -2,8 +2,8 @@
 // script keeping the last good Analysis.
 #include "GuiTestSupport.h"
 
-#include "document/Exporter.h"
 #include "TestPrograms.h"
+#include "document/Exporter.h"
 
 #include "document/AnalysisRunner.h"
 #include "document/ExampleCatalog.h"

@@ -10,12 +10,12 @@
 #include "models/StageQueries.h"
 #include "views/ScriptEditor.h"
 
-#include <QAction>
-#include <QListWidget>
 #include <QAbstractItemModel>
+#include <QAction>
 #include <QCompleter>
-#include <QMenu>
+#include <QListWidget>
 #include <QMainWindow>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QTextDocument>
 #include <QUndoStack>
@@ -26,7 +26,7 @@ namespace bs::gui::test {
 
 namespace {
 
-const char *const kScript = R"(import tvm
+const char* const kScript = R"(import tvm
 from tvm import te
 
 A = te.placeholder((64, 64), name="A")
@@ -38,18 +38,18 @@ i, j = s[C].op.axis
 
 /// What the views would show of `stage` in the document's current analysis, as one line:
 /// `stages=3 leaves=i,j attach=kGroupRoot scope= kinds=0,0 bound=,`.
-QString describe(const ScriptDocument &document, const QString &stageName) {
-    const auto &analysis = document.analysis();
+QString describe(const ScriptDocument& document, const QString& stageName) {
+    const auto& analysis = document.analysis();
     if (!analysis)
         return QStringLiteral("no analysis");
-    const Schedule &sch = analysis->program.schedule;
+    const Schedule& sch = analysis->program.schedule;
     const Stage stage = findStageByName(sch, stageName);
     if (!stage.defined())
         return QStringLiteral("no stage ") + stageName;
     QStringList leaves, kinds, bound;
-    for (const IterVar &iv : stage->leafIterVars) {
+    for (const IterVar& iv : stage->leafIterVars) {
         leaves << qstr(iv->var.name());
-        const IterVarAttr *attr = stage.attrOf(iv);
+        const IterVarAttr* attr = stage.attrOf(iv);
         kinds << QString::number(attr ? int(attr->iterType) : 0);
         bound << (attr && attr->bindThread.defined() ? qstr(attr->bindThread->threadTag)
                                                      : QString());
@@ -60,8 +60,8 @@ QString describe(const ScriptDocument &document, const QString &stageName) {
              qstr(stage->scope), kinds.join(','), bound.join(','));
 }
 
-QString problemText(const ScriptDocument &document) {
-    const auto &problem = document.problem();
+QString problemText(const ScriptDocument& document) {
+    const auto& problem = document.problem();
     return problem ? QString::fromStdString(problem->toString()) : QString();
 }
 
@@ -91,8 +91,8 @@ private Q_SLOTS:
 private:
     bool openScript();
 
-    ScriptDocument *m_document = nullptr;
-    ScheduleEditor *m_editor = nullptr;
+    ScriptDocument* m_document = nullptr;
+    ScheduleEditor* m_editor = nullptr;
 };
 
 void EditCommandTest::init() {
@@ -119,8 +119,8 @@ void EditCommandTest::editRoundTrip_data() {
     QTest::addColumn<QString>("iterVar");
     QTest::addColumn<QString>("argument");
     QTest::addColumn<QString>("expected"); ///< part of describe(stage) after the edit
-    const auto row = [](const char *name, EditKind kind, const char *stage, const char *iv,
-                        const char *argument, const QString &expected) {
+    const auto row = [](const char* name, EditKind kind, const char* stage, const char* iv,
+                        const char* argument, const QString& expected) {
         QTest::newRow(name) << int(kind) << QString::fromLatin1(stage) << QString::fromLatin1(iv)
                             << QString::fromLatin1(argument) << expected;
     };
@@ -369,7 +369,7 @@ void EditCommandTest::actionsFollowTheSelectionAndAskForArguments() {
     QMainWindow window;
     EditActions actions(m_editor, &window);
     QStringList asked;
-    actions.setPrompt([&asked](const QString &, const QString &label, const QStringList &) {
+    actions.setPrompt([&asked](const QString&, const QString& label, const QStringList&) {
         asked << label;
         return std::optional<QString>(QStringLiteral("4"));
     });
@@ -395,16 +395,16 @@ void EditCommandTest::actionsFollowTheSelectionAndAskForArguments() {
 void EditCommandTest::singleKeysEditOutsideTheScriptEditorOnly() {
     QVERIFY(openScript());
     QMainWindow window;
-    auto *editor = new QPlainTextEdit(&window);
-    auto *other = new QListWidget(&window);
-    auto *central = new QWidget(&window);
-    auto *layout = new QVBoxLayout(central);
+    auto* editor = new QPlainTextEdit(&window);
+    auto* other = new QListWidget(&window);
+    auto* central = new QWidget(&window);
+    auto* layout = new QVBoxLayout(central);
     layout->addWidget(editor);
     layout->addWidget(other);
     window.setCentralWidget(central);
     EditActions actions(m_editor, &window);
     int prompts = 0;
-    actions.setPrompt([&prompts](const QString &, const QString &, const QStringList &) {
+    actions.setPrompt([&prompts](const QString&, const QString&, const QStringList&) {
         ++prompts;
         return std::optional<QString>(QStringLiteral("2"));
     });
@@ -429,8 +429,8 @@ void EditCommandTest::contextMenuDisablesIllegalEditsWithTheReason() {
     QVERIFY(openScript());
     QMainWindow window;
     EditActions actions(m_editor, &window);
-    const auto entry = [](QMenu *menu, const QString &text) -> QAction * {
-        for (QAction *action : menu->actions()) {
+    const auto entry = [](QMenu* menu, const QString& text) -> QAction* {
+        for (QAction* action : menu->actions()) {
             if (action->text() == text)
                 return action;
         }
@@ -439,21 +439,21 @@ void EditCommandTest::contextMenuDisablesIllegalEditsWithTheReason() {
     // The innermost loop of C: nothing to fuse it with or tile it with, but a previous loop.
     m_document->selection()->select(QStringLiteral("C"), QStringLiteral("j"));
     std::unique_ptr<QMenu> menu(actions.createContextMenu(&window));
-    QAction *fuseNext = entry(menu.get(), QStringLiteral("&Fuse with Next"));
+    QAction* fuseNext = entry(menu.get(), QStringLiteral("&Fuse with Next"));
     QVERIFY(fuseNext && !fuseNext->isEnabled());
     QCOMPARE(fuseNext->toolTip(), QStringLiteral("'j' is the innermost loop of stage 'C'"));
-    QAction *tile = entry(menu.get(), QStringLiteral("&Tile with Next…"));
+    QAction* tile = entry(menu.get(), QStringLiteral("&Tile with Next…"));
     QVERIFY(tile && !tile->isEnabled());
     QVERIFY(entry(menu.get(), QStringLiteral("Fuse with &Previous"))->isEnabled());
     QVERIFY(entry(menu.get(), QStringLiteral("&Vectorize"))->isEnabled());
     // A loop's menu has only loop edits; rfactor needs a reduction loop.
     QVERIFY(!entry(menu.get(), QStringLiteral("Compute &Inline")));
-    QAction *rfactor = entry(menu.get(), QStringLiteral("R&factor"));
+    QAction* rfactor = entry(menu.get(), QStringLiteral("R&factor"));
     QVERIFY(rfactor && !rfactor->isEnabled() && !rfactor->toolTip().isEmpty());
     // A placeholder has no loops to compute anywhere; B can be inlined.
     m_document->selection()->select(QStringLiteral("A"));
     menu.reset(actions.createContextMenu(&window));
-    QAction *inlineA = entry(menu.get(), QStringLiteral("Compute &Inline"));
+    QAction* inlineA = entry(menu.get(), QStringLiteral("Compute &Inline"));
     QVERIFY(inlineA && !inlineA->isEnabled());
     QCOMPARE(inlineA->toolTip(),
              QStringLiteral("'A' is a placeholder: it has no loops to schedule"));
@@ -469,7 +469,7 @@ void EditCommandTest::tileAndFuseWithThePreviousLoop() {
     QMainWindow window;
     EditActions actions(m_editor, &window);
     QStringList answers = {QStringLiteral("4"), QStringLiteral("8")};
-    actions.setPrompt([&answers](const QString &, const QString &, const QStringList &) {
+    actions.setPrompt([&answers](const QString&, const QString&, const QStringList&) {
         return std::optional<QString>(answers.takeFirst());
     });
     m_document->selection()->select(QStringLiteral("C"), QStringLiteral("i"));
@@ -495,16 +495,16 @@ void EditCommandTest::buildAProgramFromAnEmptyFileWithoutTypingAndUndoIt() {
     QMainWindow window;
     EditActions actions(m_editor, &window);
     QList<script::NewStage> stages;
-    actions.setStagePrompt([&stages](script::NewStage::Kind kind, const QStringList &) {
+    actions.setStagePrompt([&stages](script::NewStage::Kind kind, const QStringList&) {
         script::NewStage stage = stages.takeFirst();
         stage.kind = kind;
         return std::optional<script::NewStage>(stage);
     });
     QStringList answers;
-    actions.setPrompt([&answers](const QString &, const QString &, const QStringList &) {
+    actions.setPrompt([&answers](const QString&, const QString&, const QStringList&) {
         return std::optional<QString>(answers.takeFirst());
     });
-    const auto step = [&](QAction *action) {
+    const auto step = [&](QAction* action) {
         QVERIFY(action->isEnabled());
         action->trigger();
         QVERIFY(waitForEditedAnalysis(*m_editor));
@@ -551,7 +551,8 @@ void EditCommandTest::buildAProgramFromAnEmptyFileWithoutTypingAndUndoIt() {
     QVERIFY2(built.contains(QStringLiteral("i_outer, i_inner = s[D].split(s[D].op.axis[0], "
                                            "factor=8)\ns[B].compute_inline()\n")),
              qPrintable(built));
-    QVERIFY(describe(*m_document, QStringLiteral("D")).contains(QStringLiteral("leaves=i.outer,i.inner,k")));
+    QVERIFY(describe(*m_document, QStringLiteral("D"))
+                .contains(QStringLiteral("leaves=i.outer,i.inner,k")));
     // One history: undo everything, back to the empty file.
     QCOMPARE(m_editor->undoStack()->count(), 6);
     while (m_editor->undoStack()->canUndo())
@@ -560,11 +561,12 @@ void EditCommandTest::buildAProgramFromAnEmptyFileWithoutTypingAndUndoIt() {
 }
 
 void EditCommandTest::stageDialogDescribesTheStageAndCompletesNames() {
-    StageDialog dialog(script::NewStage::Kind::Reduction, {QStringLiteral("A"), QStringLiteral("B")});
+    StageDialog dialog(script::NewStage::Kind::Reduction,
+                       {QStringLiteral("A"), QStringLiteral("B")});
     dialog.nameEdit()->setText(QStringLiteral(" C "));
     dialog.shapeEdit()->setText(QStringLiteral("64, n"));
     dialog.reduceAxesEdit()->setText(QStringLiteral("k: 64"));
-    WordCompletingEdit *body = dialog.bodyEdit();
+    WordCompletingEdit* body = dialog.bodyEdit();
     body->setText(QStringLiteral("A[i, k] * B"));
     const script::NewStage stage = dialog.stage();
     QCOMPARE(stage.name, std::string("C"));
@@ -578,7 +580,7 @@ void EditCommandTest::stageDialogDescribesTheStageAndCompletesNames() {
     body->setCursorPosition(int(body->text().size()));
     QTest::keyClicks(body, QStringLiteral("k"));
     QCOMPARE(body->currentWord(), QStringLiteral("k"));
-    auto *model = body->completer()->completionModel();
+    auto* model = body->completer()->completionModel();
     QStringList offered;
     for (int row = 0; row < model->rowCount(); ++row)
         offered << model->index(row, 0).data().toString();

@@ -41,9 +41,7 @@ void ExamplesTest::initTestCase() {
     m_window->show();
 }
 
-void ExamplesTest::cleanupTestCase() {
-    m_window.reset();
-}
+void ExamplesTest::cleanupTestCase() { m_window.reset(); }
 
 void ExamplesTest::everyExamplePopulatesEveryView_data() {
     QTest::addColumn<QString>("path");
@@ -98,8 +96,8 @@ void ExamplesTest::theScanExampleShowsTheScansLoopAndItsUpdate() {
 #endif
     MainWindow& window = *m_window;
     QString error;
-    QVERIFY2(window.openExample(QDir(examplesDirectory()).filePath(QStringLiteral("scan_cumsum.py")),
-                                &error),
+    QVERIFY2(window.openExample(
+                 QDir(examplesDirectory()).filePath(QStringLiteral("scan_cumsum.py")), &error),
              qPrintable(error));
     QVERIFY(waitForAnalysis(*window.document()));
     window.selection()->select(QStringLiteral("s_update"));
@@ -110,15 +108,18 @@ void ExamplesTest::theScanExampleShowsTheScansLoopAndItsUpdate() {
              qPrintable(summary));
     const StringTableModel* requests = window.inspector()->model(InspectorPanel::Table::Requests);
     QCOMPARE(requests->rowCount(), 2);
-    QVERIFY(requests->row(1).cells.join(QLatin1Char(' ')).contains(QStringLiteral("spatial axis of the scan")));
+    QVERIFY(requests->row(1)
+                .cells.join(QLatin1Char(' '))
+                .contains(QStringLiteral("spatial axis of the scan")));
     // The DAG draws the scan's body as a box and the loop back to the state.
     const auto dag = window.stageDag()->shownGraph();
     QVERIFY(dag);
     QVERIFY(std::any_of(dag->graph.clusters.begin(), dag->graph.clusters.end(),
                         [](const viz::GraphCluster& c) { return c.label == "s_scan.body"; }));
-    QVERIFY(std::any_of(dag->graph.edges.begin(), dag->graph.edges.end(), [](const viz::GraphEdge& e) {
-        return e.style == viz::EdgeStyle::ScanState && e.label == "next step reads s_scan";
-    }));
+    QVERIFY(
+        std::any_of(dag->graph.edges.begin(), dag->graph.edges.end(), [](const viz::GraphEdge& e) {
+            return e.style == viz::EdgeStyle::ScanState && e.label == "next step reads s_scan";
+        }));
 }
 
 BS_GUI_TEST_SUITE(ExamplesTest);

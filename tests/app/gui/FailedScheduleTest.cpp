@@ -167,12 +167,13 @@ void FailedScheduleTest::anIterVarOfAnotherStageIsMarkedInTheStageItBelongsTo() 
 
 void FailedScheduleTest::anOutputAttachedUnderItsCacheMarksItsAttachEdge() {
     Fixture f;
-    QVERIFY(f.run(QString::fromLatin1(kHeader) +
-                  QStringLiteral("A = te.placeholder((64, 64), name=\"A\")\n"
-                                 "C = te.compute((64, 64), lambda i, j: A[i, j] + 1.0, name=\"C\")\n"
-                                 "s = te.create_schedule(C.op)\n"
-                                 "CL = s.cache_write(C, \"local\")\n"
-                                 "s[C].compute_at(s[CL], CL.op.axis[0])\n")));
+    QVERIFY(
+        f.run(QString::fromLatin1(kHeader) +
+              QStringLiteral("A = te.placeholder((64, 64), name=\"A\")\n"
+                             "C = te.compute((64, 64), lambda i, j: A[i, j] + 1.0, name=\"C\")\n"
+                             "s = te.create_schedule(C.op)\n"
+                             "CL = s.cache_write(C, \"local\")\n"
+                             "s[C].compute_at(s[CL], CL.op.axis[0])\n")));
     QVERIFY(f.window.document()->problem().has_value());
     QCOMPARE(f.window.document()->problem()->location.line, 7);
     // The cache_write before the failing line is in the views: three stages.
@@ -192,8 +193,8 @@ void FailedScheduleTest::aSyntaxErrorKeepsTheLastProgram() {
     // Nothing was built from this text: the last program stays, and the banner says so.
     QVERIFY(f.analysis()->ok());
     QVERIFY(!f.window.document()->analysisIsCurrent());
-    QVERIFY(f.window.editorPanel()->bannerText().contains(
-        QStringLiteral("last successful analysis")));
+    QVERIFY(
+        f.window.editorPanel()->bannerText().contains(QStringLiteral("last successful analysis")));
 }
 
 BS_GUI_TEST_SUITE(FailedScheduleTest);

@@ -9,8 +9,8 @@
 #include "edit/ScheduleTools.h"
 #include "models/GraphModels.h"
 #include "models/StringTableModel.h"
-#include "panels/GraphPanel.h"
 #include "panels/BoundsPanel.h"
+#include "panels/GraphPanel.h"
 #include "views/GraphItems.h"
 #include "views/GraphScene.h"
 #include "views/GraphView.h"
@@ -83,8 +83,7 @@ void GraphDragTest::dropEditMapsDropsToEdits() {
     QVERIFY(f.open(QString::fromLatin1(kScript)));
     const Program program = f.window.document()->analysis()->program;
     QString refusal;
-    GraphDrop drop{QStringLiteral("B"), QString(), QStringLiteral("C"), QStringLiteral("j"),
-                   false};
+    GraphDrop drop{QStringLiteral("B"), QString(), QStringLiteral("C"), QStringLiteral("j"), false};
     std::optional<ScheduleEdit> edit = dropEdit(program, drop, &refusal);
     QVERIFY(edit && edit->kind == EditKind::ComputeAt);
     QCOMPARE(edit->description(), std::string("compute_at B \u2192 C.j"));
@@ -176,8 +175,7 @@ void GraphDragTest::dragALoopOntoAnotherReordersThem() {
     QVERIFY(cj && ci);
     drag(tree, *cj, *ci);
     QVERIFY(waitForEditedAnalysis(*f.window.scheduleTools()->editor()));
-    QVERIFY2(f.text().endsWith(
-                 QStringLiteral("s[C].reorder(s[C].op.axis[1], s[C].op.axis[0])\n")),
+    QVERIFY2(f.text().endsWith(QStringLiteral("s[C].reorder(s[C].op.axis[1], s[C].op.axis[0])\n")),
              qPrintable(f.text() + f.window.statusBar()->currentMessage()));
     const Stage c = f.window.document()->analysis()->program.schedule.stages()[2];
     QCOMPARE(c->leafIterVars[0]->var.name(), std::string("j"));

@@ -20,15 +20,16 @@ namespace bs::gui::test {
 
 namespace {
 
-const char* const kGather = "import tvm\n"
-                            "from tvm import te\n"
-                            "A = te.placeholder((4, 4), name='A')\n"
-                            "T = te.compute((4, 4), lambda i, j: A[i, j] + 1, name='T')\n"
-                            "CA = te.compute((2, 2), lambda i, j: T[i, j] * 2, name='CA')\n"
-                            "CB = te.compute((2, 2), lambda i, j: T[i + 2, j + 2] * 3, name='CB')\n"
-                            "Out = te.compute((2, 2), lambda i, j: CA[i, j] + CB[i, j], name='Out')\n"
-                            "s = te.create_schedule(Out.op)\n"
-                            "s[CA].compute_inline()\n";
+const char* const kGather =
+    "import tvm\n"
+    "from tvm import te\n"
+    "A = te.placeholder((4, 4), name='A')\n"
+    "T = te.compute((4, 4), lambda i, j: A[i, j] + 1, name='T')\n"
+    "CA = te.compute((2, 2), lambda i, j: T[i, j] * 2, name='CA')\n"
+    "CB = te.compute((2, 2), lambda i, j: T[i + 2, j + 2] * 3, name='CB')\n"
+    "Out = te.compute((2, 2), lambda i, j: CA[i, j] + CB[i, j], name='Out')\n"
+    "s = te.create_schedule(Out.op)\n"
+    "s[CA].compute_inline()\n";
 
 } // namespace
 
@@ -71,7 +72,8 @@ void HeatmapPanelTest::gatherBoundShowsTheTwoRegionsAndTheUnreadHalf() {
              QStringLiteral("T[0, 0]: read by Out (1 read); computed"));
     QCOMPARE(QString::fromStdString(map->describeCell(grid->cellAt(grid->cellCenter(0, 3)))),
              QStringLiteral("T[0, 3]: read by no consumer; computed"));
-    QHelpEvent tip(QEvent::ToolTip, grid->cellCenter(3, 3), grid->mapToGlobal(grid->cellCenter(3, 3)));
+    QHelpEvent tip(QEvent::ToolTip, grid->cellCenter(3, 3),
+                   grid->mapToGlobal(grid->cellCenter(3, 3)));
     QCoreApplication::sendEvent(grid, &tip);
     QTRY_COMPARE(QToolTip::text(), QStringLiteral("T[3, 3]: read by CB (1 read); computed"));
     QToolTip::hideText();

@@ -54,7 +54,7 @@ void JobRunnerTest::deliversTheValueOnTheGuiThread() {
     JobRunner jobs;
     QSignalSpy busy(&jobs, &JobRunner::busyChanged);
     std::optional<int> got;
-    QThread *deliveredOn = nullptr;
+    QThread* deliveredOn = nullptr;
     jobs.start<int>([] { return 6 * 7; },
                     [&](JobOutcome<int> outcome) {
                         got = outcome.value;
@@ -79,7 +79,7 @@ void JobRunnerTest::aNewerJobSupersedesTheRunningOne() {
         [&] {
             firstStarted = true;
             struct Ended {
-                std::atomic<bool> &flag;
+                std::atomic<bool>& flag;
                 ~Ended() { flag = true; }
             } ended{firstEnded};
             return waitUntilCancelled();
@@ -204,7 +204,7 @@ void JobRunnerTest::aRunnerDestroyedMidJobDropsItsOutcome() {
         jobs.start<int>(
             [&ended] {
                 struct End {
-                    std::atomic<bool> &flag;
+                    std::atomic<bool>& flag;
                     ~End() { flag = true; }
                 } end{ended};
                 return waitUntilCancelled(); // the destructor cancels it
@@ -219,7 +219,7 @@ void JobRunnerTest::aRunnerDestroyedMidJobDropsItsOutcome() {
 void JobRunnerTest::guiThreadRunsTasksOnTheGuiThread() {
     JobRunner jobs;
     QList<int> progress;
-    QThread *ranOn = nullptr;
+    QThread* ranOn = nullptr;
     bool done = false;
     jobs.start<int>(
         [toGui = jobs.guiThread(), &progress, &ranOn] {
@@ -244,8 +244,9 @@ void JobRunnerTest::backgroundJobsRunAtALowerPriority() {
         JobRunner jobs;
         jobs.setBackground(background);
         std::optional<int> got;
-        jobs.start<int>([] { return getpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid))); },
-                        [&](JobOutcome<int> outcome) { got = outcome.value; });
+        jobs.start<int>(
+            [] { return getpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid))); },
+            [&](JobOutcome<int> outcome) { got = outcome.value; });
         return QTest::qWaitFor([&] { return got.has_value(); }, kJobTimeoutMs) ? *got : -100;
     };
     const int app = getpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)));

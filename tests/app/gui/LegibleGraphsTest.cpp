@@ -90,8 +90,8 @@ void LegibleGraphsTest::aFiftyStageChainIsOneNodeUntilClicked() {
     QCOMPARE(f.dag().nodes.size(), 5u);
     QVERIFY(!collapse->isEnabled());
     // Clicking the chain node opens it.
-    GraphNodeItem* chain = f.window.stageDag()->scene()->nodeItem(
-        QStringLiteral("chain_stage2_stage48"));
+    GraphNodeItem* chain =
+        f.window.stageDag()->scene()->nodeItem(QStringLiteral("chain_stage2_stage48"));
     QVERIFY(chain);
     view->centerOn(chain);
     QTest::mouseClick(view->viewport(), Qt::LeftButton, Qt::NoModifier,

@@ -131,7 +131,8 @@ void MainWindowTest::arrowKeysMoveBetweenGraphNodes() {
     QCOMPARE(f.window.selection()->stage(), QStringLiteral("A"));
     QTest::keyClick(dag, Qt::Key_Down);
     QCOMPARE(f.window.selection()->stage(), QStringLiteral("B"));
-    QCOMPARE(f.window.stageDag()->scene()->selectedNodeIds(), QStringList{QStringLiteral("stage1")});
+    QCOMPARE(f.window.stageDag()->scene()->selectedNodeIds(),
+             QStringList{QStringLiteral("stage1")});
 }
 
 void MainWindowTest::helpListsTheKeys() {

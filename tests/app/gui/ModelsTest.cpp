@@ -6,12 +6,12 @@
 
 #include "analysis/Analysis.h"
 #include "ir/Op.h"
-#include "te/Compute.h"
 #include "models/GraphModels.h"
 #include "models/IrLines.h"
 #include "models/StageQueries.h"
 #include "models/TraceRows.h"
 #include "panels/IrPanel.h"
+#include "te/Compute.h"
 
 #include <QtTest>
 
@@ -133,9 +133,12 @@ void ModelsTest::symbolicExtentsSayWhatTheyDependOnAndTheirMaximum() {
     // The fuse example split by 48, which does not divide a row of 64: how many rows of B a
     // segment touches varies with the outer loop, at most 2.
     auto fusedAndSplit = [](const Expr& factor) {
-        Tensor B = compute({64, 64}, [](const std::vector<Var>& v) { return v[0] + v[1]; }, "B",
-                           "", {"i", "j"});
-        Tensor C = compute({64, 64}, [&](const std::vector<Var>& v) { return B({v[0], v[1]}); },
+        Tensor B = compute({64, 64}, [](const std::vector<Var>& v) { return v[0] + v[1]; }, "B", "",
+                           {"i", "j"});
+        Tensor C = compute({64, 64},
+                           [&](const std::vector<Var>& v) {
+                               return B({v[0], v[1]});
+                           },
                            "C", "", {"i", "j"});
         Schedule s = createSchedule(C.op);
         const auto* c = C.op.as<ComputeOpNode>();
@@ -158,9 +161,9 @@ void ModelsTest::symbolicExtentsSayWhatTheyDependOnAndTheirMaximum() {
         extentCell(boundsRows(free), QStringLiteral("C"), QStringLiteral("i.j.fused.outer"));
     QVERIFY2(outer.endsWith(QStringLiteral("(depends on f)")), qPrintable(outer));
     // A constant extent is left as it is.
-    QCOMPARE(extentCell(boundsRows(analyze(fuseExample())), QStringLiteral("B"),
-                        QStringLiteral("j")),
-             QStringLiteral("8"));
+    QCOMPARE(
+        extentCell(boundsRows(analyze(fuseExample())), QStringLiteral("B"), QStringLiteral("j")),
+        QStringLiteral("8"));
 }
 
 BS_GUI_TEST_SUITE(ModelsTest);

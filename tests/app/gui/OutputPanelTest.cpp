@@ -46,9 +46,11 @@ private Q_SLOTS:
                       QStringLiteral("print(tvm.lower(s, [A, B], simple_mode=True))\n"
                                      "print('a warning', file=sys.stderr)\n")));
         OutputPanel* output = f.window.output();
-        QVERIFY2(output->text().contains(QStringLiteral("produce B {")), qPrintable(output->text()));
+        QVERIFY2(output->text().contains(QStringLiteral("produce B {")),
+                 qPrintable(output->text()));
         QVERIFY(output->text().contains(QStringLiteral("a warning")));
-        QVERIFY2(output->summary().startsWith(QStringLiteral("Output of ")), qPrintable(output->summary()));
+        QVERIFY2(output->summary().startsWith(QStringLiteral("Output of ")),
+                 qPrintable(output->summary()));
         QVERIFY(!output->summary().contains(QStringLiteral("error")));
     }
 
@@ -59,7 +61,8 @@ private Q_SLOTS:
                                      "s[B].split(B.op.axis[0], factor=0)\n")));
         OutputPanel* output = f.window.output();
         QVERIFY(output->text().startsWith(QStringLiteral("before the error\n")));
-        QVERIFY2(output->text().contains(QStringLiteral(":8: error: split")), qPrintable(output->text()));
+        QVERIFY2(output->text().contains(QStringLiteral(":8: error: split")),
+                 qPrintable(output->text()));
         QVERIFY(output->summary().contains(QStringLiteral("stopped with an error")));
         // the next run's output replaces it
         QVERIFY(f.run(QString::fromLatin1(kProgram) + QStringLiteral("print('second run')\n")));

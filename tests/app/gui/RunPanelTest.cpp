@@ -18,8 +18,8 @@ namespace {
 constexpr int kRunTimeoutMs = 120000;
 
 /// Opens `example` (or analyses `fallback` where there is no Python) for `panel`.
-bool analyseExample(ScriptDocument &document, RunPanel &panel, const QString &example,
-                    const Program &fallback) {
+bool analyseExample(ScriptDocument& document, RunPanel& panel, const QString& example,
+                    const Program& fallback) {
 #if BOUNDSCOPE_WITH_PYTHON
     QString error;
     if (!document.openExample(findExample(examplesDirectory(), example), &error))
@@ -35,12 +35,12 @@ bool analyseExample(ScriptDocument &document, RunPanel &panel, const QString &ex
     return true;
 }
 
-bool runAndWait(RunPanel &panel, bool check) {
+bool runAndWait(RunPanel& panel, bool check) {
     QSignalSpy finished(&panel, &RunPanel::runFinished);
     return panel.run(check) && finished.wait(kRunTimeoutMs);
 }
 
-QString cell(const RunPanel &panel, int row, const QString &header) {
+QString cell(const RunPanel& panel, int row, const QString& header) {
     return panel.model()->row(row).cells.value(int(runHeaders().indexOf(header)));
 }
 
@@ -102,8 +102,9 @@ void RunPanelTest::emulationChecksTheSharedScopeKernel() {
     QCOMPARE(cell(panel, 0, QStringLiteral("Check")), QStringLiteral("pass"));
     // The status says whose times they are: the kernel compiled for the CPU (with LLVM), else
     // the interpreter's.
-    QVERIFY2(panel.statusText().startsWith(runHasLlvm() ? QStringLiteral("emulate (compiled for the CPU: CPU times")
-                                                        : QStringLiteral("emulate (interpreter times")),
+    QVERIFY2(panel.statusText().startsWith(
+                 runHasLlvm() ? QStringLiteral("emulate (compiled for the CPU: CPU times")
+                              : QStringLiteral("emulate (interpreter times")),
              qPrintable(panel.statusText()));
 }
 
@@ -157,7 +158,7 @@ void RunPanelTest::gpuScheduleOffersGpuEmulationInsteadOfTheCpu() {
     ScriptDocument document;
     RunPanel panel;
     // The user chose the CPU.
-    auto *targets = panel.findChild<QComboBox *>(QStringLiteral("runTarget"));
+    auto* targets = panel.findChild<QComboBox*>(QStringLiteral("runTarget"));
     QVERIFY(targets);
     targets->setCurrentIndex(targets->findData(int(RunTarget::Cpu)));
     Q_EMIT targets->activated(targets->currentIndex());
@@ -185,7 +186,7 @@ void RunPanelTest::gpuScheduleOffersGpuEmulationInsteadOfTheCpu() {
 
 void RunPanelTest::emptyTableSaysHowToStart() {
     RunPanel panel;
-    auto *table = panel.findChild<HintTableView *>(QStringLiteral("runTable"));
+    auto* table = panel.findChild<HintTableView*>(QStringLiteral("runTable"));
     QVERIFY(table);
     QVERIFY(table->isShowingEmptyText());
     QVERIFY(table->emptyText().startsWith(QStringLiteral("No runs yet")));
@@ -235,7 +236,7 @@ void RunPanelTest::eachRowNamesItsProgramAndEachKindKeepsItsTarget() {
     RunPanel panel;
     QVERIFY(
         analyseExample(document, panel, QStringLiteral("ex6_shared_scope"), sharedScopeExample()));
-    auto *targets = panel.findChild<QComboBox *>(QStringLiteral("runTarget"));
+    auto* targets = panel.findChild<QComboBox*>(QStringLiteral("runTarget"));
     targets->setCurrentIndex(targets->findData(int(RunTarget::Emulate)));
     Q_EMIT targets->activated(targets->currentIndex());
     QVERIFY(runAndWait(panel, true));

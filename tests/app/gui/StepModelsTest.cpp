@@ -5,11 +5,11 @@
 #include "GuiTestSupport.h"
 #include "TestPrograms.h"
 
+#include "models/EngineText.h"
 #include "models/IrLines.h"
 #include "models/StepOutline.h"
 #include "models/StepText.h"
 #include "models/StepTreeModel.h"
-#include "models/EngineText.h"
 
 #include <QtTest>
 
@@ -17,13 +17,13 @@ namespace bs::gui::test {
 
 namespace {
 
-std::shared_ptr<const Analysis> analyse(const Program &program,
+std::shared_ptr<const Analysis> analyse(const Program& program,
                                         BoundRules rules = BoundRules::Tvm) {
     return std::make_shared<const Analysis>(analyze(program, AnalysisOptions{rules, false}));
 }
 
 /// The titles of `item`'s children.
-QStringList childTitles(const QStandardItem *item) {
+QStringList childTitles(const QStandardItem* item) {
     QStringList titles;
     for (int r = 0; r < item->rowCount(); ++r)
         titles << item->child(r)->text();
@@ -50,9 +50,9 @@ void StepModelsTest::outlineGroupsEveryStepOnceByStageAndPhase() {
     const QList<StepGroup> outline = stepOutline(*analysis);
     QStringList titles;
     QList<int> ids;
-    for (const StepGroup &group : outline) {
+    for (const StepGroup& group : outline) {
         titles << group.title;
-        for (const StepSection &section : group.sections)
+        for (const StepSection& section : group.sections)
             ids << section.steps;
     }
     QCOMPARE(titles, (QStringList{QStringLiteral("normalize (inline, rebase)"),
@@ -64,7 +64,7 @@ void StepModelsTest::outlineGroupsEveryStepOnceByStageAndPhase() {
     for (int n = 0; n < ids.size(); ++n)
         QCOMPARE(ids[n], n);
     QStringList sections;
-    for (const StepSection &section : outline[2].sections)
+    for (const StepSection& section : outline[2].sections)
         sections << section.title;
     QCOMPARE(
         sections,
@@ -73,7 +73,7 @@ void StepModelsTest::outlineGroupsEveryStepOnceByStageAndPhase() {
                      QStringLiteral("phase 3 · consumer C: requests"),
                      QStringLiteral("phase 4 · union"), QStringLiteral("pass down")}));
     // The pass-up section holds C's split and then its fuse, both about B's request.
-    const BoundSteps &steps = *stepsOf(*analysis);
+    const BoundSteps& steps = *stepsOf(*analysis);
     const QList<int> passUp = outline[2].sections[2].steps;
     QVERIFY(passUp.size() >= 2);
     QCOMPARE(steps.at(passUp[0]).rule, std::string("split-evaluated"));
@@ -87,7 +87,7 @@ void StepModelsTest::treeModelShowsTheOutlineAndFindsEachStep() {
     const auto analysis = analyse(fuseExample());
     StepTreeModel model;
     model.setAnalysis(analysis.get());
-    const BoundSteps &steps = *stepsOf(*analysis);
+    const BoundSteps& steps = *stepsOf(*analysis);
     QCOMPARE(model.stepCount(), int(steps.size()));
     QCOMPARE(model.rowCount(), 4);
     QCOMPARE(childTitles(model.item(0)), QStringList{QStringLiteral("rebase")});
@@ -114,7 +114,7 @@ void StepModelsTest::treeModelShowsTheOutlineAndFindsEachStep() {
 
 void StepModelsTest::stepSpecsNameAnIdAPhaseOrAPhaseAndRule() {
     const auto analysis = analyse(fuseExample());
-    const BoundSteps &steps = *stepsOf(*analysis);
+    const BoundSteps& steps = *stepsOf(*analysis);
     QCOMPARE(findStep(*analysis, QStringLiteral("3")), 3);
     QCOMPARE(findStep(*analysis, QString::number(steps.size())), -1);
     const int passUp = findStep(*analysis, QStringLiteral("pass-up"));
@@ -155,11 +155,11 @@ void StepModelsTest::sameStepIsFoundAfterAReanalysis() {
 
 void StepModelsTest::derivationOfAnAllocateFollowsItsRealizeAndUnions() {
     const auto analysis = analyse(fuseExample());
-    const BoundSteps &steps = *stepsOf(*analysis);
+    const BoundSteps& steps = *stepsOf(*analysis);
     const int allocate = findStep(*analysis, QStringLiteral("allocate"));
-    const BoundStep &step = steps.at(allocate);
+    const BoundStep& step = steps.at(allocate);
     QCOMPARE(step.from.size(), size_t(1));
-    const BoundStep &realize = steps.at(step.from[0]);
+    const BoundStep& realize = steps.at(step.from[0]);
     QCOMPARE(realize.phase, StepPhase::Realize);
     const QString html = derivationHtml(steps, allocate);
     QVERIFY2(html.contains(QStringLiteral("step %1 · allocate").arg(allocate)), qPrintable(html));
@@ -183,7 +183,7 @@ void StepModelsTest::derivationOfAnAllocateFollowsItsRealizeAndUnions() {
 
 void StepModelsTest::detailsLinkTheStepsReadAndReading() {
     const auto analysis = analyse(fuseExample());
-    const BoundSteps &steps = *stepsOf(*analysis);
+    const BoundSteps& steps = *stepsOf(*analysis);
     const int allocate = findStep(*analysis, QStringLiteral("allocate"));
     const int realize = steps.at(allocate).from[0];
     const QString html = stepDetailsHtml(*analysis, realize);

@@ -9,9 +9,9 @@
 #include "TestPrograms.h"
 
 #include "document/StepCursor.h"
+#include "models/EngineText.h"
 #include "models/StepOutline.h"
 #include "models/StepTreeModel.h"
-#include "models/EngineText.h"
 #include "panels/EditorPanel.h"
 #include "panels/GraphPanel.h"
 #include "panels/IrPanel.h"
@@ -42,7 +42,7 @@ namespace {
 struct Fixture {
     MainWindow window{MainWindow::Options{false, false}};
 
-    bool show(const Program &program) {
+    bool show(const Program& program) {
         window.resize(1400, 900);
         window.show();
         window.activateWindow();
@@ -51,26 +51,26 @@ struct Fixture {
                window.document()->analysis()->ok() && waitForGraphs(window);
     }
 
-    StepTools *tools() const { return window.stepTools(); }
-    StepsPanel *panel() const { return tools()->panel(); }
+    StepTools* tools() const { return window.stepTools(); }
+    StepsPanel* panel() const { return tools()->panel(); }
     int step() const { return tools()->cursor()->step(); }
-    const Analysis &analysis() const { return *window.document()->analysis(); }
-    const BoundStep &currentStep() const { return stepsOf(analysis())->at(step()); }
+    const Analysis& analysis() const { return *window.document()->analysis(); }
+    const BoundStep& currentStep() const { return stepsOf(analysis())->at(step()); }
 
     /// The id of the node of `panel`'s graph that shows stage `stage` itself.
-    QString stageNode(GraphPanel *panel, const QString &stage) const {
+    QString stageNode(GraphPanel* panel, const QString& stage) const {
         const auto graph = panel->shownGraph();
         if (!graph)
             return QString();
-        for (const viz::GraphNode &node : graph->graph.nodes) {
+        for (const viz::GraphNode& node : graph->graph.nodes) {
             if (node.kind == viz::GraphNodeKind::Stage && node.ref.stage == stageIndex(stage))
                 return QString::fromStdString(node.id);
         }
         return QString();
     }
 
-    int stageIndex(const QString &name) const {
-        const auto &stages = analysis().lowered->normalized.stages();
+    int stageIndex(const QString& name) const {
+        const auto& stages = analysis().lowered->normalized.stages();
         for (size_t s = 0; s < stages.size(); ++s) {
             if (qstr(stages[s].name()) == name)
                 return int(s);
@@ -87,9 +87,9 @@ struct Fixture {
 };
 
 /// The labels along the step's edges in `panel`'s graph.
-QStringList edgeLabels(GraphPanel *panel) {
+QStringList edgeLabels(GraphPanel* panel) {
     QStringList labels;
-    for (GraphEdgeItem *edge : panel->scene()->markedEdges()) {
+    for (GraphEdgeItem* edge : panel->scene()->markedEdges()) {
         if (!edge->stepLabel().isEmpty())
             labels << edge->stepLabel();
     }
@@ -97,7 +97,7 @@ QStringList edgeLabels(GraphPanel *panel) {
 }
 
 /// The 0-based line of the IR shown that contains `text`, or -1.
-int irLine(IrPanel *ir, const QString &text) {
+int irLine(IrPanel* ir, const QString& text) {
     const QStringList lines = ir->text().split(QLatin1Char('\n'));
     for (int n = 0; n < lines.size(); ++n) {
         if (lines[n].contains(text))
@@ -126,19 +126,19 @@ void StepThroughTest::dockMenuAndKeysAreInstalled() {
     MainWindow window(MainWindow::Options{false, false});
     QVERIFY(window.stepTools());
     QCOMPARE(window.dock(QStringLiteral("stepThroughDock"))->widget(),
-             static_cast<QWidget *>(window.stepTools()->panel()));
-    const StepsPanel *panel = window.stepTools()->panel();
+             static_cast<QWidget*>(window.stepTools()->panel()));
+    const StepsPanel* panel = window.stepTools()->panel();
     QCOMPARE(panel->nextAction()->shortcut(), QKeySequence(Qt::ALT | Qt::Key_Right));
     QCOMPARE(panel->previousAction()->shortcut(), QKeySequence(Qt::ALT | Qt::Key_Left));
     // No other action of the window uses the stepper's keys.
-    const QList<QAction *> mine = panel->actions();
-    for (QAction *action : window.findChildren<QAction *>()) {
+    const QList<QAction*> mine = panel->actions();
+    for (QAction* action : window.findChildren<QAction*>()) {
         if (mine.contains(action) || action->shortcut().isEmpty())
             continue;
-        for (QAction *step : mine)
+        for (QAction* step : mine)
             QVERIFY2(action->shortcut() != step->shortcut(), qPrintable(action->text()));
     }
-    QVERIFY(window.analysisMenu()->findChildren<QMenu *>().size() >= 1);
+    QVERIFY(window.analysisMenu()->findChildren<QMenu*>().size() >= 1);
 }
 
 void StepThroughTest::nextPreviousSliderTreeAndLinksMoveTheCurrentStep() {
@@ -196,7 +196,7 @@ void StepThroughTest::steppingHighlightsWhatTheStepTouchesInEveryView() {
 
     // The DAG: B selected (its bounds are being inferred), C and the edge B -> C marked.
     QCOMPARE(f.window.selection()->stage(), QStringLiteral("B"));
-    GraphScene *dag = f.window.stageDag()->scene();
+    GraphScene* dag = f.window.stageDag()->scene();
     const QString b = f.stageNode(f.window.stageDag(), QStringLiteral("B"));
     const QString c = f.stageNode(f.window.stageDag(), QStringLiteral("C"));
     QCOMPARE(dag->selectedNodeIds(), QStringList{b});
@@ -206,12 +206,12 @@ void StepThroughTest::steppingHighlightsWhatTheStepTouchesInEveryView() {
     QCOMPARE(QString::fromStdString(dag->markedEdges()[0]->edge().to), c);
 
     // The IterVar graph: C's relations, the fuse marked, the 8-element box along its edges.
-    GraphPanel *itervars = f.window.iterVarGraph();
+    GraphPanel* itervars = f.window.iterVarGraph();
     QVERIFY(itervars->caption().startsWith(QStringLiteral("IterVar relations of C")));
     QCOMPARE(itervars->graphStage(), QStringLiteral("C"));
     bool fuseMarked = false;
-    for (const QString &id : itervars->scene()->markedNodeIds()) {
-        const viz::GraphNode *node = itervars->shownGraph()->graph.findNode(id.toStdString());
+    for (const QString& id : itervars->scene()->markedNodeIds()) {
+        const viz::GraphNode* node = itervars->shownGraph()->graph.findNode(id.toStdString());
         fuseMarked |=
             node->kind == viz::GraphNodeKind::Relation && node->field("relation") == "Fuse";
     }
@@ -226,7 +226,7 @@ void StepThroughTest::steppingHighlightsWhatTheStepTouchesInEveryView() {
     f.tools()->goToStep(unionStep);
     QVERIFY(waitForGraphs(f.window));
     QCOMPARE(f.window.iterVarGraph()->graphStage(), QStringLiteral("B"));
-    GraphScene *requests = f.window.requestsGraph()->scene();
+    GraphScene* requests = f.window.requestsGraph()->scene();
     QVERIFY(requests->markedNodeIds().contains(QStringLiteral("bounds")));
     QVERIFY(!requests->stepMarks().rows.value(QStringLiteral("bounds")).isEmpty());
     QVERIFY(!requests->markedEdges().isEmpty());
@@ -234,7 +234,7 @@ void StepThroughTest::steppingHighlightsWhatTheStepTouchesInEveryView() {
     // The allocate of B: its IR line tinted, and the lines derived from the unions too.
     const int allocate = findStep(f.analysis(), QStringLiteral("allocate"));
     f.tools()->goToStep(allocate);
-    IrPanel *ir = f.window.irPanel();
+    IrPanel* ir = f.window.irPanel();
     QCOMPARE(ir->shownStep(), allocate);
     const QList<int> lines = ir->stepLines();
     QCOMPARE(lines.size(), 1);
@@ -265,12 +265,12 @@ void StepThroughTest::hoverAndClickOnTheEightOfAllocateLeadToTheAllocateStep() {
     Fixture f;
     QVERIFY(f.show(fuseExample()));
     f.window.dock(QStringLiteral("loweredIrDock"))->raise();
-    IrPanel *ir = f.window.irPanel();
+    IrPanel* ir = f.window.irPanel();
     const int line = irLine(ir, QStringLiteral("allocate B[int32 * 8]"));
     QVERIFY(line >= 0);
     const int column =
         int(ir->text().split(QLatin1Char('\n')).at(line).indexOf(QStringLiteral("8]")));
-    IrView *view = ir->textView();
+    IrView* view = ir->textView();
     view->setTextCursor(QTextCursor(view->document()->findBlockByNumber(line)));
     view->ensureCursorVisible();
     const QPoint eight = view->pointAt(line, column);
@@ -427,10 +427,10 @@ void StepThroughTest::newUserFollowsTheDoneWhenOfIssue13() {
 
     // Click the 8 of `allocate B[int32 * 8]`: the step that made it.
     f.window.dock(QStringLiteral("loweredIrDock"))->raise();
-    IrPanel *ir = f.window.irPanel();
+    IrPanel* ir = f.window.irPanel();
     const int line = irLine(ir, QStringLiteral("allocate B[int32 * 8]"));
     QVERIFY(line >= 0);
-    IrView *view = ir->textView();
+    IrView* view = ir->textView();
     view->setTextCursor(QTextCursor(view->document()->findBlockByNumber(line)));
     view->ensureCursorVisible();
     const int column =

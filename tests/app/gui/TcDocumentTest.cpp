@@ -37,9 +37,7 @@ namespace {
 
 constexpr int kRunTimeoutMs = 120000;
 
-QString tcMatmulPath() {
-    return findExample(examplesDirectory(), QStringLiteral("tc_matmul.tc"));
-}
+QString tcMatmulPath() { return findExample(examplesDirectory(), QStringLiteral("tc_matmul.tc")); }
 
 /// The rows of the TC Ranges table as text, `cell | cell | ...`.
 QStringList tableText(const StringTableModel& model) {
@@ -97,9 +95,7 @@ void TcDocumentTest::init() {
     m_window->show();
 }
 
-void TcDocumentTest::cleanup() {
-    m_window.reset();
-}
+void TcDocumentTest::cleanup() { m_window.reset(); }
 
 bool TcDocumentTest::openAndWait(const QString& path) {
     QString error;

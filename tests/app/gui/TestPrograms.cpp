@@ -10,13 +10,9 @@ namespace {
 
 const char* const kScriptName = "ex6_shared_scope.py";
 
-Expr f32(double v) {
-    return makeConst(DataType::float32(), v);
-}
+Expr f32(double v) { return makeConst(DataType::float32(), v); }
 
-SourceLocation line(int n) {
-    return SourceLocation{kScriptName, n};
-}
+SourceLocation line(int n) { return SourceLocation{kScriptName, n}; }
 
 } // namespace
 
@@ -77,9 +73,11 @@ Program largeGpuMatmul() {
     Tensor A = placeholder({n, n}, DataType::float32(), "A");
     Tensor B = placeholder({n, n}, DataType::float32(), "B");
     IterVar k = reduceAxis(Range(0, n), "k");
-    Tensor C = compute(
-        {n, n}, [&](const std::vector<Var>& v) { return sum(A({v[0], k->var}) * B({k->var, v[1]}), k); },
-        "C", "", {"i", "j"});
+    Tensor C = compute({n, n},
+                       [&](const std::vector<Var>& v) {
+                           return sum(A({v[0], k->var}) * B({k->var, v[1]}), k);
+                       },
+                       "C", "", {"i", "j"});
     Schedule s = createSchedule(C.op);
     const auto* c = C.op.as<ComputeOpNode>();
     auto [jo, ji] = s[C].split(c->axis[1], 64);

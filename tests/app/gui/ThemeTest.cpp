@@ -28,17 +28,16 @@ namespace {
 
 constexpr double kReadable = 4.5;
 
-const char* const kScript =
-    "# a comment, a \"string\", numbers 3.14 and keywords\n"
-    "import tvm\n"
-    "from tvm import te\n"
-    "A = te.placeholder((64, 64), name=\"A\")\n"
-    "B = te.compute((64, 64), lambda i, j: A[i, j] * 3.14, name=\"B\")\n"
-    "C = te.compute((64, 64), lambda i, j: B[i, j] + 1.0, name=\"C\")\n"
-    "s = te.create_schedule(C.op)\n"
-    "xo, xi = s[C].split(C.op.axis[0], factor=8)\n"
-    "s[B].compute_at(s[C], xo)\n"
-    "print(tvm.lower(s, [A, C]))\n";
+const char* const kScript = "# a comment, a \"string\", numbers 3.14 and keywords\n"
+                            "import tvm\n"
+                            "from tvm import te\n"
+                            "A = te.placeholder((64, 64), name=\"A\")\n"
+                            "B = te.compute((64, 64), lambda i, j: A[i, j] * 3.14, name=\"B\")\n"
+                            "C = te.compute((64, 64), lambda i, j: B[i, j] + 1.0, name=\"C\")\n"
+                            "s = te.create_schedule(C.op)\n"
+                            "xo, xi = s[C].split(C.op.axis[0], factor=8)\n"
+                            "s[B].compute_at(s[C], xo)\n"
+                            "print(tvm.lower(s, [A, C]))\n";
 
 QAction* darkThemeAction(MainWindow& window) {
     for (QAction* menu : window.menuBar()->actions()) {
@@ -139,7 +138,8 @@ void ThemeTest::darkThemeKeepsEveryViewReadable() {
     // The script: every highlighted run reads on the editor's Base.
     ScriptEditor* editor = window.editorPanel()->editor();
     const auto [scriptWorst, scriptRun] = worstHighlight(editor->document(), base);
-    QVERIFY2(scriptWorst >= kReadable, qPrintable(QStringLiteral("%1: %2").arg(scriptRun).arg(scriptWorst)));
+    QVERIFY2(scriptWorst >= kReadable,
+             qPrintable(QStringLiteral("%1: %2").arg(scriptRun).arg(scriptWorst)));
     int tints = 0;
     QVERIFY(worstTint(editor, text, &tints) >= kReadable);
     QVERIFY(tints >= 1); // the current line at least

@@ -4,8 +4,8 @@
 // offered for this GPU schedule) and export the lowered IR and a graph from the File menu.
 #include "GraphTestSupport.h"
 #include "GuiTestSupport.h"
-#include "analysis/ScheduleFixes.h"
 #include "TestPrograms.h"
+#include "analysis/ScheduleFixes.h"
 
 #include "edit/EditActions.h"
 #include "edit/ScheduleEditor.h"

@@ -15,10 +15,11 @@ namespace {
 /// iteration needs 6 elements of B, two of them also needed by the next iteration.
 Schedule stencil() {
     Tensor A = placeholder({18}, DataType::float32(), "A");
-    Tensor B = compute({18}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
-    Tensor C = compute({16}, [&](const std::vector<Var>& v) {
-        return B({v[0]}) + B({v[0] + 1}) + B({v[0] + 2});
-    }, "C");
+    Tensor B = compute(
+        {18}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
+    Tensor C = compute(
+        {16}, [&](const std::vector<Var>& v) { return B({v[0]}) + B({v[0] + 1}) + B({v[0] + 2}); },
+        "C");
     Schedule s = createSchedule(C.op);
     auto [xo, xi] = s[C].split(opOf(C)->axis[0], 4);
     s[B].computeAt(s[C], xo);
@@ -28,8 +29,16 @@ Schedule stencil() {
 /// Seed 000's Ex. 6 and Ex. 8: B under C bound to blockIdx.x/threadIdx.x, shared or inferred.
 Schedule sharedExample(bool setShared) {
     Tensor A = placeholder({200, 400}, DataType::float32(), "A");
-    Tensor B = compute({200, 400}, [&](const std::vector<Var>& v) { return f32(3.14) * A({v[0], v[1]}); }, "B", "", {"i", "j"});
-    Tensor C = compute({100, 200}, [&](const std::vector<Var>& v) { return f32(2.72) * B({v[0], v[1]}); }, "C", "", {"i", "j"});
+    Tensor B = compute({200, 400},
+                       [&](const std::vector<Var>& v) {
+                           return f32(3.14) * A({v[0], v[1]});
+                       },
+                       "B", "", {"i", "j"});
+    Tensor C = compute({100, 200},
+                       [&](const std::vector<Var>& v) {
+                           return f32(2.72) * B({v[0], v[1]});
+                       },
+                       "C", "", {"i", "j"});
     Schedule s = createSchedule(C.op);
     IterVar threadX = threadAxis("threadIdx.x");
     s[C].bind(opOf(C)->axis[0], threadAxis("blockIdx.x"));
@@ -55,18 +64,26 @@ TEST(AllocReportCauses, OverlappingIterationsRecompute) {
     EXPECT_EQ(b.touchedPeak, 6);
     EXPECT_EQ(b.computedRun, 24);
     ASSERT_EQ(kinds(b), std::vector<WasteCause>{WasteCause::Recompute});
-    EXPECT_NE(b.causes[0].detail.find("(attached at i.outer) need overlapping regions: B computes 24 elements "
-                                      "for the 18 its consumers read, each of them computed 1.33 times on average"),
+    EXPECT_NE(b.causes[0].detail.find(
+                  "(attached at i.outer) need overlapping regions: B computes 24 elements "
+                  "for the 18 its consumers read, each of them computed 1.33 times on average"),
               std::string::npos)
         << b.causes[0].detail;
-    EXPECT_EQ(b.causes[0].hint, "s[B].compute_root(): B computes 18 elements instead of 24 (it allocates 18)");
-    EXPECT_TRUE(allocReport(stencil()).toText().find("recompute [tvm-0.5, tvm, tight, compact]") != std::string::npos);
+    EXPECT_EQ(b.causes[0].hint,
+              "s[B].compute_root(): B computes 18 elements instead of 24 (it allocates 18)");
+    EXPECT_TRUE(allocReport(stencil()).toText().find("recompute [tvm-0.5, tvm, tight, compact]") !=
+                std::string::npos);
 }
 
 TEST(AllocReportCauses, Ex4RecomputesForTheAttachPathLoopTheProducerDoesNotUse) {
     REQUIRE_ISL();
-    Tensor C = compute({5, 16}, [](const std::vector<Var>&) { return Expr(5); }, "C", "", {"i", "j"});
-    Tensor D = compute({4, 5, 16}, [&](const std::vector<Var>& v) { return C({v[1], v[2]}) * 2; }, "D", "", {"di", "dj", "dk"});
+    Tensor C =
+        compute({5, 16}, [](const std::vector<Var>&) { return Expr(5); }, "C", "", {"i", "j"});
+    Tensor D = compute({4, 5, 16},
+                       [&](const std::vector<Var>& v) {
+                           return C({v[1], v[2]}) * 2;
+                       },
+                       "D", "", {"di", "dj", "dk"});
     Schedule s = createSchedule(D.op);
     s[C].computeAt(s[D], opOf(D)->axis[2]);
     AllocReport r = allocReport(s);
@@ -76,13 +93,15 @@ TEST(AllocReportCauses, Ex4RecomputesForTheAttachPathLoopTheProducerDoesNotUse) 
     EXPECT_EQ(c.distinct, 80);
     EXPECT_EQ(computed(c, BoundRules::Tvm), 320);
     ASSERT_EQ(kinds(c), std::vector<WasteCause>{WasteCause::Recompute});
-    EXPECT_NE(c.causes[0].detail.find("each of them computed 4.00 times on average"), std::string::npos);
+    EXPECT_NE(c.causes[0].detail.find("each of them computed 4.00 times on average"),
+              std::string::npos);
 }
 
 TEST(AllocReportCauses, ThreadBoundSplitKeepsItsRemainderUnderEveryRuleSet) {
     REQUIRE_ISL();
     Tensor A = placeholder({1000}, DataType::float32(), "A");
-    Tensor C = compute({1000}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "C");
+    Tensor C = compute(
+        {1000}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "C");
     Schedule s = createSchedule(C.op);
     auto [bx, tx] = s[C].split(opOf(C)->axis[0], 64);
     s[C].bind(bx, threadAxis("blockIdx.x"));
@@ -93,22 +112,35 @@ TEST(AllocReportCauses, ThreadBoundSplitKeepsItsRemainderUnderEveryRuleSet) {
     EXPECT_EQ(c.computedRun, 1000);
     const AllocCause* remainder = causeOf(c, WasteCause::SplitRemainder);
     ASSERT_NE(remainder, nullptr);
-    EXPECT_EQ(remainder->rules, (std::vector<BoundRules>{BoundRules::Tvm05, BoundRules::Tvm, BoundRules::Tight}));
-    EXPECT_NE(remainder->detail.find("its inner loop is bound to threadIdx.x, so the last threads run idle behind a "
-                                     "bound check: C runs 1024 iterations for 1000 elements under every rule set "
-                                     "(the interpreter ran 1000 stores: a bound check skips the other 24)"),
+    EXPECT_EQ(remainder->rules,
+              (std::vector<BoundRules>{BoundRules::Tvm05, BoundRules::Tvm, BoundRules::Tight}));
+    EXPECT_NE(remainder->detail.find(
+                  "its inner loop is bound to threadIdx.x, so the last threads run idle behind a "
+                  "bound check: C runs 1024 iterations for 1000 elements under every rule set "
+                  "(the interpreter ran 1000 stores: a bound check skips the other 24)"),
               std::string::npos)
         << remainder->detail;
-    EXPECT_EQ(remainder->hint, "split i of C by factor 50 instead of 64 (it divides 1000): C computes 1000 "
-                               "elements instead of 1024 (it allocates 1000)");
+    EXPECT_EQ(remainder->hint,
+              "split i of C by factor 50 instead of 64 (it divides 1000): C computes 1000 "
+              "elements instead of 1024 (it allocates 1000)");
 }
 
 TEST(AllocReportCauses, ReductionsAreNotRecomputation) {
     REQUIRE_ISL();
     Tensor A = placeholder({8, 16}, DataType::float32(), "A");
     IterVar k = reduceAxis(Range(0, 16), "k");
-    Tensor M = compute({8}, [&](const std::vector<Var>& v) { return max(A({v[0], k->var}), {k}); }, "M");
-    Tensor E = compute({8, 16}, [&](const std::vector<Var>& v) { return A({v[0], v[1]}) - M({v[0]}); }, "E");
+    Tensor M = compute(
+        {8},
+        [&](const std::vector<Var>& v) {
+            return max(A({v[0], k->var}), {k});
+        },
+        "M");
+    Tensor E = compute(
+        {8, 16},
+        [&](const std::vector<Var>& v) {
+            return A({v[0], v[1]}) - M({v[0]});
+        },
+        "E");
     Schedule s = createSchedule(E.op);
     s[M].computeAt(s[E], opOf(E)->axis[0]);
     AllocReport r = allocReport(s);
@@ -125,13 +157,18 @@ TEST(AllocReportCauses, SeveralConsumersWithDifferentRequests) {
     REQUIRE_ISL();
     auto report = [](int secondOffset) {
         Tensor A = placeholder({20}, DataType::float32(), "A");
-        Tensor B = compute({20}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "B");
-        Tensor C = compute({4}, [&](const std::vector<Var>& v) { return B({v[0]}) * f32(2); }, "C");
-        Tensor D = compute({4}, [&](const std::vector<Var>& v) { return B({v[0] + secondOffset}) * f32(3); }, "D");
-        Tensor E = compute({4}, [&](const std::vector<Var>& v) { return C({v[0]}) + D({v[0]}); }, "E");
+        Tensor B = compute(
+            {20}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "B");
+        Tensor C = compute(
+            {4}, [&](const std::vector<Var>& v) { return B({v[0]}) * f32(2); }, "C");
+        Tensor D = compute(
+            {4}, [&](const std::vector<Var>& v) { return B({v[0] + secondOffset}) * f32(3); }, "D");
+        Tensor E = compute(
+            {4}, [&](const std::vector<Var>& v) { return C({v[0]}) + D({v[0]}); }, "E");
         return allocReport(createSchedule(E.op));
     };
-    AllocReport overlapping = report(2); // B[0:4] and B[2:6]: one rectangle holds exactly their union
+    AllocReport overlapping =
+        report(2); // B[0:4] and B[2:6]: one rectangle holds exactly their union
     const BufferReport& b = buffer(overlapping, "B");
     EXPECT_EQ(allocated(b, BoundRules::Tvm), 6);
     EXPECT_EQ(allocated(b, BoundRules::Tight), 6);
@@ -142,8 +179,9 @@ TEST(AllocReportCauses, SeveralConsumersWithDifferentRequests) {
     EXPECT_EQ(allocated(gap, BoundRules::Tight), 14);
     EXPECT_EQ(gap.needed, 8);
     ASSERT_EQ(kinds(gap), std::vector<WasteCause>{WasteCause::DisjointRequests});
-    EXPECT_NE(gap.causes[0].detail.find("C reads B[0:4] and D reads B[10:14]: united axis by axis they span a box "
-                                        "of 14 elements, 8 of them read"),
+    EXPECT_NE(gap.causes[0].detail.find(
+                  "C reads B[0:4] and D reads B[10:14]: united axis by axis they span a box "
+                  "of 14 elements, 8 of them read"),
               std::string::npos)
         << gap.causes[0].detail;
 }
@@ -156,7 +194,8 @@ TEST(AllocReportCauses, SharedScopeOfEx6AndInferredScopeOfEx8) {
         EXPECT_EQ(b.scope, "shared");
         EXPECT_EQ(b.scopeInferred, !setShared);
         for (BoundRules rules : {BoundRules::Tvm05, BoundRules::Tvm, BoundRules::Tight})
-            EXPECT_EQ(allocated(b, rules), 200) << boundRulesName(rules); // B([blockIdx.x, 1], [0, 200])
+            EXPECT_EQ(allocated(b, rules), 200)
+                << boundRulesName(rules); // B([blockIdx.x, 1], [0, 200])
         EXPECT_EQ(b.needed, 200);
         EXPECT_EQ(b.perThread, 1);
         EXPECT_EQ(b.distinct, 20000);
@@ -170,8 +209,10 @@ TEST(AllocReportCauses, SharedScopeOfEx6AndInferredScopeOfEx8) {
 TEST(AllocReportCauses, LocalScopeGivesEachThreadItsOwnElement) {
     REQUIRE_ISL();
     Tensor A = placeholder({1024}, DataType::float32(), "A");
-    Tensor B = compute({1024}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
-    Tensor C = compute({1024}, [&](const std::vector<Var>& v) { return B({v[0]}) + f32(1); }, "C");
+    Tensor B = compute(
+        {1024}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
+    Tensor C = compute(
+        {1024}, [&](const std::vector<Var>& v) { return B({v[0]}) + f32(1); }, "C");
     Schedule s = createSchedule(C.op);
     auto [bx, tx] = s[C].split(opOf(C)->axis[0], 64);
     s[C].bind(bx, threadAxis("blockIdx.x"));
@@ -193,8 +234,18 @@ TEST(AllocReportCauses, LocalScopeGivesEachThreadItsOwnElement) {
 TEST(AllocReportCauses, WarpScopeIsSharedByTheLanes) {
     REQUIRE_ISL();
     Tensor A = placeholder({4, 32}, DataType::float32(), "A");
-    Tensor B = compute({4, 32}, [&](const std::vector<Var>& v) { return A({v[0], v[1]}) + f32(1); }, "B");
-    Tensor C = compute({4, 32}, [&](const std::vector<Var>& v) { return B({v[0], v[1]}) * f32(2); }, "C");
+    Tensor B = compute(
+        {4, 32},
+        [&](const std::vector<Var>& v) {
+            return A({v[0], v[1]}) + f32(1);
+        },
+        "B");
+    Tensor C = compute(
+        {4, 32},
+        [&](const std::vector<Var>& v) {
+            return B({v[0], v[1]}) * f32(2);
+        },
+        "C");
     Schedule s = createSchedule(C.op);
     IterVar lane = threadAxis("threadIdx.x");
     s[C].bind(opOf(C)->axis[0], threadAxis("threadIdx.y"));
@@ -211,8 +262,10 @@ TEST(AllocReportCauses, WarpScopeIsSharedByTheLanes) {
     EXPECT_EQ(b.touchedPeak, 32);
     const AllocCause* relax = causeOf(b, WasteCause::ThreadRelaxation);
     ASSERT_NE(relax, nullptr);
-    EXPECT_NE(relax->detail.find("threadIdx.x relaxed: the warp buffer"), std::string::npos) << relax->detail;
-    EXPECT_NE(relax->detail.find("a warp's lanes share it by design"), std::string::npos) << relax->detail;
+    EXPECT_NE(relax->detail.find("threadIdx.x relaxed: the warp buffer"), std::string::npos)
+        << relax->detail;
+    EXPECT_NE(relax->detail.find("a warp's lanes share it by design"), std::string::npos)
+        << relax->detail;
 }
 
 TEST(AllocReportCauses, WithoutIslTheTightColumnSaysSo) {

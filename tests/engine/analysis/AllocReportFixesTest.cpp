@@ -14,8 +14,13 @@ namespace {
 
 /// 64x64 fused, split by `factor`, B computed at the outer loop.
 Schedule fusedSplit(int factor) {
-    Tensor B = compute({64, 64}, [](const std::vector<Var>& v) { return v[0] + v[1]; }, "B", "", {"i", "j"});
-    Tensor C = compute({64, 64}, [&](const std::vector<Var>& v) { return B({v[0], v[1]}); }, "C", "", {"i", "j"});
+    Tensor B = compute({64, 64}, [](const std::vector<Var>& v) { return v[0] + v[1]; }, "B", "",
+                       {"i", "j"});
+    Tensor C = compute({64, 64},
+                       [&](const std::vector<Var>& v) {
+                           return B({v[0], v[1]});
+                       },
+                       "C", "", {"i", "j"});
     Schedule s = createSchedule(C.op);
     IterVar fused = s[C].fuse(opOf(C)->axis[0], opOf(C)->axis[1]);
     auto parts = s[C].split(fused, factor);
@@ -24,8 +29,13 @@ Schedule fusedSplit(int factor) {
 }
 
 Schedule fusedSplitByParts(int nparts) {
-    Tensor B = compute({64, 64}, [](const std::vector<Var>& v) { return v[0] + v[1]; }, "B", "", {"i", "j"});
-    Tensor C = compute({64, 64}, [&](const std::vector<Var>& v) { return B({v[0], v[1]}); }, "C", "", {"i", "j"});
+    Tensor B = compute({64, 64}, [](const std::vector<Var>& v) { return v[0] + v[1]; }, "B", "",
+                       {"i", "j"});
+    Tensor C = compute({64, 64},
+                       [&](const std::vector<Var>& v) {
+                           return B({v[0], v[1]});
+                       },
+                       "C", "", {"i", "j"});
     Schedule s = createSchedule(C.op);
     IterVar fused = s[C].fuse(opOf(C)->axis[0], opOf(C)->axis[1]);
     auto parts = s[C].splitByNParts(fused, nparts);
@@ -36,10 +46,30 @@ Schedule fusedSplitByParts(int nparts) {
 /// T read by two consumers at disjoint boxes; `inlineT` inlines it.
 Schedule gather(bool inlineT) {
     Tensor A = placeholder({4, 4}, DataType::float32(), "A");
-    Tensor T = compute({4, 4}, [&](const std::vector<Var>& v) { return A({v[0], v[1]}) + f32(1); }, "T");
-    Tensor CA = compute({2, 2}, [&](const std::vector<Var>& v) { return T({v[0], v[1]}) * f32(2); }, "CA");
-    Tensor CB = compute({2, 2}, [&](const std::vector<Var>& v) { return T({v[0] + 2, v[1] + 2}) * f32(3); }, "CB");
-    Tensor Out = compute({2, 2}, [&](const std::vector<Var>& v) { return CA({v[0], v[1]}) + CB({v[0], v[1]}); }, "Out");
+    Tensor T = compute(
+        {4, 4},
+        [&](const std::vector<Var>& v) {
+            return A({v[0], v[1]}) + f32(1);
+        },
+        "T");
+    Tensor CA = compute(
+        {2, 2},
+        [&](const std::vector<Var>& v) {
+            return T({v[0], v[1]}) * f32(2);
+        },
+        "CA");
+    Tensor CB = compute(
+        {2, 2},
+        [&](const std::vector<Var>& v) {
+            return T({v[0] + 2, v[1] + 2}) * f32(3);
+        },
+        "CB");
+    Tensor Out = compute(
+        {2, 2},
+        [&](const std::vector<Var>& v) {
+            return CA({v[0], v[1]}) + CB({v[0], v[1]});
+        },
+        "Out");
     Schedule s = createSchedule(Out.op);
     if (inlineT)
         s[T].computeInline();
@@ -49,10 +79,14 @@ Schedule gather(bool inlineT) {
 /// B read at `i + (0 - i)`: always element 0, but intervals see [-9, 9].
 Schedule repeatedIndex() {
     Tensor A = placeholder({10}, DataType::float32(), "A");
-    Tensor B = compute({10}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
-    Tensor C = compute({10}, [&](const std::vector<Var>& v) {
-        return B({v[0] + (makeZero(DataType::int32()) - v[0])}) + f32(1);
-    }, "C");
+    Tensor B = compute(
+        {10}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
+    Tensor C = compute(
+        {10},
+        [&](const std::vector<Var>& v) {
+            return B({v[0] + (makeZero(DataType::int32()) - v[0])}) + f32(1);
+        },
+        "C");
     return createSchedule(C.op);
 }
 
@@ -71,8 +105,9 @@ TEST(AllocReportFixes, TheAlignedSplitTheHintProposesReallyAllocatesWhatItSays) 
     AllocReport report = allocReport(fusedSplit(48));
     const AllocCause* wrap = causeOf(buffer(report, "B"), WasteCause::FusedSegmentWrapsRow);
     ASSERT_NE(wrap, nullptr);
-    EXPECT_EQ(wrap->hint, "split i.j.fused by factor 32 instead of 48 (segments within one row of 64): B "
-                          "allocates 32 instead of 128");
+    EXPECT_EQ(wrap->hint,
+              "split i.j.fused by factor 32 instead of 48 (segments within one row of 64): B "
+              "allocates 32 instead of 128");
     EXPECT_EQ(allocated(buffer(allocReport(fusedSplit(32)), "B"), BoundRules::Tvm), 32);
 }
 
@@ -93,7 +128,8 @@ TEST(AllocReportFixes, InliningTheGatherSourceRemovesItsBuffer) {
     AllocReport report = allocReport(gather(false));
     const AllocCause* disjoint = causeOf(buffer(report, "T"), WasteCause::DisjointRequests);
     ASSERT_NE(disjoint, nullptr);
-    EXPECT_EQ(disjoint->hint, "s[T].compute_inline(): T disappears (each use computes it in place)");
+    EXPECT_EQ(disjoint->hint,
+              "s[T].compute_inline(): T disappears (each use computes it in place)");
     AllocReport inlined = allocReport(gather(true));
     EXPECT_EQ(inlined.find("T"), nullptr);
 }
@@ -111,13 +147,15 @@ TEST(AllocReportFixes, WasteIsMeasuredAgainstTheSelectedRules) {
     EXPECT_NEAR(*b.wastePercent(), 100.0 * (4096 - 8) / 4096, 1e-9);
     ASSERT_TRUE(buffer(underTvm, "B").wastePercent());
     EXPECT_EQ(*buffer(underTvm, "B").wastePercent(), 0.0);
-    EXPECT_NE(underSeed.toText().find("waste %: the share of the tvm-0.5 allocation not needed"), std::string::npos);
+    EXPECT_NE(underSeed.toText().find("waste %: the share of the tvm-0.5 allocation not needed"),
+              std::string::npos);
     EXPECT_NE(underSeed.toJson().find("\"waste_rules\": \"tvm-0.5\""), std::string::npos);
 }
 
 TEST(AllocReportFixes, NoHintOffersOtherRulesOrNamesACommandLineFlag) {
     REQUIRE_ISL();
-    for (const Schedule& s : {fusedSplit(48), fusedSplitByParts(512), gather(false), repeatedIndex()})
+    for (const Schedule& s :
+         {fusedSplit(48), fusedSplitByParts(512), gather(false), repeatedIndex()})
         for (const std::string& hint : allHints(allocReport(s))) {
             EXPECT_EQ(hint.find("--"), std::string::npos) << hint;
             EXPECT_EQ(hint.find("rules"), std::string::npos) << hint;
@@ -133,8 +171,9 @@ TEST(AllocReportFixes, AnIndexVariableUsedTwiceIsNamed) {
         if (c.kind == WasteCause::IntervalImprecision && c.detail.find("the tvm rules bound") == 0)
             loose = &c;
     ASSERT_NE(loose, nullptr);
-    EXPECT_NE(loose->detail.find("uses i twice: intervals take the two uses apart and give [-9, 9]"),
-              std::string::npos)
+    EXPECT_NE(
+        loose->detail.find("uses i twice: intervals take the two uses apart and give [-9, 9]"),
+        std::string::npos)
         << loose->detail;
     // No fuse or split loop exists here, and none is named.
     EXPECT_EQ(loose->detail.find("fuse"), std::string::npos) << loose->detail;
@@ -147,17 +186,20 @@ TEST(AllocReportFixes, TheSeedRulesUnclampedRequestIsNamed) {
     // C reads B[i + k - 1], k in [0, 3): the request [-1, 8] holds B's shape [0, 7], so tvm
     // clamps it to the shape; TVM v0.5 (tvm-0.5) has no clamp and allocates [-1, 8].
     Tensor A = placeholder({8}, DataType::float32(), "A");
-    Tensor B = compute({8}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
+    Tensor B = compute(
+        {8}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
     IterVar k = reduceAxis(Range(0, 3), "k");
-    Tensor C = compute({8}, [&](const std::vector<Var>& v) { return sum(B({v[0] + k->var - 1}), {k}); }, "C");
+    Tensor C = compute(
+        {8}, [&](const std::vector<Var>& v) { return sum(B({v[0] + k->var - 1}), {k}); }, "C");
     AllocReport report = allocReport(createSchedule(C.op));
     const BufferReport& b = buffer(report, "B");
     EXPECT_EQ(allocated(b, BoundRules::Tvm05), 10);
     EXPECT_EQ(allocated(b, BoundRules::Tvm), 8);
     const AllocCause* loose = causeOf(b, WasteCause::IntervalImprecision);
     ASSERT_NE(loose, nullptr);
-    EXPECT_NE(loose->detail.find("tvm-0.5 allocates 10 elements, tvm 8: C's read of axis 0 (tvm clamps it to the "
-                                 "tensor's shape, tvm-0.5 does not)"),
+    EXPECT_NE(loose->detail.find(
+                  "tvm-0.5 allocates 10 elements, tvm 8: C's read of axis 0 (tvm clamps it to the "
+                  "tensor's shape, tvm-0.5 does not)"),
               std::string::npos)
         << loose->detail;
     EXPECT_EQ(loose->detail.find("split"), std::string::npos) << loose->detail;
@@ -169,8 +211,10 @@ TEST(AllocReportFixes, ALocalStageWhoseOwnLoopIsBoundToAThreadLosesTheThreadInde
     // B is local and its own loop is bound to threadIdx.x: in a local buffer the thread index
     // contributes nothing (notes section 8), so every thread stores to the same element.
     Tensor A = placeholder({64}, DataType::float32(), "A");
-    Tensor B = compute({64}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
-    Tensor C = compute({64}, [&](const std::vector<Var>& v) { return B({v[0]}) + f32(1); }, "C");
+    Tensor B = compute(
+        {64}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
+    Tensor C = compute(
+        {64}, [&](const std::vector<Var>& v) { return B({v[0]}) + f32(1); }, "C");
     Schedule s = createSchedule(C.op);
     s[B].setScope("local");
     s[B].bind(opOf(B)->axis[0], threadAxis("threadIdx.x"));
@@ -178,8 +222,11 @@ TEST(AllocReportFixes, ALocalStageWhoseOwnLoopIsBoundToAThreadLosesTheThreadInde
     const BufferReport& b = buffer(report, "B");
     const AllocCause* vanish = causeOf(b, WasteCause::ThreadIndexVanishes);
     ASSERT_NE(vanish, nullptr);
-    EXPECT_NE(vanish->detail.find("B is local, but its own loop i is bound to threadIdx.x"), std::string::npos)
+    EXPECT_NE(vanish->detail.find("B is local, but its own loop i is bound to threadIdx.x"),
+              std::string::npos)
         << vanish->detail;
-    EXPECT_NE(vanish->detail.find("every thread writes the same elements"), std::string::npos) << vanish->detail;
-    EXPECT_EQ(vanish->hint, "s[B].set_scope('global') (then threadIdx.x indexes it): B allocates 64");
+    EXPECT_NE(vanish->detail.find("every thread writes the same elements"), std::string::npos)
+        << vanish->detail;
+    EXPECT_EQ(vanish->hint,
+              "s[B].set_scope('global') (then threadIdx.x indexes it): B allocates 64");
 }

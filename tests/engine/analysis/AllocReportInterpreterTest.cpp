@@ -73,8 +73,18 @@ TEST(TightRulesRun, SplitRemaindersComputeLessAndTheSame) {
     if (!hasIsl())
         GTEST_SKIP() << "built without ISL";
     Tensor A = placeholder({20, 7}, DataType::float32(), "A");
-    Tensor B = compute({20, 7}, [&](const std::vector<Var>& v) { return A({v[0], v[1]}) * f32(2); }, "B");
-    Tensor C = compute({20, 7}, [&](const std::vector<Var>& v) { return B({v[0], v[1]}) + f32(1); }, "C");
+    Tensor B = compute(
+        {20, 7},
+        [&](const std::vector<Var>& v) {
+            return A({v[0], v[1]}) * f32(2);
+        },
+        "B");
+    Tensor C = compute(
+        {20, 7},
+        [&](const std::vector<Var>& v) {
+            return B({v[0], v[1]}) + f32(1);
+        },
+        "C");
     Schedule s = createSchedule(C.op);
     auto [xo, xi] = s[C].split(opOf(C)->axis[0], 16);
     auto [yo, yi] = s[C].split(opOf(C)->axis[1], 3);
@@ -91,8 +101,18 @@ TEST(TightRulesRun, UnalignedFuseStaysInsideItsStaticRealize) {
     if (!hasIsl())
         GTEST_SKIP() << "built without ISL";
     Tensor A = placeholder({64, 64}, DataType::float32(), "A");
-    Tensor B = compute({64, 64}, [&](const std::vector<Var>& v) { return A({v[0], v[1]}) + f32(1); }, "B");
-    Tensor C = compute({64, 64}, [&](const std::vector<Var>& v) { return B({v[0], v[1]}) * f32(3); }, "C");
+    Tensor B = compute(
+        {64, 64},
+        [&](const std::vector<Var>& v) {
+            return A({v[0], v[1]}) + f32(1);
+        },
+        "B");
+    Tensor C = compute(
+        {64, 64},
+        [&](const std::vector<Var>& v) {
+            return B({v[0], v[1]}) * f32(3);
+        },
+        "C");
     Schedule s = createSchedule(C.op);
     IterVar fused = s[C].fuse(opOf(C)->axis[0], opOf(C)->axis[1]);
     auto [outer, inner] = s[C].split(fused, 48);
@@ -104,9 +124,11 @@ TEST(TightRulesRun, StencilWithReductionAndNestedSplits) {
     if (!hasIsl())
         GTEST_SKIP() << "built without ISL";
     Tensor A = placeholder({30}, DataType::float32(), "A");
-    Tensor B = compute({30}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
+    Tensor B = compute(
+        {30}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
     IterVar k = reduceAxis(Range(0, 3), "k");
-    Tensor C = compute({28}, [&](const std::vector<Var>& v) { return sum(B({v[0] + k->var}), {k}); }, "C");
+    Tensor C = compute(
+        {28}, [&](const std::vector<Var>& v) { return sum(B({v[0] + k->var}), {k}); }, "C");
     Schedule s = createSchedule(C.op);
     auto [xo, xi] = s[C].split(opOf(C)->axis[0], 12);
     auto [xio, xii] = s[C].split(xi, 5);
@@ -120,8 +142,10 @@ TEST(TightRulesRun, SymbolicShapeRunsItsRemainder) {
         GTEST_SKIP() << "built without ISL";
     Var n = var("n");
     Tensor A = placeholder({n}, DataType::float32(), "A");
-    Tensor B = compute({n}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
-    Tensor C = compute({n}, [&](const std::vector<Var>& v) { return B({v[0]}) + f32(1); }, "C");
+    Tensor B = compute(
+        {n}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
+    Tensor C = compute(
+        {n}, [&](const std::vector<Var>& v) { return B({v[0]}) + f32(1); }, "C");
     Schedule s = createSchedule(C.op);
     auto [xo, xi] = s[C].split(opOf(C)->axis[0], 8);
     s[B].computeAt(s[C], xo);
@@ -134,8 +158,10 @@ TEST(TightRulesRun, ThreadBoundSplitsKeepTheirChecks) {
     if (!hasIsl())
         GTEST_SKIP() << "built without ISL";
     Tensor A = placeholder({100}, DataType::float32(), "A");
-    Tensor B = compute({100}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
-    Tensor C = compute({100}, [&](const std::vector<Var>& v) { return B({v[0]}) + f32(1); }, "C");
+    Tensor B = compute(
+        {100}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
+    Tensor C = compute(
+        {100}, [&](const std::vector<Var>& v) { return B({v[0]}) + f32(1); }, "C");
     Schedule s = createSchedule(C.op);
     auto [bx, tx] = s[C].split(opOf(C)->axis[0], 32);
     s[C].bind(bx, threadAxis("blockIdx.x"));

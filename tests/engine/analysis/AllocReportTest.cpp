@@ -15,8 +15,13 @@ namespace {
 
 /// 64x64 fused, split (nparts 512 or factor 48), B computed at the outer loop.
 Schedule fuseExample(bool nparts, int n) {
-    Tensor B = compute({64, 64}, [](const std::vector<Var>& v) { return v[0] + v[1]; }, "B", "", {"i", "j"});
-    Tensor C = compute({64, 64}, [&](const std::vector<Var>& v) { return B({v[0], v[1]}); }, "C", "", {"i", "j"});
+    Tensor B = compute({64, 64}, [](const std::vector<Var>& v) { return v[0] + v[1]; }, "B", "",
+                       {"i", "j"});
+    Tensor C = compute({64, 64},
+                       [&](const std::vector<Var>& v) {
+                           return B({v[0], v[1]});
+                       },
+                       "C", "", {"i", "j"});
     Schedule s = createSchedule(C.op);
     IterVar fused = s[C].fuse(opOf(C)->axis[0], opOf(C)->axis[1]);
     auto parts = nparts ? s[C].splitByNParts(fused, n) : s[C].split(fused, n);
@@ -26,8 +31,10 @@ Schedule fuseExample(bool nparts, int n) {
 
 Schedule splitRemainder() {
     Tensor A = placeholder({20}, DataType::float32(), "A");
-    Tensor B = compute({20}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
-    Tensor C = compute({20}, [&](const std::vector<Var>& v) { return B({v[0]}) + f32(1); }, "C");
+    Tensor B = compute(
+        {20}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
+    Tensor C = compute(
+        {20}, [&](const std::vector<Var>& v) { return B({v[0]}) + f32(1); }, "C");
     Schedule s = createSchedule(C.op);
     auto [xo, xi] = s[C].split(opOf(C)->axis[0], 16);
     s[B].computeAt(s[C], xo);
@@ -47,8 +54,11 @@ TEST(AllocReport, FuseExampleAllocatesTheWholeProducerOnlyUnderTvm05) {
     EXPECT_EQ(kinds(b), std::vector<WasteCause>{WasteCause::FuseFallback});
     EXPECT_EQ(b.causes[0].rules, std::vector<BoundRules>{BoundRules::Tvm05});
     EXPECT_EQ(computed(b, BoundRules::Tvm05), 512 * 4096); // the whole of B on every iteration
-    EXPECT_NE(b.causes[0].detail.find("B allocates 4096 instead of 8 and computes all of them on every "
-                                      "iteration, 2097152 in all"), std::string::npos) << b.causes[0].detail;
+    EXPECT_NE(
+        b.causes[0].detail.find("B allocates 4096 instead of 8 and computes all of them on every "
+                                "iteration, 2097152 in all"),
+        std::string::npos)
+        << b.causes[0].detail;
     EXPECT_EQ(computed(b, BoundRules::Tvm), 4096);
     EXPECT_EQ(b.distinct, 4096);
     EXPECT_EQ(b.touchedPeak, 8);
@@ -70,21 +80,28 @@ TEST(AllocReport, UnalignedSplitNamesTheFusedSegmentThatWrapsARow) {
     const AllocCause* wrap = causeOf(b, WasteCause::FusedSegmentWrapsRow);
     ASSERT_NE(wrap, nullptr);
     EXPECT_EQ(wrap->summary, "the fused segment wraps a row");
-    EXPECT_EQ(wrap->rules, (std::vector<BoundRules>{BoundRules::Tvm, BoundRules::Tight, BoundRules::Compact}));
+    EXPECT_EQ(wrap->rules,
+              (std::vector<BoundRules>{BoundRules::Tvm, BoundRules::Tight, BoundRules::Compact}));
     // Tried on a copy of the schedule (issue 13, item 7): a factor that divides the row.
-    EXPECT_EQ(wrap->hint, "split i.j.fused by factor 32 instead of 48 (segments within one row of 64): B "
-                          "allocates 32 instead of 128");
+    EXPECT_EQ(wrap->hint,
+              "split i.j.fused by factor 32 instead of 48 (segments within one row of 64): B "
+              "allocates 32 instead of 128");
     EXPECT_EQ(causeOf(b, WasteCause::StridedRead), nullptr) << "the wrap explains the box";
     EXPECT_EQ(computed(b, BoundRules::Tight), 8192); // 86 iterations of at most 2 whole rows
     EXPECT_EQ(allocated(b, BoundRules::Tvm05), 4096);
-    EXPECT_EQ(computed(b, BoundRules::Tvm), 8256);  // the last iteration's second row is past the end,
-    EXPECT_EQ(b.computedRun, 8192);                 // skipped by TVM's bound check
+    EXPECT_EQ(computed(b, BoundRules::Tvm),
+              8256);                // the last iteration's second row is past the end,
+    EXPECT_EQ(b.computedRun, 8192); // skipped by TVM's bound check
     EXPECT_EQ(b.distinct, 4096);
     EXPECT_EQ(b.touchedPeak, 128);
-    EXPECT_NE(wrap->detail.find("B holds 128 elements for 48 read"), std::string::npos) << wrap->detail;
-    EXPECT_NE(wrap->detail.find("8192 elements for the 4096 read, each computed 2.00 times on average"),
-              std::string::npos) << wrap->detail;
-    EXPECT_EQ(causeOf(b, WasteCause::Recompute), nullptr) << "the wrap explains the recomputed rows";
+    EXPECT_NE(wrap->detail.find("B holds 128 elements for 48 read"), std::string::npos)
+        << wrap->detail;
+    EXPECT_NE(
+        wrap->detail.find("8192 elements for the 4096 read, each computed 2.00 times on average"),
+        std::string::npos)
+        << wrap->detail;
+    EXPECT_EQ(causeOf(b, WasteCause::Recompute), nullptr)
+        << "the wrap explains the recomputed rows";
 }
 
 TEST(AllocReport, DisjointConsumerRequestsAllocateSixteenForEight) {
@@ -97,10 +114,12 @@ TEST(AllocReport, DisjointConsumerRequestsAllocateSixteenForEight) {
     EXPECT_EQ(t.wastePercent(), 50.0);
     ASSERT_EQ(kinds(t), std::vector<WasteCause>{WasteCause::DisjointRequests});
     EXPECT_EQ(t.causes[0].summary, "the dimension-wise union of disjoint consumer requests");
-    EXPECT_NE(t.causes[0].detail.find("CA reads T[0:2, 0:2] and CB reads T[2:4, 2:4]"), std::string::npos)
+    EXPECT_NE(t.causes[0].detail.find("CA reads T[0:2, 0:2] and CB reads T[2:4, 2:4]"),
+              std::string::npos)
         << t.causes[0].detail;
     // cache_read would only move the waste; inlining removes the buffer (tried on a copy).
-    EXPECT_EQ(t.causes[0].hint, "s[T].compute_inline(): T disappears (each use computes it in place)");
+    EXPECT_EQ(t.causes[0].hint,
+              "s[T].compute_inline(): T disappears (each use computes it in place)");
     EXPECT_TRUE(buffer(r, "CA").causes.empty());
 }
 
@@ -115,13 +134,17 @@ TEST(AllocReport, SplitRemainderIsComputedNotAllocated) {
     EXPECT_EQ(computed(b, BoundRules::Tight), 20);
     const AllocCause* remainder = causeOf(b, WasteCause::SplitRemainder);
     ASSERT_NE(remainder, nullptr);
-    EXPECT_NE(remainder->detail.find("C splits i (extent 20) by 16: the last iteration of i.outer needs 4"),
+    EXPECT_NE(remainder->detail.find(
+                  "C splits i (extent 20) by 16: the last iteration of i.outer needs 4"),
               std::string::npos)
         << remainder->detail;
-    EXPECT_EQ(remainder->hint, "split i of C by factor 10 instead of 16 (it divides 20): B allocates 10 "
-                               "instead of 16");
-    EXPECT_NE(remainder->detail.find("B computes 32 elements under tvm (the interpreter ran 20 stores: a bound "
-                                     "check skips the other 12), 20 under tight"), std::string::npos)
+    EXPECT_EQ(remainder->hint,
+              "split i of C by factor 10 instead of 16 (it divides 20): B allocates 10 "
+              "instead of 16");
+    EXPECT_NE(remainder->detail.find(
+                  "B computes 32 elements under tvm (the interpreter ran 20 stores: a bound "
+                  "check skips the other 12), 20 under tight"),
+              std::string::npos)
         << remainder->detail;
     const BufferReport& c = buffer(r, "C");
     EXPECT_EQ(computed(c, BoundRules::Tvm), 32);
@@ -132,16 +155,20 @@ TEST(AllocReport, SplitRemainderIsComputedNotAllocated) {
 TEST(AllocReport, StridedReadIsTheIntervalHull) {
     REQUIRE_ISL();
     Tensor A = placeholder({16}, DataType::float32(), "A");
-    Tensor B = compute({16}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "B");
-    Tensor C = compute({8}, [&](const std::vector<Var>& v) { return B({v[0] * 2}) * f32(2); }, "C");
+    Tensor B = compute(
+        {16}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "B");
+    Tensor C = compute(
+        {8}, [&](const std::vector<Var>& v) { return B({v[0] * 2}) * f32(2); }, "C");
     AllocReport r = allocReport(createSchedule(C.op));
     const BufferReport& b = buffer(r, "B");
     EXPECT_EQ(allocated(b, BoundRules::Tight), 15);
     EXPECT_EQ(b.needed, 8);
     ASSERT_EQ(kinds(b), std::vector<WasteCause>{WasteCause::StridedRead});
-    EXPECT_NE(b.causes[0].detail.find("C reads B[(i*2)] within B[0:15]"), std::string::npos) << b.causes[0].detail;
+    EXPECT_NE(b.causes[0].detail.find("C reads B[(i*2)] within B[0:15]"), std::string::npos)
+        << b.causes[0].detail;
     EXPECT_NE(b.causes[0].detail.find("no rectangle holds only those"), std::string::npos);
-    EXPECT_EQ(b.causes[0].hint, "s[B].compute_inline(): B disappears (each use computes it in place)");
+    EXPECT_EQ(b.causes[0].hint,
+              "s[B].compute_inline(): B disappears (each use computes it in place)");
 }
 
 TEST(AllocReport, TheCompactColumnFollowsACacheWriteStage) {
@@ -149,8 +176,10 @@ TEST(AllocReport, TheCompactColumnFollowsACacheWriteStage) {
     // A review found: lowering realizes a cache_write stage's buffer under the original op's
     // tensor, which the compact column missed (61, tight's rectangle, instead of 16).
     Tensor A = placeholder({64}, DataType::float32(), "A");
-    Tensor B = compute({64}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
-    Tensor C = compute({16}, [&](const std::vector<Var>& v) { return B({v[0] * 4 + 1}) + f32(1); }, "C");
+    Tensor B = compute(
+        {64}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
+    Tensor C = compute(
+        {16}, [&](const std::vector<Var>& v) { return B({v[0] * 4 + 1}) + f32(1); }, "C");
     Schedule s = createSchedule(C.op);
     s.cacheWrite(B, "local");
     AllocReport r = allocReport(s);
@@ -159,7 +188,8 @@ TEST(AllocReport, TheCompactColumnFollowsACacheWriteStage) {
     EXPECT_EQ(allocated(b, BoundRules::Compact), 16);
     const AllocCause* strided = causeOf(b, WasteCause::StridedRead);
     ASSERT_NE(strided, nullptr);
-    EXPECT_NE(strided->detail.find("removed by compact storage: B holds 16 elements"), std::string::npos)
+    EXPECT_NE(strided->detail.find("removed by compact storage: B holds 16 elements"),
+              std::string::npos)
         << strided->detail;
 }
 
@@ -170,10 +200,18 @@ TEST(AllocReport, CompactStorageThatStillHoldsUnreadElementsReducesTheCause) {
     // rectangle) but still holds unread elements: the cause is reduced, not removed, and still
     // names the compact rules.
     Tensor A = placeholder({16, 16}, DataType::float32(), "A");
-    Tensor T = compute({16, 16}, [&](const std::vector<Var>& v) { return A({v[0], v[1]}) + f32(1); }, "T");
-    Tensor Out = compute({8, 3}, [&](const std::vector<Var>& v) {
-        return T({v[0] * 2, v[1] + 1}) + T({v[0] * 2, v[1] + 10}) + T({v[0] * 2 + 1, v[1] + 1});
-    }, "Out");
+    Tensor T = compute(
+        {16, 16},
+        [&](const std::vector<Var>& v) {
+            return A({v[0], v[1]}) + f32(1);
+        },
+        "T");
+    Tensor Out = compute(
+        {8, 3},
+        [&](const std::vector<Var>& v) {
+            return T({v[0] * 2, v[1] + 1}) + T({v[0] * 2, v[1] + 10}) + T({v[0] * 2 + 1, v[1] + 1});
+        },
+        "Out");
     Schedule s = createSchedule(Out.op);
     auto [io, ii] = s[Out].split(opOf(Out)->axis[0], 4);
     s[T].computeAt(s[Out], io);
@@ -187,7 +225,8 @@ TEST(AllocReport, CompactStorageThatStillHoldsUnreadElementsReducesTheCause) {
         if (c.kind == WasteCause::StridedRead || c.kind == WasteCause::DisjointRequests) {
             EXPECT_EQ(c.detail.find("removed by compact storage"), std::string::npos) << c.detail;
             reduced |= c.detail.find("reduced by compact storage") != std::string::npos;
-            EXPECT_NE(std::find(c.rules.begin(), c.rules.end(), BoundRules::Compact), c.rules.end());
+            EXPECT_NE(std::find(c.rules.begin(), c.rules.end(), BoundRules::Compact),
+                      c.rules.end());
         }
     EXPECT_TRUE(reduced);
 }
@@ -197,8 +236,11 @@ TEST(AllocReport, CompactComputedIsNotGuessedPastASplitRemainder) {
     // B at a split by 5 of 33: the last entry computes fewer; allocated x entries (42) would be
     // wrong, so the compact count is unknown.
     Tensor A = placeholder({70}, DataType::float32(), "A");
-    Tensor B = compute({70}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
-    Tensor C = compute({33}, [&](const std::vector<Var>& v) { return B({v[0] * 2 + 1}) + B({v[0] * 2 + 3}); }, "C");
+    Tensor B = compute(
+        {70}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
+    Tensor C = compute(
+        {33}, [&](const std::vector<Var>& v) { return B({v[0] * 2 + 1}) + B({v[0] * 2 + 3}); },
+        "C");
     Schedule s = createSchedule(C.op);
     auto [io, ii] = s[C].split(opOf(C)->axis[0], 5);
     s[B].computeAt(s[C], io);
@@ -211,8 +253,16 @@ TEST(AllocReport, CompactComputedIsNotGuessedPastASplitRemainder) {
 TEST(AllocReport, SharedScopeRelaxationIsNamed) {
     REQUIRE_ISL();
     Tensor A = placeholder({200, 400}, DataType::float32(), "A");
-    Tensor B = compute({200, 400}, [&](const std::vector<Var>& v) { return f32(3.14) * A({v[0], v[1]}); }, "B", "", {"i", "j"});
-    Tensor C = compute({100, 200}, [&](const std::vector<Var>& v) { return f32(2.72) * B({v[0], v[1]}); }, "C", "", {"i", "j"});
+    Tensor B = compute({200, 400},
+                       [&](const std::vector<Var>& v) {
+                           return f32(3.14) * A({v[0], v[1]});
+                       },
+                       "B", "", {"i", "j"});
+    Tensor C = compute({100, 200},
+                       [&](const std::vector<Var>& v) {
+                           return f32(2.72) * B({v[0], v[1]});
+                       },
+                       "C", "", {"i", "j"});
     Schedule s = createSchedule(C.op);
     IterVar threadX = threadAxis("threadIdx.x");
     s[C].bind(opOf(C)->axis[0], threadAxis("blockIdx.x"));
@@ -226,19 +276,24 @@ TEST(AllocReport, SharedScopeRelaxationIsNamed) {
     EXPECT_EQ(allocated(b, BoundRules::Tight), 200);
     EXPECT_EQ(b.needed, 200);
     EXPECT_EQ(b.perThread, 1);
-    EXPECT_EQ(computed(b, BoundRules::Tvm), 20000) << "one element per thread of each of 100 blocks";
+    EXPECT_EQ(computed(b, BoundRules::Tvm), 20000)
+        << "one element per thread of each of 100 blocks";
     const AllocCause* relax = causeOf(b, WasteCause::ThreadRelaxation);
     ASSERT_NE(relax, nullptr);
     EXPECT_NE(relax->detail.find("threadIdx.x relaxed"), std::string::npos) << relax->detail;
-    EXPECT_NE(relax->detail.find("intended when the threads of a block load it together"), std::string::npos);
-    EXPECT_EQ(relax->hint, "") << "a local B would not hold fewer: every thread of the block reads it";
+    EXPECT_NE(relax->detail.find("intended when the threads of a block load it together"),
+              std::string::npos);
+    EXPECT_EQ(relax->hint, "")
+        << "a local B would not hold fewer: every thread of the block reads it";
 }
 
 TEST(AllocReport, GlobalBufferInsideThreadLoopsIsSharedByAllThreads) {
     REQUIRE_ISL();
     Tensor A = placeholder({1024}, DataType::float32(), "A");
-    Tensor B = compute({1024}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
-    Tensor C = compute({1024}, [&](const std::vector<Var>& v) { return B({v[0]}) + f32(1); }, "C");
+    Tensor B = compute(
+        {1024}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
+    Tensor C = compute(
+        {1024}, [&](const std::vector<Var>& v) { return B({v[0]}) + f32(1); }, "C");
     Schedule s = createSchedule(C.op);
     auto [bx, tx] = s[C].split(opOf(C)->axis[0], 64);
     s[C].bind(bx, threadAxis("blockIdx.x"));
@@ -251,13 +306,19 @@ TEST(AllocReport, GlobalBufferInsideThreadLoopsIsSharedByAllThreads) {
     EXPECT_EQ(b.perThread, 1);
     const AllocCause* relax = causeOf(b, WasteCause::ThreadRelaxation);
     ASSERT_NE(relax, nullptr);
-    EXPECT_NE(relax->detail.find("threadIdx.x, blockIdx.x relaxed"), std::string::npos) << relax->detail;
+    EXPECT_NE(relax->detail.find("threadIdx.x, blockIdx.x relaxed"), std::string::npos)
+        << relax->detail;
 }
 
 TEST(AllocReport, ExactSchedulesHaveNoCauses) {
     REQUIRE_ISL();
-    Tensor C = compute({5, 16}, [](const std::vector<Var>&) { return Expr(5); }, "C", "", {"i", "j"});
-    Tensor D = compute({5, 16}, [&](const std::vector<Var>& v) { return C({v[0], v[1]}) * 2; }, "D", "", {"i", "j"});
+    Tensor C =
+        compute({5, 16}, [](const std::vector<Var>&) { return Expr(5); }, "C", "", {"i", "j"});
+    Tensor D = compute({5, 16},
+                       [&](const std::vector<Var>& v) {
+                           return C({v[0], v[1]}) * 2;
+                       },
+                       "D", "", {"i", "j"});
     Schedule s = createSchedule(D.op);
     s[C].computeAt(s[D], opOf(D)->axis[0]); // Ex. 3: one row of C per row of D
     AllocReport r = allocReport(s);
@@ -286,8 +347,18 @@ TEST(AllocReport, PastTheBudgetTouchedCountsComeFromASampleOfTheOuterLoops) {
     // B's tile; with a budget of a tenth of the work, a sample of the tiles runs: B's counts
     // are the same, marked sampled, and C (allocated outside the sampled loop) is unmeasured.
     Tensor A = placeholder({256, 64}, DataType::float32(), "A");
-    Tensor B = compute({256, 64}, [&](const std::vector<Var>& v) { return A({v[0], v[1]}) * f32(2); }, "B");
-    Tensor C = compute({256, 64}, [&](const std::vector<Var>& v) { return B({v[0], v[1]}) + f32(1); }, "C");
+    Tensor B = compute(
+        {256, 64},
+        [&](const std::vector<Var>& v) {
+            return A({v[0], v[1]}) * f32(2);
+        },
+        "B");
+    Tensor C = compute(
+        {256, 64},
+        [&](const std::vector<Var>& v) {
+            return B({v[0], v[1]}) + f32(1);
+        },
+        "C");
     Schedule s = createSchedule(C.op);
     auto [yo, yi] = s[C].split(opOf(C)->axis[0], 4);
     s[B].computeAt(s[C], yo);
@@ -312,7 +383,8 @@ TEST(AllocReport, PastTheBudgetTouchedCountsComeFromASampleOfTheOuterLoops) {
     const std::string text = sampled.toText();
     EXPECT_NE(text.find("~256/256"), std::string::npos) << text;
     EXPECT_NE(text.find("~: measured on a sample"), std::string::npos) << text;
-    EXPECT_NE(text.find("touched at some point (interpreter, tvm, in the iterations sampled)"), std::string::npos)
+    EXPECT_NE(text.find("touched at some point (interpreter, tvm, in the iterations sampled)"),
+              std::string::npos)
         << text;
     nlohmann::json json = nlohmann::json::parse(sampled.toJson());
     EXPECT_GT(json["touched_sample_factor"].get<double>(), 9.0);
@@ -324,8 +396,18 @@ TEST(AllocReport, ASampleStillFarPastTheBudgetIsNotRun) {
     // 64 blocks, each a serial loop of 3 computing a row of B inside it: the blocks cannot be
     // thinned, the loop keeps 2 of 3, so the sample still stores 256 times for a budget of 20.
     Tensor A = placeholder({64, 3}, DataType::float32(), "A");
-    Tensor B = compute({64, 3}, [&](const std::vector<Var>& v) { return A({v[0], v[1]}) * f32(2); }, "B");
-    Tensor C = compute({64, 3}, [&](const std::vector<Var>& v) { return B({v[0], v[1]}) + f32(1); }, "C");
+    Tensor B = compute(
+        {64, 3},
+        [&](const std::vector<Var>& v) {
+            return A({v[0], v[1]}) * f32(2);
+        },
+        "B");
+    Tensor C = compute(
+        {64, 3},
+        [&](const std::vector<Var>& v) {
+            return B({v[0], v[1]}) + f32(1);
+        },
+        "C");
     Schedule s = createSchedule(C.op);
     s[C].bind(opOf(C)->axis[0], threadAxis("blockIdx.x"));
     s[B].computeAt(s[C], opOf(C)->axis[1]);
@@ -341,7 +423,8 @@ TEST(AllocReport, ASampleNeedsALoopToThin) {
     // One loop of 2 iterations (a loop keeps at least 2, its first and last): with a budget of
     // one element there is nothing to thin, so no counts at all.
     Tensor A = placeholder({2}, DataType::float32(), "A");
-    Tensor B = compute({2}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
+    Tensor B = compute(
+        {2}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
     AllocReportOptions tiny;
     tiny.interpreterBudget = 1;
     AllocReport r = allocReport(createSchedule(B.op), tiny);
@@ -352,8 +435,18 @@ TEST(AllocReport, ASampleNeedsALoopToThin) {
 TEST(AllocReport, SymbolicShapesKeepSymbolicSizes) {
     Var n = var("n"), m = var("m");
     Tensor A = placeholder({n, m}, DataType::float32(), "A");
-    Tensor B = compute({n, m}, [&](const std::vector<Var>& v) { return A({v[0], v[1]}) * f32(2); }, "B");
-    Tensor C = compute({n, m}, [&](const std::vector<Var>& v) { return B({v[0], v[1]}) + f32(1); }, "C");
+    Tensor B = compute(
+        {n, m},
+        [&](const std::vector<Var>& v) {
+            return A({v[0], v[1]}) * f32(2);
+        },
+        "B");
+    Tensor C = compute(
+        {n, m},
+        [&](const std::vector<Var>& v) {
+            return B({v[0], v[1]}) + f32(1);
+        },
+        "C");
     Schedule s = createSchedule(C.op);
     auto [xo, xi] = s[C].split(opOf(C)->axis[0], 8);
     s[B].computeAt(s[C], xo);
@@ -369,8 +462,10 @@ TEST(AllocReport, SymbolicShapesKeepSymbolicSizes) {
 TEST(AllocReport, NonAffineReadIsNamed) {
     REQUIRE_ISL();
     Tensor A = placeholder({64}, DataType::float32(), "A");
-    Tensor B = compute({64}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "B");
-    Tensor C = compute({8}, [&](const std::vector<Var>& v) { return B({v[0] * v[0]}); }, "C");
+    Tensor B = compute(
+        {64}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "B");
+    Tensor C = compute(
+        {8}, [&](const std::vector<Var>& v) { return B({v[0] * v[0]}); }, "C");
     AllocReport r = allocReport(createSchedule(C.op));
     const AllocCause* cause = causeOf(buffer(r, "B"), WasteCause::NotQuasiAffine);
     ASSERT_NE(cause, nullptr);
@@ -379,8 +474,10 @@ TEST(AllocReport, NonAffineReadIsNamed) {
 
 TEST(AllocReport, InlinedStagesAndPlaceholdersAreNotBuffers) {
     Tensor A = placeholder({8}, DataType::float32(), "A");
-    Tensor B = compute({8}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "B");
-    Tensor C = compute({8}, [&](const std::vector<Var>& v) { return B({v[0]}) * f32(2); }, "C");
+    Tensor B = compute(
+        {8}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "B");
+    Tensor C = compute(
+        {8}, [&](const std::vector<Var>& v) { return B({v[0]}) * f32(2); }, "C");
     Schedule s = createSchedule(C.op);
     s[B].computeInline();
     AllocReport r = allocReport(s);
@@ -392,21 +489,29 @@ TEST(AllocReport, TextIsAnAlignedTableWithCauses) {
     REQUIRE_ISL();
     std::string text = allocReport(gatherDisjoint()).toText();
     EXPECT_EQ(text.substr(0, text.find('\n')),
-              "buffer  scope              tvm-0.5  tvm  tight  compact  needed  touched  computed  waste %  causes");
-    EXPECT_NE(text.find("\nT       global (inferred)  16       16   16     8        8       16/16    16        50.0     "
+              "buffer  scope              tvm-0.5  tvm  tight  compact  needed  touched  computed  "
+              "waste %  causes");
+    EXPECT_NE(text.find("\nT       global (inferred)  16       16   16     8        8       16/16  "
+                        "  16        50.0     "
                         "disjoint-requests\n"),
               std::string::npos)
         << text;
-    EXPECT_NE(text.find("\nT:\n  allocated 16 (tvm-0.5), 16 (tvm), 16 (tight), 8 (compact)\n  needed 8 per iteration, 8 "
-                        "over the run\n  computed 16 (tvm-0.5), 16 (tvm), 16 (tight), 8 (compact); the interpreter ran 16 "
+    EXPECT_NE(text.find("\nT:\n  allocated 16 (tvm-0.5), 16 (tvm), 16 (tight), 8 (compact)\n  "
+                        "needed 8 per iteration, 8 "
+                        "over the run\n  computed 16 (tvm-0.5), 16 (tvm), 16 (tight), 8 (compact); "
+                        "the interpreter ran 16 "
                         "stores (tvm)\n"
-                        "  touched 16 in one iteration at most; 16 of its allocated elements touched at some point"),
+                        "  touched 16 in one iteration at most; 16 of its allocated elements "
+                        "touched at some point"),
               std::string::npos)
         << text;
-    EXPECT_NE(text.find("  disjoint-requests [tvm-0.5, tvm, tight]: the dimension-wise union"), std::string::npos);
-    EXPECT_NE(text.find("removed by compact storage: T holds 8 elements under the compact rules"), std::string::npos)
+    EXPECT_NE(text.find("  disjoint-requests [tvm-0.5, tvm, tight]: the dimension-wise union"),
+              std::string::npos);
+    EXPECT_NE(text.find("removed by compact storage: T holds 8 elements under the compact rules"),
+              std::string::npos)
         << text;
-    EXPECT_NE(text.find("    hint: s[T].compute_inline(): T disappears"), std::string::npos) << text;
+    EXPECT_NE(text.find("    hint: s[T].compute_inline(): T disappears"), std::string::npos)
+        << text;
     std::string fuse = allocReport(fuseExample(false, 48)).toText();
     EXPECT_NE(fuse.find("128*"), std::string::npos) << fuse;
     EXPECT_NE(fuse.find("* the size changes from one iteration"), std::string::npos);
@@ -446,8 +551,12 @@ TEST(AllocReportOutputs, EachOutputOfAMultiOutputStageIsABufferOfItsOwn) {
                                      a({v[0], v[1]}) * makeConst(DataType::float32(), 2.0)};
         },
         "T");
-    Tensor c = compute({8, 4}, [&](const std::vector<Var>& v) { return t[0]({v[0], v[1]}) + t[1]({v[0], v[1]}); },
-                       "C");
+    Tensor c = compute(
+        {8, 4},
+        [&](const std::vector<Var>& v) {
+            return t[0]({v[0], v[1]}) + t[1]({v[0], v[1]});
+        },
+        "C");
     Schedule s = createSchedule(c.op);
     AllocReport report = allocReport(s);
     std::vector<std::string> names;
@@ -469,8 +578,18 @@ namespace {
 bs::AllocReport doubleBufferedReport(int tiles) {
     using namespace bs;
     Tensor a = placeholder({8, 4}, DataType::float32(), "A");
-    Tensor b = compute({8, 4}, [&](const std::vector<Var>& v) { return a({v[0], v[1]}) * makeConst(DataType::float32(), 2.0); }, "B");
-    Tensor c = compute({8, 4}, [&](const std::vector<Var>& v) { return b({v[0], v[1]}) + makeConst(DataType::float32(), 1.0); }, "C");
+    Tensor b = compute(
+        {8, 4},
+        [&](const std::vector<Var>& v) {
+            return a({v[0], v[1]}) * makeConst(DataType::float32(), 2.0);
+        },
+        "B");
+    Tensor c = compute(
+        {8, 4},
+        [&](const std::vector<Var>& v) {
+            return b({v[0], v[1]}) + makeConst(DataType::float32(), 1.0);
+        },
+        "C");
     Schedule s = createSchedule(c.op);
     IterVar outer = s[c].split(c.op.as<ComputeOpNode>()->axis[0], 8 / tiles).first;
     s[b].computeAt(s[c], outer);
@@ -502,8 +621,8 @@ TEST(AllocReportLoops, APlainPrefixOnlyMultipliesUnlessSomethingInsideNamesIt) {
             l.named.push_back(named);
         return l;
     };
-    alloc::Loop a = loop(x, makeZero(DataType::int32()), 4), b = loop(y, makeZero(DataType::int32()), 3),
-                c = loop(z, x, 2);
+    alloc::Loop a = loop(x, makeZero(DataType::int32()), 4),
+                b = loop(y, makeZero(DataType::int32()), 3), c = loop(z, x, 2);
     alloc::Nest nest;
     nest.push(&a);
     nest.push(&b);

@@ -42,10 +42,30 @@ inline std::vector<WasteCause> kinds(const BufferReport& b) {
 /// The GatherBound example: CA reads T[0:2, 0:2], CB reads T[2:4, 2:4], Out reads both.
 inline Schedule gatherDisjoint() {
     Tensor A = placeholder({4, 4}, DataType::float32(), "A");
-    Tensor T = compute({4, 4}, [&](const std::vector<Var>& v) { return A({v[0], v[1]}) + f32(1); }, "T");
-    Tensor CA = compute({2, 2}, [&](const std::vector<Var>& v) { return T({v[0], v[1]}) * f32(2); }, "CA");
-    Tensor CB = compute({2, 2}, [&](const std::vector<Var>& v) { return T({v[0] + 2, v[1] + 2}) * f32(3); }, "CB");
-    Tensor Out = compute({2, 2}, [&](const std::vector<Var>& v) { return CA({v[0], v[1]}) + CB({v[0], v[1]}); }, "Out");
+    Tensor T = compute(
+        {4, 4},
+        [&](const std::vector<Var>& v) {
+            return A({v[0], v[1]}) + f32(1);
+        },
+        "T");
+    Tensor CA = compute(
+        {2, 2},
+        [&](const std::vector<Var>& v) {
+            return T({v[0], v[1]}) * f32(2);
+        },
+        "CA");
+    Tensor CB = compute(
+        {2, 2},
+        [&](const std::vector<Var>& v) {
+            return T({v[0] + 2, v[1] + 2}) * f32(3);
+        },
+        "CB");
+    Tensor Out = compute(
+        {2, 2},
+        [&](const std::vector<Var>& v) {
+            return CA({v[0], v[1]}) + CB({v[0], v[1]});
+        },
+        "Out");
     return createSchedule(Out.op);
 }
 

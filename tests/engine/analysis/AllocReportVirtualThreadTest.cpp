@@ -16,8 +16,18 @@ namespace {
 /// part bound to the virtual thread C's second axis is bound to: one row of 2 per thread.
 Schedule localStagePredicate(const std::string& threadTag) {
     Tensor A = placeholder({1, 3, 2}, DataType::float32(), "A");
-    Tensor B = compute({1, 3, 2}, [&](const std::vector<Var>& v) { return A({v[0], v[1], v[2]}); }, "B");
-    Tensor C = compute({1, 3, 2}, [&](const std::vector<Var>& v) { return B({v[0], v[1], v[2]}); }, "C");
+    Tensor B = compute(
+        {1, 3, 2},
+        [&](const std::vector<Var>& v) {
+            return A({v[0], v[1], v[2]});
+        },
+        "B");
+    Tensor C = compute(
+        {1, 3, 2},
+        [&](const std::vector<Var>& v) {
+            return B({v[0], v[1], v[2]});
+        },
+        "C");
     Schedule s = createSchedule(C.op);
     IterVar thread = threadAxis(threadTag);
     s[B].computeAt(s[C], opOf(C)->axis[0]);
@@ -66,9 +76,11 @@ TEST(AllocReportVirtualThread, LocalStageHasOneCopyPerVirtualThread) {
     const AllocCause& cause = b.causes[0];
     EXPECT_EQ(cause.summary, "one copy per virtual thread (not waste)");
     EXPECT_EQ(cause.rules, everyRuleSet());
-    EXPECT_NE(cause.detail.find("B is private to each of the 3 virtual threads of vthread"), std::string::npos)
+    EXPECT_NE(cause.detail.find("B is private to each of the 3 virtual threads of vthread"),
+              std::string::npos)
         << cause.detail;
-    EXPECT_NE(cause.detail.find("lowering allocates 2 elements for each, 6 in all"), std::string::npos)
+    EXPECT_NE(cause.detail.find("lowering allocates 2 elements for each, 6 in all"),
+              std::string::npos)
         << cause.detail;
     // The consumer is not private to any thread.
     const BufferReport& c = buffer(r, "C");
@@ -90,10 +102,18 @@ TEST(AllocReportVirtualThread, ThreadIdxLocalStageHasNoCopies) {
 TEST(AllocReportVirtualThread, TwoVirtualThreadsMultiplyTheCopies) {
     // B (1, 2, 3, 4) private to (vy, vx), 2 x 3 threads: one 1x1x1x4 region each, 24 in all.
     Tensor A = placeholder({1, 2, 3, 4}, DataType::float32(), "A");
-    Tensor B = compute({1, 2, 3, 4}, [&](const std::vector<Var>& v) { return A({v[0], v[1], v[2], v[3]}) * f32(2); },
-                       "B");
-    Tensor C = compute({1, 2, 3, 4}, [&](const std::vector<Var>& v) { return B({v[0], v[1], v[2], v[3]}) + f32(1); },
-                       "C");
+    Tensor B = compute(
+        {1, 2, 3, 4},
+        [&](const std::vector<Var>& v) {
+            return A({v[0], v[1], v[2], v[3]}) * f32(2);
+        },
+        "B");
+    Tensor C = compute(
+        {1, 2, 3, 4},
+        [&](const std::vector<Var>& v) {
+            return B({v[0], v[1], v[2], v[3]}) + f32(1);
+        },
+        "C");
     Schedule s = createSchedule(C.op);
     IterVar vy = threadAxis("vthread", "vy"), vx = threadAxis("vthread", "vx");
     s[B].computeAt(s[C], opOf(C)->axis[0]);
@@ -112,15 +132,18 @@ TEST(AllocReportVirtualThread, TwoVirtualThreadsMultiplyTheCopies) {
     EXPECT_EQ(tvm->virtualThreads, (std::vector<std::string>{"vx", "vy"}));
     EXPECT_EQ(b.touchedTotal, 24);
     ASSERT_NE(causeOf(b, WasteCause::VirtualThreadCopies), nullptr);
-    EXPECT_NE(causeOf(b, WasteCause::VirtualThreadCopies)->detail.find("each of the 6 virtual threads of vx, vy"),
+    EXPECT_NE(causeOf(b, WasteCause::VirtualThreadCopies)
+                  ->detail.find("each of the 6 virtual threads of vx, vy"),
               std::string::npos);
 }
 
 TEST(AllocReportVirtualThread, VirtualThreadOnlyTheStageBindsIsNoCopy) {
     // The stage's own vthread runs over its region, which does not hold the thread: one copy.
     Tensor A = placeholder({16}, DataType::float32(), "A");
-    Tensor B = compute({16}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(3); }, "B");
-    Tensor C = compute({16}, [&](const std::vector<Var>& v) { return B({v[0]}) - f32(1); }, "C");
+    Tensor B = compute(
+        {16}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(3); }, "B");
+    Tensor C = compute(
+        {16}, [&](const std::vector<Var>& v) { return B({v[0]}) - f32(1); }, "C");
     Schedule s = createSchedule(C.op);
     IterVar co = s[C].split(opOf(C)->axis[0], 8).first;
     s[B].computeAt(s[C], co);
@@ -137,14 +160,25 @@ TEST(AllocReportVirtualThread, TextAndJsonShowThePerThreadSizeAndTheCopies) {
     AllocReport r = allocReport(localStagePredicate("vthread"));
     std::string text = r.toText();
     EXPECT_NE(text.find("\nB       local   2x3      2x3  "), std::string::npos) << text;
-    EXPECT_NE(text.find("NxM: N elements per virtual thread, one copy for each of M virtual threads"),
-              std::string::npos) << text;
-    EXPECT_NE(text.find("  allocated 2 per virtual thread x 3 = 6 (tvm-0.5), 2 per virtual thread x 3 = 6 (tvm)"),
-              std::string::npos) << text;
-    EXPECT_NE(text.find("  touched 6 in one iteration at most (all 3 virtual threads); 6 of its 6 allocated "
-                        "elements touched at some point"), std::string::npos) << text;
-    EXPECT_NE(text.find("  vthread-copies [" + std::string(hasIsl() ? "tvm-0.5, tvm, tight, compact" : "tvm-0.5, tvm") +
-                        "]: one copy per virtual thread (not waste)\n"), std::string::npos) << text;
+    EXPECT_NE(
+        text.find("NxM: N elements per virtual thread, one copy for each of M virtual threads"),
+        std::string::npos)
+        << text;
+    EXPECT_NE(text.find("  allocated 2 per virtual thread x 3 = 6 (tvm-0.5), 2 per virtual thread "
+                        "x 3 = 6 (tvm)"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(
+        text.find(
+            "  touched 6 in one iteration at most (all 3 virtual threads); 6 of its 6 allocated "
+            "elements touched at some point"),
+        std::string::npos)
+        << text;
+    EXPECT_NE(text.find("  vthread-copies [" +
+                        std::string(hasIsl() ? "tvm-0.5, tvm, tight, compact" : "tvm-0.5, tvm") +
+                        "]: one copy per virtual thread (not waste)\n"),
+              std::string::npos)
+        << text;
     auto json = nlohmann::json::parse(r.toJson());
     const auto& tvm = json["buffers"][0]["allocations"][1];
     EXPECT_EQ(tvm["rules"], "tvm");

@@ -20,8 +20,7 @@ TEST(AnalysisDiff, AnInsertedLineShiftsNothingAfterIt) {
 }
 
 TEST(AnalysisDiff, LinesBetweenCommonOnesPairUpAsChanged) {
-    EXPECT_EQ(marks(alignLines({"a", "b1", "b2", "c"}, {"a", "x", "c"})),
-              "=a|a ~b1|x <b2| =c|c");
+    EXPECT_EQ(marks(alignLines({"a", "b1", "b2", "c"}, {"a", "x", "c"})), "=a|a ~b1|x <b2| =c|c");
     EXPECT_EQ(marks(alignLines({}, {"x"})), ">|x");
     EXPECT_EQ(marks(alignLines({"x"}, {})), "<x|");
     const std::vector<LinePair> same = alignLines({"a", "b"}, {"a", "b"});

@@ -11,8 +11,18 @@ using namespace bs;
 namespace {
 struct Chain {
     Tensor A = placeholder({8}, DataType::float32(), "A");
-    Tensor B = compute({8}, [this](const std::vector<Var>& v) { return A({v[0]}) * makeConst(DataType::float32(), 2.0); }, "B");
-    Tensor C = compute({8}, [this](const std::vector<Var>& v) { return B({v[0]}) + makeConst(DataType::float32(), 1.0); }, "C");
+    Tensor B = compute(
+        {8},
+        [this](const std::vector<Var>& v) {
+            return A({v[0]}) * makeConst(DataType::float32(), 2.0);
+        },
+        "B");
+    Tensor C = compute(
+        {8},
+        [this](const std::vector<Var>& v) {
+            return B({v[0]}) + makeConst(DataType::float32(), 1.0);
+        },
+        "C");
 };
 } // namespace
 
@@ -57,7 +67,8 @@ TEST(Analysis, ReportsAnErrorInsteadOfThrowing) {
 
     Chain c;
     Schedule s = createSchedule(c.C.op);
-    Analysis tight = analyze(Program{s, {c.A, c.C}, true}, AnalysisOptions{BoundRules::Tvm05, false});
+    Analysis tight =
+        analyze(Program{s, {c.A, c.C}, true}, AnalysisOptions{BoundRules::Tvm05, false});
     EXPECT_TRUE(tight.ok());
 }
 

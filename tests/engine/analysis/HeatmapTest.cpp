@@ -14,8 +14,13 @@ namespace {
 
 /// The fuse example: C's axes fused and split into 512 parts, B computed at the outer loop.
 Schedule fuseExample() {
-    Tensor B = compute({64, 64}, [](const std::vector<Var>& v) { return v[0] + v[1]; }, "B", "", {"i", "j"});
-    Tensor C = compute({64, 64}, [&](const std::vector<Var>& v) { return B({v[0], v[1]}); }, "C", "", {"i", "j"});
+    Tensor B = compute({64, 64}, [](const std::vector<Var>& v) { return v[0] + v[1]; }, "B", "",
+                       {"i", "j"});
+    Tensor C = compute({64, 64},
+                       [&](const std::vector<Var>& v) {
+                           return B({v[0], v[1]});
+                       },
+                       "C", "", {"i", "j"});
     Schedule s = createSchedule(C.op);
     IterVar fused = s[C].fuse(opOf(C)->axis[0], opOf(C)->axis[1]);
     s[B].computeAt(s[C], s[C].splitByNParts(fused, 512).first);
@@ -25,10 +30,30 @@ Schedule fuseExample() {
 /// Two consumers reading overlapping rows of T: row 1 is read by both.
 Schedule overlapping() {
     Tensor A = placeholder({3, 4}, DataType::float32(), "A");
-    Tensor T = compute({3, 4}, [&](const std::vector<Var>& v) { return A({v[0], v[1]}) * f32(2); }, "T");
-    Tensor P = compute({2, 4}, [&](const std::vector<Var>& v) { return T({v[0], v[1]}) + f32(1); }, "P");
-    Tensor Q = compute({2, 4}, [&](const std::vector<Var>& v) { return T({v[0] + 1, v[1]}) + f32(1); }, "Q");
-    Tensor Out = compute({2, 4}, [&](const std::vector<Var>& v) { return P({v[0], v[1]}) + Q({v[0], v[1]}); }, "Out");
+    Tensor T = compute(
+        {3, 4},
+        [&](const std::vector<Var>& v) {
+            return A({v[0], v[1]}) * f32(2);
+        },
+        "T");
+    Tensor P = compute(
+        {2, 4},
+        [&](const std::vector<Var>& v) {
+            return T({v[0], v[1]}) + f32(1);
+        },
+        "P");
+    Tensor Q = compute(
+        {2, 4},
+        [&](const std::vector<Var>& v) {
+            return T({v[0] + 1, v[1]}) + f32(1);
+        },
+        "Q");
+    Tensor Out = compute(
+        {2, 4},
+        [&](const std::vector<Var>& v) {
+            return P({v[0], v[1]}) + Q({v[0], v[1]});
+        },
+        "Out");
     return createSchedule(Out.op);
 }
 
@@ -61,7 +86,8 @@ TEST(Heatmap, UnderCompactTheBoxesArePackedAndEveryCellIsRead) {
     EXPECT_EQ(map.readBy, (std::vector<int64_t>{4, 4}));
     const std::string text = map.toText();
     EXPECT_NE(text.find("  aaaabbbb\n"), std::string::npos) << text;
-    EXPECT_NE(text.find("realized by InferBound step " + std::to_string(map.realizeStep)), std::string::npos);
+    EXPECT_NE(text.find("realized by InferBound step " + std::to_string(map.realizeStep)),
+              std::string::npos);
 }
 
 TEST(Heatmap, CountsAreTheAllocationReports) {
@@ -110,10 +136,12 @@ TEST(Heatmap, ElementsReadByTwoConsumersAreMarked) {
     // The SVG has a cell per element, each saying who read it, and the legend's counts.
     const std::string svg = map.toSvg();
     EXPECT_EQ(svg.rfind("<svg", 0), 0u);
-    EXPECT_NE(svg.find("<title>T[1, 2]: read by P, Q (2 reads); computed</title>"), std::string::npos);
+    EXPECT_NE(svg.find("<title>T[1, 2]: read by P, Q (2 reads); computed</title>"),
+              std::string::npos);
     EXPECT_NE(svg.find("read by several consumers: 4"), std::string::npos);
     size_t cells = 0;
-    for (size_t at = svg.find("<title>T["); at != std::string::npos; at = svg.find("<title>T[", at + 1))
+    for (size_t at = svg.find("<title>T["); at != std::string::npos;
+         at = svg.find("<title>T[", at + 1))
         ++cells;
     EXPECT_EQ(cells, 12u);
     const nlohmann::json json = nlohmann::json::parse(map.toJson());
@@ -127,8 +155,9 @@ TEST(Heatmap, ReadersAreNumberedPerBufferInAProgramOfManyStages) {
     Tensor t = placeholder({16}, DataType::float32(), "A");
     for (int k = 1; k <= 40; ++k) {
         const Tensor in = t;
-        t = compute({16}, [in](const std::vector<Var>& v) { return in({v[0]}) + f32(1); },
-                    "S" + std::to_string(k));
+        t = compute(
+            {16}, [in](const std::vector<Var>& v) { return in({v[0]}) + f32(1); },
+            "S" + std::to_string(k));
     }
     const Schedule s = createSchedule(t.op);
     for (const char* stage : {"S2", "S35"}) {
@@ -179,10 +208,11 @@ TEST(Heatmap, CountsReadsPerElementAndTheIterationsThatReadIt) {
     // A 3-point stencil: C[i] reads B[i], B[i+1] and B[i+2]; B is computed at C's outer loop of
     // a split by 4, so each entry computes a window of 6 and its cells are read 1 to 3 times.
     Tensor A = placeholder({18}, DataType::float32(), "A");
-    Tensor B = compute({18}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
-    Tensor C = compute({16}, [&](const std::vector<Var>& v) {
-        return B({v[0]}) + B({v[0] + 1}) + B({v[0] + 2});
-    }, "C");
+    Tensor B = compute(
+        {18}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
+    Tensor C = compute(
+        {16}, [&](const std::vector<Var>& v) { return B({v[0]}) + B({v[0] + 1}) + B({v[0] + 2}); },
+        "C");
     Schedule s = createSchedule(C.op);
     auto [outer, inner] = s[C].split(opOf(C)->axis[0], 4);
     (void)inner;
@@ -191,13 +221,14 @@ TEST(Heatmap, CountsReadsPerElementAndTheIterationsThatReadIt) {
     EXPECT_EQ(whole.entries, 4);
     ASSERT_EQ(whole.shape, (std::vector<int64_t>{6}));
     // Within one window of 6: the ends are read once, the next twice, the middle three times.
-    EXPECT_EQ(whole.describeCell(0), "B[0]: read by C (4 reads, in iterations 1-4); computed (4 stores)");
+    EXPECT_EQ(whole.describeCell(0),
+              "B[0]: read by C (4 reads, in iterations 1-4); computed (4 stores)");
     EXPECT_EQ(whole.reads, (std::vector<uint32_t>{4, 8, 12, 12, 8, 4}));
     EXPECT_EQ(whole.writes, (std::vector<uint32_t>{4, 4, 4, 4, 4, 4}));
     EXPECT_GE(whole.realizeStep, 0);
-    EXPECT_NE(whole.toText().find("realized by InferBound step " +
-                                  std::to_string(whole.realizeStep)),
-              std::string::npos);
+    EXPECT_NE(
+        whole.toText().find("realized by InferBound step " + std::to_string(whole.realizeStep)),
+        std::string::npos);
 
     // One iteration alone: each element of the window computed once and read 1 to 3 times.
     HeatmapOptions third;

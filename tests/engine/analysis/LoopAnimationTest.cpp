@@ -14,8 +14,18 @@ namespace {
 /// B = 2A computed at C's rows, C = B + 1, all 4 x 4: each row of C needs one row of B.
 Schedule rowsAttached() {
     Tensor A = placeholder({4, 4}, DataType::float32(), "A");
-    Tensor B = compute({4, 4}, [&](const std::vector<Var>& v) { return A({v[0], v[1]}) * f32(2); }, "B");
-    Tensor C = compute({4, 4}, [&](const std::vector<Var>& v) { return B({v[0], v[1]}) + f32(1); }, "C");
+    Tensor B = compute(
+        {4, 4},
+        [&](const std::vector<Var>& v) {
+            return A({v[0], v[1]}) * f32(2);
+        },
+        "B");
+    Tensor C = compute(
+        {4, 4},
+        [&](const std::vector<Var>& v) {
+            return B({v[0], v[1]}) + f32(1);
+        },
+        "C");
     Schedule s = createSchedule(C.op);
     s[B].computeAt(s[C], opOf(C)->axis[0]);
     return s;
@@ -34,7 +44,8 @@ size_t bufferIndex(const LoopAnimation& a, const std::string& name) {
 }
 
 /// The cells of buffer `name` with `bit` set, as row-major offsets.
-std::vector<int64_t> cellsWith(const AnimationPlayer& player, const std::string& name, uint8_t bit) {
+std::vector<int64_t> cellsWith(const AnimationPlayer& player, const std::string& name,
+                               uint8_t bit) {
     const std::vector<uint8_t>& cells = player.cells(bufferIndex(player.animation(), name));
     std::vector<int64_t> out;
     for (size_t c = 0; c < cells.size(); ++c)
@@ -101,8 +112,13 @@ TEST(LoopAnimation, UnderTheSeedsRulesEachIterationAllocatesTheWholeProducer) {
     // The fuse/split example: under tvm-0.5 every one of the 512 iterations allocates all of B
     // (4096) to compute it whole; under tvm only the 8 elements it needs.
     auto fuse = [] {
-        Tensor B = compute({64, 64}, [](const std::vector<Var>& v) { return v[0] + v[1]; }, "B", "", {"i", "j"});
-        Tensor C = compute({64, 64}, [&](const std::vector<Var>& v) { return B({v[0], v[1]}); }, "C", "", {"i", "j"});
+        Tensor B = compute({64, 64}, [](const std::vector<Var>& v) { return v[0] + v[1]; }, "B", "",
+                           {"i", "j"});
+        Tensor C = compute({64, 64},
+                           [&](const std::vector<Var>& v) {
+                               return B({v[0], v[1]});
+                           },
+                           "C", "", {"i", "j"});
         Schedule s = createSchedule(C.op);
         IterVar fused = s[C].fuse(opOf(C)->axis[0], opOf(C)->axis[1]);
         s[B].computeAt(s[C], s[C].splitByNParts(fused, 512).first);
@@ -140,7 +156,8 @@ TEST(LoopAnimation, TruncatesAtTheEventBudgetAndSaysSo) {
 
 TEST(LoopAnimation, GpuBlocksKeepTheirTiles) {
     Tensor A = placeholder({16}, DataType::float32(), "A");
-    Tensor C = compute({16}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "C");
+    Tensor C = compute(
+        {16}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "C");
     Schedule s = createSchedule(C.op);
     auto [outer, inner] = s[C].split(opOf(C)->axis[0], 4);
     s[C].bind(outer, threadAxis("blockIdx.x"));
@@ -168,8 +185,7 @@ TEST(LoopAnimation, FrameAsSvgAndJson) {
     EXPECT_NE(svg.find("step 9 of 32"), std::string::npos);
     EXPECT_NE(svg.find("<title>B[1, 0]: computed at this step, live in its buffer</title>"),
               std::string::npos);
-    EXPECT_NE(svg.find("<title>B[0, 0]: computed, then freed</title>"),
-              std::string::npos);
+    EXPECT_NE(svg.find("<title>B[0, 0]: computed, then freed</title>"), std::string::npos);
     const auto json = nlohmann::json::parse(player.toJson());
     EXPECT_EQ(json["steps"], 32);
     EXPECT_EQ(json["step"], 9); // from 1, as the description
@@ -182,7 +198,8 @@ TEST(LoopAnimation, FrameAsSvgAndJson) {
 TEST(LoopAnimation, ScriptsThatCannotRunSayWhy) {
     Var n("n");
     Tensor A = placeholder({n}, DataType::float32(), "A");
-    Tensor C = compute({n}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "C");
+    Tensor C = compute(
+        {n}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "C");
     EXPECT_THROW(LoopAnimation::record(createSchedule(C.op)), UserError);
 }
 

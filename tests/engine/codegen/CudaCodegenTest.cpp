@@ -20,9 +20,7 @@ std::string cudaSource(const GpuProgram& p, const CudaCodegenOptions& options = 
     return buildCudaModule(p.body, p.name, p.arguments, options).source;
 }
 
-Var buffer(const std::string& name) {
-    return Var(name, DataType::handle());
-}
+Var buffer(const std::string& name) { return Var(name, DataType::handle()); }
 
 IterVar threadAxis(const std::string& tag) {
     return IterVar(Range(), Var(tag), IterVarType::ThreadIndex, tag);
@@ -252,10 +250,9 @@ TEST(CudaCodegen, MathIntrinsicsFollowTvmsCudaRulesAndExternNamesPrintAsSpelled)
                  cast(DataType::float32(), mathCall("exp", {d})) +
                  CallNode::make(DataType::float32(), "logf", {x}, CallKind::PureExtern) +
                  CallNode::make(DataType::float32(), "__myfn", {x}, CallKind::PureExtern);
-    std::string source = cudaSource(
-        {"m", threadExtent(tx, 32, StoreNode::make(c, value, tx->var, Expr())), {a, c}});
-    for (const char* expected : {"__logf(A[", "tanf(A[", "exp(((double)A[", "logf(A[",
-                                 "__myfn(A["})
+    std::string source =
+        cudaSource({"m", threadExtent(tx, 32, StoreNode::make(c, value, tx->var, Expr())), {a, c}});
+    for (const char* expected : {"__logf(A[", "tanf(A[", "exp(((double)A[", "logf(A[", "__myfn(A["})
         EXPECT_NE(source.find(expected), std::string::npos) << expected << "\n" << source;
     EXPECT_EQ(source.find("__tanf"), std::string::npos) << source;
 

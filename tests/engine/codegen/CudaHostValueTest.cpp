@@ -14,7 +14,8 @@ TEST(CudaHostValue, ValuesWrapToTheirType) {
     Var x("x", DataType(DataType::Code::Int, 8));
     VarMap<int64_t> scalars{{x, 100}};
     // 100 + 100 in int8 is -56, as the device computes it.
-    EXPECT_EQ(hostValue(x + makeConst(DataType(DataType::Code::Int, 8), int64_t(100)), scalars), -56);
+    EXPECT_EQ(hostValue(x + makeConst(DataType(DataType::Code::Int, 8), int64_t(100)), scalars),
+              -56);
 }
 
 TEST(CudaHostValue, AnInnerLetShadowsTheOuterBinding) {

@@ -17,9 +17,7 @@ using namespace bs;
 
 namespace {
 
-Expr f32(double v) {
-    return makeConst(DataType::float32(), v);
-}
+Expr f32(double v) { return makeConst(DataType::float32(), v); }
 
 /// A lowered and CUDA-generated function with its argument buffers in order.
 struct GpuFunction {
@@ -39,12 +37,16 @@ GpuFunction buildLowered(const Schedule& s, const std::vector<Tensor>& args,
 /// Seed 002, Ex. 6 (attach at i, B shared), Ex. 7 (attach at j) and Ex. 8 (scope inferred).
 struct SharedExample {
     Tensor A = placeholder({200, 400}, DataType::float32(), "A");
-    Tensor B = compute(
-        {200, 400}, [this](const std::vector<Var>& v) { return f32(3.14) * A({v[0], v[1]}); },
-        "B", "", {"i", "j"});
-    Tensor C = compute(
-        {100, 200}, [this](const std::vector<Var>& v) { return f32(2.72) * B({v[0], v[1]}); },
-        "C", "", {"i", "j"});
+    Tensor B = compute({200, 400},
+                       [this](const std::vector<Var>& v) {
+                           return f32(3.14) * A({v[0], v[1]});
+                       },
+                       "B", "", {"i", "j"});
+    Tensor C = compute({100, 200},
+                       [this](const std::vector<Var>& v) {
+                           return f32(2.72) * B({v[0], v[1]});
+                       },
+                       "C", "", {"i", "j"});
     Schedule s = createSchedule(C.op);
 
     SharedExample(bool setShared, bool attachAtJ) {
@@ -66,10 +68,11 @@ struct TiledMatmul {
     Tensor A = placeholder({64, 64}, DataType::float32(), "A");
     Tensor B = placeholder({64, 64}, DataType::float32(), "B");
     IterVar k = reduceAxis(Range(0, 64), "k");
-    Tensor C = compute(
-        {64, 64},
-        [this](const std::vector<Var>& v) { return sum(A({v[0], k}) * B({k, v[1]}), k); }, "C",
-        "", {"i", "j"});
+    Tensor C = compute({64, 64},
+                       [this](const std::vector<Var>& v) {
+                           return sum(A({v[0], k}) * B({k, v[1]}), k);
+                       },
+                       "C", "", {"i", "j"});
     Schedule s = createSchedule(C.op);
 
     TiledMatmul() {
@@ -98,9 +101,8 @@ struct TiledMatmul {
 /// C = A * 2 on 1024 floats: 4 blocks of 64 threads, four elements each, vectorized.
 struct VectorScale {
     Tensor A = placeholder({1024}, DataType::float32(), "A");
-    Tensor C = compute(
-        {1024}, [this](const std::vector<Var>& v) { return A({v[0]}) * f32(2.0); }, "C", "",
-        {"i"});
+    Tensor C = compute({1024}, [this](const std::vector<Var>& v) { return A({v[0]}) * f32(2.0); },
+                       "C", "", {"i"});
     Schedule s = createSchedule(C.op);
 
     VectorScale() {
@@ -116,8 +118,8 @@ struct VectorScale {
 struct SymbolicAddOne {
     Var n = sizeVar("n");
     Tensor A = placeholder({n}, DataType::float32(), "A");
-    Tensor C = compute(
-        {n}, [this](const std::vector<Var>& v) { return A({v[0]}) + f32(1.0); }, "C", "", {"i"});
+    Tensor C = compute({n}, [this](const std::vector<Var>& v) { return A({v[0]}) + f32(1.0); }, "C",
+                       "", {"i"});
     Schedule s = createSchedule(C.op);
 
     SymbolicAddOne() {
@@ -127,11 +129,11 @@ struct SymbolicAddOne {
     }
 };
 
-#define BS_REQUIRE_GPU()                                                                        \
-    do {                                                                                        \
-        std::string reason;                                                                     \
-        if (!CudaRuntime::isAvailable(&reason))                                                 \
-            GTEST_SKIP() << "no usable GPU: " << reason;                                        \
+#define BS_REQUIRE_GPU()                                                                           \
+    do {                                                                                           \
+        std::string reason;                                                                        \
+        if (!CudaRuntime::isAvailable(&reason))                                                    \
+            GTEST_SKIP() << "no usable GPU: " << reason;                                           \
     } while (false)
 
 /// Runs `f` on `buffers` (one per argument buffer, in order).

@@ -149,10 +149,13 @@ TEST(OpenClC, EveryGeneratedKernelIsValidOpenClC) {
         EXPECT_EQ(source.find("__global__"), std::string::npos) << source;
         fs::path cl = dir.path / (p.name + ".cl");
         std::ofstream(cl) << source;
-        CommandResult r = runCommand("'" + *clang + "' -x cl -cl-std=CL1.2 -Xclang "
+        CommandResult r = runCommand("'" + *clang +
+                                     "' -x cl -cl-std=CL1.2 -Xclang "
                                      "-finclude-default-header -fsyntax-only -Werror '" +
                                      cl.string() + "'");
-        EXPECT_EQ(r.status, 0) << "clang rejected " << p.name << ":\n" << r.output << "\n" << source;
+        EXPECT_EQ(r.status, 0) << "clang rejected " << p.name << ":\n"
+                               << r.output << "\n"
+                               << source;
         ++checked;
     }
     EXPECT_GT(checked, 5);

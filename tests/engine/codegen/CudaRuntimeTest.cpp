@@ -35,9 +35,10 @@ bool haveNvrtc(std::string& reason) {
 } // namespace
 
 TEST(CudaRuntime, MissingDriverIsOneClearError) {
-    EXPECT_EQ(errorOf([] { cuda::loadDriverApi({"libcuda-absent.so.1"}); }),
-              "no CUDA driver found (libcuda-absent.so.1): the cuda target needs an NVIDIA GPU; the "
-              "emulate target runs the kernel on the CPU");
+    EXPECT_EQ(
+        errorOf([] { cuda::loadDriverApi({"libcuda-absent.so.1"}); }),
+        "no CUDA driver found (libcuda-absent.so.1): the cuda target needs an NVIDIA GPU; the "
+        "emulate target runs the kernel on the CPU");
 }
 
 TEST(CudaRuntime, MissingNvrtcNamesTheLibrariesTried) {
@@ -86,8 +87,7 @@ TEST(CudaRuntime, WithoutAGpuTheErrorSaysHowToEmulate) {
     EXPECT_TRUE(reason.rfind("no CUDA driver found", 0) == 0 ||
                 reason.rfind("no CUDA device found", 0) == 0)
         << reason;
-    EXPECT_NE(reason.find("the emulate target runs the kernel on the CPU"),
-              std::string::npos)
+    EXPECT_NE(reason.find("the emulate target runs the kernel on the CPU"), std::string::npos)
         << reason;
     EXPECT_THROW(CudaRuntime::instance(), UserError);
 }

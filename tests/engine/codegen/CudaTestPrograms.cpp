@@ -7,9 +7,7 @@ namespace bs::test {
 
 namespace {
 
-Var buffer(const std::string& name) {
-    return Var(name, DataType::handle());
-}
+Var buffer(const std::string& name) { return Var(name, DataType::handle()); }
 
 IterVar threadAxis(const std::string& tag) {
     return IterVar(Range(), Var(tag), IterVarType::ThreadIndex, tag);
@@ -221,10 +219,10 @@ GpuProgram predicatedStore() {
 }
 
 std::vector<GpuProgram> allGpuPrograms() {
-    return {seedExample6(),      tiledMatmul(),    rowMax(),         vectorAxpy(),
-            sharedReverse(),     symbolicAddOne(), floorDivision(),  mathFunctions(),
-            inverseMath(),       twoKernels(),        statementKinds(), stridedVectors(), vectorOverwrite(),
-            guardedThreadNest(), predicatedStore()};
+    return {seedExample6(),    tiledMatmul(),       rowMax(),         vectorAxpy(),
+            sharedReverse(),   symbolicAddOne(),    floorDivision(),  mathFunctions(),
+            inverseMath(),     twoKernels(),        statementKinds(), stridedVectors(),
+            vectorOverwrite(), guardedThreadNest(), predicatedStore()};
 }
 
 } // namespace bs::test

@@ -45,13 +45,15 @@ LowerResult lowerAndCheck(const Schedule& s, const std::vector<Tensor>& args, Bo
     std::vector<Buffer> out = runLowered(lowered.func, inputs);
     std::string mismatch;
     EXPECT_TRUE(Buffer::allClose(out.back(), expected, 1e-5, 1e-6, &mismatch))
-        << "under " << boundRulesName(rules) << ": " << mismatch << "\n" << toString(lowered.func.final);
+        << "under " << boundRulesName(rules) << ": " << mismatch << "\n"
+        << toString(lowered.func.final);
     return lowered;
 }
 
 const BoundStep* compactStep(const LowerResult& r, const std::string& tensor) {
     for (const BoundStep& step : r.bounds.steps.all())
-        if (step.phase == StepPhase::Compact && step.tensor.defined() && step.tensor.name() == tensor)
+        if (step.phase == StepPhase::Compact && step.tensor.defined() &&
+            step.tensor.name() == tensor)
             return &step;
     return nullptr;
 }
@@ -62,9 +64,12 @@ struct StridedCache {
     Schedule s;
     StridedCache() {
         A = placeholder({128}, DataType::float32(), "A");
-        B = compute({128}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
+        B = compute(
+            {128}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
         IterVar k = reduceAxis(Range(0, 4), "k");
-        C = compute({32}, [&](const std::vector<Var>& v) { return sum(B({v[0] + Expr(32) * k->var}), k); }, "C");
+        C = compute(
+            {32}, [&](const std::vector<Var>& v) { return sum(B({v[0] + Expr(32) * k->var}), k); },
+            "C");
         s = createSchedule(C.op);
         s[B].setScope("local");
         s[C].bind(opOf(C)->axis[0], threadAxis("threadIdx.x"));
@@ -90,17 +95,19 @@ TEST(CompactStorage, StridedLocalCacheHoldsFourPerThreadInsteadOf97) {
     // The producer runs the four points only, and the consumer reads B[k].
     const std::string final = toString(compact.func.final);
     EXPECT_NE(final.find("for (i, 0, 4)"), std::string::npos) << final;
-    EXPECT_NE(final.find("B[i] = (A[((i*32) + threadIdx.x)]*2.000000f)"), std::string::npos) << final;
+    EXPECT_NE(final.find("B[i] = (A[((i*32) + threadIdx.x)]*2.000000f)"), std::string::npos)
+        << final;
     EXPECT_NE(final.find("(C[threadIdx.x] + B[k])"), std::string::npos) << final;
 }
 
 TEST(CompactStorage, StrideFiveReadAfterComputeAtComputesThreeInsteadOf11) {
     REQUIRE_ISL();
     Tensor A = placeholder({64}, DataType::float32(), "A");
-    Tensor B = compute({64}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "B");
-    Tensor C = compute({54}, [&](const std::vector<Var>& v) {
-        return B({v[0]}) + B({v[0] + 5}) + B({v[0] + 10});
-    }, "C");
+    Tensor B = compute(
+        {64}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "B");
+    Tensor C = compute(
+        {54}, [&](const std::vector<Var>& v) { return B({v[0]}) + B({v[0] + 5}) + B({v[0] + 10}); },
+        "C");
     Schedule s = createSchedule(C.op);
     s[B].computeAt(s[C], opOf(C)->axis[0]);
     EXPECT_EQ(allocated(lowerAndCheck(s, {A, C}, BoundRules::Tight).func, "B"), 11);
@@ -115,10 +122,30 @@ TEST(CompactStorage, DisjointConsumersAllocateEightInsteadOf16) {
     REQUIRE_ISL();
     // The GatherBound problem (resources/examples/gather_disjoint.py).
     Tensor A = placeholder({4, 4}, DataType::float32(), "A");
-    Tensor T = compute({4, 4}, [&](const std::vector<Var>& v) { return A({v[0], v[1]}) + f32(1); }, "T");
-    Tensor CA = compute({2, 2}, [&](const std::vector<Var>& v) { return T({v[0], v[1]}) * f32(2); }, "CA");
-    Tensor CB = compute({2, 2}, [&](const std::vector<Var>& v) { return T({v[0] + 2, v[1] + 2}) * f32(3); }, "CB");
-    Tensor Out = compute({2, 2}, [&](const std::vector<Var>& v) { return CA({v[0], v[1]}) + CB({v[0], v[1]}); }, "Out");
+    Tensor T = compute(
+        {4, 4},
+        [&](const std::vector<Var>& v) {
+            return A({v[0], v[1]}) + f32(1);
+        },
+        "T");
+    Tensor CA = compute(
+        {2, 2},
+        [&](const std::vector<Var>& v) {
+            return T({v[0], v[1]}) * f32(2);
+        },
+        "CA");
+    Tensor CB = compute(
+        {2, 2},
+        [&](const std::vector<Var>& v) {
+            return T({v[0] + 2, v[1] + 2}) * f32(3);
+        },
+        "CB");
+    Tensor Out = compute(
+        {2, 2},
+        [&](const std::vector<Var>& v) {
+            return CA({v[0], v[1]}) + CB({v[0], v[1]});
+        },
+        "Out");
     Schedule s = createSchedule(Out.op);
     EXPECT_EQ(allocated(lowerAndCheck(s, {A, Out}, BoundRules::Tight).func, "T"), 16);
     LowerResult compact = lowerAndCheck(s, {A, Out}, BoundRules::Compact);
@@ -138,11 +165,21 @@ TEST(CompactStorage, StridedConvolutionInputTileHolds16InsteadOf49) {
     REQUIRE_ISL();
     Tensor A = placeholder({18, 18}, DataType::float32(), "A");
     Tensor W = placeholder({3, 3}, DataType::float32(), "W");
-    Tensor P = compute({18, 18}, [&](const std::vector<Var>& v) { return A({v[0], v[1]}) * f32(1); }, "Apad");
+    Tensor P = compute(
+        {18, 18},
+        [&](const std::vector<Var>& v) {
+            return A({v[0], v[1]}) * f32(1);
+        },
+        "Apad");
     IterVar ry = reduceAxis(Range(0, 3), "ry"), rx = reduceAxis(Range(0, 3), "rx");
-    Tensor O = compute({8, 8}, [&](const std::vector<Var>& v) {
-        return sum(P({Expr(2) * v[0] + ry->var, Expr(2) * v[1] + rx->var}) * W({ry->var, rx->var}), {ry, rx});
-    }, "O");
+    Tensor O = compute(
+        {8, 8},
+        [&](const std::vector<Var>& v) {
+            return sum(P({Expr(2) * v[0] + ry->var, Expr(2) * v[1] + rx->var}) *
+                           W({ry->var, rx->var}),
+                       {ry, rx});
+        },
+        "O");
     Schedule s = createSchedule(O.op);
     auto [yo, yi] = s[O].split(opOf(O)->axis[0], 4);
     auto [xo, xi] = s[O].split(opOf(O)->axis[1], 4);
@@ -161,8 +198,14 @@ TEST(CompactStorage, ReductionProducerRunsItsInitAndUpdateOnTheLattice) {
     // third element of it.
     Tensor A = placeholder({30, 5}, DataType::float32(), "A");
     IterVar k = reduceAxis(Range(0, 5), "k");
-    Tensor B = compute({30}, [&](const std::vector<Var>& v) { return sum(A({v[0], k->var}), k); }, "B");
-    Tensor C = compute({4, 3}, [&](const std::vector<Var>& v) { return B({v[0] * 6 + v[1] * 3}); }, "C");
+    Tensor B = compute(
+        {30},
+        [&](const std::vector<Var>& v) {
+            return sum(A({v[0], k->var}), k);
+        },
+        "B");
+    Tensor C = compute(
+        {4, 3}, [&](const std::vector<Var>& v) { return B({v[0] * 6 + v[1] * 3}); }, "C");
     Schedule s = createSchedule(C.op);
     s[B].computeAt(s[C], opOf(C)->axis[0]);
     EXPECT_EQ(allocated(lowerAndCheck(s, {A, C}, BoundRules::Tight).func, "B"), 7);
@@ -174,8 +217,14 @@ TEST(CompactStorage, ReductionProducerRunsOncePerBox) {
     REQUIRE_ISL();
     Tensor A = placeholder({10, 4}, DataType::float32(), "A");
     IterVar k = reduceAxis(Range(0, 4), "k");
-    Tensor B = compute({10}, [&](const std::vector<Var>& v) { return sum(A({v[0], k->var}), k); }, "B");
-    Tensor C = compute({2}, [&](const std::vector<Var>& v) { return B({v[0]}) - B({v[0] + 8}); }, "C");
+    Tensor B = compute(
+        {10},
+        [&](const std::vector<Var>& v) {
+            return sum(A({v[0], k->var}), k);
+        },
+        "B");
+    Tensor C = compute(
+        {2}, [&](const std::vector<Var>& v) { return B({v[0]}) - B({v[0] + 8}); }, "C");
     Schedule s = createSchedule(C.op);
     EXPECT_EQ(allocated(lowerAndCheck(s, {A, C}, BoundRules::Tight).func, "B"), 10);
     LowerResult compact = lowerAndCheck(s, {A, C}, BoundRules::Compact);
@@ -192,7 +241,8 @@ TEST(CompactStorage, AProducerAxisSplitKeepsTheRectangleAndSaysWhy) {
     const BoundStep* step = compactStep(compact, "B");
     ASSERT_NE(step, nullptr);
     EXPECT_EQ(step->rule, "kept");
-    EXPECT_NE(step->text.find("keeps its rectangle: the producer writes axis 0 of B at"), std::string::npos)
+    EXPECT_NE(step->text.find("keeps its rectangle: the producer writes axis 0 of B at"),
+              std::string::npos)
         << step->text;
 }
 
@@ -200,8 +250,18 @@ TEST(CompactStorage, AStorageAlignedBufferKeepsItsRectangle) {
     REQUIRE_ISL();
     // storage_align pads the rows of the rectangle; its attr sits outside the realize.
     Tensor A = placeholder({16, 16}, DataType::float32(), "A");
-    Tensor B = compute({16, 16}, [&](const std::vector<Var>& v) { return A({v[0], v[1]}) + f32(1); }, "B");
-    Tensor C = compute({8, 8}, [&](const std::vector<Var>& v) { return B({v[0] * 2, v[1] * 2}); }, "C");
+    Tensor B = compute(
+        {16, 16},
+        [&](const std::vector<Var>& v) {
+            return A({v[0], v[1]}) + f32(1);
+        },
+        "B");
+    Tensor C = compute(
+        {8, 8},
+        [&](const std::vector<Var>& v) {
+            return B({v[0] * 2, v[1] * 2});
+        },
+        "C");
     Schedule s = createSchedule(C.op);
     s[B].storageAlign(opOf(B)->axis[0], 8, 1);
     LowerResult compact = lowerAndCheck(s, {A, C}, BoundRules::Compact);
@@ -221,10 +281,18 @@ TEST(CompactStorage, DisjointBoxesAfterComputeAtKeepTheExtentOneAxis) {
     // A review found: T computed at Out's rows has an extent-1 row axis whose loop lowering
     // removes; the boxes along the columns are still packed (3 + 3 of 12).
     Tensor A = placeholder({4, 16}, DataType::float32(), "A");
-    Tensor T = compute({4, 16}, [&](const std::vector<Var>& v) { return A({v[0], v[1]}) + f32(1); }, "T");
-    Tensor Out = compute({4, 3}, [&](const std::vector<Var>& v) {
-        return T({v[0], v[1] + 1}) + T({v[0], v[1] + 10});
-    }, "Out");
+    Tensor T = compute(
+        {4, 16},
+        [&](const std::vector<Var>& v) {
+            return A({v[0], v[1]}) + f32(1);
+        },
+        "T");
+    Tensor Out = compute(
+        {4, 3},
+        [&](const std::vector<Var>& v) {
+            return T({v[0], v[1] + 1}) + T({v[0], v[1] + 10});
+        },
+        "Out");
     Schedule s = createSchedule(Out.op);
     s[T].computeAt(s[Out], opOf(Out)->axis[0]);
     EXPECT_EQ(allocated(lowerAndCheck(s, {A, Out}, BoundRules::Tight).func, "T"), 12);
@@ -236,11 +304,15 @@ TEST(CompactStorage, AReadThroughAnIntrinsicIsAReadLikeAnyOther) {
     REQUIRE_ISL();
     // if_then_else(i > 3, B[2i], 0): only address_of keeps the layout.
     Tensor A = placeholder({32}, DataType::float32(), "A");
-    Tensor B = compute({32}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
-    Tensor D = compute({16}, [&](const std::vector<Var>& v) {
-        return CallNode::make(DataType::float32(), "tvm_if_then_else", {v[0] > 3, B({v[0] * 2}), f32(0)},
-                              CallKind::Intrinsic);
-    }, "D");
+    Tensor B = compute(
+        {32}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
+    Tensor D = compute(
+        {16},
+        [&](const std::vector<Var>& v) {
+            return CallNode::make(DataType::float32(), "tvm_if_then_else",
+                                  {v[0] > 3, B({v[0] * 2}), f32(0)}, CallKind::Intrinsic);
+        },
+        "D");
     Schedule s = createSchedule(D.op);
     LowerResult compact = lowerAndCheck(s, {A, D}, BoundRules::Compact);
     ASSERT_EQ(compact.compactions.size(), 1u) << toString(compact.func.final);
@@ -254,10 +326,11 @@ TEST(CompactStorage, TheStepGivesTheIndexMapAndTheAllocationFollowsIt) {
     const BoundStep* step = compactStep(compact, "B");
     ASSERT_NE(step, nullptr);
     EXPECT_EQ(step->rule, "lattice");
-    EXPECT_EQ(step->text,
-              "Compact B: its consumers read B([threadIdx.x, 97]) only on a lattice (axis 0 every 32 "
-              "from offset 0), 4 of its 97 elements. B stores those: B(x0) -> B((x0 - threadIdx.x)/32); "
-              "the producer's loop i runs the lattice's points only.");
+    EXPECT_EQ(
+        step->text,
+        "Compact B: its consumers read B([threadIdx.x, 97]) only on a lattice (axis 0 every 32 "
+        "from offset 0), 4 of its 97 elements. B stores those: B(x0) -> B((x0 - threadIdx.x)/32); "
+        "the producer's loop i runs the lattice's points only.");
     ASSERT_EQ(step->outputs.size(), 1u);
     EXPECT_EQ(toString(*step->outputs[0].range), "range(min=0, ext=4)");
     EXPECT_EQ(compact.compactions[0].step, step->id);
@@ -273,14 +346,22 @@ TEST(CompactStorage, ProgramsWithoutStridedOrDisjointReadsLowerAsUnderTight) {
     REQUIRE_ISL();
     // A 3x3 stencil over a computed input: its reads are dense.
     Tensor A = placeholder({12, 12}, DataType::float32(), "A");
-    Tensor B = compute({12, 12}, [&](const std::vector<Var>& v) { return A({v[0], v[1]}) * f32(2); }, "B");
-    Tensor C = compute({10, 10}, [&](const std::vector<Var>& v) {
-        Expr total = f32(0);
-        for (int dy = 0; dy < 3; ++dy)
-            for (int dx = 0; dx < 3; ++dx)
-                total = total + B({v[0] + dy, v[1] + dx});
-        return total;
-    }, "C");
+    Tensor B = compute(
+        {12, 12},
+        [&](const std::vector<Var>& v) {
+            return A({v[0], v[1]}) * f32(2);
+        },
+        "B");
+    Tensor C = compute(
+        {10, 10},
+        [&](const std::vector<Var>& v) {
+            Expr total = f32(0);
+            for (int dy = 0; dy < 3; ++dy)
+                for (int dx = 0; dx < 3; ++dx)
+                    total = total + B({v[0] + dy, v[1] + dx});
+            return total;
+        },
+        "C");
     Schedule s = createSchedule(C.op);
     s[B].computeAt(s[C], opOf(C)->axis[0]);
     LowerResult tight = lowerAndCheck(s, {A, C}, BoundRules::Tight);

@@ -8,9 +8,7 @@ namespace bs::test {
 
 namespace {
 
-Expr f32(double v) {
-    return makeConst(DataType::float32(), v);
-}
+Expr f32(double v) { return makeConst(DataType::float32(), v); }
 
 const char* kPrelude = "import tvm\nfrom tvm import te\n";
 
@@ -198,12 +196,13 @@ DiffProgram stridedReads() {
             return b({v[0] * 2, v[1] * 2}) + b({v[0] * 2 + 2, v[1] * 2}) * f32(3);
         },
         "C");
-    std::string py = std::string(kPrelude) +
-                     "A = te.placeholder((16, 12), name=\"A\")\n"
-                     "B = te.compute((16, 12), lambda i, j: A[i, j] * 2.0 + 1.0, name=\"B\")\n"
-                     "C = te.compute((7, 6), lambda i, j: B[i * 2, j * 2] + B[i * 2 + 2, j * 2] * 3.0, "
-                     "name=\"C\")\n"
-                     "s = te.create_schedule(C.op)\n";
+    std::string py =
+        std::string(kPrelude) +
+        "A = te.placeholder((16, 12), name=\"A\")\n"
+        "B = te.compute((16, 12), lambda i, j: A[i, j] * 2.0 + 1.0, name=\"B\")\n"
+        "C = te.compute((7, 6), lambda i, j: B[i * 2, j * 2] + B[i * 2 + 2, j * 2] * 3.0, "
+        "name=\"C\")\n"
+        "s = te.create_schedule(C.op)\n";
     return {"strided_reads", py, {a, c}, {}};
 }
 
@@ -222,17 +221,19 @@ DiffProgram disjointReads() {
             return t({v[0], v[1]}) * f32(2) + t({v[0] + 6, v[1] + 5});
         },
         "C");
-    std::string py = std::string(kPrelude) +
-                     "A = te.placeholder((9, 9), name=\"A\")\n"
-                     "T = te.compute((9, 9), lambda i, j: A[i, j] - 1.0, name=\"T\")\n"
-                     "C = te.compute((3, 4), lambda i, j: T[i, j] * 2.0 + T[i + 6, j + 5], name=\"C\")\n"
-                     "s = te.create_schedule(C.op)\n";
+    std::string py =
+        std::string(kPrelude) +
+        "A = te.placeholder((9, 9), name=\"A\")\n"
+        "T = te.compute((9, 9), lambda i, j: A[i, j] - 1.0, name=\"T\")\n"
+        "C = te.compute((3, 4), lambda i, j: T[i, j] * 2.0 + T[i + 6, j + 5], name=\"C\")\n"
+        "s = te.create_schedule(C.op)\n";
     return {"disjoint_reads", py, {a, c}, {}};
 }
 
 std::vector<DiffProgram> makeDiffPrograms() {
-    return {elementwiseChain(), matmul(),        stencil(),       reduction(),    producerConsumer(),
-            symbolicChain(),    integerReversed(), stridedReads(), disjointReads()};
+    return {elementwiseChain(), matmul(),           stencil(),
+            reduction(),        producerConsumer(), symbolicChain(),
+            integerReversed(),  stridedReads(),     disjointReads()};
 }
 
 } // namespace bs::test

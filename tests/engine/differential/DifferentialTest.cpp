@@ -11,10 +11,10 @@
 #include "schedule/InferBoundTight.h"
 
 #include <csignal>
-#include <map>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <map>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -125,11 +125,13 @@ std::string check(const DiffProgram& p, const Reference& ref, const Schedule& s,
                    toString(lowered.func.final);
         // A compact program is checked against the unscheduled one (its storage is what is
         // checked); the others against the interpreter running the same program.
-        const std::string reference = rules == BoundRules::Compact ? "unscheduled program" : "interpreter";
+        const std::string reference =
+            rules == BoundRules::Compact ? "unscheduled program" : "interpreter";
         if (report.reference.rfind(reference, 0) != 0)
             return "checked against " + report.reference + ", not the " + reference;
-        return report.passed ? "" : "the compiled result differs: " + report.checkDetail + "\n" +
-                                        toString(lowered.func.final);
+        return report.passed ? ""
+                             : "the compiled result differs: " + report.checkDetail + "\n" +
+                                   toString(lowered.func.final);
     } catch (const std::exception& e) {
         // Shared memory whose size, or a launch extent that, depends on a loop inside the
         // kernel: not a GPU program (TVM's CUDA backend and SplitHostDevice reject them too).
@@ -160,7 +162,8 @@ void checkRandomSchedules(int cases, uint64_t seedOffset, RandomScheduleOptions 
             // One CPU case in ten and one GPU case in three also run compiled (LLVM JIT), under
             // TVM's rules and (where ISL is built in) the compact ones.
             const bool jit = c % (sc.gpu ? 3 : 10) == 0 &&
-                             (rules == BoundRules::Tvm || rules == BoundRules::Compact) && runHasLlvm();
+                             (rules == BoundRules::Tvm || rules == BoundRules::Compact) &&
+                             runHasLlvm();
             const int compactedBefore = compacted;
             std::string problem = check(p, refs[size_t(c) % programs.size()], sc.schedule, rules,
                                         &allocations[rules], jit, &compacted);

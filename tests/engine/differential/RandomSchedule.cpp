@@ -9,9 +9,7 @@ namespace bs::test {
 
 namespace {
 
-const ComputeOpNode* computeOf(const Stage& stage) {
-    return stage->op.as<ComputeOpNode>();
-}
+const ComputeOpNode* computeOf(const Stage& stage) { return stage->op.as<ComputeOpNode>(); }
 
 bool readsOp(const Stage& reader, const Operation& op) {
     for (const Tensor& t : reader->op->inputTensors())
@@ -241,7 +239,8 @@ void RandomScheduler::bindCrossThread(const Stage& stage) {
     const std::vector<IterVar>& reduceAxes = computeOf(stage)->reduceAxis;
     const IterVar k = reduceAxes[size_t(pick(int(reduceAxes.size())))];
     apply([&] {
-        m_case.lines.push_back(bindLine(stage, fuseAll(stage, computeOf(stage)->axis), "blockIdx.x"));
+        m_case.lines.push_back(
+            bindLine(stage, fuseAll(stage, computeOf(stage)->axis), "blockIdx.x"));
         std::string parent = ivName(stage, k);
         auto [outer, inner] = byParts ? stage.splitByNParts(k, lanes) : stage.split(k, lanes);
         m_case.lines.push_back(newName(outer) + ", " + newName(inner) + " = " + stageName(stage) +
@@ -258,7 +257,8 @@ IterVar RandomScheduler::fuseAll(const Stage& stage, const std::vector<IterVar>&
     for (const IterVar& iv : axes)
         names.push_back(ivName(stage, iv));
     IterVar fused = stage.fuse(axes);
-    m_case.lines.push_back(newName(fused) + " = " + stageName(stage) + ".fuse(" + joinPython(names) + ")");
+    m_case.lines.push_back(newName(fused) + " = " + stageName(stage) + ".fuse(" +
+                           joinPython(names) + ")");
     return fused;
 }
 

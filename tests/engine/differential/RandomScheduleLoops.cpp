@@ -189,8 +189,8 @@ void RandomScheduler::shareVirtualThread(const Stage& producer, const Stage& con
     } else if (candidate.defined()) {
         thread = threadAxis("vthread");
         m_case.lines.push_back(threadName + " = te.thread_axis(\"vthread\")");
-        m_case.lines.push_back(stageName(consumer) + ".bind(" + ivName(consumer, candidate) +
-                               ", " + threadName + ")");
+        m_case.lines.push_back(stageName(consumer) + ".bind(" + ivName(consumer, candidate) + ", " +
+                               threadName + ")");
         consumer.bind(candidate, thread);
     } else {
         return;
@@ -215,9 +215,8 @@ void RandomScheduler::bindThreadOfPointAxis(const Stage& producer, const IterVar
             auto [outer, inner] = producer.split(axes[d], factor);
             producer.bind(inner, thread);
             return newName(outer) + ", " + newName(inner) + " = " + stageName(producer) +
-                   ".split(" + axis + ", factor=" + toString(factor) + ")\n" +
-                   stageName(producer) + ".bind(" + m_ivNames[inner.get()] + ", " + threadName +
-                   ")";
+                   ".split(" + axis + ", factor=" + toString(factor) + ")\n" + stageName(producer) +
+                   ".bind(" + m_ivNames[inner.get()] + ", " + threadName + ")";
         });
         return;
     }

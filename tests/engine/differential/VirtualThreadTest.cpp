@@ -57,9 +57,17 @@ struct LocalStagePredicate {
     LocalStagePredicate(const std::string& threadTag, const std::string& scope) {
         A = placeholder({1, 3, 2}, DataType::float32(), "A");
         B = compute(
-            {1, 3, 2}, [&](const std::vector<Var>& v) { return A({v[0], v[1], v[2]}); }, "B");
+            {1, 3, 2},
+            [&](const std::vector<Var>& v) {
+                return A({v[0], v[1], v[2]});
+            },
+            "B");
         C = compute(
-            {1, 3, 2}, [&](const std::vector<Var>& v) { return B({v[0], v[1], v[2]}); }, "C");
+            {1, 3, 2},
+            [&](const std::vector<Var>& v) {
+                return B({v[0], v[1], v[2]});
+            },
+            "C");
         s = createSchedule(C.op);
         const auto* b = B.op.as<ComputeOpNode>();
         const auto* c = C.op.as<ComputeOpNode>();
@@ -81,9 +89,8 @@ TEST(VirtualThread, LocalStagePredicateNeedsNoGuard) {
                               std::pair{"blockIdx.y", "shared"}}) {
         LocalStagePredicate p(tag, scope);
         LowerResult lowered = checkAgainstUnscheduled(p.s, {p.A, p.C});
-        EXPECT_FALSE(hasIfThenElse(lowered.func.final))
-            << tag << ", " << scope << ":\n"
-            << toString(lowered.func.final);
+        EXPECT_FALSE(hasIfThenElse(lowered.func.final)) << tag << ", " << scope << ":\n"
+                                                        << toString(lowered.func.final);
     }
 }
 
@@ -108,10 +115,16 @@ TEST(VirtualThread, LocalStagePrivateToTwoVirtualThreads) {
     // 1x1x1x4 region per (vy, vx).
     Tensor A = placeholder({1, 2, 3, 4}, DataType::float32(), "A");
     Tensor B = compute(
-        {1, 2, 3, 4}, [&](const std::vector<Var>& v) { return A({v[0], v[1], v[2], v[3]}) * 2; },
+        {1, 2, 3, 4},
+        [&](const std::vector<Var>& v) {
+            return A({v[0], v[1], v[2], v[3]}) * 2;
+        },
         "B");
     Tensor C = compute(
-        {1, 2, 3, 4}, [&](const std::vector<Var>& v) { return B({v[0], v[1], v[2], v[3]}) + 1; },
+        {1, 2, 3, 4},
+        [&](const std::vector<Var>& v) {
+            return B({v[0], v[1], v[2], v[3]}) + 1;
+        },
         "C");
     Schedule s = createSchedule(C.op);
     const auto* b = B.op.as<ComputeOpNode>();
@@ -134,8 +147,10 @@ TEST(VirtualThread, OwnVirtualThreadOfLocalStageCoversItsRegion) {
     // A virtual thread only the local stage binds is a serial loop over its own region (TVM's
     // value: the thread variable), as the randomized differential test binds them.
     Tensor A = placeholder({16}, DataType::float32(), "A");
-    Tensor B = compute({16}, [&](const std::vector<Var>& v) { return A({v[0]}) * 3; }, "B");
-    Tensor C = compute({16}, [&](const std::vector<Var>& v) { return B({v[0]}) - 1; }, "C");
+    Tensor B = compute(
+        {16}, [&](const std::vector<Var>& v) { return A({v[0]}) * 3; }, "B");
+    Tensor C = compute(
+        {16}, [&](const std::vector<Var>& v) { return B({v[0]}) - 1; }, "C");
     Schedule s = createSchedule(C.op);
     IterVar co = s[C].split(C.op.as<ComputeOpNode>()->axis[0], 8).first;
     s[B].computeAt(s[C], co);
@@ -157,7 +172,9 @@ TEST(VirtualThread, GemmWithVirtualThreadsAndCaches) {
     IterVar k = reduceAxis(Range(0, n), "k");
     Tensor C = compute(
         {n, n},
-        [&](const std::vector<Var>& v) { return sum(A({k->var, v[1]}) * B({k->var, v[0]}), k); },
+        [&](const std::vector<Var>& v) {
+            return sum(A({k->var, v[1]}) * B({k->var, v[0]}), k);
+        },
         "C");
     Schedule s = createSchedule(C.op);
     Tensor AA = s.cacheRead(A, "shared", {C.op}), BB = s.cacheRead(B, "shared", {C.op});
@@ -211,7 +228,10 @@ TEST(VirtualThread, ProducersOfALocalStagePrivateToVirtualThreads) {
         auto elementwise = [](const Tensor& in, const std::string& name) {
             return compute(
                 {2, 3, 4},
-                [&](const std::vector<Var>& v) { return in({v[0], v[1], v[2]}) * 2 + 1; }, name);
+                [&](const std::vector<Var>& v) {
+                    return in({v[0], v[1], v[2]}) * 2 + 1;
+                },
+                name);
         };
         Tensor P = elementwise(A, "P"), B = elementwise(P, "B"), C = elementwise(B, "C");
         Schedule s = createSchedule(C.op);

@@ -14,13 +14,15 @@ namespace {
 /// `FILE:LINE: "literal"` for each string literal of `path` that names a flag of the CLI.
 std::vector<std::string> flagsIn(const std::filesystem::path& path) {
     static const std::regex literal(R"("([^"\\]|\\.)*")");
-    static const std::regex flag(R"(--(target|rules|size|after|keep-trivial-loops|provenance|json|kind|stage|format|repeat|check|seed|timeout)\b)");
+    static const std::regex flag(
+        R"(--(target|rules|size|after|keep-trivial-loops|provenance|json|kind|stage|format|repeat|check|seed|timeout)\b)");
     std::ifstream in(path);
     std::vector<std::string> found;
     std::string line;
     for (int number = 1; std::getline(in, line); ++number) {
         std::string code = line.substr(0, line.find("//"));
-        for (auto it = std::sregex_iterator(code.begin(), code.end(), literal); it != std::sregex_iterator(); ++it)
+        for (auto it = std::sregex_iterator(code.begin(), code.end(), literal);
+             it != std::sregex_iterator(); ++it)
             if (std::regex_search(it->str(), flag))
                 found.push_back(path.string() + ":" + std::to_string(number) + ": " + it->str());
     }
@@ -32,7 +34,8 @@ std::vector<std::string> flagsIn(const std::filesystem::path& path) {
 TEST(EngineText, NoEngineMessageNamesACommandLineFlag) {
     std::vector<std::string> found;
     size_t files = 0;
-    for (const auto& entry : std::filesystem::recursive_directory_iterator(BOUNDSCOPE_ENGINE_SOURCES)) {
+    for (const auto& entry :
+         std::filesystem::recursive_directory_iterator(BOUNDSCOPE_ENGINE_SOURCES)) {
         const auto ext = entry.path().extension();
         if (ext != ".cpp" && ext != ".h")
             continue;

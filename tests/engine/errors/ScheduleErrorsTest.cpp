@@ -288,8 +288,10 @@ TEST(ScheduleErrors, ComputeAtMakingAnAttachCycleIsRefusedWhenLoweredAtTheClosin
     }
     const std::string message =
         "compute_at of stage 'C' at 'i' of stage 'B': it makes an attach cycle C -> B -> C";
-    expectError(p.sch, [&] { p.sch.normalize(); }, message);
-    expectError(p.sch, [&] { createAttachPath(p.sch); }, message);
+    expectError(
+        p.sch, [&] { p.sch.normalize(); }, message);
+    expectError(
+        p.sch, [&] { createAttachPath(p.sch); }, message);
     try {
         p.sch.normalize();
     } catch (const UserError& e) {
@@ -301,7 +303,12 @@ TEST(ScheduleErrors, ComputeAtMakingAnAttachCycleIsRefusedWhenLoweredAtTheClosin
 TEST(ScheduleErrors, AStageAttachedIntoACycleItIsNotPartOfDoesNotHangTheCheck) {
     // B at C, and C and D attached to each other: B's chain runs into a cycle without B.
     Program p;
-    Tensor d = compute({32, 64}, [&](const std::vector<Var>& v) { return p.c({v[0], v[1]}) * 3.0f; }, "D");
+    Tensor d = compute(
+        {32, 64},
+        [&](const std::vector<Var>& v) {
+            return p.c({v[0], v[1]}) * 3.0f;
+        },
+        "D");
     Schedule sch = createSchedule(d.op);
     sch[p.b].computeAt(sch[p.c], p.axisOf(p.c, 0));
     sch[p.c].computeAt(sch[d], d.op.as<ComputeOpNode>()->axis[0]);
@@ -311,15 +318,17 @@ TEST(ScheduleErrors, AStageAttachedIntoACycleItIsNotPartOfDoesNotHangTheCheck) {
         sch.normalize();
         FAIL() << "accepted";
     } catch (const UserError& e) {
-        EXPECT_NE(std::string(e.what()).find("it makes an attach cycle"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("it makes an attach cycle"), std::string::npos)
+            << e.what();
     }
 }
 
 TEST(ScheduleErrors, ComputeAtOntoItselfIsRefusedWhenLowered) {
     Program p;
     p.stage(p.b).computeAt(p.stage(p.b), p.axisOf(p.b, 0));
-    expectError(p.sch, [&] { p.sch.normalize(); },
-                "compute_at of stage 'B' at 'i' of stage 'B': it makes an attach cycle B -> B");
+    expectError(
+        p.sch, [&] { p.sch.normalize(); },
+        "compute_at of stage 'B' at 'i' of stage 'B': it makes an attach cycle B -> B");
 }
 
 TEST(ScheduleErrors, ComputeAtOfAPlaceholder) {

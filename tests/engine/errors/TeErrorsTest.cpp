@@ -20,9 +20,7 @@ void expectError(const std::function<void()>& action, const std::string& message
     }
 }
 
-Expr zero(const std::vector<Var>&) {
-    return Expr(0.0f);
-}
+Expr zero(const std::vector<Var>&) { return Expr(0.0f); }
 
 TEST(TeErrors, ComputeWithTheWrongNumberOfAxisNames) {
     expectError(

@@ -1,5 +1,5 @@
-#include "ir/Op.h"
 #include "ir/Printer.h"
+#include "ir/Op.h"
 #include "ir/Stmt.h"
 
 #include <gtest/gtest.h>
@@ -43,7 +43,8 @@ TEST(Printer, PrintsRangesAndIterVars) {
     EXPECT_EQ(toString(k), "iter_var(k, range(min=0, ext=16))");
     IterVar bx(Range(), Var("blockIdx.x"), IterVarType::ThreadIndex, "blockIdx.x");
     EXPECT_EQ(toString(bx), "iter_var(blockIdx.x, , blockIdx.x)");
-    EXPECT_EQ(regionToString({Range(Var("blockIdx.x"), 1), Range(0, 200)}), "[blockIdx.x, 1], [0, 200]");
+    EXPECT_EQ(regionToString({Range(Var("blockIdx.x"), 1), Range(0, 200)}),
+              "[blockIdx.x, 1], [0, 200]");
 }
 
 TEST(Printer, PrintsLoopsAttributesAndAllocations) {
@@ -66,9 +67,9 @@ for (i, 0, 64) {
 TEST(Printer, PrintsThreadExtentAndIfElseChains) {
     IterVar tx(Range(), Var("threadIdx.x"), IterVarType::ThreadIndex, "threadIdx.x");
     Var x("x");
-    Stmt body = IfThenElseNode::make(x < 1, EvaluateNode::make(x),
-                                     IfThenElseNode::make(x < 2, EvaluateNode::make(x + 1),
-                                                          EvaluateNode::make(x + 2)));
+    Stmt body = IfThenElseNode::make(
+        x < 1, EvaluateNode::make(x),
+        IfThenElseNode::make(x < 2, EvaluateNode::make(x + 1), EvaluateNode::make(x + 2)));
     Stmt attr = AttrStmtNode::make(tx, attr::kThreadExtent, 200, body);
     EXPECT_EQ(toString(attr), R"(// attr [iter_var(threadIdx.x, , threadIdx.x)] thread_extent = 200
 if ((x < 1)) {

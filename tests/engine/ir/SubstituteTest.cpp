@@ -1,9 +1,9 @@
 // Substitution of variables inside a reduction's combiner (issue 5: TVM's
 // test_loop_dep_reduce_cache_write reduces with `max(x + y, float(n))`, n a compute axis).
 
+#include "ir/Substitute.h"
 #include "ir/Op.h"
 #include "ir/Printer.h"
-#include "ir/Substitute.h"
 
 #include <gtest/gtest.h>
 
@@ -46,8 +46,7 @@ TEST(Substitute, LeavesAReducerWithoutTheVariableUntouched) {
     Var n("n"), other("other"), x, y;
     CommReducer combiner = reducerUsing(n, x, y);
     Expr e = ReduceNode::make(combiner, {Var("a", DataType::float32())},
-                              {IterVar(Range(0, 8), Var("k"), IterVarType::CommReduce)},
-                              Expr(), 0);
+                              {IterVar(Range(0, 8), Var("k"), IterVarType::CommReduce)}, Expr(), 0);
     EXPECT_TRUE(substitute(e, VarMap<Expr>{{other, Expr(3)}}).same_as(e));
 }
 
@@ -56,9 +55,9 @@ TEST(Substitute, OutputsOfOneReductionKeepSharingTheirReducer) {
     CommReducer pair({x0, x1}, {y0, y1}, {x0 + y0, max(x1, y1)}, {Expr(0) * n, Expr(-1) * n});
     IterVar k(Range(0, 8), Var("k"), IterVarType::CommReduce);
     std::vector<Expr> sources = {k->var, Var("v")};
-    Stmt both = SeqNode::make(
-        {EvaluateNode::make(ReduceNode::make(pair, sources, {k}, Expr(), 0)),
-         EvaluateNode::make(ReduceNode::make(pair, sources, {k}, Expr(), 1))});
+    Stmt both =
+        SeqNode::make({EvaluateNode::make(ReduceNode::make(pair, sources, {k}, Expr(), 0)),
+                       EvaluateNode::make(ReduceNode::make(pair, sources, {k}, Expr(), 1))});
     Stmt out = substitute(both, VarMap<Expr>{{n, m}});
     const auto* seq = out.as<SeqNode>();
     ASSERT_NE(seq, nullptr);

@@ -11,8 +11,10 @@ namespace {
 
 LowerResult lowerTwoStages() {
     Tensor a = placeholder({64}, DataType::float32(), "A");
-    Tensor b = compute({64}, [&](const std::vector<Var>& v) { return a({v[0]}); }, "B");
-    Tensor c = compute({64}, [&](const std::vector<Var>& v) { return b({v[0]}); }, "C");
+    Tensor b = compute(
+        {64}, [&](const std::vector<Var>& v) { return a({v[0]}); }, "B");
+    Tensor c = compute(
+        {64}, [&](const std::vector<Var>& v) { return b({v[0]}); }, "C");
     return lower(createSchedule(c.op), {a, c});
 }
 

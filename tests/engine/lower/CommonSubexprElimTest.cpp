@@ -17,13 +17,9 @@ using namespace bs::test;
 
 namespace {
 
-Var buffer(const std::string& name) {
-    return Var(name, DataType::handle());
-}
+Var buffer(const std::string& name) { return Var(name, DataType::handle()); }
 
-CseOptions inScope(std::vector<Var> vars) {
-    return CseOptions{std::move(vars)};
-}
+CseOptions inScope(std::vector<Var> vars) { return CseOptions{std::move(vars)}; }
 
 /// Runs `stmt` before and after CSE on the same inputs and compares a buffer's contents.
 void expectSameResults(const Stmt& before, const Stmt& after, const Var& out, size_t size,
@@ -142,7 +138,8 @@ namespace {
 Expr replaceInTurn(Expr e, const std::vector<std::pair<Expr, Var>>& entries) {
     class Replacer : public IRMutator {
     public:
-        Replacer(const Expr& computation, const Var& var) : m_computation(computation), m_var(var) {}
+        Replacer(const Expr& computation, const Var& var)
+            : m_computation(computation), m_var(var) {}
         Expr visitExpr(const Expr& e) override {
             if (equivalentTerms(e, m_computation) && cse::isEligibleComputation(e))
                 return m_var;
@@ -191,10 +188,14 @@ TEST(CseTools, ReplacementsInOneWalkMatchReplacingOneAfterAnother) {
                                   : Expr(leaves[rng() % leaves.size()]);
         Expr l = tree(depth - 1), r = tree(depth - 1);
         switch (rng() % 4) {
-        case 0: return l + r;
-        case 1: return l * r;
-        case 2: return l - r;
-        default: return LetNode::make(Var("t"), l, r); // never looked inside
+        case 0:
+            return l + r;
+        case 1:
+            return l * r;
+        case 2:
+            return l - r;
+        default:
+            return LetNode::make(Var("t"), l, r); // never looked inside
         }
     };
     for (int round = 0; round < 400; ++round) {
@@ -205,7 +206,8 @@ TEST(CseTools, ReplacementsInOneWalkMatchReplacingOneAfterAnother) {
         pool.push_back(h * 2);
         cse::SemanticComputations candidates;
         for (const Expr& e : pool)
-            if (rng() % 3 == 0 || e.same_as(pool[pool.size() - 1]) || e.same_as(pool[pool.size() - 2]))
+            if (rng() % 3 == 0 || e.same_as(pool[pool.size() - 1]) ||
+                e.same_as(pool[pool.size() - 2]))
                 cse::insertSorted(candidates, {e}, 1);
         cse::Replacements replacements;
         std::vector<std::pair<Expr, Var>> entries;
@@ -263,8 +265,8 @@ TEST(CommonSubexprElim, AVariableHoldingAComputationCanMakeTwoEqualForTheLevelBe
     // done once; the statement under the new let counts them again and shares them. The
     // shortcut past quiet chains of lets must not skip that level.
     Var a("a"), c("c"), t("t"), x("x"), j("j"), buf = buffer("B");
-    Stmt pair = SeqNode::make({StoreNode::make(buf, (a + t) * c + j * 2, j),
-                               StoreNode::make(buf, x * c + j * 2, j + 4)});
+    Stmt pair = SeqNode::make(
+        {StoreNode::make(buf, (a + t) * c + j * 2, j), StoreNode::make(buf, x * c + j * 2, j + 4)});
     Stmt s = LetStmtNode::make(x, a + t, ForNode::make(j, 0, 4, ForKind::Serial, pair));
     CseOptions every = inScope({a, c});
     every.skipQuietLetChains = false;
@@ -278,7 +280,8 @@ TEST(CommonSubexprElim, AnExistingVariableCanMakeAnInBetweenFormMatchALaterEntry
     // At the store: (p*q + r*u) -> x (case 1), x*(s + t) -> y (case 1), s + t -> cse_var_1.
     // One after the other, the first product becomes x*(s + t) before s + t is replaced, so
     // y takes it; a single walk would have made it x*cse_var_1.
-    Var p("p"), q("q"), r("r"), u("u"), s("s"), t("t"), n("n"), x("x"), y("y"), k("k"), buf = buffer("B");
+    Var p("p"), q("q"), r("r"), u("u"), s("s"), t("t"), n("n"), x("x"), y("y"), k("k"),
+        buf = buffer("B");
     Expr sum = p * q + r * u;
     Stmt store = StoreNode::make(buf, (sum * (s + t) + x * (s + t)) + (s + t), k);
     Stmt program = LetStmtNode::make(
@@ -296,8 +299,10 @@ TEST(CommonSubexprElim, InAnExpressionTheEntriesAfterTheFirstLetReplaceNothing) 
     Expr body = ((t + 1) * (t + 2) + (t + 1) * (t + 2)) + ((t + 3) + (t + 3));
     Stmt s = StoreNode::make(buf, LetNode::make(t, a, body), 0);
     Stmt out = commonSubexprElim(s, inScope({a}));
-    EXPECT_EQ(toString(out), "B[0] = (let t = a in (let cse_var_2 = (t + 3) in (let cse_var_1 = ((t + 1)*(t + 2)) in "
-                             "((cse_var_1 + cse_var_1) + (cse_var_2 + cse_var_2)))))\n");
+    EXPECT_EQ(
+        toString(out),
+        "B[0] = (let t = a in (let cse_var_2 = (t + 3) in (let cse_var_1 = ((t + 1)*(t + 2)) in "
+        "((cse_var_1 + cse_var_1) + (cse_var_2 + cse_var_2)))))\n");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -523,7 +528,8 @@ TEST(CommonSubexprElim, ADeepExpressionWithNothingToShareIsLeftAsItIsAndOneWithS
     Var x("x");
     Stmt let = ForNode::make(
         i, 0, 8, ForKind::Serial,
-        LetStmtNode::make(x, i * 7, StoreNode::make(buf, cast(DataType::float32(), (i * 7) + 1), i)));
+        LetStmtNode::make(x, i * 7,
+                          StoreNode::make(buf, cast(DataType::float32(), (i * 7) + 1), i)));
     const std::string letText = toString(commonSubexprElim(let));
     EXPECT_EQ(letText.find("float32(((i*7) + 1))"), std::string::npos) << letText;
 }

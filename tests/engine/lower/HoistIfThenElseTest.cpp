@@ -2,8 +2,8 @@
 // `if` may move, where it must stay, and that the moved guard keeps its step.
 #include "LowerTestUtil.h"
 
-#include "ir/Op.h"
 #include "ir/Equality.h"
+#include "ir/Op.h"
 #include "ir/Printer.h"
 #include "lower/HoistIfThenElse.h"
 
@@ -13,9 +13,7 @@ using namespace bs;
 using namespace bs::test;
 
 namespace {
-Var buffer(const std::string& name) {
-    return Var(name, DataType::handle());
-}
+Var buffer(const std::string& name) { return Var(name, DataType::handle()); }
 Stmt loop(const Var& v, int extent, Stmt body) {
     return ForNode::make(v, 0, extent, ForKind::Serial, std::move(body));
 }
@@ -25,7 +23,8 @@ TEST(HoistIfThenElse, AGuardOnOuterLoopsLeavesTheInnerLoop) {
     // The uneven split's guard (TVM's test_split_uneven_unique_likely): tested once per row.
     Var xo("x.outer"), xi("x.inner"), y("y"), c = buffer("C");
     Expr guard = likely(xo * 5 + xi < 16);
-    Stmt body = withStep(IfThenElseNode::make(guard, StoreNode::make(c, 1.0f, (xo * 5 + xi) * 16 + y)), 7);
+    Stmt body =
+        withStep(IfThenElseNode::make(guard, StoreNode::make(c, 1.0f, (xo * 5 + xi) * 16 + y)), 7);
     Stmt out = hoistIfThenElse(loop(xo, 4, loop(xi, 5, loop(y, 16, body))));
     EXPECT_EQ(toString(out), R"(for (x.outer, 0, 4) {
   for (x.inner, 0, 5) {
@@ -44,8 +43,10 @@ TEST(HoistIfThenElse, AGuardOnOuterLoopsLeavesTheInnerLoop) {
 
 TEST(HoistIfThenElse, AConditionOnNoLoopGoesAroundTheOutermost) {
     Var i("i"), j("j"), n("n"), a = buffer("A");
-    Stmt s = loop(i, 4, loop(j, 4, IfThenElseNode::make(n > 2, StoreNode::make(a, 0.0f, i * 4 + j),
-                                                         StoreNode::make(a, 1.0f, i * 4 + j))));
+    Stmt s = loop(i, 4,
+                  loop(j, 4,
+                       IfThenElseNode::make(n > 2, StoreNode::make(a, 0.0f, i * 4 + j),
+                                            StoreNode::make(a, 1.0f, i * 4 + j))));
     EXPECT_EQ(toString(hoistIfThenElse(s)), R"(if ((n > 2)) {
   for (i, 0, 4) {
     for (j, 0, 4) {
@@ -69,19 +70,24 @@ TEST(HoistIfThenElse, StaysWhereItMust) {
     Stmt inner = loop(i, 4, loop(j, 4, IfThenElseNode::make(j < 3, store)));
     EXPECT_TRUE(structuralEqual(hoistIfThenElse(inner), inner));
     // reads memory
-    Stmt reads = loop(i, 4, loop(j, 4, IfThenElseNode::make(LoadNode::make(DataType::int32(), b, i) > 0, store)));
+    Stmt reads = loop(
+        i, 4, loop(j, 4, IfThenElseNode::make(LoadNode::make(DataType::int32(), b, i) > 0, store)));
     EXPECT_TRUE(structuralEqual(hoistIfThenElse(reads), reads));
     // a sequence in the loop before the `if`: the condition would guard the other statement too
-    Stmt seq = loop(i, 4, loop(j, 4, SeqNode::make({StoreNode::make(b, 1.0f, j),
-                                                      IfThenElseNode::make(i < 3, store)})));
+    Stmt seq = loop(
+        i, 4,
+        loop(j, 4,
+             SeqNode::make({StoreNode::make(b, 1.0f, j), IfThenElseNode::make(i < 3, store)})));
     EXPECT_TRUE(structuralEqual(hoistIfThenElse(seq), seq));
     // inside one branch of an if-else: the other branch must still run when it is false
-    Stmt branches = loop(i, 4, loop(j, 4, IfThenElseNode::make(
-                                              j < 2, IfThenElseNode::make(i > 1, store),
-                                              StoreNode::make(b, 3.0f, j))));
+    Stmt branches = loop(i, 4,
+                         loop(j, 4,
+                              IfThenElseNode::make(j < 2, IfThenElseNode::make(i > 1, store),
+                                                   StoreNode::make(b, 3.0f, j))));
     EXPECT_TRUE(structuralEqual(hoistIfThenElse(branches), branches));
     // a let-bound variable
-    Stmt let = loop(i, 4, loop(j, 4, LetStmtNode::make(t, i * 2, IfThenElseNode::make(t < 3, store))));
+    Stmt let =
+        loop(i, 4, loop(j, 4, LetStmtNode::make(t, i * 2, IfThenElseNode::make(t < 3, store))));
     EXPECT_TRUE(structuralEqual(hoistIfThenElse(let), let));
 }
 

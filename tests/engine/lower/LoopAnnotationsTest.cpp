@@ -11,9 +11,7 @@ using namespace bs::test;
 
 namespace {
 
-Var buffer(const std::string& name) {
-    return Var(name, DataType::handle());
-}
+Var buffer(const std::string& name) { return Var(name, DataType::handle()); }
 
 Expr load(const Var& buf, const Expr& index, DataType type = DataType::float32()) {
     return LoadNode::make(type, buf, index);
@@ -253,8 +251,8 @@ TEST(VectorizeLoops, InnerVectorizedLoopGoesFirst) {
 TEST(VectorizeLoops, LaneDependentRealizeFallsBack) {
     Var j("j");
     Tensor t = makeTensor("T", {8}, DataType::int32());
-    Stmt realize = ProducerRealizeNode::make(t, {Range(j, 1)}, Expr(),
-                                             ProducerStoreNode::make(t, j, {j}));
+    Stmt realize =
+        ProducerRealizeNode::make(t, {Range(j, 1)}, Expr(), ProducerStoreNode::make(t, j, {j}));
     Stmt out = vectorizeLoops(ForNode::make(j, 0, 4, ForKind::Vectorized, realize));
     EXPECT_EQ(toString(out), R"(for (j.s, 0, 4) {
   realize T([j.s, 1]) {

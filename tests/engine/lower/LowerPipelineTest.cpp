@@ -14,12 +14,8 @@ using namespace bs;
 
 namespace {
 
-Expr f32(double v) {
-    return makeConst(DataType::float32(), v);
-}
-const ComputeOpNode* opOf(const Tensor& t) {
-    return t.op.as<ComputeOpNode>();
-}
+Expr f32(double v) { return makeConst(DataType::float32(), v); }
+const ComputeOpNode* opOf(const Tensor& t) { return t.op.as<ComputeOpNode>(); }
 
 /// B = A * 2 computed at C's outer loop of a split by 3 that does not divide 10, the inner
 /// loop unrolled; C reads B(i + 1) twice, so CSE has an index to share.

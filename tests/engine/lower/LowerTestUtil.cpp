@@ -22,9 +22,7 @@ namespace {
 
 using Lanes = std::vector<double>;
 
-double lane(const Lanes& v, size_t i) {
-    return v.size() == 1 ? v[0] : v[i];
-}
+double lane(const Lanes& v, size_t i) { return v.size() == 1 ? v[0] : v[i]; }
 
 /// Applies `fn` lane by lane, broadcasting a scalar side.
 template <typename Fn> Lanes zip(const Lanes& a, const Lanes& b, Fn fn) {
@@ -35,9 +33,7 @@ template <typename Fn> Lanes zip(const Lanes& a, const Lanes& b, Fn fn) {
     return out;
 }
 
-int64_t toInt(double v) {
-    return int64_t(v);
-}
+int64_t toInt(double v) { return int64_t(v); }
 
 } // namespace
 
@@ -213,18 +209,14 @@ protected:
         for (int64_t t = 0; t < extent; ++t)
             withScalar(iv->var, double(t), [&] { visitStmt(op->body); });
     }
-    void visit(const AssertStmtNode* op) override {
-        visitStmt(op->body);
-    }
+    void visit(const AssertStmtNode* op) override { visitStmt(op->body); }
     void visit(const ForNode* op) override {
         int64_t min = toInt(visitExpr(op->min)[0]);
         int64_t extent = toInt(visitExpr(op->extent)[0]);
         for (int64_t i = min; i < min + extent; ++i)
             withScalar(op->loopVar, double(i), [&] { visitStmt(op->body); });
     }
-    void visit(const ProducerConsumerNode* op) override {
-        visitStmt(op->body);
-    }
+    void visit(const ProducerConsumerNode* op) override { visitStmt(op->body); }
     void visit(const AllocateNode* op) override {
         int64_t size = 1;
         for (const Expr& e : op->extents)
@@ -252,9 +244,7 @@ protected:
         else if (op->elseCase.defined())
             visitStmt(op->elseCase);
     }
-    void visit(const EvaluateNode* op) override {
-        visitExpr(op->value);
-    }
+    void visit(const EvaluateNode* op) override { visitExpr(op->value); }
 
     Lanes visitExprDefault(const ExprNode* op) override {
         ADD_FAILURE() << "cannot evaluate " << toString(Expr(op));
@@ -286,12 +276,8 @@ void MiniInterpreter::setScalar(const Var& var, double value) {
     m_scalars.emplace_back(var, Lanes{value});
 }
 
-void MiniInterpreter::run(const Stmt& stmt) {
-    Impl(*this).visitStmt(stmt);
-}
+void MiniInterpreter::run(const Stmt& stmt) { Impl(*this).visitStmt(stmt); }
 
-std::vector<double> MiniInterpreter::eval(const Expr& e) {
-    return Impl(*this).visitExpr(e);
-}
+std::vector<double> MiniInterpreter::eval(const Expr& e) { return Impl(*this).visitExpr(e); }
 
 } // namespace bs::test

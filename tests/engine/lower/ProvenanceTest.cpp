@@ -15,8 +15,14 @@ namespace {
 
 /// The seed's PassUpDomain example: C (64, 64) fused, split into 512 parts, B at the outer loop.
 Schedule fuseSplit(Tensor* B = nullptr) {
-    Tensor b = compute({64, 64}, [](const std::vector<Var>& v) { return v[0] + v[1]; }, "B");
-    Tensor c = compute({64, 64}, [&](const std::vector<Var>& v) { return b({v[0], v[1]}); }, "C");
+    Tensor b = compute(
+        {64, 64}, [](const std::vector<Var>& v) { return v[0] + v[1]; }, "B");
+    Tensor c = compute(
+        {64, 64},
+        [&](const std::vector<Var>& v) {
+            return b({v[0], v[1]});
+        },
+        "C");
     Schedule s = createSchedule(c.op);
     const auto* op = c.op.as<ComputeOpNode>();
     IterVar fused = s[c].fuse(op->axis[0], op->axis[1]);
@@ -30,8 +36,10 @@ Schedule fuseSplit(Tensor* B = nullptr) {
 /// Seed 002's split remainder: extent 20 by 16, B computed at the outer loop (guards).
 Schedule splitRemainder() {
     Tensor a = placeholder({20}, DataType::float32(), "A");
-    Tensor b = compute({20}, [&](const std::vector<Var>& v) { return a({v[0]}) * 2.0f; }, "B");
-    Tensor c = compute({20}, [&](const std::vector<Var>& v) { return b({v[0]}) + 1.0f; }, "C");
+    Tensor b = compute(
+        {20}, [&](const std::vector<Var>& v) { return a({v[0]}) * 2.0f; }, "B");
+    Tensor c = compute(
+        {20}, [&](const std::vector<Var>& v) { return b({v[0]}) + 1.0f; }, "C");
     Schedule s = createSchedule(c.op);
     auto [outer, inner] = s[c].split(c.op.as<ComputeOpNode>()->axis[0], 16);
     s[b].computeAt(s[c], outer);
@@ -41,8 +49,18 @@ Schedule splitRemainder() {
 /// Seed 002's Ex. 6: B shared at C's blockIdx loop, threads bound.
 Schedule sharedScope() {
     Tensor a = placeholder({200, 400}, DataType::float32(), "A");
-    Tensor b = compute({200, 400}, [&](const std::vector<Var>& v) { return a({v[0], v[1]}) * 3.14f; }, "B");
-    Tensor c = compute({100, 200}, [&](const std::vector<Var>& v) { return b({v[0], v[1]}) * 2.72f; }, "C");
+    Tensor b = compute(
+        {200, 400},
+        [&](const std::vector<Var>& v) {
+            return a({v[0], v[1]}) * 3.14f;
+        },
+        "B");
+    Tensor c = compute(
+        {100, 200},
+        [&](const std::vector<Var>& v) {
+            return b({v[0], v[1]}) * 2.72f;
+        },
+        "C");
     Schedule s = createSchedule(c.op);
     IterVar bx(Range(), Var("blockIdx.x"), IterVarType::ThreadIndex, "blockIdx.x");
     IterVar tx(Range(), Var("threadIdx.x"), IterVarType::ThreadIndex, "threadIdx.x");
@@ -74,7 +92,8 @@ LowerResult lowered(const Schedule& s, BoundRules rules = BoundRules::Tvm) {
 
 /// Every statement of `stmt` that carries numbers: loops, thread extents, realizes, allocates
 /// and likely() guards, with the phase of the step each carries (or "none").
-std::vector<std::pair<std::string, std::string>> provenance(const Stmt& stmt, const BoundSteps& steps) {
+std::vector<std::pair<std::string, std::string>> provenance(const Stmt& stmt,
+                                                            const BoundSteps& steps) {
     std::vector<std::pair<std::string, std::string>> out;
     auto phaseOf = [&](const StmtNode* n) {
         return n->stepId() < 0 ? std::string("none") : stepPhaseName(steps.at(n->stepId()).phase);
@@ -86,7 +105,8 @@ std::vector<std::pair<std::string, std::string>> provenance(const Stmt& stmt, co
             out.emplace_back("allocate " + a->bufferVar.name(), phaseOf(a));
         else if (const auto* r = node.as<ProducerRealizeNode>())
             out.emplace_back("realize " + r->tensor.name(), phaseOf(r));
-        else if (const auto* i = node.as<IfThenElseNode>(); i && toString(i->condition).find("likely") == 0)
+        else if (const auto* i = node.as<IfThenElseNode>();
+                 i && toString(i->condition).find("likely") == 0)
             out.emplace_back("if " + toString(i->condition), phaseOf(i));
         else if (const auto* t = node.as<AttrStmtNode>(); t && t->key == attr::kThreadExtent)
             out.emplace_back("thread " + nodeToString(t->node), phaseOf(t));
@@ -125,12 +145,14 @@ TEST(Provenance, TheAllocateOfTheFuseExampleComesFromItsRealizeAndTheUnions) {
         LowerResult r = lowered(fuseSplit(), rules);
         std::vector<StepMark> marks;
         std::string text = printWithSteps(r.func.final, &marks);
-        const std::string expected = rules == BoundRules::Tvm ? "allocate B[int32 * 8]" : "allocate B[int32 * 4096]";
+        const std::string expected =
+            rules == BoundRules::Tvm ? "allocate B[int32 * 8]" : "allocate B[int32 * 4096]";
         ASSERT_NE(text.find(expected), std::string::npos) << text;
         int line = 0;
         for (size_t p = 0; p < text.find(expected); ++p)
             line += text[p] == '\n';
-        auto mark = std::find_if(marks.begin(), marks.end(), [&](const StepMark& m) { return m.line == line; });
+        auto mark = std::find_if(marks.begin(), marks.end(),
+                                 [&](const StepMark& m) { return m.line == line; });
         ASSERT_NE(mark, marks.end());
         const BoundStep& allocate = r.bounds.steps.at(mark->stepId);
         EXPECT_EQ(allocate.phase, StepPhase::Allocate);
@@ -155,9 +177,11 @@ TEST(Provenance, FusePassUpIsTheSeedsFallbackOrTheRowSegment) {
     };
     ASSERT_TRUE(fuseStep(seed) && fuseStep(tvm));
     EXPECT_EQ(fuseStep(seed)->rule, "fuse-fallback");
-    EXPECT_NE(fuseStep(seed)->text.find("fall back to the whole ranges"), std::string::npos) << fuseStep(seed)->text;
+    EXPECT_NE(fuseStep(seed)->text.find("fall back to the whole ranges"), std::string::npos)
+        << fuseStep(seed)->text;
     EXPECT_EQ(fuseStep(tvm)->rule, "fuse-one-row");
-    EXPECT_NE(fuseStep(tvm)->text.find("stays in one row"), std::string::npos) << fuseStep(tvm)->text;
+    EXPECT_NE(fuseStep(tvm)->text.find("stays in one row"), std::string::npos)
+        << fuseStep(tvm)->text;
     EXPECT_EQ(fuseStep(tvm)->consumer->name, "C");
     EXPECT_EQ(fuseStep(tvm)->stage->name, "B");
 }

@@ -10,9 +10,7 @@ using namespace bs;
 using namespace bs::test;
 
 namespace {
-Var buffer(const std::string& name) {
-    return Var(name, DataType::handle());
-}
+Var buffer(const std::string& name) { return Var(name, DataType::handle()); }
 Expr barrier() {
     return CallNode::make(DataType::int32(), "tvm_storage_sync", {StringImmNode::make("shared")},
                           CallKind::Intrinsic);

@@ -1,10 +1,10 @@
 // save_json / load_json (schedule/SaveJson.h): a saved and loaded schedule lowers to the same
 // program as the original, its parts refer to each other as the saved ones did, and text that is
 // not a saved graph is one UserError.
+#include "schedule/SaveJson.h"
 #include "ir/Op.h"
 #include "ir/Printer.h"
 #include "lower/Lower.h"
-#include "schedule/SaveJson.h"
 #include "support/DeepStack.h"
 #include "te/Compute.h"
 #include "te/Reduce.h"
@@ -62,9 +62,19 @@ std::string loadError(const std::string& text) {
 /// computed at, rfactored and grouped.
 Program scheduled() {
     Tensor a = placeholder({64, 32}, DataType::float32(), "A");
-    Tensor c = compute({64, 32}, [&](const std::vector<Var>& v) { return a({v[0], v[1]}) * 2.0f; }, "C");
+    Tensor c = compute(
+        {64, 32},
+        [&](const std::vector<Var>& v) {
+            return a({v[0], v[1]}) * 2.0f;
+        },
+        "C");
     IterVar k = reduceAxis(Range(0, 32), "k");
-    Tensor d = compute({64}, [&](const std::vector<Var>& v) { return sum(c({v[0], k}), {k}); }, "D");
+    Tensor d = compute(
+        {64},
+        [&](const std::vector<Var>& v) {
+            return sum(c({v[0], k}), {k});
+        },
+        "D");
     Schedule sch = createSchedule(d.op);
     Tensor shared = sch.cacheRead(a, "shared", {c.op});
     auto [ko, ki] = sch[d].split(k, 8);
@@ -109,10 +119,18 @@ TEST(SaveJson, AProgramWithAScanAndSymbolicShapesLowersTheSame) {
     Var n = Var::sizeVar("n");
     Tensor x = placeholder({n, 6}, DataType::float32(), "X");
     Tensor state = placeholder({n, 6}, DataType::float32(), "state");
-    Tensor init = compute({1, 6}, [&](const std::vector<Var>& v) { return x({0, v[1]}); }, "init");
-    Tensor update = compute({n, 6}, [&](const std::vector<Var>& v) {
-        return state({v[0] - 1, v[1]}) + x({v[0], v[1]});
-    }, "update");
+    Tensor init = compute(
+        {1, 6},
+        [&](const std::vector<Var>& v) {
+            return x({0, v[1]});
+        },
+        "init");
+    Tensor update = compute(
+        {n, 6},
+        [&](const std::vector<Var>& v) {
+            return state({v[0] - 1, v[1]}) + x({v[0], v[1]});
+        },
+        "update");
     Tensor res = scan({init}, {update}, {state}, {x}, "scan")[0];
     Schedule sch = createSchedule(res.op);
     sch[update].split(update.op.as<ComputeOpNode>()->axis[1], 4);
@@ -140,44 +158,55 @@ TEST(SaveJson, TextThatIsNotASavedGraphIsOneUserError) {
     EXPECT_NE(loadError(R"({"root": 1, "nodes": [{}], "attrs": {"tvm_version": "0.8"}})")
                   .find("TVM's own JSON does not load here"),
               std::string::npos);
-    const std::string header = R"({"attrs": {"format": "boundscope-ir 1"}, "root": 1, "nodes": [{"type_key": ""}, )";
-    EXPECT_EQ(loadError(header + R"({"type_key": "tir.Add", "attrs": {"dtype": "int32", "a": 7, "b": 7}}]})"),
-              "load_json: node 1 (tir.Add): a reference refers to node 7, which does not exist");
-    EXPECT_EQ(loadError(header + R"({"type_key": "tir.Add", "attrs": {"dtype": "int32", "a": 1, "b": 1}}]})"),
-              "load_json: node 1 (tir.Add): node 1 contains itself");
+    const std::string header =
+        R"({"attrs": {"format": "boundscope-ir 1"}, "root": 1, "nodes": [{"type_key": ""}, )";
+    EXPECT_EQ(
+        loadError(header +
+                  R"({"type_key": "tir.Add", "attrs": {"dtype": "int32", "a": 7, "b": 7}}]})"),
+        "load_json: node 1 (tir.Add): a reference refers to node 7, which does not exist");
+    EXPECT_EQ(
+        loadError(header +
+                  R"({"type_key": "tir.Add", "attrs": {"dtype": "int32", "a": 1, "b": 1}}]})"),
+        "load_json: node 1 (tir.Add): node 1 contains itself");
     EXPECT_EQ(loadError(header + R"({"type_key": "tir.Not", "attrs": {"dtype": "bool"}}]})"),
               "load_json: node 1 (tir.Not): has no 'a'");
-    EXPECT_NE(loadError(header + R"({"type_key": "tir.Add", "attrs": {"dtype": "int32", "a": 2, "b": 3}}, )"
-                                 R"({"type_key": "IntImm", "attrs": {"dtype": "int32", "value": 1}}, )"
-                                 R"({"type_key": "FloatImm", "attrs": {"dtype": "float32", "value": "1"}}]})")
-                  .find("load_json: node 1 (tir.Add): an invalid node"),
-              std::string::npos);
+    EXPECT_NE(
+        loadError(header +
+                  R"({"type_key": "tir.Add", "attrs": {"dtype": "int32", "a": 2, "b": 3}}, )"
+                  R"({"type_key": "IntImm", "attrs": {"dtype": "int32", "value": 1}}, )"
+                  R"({"type_key": "FloatImm", "attrs": {"dtype": "float32", "value": "1"}}]})")
+            .find("load_json: node 1 (tir.Add): an invalid node"),
+        std::string::npos);
 }
 
 // Review findings: malformed graphs that crashed or hung the loader are now UserErrors.
 TEST(SaveJson, MalformedGraphsThatCrashedAreUserErrors) {
-    const std::string header = R"({"attrs": {"format": "boundscope-ir 1"}, "root": 1, "nodes": [{"type_key": ""}, )";
+    const std::string header =
+        R"({"attrs": {"format": "boundscope-ir 1"}, "root": 1, "nodes": [{"type_key": ""}, )";
     // an array that contains itself
     EXPECT_EQ(loadError(header + R"({"type_key": "Array", "attrs": {"items": [1]}}]})"),
               "load_json: array 1 contains itself");
     // a reference of the wrong kind to a node already loaded
-    EXPECT_EQ(loadError(header + R"({"type_key": "Array", "attrs": {"items": [2, 3]}}, )"
-                                 R"({"type_key": "Array", "attrs": {"items": []}}, )"
-                                 R"({"type_key": "tir.Not", "attrs": {"dtype": "bool", "a": 2}}]})"),
+    EXPECT_EQ(loadError(header +
+                        R"({"type_key": "Array", "attrs": {"items": [2, 3]}}, )"
+                        R"({"type_key": "Array", "attrs": {"items": []}}, )"
+                        R"({"type_key": "tir.Not", "attrs": {"dtype": "bool", "a": 2}}]})"),
               "load_json: node 3 (tir.Not): node 2 is a Array where a node is expected");
     // a null among the items of a list
     EXPECT_EQ(loadError(header + R"({"type_key": "tir.SeqStmt", "attrs": {"seq": [null]}}]})"),
               "load_json: node 1 (tir.SeqStmt): 'seq' has a null item");
     // attributes that are not an object
-    EXPECT_NE(loadError(R"({"root": 1, "nodes": [{"type_key": ""}], "attrs": 5})").find("TVM's own JSON"),
-              std::string::npos);
+    EXPECT_NE(
+        loadError(R"({"root": 1, "nodes": [{"type_key": ""}], "attrs": 5})").find("TVM's own JSON"),
+        std::string::npos);
     // a stage computed at another without its loop, and a stage in its own group
     Program p = scheduled();
     std::string text = saveJson(SavedValue::of(p.sch));
     const std::string attached = "\"attach_ivar\": ";
     size_t at = text.find("\"attach_type\": 4");
     ASSERT_NE(at, std::string::npos) << text;
-    size_t ivar = text.find(attached, at) != std::string::npos ? text.find(attached, at) : text.rfind(attached, at);
+    size_t ivar = text.find(attached, at) != std::string::npos ? text.find(attached, at)
+                                                               : text.rfind(attached, at);
     ASSERT_NE(ivar, std::string::npos);
     size_t end = text.find_first_of(",\n", ivar + attached.size());
     std::string broken = text.substr(0, ivar + attached.size()) + "null" + text.substr(end);
@@ -186,7 +215,8 @@ TEST(SaveJson, MalformedGraphsThatCrashedAreUserErrors) {
 }
 
 TEST(SaveJson, ANoneInAListComesBackAsNone) {
-    SavedValue loaded = loadJson(saveJson(SavedValue::array({SavedValue::of(NodeRef(Expr(3))), SavedValue::of(NodeRef())})));
+    SavedValue loaded = loadJson(
+        saveJson(SavedValue::array({SavedValue::of(NodeRef(Expr(3))), SavedValue::of(NodeRef())})));
     ASSERT_EQ(loaded.items.size(), 2u);
     EXPECT_TRUE(loaded.items[0].node.defined());
     EXPECT_FALSE(loaded.items[1].node.defined());
@@ -194,12 +224,15 @@ TEST(SaveJson, ANoneInAListComesBackAsNone) {
 
 TEST(SaveJson, NestingPastTheLimitIsRefusedNotACrash) {
     // 100,001 nested `not`s: more than save_json and load_json walk.
-    std::string nodes = R"({"type_key": ""}, {"type_key": "IntImm", "attrs": {"dtype": "bool", "value": 1}})";
+    std::string nodes =
+        R"({"type_key": ""}, {"type_key": "IntImm", "attrs": {"dtype": "bool", "value": 1}})";
     const int depth = 100001;
     for (int i = 0; i < depth; ++i)
-        nodes += R"(, {"type_key": "tir.Not", "attrs": {"dtype": "bool", "a": )" + std::to_string(i + 1) + "}}";
-    std::string text = R"({"attrs": {"format": "boundscope-ir 1"}, "root": )" + std::to_string(depth + 1) +
-                       R"(, "nodes": [)" + nodes + "]}";
+        nodes += R"(, {"type_key": "tir.Not", "attrs": {"dtype": "bool", "a": )" +
+                 std::to_string(i + 1) + "}}";
+    std::string text = R"({"attrs": {"format": "boundscope-ir 1"}, "root": )" +
+                       std::to_string(depth + 1) + R"(, "nodes": [)" + nodes + "]}";
     std::string error = callOnDeepStack([&] { return loadError(text); });
-    EXPECT_NE(error.find("the program nests more than 100000 levels deep"), std::string::npos) << error;
+    EXPECT_NE(error.find("the program nests more than 100000 levels deep"), std::string::npos)
+        << error;
 }

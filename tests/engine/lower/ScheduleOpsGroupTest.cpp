@@ -15,9 +15,24 @@ namespace {
 /// A -> B = A + 1 -> C = B * 2 -> D = C - 1, each (16, 16), with B and C in one group.
 struct GroupedChain {
     Tensor a = placeholder({16, 16}, DataType::float32(), "A");
-    Tensor b = compute({16, 16}, [this](const std::vector<Var>& v) { return a({v[0], v[1]}) + 1.0f; }, "B");
-    Tensor c = compute({16, 16}, [this](const std::vector<Var>& v) { return b({v[0], v[1]}) * 2.0f; }, "C");
-    Tensor d = compute({16, 16}, [this](const std::vector<Var>& v) { return c({v[0], v[1]}) - 1.0f; }, "D");
+    Tensor b = compute(
+        {16, 16},
+        [this](const std::vector<Var>& v) {
+            return a({v[0], v[1]}) + 1.0f;
+        },
+        "B");
+    Tensor c = compute(
+        {16, 16},
+        [this](const std::vector<Var>& v) {
+            return b({v[0], v[1]}) * 2.0f;
+        },
+        "C");
+    Tensor d = compute(
+        {16, 16},
+        [this](const std::vector<Var>& v) {
+            return c({v[0], v[1]}) - 1.0f;
+        },
+        "D");
     Schedule sch = createSchedule(d.op);
     Stage group = sch.createGroup({c}, {a}, false);
 

@@ -17,10 +17,18 @@ namespace {
 struct CumSum {
     Tensor x = placeholder({10, 6}, DataType::float32(), "X");
     Tensor state = placeholder({10, 6}, DataType::float32(), "state");
-    Tensor init = compute({1, 6}, [this](const std::vector<Var>& v) { return x({0, v[1]}); }, "init");
-    Tensor update = compute({10, 6}, [this](const std::vector<Var>& v) {
-        return state({v[0] - 1, v[1]}) + x({v[0], v[1]});
-    }, "update");
+    Tensor init = compute(
+        {1, 6},
+        [this](const std::vector<Var>& v) {
+            return x({0, v[1]});
+        },
+        "init");
+    Tensor update = compute(
+        {10, 6},
+        [this](const std::vector<Var>& v) {
+            return state({v[0] - 1, v[1]}) + x({v[0], v[1]});
+        },
+        "update");
     Tensor res = scan({init}, {update}, {state}, {x}, "scan")[0];
 };
 
@@ -30,7 +38,8 @@ TEST(ScheduleOpsScan, LoweringPutsTheInitBeforeTheLoopAndTheUpdateInsideIt) {
     std::string text = toString(lowered.func.afterScheduleOps);
     size_t init = text.find("init");
     size_t loop = text.find("for (scan.idx, 0, 9)");
-    size_t update = text.find("scan((scan.idx + 1), j) =(scan(((scan.idx + 1) - 1), j) + X((scan.idx + 1), j))");
+    size_t update = text.find(
+        "scan((scan.idx + 1), j) =(scan(((scan.idx + 1) - 1), j) + X((scan.idx + 1), j))");
     ASSERT_NE(loop, std::string::npos) << text;
     ASSERT_NE(update, std::string::npos) << text;
     EXPECT_LT(init, loop) << text;
@@ -43,7 +52,12 @@ TEST(ScheduleOpsScan, LoweringPutsTheInitBeforeTheLoopAndTheUpdateInsideIt) {
 
 TEST(ScheduleOpsScan, TheScanIsRealizedFromRowZeroToItsLastRow) {
     CumSum p;
-    Tensor y = compute({4, 6}, [&](const std::vector<Var>& v) { return p.res({v[0] + 3, v[1]}); }, "Y");
+    Tensor y = compute(
+        {4, 6},
+        [&](const std::vector<Var>& v) {
+            return p.res({v[0] + 3, v[1]});
+        },
+        "Y");
     LowerResult lowered = lower(createSchedule(y.op), {p.x, y});
     std::string text = toString(lowered.func.afterScheduleOps);
     // Y reads rows 3..6: the scan runs steps 1..6 and its buffer holds rows 0..6.

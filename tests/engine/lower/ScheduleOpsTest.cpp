@@ -23,8 +23,12 @@ std::string lowered(const Schedule& s, const std::vector<Tensor>& args, LowerPas
 }
 
 struct Ex4 {
-    Tensor C = compute({5, 16}, [](const std::vector<Var>&) { return Expr(5); }, "C", "", {"i", "j"});
-    Tensor D = compute({4, 5, 16}, [this](const std::vector<Var>& v) { return C({v[1], v[2]}) * 2; },
+    Tensor C =
+        compute({5, 16}, [](const std::vector<Var>&) { return Expr(5); }, "C", "", {"i", "j"});
+    Tensor D = compute({4, 5, 16},
+                       [this](const std::vector<Var>& v) {
+                           return C({v[1], v[2]}) * 2;
+                       },
                        "D", "", {"di", "dj", "dk"});
     Schedule s = createSchedule(D.op);
     Ex4() { s[C].computeAt(s[D], D.op.as<ComputeOpNode>()->axis[2]); }
@@ -32,9 +36,15 @@ struct Ex4 {
 
 struct SharedExample {
     Tensor A = placeholder({200, 400}, DataType::float32(), "A");
-    Tensor B = compute({200, 400}, [this](const std::vector<Var>& v) { return f32(3.14) * A({v[0], v[1]}); },
+    Tensor B = compute({200, 400},
+                       [this](const std::vector<Var>& v) {
+                           return f32(3.14) * A({v[0], v[1]});
+                       },
                        "B", "", {"i", "j"});
-    Tensor C = compute({100, 200}, [this](const std::vector<Var>& v) { return f32(2.72) * B({v[0], v[1]}); },
+    Tensor C = compute({100, 200},
+                       [this](const std::vector<Var>& v) {
+                           return f32(2.72) * B({v[0], v[1]});
+                       },
                        "C", "", {"i", "j"});
     Schedule s = createSchedule(C.op);
     SharedExample(bool setShared, bool attachAtJ) {
@@ -53,7 +63,8 @@ struct SharedExample {
 
 TEST(ScheduleOps, Ex4RealizesOnePointOfC) {
     Ex4 ex;
-    EXPECT_EQ(lowered(ex.s, {ex.D}, LowerPass::ScheduleOps), R"(// attr [compute(D)] realize_scope = ""
+    EXPECT_EQ(lowered(ex.s, {ex.D}, LowerPass::ScheduleOps),
+              R"(// attr [compute(D)] realize_scope = ""
 realize D([0, 4], [0, 5], [0, 16]) {
   produce D {
     for (di, 0, 4) {
@@ -104,7 +115,8 @@ realize D([0, 4], [0, 5], [0, 16]) {
 
 TEST(ScheduleOps, Ex6RealizesSharedRowPerBlock) {
     SharedExample ex(true, false);
-    EXPECT_EQ(lowered(ex.s, {ex.A, ex.C}, LowerPass::ScheduleOps), R"(// attr [compute(C)] realize_scope = ""
+    EXPECT_EQ(lowered(ex.s, {ex.A, ex.C}, LowerPass::ScheduleOps),
+              R"(// attr [compute(C)] realize_scope = ""
 realize C([0, 100], [0, 200]) {
   produce C {
     // attr [iter_var(blockIdx.x, , blockIdx.x)] thread_extent = 100
@@ -124,7 +136,8 @@ realize C([0, 100], [0, 200]) {
 
 TEST(ScheduleOps, Ex7DropsTheNestedDuplicateThreadExtent) {
     SharedExample ex(true, true);
-    EXPECT_EQ(lowered(ex.s, {ex.A, ex.C}, LowerPass::ScheduleOps), R"(// attr [compute(C)] realize_scope = ""
+    EXPECT_EQ(lowered(ex.s, {ex.A, ex.C}, LowerPass::ScheduleOps),
+              R"(// attr [compute(C)] realize_scope = ""
 realize C([0, 100], [0, 200]) {
   produce C {
     // attr [iter_var(blockIdx.x, , blockIdx.x)] thread_extent = 100
@@ -143,7 +156,8 @@ realize C([0, 100], [0, 200]) {
 
 TEST(ScheduleOps, Ex8LeavesTheInferredScopeEmpty) {
     SharedExample ex(false, false);
-    EXPECT_EQ(lowered(ex.s, {ex.A, ex.C}, LowerPass::ScheduleOps), R"(// attr [compute(C)] realize_scope = ""
+    EXPECT_EQ(lowered(ex.s, {ex.A, ex.C}, LowerPass::ScheduleOps),
+              R"(// attr [compute(C)] realize_scope = ""
 realize C([0, 100], [0, 200]) {
   produce C {
     // attr [iter_var(blockIdx.x, , blockIdx.x)] thread_extent = 100
@@ -163,9 +177,13 @@ realize C([0, 100], [0, 200]) {
 
 namespace {
 struct FuseExample {
-    Tensor B = compute({64, 64}, [](const std::vector<Var>& v) { return v[0] + v[1]; }, "B", "", {"i", "j"});
-    Tensor C = compute({64, 64}, [this](const std::vector<Var>& v) { return B({v[0], v[1]}); }, "C",
-                       "", {"i", "j"});
+    Tensor B = compute({64, 64}, [](const std::vector<Var>& v) { return v[0] + v[1]; }, "B", "",
+                       {"i", "j"});
+    Tensor C = compute({64, 64},
+                       [this](const std::vector<Var>& v) {
+                           return B({v[0], v[1]});
+                       },
+                       "C", "", {"i", "j"});
     Schedule s = createSchedule(C.op);
     FuseExample() {
         const auto* c = C.op.as<ComputeOpNode>();
@@ -186,8 +204,10 @@ TEST(ScheduleOps, FuseExampleAllocatesTheWholeProducerUnderTvm05) {
     std::string ir = lowered(ex.s, {ex.C}, LowerPass::Simplify, BoundRules::Tvm05);
     EXPECT_EQ(allocateLine(ir), "allocate B[int32 * 4096]");
     EXPECT_NE(ir.find("B[((i*64) + j)] = (i + j)"), std::string::npos) << ir;
-    EXPECT_NE(ir.find("C[((i.j.fused.outer*8) + i.j.fused.inner)] = B[((i.j.fused.outer*8) + i.j.fused.inner)]"),
-              std::string::npos) << ir;
+    EXPECT_NE(ir.find("C[((i.j.fused.outer*8) + i.j.fused.inner)] = B[((i.j.fused.outer*8) + "
+                      "i.j.fused.inner)]"),
+              std::string::npos)
+        << ir;
 }
 
 TEST(ScheduleOps, FuseExampleAllocatesOneRowSegmentUnderTvm) {
@@ -199,8 +219,11 @@ TEST(ScheduleOps, FuseExampleAllocatesOneRowSegmentUnderTvm) {
 TEST(ScheduleOps, ReductionInitIsPlacedBeforeTheReduceLoop) {
     Tensor A = placeholder({4, 8}, DataType::float32(), "A");
     IterVar k = reduceAxis(Range(0, 8), "k");
-    Tensor B = compute({4}, [&](const std::vector<Var>& v) { return sum(A({v[0], k->var}), k); }, "B",
-                       "", {"i"});
+    Tensor B = compute({4},
+                       [&](const std::vector<Var>& v) {
+                           return sum(A({v[0], k->var}), k);
+                       },
+                       "B", "", {"i"});
     Schedule s = createSchedule(B.op);
     EXPECT_EQ(lowered(s, {A, B}, LowerPass::ScheduleOps), R"(// attr [compute(B)] realize_scope = ""
 realize B([0, 4]) {
@@ -218,7 +241,8 @@ realize B([0, 4]) {
 
 TEST(ScheduleOps, SplitThatDoesNotDivideGetsOneLikelyCheck) {
     Tensor A = placeholder({20}, DataType::float32(), "A");
-    Tensor B = compute({20}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B", "", {"i"});
+    Tensor B = compute({20}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B", "",
+                       {"i"});
     Schedule s = createSchedule(B.op);
     s[B].split(B.op.as<ComputeOpNode>()->axis[0], 16);
     EXPECT_EQ(lowered(s, {A, B}, LowerPass::ScheduleOps), R"(// attr [compute(B)] realize_scope = ""
@@ -244,12 +268,17 @@ TEST(ScheduleOps, ANestOfAttachedStagesPutsEachInsideItsConsumer) {
     std::vector<Tensor> ts = {placeholder({8, 8}, DataType::float32(), "s0")};
     for (int k = 1; k <= kStages; ++k) {
         const Tensor in = ts.back();
-        ts.push_back(compute({8, 8}, [in](const std::vector<Var>& v) { return in({v[0], v[1]}) + f32(1); },
-                             "s" + std::to_string(k)));
+        ts.push_back(compute(
+            {8, 8},
+            [in](const std::vector<Var>& v) {
+                return in({v[0], v[1]}) + f32(1);
+            },
+            "s" + std::to_string(k)));
     }
     Schedule s = createSchedule(ts.back().op);
     for (int k = 1; k < kStages; ++k)
-        s[ts[size_t(k)]].computeAt(s[ts[size_t(k) + 1]], ts[size_t(k) + 1].op.as<ComputeOpNode>()->axis[0]);
+        s[ts[size_t(k)]].computeAt(s[ts[size_t(k) + 1]],
+                                   ts[size_t(k) + 1].op.as<ComputeOpNode>()->axis[0]);
     const LowerResult r = lower(s, {ts.front(), ts.back()});
     const std::string ir = toString(r.func.afterScheduleOps);
     // Each producer's `produce` block is indented deeper than its consumer's.

@@ -38,8 +38,10 @@ std::string allocateLine(const std::string& listing) {
 TEST(ScheduleOpsTight, SplitRemainderRunsTheRemainderWithoutBoundChecks) {
     REQUIRE_ISL();
     Tensor A = placeholder({20}, DataType::float32(), "A");
-    Tensor B = compute({20}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
-    Tensor C = compute({20}, [&](const std::vector<Var>& v) { return B({v[0]}) + f32(1); }, "C");
+    Tensor B = compute(
+        {20}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
+    Tensor C = compute(
+        {20}, [&](const std::vector<Var>& v) { return B({v[0]}) + f32(1); }, "C");
     Schedule s = createSchedule(C.op);
     auto [xo, xi] = s[C].split(opOf(C)->axis[0], 16);
     s[B].computeAt(s[C], xo);
@@ -58,20 +60,27 @@ TEST(ScheduleOpsTight, SplitRemainderRunsTheRemainderWithoutBoundChecks) {
   }
 }
 )");
-    EXPECT_NE(lowered(s, {A, C}, LowerPass::Simplify, BoundRules::Tvm).find("likely"), std::string::npos);
+    EXPECT_NE(lowered(s, {A, C}, LowerPass::Simplify, BoundRules::Tvm).find("likely"),
+              std::string::npos);
 }
 
 TEST(ScheduleOpsTight, ReductionInitAndUpdateRunTheRemainder) {
     REQUIRE_ISL();
     Tensor A = placeholder({20, 8}, DataType::float32(), "A");
     IterVar k = reduceAxis(Range(0, 8), "k");
-    Tensor B = compute({20}, [&](const std::vector<Var>& v) { return sum(A({v[0], k->var}), {k}); }, "B");
+    Tensor B = compute(
+        {20},
+        [&](const std::vector<Var>& v) {
+            return sum(A({v[0], k->var}), {k});
+        },
+        "B");
     Schedule s = createSchedule(B.op);
     auto [xo, xi] = s[B].split(opOf(B)->axis[0], 16);
     s[B].reorder({xo, k, xi}); // the init nest then has a loop of its own over i.inner
     std::string ir = lowered(s, {A, B}, LowerPass::ScheduleOps);
     EXPECT_EQ(ir.find("likely"), std::string::npos) << ir;
-    EXPECT_NE(ir.find("for (i.inner.init, 0, min(16, (20 - (i.outer*16))))"), std::string::npos) << ir;
+    EXPECT_NE(ir.find("for (i.inner.init, 0, min(16, (20 - (i.outer*16))))"), std::string::npos)
+        << ir;
     EXPECT_NE(ir.find("for (i.inner, 0, min(16, (20 - (i.outer*16))))"), std::string::npos) << ir;
 }
 
@@ -79,8 +88,13 @@ TEST(ScheduleOpsTight, FuseExamplesAllocateTheirStaticRectangles) {
     REQUIRE_ISL();
     for (auto [nparts, n, expected] : {std::tuple{true, 512, "allocate B[int32 * 8]"},
                                        std::tuple{false, 48, "allocate B[int32 * 128]"}}) {
-        Tensor B = compute({64, 64}, [](const std::vector<Var>& v) { return v[0] + v[1]; }, "B", "", {"i", "j"});
-        Tensor C = compute({64, 64}, [&](const std::vector<Var>& v) { return B({v[0], v[1]}); }, "C", "", {"i", "j"});
+        Tensor B = compute({64, 64}, [](const std::vector<Var>& v) { return v[0] + v[1]; }, "B", "",
+                           {"i", "j"});
+        Tensor C = compute({64, 64},
+                           [&](const std::vector<Var>& v) {
+                               return B({v[0], v[1]});
+                           },
+                           "C", "", {"i", "j"});
         Schedule s = createSchedule(C.op);
         IterVar fused = s[C].fuse(opOf(C)->axis[0], opOf(C)->axis[1]);
         auto parts = nparts ? s[C].splitByNParts(fused, n) : s[C].split(fused, n);
@@ -95,8 +109,16 @@ TEST(ScheduleOpsTight, SeedListingsDoNotChange) {
     REQUIRE_ISL();
     for (bool shared : {true, false}) {
         Tensor A = placeholder({200, 400}, DataType::float32(), "A");
-        Tensor B = compute({200, 400}, [&](const std::vector<Var>& v) { return f32(3.14) * A({v[0], v[1]}); }, "B", "", {"i", "j"});
-        Tensor C = compute({100, 200}, [&](const std::vector<Var>& v) { return f32(2.72) * B({v[0], v[1]}); }, "C", "", {"i", "j"});
+        Tensor B = compute({200, 400},
+                           [&](const std::vector<Var>& v) {
+                               return f32(3.14) * A({v[0], v[1]});
+                           },
+                           "B", "", {"i", "j"});
+        Tensor C = compute({100, 200},
+                           [&](const std::vector<Var>& v) {
+                               return f32(2.72) * B({v[0], v[1]});
+                           },
+                           "C", "", {"i", "j"});
         Schedule s = createSchedule(C.op);
         IterVar threadX = threadAxis("threadIdx.x");
         s[C].bind(opOf(C)->axis[0], threadAxis("blockIdx.x"));

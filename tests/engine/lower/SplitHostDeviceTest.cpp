@@ -12,9 +12,7 @@ using namespace bs::test;
 
 namespace {
 
-Var buffer(const std::string& name) {
-    return Var(name, DataType::handle());
-}
+Var buffer(const std::string& name) { return Var(name, DataType::handle()); }
 
 IterVar threadAxis(const std::string& tag) {
     return IterVar(Range(), Var(tag), IterVarType::ThreadIndex, tag);

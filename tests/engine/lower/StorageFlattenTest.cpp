@@ -308,14 +308,16 @@ TEST(StorageFlattenAlign, StridesArePaddedInnermostFirstAsTvmPadsThem) {
     };
     Expr elements;
     // 8 rows of 16, rows aligned to 16k + 8: a stride of 24, 192 elements.
-    EXPECT_EQ(text(alignedStrides({Expr(8), Expr(16)}, {DimAlign{16, 8}, DimAlign{}}, &elements)), "24,1");
+    EXPECT_EQ(text(alignedStrides({Expr(8), Expr(16)}, {DimAlign{16, 8}, DimAlign{}}, &elements)),
+              "24,1");
     EXPECT_EQ(toString(elements), "192");
     // Already aligned: nothing added; no alignment: row-major.
     EXPECT_EQ(text(alignedStrides({Expr(4), Expr(33)}, {DimAlign{32, 1}}, &elements)), "33,1");
     EXPECT_EQ(text(alignedStrides({Expr(2), Expr(3), Expr(5)}, {}, &elements)), "15,5,1");
     EXPECT_EQ(toString(elements), "30");
     // Two aligned dimensions: the inner one first, the outer over the padded inner.
-    EXPECT_EQ(text(alignedStrides({Expr(2), Expr(3), Expr(5)}, {DimAlign{8, 0}, DimAlign{4, 3}}, &elements)),
+    EXPECT_EQ(text(alignedStrides({Expr(2), Expr(3), Expr(5)}, {DimAlign{8, 0}, DimAlign{4, 3}},
+                                  &elements)),
               "24,7,1"); // 5 -> 7 (4k + 3), then 21 -> 24 (8k)
     EXPECT_EQ(toString(elements), "48");
 }
@@ -327,10 +329,10 @@ TEST(StorageFlattenAlign, ABufferDimAlignAttrPadsTheAllocationAndTheIndices) {
     Var i("i"), j("j");
     Stmt storeB = ProducerStoreNode::make(b, a({i, j}), {i, j});
     Stmt storeC = ProducerStoreNode::make(c, b({i, j}), {i, j});
-    Stmt loops = ForNode::make(i, 0, 8, ForKind::Serial,
-                               ForNode::make(j, 0, 16, ForKind::Serial, storeB));
-    Stmt useLoops = ForNode::make(i, 0, 8, ForKind::Serial,
-                                  ForNode::make(j, 0, 16, ForKind::Serial, storeC));
+    Stmt loops =
+        ForNode::make(i, 0, 8, ForKind::Serial, ForNode::make(j, 0, 16, ForKind::Serial, storeB));
+    Stmt useLoops =
+        ForNode::make(i, 0, 8, ForKind::Serial, ForNode::make(j, 0, 16, ForKind::Serial, storeC));
     Stmt realize = ProducerRealizeNode::make(b, {Range(0, 8), Range(0, 16)}, Expr(),
                                              SeqNode::make({loops, useLoops}), "");
     Expr tuple = CallNode::make(DataType::handle(), "tvm_tuple", {Expr(0), Expr(16), Expr(8)},

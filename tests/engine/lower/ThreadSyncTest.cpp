@@ -11,9 +11,7 @@ using namespace bs::test;
 
 namespace {
 
-Var buffer(const std::string& name) {
-    return Var(name, DataType::handle());
-}
+Var buffer(const std::string& name) { return Var(name, DataType::handle()); }
 
 IterVar threadAxis(const std::string& tag) {
     return IterVar(Range(), Var(tag), IterVarType::ThreadIndex, tag);
@@ -196,16 +194,19 @@ TEST(ThreadSync, BarrierInsideASmallerThreadNestIsAnError) {
     // them (SplitHostDevice guards it), so a barrier inside it would hang the other half.
     Block b;
     Stmt exchange = threadExtent(b.tx, 16, SeqNode::make({b.fill(b.t), b.drain(15 - b.t)}));
-    Stmt kernel = threadExtent(b.bx, 4, allocate(b.s, "shared", 32,
-                                                 SeqNode::make({threadExtent(b.tx, 32, b.fill(b.t)), exchange})));
+    Stmt kernel =
+        threadExtent(b.bx, 4,
+                     allocate(b.s, "shared", 32,
+                              SeqNode::make({threadExtent(b.tx, 32, b.fill(b.t)), exchange})));
     try {
         threadSync(kernel);
         FAIL() << "expected a UserError";
     } catch (const UserError& e) {
-        EXPECT_EQ(std::string(e.what()),
-                  "shared buffer 'S' needs a barrier inside a thread nest smaller than the block (two "
-                  "stages bind one thread axis with different extents); the threads outside it would "
-                  "never reach the barrier");
+        EXPECT_EQ(
+            std::string(e.what()),
+            "shared buffer 'S' needs a barrier inside a thread nest smaller than the block (two "
+            "stages bind one thread axis with different extents); the threads outside it would "
+            "never reach the barrier");
     }
 }
 
@@ -214,9 +215,11 @@ TEST(ThreadSync, BarrierBeforeASmallerThreadNestGoesOutsideIt) {
     // where all 32 threads pass.
     Block b;
     Stmt drain = threadExtent(b.tx, 16, b.drain(31 - b.t));
-    Stmt kernel = threadExtent(b.bx, 4, allocate(b.s, "shared", 32,
-                                                 SeqNode::make({threadExtent(b.tx, 32, b.fill(b.t)), drain})));
-    EXPECT_EQ(innerListing(threadSync(kernel)), R"(S[threadIdx.x] = A[((blockIdx.x*32) + threadIdx.x)]
+    Stmt kernel = threadExtent(
+        b.bx, 4,
+        allocate(b.s, "shared", 32, SeqNode::make({threadExtent(b.tx, 32, b.fill(b.t)), drain})));
+    EXPECT_EQ(innerListing(threadSync(kernel)),
+              R"(S[threadIdx.x] = A[((blockIdx.x*32) + threadIdx.x)]
 tvm_storage_sync("shared")
 // attr [iter_var(threadIdx.x, , threadIdx.x)] thread_extent = 16
 C[((blockIdx.x*32) + threadIdx.x)] = S[(31 - threadIdx.x)]

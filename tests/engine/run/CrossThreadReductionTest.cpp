@@ -34,7 +34,12 @@ Program tutorial() {
     Var n = sizeVar("n"), m = sizeVar("m");
     Tensor a = placeholder({n, m}, DataType::float32(), "A");
     IterVar k = reduceAxis(Range(0, m), "k");
-    Tensor b = compute({n}, [&](const std::vector<Var>& v) { return sum(a({v[0], k}), k); }, "B");
+    Tensor b = compute(
+        {n},
+        [&](const std::vector<Var>& v) {
+            return sum(a({v[0], k}), k);
+        },
+        "B");
     Schedule s = createSchedule(b.op);
     IterVar ki = s[b].split(k, 16).second;
     Tensor bf = s.rfactor(b, ki).at(0);
@@ -53,7 +58,12 @@ Program tutorial() {
 Program splitBind() {
     Tensor a = placeholder({1, 64}, DataType::float32(), "A");
     IterVar k = reduceAxis(Range(0, 64), "k");
-    Tensor b = compute({1}, [&](const std::vector<Var>& v) { return sum(a({v[0], k}), k); }, "B");
+    Tensor b = compute(
+        {1},
+        [&](const std::vector<Var>& v) {
+            return sum(a({v[0], k}), k);
+        },
+        "B");
     Schedule s = createSchedule(b.op);
     IterVar ki = s[b].split(k, 16).second;
     s[b].bind(ki, threadAxis("threadIdx.x"));
@@ -93,7 +103,12 @@ Program argmax() {
 Program sharedTree() {
     Tensor a = placeholder({6, 100}, DataType::float32(), "A");
     IterVar k = reduceAxis(Range(0, 100), "k");
-    Tensor b = compute({6}, [&](const std::vector<Var>& v) { return max(a({v[0], k}), k); }, "B");
+    Tensor b = compute(
+        {6},
+        [&](const std::vector<Var>& v) {
+            return max(a({v[0], k}), k);
+        },
+        "B");
     Schedule s = createSchedule(b.op);
     IterVar ko = s[b].splitByNParts(k, 24).first;
     s[b].bind(ko, threadAxis("threadIdx.x"));
@@ -107,7 +122,11 @@ Program twoThreadAxes() {
     Tensor c = placeholder({5, 64, 8}, DataType::float32(), "C");
     IterVar r = reduceAxis(Range(0, 64), "r"), q = reduceAxis(Range(0, 8), "q");
     Tensor d = compute(
-        {5}, [&](const std::vector<Var>& v) { return sum(c({v[0], r, q}), {r, q}); }, "D");
+        {5},
+        [&](const std::vector<Var>& v) {
+            return sum(c({v[0], r, q}), {r, q});
+        },
+        "D");
     Schedule s = createSchedule(d.op);
     s[d].bind(r, threadAxis("threadIdx.y"));
     s[d].bind(q, threadAxis("threadIdx.x"));
@@ -171,9 +190,10 @@ TEST(CrossThreadReduction, LowersToTvmThreadAllreduceAsTvmPrintsIt) {
                       "identity_element=[0.000000f])] reduce_scope = reinterpret((uint64)0)"),
               std::string::npos)
         << ir;
-    EXPECT_NE(ir.find("tvm_thread_allreduce((uint32)1, B.rf[0], (((blockIdx.x*32) + threadIdx.y) < n), "
-                      "reduce_temp0, threadIdx.x)"),
-              std::string::npos)
+    EXPECT_NE(
+        ir.find("tvm_thread_allreduce((uint32)1, B.rf[0], (((blockIdx.x*32) + threadIdx.y) < n), "
+                "reduce_temp0, threadIdx.x)"),
+        std::string::npos)
         << ir;
     // The store: the rows in range (TVM leaves this guard out), then the store predicate.
     EXPECT_NE(ir.find("if (likely((((blockIdx.x*32) + threadIdx.y) < n))) {\n"
@@ -249,7 +269,12 @@ TEST(CrossThreadReduction, TheCpuTargetRefusesIt) {
 TEST(CrossThreadReduction, ADataAxisInsideTheThreadReductionIsRefusedAtTheBind) {
     Tensor a = placeholder({4, 64}, DataType::float32(), "A");
     IterVar k = reduceAxis(Range(0, 64), "k");
-    Tensor b = compute({4}, [&](const std::vector<Var>& v) { return sum(a({v[0], k}), k); }, "B");
+    Tensor b = compute(
+        {4},
+        [&](const std::vector<Var>& v) {
+            return sum(a({v[0], k}), k);
+        },
+        "B");
     Schedule s = createSchedule(b.op);
     IterVar i = computeOf(s[b])->axis[0];
     s[b].reorder({k, i});

@@ -19,13 +19,19 @@ namespace {
 Expr f32(double v) { return makeConst(DataType::float32(), v); }
 
 ExternBuffer bufferFor(const std::string& name, const std::vector<Expr>& shape) {
-    return ExternBuffer{name, Var(name, DataType::handle()), DataType::float32(), shape, {}, Expr(0), ""};
+    return ExternBuffer{
+        name, Var(name, DataType::handle()), DataType::float32(), shape, {}, Expr(0), ""};
 }
 
 /// E = twice P, by the packed function "test.extern.twice"; P = A + 1; D reads E's first rows.
 struct Pipeline {
     Tensor a = placeholder({16, 8}, DataType::float32(), "A");
-    Tensor p = compute({16, 8}, [this](const std::vector<Var>& v) { return a({v[0], v[1]}) + f32(1.0); }, "P");
+    Tensor p = compute(
+        {16, 8},
+        [this](const std::vector<Var>& v) {
+            return a({v[0], v[1]}) + f32(1.0);
+        },
+        "P");
     Tensor e;
     Tensor d;
 
@@ -39,17 +45,26 @@ struct Pipeline {
                                    makeZero(b.dtype), b.elemOffset},
                                   CallKind::Intrinsic);
         };
-        Expr call = CallNode::make(DataType::int32(), "tvm_call_packed",
-                                   {StringImmNode::make("test.extern.twice"), array(in), array(out)},
-                                   CallKind::Intrinsic);
+        Expr call = CallNode::make(
+            DataType::int32(), "tvm_call_packed",
+            {StringImmNode::make("test.extern.twice"), array(in), array(out)}, CallKind::Intrinsic);
         e = ExternOpNode::make("E", "", {p}, {in}, {out}, EvaluateNode::make(call)).output(0);
-        d = compute({4, 8}, [this](const std::vector<Var>& v) { return e({v[0], v[1]}); }, "D");
-        registerPacked("test.extern.twice", [](const std::vector<PackedArg>& args) {
-            const PackedArray& from = args.at(0).asArray();
-            const PackedArray& to = args.at(1).asArray();
-            for (int64_t k = 0; k < from.size(); ++k)
-                static_cast<float*>(to.elements())[k] = 2 * static_cast<const float*>(from.elements())[k];
-        }, /*override=*/true);
+        d = compute(
+            {4, 8},
+            [this](const std::vector<Var>& v) {
+                return e({v[0], v[1]});
+            },
+            "D");
+        registerPacked(
+            "test.extern.twice",
+            [](const std::vector<PackedArg>& args) {
+                const PackedArray& from = args.at(0).asArray();
+                const PackedArray& to = args.at(1).asArray();
+                for (int64_t k = 0; k < from.size(); ++k)
+                    static_cast<float*>(to.elements())[k] =
+                        2 * static_cast<const float*>(from.elements())[k];
+            },
+            /*override=*/true);
     }
 };
 
@@ -99,9 +114,9 @@ TEST(ExternRun, ThePackedFunctionRunsOnTheCpuAndInTheInterpreter) {
 
 TEST(ExternRun, AFailingOrMissingPackedFunctionStopsTheKernelWithItsReason) {
     Pipeline pl;
-    registerPacked("test.extern.twice", [](const std::vector<PackedArg>&) {
-        throw UserError("out of paper");
-    }, /*override=*/true);
+    registerPacked(
+        "test.extern.twice", [](const std::vector<PackedArg>&) { throw UserError("out of paper"); },
+        /*override=*/true);
     LowerResult lowered = lower(createSchedule(pl.d.op), {pl.a, pl.d});
     RunRequest request;
     request.repeat = 1;
@@ -118,22 +133,26 @@ TEST(ExternRun, AFailingOrMissingPackedFunctionStopsTheKernelWithItsReason) {
         }
     }
     EXPECT_THROW(callPacked("test.extern.nobody", {}), UserError);
-    EXPECT_THROW(registerPacked("test.extern.twice", [](const std::vector<PackedArg>&) {}, false),
+    EXPECT_THROW(registerPacked(
+                     "test.extern.twice", [](const std::vector<PackedArg>&) {}, false),
                  UserError);
 }
 
 TEST(ExternRun, AScriptsOverrideShadowsABuiltInFunctionUntilTheScriptEnds) {
-    registerPacked("test.extern.builtin", [](const std::vector<PackedArg>&) {}, false, /*owner=*/0);
+    registerPacked(
+        "test.extern.builtin", [](const std::vector<PackedArg>&) {}, false, /*owner=*/0);
     int calls = 0;
-    registerPacked("test.extern.builtin", [&](const std::vector<PackedArg>&) { ++calls; }, true,
-                   /*owner=*/7);
+    registerPacked(
+        "test.extern.builtin", [&](const std::vector<PackedArg>&) { ++calls; }, true,
+        /*owner=*/7);
     callPacked("test.extern.builtin", {});
     EXPECT_EQ(calls, 1);
     removePackedOwnedBy(7);
     ASSERT_TRUE(hasPacked("test.extern.builtin"));
     callPacked("test.extern.builtin", {}); // the built-in again
     EXPECT_EQ(calls, 1);
-    registerPacked("test.extern.script", [](const std::vector<PackedArg>&) {}, false, 7);
+    registerPacked(
+        "test.extern.script", [](const std::vector<PackedArg>&) {}, false, 7);
     removePackedOwnedBy(7);
     EXPECT_FALSE(hasPacked("test.extern.script"));
 }
@@ -142,7 +161,8 @@ TEST(ExternRun, AnExternBufferMustMatchItsTensor) {
     Tensor a = placeholder({16}, DataType::float32(), "A");
     ExternBuffer wrong = bufferFor("A", {Expr(15)});
     try {
-        ExternOpNode::make("E", "", {a}, {wrong}, {bufferFor("E", {Expr(16)})}, EvaluateNode::make(0));
+        ExternOpNode::make("E", "", {a}, {wrong}, {bufferFor("E", {Expr(16)})},
+                           EvaluateNode::make(0));
         FAIL() << "accepted";
     } catch (const UserError& e) {
         EXPECT_TRUE(contains(e.what(), "extern 'E': input buffer 'A' has extent 15 in dimension 0"))

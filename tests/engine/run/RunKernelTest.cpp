@@ -35,7 +35,10 @@ struct Matmul {
         b = placeholder({n, n}, DataType::float32(), "B");
         k = reduceAxis(Range(0, n), "k");
         c = compute(
-            {n, n}, [&](const std::vector<Var>& v) { return sum(a({v[0], k}) * b({k, v[1]}), k); },
+            {n, n},
+            [&](const std::vector<Var>& v) {
+                return sum(a({v[0], k}) * b({k, v[1]}), k);
+            },
             "C");
         s = createSchedule(c.op);
         if (!scheduled)
@@ -55,9 +58,16 @@ struct Matmul {
 LowerResult sharedNeighbourKernel() {
     Tensor a = placeholder({64, 33}, DataType::float32(), "A");
     Tensor b = compute(
-        {64, 33}, [&](const std::vector<Var>& v) { return f32(3.0) * a({v[0], v[1]}); }, "B");
+        {64, 33},
+        [&](const std::vector<Var>& v) {
+            return f32(3.0) * a({v[0], v[1]});
+        },
+        "B");
     Tensor c = compute(
-        {64, 32}, [&](const std::vector<Var>& v) { return b({v[0], v[1]}) + b({v[0], v[1] + 1}); },
+        {64, 32},
+        [&](const std::vector<Var>& v) {
+            return b({v[0], v[1]}) + b({v[0], v[1] + 1});
+        },
         "C");
     Schedule s = createSchedule(c.op);
     IterVar blockX = threadAxis("blockIdx.x"), threadX = threadAxis("threadIdx.x");
@@ -110,8 +120,8 @@ std::string errorOf(const std::function<void()>& f) {
     return "no error";
 }
 
-#define SKIP_WITHOUT_LLVM()                                                                     \
-    if (!runHasLlvm())                                                                          \
+#define SKIP_WITHOUT_LLVM()                                                                        \
+    if (!runHasLlvm())                                                                             \
     GTEST_SKIP() << "built without LLVM"
 
 } // namespace
@@ -151,8 +161,10 @@ TEST(RunKernel, WrongKernelFailsTheCheckWithTheFirstMismatch) {
     SKIP_WITHOUT_LLVM();
     // The lowered code of D = A + 2 passed off as C = A + 1: the unscheduled C differs.
     Tensor a = placeholder({40}, DataType::float32(), "A");
-    Tensor c = compute({40}, [&](const std::vector<Var>& v) { return a({v[0]}) + f32(1.0); }, "C");
-    Tensor d = compute({40}, [&](const std::vector<Var>& v) { return a({v[0]}) + f32(2.0); }, "D");
+    Tensor c = compute(
+        {40}, [&](const std::vector<Var>& v) { return a({v[0]}) + f32(1.0); }, "C");
+    Tensor d = compute(
+        {40}, [&](const std::vector<Var>& v) { return a({v[0]}) + f32(2.0); }, "D");
     LowerResult wrong = lower(createSchedule(d.op), {a, d});
     wrong.func.args = {a, c};
     RunReport report = runKernel(wrong, withCheckLimit(request(1), 0));
@@ -191,9 +203,13 @@ TEST(RunKernel, SymbolicSizesGetTheDefaultOrTheGivenValue) {
 
 TEST(RunKernel, BadSizeBindingsAreUserErrors) {
     LowerResult lowered = symbolicKernel();
-    EXPECT_EQ(errorOf([&] { runKernel(lowered, withSizes(request(1), {{"m", 4}})); }),
+    EXPECT_EQ(errorOf([&] {
+                  runKernel(lowered, withSizes(request(1), {{"m", 4}}));
+              }),
               "size 'm' names no symbolic size of 'main' (it has n)");
-    EXPECT_EQ(errorOf([&] { runKernel(lowered, withSizes(request(1), {{"n", 0}})); }),
+    EXPECT_EQ(errorOf([&] {
+                  runKernel(lowered, withSizes(request(1), {{"n", 0}}));
+              }),
               "size 'n' must be positive, got 0");
     EXPECT_EQ(errorOf([&] { runKernel(lowered, request(0)); }),
               "the number of timed runs must be at least 1, got 0");
@@ -204,18 +220,23 @@ TEST(RunKernel, ArgumentsLargerThanTheMachinesMemoryAreRefusedBeforeAllocating) 
     Var n = sizeVar("n");
     Tensor a = placeholder({n, n}, DataType::float32(), "A");
     Tensor b = compute(
-        {n, n}, [&](const std::vector<Var>& v) { return a({v[0], v[1]}) * f32(2.0); }, "B");
+        {n, n},
+        [&](const std::vector<Var>& v) {
+            return a({v[0], v[1]}) * f32(2.0);
+        },
+        "B");
     Schedule s = createSchedule(b.op);
     LowerResult lowered = lower(s, {a, b});
-    std::string error =
-        errorOf([&] { runKernel(lowered, withSizes(request(1), {{"n", int64_t(1) << 20}})); });
+    std::string error = errorOf([&] {
+        runKernel(lowered, withSizes(request(1), {{"n", int64_t(1) << 20}}));
+    });
     EXPECT_NE(error.find("running 'main' needs 24 TiB (the three copies of its arguments"),
               std::string::npos)
         << error;
-    EXPECT_NE(error.find("the largest is A (1048576 x 1048576 float32, 4 TiB)"),
-              std::string::npos)
+    EXPECT_NE(error.find("the largest is A (1048576 x 1048576 float32, 4 TiB)"), std::string::npos)
         << error;
-    EXPECT_NE(error.find("run smaller shapes (give symbolic sizes smaller values)"), std::string::npos)
+    EXPECT_NE(error.find("run smaller shapes (give symbolic sizes smaller values)"),
+              std::string::npos)
         << error;
 }
 
@@ -227,8 +248,7 @@ TEST(RunKernel, SizesTheirTypeCannotHoldAreRefused) {
 }
 
 TEST(RunKernel, EmulationRunsASharedMemoryKernelWithItsBarriers) {
-    RunReport report = runKernel(sharedNeighbourKernel(),
-                                 request(1, RunTarget::Emulate));
+    RunReport report = runKernel(sharedNeighbourKernel(), request(1, RunTarget::Emulate));
     EXPECT_TRUE(report.passed) << report.checkDetail;
     if (!runHasLlvm()) {
         EXPECT_EQ(report.device, "interpreter (GPU emulation)");
@@ -238,7 +258,8 @@ TEST(RunKernel, EmulationRunsASharedMemoryKernelWithItsBarriers) {
     }
     // Compiled for the CPU (lower/GpuOnCpu.h), so the interpreter running the same program is
     // the reference.
-    EXPECT_NE(report.device.find(" (GPU emulation compiled by LLVM, "), std::string::npos) << report.device;
+    EXPECT_NE(report.device.find(" (GPU emulation compiled by LLVM, "), std::string::npos)
+        << report.device;
     EXPECT_EQ(report.reference, "interpreter");
     EXPECT_GT(report.compileMs, 0);
 }
@@ -252,10 +273,12 @@ TEST(RunKernel, EmulationInterpretsWhatTheCpuRewriteRefusesAndSaysWhy) {
     IterVar tx(Range(), Var("threadIdx.x"), IterVarType::ThreadIndex, "threadIdx.x");
     Stmt body = AttrStmtNode::make(
         tx, attr::kThreadExtent, makeConst(DataType::int32(), int64_t(8)),
-        IfThenElseNode::make(tx->var < makeConst(DataType::int32(), int64_t(4)),
-                             SeqNode::make({makeStorageSync("shared"),
-                                            StoreNode::make(bData, LoadNode::make(DataType::float32(), aData, tx->var),
-                                                            tx->var)})));
+        IfThenElseNode::make(
+            tx->var < makeConst(DataType::int32(), int64_t(4)),
+            SeqNode::make(
+                {makeStorageSync("shared"),
+                 StoreNode::make(bData, LoadNode::make(DataType::float32(), aData, tx->var),
+                                 tx->var)})));
     LoweredFunc func;
     func.args = {a, b};
     func.argBuffers = {aData, bData};
@@ -263,13 +286,15 @@ TEST(RunKernel, EmulationInterpretsWhatTheCpuRewriteRefusesAndSaysWhy) {
     std::unique_ptr<run_detail::Executor> executor = run_detail::makeEmulationExecutor(func, {});
     EXPECT_TRUE(executor->interpreted);
     if (runHasLlvm()) {
-        EXPECT_EQ(executor->device, "interpreter (GPU emulation); not compiled: kernel 'main_kernel0': a "
-                                    "barrier under a condition that differs between the threads of a "
-                                    "block ((threadIdx.x < 4))");
+        EXPECT_EQ(executor->device,
+                  "interpreter (GPU emulation); not compiled: kernel 'main_kernel0': a "
+                  "barrier under a condition that differs between the threads of a "
+                  "block ((threadIdx.x < 4))");
     }
     std::vector<Buffer> args = run_detail::makeArgumentBuffers(func, {}, 1);
-    EXPECT_NE(errorOf([&] { executor->run(args, 0, 0); }).find("a barrier in divergent control flow"),
-              std::string::npos);
+    EXPECT_NE(
+        errorOf([&] { executor->run(args, 0, 0); }).find("a barrier in divergent control flow"),
+        std::string::npos);
 }
 
 TEST(RunKernel, TargetsThatDoNotFitTheScheduleSaySo) {
@@ -277,12 +302,16 @@ TEST(RunKernel, TargetsThatDoNotFitTheScheduleSaySo) {
                   .find("binds loops to GPU threads (blockIdx/threadIdx), so it cannot run on the "
                         "CPU target; run it on the cuda target"),
               std::string::npos);
-    EXPECT_NE(errorOf([] { runKernel(Matmul(16).lowered(), request(1, RunTarget::Cuda)); })
-                  .find("binds no loop to a GPU thread"),
+    EXPECT_NE(errorOf([] {
+                  runKernel(Matmul(16).lowered(), request(1, RunTarget::Cuda));
+              }).find("binds no loop to a GPU thread"),
               std::string::npos);
-    EXPECT_NE(errorOf([] { printKernelCudaSource(Matmul(16).lowered()); }).find("the cpu target runs it"),
-              std::string::npos);
-    EXPECT_NE(errorOf([] { printKernelLlvmIr(sharedNeighbourKernel()); }).find("run it on the cuda target, or on the emulate target"),
+    EXPECT_NE(
+        errorOf([] { printKernelCudaSource(Matmul(16).lowered()); }).find("the cpu target runs it"),
+        std::string::npos);
+    EXPECT_NE(errorOf([] {
+                  printKernelLlvmIr(sharedNeighbourKernel());
+              }).find("run it on the cuda target, or on the emulate target"),
               std::string::npos);
 }
 
@@ -298,8 +327,7 @@ TEST(RunKernel, CudaTargetWithoutAGpuSaysSo) {
 TEST(RunKernel, CudaTargetRunsAndPassesOnAGpu) {
     if (!CudaRuntime::isAvailable())
         GTEST_SKIP() << "no GPU";
-    RunReport report =
-        runKernel(sharedNeighbourKernel(), request(3, RunTarget::Cuda));
+    RunReport report = runKernel(sharedNeighbourKernel(), request(3, RunTarget::Cuda));
     EXPECT_EQ(report.timesMs.size(), 3u);
     EXPECT_NE(report.device.find("CUDA"), std::string::npos);
     EXPECT_TRUE(report.passed) << report.checkDetail;
@@ -326,10 +354,18 @@ TEST(RunKernel, WorkCountsFloatOperationsTimesIterations) {
                                   CallKind::PureExtern);
         },
         "E");
-    Tensor s = compute({8}, [&](const std::vector<Var>& v) { return sum(e({v[0], k1}), k1); },
-                       "S");
+    Tensor s = compute(
+        {8},
+        [&](const std::vector<Var>& v) {
+            return sum(e({v[0], k1}), k1);
+        },
+        "S");
     Tensor y = compute(
-        {8, 16}, [&](const std::vector<Var>& v) { return e({v[0], v[1]}) / s({v[0]}); }, "Y");
+        {8, 16},
+        [&](const std::vector<Var>& v) {
+            return e({v[0], v[1]}) / s({v[0]});
+        },
+        "Y");
     LowerResult lowered = lower(createSchedule(y.op), {x, y});
     WorkCount work = countWork(lowered.func, {});
     EXPECT_EQ(work.iterations, 8 * 16 + 8 * 16 + 8 * 16);
@@ -372,9 +408,10 @@ TEST(RunKernel, OutputElementsTheKernelNeverWritesFailTheCheck) {
     // The code of a 20-element C run on a 40-element C: the interpreter, running the same code,
     // leaves the same elements unwritten, and they must still show.
     Tensor a = placeholder({40}, DataType::float32(), "A");
-    Tensor half = compute({20}, [&](const std::vector<Var>& v) { return a({v[0]}) + f32(1.0); },
-                          "C");
-    Tensor c = compute({40}, [&](const std::vector<Var>& v) { return a({v[0]}) + f32(1.0); }, "C");
+    Tensor half = compute(
+        {20}, [&](const std::vector<Var>& v) { return a({v[0]}) + f32(1.0); }, "C");
+    Tensor c = compute(
+        {40}, [&](const std::vector<Var>& v) { return a({v[0]}) + f32(1.0); }, "C");
     LowerResult partial = lower(createSchedule(half.op), {a, half});
     partial.func.args = {a, c};
     RunReport report = runKernel(partial, request(1));
@@ -389,8 +426,9 @@ TEST(RunKernel, CodeTheBackendCannotCompileIsAUserErrorNotACrash) {
     LowerResult lowered = Matmul(8).lowered();
     lowered.func.final = EvaluateNode::make(
         CallNode::make(DataType::float32(), "no_such_intrinsic", {f32(1.0)}, CallKind::Intrinsic));
-    EXPECT_NE(errorOf([&] { runKernel(lowered, request(1)); })
-                  .find("unknown intrinsic 'no_such_intrinsic'"),
+    EXPECT_NE(errorOf([&] {
+                  runKernel(lowered, request(1));
+              }).find("unknown intrinsic 'no_such_intrinsic'"),
               std::string::npos);
     // The process's JIT still compiles and runs the next kernel.
     EXPECT_TRUE(runKernel(Matmul(8).lowered(), request(1)).passed);
@@ -420,7 +458,8 @@ TEST(RunKernel, WarpMemoryIsOneBufferPerGroupOfThreadIdxXLanes) {
         {m},
         [&](const std::vector<Var>& v) {
             Expr base = floordiv(v[0], kLanes) * kLanes;
-            return a({v[0]}) * a({base + floormod(v[0] + 3, kLanes)}) - a({base + floormod(v[0] + 7, kLanes)});
+            return a({v[0]}) * a({base + floormod(v[0] + 3, kLanes)}) -
+                   a({base + floormod(v[0] + 7, kLanes)});
         },
         "B");
     Schedule s = createSchedule(b.op);

@@ -21,12 +21,8 @@ const DataType kUInt8(DataType::Code::UInt, 8);
 const DataType kUInt32(DataType::Code::UInt, 32);
 const DataType kUInt64(DataType::Code::UInt, 64);
 
-Expr imm(DataType type, int64_t v) {
-    return IntImmNode::make(type, v);
-}
-Expr fimm(DataType type, double v) {
-    return FloatImmNode::make(type, v);
-}
+Expr imm(DataType type, int64_t v) { return IntImmNode::make(type, v); }
+Expr fimm(DataType type, double v) { return FloatImmNode::make(type, v); }
 
 /// Runs `out[0] = e` and returns the one-element buffer, of e's type.
 Buffer evaluate(const Expr& e) {
@@ -38,12 +34,8 @@ Buffer evaluate(const Expr& e) {
     return result;
 }
 
-int64_t evalInt(const Expr& e) {
-    return evaluate(e).getInt(0);
-}
-double evalFloat(const Expr& e) {
-    return evaluate(e).getDouble(0);
-}
+int64_t evalInt(const Expr& e) { return evaluate(e).getInt(0); }
+double evalFloat(const Expr& e) { return evaluate(e).getDouble(0); }
 
 struct DivCase {
     int64_t a, b;

@@ -315,11 +315,12 @@ TEST(InterpreterGpu, ThreadIndexIsDefinedThroughoutItsKernel) {
     Expr index = ax.ty->var * 4 + ax.tx->var;
     Stmt body = threadExtent(
         ax.bx, 1,
-        threadExtent(ax.ty, 2,
-                     allocate(l, DataType::float32(), 1,
-                              seq({store(l, load(a, index), 0),
-                                   threadExtent(ax.tx, 4, store(c, load(l, 0) + Expr(1.0f), index))}),
-                              "local")));
+        threadExtent(
+            ax.ty, 2,
+            allocate(l, DataType::float32(), 1,
+                     seq({store(l, load(a, index), 0),
+                          threadExtent(ax.tx, 4, store(c, load(l, 0) + Expr(1.0f), index))}),
+                     "local")));
     Buffer bufA = iotaBuffer("A", 8);
     Buffer bufC("C", DataType::float32(), {8});
     Interpreter interp;
@@ -337,15 +338,18 @@ TEST(InterpreterGpu, SharedAllocationThatChangesSizeIsAnError) {
     Var s = bufferVar("S"), c = bufferVar("C"), i("i");
     Stmt body = threadExtent(
         ax.bx, 1,
-        threadExtent(ax.tx, 2,
-                     loop(i, 3, allocate(s, DataType::float32(), i + 1,
-                                         seq({store(s, Expr(1.0f), 0), store(c, load(s, 0), i)}), "shared"))));
+        threadExtent(
+            ax.tx, 2,
+            loop(i, 3,
+                 allocate(s, DataType::float32(), i + 1,
+                          seq({store(s, Expr(1.0f), 0), store(c, load(s, 0), i)}), "shared"))));
     Buffer bufC("C", DataType::float32(), {3});
     Interpreter interp;
     interp.bindBuffer(c, bufC);
-    EXPECT_NE(errorOf(interp, body).find(
-                  "allocation S of a block changes size between entries (1 elements, then 2)"),
-              std::string::npos)
+    EXPECT_NE(
+        errorOf(interp, body)
+            .find("allocation S of a block changes size between entries (1 elements, then 2)"),
+        std::string::npos)
         << errorOf(interp, body);
 }
 
@@ -358,7 +362,8 @@ TEST(InterpreterGpu, SharedRealizeMovesWithItsLoop) {
     Expr tx = ax.tx->var, index = i * 2 + tx;
     Stmt fill = ProducerStoreNode::make(t, a({index}) * Expr(2.0f), {index});
     Stmt use = ProducerStoreNode::make(c, t({index}) + Expr(1.0f), {index});
-    Stmt realize = ProducerRealizeNode::make(t, {Range(i * 2, 2)}, Expr(), seq({fill, use}), "shared");
+    Stmt realize =
+        ProducerRealizeNode::make(t, {Range(i * 2, 2)}, Expr(), seq({fill, use}), "shared");
     Stmt body = threadExtent(ax.bx, 1, threadExtent(ax.tx, 2, loop(i, 3, realize)));
     Buffer bufA = iotaBuffer("A", 6);
     Buffer bufC("C", DataType::float32(), {6});
@@ -380,8 +385,9 @@ TEST(InterpreterGpu, LaunchExtentDefinedInsideTheKernelIsAnError) {
     Buffer bufC("C", DataType::float32(), {2});
     Interpreter interp;
     interp.bindBuffer(c, bufC);
-    EXPECT_NE(errorOf(interp, body).find("the launch extent (i + 1) of threadIdx.x uses 'i', which "
-                                         "only the kernel defines"),
+    EXPECT_NE(errorOf(interp, body)
+                  .find("the launch extent (i + 1) of threadIdx.x uses 'i', which "
+                        "only the kernel defines"),
               std::string::npos)
         << errorOf(interp, body);
 }

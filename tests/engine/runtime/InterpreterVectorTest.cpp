@@ -14,9 +14,7 @@ namespace {
 Expr ramp(Expr base, int stride, int lanes) {
     return RampNode::make(std::move(base), Expr(stride), lanes);
 }
-Expr broadcast(Expr value, int lanes) {
-    return BroadcastNode::make(std::move(value), lanes);
-}
+Expr broadcast(Expr value, int lanes) { return BroadcastNode::make(std::move(value), lanes); }
 Expr vload(const Var& buffer, Expr index, Expr predicate = Expr()) {
     int lanes = index.type().lanes();
     return LoadNode::make(DataType::float32().withLanes(lanes), buffer, std::move(index),

@@ -39,9 +39,7 @@ inline Tensor makeTensor(const std::string& name, std::vector<Expr> shape,
 }
 
 /// A buffer Var as storage flattening makes them.
-inline Var bufferVar(const std::string& name) {
-    return Var(name, DataType::handle());
-}
+inline Var bufferVar(const std::string& name) { return Var(name, DataType::handle()); }
 
 inline Stmt loop(const Var& v, Expr extent, Stmt body, ForKind kind = ForKind::Serial) {
     return ForNode::make(v, Expr(0), std::move(extent), kind, std::move(body));
@@ -75,9 +73,7 @@ inline Stmt barrier() {
                                              {StringImmNode::make("shared")}, CallKind::Intrinsic));
 }
 
-inline Stmt seq(std::vector<Stmt> parts) {
-    return SeqNode::make(std::move(parts));
-}
+inline Stmt seq(std::vector<Stmt> parts) { return SeqNode::make(std::move(parts)); }
 
 /// A float32 buffer of `n` elements holding 0, 1, 2, ...
 inline Buffer iotaBuffer(const std::string& name, int64_t n, DataType dtype = DataType::float32()) {

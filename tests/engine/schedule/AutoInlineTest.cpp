@@ -11,9 +11,24 @@ namespace {
 /// A (8, 8) -> B = A[i, j] + 1 (element-wise) -> C = B[j, i] (a transpose) -> D = C[i, j] * 2.
 struct Pipeline {
     Tensor a = placeholder({8, 8}, DataType::float32(), "A");
-    Tensor b = compute({8, 8}, [this](const std::vector<Var>& v) { return a({v[0], v[1]}) + 1.0f; }, "B");
-    Tensor c = compute({8, 8}, [this](const std::vector<Var>& v) { return b({v[1], v[0]}); }, "C");
-    Tensor d = compute({8, 8}, [this](const std::vector<Var>& v) { return c({v[0], v[1]}) * 2.0f; }, "D");
+    Tensor b = compute(
+        {8, 8},
+        [this](const std::vector<Var>& v) {
+            return a({v[0], v[1]}) + 1.0f;
+        },
+        "B");
+    Tensor c = compute(
+        {8, 8},
+        [this](const std::vector<Var>& v) {
+            return b({v[1], v[0]});
+        },
+        "C");
+    Tensor d = compute(
+        {8, 8},
+        [this](const std::vector<Var>& v) {
+            return c({v[0], v[1]}) * 2.0f;
+        },
+        "D");
     Schedule sch = createSchedule(d.op);
 };
 

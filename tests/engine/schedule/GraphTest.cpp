@@ -10,9 +10,7 @@ namespace {
 using test::Names;
 using test::names;
 
-Expr five(const std::vector<Var>&) {
-    return Expr(5);
-}
+Expr five(const std::vector<Var>&) { return Expr(5); }
 
 TEST(Graph, ReadAndFeedGraphsFollowTheDataflow) {
     Tensor a = placeholder({8}, DataType::float32(), "A");

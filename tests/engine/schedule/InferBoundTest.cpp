@@ -1,9 +1,9 @@
 // InferBound on every example of the seed documents (000 and 002), under the rule set each was
 // written for, and TVM's rules from TVM_INFERBOUND_NOTES.md.
+#include "schedule/InferBound.h"
 #include "ir/Op.h"
 #include "ir/Printer.h"
 #include "schedule/Graph.h"
-#include "schedule/InferBound.h"
 #include "te/Compute.h"
 #include "te/Reduce.h"
 
@@ -37,8 +37,12 @@ Expr f32(double v) { return makeConst(DataType::float32(), v); }
 
 /// C = 5 (5, 16); D reads C.
 struct TwoStages {
-    Tensor C = compute({5, 16}, [](const std::vector<Var>&) { return Expr(5); }, "C", "", {"i", "j"});
-    Tensor D = compute({5, 16}, [this](const std::vector<Var>& v) { return C({v[0], v[1]}) * 2; },
+    Tensor C =
+        compute({5, 16}, [](const std::vector<Var>&) { return Expr(5); }, "C", "", {"i", "j"});
+    Tensor D = compute({5, 16},
+                       [this](const std::vector<Var>& v) {
+                           return C({v[0], v[1]}) * 2;
+                       },
                        "D", "", {"i", "j"});
     Schedule s = createSchedule(D.op);
     const ComputeOpNode* c() const { return C.op.as<ComputeOpNode>(); }
@@ -48,9 +52,15 @@ struct TwoStages {
 /// Ex. 6-8: A (200, 400) -> B (shared or inferred) -> C (100, 200) bound to blockIdx/threadIdx.
 struct SharedExample {
     Tensor A = placeholder({200, 400}, DataType::float32(), "A");
-    Tensor B = compute({200, 400}, [this](const std::vector<Var>& v) { return f32(3.14) * A({v[0], v[1]}); },
+    Tensor B = compute({200, 400},
+                       [this](const std::vector<Var>& v) {
+                           return f32(3.14) * A({v[0], v[1]});
+                       },
                        "B", "", {"i", "j"});
-    Tensor C = compute({100, 200}, [this](const std::vector<Var>& v) { return f32(2.72) * B({v[0], v[1]}); },
+    Tensor C = compute({100, 200},
+                       [this](const std::vector<Var>& v) {
+                           return f32(2.72) * B({v[0], v[1]});
+                       },
                        "C", "", {"i", "j"});
     IterVar blockX = threadAxis("blockIdx.x");
     IterVar threadX = threadAxis("threadIdx.x");
@@ -92,8 +102,12 @@ TEST(InferBound, Ex3AttachAtOuterAxisNeedsOneRow) {
 }
 
 TEST(InferBound, Ex4AttachPathIncludesLoopsTheProducerDoesNotUse) {
-    Tensor C = compute({5, 16}, [](const std::vector<Var>&) { return Expr(5); }, "C", "", {"i", "j"});
-    Tensor D = compute({4, 5, 16}, [&](const std::vector<Var>& v) { return C({v[1], v[2]}) * 2; },
+    Tensor C =
+        compute({5, 16}, [](const std::vector<Var>&) { return Expr(5); }, "C", "", {"i", "j"});
+    Tensor D = compute({4, 5, 16},
+                       [&](const std::vector<Var>& v) {
+                           return C({v[1], v[2]}) * 2;
+                       },
                        "D", "", {"di", "dj", "dk"});
     Schedule s = createSchedule(D.op);
     s[C].computeAt(s[D], D.op.as<ComputeOpNode>()->axis[2]);
@@ -119,11 +133,18 @@ TEST(InferBound, Ex5AttachAfterSplitRequestsOnePoint) {
 }
 
 TEST(InferBound, ChainedAttachFollowsTheConsumersAttachment) {
-    Tensor C = compute({5, 16}, [](const std::vector<Var>&) { return Expr(5); }, "C", "", {"i", "j"});
-    Tensor D = compute({5, 16}, [&](const std::vector<Var>& v) { return C({v[0], v[1]}) * 2; }, "D",
-                       "", {"di", "dj"});
-    Tensor E = compute({5, 16}, [&](const std::vector<Var>& v) { return D({v[0], v[1]}) * 4; }, "E",
-                       "", {"ei", "ej"});
+    Tensor C =
+        compute({5, 16}, [](const std::vector<Var>&) { return Expr(5); }, "C", "", {"i", "j"});
+    Tensor D = compute({5, 16},
+                       [&](const std::vector<Var>& v) {
+                           return C({v[0], v[1]}) * 2;
+                       },
+                       "D", "", {"di", "dj"});
+    Tensor E = compute({5, 16},
+                       [&](const std::vector<Var>& v) {
+                           return D({v[0], v[1]}) * 4;
+                       },
+                       "E", "", {"ei", "ej"});
     Schedule s = createSchedule(E.op);
     s[C].computeAt(s[D], D.op.as<ComputeOpNode>()->axis[1]);
     s[D].computeAt(s[E], E.op.as<ComputeOpNode>()->axis[1]);
@@ -134,7 +155,10 @@ TEST(InferBound, ChainedAttachFollowsTheConsumersAttachment) {
 
 TEST(InferBound, ConsumerAttachPathIsRelaxedForAnUnattachedProducer) {
     TwoStages t;
-    Tensor E = compute({5, 16}, [&](const std::vector<Var>& v) { return t.D({v[0], v[1]}) + 4; },
+    Tensor E = compute({5, 16},
+                       [&](const std::vector<Var>& v) {
+                           return t.D({v[0], v[1]}) + 4;
+                       },
                        "E", "", {"ei", "ej"});
     Schedule s = createSchedule(E.op);
     s[t.D].computeAt(s[E], E.op.as<ComputeOpNode>()->axis[1]);
@@ -187,9 +211,13 @@ TEST(InferBound, ThreadExtentsComeFromTheBoundLeaves) {
 
 namespace {
 struct FuseSplitExample {
-    Tensor B = compute({64, 64}, [](const std::vector<Var>& v) { return v[0] + v[1]; }, "B", "", {"i", "j"});
-    Tensor C = compute({64, 64}, [this](const std::vector<Var>& v) { return B({v[0], v[1]}); }, "C",
-                       "", {"i", "j"});
+    Tensor B = compute({64, 64}, [](const std::vector<Var>& v) { return v[0] + v[1]; }, "B", "",
+                       {"i", "j"});
+    Tensor C = compute({64, 64},
+                       [this](const std::vector<Var>& v) {
+                           return B({v[0], v[1]});
+                       },
+                       "C", "", {"i", "j"});
     Schedule s = createSchedule(C.op);
     IterVar outer, inner;
     FuseSplitExample(bool nparts, int n) {
@@ -231,10 +259,30 @@ TEST(InferBound, UnalignedFuseSplitTakesWholeRowsWithASymbolicRowCount) {
 
 TEST(InferBound, DisjointConsumerRequestsAreUnitedDimensionByDimension) {
     Tensor A = placeholder({4, 4}, DataType::float32(), "A");
-    Tensor T = compute({4, 4}, [&](const std::vector<Var>& v) { return A({v[0], v[1]}) + f32(1); }, "T");
-    Tensor CA = compute({2, 2}, [&](const std::vector<Var>& v) { return T({v[0], v[1]}) * f32(2); }, "CA");
-    Tensor CB = compute({2, 2}, [&](const std::vector<Var>& v) { return T({v[0] + 2, v[1] + 2}) * f32(3); }, "CB");
-    Tensor Out = compute({2, 2}, [&](const std::vector<Var>& v) { return CA({v[0], v[1]}) + CB({v[0], v[1]}); }, "Out");
+    Tensor T = compute(
+        {4, 4},
+        [&](const std::vector<Var>& v) {
+            return A({v[0], v[1]}) + f32(1);
+        },
+        "T");
+    Tensor CA = compute(
+        {2, 2},
+        [&](const std::vector<Var>& v) {
+            return T({v[0], v[1]}) * f32(2);
+        },
+        "CA");
+    Tensor CB = compute(
+        {2, 2},
+        [&](const std::vector<Var>& v) {
+            return T({v[0] + 2, v[1] + 2}) * f32(3);
+        },
+        "CB");
+    Tensor Out = compute(
+        {2, 2},
+        [&](const std::vector<Var>& v) {
+            return CA({v[0], v[1]}) + CB({v[0], v[1]});
+        },
+        "Out");
     Schedule s = createSchedule(Out.op);
     for (BoundRules rules : {BoundRules::Tvm, BoundRules::Tvm05}) {
         auto r = infer(s, rules);
@@ -248,8 +296,10 @@ TEST(InferBound, DisjointConsumerRequestsAreUnitedDimensionByDimension) {
 
 TEST(InferBound, SplitRemainderKeepsTheFactorAsInnerExtent) {
     Tensor A = placeholder({20}, DataType::float32(), "A");
-    Tensor B = compute({20}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
-    Tensor C = compute({20}, [&](const std::vector<Var>& v) { return B({v[0]}) + f32(1); }, "C");
+    Tensor B = compute(
+        {20}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
+    Tensor C = compute(
+        {20}, [&](const std::vector<Var>& v) { return B({v[0]}) + f32(1); }, "C");
     Schedule s = createSchedule(C.op);
     auto [xo, xi] = s[C].split(C.op.as<ComputeOpNode>()->axis[0], 16);
     s[B].computeAt(s[C], xo);
@@ -264,7 +314,8 @@ namespace {
 InferBoundResult splitOfEight(bool nparts, int n, BoundRules rules, bool bindInner, IterVar* outer,
                               IterVar* inner) {
     Tensor A = placeholder({8}, DataType::float32(), "A");
-    Tensor B = compute({8}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "B");
+    Tensor B = compute(
+        {8}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "B");
     Schedule s = createSchedule(B.op);
     auto parts = nparts ? s[B].splitByNParts(B.op.as<ComputeOpNode>()->axis[0], n)
                         : s[B].split(B.op.as<ComputeOpNode>()->axis[0], n);
@@ -302,8 +353,18 @@ TEST(InferBound, ThreadBoundSplitIsNotTightened) {
 TEST(InferBound, SymbolicShapesGiveSymbolicBounds) {
     Var n = var("n"), m = var("m");
     Tensor A = placeholder({n, m}, DataType::float32(), "A");
-    Tensor B = compute({n, m}, [&](const std::vector<Var>& v) { return A({v[0], v[1]}) * f32(2); }, "B");
-    Tensor C = compute({n, m}, [&](const std::vector<Var>& v) { return B({v[0], v[1]}) + f32(1); }, "C");
+    Tensor B = compute(
+        {n, m},
+        [&](const std::vector<Var>& v) {
+            return A({v[0], v[1]}) * f32(2);
+        },
+        "B");
+    Tensor C = compute(
+        {n, m},
+        [&](const std::vector<Var>& v) {
+            return B({v[0], v[1]}) + f32(1);
+        },
+        "C");
     Schedule s = createSchedule(C.op);
     auto [xo, xi] = s[C].split(C.op.as<ComputeOpNode>()->axis[0], 8);
     s[B].computeAt(s[C], xo);
@@ -315,7 +376,8 @@ TEST(InferBound, SymbolicShapesGiveSymbolicBounds) {
 TEST(InferBound, ExactDivisionOfASymbolicExtent) {
     Var m = var("m");
     Tensor A = placeholder({m * 8}, DataType::float32(), "A");
-    Tensor B = compute({m * 8}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "B");
+    Tensor B = compute(
+        {m * 8}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "B");
     Schedule s = createSchedule(B.op);
     auto [xo, xi] = s[B].split(B.op.as<ComputeOpNode>()->axis[0], 8);
     auto r = infer(s);
@@ -325,7 +387,12 @@ TEST(InferBound, ExactDivisionOfASymbolicExtent) {
 TEST(InferBound, ReduceAxesKeepTheirDomain) {
     Tensor A = placeholder({16, 32}, DataType::float32(), "A");
     IterVar k = reduceAxis(Range(0, 32), "k");
-    Tensor B = compute({16}, [&](const std::vector<Var>& v) { return sum(A({v[0], k->var}), k); }, "B");
+    Tensor B = compute(
+        {16},
+        [&](const std::vector<Var>& v) {
+            return sum(A({v[0], k->var}), k);
+        },
+        "B");
     Schedule s = createSchedule(B.op);
     auto r = infer(s);
     EXPECT_EQ(rangeOf(r, k), "[0, 32]");
@@ -333,10 +400,14 @@ TEST(InferBound, ReduceAxesKeepTheirDomain) {
 
 TEST(InferBound, SeveralConsumersWithDifferentRequestsAreUnited) {
     Tensor A = placeholder({20}, DataType::float32(), "A");
-    Tensor B = compute({20}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "B");
-    Tensor C = compute({10}, [&](const std::vector<Var>& v) { return B({v[0]}) * f32(2); }, "C");
-    Tensor D = compute({10}, [&](const std::vector<Var>& v) { return B({v[0] + 5}) * f32(3); }, "D");
-    Tensor E = compute({10}, [&](const std::vector<Var>& v) { return C({v[0]}) + D({v[0]}); }, "E");
+    Tensor B = compute(
+        {20}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "B");
+    Tensor C = compute(
+        {10}, [&](const std::vector<Var>& v) { return B({v[0]}) * f32(2); }, "C");
+    Tensor D = compute(
+        {10}, [&](const std::vector<Var>& v) { return B({v[0] + 5}) * f32(3); }, "D");
+    Tensor E = compute(
+        {10}, [&](const std::vector<Var>& v) { return C({v[0]}) + D({v[0]}); }, "E");
     Schedule s = createSchedule(E.op);
     auto r = infer(s);
     EXPECT_EQ(region(r, B), "[0, 15]");
@@ -344,8 +415,10 @@ TEST(InferBound, SeveralConsumersWithDifferentRequestsAreUnited) {
 
 TEST(InferBound, LocalScopeKeepsThreadAxesAsPoints) {
     Tensor A = placeholder({1024}, DataType::float32(), "A");
-    Tensor B = compute({1024}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
-    Tensor C = compute({1024}, [&](const std::vector<Var>& v) { return B({v[0]}) + f32(1); }, "C");
+    Tensor B = compute(
+        {1024}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
+    Tensor C = compute(
+        {1024}, [&](const std::vector<Var>& v) { return B({v[0]}) + f32(1); }, "C");
     Schedule s = createSchedule(C.op);
     auto [bx, tx] = s[C].split(C.op.as<ComputeOpNode>()->axis[0], 64);
     s[C].bind(bx, threadAxis("blockIdx.x"));
@@ -358,8 +431,18 @@ TEST(InferBound, LocalScopeKeepsThreadAxesAsPoints) {
 
 TEST(InferBound, WarpScopeRelaxesOnlyThreadIdxX) {
     Tensor A = placeholder({4, 32}, DataType::float32(), "A");
-    Tensor B = compute({4, 32}, [&](const std::vector<Var>& v) { return A({v[0], v[1]}) + f32(1); }, "B");
-    Tensor C = compute({4, 32}, [&](const std::vector<Var>& v) { return B({v[0], v[1]}) * f32(2); }, "C");
+    Tensor B = compute(
+        {4, 32},
+        [&](const std::vector<Var>& v) {
+            return A({v[0], v[1]}) + f32(1);
+        },
+        "B");
+    Tensor C = compute(
+        {4, 32},
+        [&](const std::vector<Var>& v) {
+            return B({v[0], v[1]}) * f32(2);
+        },
+        "C");
     Schedule s = createSchedule(C.op);
     const auto* c = C.op.as<ComputeOpNode>();
     s[C].bind(c->axis[0], threadAxis("threadIdx.y"));
@@ -374,11 +457,11 @@ TEST(InferBound, WarpScopeRelaxesOnlyThreadIdxX) {
 
 TEST(InferBound, ClampsARequestThatCoversTheWholeShape) {
     Tensor A = placeholder({16}, DataType::float32(), "A");
-    Tensor B = compute({16}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "B");
+    Tensor B = compute(
+        {16}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "B");
     IterVar k = reduceAxis(Range(0, 3), "k");
-    Tensor C = compute({16}, [&](const std::vector<Var>& v) {
-        return sum(B({v[0] + k->var - 1}), k);
-    }, "C");
+    Tensor C = compute(
+        {16}, [&](const std::vector<Var>& v) { return sum(B({v[0] + k->var - 1}), k); }, "C");
     Schedule s = createSchedule(C.op);
     auto r = infer(s);
     EXPECT_EQ(region(r, B), "[0, 16]");
@@ -389,10 +472,14 @@ TEST(InferBound, ClampsARequestThatCoversTheWholeShape) {
 
 TEST(InferBound, ProducerOutsideItsConsumersLoopNestIsAnError) {
     Tensor A = placeholder({8}, DataType::float32(), "A");
-    Tensor B = compute({8}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "B");
-    Tensor C = compute({8}, [&](const std::vector<Var>& v) { return B({v[0]}) * f32(2); }, "C");
-    Tensor D = compute({8}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(3); }, "D");
-    Tensor E = compute({8}, [&](const std::vector<Var>& v) { return C({v[0]}) + D({v[0]}); }, "E");
+    Tensor B = compute(
+        {8}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "B");
+    Tensor C = compute(
+        {8}, [&](const std::vector<Var>& v) { return B({v[0]}) * f32(2); }, "C");
+    Tensor D = compute(
+        {8}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(3); }, "D");
+    Tensor E = compute(
+        {8}, [&](const std::vector<Var>& v) { return C({v[0]}) + D({v[0]}); }, "E");
     Schedule s = createSchedule(E.op);
     s[B].computeAt(s[D], D.op.as<ComputeOpNode>()->axis[0]);
     try {
@@ -400,10 +487,12 @@ TEST(InferBound, ProducerOutsideItsConsumersLoopNestIsAnError) {
         FAIL() << "expected an error";
     } catch (const UserError& e) {
         // Said from the compute_at that made it (issue 13, item 5), with what it is about.
-        EXPECT_EQ(std::string(e.what()),
-                  "invalid schedule: 'B' is computed at loop 'i' of 'D', but its consumer 'C' does not run "
-                  "inside that loop, so no iteration of 'i' can compute what 'C' reads (TVM: cannot find "
-                  "the producer along the loop nest)");
+        EXPECT_EQ(
+            std::string(e.what()),
+            "invalid schedule: 'B' is computed at loop 'i' of 'D', but its consumer 'C' does not "
+            "run "
+            "inside that loop, so no iteration of 'i' can compute what 'C' reads (TVM: cannot find "
+            "the producer along the loop nest)");
         const DiagnosticSubject& subject = e.diagnostic().subject;
         EXPECT_EQ(subject.kind, "attach-no-path");
         EXPECT_EQ(subject.stage, "B");

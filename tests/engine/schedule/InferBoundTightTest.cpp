@@ -1,11 +1,11 @@
 // The tight rule set (schedule/InferBoundTight.h): exact per-iteration needs with static
 // realize regions, and the seed's split remainders; the seed's examples keep their numbers.
+#include "schedule/InferBoundTight.h"
 #include "arith/ConstEval.h"
 #include "ir/Op.h"
 #include "ir/Printer.h"
 #include "schedule/Graph.h"
 #include "schedule/InferBound.h"
-#include "schedule/InferBoundTight.h"
 #include "te/Compute.h"
 #include "te/Reduce.h"
 
@@ -43,7 +43,8 @@ std::string realized(const InferBoundResult& r, const Tensor& t) {
     std::string out;
     for (const IterVar& iv : t.op.as<ComputeOpNode>()->axis) {
         auto it = r.realizeBounds.find(iv);
-        out += (out.empty() ? "" : ", ") + (it != r.realizeBounds.end() ? show(it->second) : rangeOf(r, iv));
+        out += (out.empty() ? "" : ", ") +
+               (it != r.realizeBounds.end() ? show(it->second) : rangeOf(r, iv));
     }
     return out;
 }
@@ -53,8 +54,13 @@ Expr f32(double v) { return makeConst(DataType::float32(), v); }
 
 /// C = B over 64x64, fused, split (nparts or factor), B computed at the outer loop.
 struct FuseSplit {
-    Tensor B = compute({64, 64}, [](const std::vector<Var>& v) { return v[0] + v[1]; }, "B", "", {"i", "j"});
-    Tensor C = compute({64, 64}, [this](const std::vector<Var>& v) { return B({v[0], v[1]}); }, "C", "", {"i", "j"});
+    Tensor B = compute({64, 64}, [](const std::vector<Var>& v) { return v[0] + v[1]; }, "B", "",
+                       {"i", "j"});
+    Tensor C = compute({64, 64},
+                       [this](const std::vector<Var>& v) {
+                           return B({v[0], v[1]});
+                       },
+                       "C", "", {"i", "j"});
     Schedule s = createSchedule(C.op);
     IterVar outer, inner;
     FuseSplit(bool nparts, int n) {
@@ -74,8 +80,10 @@ struct Remainder {
     IterVar outer, inner;
     explicit Remainder(Expr extent = 20, int factor = 16, bool attach = true) {
         A = placeholder({extent}, DataType::float32(), "A");
-        B = compute({extent}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
-        C = compute({extent}, [&](const std::vector<Var>& v) { return B({v[0]}) + f32(1); }, "C");
+        B = compute(
+            {extent}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
+        C = compute(
+            {extent}, [&](const std::vector<Var>& v) { return B({v[0]}) + f32(1); }, "C");
         s = createSchedule(C.op);
         std::tie(outer, inner) = s[C].split(opOf(C)->axis[0], factor);
         if (attach)
@@ -86,8 +94,16 @@ struct Remainder {
 /// Ex. 6-8 of seed 000: B (shared or inferred) under C bound to blockIdx/threadIdx.
 struct SharedExample {
     Tensor A = placeholder({200, 400}, DataType::float32(), "A");
-    Tensor B = compute({200, 400}, [this](const std::vector<Var>& v) { return f32(3.14) * A({v[0], v[1]}); }, "B", "", {"i", "j"});
-    Tensor C = compute({100, 200}, [this](const std::vector<Var>& v) { return f32(2.72) * B({v[0], v[1]}); }, "C", "", {"i", "j"});
+    Tensor B = compute({200, 400},
+                       [this](const std::vector<Var>& v) {
+                           return f32(3.14) * A({v[0], v[1]});
+                       },
+                       "B", "", {"i", "j"});
+    Tensor C = compute({100, 200},
+                       [this](const std::vector<Var>& v) {
+                           return f32(2.72) * B({v[0], v[1]});
+                       },
+                       "C", "", {"i", "j"});
     Schedule s = createSchedule(C.op);
     SharedExample(bool setShared, bool attachAtJ) {
         IterVar threadX = threadAxis("threadIdx.x");
@@ -120,7 +136,8 @@ TEST(InferBoundTight, FuseExampleKeepsTheEightElementRowSegment) {
     REQUIRE_ISL();
     FuseSplit ex(/*nparts=*/true, 512);
     auto r = infer(ex.s);
-    EXPECT_EQ(region(r, ex.B), "[floordiv(i.j.fused.outer, 8), 1], [(floormod(i.j.fused.outer, 8)*8), 8]");
+    EXPECT_EQ(region(r, ex.B),
+              "[floordiv(i.j.fused.outer, 8), 1], [(floormod(i.j.fused.outer, 8)*8), 8]");
     EXPECT_TRUE(r.realizeBounds.empty());
     EXPECT_TRUE(r.loopExtents.empty());
 }
@@ -158,8 +175,13 @@ TEST(InferBoundTight, SplitRemainderLoopRunsOnlyTheRemainder) {
 TEST(InferBoundTight, SeedExamplesKeepTheirNumbers) {
     REQUIRE_ISL();
     auto twoStages = [](int attach, bool split) {
-        Tensor C = compute({5, 16}, [](const std::vector<Var>&) { return Expr(5); }, "C", "", {"i", "j"});
-        Tensor D = compute({5, 16}, [&](const std::vector<Var>& v) { return C({v[0], v[1]}) * 2; }, "D", "", {"i", "j"});
+        Tensor C =
+            compute({5, 16}, [](const std::vector<Var>&) { return Expr(5); }, "C", "", {"i", "j"});
+        Tensor D = compute({5, 16},
+                           [&](const std::vector<Var>& v) {
+                               return C({v[0], v[1]}) * 2;
+                           },
+                           "D", "", {"i", "j"});
         Schedule s = createSchedule(D.op);
         IterVar at = attach >= 0 ? opOf(D)->axis[size_t(attach)] : IterVar();
         if (split)
@@ -171,10 +193,10 @@ TEST(InferBoundTight, SeedExamplesKeepTheirNumbers) {
         EXPECT_TRUE(tight.realizeBounds.empty());
         return region(tight, C);
     };
-    EXPECT_EQ(twoStages(-1, false), "[0, 5], [0, 16]");                          // Ex. 1
-    EXPECT_EQ(twoStages(1, false), "[i, 1], [j, 1]");                            // Ex. 2
-    EXPECT_EQ(twoStages(0, false), "[i, 1], [0, 16]");                           // Ex. 3
-    EXPECT_EQ(twoStages(-1, true), "[i, 1], [((j.outer*8) + j.inner), 1]");     // Ex. 5
+    EXPECT_EQ(twoStages(-1, false), "[0, 5], [0, 16]");                     // Ex. 1
+    EXPECT_EQ(twoStages(1, false), "[i, 1], [j, 1]");                       // Ex. 2
+    EXPECT_EQ(twoStages(0, false), "[i, 1], [0, 16]");                      // Ex. 3
+    EXPECT_EQ(twoStages(-1, true), "[i, 1], [((j.outer*8) + j.inner), 1]"); // Ex. 5
     for (bool shared : {true, false})
         for (bool atJ : {false, true}) {
             SharedExample ex(shared, atJ && shared);
@@ -185,9 +207,18 @@ TEST(InferBoundTight, SeedExamplesKeepTheirNumbers) {
 
 TEST(InferBoundTight, AttachPathLoopsTheProducerDoesNotUseStayPoints) {
     REQUIRE_ISL();
-    Tensor C = compute({5, 16}, [](const std::vector<Var>&) { return Expr(5); }, "C", "", {"i", "j"});
-    Tensor D = compute({4, 5, 16}, [&](const std::vector<Var>& v) { return C({v[1], v[2]}) * 2; }, "D", "", {"di", "dj", "dk"});
-    Tensor E = compute({4, 5, 16}, [&](const std::vector<Var>& v) { return D({v[0], v[1], v[2]}) * 4; }, "E", "", {"ei", "ej", "ek"});
+    Tensor C =
+        compute({5, 16}, [](const std::vector<Var>&) { return Expr(5); }, "C", "", {"i", "j"});
+    Tensor D = compute({4, 5, 16},
+                       [&](const std::vector<Var>& v) {
+                           return C({v[1], v[2]}) * 2;
+                       },
+                       "D", "", {"di", "dj", "dk"});
+    Tensor E = compute({4, 5, 16},
+                       [&](const std::vector<Var>& v) {
+                           return D({v[0], v[1], v[2]}) * 4;
+                       },
+                       "E", "", {"ei", "ej", "ek"});
     Schedule s = createSchedule(E.op);
     s[C].computeAt(s[D], opOf(D)->axis[2]); // Ex. 4
     s[D].computeAt(s[E], opOf(E)->axis[1]); // and a chained attach
@@ -200,8 +231,18 @@ TEST(InferBoundTight, SymbolicExtentsStaySymbolicOnlyInTheShape) {
     REQUIRE_ISL();
     Var n = var("n"), m = var("m");
     Tensor A = placeholder({n, m}, DataType::float32(), "A");
-    Tensor B = compute({n, m}, [&](const std::vector<Var>& v) { return A({v[0], v[1]}) * f32(2); }, "B");
-    Tensor C = compute({n, m}, [&](const std::vector<Var>& v) { return B({v[0], v[1]}) + f32(1); }, "C");
+    Tensor B = compute(
+        {n, m},
+        [&](const std::vector<Var>& v) {
+            return A({v[0], v[1]}) * f32(2);
+        },
+        "B");
+    Tensor C = compute(
+        {n, m},
+        [&](const std::vector<Var>& v) {
+            return B({v[0], v[1]}) + f32(1);
+        },
+        "C");
     Schedule s = createSchedule(C.op);
     auto [xo, xi] = s[C].split(opOf(C)->axis[0], 8);
     s[B].computeAt(s[C], xo);
@@ -214,10 +255,30 @@ TEST(InferBoundTight, SymbolicExtentsStaySymbolicOnlyInTheShape) {
 TEST(InferBoundTight, DisjointConsumerRequestsStillCoverTheWholeTensor) {
     REQUIRE_ISL();
     Tensor A = placeholder({4, 4}, DataType::float32(), "A");
-    Tensor T = compute({4, 4}, [&](const std::vector<Var>& v) { return A({v[0], v[1]}) + f32(1); }, "T");
-    Tensor CA = compute({2, 2}, [&](const std::vector<Var>& v) { return T({v[0], v[1]}) * f32(2); }, "CA");
-    Tensor CB = compute({2, 2}, [&](const std::vector<Var>& v) { return T({v[0] + 2, v[1] + 2}) * f32(3); }, "CB");
-    Tensor Out = compute({2, 2}, [&](const std::vector<Var>& v) { return CA({v[0], v[1]}) + CB({v[0], v[1]}); }, "Out");
+    Tensor T = compute(
+        {4, 4},
+        [&](const std::vector<Var>& v) {
+            return A({v[0], v[1]}) + f32(1);
+        },
+        "T");
+    Tensor CA = compute(
+        {2, 2},
+        [&](const std::vector<Var>& v) {
+            return T({v[0], v[1]}) * f32(2);
+        },
+        "CA");
+    Tensor CB = compute(
+        {2, 2},
+        [&](const std::vector<Var>& v) {
+            return T({v[0] + 2, v[1] + 2}) * f32(3);
+        },
+        "CB");
+    Tensor Out = compute(
+        {2, 2},
+        [&](const std::vector<Var>& v) {
+            return CA({v[0], v[1]}) + CB({v[0], v[1]});
+        },
+        "Out");
     auto r = infer(createSchedule(Out.op));
     EXPECT_EQ(realized(r, T), "[0, 4], [0, 4]");
 }
@@ -225,8 +286,10 @@ TEST(InferBoundTight, DisjointConsumerRequestsStillCoverTheWholeTensor) {
 TEST(InferBoundTight, StridedReadKeepsItsIntervalHull) {
     REQUIRE_ISL();
     Tensor A = placeholder({16}, DataType::float32(), "A");
-    Tensor B = compute({16}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "B");
-    Tensor C = compute({8}, [&](const std::vector<Var>& v) { return B({v[0] * 2}) * f32(2); }, "C");
+    Tensor B = compute(
+        {16}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "B");
+    Tensor C = compute(
+        {8}, [&](const std::vector<Var>& v) { return B({v[0] * 2}) * f32(2); }, "C");
     auto r = infer(createSchedule(C.op));
     EXPECT_EQ(realized(r, B), "[0, 15]");
 }
@@ -236,10 +299,18 @@ TEST(InferBoundTight, AReversedReadIsWrittenSoIslReadsIt) {
     // A review found: T[-1*i + 2] was handed to ISL as `((-1)*i)`, a syntax error to ISL, and
     // the tight rules kept the interval box. ISL reads `(-1*i)`.
     Tensor A = placeholder({16, 10}, DataType::float32(), "A");
-    Tensor T = compute({16, 10}, [&](const std::vector<Var>& v) { return A({v[0], v[1]}) + f32(1); }, "T");
-    Tensor Out = compute({3, 3}, [&](const std::vector<Var>& v) {
-        return T({Expr(-1) * v[0] + 2, v[1]}) + T({v[0] * 3 + 9, v[1] * 3 + 3});
-    }, "Out");
+    Tensor T = compute(
+        {16, 10},
+        [&](const std::vector<Var>& v) {
+            return A({v[0], v[1]}) + f32(1);
+        },
+        "T");
+    Tensor Out = compute(
+        {3, 3},
+        [&](const std::vector<Var>& v) {
+            return T({Expr(-1) * v[0] + 2, v[1]}) + T({v[0] * 3 + 9, v[1] * 3 + 3});
+        },
+        "Out");
     Schedule s = createSchedule(Out.op);
     s[T].computeAt(s[Out], opOf(Out)->axis[1]);
     auto r = infer(s);
@@ -252,10 +323,14 @@ TEST(InferBoundTight, AReversedReadIsWrittenSoIslReadsIt) {
 TEST(InferBoundTight, SeveralConsumersAreUnitedExactly) {
     REQUIRE_ISL();
     Tensor A = placeholder({20}, DataType::float32(), "A");
-    Tensor B = compute({20}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "B");
-    Tensor C = compute({10}, [&](const std::vector<Var>& v) { return B({v[0]}) * f32(2); }, "C");
-    Tensor D = compute({10}, [&](const std::vector<Var>& v) { return B({v[0] + 5}) * f32(3); }, "D");
-    Tensor E = compute({10}, [&](const std::vector<Var>& v) { return C({v[0]}) + D({v[0]}); }, "E");
+    Tensor B = compute(
+        {20}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "B");
+    Tensor C = compute(
+        {10}, [&](const std::vector<Var>& v) { return B({v[0]}) * f32(2); }, "C");
+    Tensor D = compute(
+        {10}, [&](const std::vector<Var>& v) { return B({v[0] + 5}) * f32(3); }, "D");
+    Tensor E = compute(
+        {10}, [&](const std::vector<Var>& v) { return C({v[0]}) + D({v[0]}); }, "E");
     auto r = infer(createSchedule(E.op));
     EXPECT_EQ(realized(r, B), "[0, 15]");
 }
@@ -263,9 +338,19 @@ TEST(InferBoundTight, SeveralConsumersAreUnitedExactly) {
 TEST(InferBoundTight, ReductionAttachedAtTheReduceOuterLoop) {
     REQUIRE_ISL();
     Tensor A = placeholder({16, 20}, DataType::float32(), "A");
-    Tensor B = compute({16, 20}, [&](const std::vector<Var>& v) { return A({v[0], v[1]}) * f32(2); }, "B");
+    Tensor B = compute(
+        {16, 20},
+        [&](const std::vector<Var>& v) {
+            return A({v[0], v[1]}) * f32(2);
+        },
+        "B");
     IterVar k = reduceAxis(Range(0, 20), "k");
-    Tensor C = compute({16}, [&](const std::vector<Var>& v) { return sum(B({v[0], k->var}), {k}); }, "C");
+    Tensor C = compute(
+        {16},
+        [&](const std::vector<Var>& v) {
+            return sum(B({v[0], k->var}), {k});
+        },
+        "C");
     Schedule s = createSchedule(C.op);
     auto [ko, ki] = s[C].split(k, 8);
     s[B].computeAt(s[C], ko);
@@ -278,7 +363,8 @@ TEST(InferBoundTight, ReductionAttachedAtTheReduceOuterLoop) {
 TEST(InferBoundTight, NpartsSplitRunsItsRemainder) {
     REQUIRE_ISL();
     Tensor A = placeholder({20}, DataType::float32(), "A");
-    Tensor B = compute({20}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "B");
+    Tensor B = compute(
+        {20}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "B");
     Schedule s = createSchedule(B.op);
     auto [outer, inner] = s[B].splitByNParts(opOf(B)->axis[0], 3);
     auto r = infer(s);
@@ -329,8 +415,10 @@ TEST(InferBoundTight, DividingSplitsChangeNothing) {
 TEST(InferBoundTight, LocalAndWarpScopesWithBoundThreads) {
     REQUIRE_ISL();
     Tensor A = placeholder({1024}, DataType::float32(), "A");
-    Tensor B = compute({1024}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
-    Tensor C = compute({1024}, [&](const std::vector<Var>& v) { return B({v[0]}) + f32(1); }, "C");
+    Tensor B = compute(
+        {1024}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
+    Tensor C = compute(
+        {1024}, [&](const std::vector<Var>& v) { return B({v[0]}) + f32(1); }, "C");
     Schedule s = createSchedule(C.op);
     auto [bx, tx] = s[C].split(opOf(C)->axis[0], 64);
     s[C].bind(bx, threadAxis("blockIdx.x"));
@@ -339,8 +427,18 @@ TEST(InferBoundTight, LocalAndWarpScopesWithBoundThreads) {
     EXPECT_EQ(realized(infer(s), B), "[((blockIdx.x*64) + threadIdx.x), 1]");
 
     Tensor W = placeholder({4, 32}, DataType::float32(), "W");
-    Tensor X = compute({4, 32}, [&](const std::vector<Var>& v) { return W({v[0], v[1]}) + f32(1); }, "X");
-    Tensor Y = compute({4, 32}, [&](const std::vector<Var>& v) { return X({v[0], v[1]}) * f32(2); }, "Y");
+    Tensor X = compute(
+        {4, 32},
+        [&](const std::vector<Var>& v) {
+            return W({v[0], v[1]}) + f32(1);
+        },
+        "X");
+    Tensor Y = compute(
+        {4, 32},
+        [&](const std::vector<Var>& v) {
+            return X({v[0], v[1]}) * f32(2);
+        },
+        "Y");
     Schedule w = createSchedule(Y.op);
     IterVar lane = threadAxis("threadIdx.x");
     w[Y].bind(opOf(Y)->axis[0], threadAxis("threadIdx.y"));
@@ -354,8 +452,10 @@ TEST(InferBoundTight, LocalAndWarpScopesWithBoundThreads) {
 TEST(InferBoundTight, NonAffineReadKeepsTheIntervalResult) {
     REQUIRE_ISL();
     Tensor A = placeholder({64}, DataType::float32(), "A");
-    Tensor B = compute({64}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "B");
-    Tensor C = compute({8}, [&](const std::vector<Var>& v) { return B({v[0] * v[0]}); }, "C");
+    Tensor B = compute(
+        {64}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "B");
+    Tensor C = compute(
+        {8}, [&](const std::vector<Var>& v) { return B({v[0] * v[0]}); }, "C");
     auto tight = infer(createSchedule(C.op)), tvm = infer(createSchedule(C.op), BoundRules::Tvm);
     EXPECT_EQ(region(tight, B), region(tvm, B));
     const StageTrace* trace = tight.trace.find(B.op);
@@ -370,8 +470,9 @@ TEST(InferBoundTight, TraceRecordsTheTightRange) {
     const StageTrace* trace = r.trace.find(ex.B.op);
     ASSERT_EQ(trace->rootBounds.size(), 1u);
     EXPECT_EQ(show(trace->rootBounds[0].range), "[(i.outer*16), min(16, (20 - (i.outer*16)))]");
-    EXPECT_NE(trace->rootBounds[0].source.find("tight: the exact per-iteration need, realize extent 16"),
-              std::string::npos)
+    EXPECT_NE(
+        trace->rootBounds[0].source.find("tight: the exact per-iteration need, realize extent 16"),
+        std::string::npos)
         << trace->rootBounds[0].source;
     EXPECT_EQ(r.trace.rules, BoundRules::Tight);
 }
@@ -395,11 +496,15 @@ TEST(InferBoundTight, ANestAsDeepAsTheProgramKeepsEveryStageExact) {
     // needed shrink by one per level, exactly.
     REQUIRE_ISL();
     constexpr int kStages = 60;
-    std::vector<Tensor> ts = {compute({64, 64}, [](const std::vector<Var>& v) { return v[0] + v[1]; }, "s0")};
+    std::vector<Tensor> ts = {compute(
+        {64, 64}, [](const std::vector<Var>& v) { return v[0] + v[1]; }, "s0")};
     for (int i = 1; i < kStages; ++i) {
         const Tensor previous = ts.back();
         ts.push_back(compute(
-            {64, 64}, [&](const std::vector<Var>& v) { return previous({v[0], min(v[1] + 1, 63)}) + 1; },
+            {64, 64},
+            [&](const std::vector<Var>& v) {
+                return previous({v[0], min(v[1] + 1, 63)}) + 1;
+            },
             "s" + std::to_string(i)));
     }
     Schedule s = createSchedule(ts.back().op);
@@ -411,7 +516,8 @@ TEST(InferBoundTight, ANestAsDeepAsTheProgramKeepsEveryStageExact) {
         const IterVar& column = opOf(ts[i])->axis[1];
         const int depth = int(ts.size() - 1 - i); // levels below the output
         EXPECT_TRUE(isOne(r.bounds.at(row).extent)) << ts[i].name() << ": " << rangeOf(r, row);
-        EXPECT_EQ(rangeOf(r, column), "[" + std::to_string(depth) + ", " + std::to_string(64 - depth) + "]")
+        EXPECT_EQ(rangeOf(r, column),
+                  "[" + std::to_string(depth) + ", " + std::to_string(64 - depth) + "]")
             << ts[i].name();
         EXPECT_EQ(r.steps.at(r.steps.rangeStep(column)).rule, "exact-box") << ts[i].name();
     }
@@ -422,8 +528,12 @@ TEST(InferBoundTight, ReadsTvmGetsExactlySkipIslButNotPastTheDom) {
     // the bound check guards. The shortcut for reads TVM already gets exactly (a root variable
     // plus a constant, inside the dom) must not take it: ISL cuts the range to the dom.
     REQUIRE_ISL();
-    Tensor B = compute({64, 64}, [](const std::vector<Var>& v) { return v[0] + v[1]; }, "B", "", {"i", "j"});
-    Tensor C = compute({64, 64}, [&](const std::vector<Var>& v) { return B({v[0], v[1]}) + B({v[0], v[1] + 1}); },
+    Tensor B = compute({64, 64}, [](const std::vector<Var>& v) { return v[0] + v[1]; }, "B", "",
+                       {"i", "j"});
+    Tensor C = compute({64, 64},
+                       [&](const std::vector<Var>& v) {
+                           return B({v[0], v[1]}) + B({v[0], v[1] + 1});
+                       },
                        "C", "", {"i", "j"});
     Schedule s = createSchedule(C.op);
     s[B].computeAt(s[C], opOf(C)->axis[0]);
@@ -432,7 +542,11 @@ TEST(InferBoundTight, ReadsTvmGetsExactlySkipIslButNotPastTheDom) {
     InferBoundResult r = infer(s);
     EXPECT_EQ(region(r, B), "[i, 1], [0, 64]");
     // Without the shifted read TVM's range is exact, and the tight rules keep it.
-    Tensor D = compute({64, 64}, [&](const std::vector<Var>& v) { return B({v[0], v[1]}) * 2; }, "D", "", {"i", "j"});
+    Tensor D = compute({64, 64},
+                       [&](const std::vector<Var>& v) {
+                           return B({v[0], v[1]}) * 2;
+                       },
+                       "D", "", {"i", "j"});
     Schedule s2 = createSchedule(D.op);
     s2[B].computeAt(s2[D], opOf(D)->axis[0]);
     InferBoundResult exact = infer(s2);
@@ -445,11 +559,15 @@ TEST(InferBoundTight, CachedStageNeedsAreTheCountsOfEachStage) {
     // every stage still gets its own counts, regions and reads.
     REQUIRE_ISL();
     constexpr int kStages = 12;
-    std::vector<Tensor> ts = {compute({16, 16}, [](const std::vector<Var>& v) { return v[0] + v[1]; }, "s0")};
+    std::vector<Tensor> ts = {compute(
+        {16, 16}, [](const std::vector<Var>& v) { return v[0] + v[1]; }, "s0")};
     for (int i = 1; i < kStages; ++i) {
         const Tensor previous = ts.back();
         ts.push_back(compute(
-            {16, 16}, [&](const std::vector<Var>& v) { return previous({v[0], v[1]}) + previous({v[0], 15 - v[1]}); },
+            {16, 16},
+            [&](const std::vector<Var>& v) {
+                return previous({v[0], v[1]}) + previous({v[0], 15 - v[1]});
+            },
             "s" + std::to_string(i)));
     }
     Schedule s = createSchedule(ts.back().op);
@@ -471,8 +589,10 @@ TEST(InferBoundTight, CachedStageNeedsAreTheCountsOfEachStage) {
         ASSERT_EQ(cached->accesses.size(), 2u) << ts[i].name();
         for (size_t a = 0; a < 2; ++a) {
             EXPECT_EQ(cached->accesses[a].region, alone->accesses[a].region) << ts[i].name();
-            EXPECT_TRUE(cached->accesses[a].consumer.same_as(alone->accesses[a].consumer)) << ts[i].name();
-            EXPECT_EQ(toString(cached->accesses[a].indices[1]), toString(alone->accesses[a].indices[1]));
+            EXPECT_TRUE(cached->accesses[a].consumer.same_as(alone->accesses[a].consumer))
+                << ts[i].name();
+            EXPECT_EQ(toString(cached->accesses[a].indices[1]),
+                      toString(alone->accesses[a].indices[1]));
         }
     }
     // The stages in the middle of the nest share their model.

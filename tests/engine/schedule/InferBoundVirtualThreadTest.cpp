@@ -17,8 +17,8 @@ std::string region(const InferBoundResult& r, const Tensor& t) {
     std::string out;
     for (const IterVar& iv : t.op.as<ComputeOpNode>()->axis) {
         const Range& range = r.bounds.at(iv);
-        out += (out.empty() ? "[" : ", [") + toString(range.min) + ", " + toString(range.extent) +
-               "]";
+        out +=
+            (out.empty() ? "[" : ", [") + toString(range.min) + ", " + toString(range.extent) + "]";
     }
     return out;
 }
@@ -36,7 +36,10 @@ struct LocalStageAtVirtualThread {
         auto elementwise = [](const Tensor& in, const std::string& name) {
             return compute(
                 {2, 3, 4},
-                [&](const std::vector<Var>& v) { return in({v[0], v[1], v[2]}) + 1.0f; }, name);
+                [&](const std::vector<Var>& v) {
+                    return in({v[0], v[1], v[2]}) + 1.0f;
+                },
+                name);
         };
         A = placeholder({2, 3, 4}, DataType::float32(), "A");
         P = elementwise(A, "P");

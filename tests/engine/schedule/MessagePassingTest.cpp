@@ -153,14 +153,21 @@ TEST(MessagePassing, PassUpOfWholeChildrenGivesTheWholeParent) {
 TEST(MessagePassing, PassUpIndexCastsTheFusedChildrenToTheirTypes) {
     // The copies before issue 13 differed here: one cast floordiv/floormod of the fused value to
     // the outer and inner variables' types, the other did not.
-    Tensor a = placeholder({makeConst(DataType::int64(), int64_t(8)), makeConst(DataType::int64(), int64_t(4))},
-                           DataType::float32(), "A");
-    Tensor c = compute(a.shape(), [&](const std::vector<Var>& v) { return a({v[0], v[1]}); }, "C");
+    Tensor a = placeholder(
+        {makeConst(DataType::int64(), int64_t(8)), makeConst(DataType::int64(), int64_t(4))},
+        DataType::float32(), "A");
+    Tensor c = compute(
+        a.shape(),
+        [&](const std::vector<Var>& v) {
+            return a({v[0], v[1]});
+        },
+        "C");
     Schedule sch = createSchedule(c.op);
     Stage stage = sch[c];
     const auto* op = c.op.as<ComputeOpNode>();
     IterVar fused = stage.fuse(op->axis[0], op->axis[1]);
-    IterVarMap<Range> dom{{op->axis[0], Range(0, 8)}, {op->axis[1], Range(0, 4)}, {fused, Range(0, 32)}};
+    IterVarMap<Range> dom{
+        {op->axis[0], Range(0, 8)}, {op->axis[1], Range(0, 4)}, {fused, Range(0, 32)}};
     Var narrow("v", DataType::int32());
     IterVarMap<Expr> values{{fused, narrow}};
     passUpIndex(stage, dom, &values);
@@ -229,12 +236,13 @@ TEST(MessagePassing, VisitRelationReachesEveryKind) {
         kinds.push_back(relationKindName(rel.kind()));
     EXPECT_EQ(kinds, (Names{"fuse", "split", "singleton"}));
     for (const IterVarRelation& rel : normalized[ew.c]->relations) {
-        std::string seen = visitRelation(rel, Overloaded{
-            [](const SplitNode*) { return std::string("split"); },
-            [](const FuseNode*) { return std::string("fuse"); },
-            [](const RebaseNode*) { return std::string("rebase"); },
-            [](const SingletonNode*) { return std::string("singleton"); },
-        });
+        std::string seen =
+            visitRelation(rel, Overloaded{
+                                   [](const SplitNode*) { return std::string("split"); },
+                                   [](const FuseNode*) { return std::string("fuse"); },
+                                   [](const RebaseNode*) { return std::string("rebase"); },
+                                   [](const SingletonNode*) { return std::string("singleton"); },
+                               });
         EXPECT_EQ(seen, relationKindName(rel.kind()));
         EXPECT_FALSE(relationOutputs(rel).empty());
     }

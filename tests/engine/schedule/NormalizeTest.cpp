@@ -12,9 +12,7 @@ using test::Names;
 using test::names;
 using test::relationStrings;
 
-std::string bodyOf(const Stage& stage) {
-    return toString(stage->op.as<ComputeOpNode>()->body[0]);
-}
+std::string bodyOf(const Stage& stage) { return toString(stage->op.as<ComputeOpNode>()->body[0]); }
 
 /// A -> B = A + 1 -> C = B * 2, each (8, 8).
 struct Chain {

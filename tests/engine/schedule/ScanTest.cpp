@@ -27,17 +27,26 @@ struct CumSum {
     explicit CumSum(Expr m = 10, Expr n = 6) {
         x = placeholder({m, n}, DataType::float32(), "X");
         state = placeholder({m, n}, DataType::float32(), "state");
-        init = compute({1, n}, [this](const std::vector<Var>& v) { return x({0, v[1]}); }, "init");
-        update = compute({m, n}, [this](const std::vector<Var>& v) {
-            return state({v[0] - 1, v[1]}) + x({v[0], v[1]});
-        }, "update");
+        init = compute(
+            {1, n},
+            [this](const std::vector<Var>& v) {
+                return x({0, v[1]});
+            },
+            "init");
+        update = compute(
+            {m, n},
+            [this](const std::vector<Var>& v) {
+                return state({v[0] - 1, v[1]}) + x({v[0], v[1]});
+            },
+            "update");
         res = scan({init}, {update}, {state}, {x}, "scan")[0];
     }
     const ScanOpNode* op() const { return res.op.as<ScanOpNode>(); }
     IterVar axis(const Tensor& t, size_t i) const { return t.op.as<ComputeOpNode>()->axis[i]; }
 };
 
-const BoundStep* findStep(const BoundSteps& steps, const std::string& rule, const Tensor& tensor = Tensor()) {
+const BoundStep* findStep(const BoundSteps& steps, const std::string& rule,
+                          const Tensor& tensor = Tensor()) {
     for (const BoundStep& s : steps.all())
         if (s.rule == rule && (!tensor.defined() || s.tensor.same_as(tensor)))
             return &s;
@@ -66,10 +75,16 @@ TEST(Scan, ShapesThatDoNotAgreeAreRefusedNamingTheTensors) {
         scan({p.init}, {p.update}, {wide}, {}, "bad");
         FAIL() << "accepted";
     } catch (const UserError& e) {
-        EXPECT_NE(std::string(e.what()).find("scan 'bad': dimension 1 of init 'init'"), std::string::npos)
+        EXPECT_NE(std::string(e.what()).find("scan 'bad': dimension 1 of init 'init'"),
+                  std::string::npos)
             << e.what();
     }
-    Tensor twoRows = compute({2, 6}, [&](const std::vector<Var>& v) { return p.x({v[0], v[1]}); }, "init2");
+    Tensor twoRows = compute(
+        {2, 6},
+        [&](const std::vector<Var>& v) {
+            return p.x({v[0], v[1]});
+        },
+        "init2");
     EXPECT_THROW(scan({p.init, twoRows}, {p.update, p.update}, {p.state, p.state}), UserError);
     EXPECT_THROW(scan({p.update}, {p.update}, {p.init}), UserError); // the state is no placeholder
     auto expectRefused = [](const std::function<void()>& f, const std::string& what) {
@@ -81,7 +96,12 @@ TEST(Scan, ShapesThatDoNotAgreeAreRefusedNamingTheTensors) {
         }
     };
     // More init rows than the state has (a negative number of steps).
-    Tensor eightRows = compute({12, 6}, [&](const std::vector<Var>& v) { return p.x({0, v[1]}); }, "init8");
+    Tensor eightRows = compute(
+        {12, 6},
+        [&](const std::vector<Var>& v) {
+            return p.x({0, v[1]});
+        },
+        "init8");
     expectRefused([&] { scan({eightRows}, {p.update}, {p.state}); },
                   "the inits have 12 rows but the states only 10");
     // A placeholder cannot be an init or an update, nor a state an input.
@@ -89,13 +109,28 @@ TEST(Scan, ShapesThatDoNotAgreeAreRefusedNamingTheTensors) {
     expectRefused([&] { scan({p.init}, {p.update}, {p.state}, {p.state}); },
                   "state 'state' is also among the inputs");
     // An update that never reads the state.
-    Tensor doubled = compute({10, 6}, [&](const std::vector<Var>& v) { return p.x({v[0], v[1]}) * 2.0f; }, "doubled");
+    Tensor doubled = compute(
+        {10, 6},
+        [&](const std::vector<Var>& v) {
+            return p.x({v[0], v[1]}) * 2.0f;
+        },
+        "doubled");
     expectRefused([&] { scan({p.init}, {doubled}, {p.state}); }, "no update reads state 'state'");
     // Shapes written in another order are the same shape.
     Var k("k");
     Tensor s2 = placeholder({10, k * 2}, DataType::float32(), "s2");
-    Tensor i2 = compute({1, 2 * k}, [&](const std::vector<Var>& v) { return s2({0, v[1]}) * 0.0f; }, "i2");
-    Tensor u2 = compute({10, 2 * k}, [&](const std::vector<Var>& v) { return s2({v[0] - 1, v[1]}); }, "u2");
+    Tensor i2 = compute(
+        {1, 2 * k},
+        [&](const std::vector<Var>& v) {
+            return s2({0, v[1]}) * 0.0f;
+        },
+        "i2");
+    Tensor u2 = compute(
+        {10, 2 * k},
+        [&](const std::vector<Var>& v) {
+            return s2({v[0] - 1, v[1]});
+        },
+        "u2");
     EXPECT_NO_THROW(scan({i2}, {u2}, {s2}));
 }
 
@@ -117,7 +152,8 @@ TEST(Scan, TheBodyIsAGroupComputedInTheScanAndTheUpdateCannotMove) {
         sch.normalize();
         ADD_FAILURE() << "accepted";
     } catch (const UserError& e) {
-        EXPECT_NE(std::string(e.what()).find("'init' is the init of scan 'scan'"), std::string::npos)
+        EXPECT_NE(std::string(e.what()).find("'init' is the init of scan 'scan'"),
+                  std::string::npos)
             << e.what();
     }
     sch[p.init].computeRoot();
@@ -142,19 +178,27 @@ TEST(Scan, InferBoundGivesTheUpdateOneRowPerStepAndTheInitItsRows) {
     EXPECT_EQ(toString(r.bounds.at(p.axis(p.init, 0))), "range(min=0, ext=1)");
     const BoundStep* row = findStep(r.steps, "scan-update", p.update);
     ASSERT_NE(row, nullptr);
-    EXPECT_NE(row->text.find("each step of the scan computes the update's rows at its index scan.idx"), std::string::npos)
+    EXPECT_NE(
+        row->text.find("each step of the scan computes the update's rows at its index scan.idx"),
+        std::string::npos)
         << row->text;
     EXPECT_NE(findStep(r.steps, "scan-init", p.init), nullptr);
     EXPECT_NE(findStep(r.steps, "scan-spatial", p.update), nullptr);
     for (const BoundStep& s : r.steps.all())
         if (s.phase == StepPhase::Visit && s.stage.same_as(p.update.op))
-            EXPECT_NE(s.text.find("computed in every step of scan 'scan' (its update)"), std::string::npos)
+            EXPECT_NE(s.text.find("computed in every step of scan 'scan' (its update)"),
+                      std::string::npos)
                 << s.text;
 }
 
 TEST(Scan, AScanReadByAComputeCoversItsRowsAndSlicesAFixPointAxis) {
     CumSum p;
-    Tensor y = compute({6, 3}, [&](const std::vector<Var>& v) { return p.res({v[0] + 2, v[1] + 1}); }, "Y");
+    Tensor y = compute(
+        {6, 3},
+        [&](const std::vector<Var>& v) {
+            return p.res({v[0] + 2, v[1] + 1});
+        },
+        "Y");
     InferBoundResult r = inferBound(createSchedule(y.op).normalize());
     // Rows: from the scan's start to the last row Y reads (7).
     EXPECT_EQ(toString(r.bounds.at(p.op()->scanAxis)), "range(min=1, ext=7)");
@@ -173,12 +217,25 @@ TEST(Scan, AnAxisThatIsNotAFixPointIsComputedWhole) {
     // The update reads the state transposed: row t needs other columns of row t - 1.
     Tensor x = placeholder({8, 8}, DataType::float32(), "X");
     Tensor state = placeholder({8, 8}, DataType::float32(), "state");
-    Tensor init = compute({1, 8}, [&](const std::vector<Var>& v) { return x({0, v[1]}); }, "init");
-    Tensor update = compute({8, 8}, [&](const std::vector<Var>& v) {
-        return state({v[0] - 1, 7 - v[1]}) + x({v[0], v[1]});
-    }, "update");
+    Tensor init = compute(
+        {1, 8},
+        [&](const std::vector<Var>& v) {
+            return x({0, v[1]});
+        },
+        "init");
+    Tensor update = compute(
+        {8, 8},
+        [&](const std::vector<Var>& v) {
+            return state({v[0] - 1, 7 - v[1]}) + x({v[0], v[1]});
+        },
+        "update");
     Tensor res = scan({init}, {update}, {state})[0];
-    Tensor y = compute({8, 2}, [&](const std::vector<Var>& v) { return res({v[0], v[1]}); }, "Y");
+    Tensor y = compute(
+        {8, 2},
+        [&](const std::vector<Var>& v) {
+            return res({v[0], v[1]});
+        },
+        "Y");
     const IterVar spatial = res.op.as<ScanOpNode>()->spatialAxis[0];
     EXPECT_FALSE(scanFixPointAnalysis(res.op).at(spatial));
     InferBoundResult r = inferBound(createSchedule(y.op).normalize());

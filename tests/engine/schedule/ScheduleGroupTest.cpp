@@ -16,9 +16,24 @@ namespace {
 /// A -> B = A + 1 -> C = B * 2 -> D = C - 1, each (16, 16).
 struct Chain {
     Tensor a = placeholder({16, 16}, DataType::float32(), "A");
-    Tensor b = compute({16, 16}, [this](const std::vector<Var>& v) { return a({v[0], v[1]}) + 1.0f; }, "B");
-    Tensor c = compute({16, 16}, [this](const std::vector<Var>& v) { return b({v[0], v[1]}) * 2.0f; }, "C");
-    Tensor d = compute({16, 16}, [this](const std::vector<Var>& v) { return c({v[0], v[1]}) - 1.0f; }, "D");
+    Tensor b = compute(
+        {16, 16},
+        [this](const std::vector<Var>& v) {
+            return a({v[0], v[1]}) + 1.0f;
+        },
+        "B");
+    Tensor c = compute(
+        {16, 16},
+        [this](const std::vector<Var>& v) {
+            return b({v[0], v[1]}) * 2.0f;
+        },
+        "C");
+    Tensor d = compute(
+        {16, 16},
+        [this](const std::vector<Var>& v) {
+            return c({v[0], v[1]}) - 1.0f;
+        },
+        "D");
     Schedule sch = createSchedule(d.op);
 
     IterVar axis(const Tensor& t, size_t i) const { return t.op.as<ComputeOpNode>()->axis[i]; }
@@ -41,7 +56,7 @@ TEST(ScheduleGroup, TakesTheStagesBetweenInputsAndOutputs) {
 TEST(ScheduleGroup, AWholeGroupBecomesOneChildOfTheGroupAroundIt) {
     // TVM's test_nest_group.
     Chain p;
-    Stage inner = p.sch.createGroup({p.c}, {p.b}, false);                // C
+    Stage inner = p.sch.createGroup({p.c}, {p.b}, false);                  // C
     Stage outer = p.sch.createGroup({p.c}, {p.b}, /*includeInputs=*/true); // B and C
     EXPECT_TRUE(inner->group.same_as(outer));
     EXPECT_TRUE(p.sch[p.c]->group.same_as(inner));
@@ -58,8 +73,9 @@ TEST(ScheduleGroup, AGroupCuttingAnotherIsRefused) {
         p.sch.createGroup({p.d}, {p.b}, false); // C and D
         FAIL() << "accepted";
     } catch (const UserError& e) {
-        EXPECT_NE(std::string(e.what()).find("group0, which holds 2 stages or groups, 1 of them here"),
-                  std::string::npos)
+        EXPECT_NE(
+            std::string(e.what()).find("group0, which holds 2 stages or groups, 1 of them here"),
+            std::string::npos)
             << e.what();
     }
     EXPECT_EQ(p.sch.groups().size(), 1u);
@@ -67,9 +83,9 @@ TEST(ScheduleGroup, AGroupCuttingAnotherIsRefused) {
 
 TEST(ScheduleGroup, ARefusedGroupChangesNoCount) {
     Chain p;
-    Stage outer = p.sch.createGroup({p.d}, {p.a}, false); // B, C and D
-    Stage inner = p.sch.createGroup({p.c}, {p.a}, false); // B and C, inside it
-    EXPECT_EQ(outer->numChildStages, 2);                  // D and the inner group
+    Stage outer = p.sch.createGroup({p.d}, {p.a}, false);            // B, C and D
+    Stage inner = p.sch.createGroup({p.c}, {p.a}, false);            // B and C, inside it
+    EXPECT_EQ(outer->numChildStages, 2);                             // D and the inner group
     EXPECT_THROW(p.sch.createGroup({p.d}, {p.b}, false), UserError); // C and D: cuts `inner`
     EXPECT_EQ(outer->numChildStages, 2);
     EXPECT_EQ(inner->numChildStages, 2);

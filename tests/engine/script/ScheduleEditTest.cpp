@@ -2,9 +2,9 @@
 // programs built in C++ with the script lines the Python front end would record, so every
 // expected line can be written out exactly. The placement rules have golden tests through
 // `boundscope edit` (tests/app/cli/golden/edit).
+#include "script/edit/ScheduleEdit.h"
 #include "ir/Op.h"
 #include "script/edit/PythonNames.h"
-#include "script/edit/ScheduleEdit.h"
 #include "script/edit/SourceOutline.h"
 #include "te/Compute.h"
 #include "te/Reduce.h"
@@ -27,7 +27,7 @@ bool startsWith(const std::string& text, const std::string& prefix) {
 }
 
 /// The script the program below pretends to come from (line numbers matter).
-const char *const kScript = R"(import tvm
+const char* const kScript = R"(import tvm
 from tvm import te
 
 A = te.placeholder((64, 64), name="A")
@@ -40,9 +40,7 @@ xo, xi = s[C].split(i, factor=8)
 tx = te.thread_axis("threadIdx.x")
 )";
 
-SourceLocation at(int line) {
-    return SourceLocation{"edit.py", line};
-}
+SourceLocation at(int line) { return SourceLocation{"edit.py", line}; }
 
 /// kScript's program: C's i split by 8 (line 10); B's i split with no known line.
 Program scriptProgram() {
@@ -114,26 +112,23 @@ TEST(ScheduleEdit, SplitOfARootAxisUsesTheUnpackedName) {
 }
 
 TEST(ScheduleEdit, ReassignedNameFallsBackToAStableExpression) {
-    const std::string script =
-        std::string(kScript) + "for j in range(2):\n    pass\nxo += 0\n";
+    const std::string script = std::string(kScript) + "for j in range(2):\n    pass\nxo += 0\n";
     EXPECT_EQ(write(edit(EditKind::Vectorize, "C", "j"), script),
-             "s[C].vectorize(s[C].op.axis[1])\n");
+              "s[C].vectorize(s[C].op.axis[1])\n");
     EXPECT_EQ(write(edit(EditKind::Unroll, "C", "i.outer"), script),
-             "s[C].unroll(s[C].leaf_iter_vars[0])\n");
+              "s[C].unroll(s[C].leaf_iter_vars[0])\n");
 }
 
 TEST(ScheduleEdit, LoopWithoutAScriptLineIsALeafIndex) {
     EXPECT_EQ(write(edit(EditKind::Parallel, "B", "i.outer")),
-             "s[B].parallel(s[B].leaf_iter_vars[0])\n");
+              "s[B].parallel(s[B].leaf_iter_vars[0])\n");
 }
 
 TEST(ScheduleEdit, FuseAndReorderUseTheNeighbourLoops) {
     EXPECT_EQ(write(edit(EditKind::Fuse, "C", "i.outer")),
-             "i_outer_i_inner_fused = s[C].fuse(xo, xi)\n");
-    EXPECT_EQ(write(edit(EditKind::MoveOut, "C", "j")),
-             "s[C].reorder(j, xi)\n");
-    EXPECT_EQ(write(edit(EditKind::MoveIn, "C", "i.outer")),
-             "s[C].reorder(xi, xo)\n");
+              "i_outer_i_inner_fused = s[C].fuse(xo, xi)\n");
+    EXPECT_EQ(write(edit(EditKind::MoveOut, "C", "j")), "s[C].reorder(j, xi)\n");
+    EXPECT_EQ(write(edit(EditKind::MoveIn, "C", "i.outer")), "s[C].reorder(xi, xo)\n");
 }
 
 TEST(ScheduleEdit, BindReusesTheScriptsThreadAxis) {
@@ -146,11 +141,9 @@ TEST(ScheduleEdit, BindReusesTheScriptsThreadAxis) {
     // Without `from tvm import te` the call goes through tvm, imported first if need be.
     std::string script = std::string(kScript);
     script = replaced(script, "from tvm import te", "from tvm import tir");
-    EXPECT_EQ(write(e, script),
-             "s[C].bind(xo, tvm.te.thread_axis(\"blockIdx.x\"))\n");
+    EXPECT_EQ(write(e, script), "s[C].bind(xo, tvm.te.thread_axis(\"blockIdx.x\"))\n");
     script = replaced(script, "import tvm\n", "\n");
-    EXPECT_EQ(write(e, script),
-             "import tvm\ns[C].bind(xo, tvm.te.thread_axis(\"blockIdx.x\"))\n");
+    EXPECT_EQ(write(e, script), "import tvm\ns[C].bind(xo, tvm.te.thread_axis(\"blockIdx.x\"))\n");
 }
 
 TEST(ScheduleEdit, ComputeAtNamesTheTargetStageAndLoop) {
@@ -168,8 +161,7 @@ TEST(ScheduleEdit, StageEditsAndCaches) {
                            "error: compute_inline B would break the schedule: 'B' is inlined, "
                            "but its loop 'i' was split"))
         << write(edit(EditKind::ComputeInline, "B"));
-    EXPECT_EQ(write(edit(EditKind::ComputeRoot, "B")),
-             "s[B].compute_root()\n");
+    EXPECT_EQ(write(edit(EditKind::ComputeRoot, "B")), "s[B].compute_root()\n");
     ScheduleEdit e = edit(EditKind::SetScope, "B");
     e.scope = "shared";
     EXPECT_EQ(write(e), "s[B].set_scope(\"shared\")\n");
@@ -198,19 +190,18 @@ TEST(ScheduleEdit, FreshNamesAvoidTheScriptsIdentifiers) {
 
 TEST(ScheduleEdit, IllegalEditsAreRefusedWithAReason) {
     ScheduleEdit split = edit(EditKind::Split, "C", "j");
-    EXPECT_EQ(write(split),
-             std::string(
-                 "error: split of 'j' in stage 'C': give a positive factor or nparts, got 0"));
+    EXPECT_EQ(
+        write(split),
+        std::string("error: split of 'j' in stage 'C': give a positive factor or nparts, got 0"));
     EXPECT_EQ(write(edit(EditKind::Fuse, "C", "j")),
-             "error: 'j' is the innermost loop of stage 'C'");
+              "error: 'j' is the innermost loop of stage 'C'");
     EXPECT_EQ(write(edit(EditKind::MoveOut, "C", "i.outer")),
-             "error: 'i.outer' is the outermost loop of stage 'C'");
+              "error: 'i.outer' is the outermost loop of stage 'C'");
     EXPECT_EQ(write(edit(EditKind::Vectorize, "C", "i")),
-             "error: 'i' is not a loop of stage 'C' (its loops: i.outer, i.inner, j)");
-    EXPECT_EQ(write(edit(EditKind::ComputeInline, "X")),
-             "error: no stage 'X' in the schedule");
+              "error: 'i' is not a loop of stage 'C' (its loops: i.outer, i.inner, j)");
+    EXPECT_EQ(write(edit(EditKind::ComputeInline, "X")), "error: no stage 'X' in the schedule");
     EXPECT_EQ(write(edit(EditKind::ComputeRoot, "A")),
-             "error: 'A' is a placeholder: it has no loops to schedule");
+              "error: 'A' is a placeholder: it has no loops to schedule");
     ScheduleEdit scope = edit(EditKind::SetScope, "B");
     scope.scope = "shared\")\nimport os";
     EXPECT_TRUE(startsWith(write(scope), "error: invalid storage scope"));
@@ -228,10 +219,16 @@ TEST(ScheduleEdit, AnEditThatStrandsAnAttachedStageIsRefused) {
     // rfactor rebuilds C's loops: B, computed at C's i, would hang at a loop C no longer has
     // (lowering fails), so the edit is refused up front, with the stage and the loop named.
     Tensor A = placeholder({64, 64}, DataType::float32(), "A");
-    Tensor B = compute({64, 64}, [&](const std::vector<Var>& v) { return A({v[0], v[1]}) * 2; },
+    Tensor B = compute({64, 64},
+                       [&](const std::vector<Var>& v) {
+                           return A({v[0], v[1]}) * 2;
+                       },
                        "B", "", {"i", "j"});
     IterVar k = reduceAxis(Range(0, 64), "k");
-    Tensor C = compute({64}, [&](const std::vector<Var>& v) { return sum(B({v[0], k->var}), k); },
+    Tensor C = compute({64},
+                       [&](const std::vector<Var>& v) {
+                           return sum(B({v[0], k->var}), k);
+                       },
                        "C", "", {"i"});
     Schedule s = createSchedule(C.op);
     s[B].computeAt(s[C], C.op.as<ComputeOpNode>()->axis[0]);
@@ -263,10 +260,9 @@ TEST(ScheduleEdit, WritingLeavesTheProgramUnchanged) {
 TEST(ScheduleEdit, ScheduleWithoutAVariableCannotBeEdited) {
     std::string script = std::string(kScript);
     script = replaced(script, "s = te.create_schedule(C.op)", "print(te.create_schedule(C.op))");
-    EXPECT_EQ(
-        write(edit(EditKind::ComputeInline, "B"), script),
-        std::string("error: the schedule made at line 8 is not kept in a top-level variable "
-                       "(write `s = te.create_schedule(...)`)"));
+    EXPECT_EQ(write(edit(EditKind::ComputeInline, "B"), script),
+              std::string("error: the schedule made at line 8 is not kept in a top-level variable "
+                          "(write `s = te.create_schedule(...)`)"));
 }
 
 TEST(ScheduleEdit, EditGoesAfterTheNamesItUsesAndKeepsTheRest) {
@@ -290,10 +286,11 @@ TEST(ScheduleEdit, InsertedLinesTakeTheScriptsLineEndings) {
     e.scope = "local";
     const EditResult result = applyEdit(crlf, "edit.py", scriptProgram(), e, withoutRunning());
     ASSERT_TRUE(result.ok()) << result.error;
-    EXPECT_NE(result.script.find("xo, xi = s[C].split(i, factor=8)\r\ns[B].set_scope(\"local\")\r\n"),
-              std::string::npos)
+    EXPECT_NE(
+        result.script.find("xo, xi = s[C].split(i, factor=8)\r\ns[B].set_scope(\"local\")\r\n"),
+        std::string::npos)
         << result.script;
-    EXPECT_EQ(result.script.find("\n", 0) , result.script.find("\r\n") + 1);
+    EXPECT_EQ(result.script.find("\n", 0), result.script.find("\r\n") + 1);
     EXPECT_EQ(std::count(result.script.begin(), result.script.end(), '\n'),
               std::count(result.script.begin(), result.script.end(), '\r'));
 }

@@ -91,12 +91,13 @@ TEST(ScriptRunner, PutsAMultiLineMessageOnOneLine) {
 
 TEST(ScriptRunner, EngineErrorIsTvmErrorInsideTheScript) {
     ScriptRunner runner;
-    ScriptResult r = runner.runSource("import tvm\n"
-                                      "try:\n"
-                                      "    tvm.tir.const(1) // 0\n"
-                                      "except tvm.error.TVMError as e:\n"
-                                      "    print(type(e).__name__, isinstance(e, RuntimeError), e)\n",
-                                      "caught.py");
+    ScriptResult r =
+        runner.runSource("import tvm\n"
+                         "try:\n"
+                         "    tvm.tir.const(1) // 0\n"
+                         "except tvm.error.TVMError as e:\n"
+                         "    print(type(e).__name__, isinstance(e, RuntimeError), e)\n",
+                         "caught.py");
     EXPECT_TRUE(r.ok()) << outcome(r);
     EXPECT_EQ(r.output, "TVMError True floor division by zero\n");
 }
@@ -221,11 +222,11 @@ TEST(ScriptRunner, ImportTvmAlwaysResolvesToBoundscope) {
     std::filesystem::create_directories(fake / "tvm");
     std::ofstream(fake / "tvm" / "__init__.py") << "raise ImportError('the real tvm')\n";
     ScriptRunner runner;
-    ScriptResult r = runner.runSource("import sys\nsys.path.insert(0, " +
-                                          ("'" + fake.string() + "'") +
-                                          ")\nimport tvm\nfrom tvm import te\n"
-                                          "print(tvm.__boundscope__, te.var('x'))\n",
-                                      "shadow.py");
+    ScriptResult r =
+        runner.runSource("import sys\nsys.path.insert(0, " + ("'" + fake.string() + "'") +
+                             ")\nimport tvm\nfrom tvm import te\n"
+                             "print(tvm.__boundscope__, te.var('x'))\n",
+                         "shadow.py");
     EXPECT_TRUE(r.ok()) << outcome(r);
     EXPECT_EQ(r.output, "True x\n");
     std::filesystem::remove_all(fake);
@@ -233,6 +234,5 @@ TEST(ScriptRunner, ImportTvmAlwaysResolvesToBoundscope) {
 
 TEST(ScriptRunner, FindsItsPythonPackages) {
     std::string dir = ScriptRunner::pythonDirectory();
-    EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(dir) / "tvm" / "__init__.py"))
-        << dir;
+    EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(dir) / "tvm" / "__init__.py")) << dir;
 }

@@ -31,10 +31,11 @@ template <typename Handle> Handle scriptGlobal(ScriptRunner& runner, const char*
 
 TEST(SourceLocation, IterVarRemembersTheScriptLineThatCreatedIt) {
     ScriptRunner runner;
-    ScriptResult r = runner.runSource("import tvm\n"
-                                      "\n"
-                                      "k = tvm.tir.IterVar((0, 16), 'k', tvm.tir.IterVar.CommReduce)\n",
-                                      "axes.py");
+    ScriptResult r =
+        runner.runSource("import tvm\n"
+                         "\n"
+                         "k = tvm.tir.IterVar((0, 16), 'k', tvm.tir.IterVar.CommReduce)\n",
+                         "axes.py");
     ASSERT_TRUE(r.ok()) << outcome(r);
     IterVar k = scriptGlobal<IterVar>(runner, "k");
     ASSERT_TRUE(k.defined());
@@ -84,17 +85,17 @@ namespace {
 
 /// Ex. 5 of the seed with a cache_read, an annotation and a thread binding: one object of each
 /// kind the GUI links to a line.
-const char* kScheduledScript = "import tvm\n"                                                  // 1
-                               "from tvm import te\n"                                          // 2
-                               "A = te.placeholder((64, 64), name='A')\n"                      // 3
+const char* kScheduledScript = "import tvm\n"                                                   // 1
+                               "from tvm import te\n"                                           // 2
+                               "A = te.placeholder((64, 64), name='A')\n"                       // 3
                                "B = te.compute((64, 64), lambda i, j: A[i, j] + 1, name='B')\n" // 4
                                "C = te.compute((64, 64), lambda i, j: B[i, j] * 2, name='C')\n" // 5
-                               "s = te.create_schedule(C.op)\n"                                // 6
-                               "xo, xi = s[C].split(C.op.axis[0], factor=8)\n"                 // 7
-                               "s[B].compute_at(s[C], xo)\n"                                   // 8
-                               "AA = s.cache_read(A, 'local', [B])\n"                          // 9
-                               "s[C].vectorize(C.op.axis[1])\n"                                // 10
-                               "f = s[B].fuse(*s[B].op.axis)\n";                               // 11
+                               "s = te.create_schedule(C.op)\n"                                 // 6
+                               "xo, xi = s[C].split(C.op.axis[0], factor=8)\n"                  // 7
+                               "s[B].compute_at(s[C], xo)\n"                                    // 8
+                               "AA = s.cache_read(A, 'local', [B])\n"                           // 9
+                               "s[C].vectorize(C.op.axis[1])\n"  // 10
+                               "f = s[B].fuse(*s[B].op.axis)\n"; // 11
 
 const Stage& stageNamed(const Schedule& sch, const std::string& name) {
     for (const Stage& s : sch.stages())

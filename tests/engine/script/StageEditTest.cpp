@@ -1,7 +1,7 @@
 // Building a program without typing Python (script/edit/StageEdit.h): each edit on a real
 // script, checked by running the edited script as the app and the CLI do.
-#include "script/RecordedRun.h"
 #include "script/edit/StageEdit.h"
+#include "script/RecordedRun.h"
 
 #include <gtest/gtest.h>
 
@@ -12,8 +12,8 @@ namespace {
 Program programOf(const std::string& script) {
     ScriptRunner runner;
     Program program;
-    const ScriptResult result =
-        runRecorded(runner, [&] { return runner.runSource(script, "stage.py"); }, &program);
+    const ScriptResult result = runRecorded(
+        runner, [&] { return runner.runSource(script, "stage.py"); }, &program);
     EXPECT_TRUE(result.ok()) << (result.diagnostic ? result.diagnostic->toString() : "");
     return program;
 }
@@ -51,7 +51,8 @@ NewStage compute(const std::string& name, std::vector<std::string> shape, const 
 
 TEST(StageEdit, AThreeStageProgramFromAnEmptyScript) {
     std::string script = added("", placeholder("A", {"64", "64"}));
-    EXPECT_EQ(script, "import tvm\nfrom tvm import te\n\nA = te.placeholder((64, 64), name=\"A\")\n");
+    EXPECT_EQ(script,
+              "import tvm\nfrom tvm import te\n\nA = te.placeholder((64, 64), name=\"A\")\n");
     script = added(script, compute("B", {"64", "64"}, "A[i, j] * 2"));
     EXPECT_EQ(script, "import tvm\nfrom tvm import te\n\nA = te.placeholder((64, 64), name=\"A\")\n"
                       "B = te.compute((64, 64), lambda i, j: A[i, j] * 2, name=\"B\")\n\n"
@@ -121,8 +122,8 @@ TEST(StageEdit, DeleteRemovesTheStageItsPrimitivesAndItsArgument) {
     // Deleting what was added gives the script back; an extra output's primitives go too.
     const std::string withD = added(kScript, compute("D", {"64"}, "C[i] * 2"));
     EXPECT_EQ(deleteStage(withD, "stage.py", programOf(withD), "D").script, kScript);
-    const std::string withE = added(kScript, compute("E", {"64"}, "A[i] - 1")) +
-                              "s[E].vectorize(E.op.axis[0])\n";
+    const std::string withE =
+        added(kScript, compute("E", {"64"}, "A[i] - 1")) + "s[E].vectorize(E.op.axis[0])\n";
     const EditResult e = deleteStage(withE, "stage.py", programOf(withE), "E");
     ASSERT_TRUE(e.ok()) << e.error;
     EXPECT_EQ(e.script, kScript);
@@ -137,8 +138,8 @@ TEST(StageEdit, StatementsSharingALineKeepTheirNeighbours) {
 }
 
 TEST(StageEdit, RenameNeverCapturesANameOfTheScript) {
-    const std::string script = std::string(kScript) +
-                               "def report(t):\n    x = t.shape\n    return B.shape, x\n";
+    const std::string script =
+        std::string(kScript) + "def report(t):\n    x = t.shape\n    return B.shape, x\n";
     EXPECT_EQ(renameStage(script, "stage.py", programOf(script), "B", "x").error,
               "the script already uses the name 'x'");
     // `op_name="B"` is not the stage's name= argument.

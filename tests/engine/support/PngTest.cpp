@@ -30,7 +30,8 @@ TEST(Png, OneRedPixel) {
     // the scanline's Adler-32.
     EXPECT_EQ(png.substr(37, 4), "IDAT");
     const std::string idat = png.substr(41, big32(png, 33));
-    EXPECT_EQ(idat, std::string("\x78\x01\x01\x04\x00\xfb\xff\x00\xff\x00\x00\x03\x01\x01\x00", 15));
+    EXPECT_EQ(idat,
+              std::string("\x78\x01\x01\x04\x00\xfb\xff\x00\xff\x00\x00\x03\x01\x01\x00", 15));
     // IEND, with the CRC every PNG ends with.
     EXPECT_EQ(png.substr(png.size() - 8), std::string("IEND\xae\x42\x60\x82", 8));
 }

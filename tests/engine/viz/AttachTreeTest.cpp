@@ -152,8 +152,18 @@ TEST(AttachTree, StageAttachedToAStageWithoutLoopsHangsOffRootWithItsAttachPoint
 
 TEST(AttachTree, AStageAtItsGroupsRootHangsWhereTheGroupIsWithTheGroupsLine) {
     Tensor a = placeholder({8, 8}, DataType::float32(), "A");
-    Tensor b = compute({8, 8}, [&](const std::vector<Var>& v) { return a({v[0], v[1]}); }, "B");
-    Tensor c = compute({8, 8}, [&](const std::vector<Var>& v) { return b({v[0], v[1]}); }, "C");
+    Tensor b = compute(
+        {8, 8},
+        [&](const std::vector<Var>& v) {
+            return a({v[0], v[1]});
+        },
+        "B");
+    Tensor c = compute(
+        {8, 8},
+        [&](const std::vector<Var>& v) {
+            return b({v[0], v[1]});
+        },
+        "C");
     Schedule s = createSchedule(c.op);
     Stage g = s.createGroup({b}, {a}, false);
     SourceLocation line{"group.py", 7};

@@ -16,8 +16,9 @@ Schedule pipeline(int n) {
     Tensor t = placeholder({64}, DataType::float32(), "A");
     for (int k = 1; k <= n; ++k) {
         const Tensor in = t;
-        t = compute({64}, [in](const std::vector<Var>& v) { return in({v[0]}) + 1; },
-                    "S" + std::to_string(k));
+        t = compute(
+            {64}, [in](const std::vector<Var>& v) { return in({v[0]}) + 1; },
+            "S" + std::to_string(k));
     }
     return createSchedule(t.op);
 }
@@ -71,18 +72,19 @@ TEST(CollapseChains, ShortRunsExpandedChainsAndKeptNodesStayWhole) {
     const Graph split = collapseChains(dag, keep);
     EXPECT_EQ(ids(split), (std::vector<std::string>{"stage0", "stage1", "chain_stage2_stage4",
                                                     "stage5", "stage6", "stage7",
-                                                    "chain_stage8_stage10", "stage11",
-                                                    "stage12"}));
+                                                    "chain_stage8_stage10", "stage11", "stage12"}));
     checkGraph(split);
 }
 
 TEST(CollapseChains, BranchesAndMarkedStagesAreNeverHidden) {
     // B feeds two consumers: no chain passes through it.
     Tensor a = placeholder({8}, DataType::float32(), "A");
-    Tensor b = compute({8}, [a](const std::vector<Var>& v) { return a({v[0]}) + 1; }, "B");
-    Tensor c = compute({8}, [b](const std::vector<Var>& v) { return b({v[0]}) * 2; }, "C");
-    Tensor d = compute({8}, [b, c](const std::vector<Var>& v) { return b({v[0]}) + c({v[0]}); },
-                       "D");
+    Tensor b = compute(
+        {8}, [a](const std::vector<Var>& v) { return a({v[0]}) + 1; }, "B");
+    Tensor c = compute(
+        {8}, [b](const std::vector<Var>& v) { return b({v[0]}) * 2; }, "C");
+    Tensor d = compute(
+        {8}, [b, c](const std::vector<Var>& v) { return b({v[0]}) + c({v[0]}); }, "D");
     const Graph small = stageDag({createSchedule(d.op)});
     EXPECT_EQ(collapseChains(small).nodes.size(), small.nodes.size());
     // A highlighted (or failed) stage stays in sight.

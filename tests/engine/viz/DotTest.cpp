@@ -1,7 +1,7 @@
 // DOT output (viz/Dot.h): a golden graph, escaping, ports, clusters, rank groups, determinism.
-#include "support/Markup.h"
 #include "viz/Dot.h"
 #include "VizTestUtil.h"
+#include "support/Markup.h"
 
 #include <gtest/gtest.h>
 

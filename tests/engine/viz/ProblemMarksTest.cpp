@@ -14,8 +14,7 @@ using namespace bs::viz::test;
 namespace {
 
 /// The diagnostic of the UserError `f` throws (a failed test when it throws none).
-template <typename F>
-Diagnostic failureOf(F&& f) {
+template <typename F> Diagnostic failureOf(F&& f) {
     try {
         f();
     } catch (const UserError& e) {
@@ -53,11 +52,23 @@ std::vector<std::string> problemEdges(const Graph& g) {
 struct NoPath {
     Tensor A = placeholder({16, 12}, DataType::float32(), "A");
     Tensor B = compute(
-        {16, 12}, [this](const std::vector<Var>& v) { return A({v[0], v[1]}) * 2.0f; }, "B");
+        {16, 12},
+        [this](const std::vector<Var>& v) {
+            return A({v[0], v[1]}) * 2.0f;
+        },
+        "B");
     Tensor C = compute(
-        {16, 12}, [this](const std::vector<Var>& v) { return B({v[0], v[1]}) + 1.0f; }, "C");
+        {16, 12},
+        [this](const std::vector<Var>& v) {
+            return B({v[0], v[1]}) + 1.0f;
+        },
+        "C");
     Tensor D = compute(
-        {16, 12}, [this](const std::vector<Var>& v) { return C({v[0], v[1]}) * 3.0f; }, "R");
+        {16, 12},
+        [this](const std::vector<Var>& v) {
+            return C({v[0], v[1]}) * 3.0f;
+        },
+        "R");
     Schedule s = createSchedule(D.op);
     NoPath() { s[C].computeAt(s[B], computeOf(B)->axis[0]); }
 };
@@ -73,8 +84,8 @@ TEST(ProblemMarks, AttachWithNoPathIsAComputeAtEdgeInTheDagAndTheMarkedEdgeInThe
     // the loop's stage to the attached one, and the read that no iteration can serve is marked.
     Graph dag = stageDag(input);
     EXPECT_EQ(problemNodes(dag), (std::vector<std::string>{"C"}));
-    EXPECT_EQ(problemEdges(dag), (std::vector<std::string>{"stage2:->stage3 C",
-                                                           "stage1:->stage2 compute_at i"}));
+    EXPECT_EQ(problemEdges(dag),
+              (std::vector<std::string>{"stage2:->stage3 C", "stage1:->stage2 compute_at i"}));
     // The tree has C under B's i already: that edge is the one marked.
     Graph tree = attachTree(input);
     EXPECT_EQ(problemEdges(tree), (std::vector<std::string>{"stage1:l0->stage2 "}));
@@ -97,7 +108,11 @@ TEST(ProblemMarks, AttachWithNoPathIsAComputeAtEdgeInTheDagAndTheMarkedEdgeInThe
 TEST(ProblemMarks, AnOutputAttachedUnderItsCacheIsMarkedOnItsAttachEdge) {
     Tensor A = placeholder({64, 64}, DataType::float32(), "A");
     Tensor C = compute(
-        {64, 64}, [&](const std::vector<Var>& v) { return A({v[0], v[1]}) + 1.0f; }, "C");
+        {64, 64},
+        [&](const std::vector<Var>& v) {
+            return A({v[0], v[1]}) + 1.0f;
+        },
+        "C");
     Schedule s = createSchedule(C.op);
     Tensor cl = s.cacheWrite(C, "local");
     // Accepted by the call and refused when lowered, as TVM does.
@@ -145,8 +160,9 @@ TEST(ProblemMarks, ALoopOfACopyOfTheScheduleIsMarkedByNameInItsStage) {
     Graph all = iterVarGraph(input);
     for (const GraphNode* node : all.nodesOfKind(GraphNodeKind::IterVar))
         if (node->problem)
-            marked.push_back(ex.s.stages()[node->ref.stage].name() + "." +
-                             ex.s.stages()[node->ref.stage]->allIterVars[node->ref.iterVar]->var.name());
+            marked.push_back(
+                ex.s.stages()[node->ref.stage].name() + "." +
+                ex.s.stages()[node->ref.stage]->allIterVars[node->ref.iterVar]->var.name());
     EXPECT_EQ(marked, (std::vector<std::string>{"C.j"}));
     EXPECT_EQ(problemNodes(stageDag(input)), (std::vector<std::string>{"C"}));
 }

@@ -183,9 +183,24 @@ namespace {
 /// computed at D's first axis.
 struct Grouped {
     Tensor a = placeholder({8, 8}, DataType::float32(), "A");
-    Tensor b = compute({8, 8}, [this](const std::vector<Var>& v) { return a({v[0], v[1]}); }, "B");
-    Tensor c = compute({8, 8}, [this](const std::vector<Var>& v) { return b({v[0], v[1]}); }, "C");
-    Tensor d = compute({8, 8}, [this](const std::vector<Var>& v) { return c({v[0], v[1]}); }, "D");
+    Tensor b = compute(
+        {8, 8},
+        [this](const std::vector<Var>& v) {
+            return a({v[0], v[1]});
+        },
+        "B");
+    Tensor c = compute(
+        {8, 8},
+        [this](const std::vector<Var>& v) {
+            return b({v[0], v[1]});
+        },
+        "C");
+    Tensor d = compute(
+        {8, 8},
+        [this](const std::vector<Var>& v) {
+            return c({v[0], v[1]});
+        },
+        "D");
     Schedule s = createSchedule(d.op);
     Stage inner = s.createGroup({c}, {b}, false);
     Stage outer = s.createGroup({c}, {b}, true);

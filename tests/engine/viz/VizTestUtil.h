@@ -30,9 +30,7 @@ struct Bounded {
     Stage stage(const Tensor& t) const { return normalized[t]; }
 };
 
-inline const ComputeOpNode* computeOf(const Tensor& t) {
-    return t.op.as<ComputeOpNode>();
-}
+inline const ComputeOpNode* computeOf(const Tensor& t) { return t.op.as<ComputeOpNode>(); }
 
 /// Seed 000, Ex. 4: C (5, 16) computed at D.dk of D (4, 5, 16).
 struct Ex4 {

@@ -277,8 +277,8 @@ TEST(LlvmCodegen, IfThenElseIntrinsicOnlyLoadsTheChosenValue) {
     for (const char* name : {"if_then_else", "tvm_if_then_else"}) {
         Var a = bufferVar("A"), b = bufferVar("B"), i("i"), n("n");
         Expr inside = Expr(1) <= i && i <= n;
-        Expr padded = CallNode::make(f32, name, {inside, load(a, i - 1), Expr(0.0f)},
-                                     CallKind::Intrinsic);
+        Expr padded =
+            CallNode::make(f32, name, {inside, load(a, i - 1), Expr(0.0f)}, CallKind::Intrinsic);
         JitKernel kernel =
             compileKernel("pad", {a, b}, {n}, loop(i, 0, n + 2, store(b, padded, i)));
         std::vector<float> av = {1, 2, 3}, bv(5);

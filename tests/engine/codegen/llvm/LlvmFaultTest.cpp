@@ -36,8 +36,8 @@ LowerResult shiftedRead(int offset, bool parallel) {
 class GuardedInput {
 public:
     GuardedInput() : m_page(size_t(sysconf(_SC_PAGESIZE))) {
-        m_map = mmap(nullptr, 2 * m_page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                     -1, 0);
+        m_map =
+            mmap(nullptr, 2 * m_page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         EXPECT_NE(m_map, MAP_FAILED);
         EXPECT_EQ(mprotect(static_cast<char*>(m_map) + m_page, m_page, PROT_NONE), 0);
     }
@@ -106,7 +106,9 @@ TEST(LlvmFault, IntegerDivisionByARunTimeZeroIsAKernelFailureNotACrash) {
 
 TEST(LlvmFault, GuardsNestAndReturnTheBodysStatus) {
     struct Inner {
-        static int32_t run(void*) { return llvmgen::runGuarded([](void*) { return 7; }, nullptr); }
+        static int32_t run(void*) {
+            return llvmgen::runGuarded([](void*) { return 7; }, nullptr);
+        }
     };
     EXPECT_EQ(llvmgen::runGuarded(&Inner::run, nullptr), 7);
 }

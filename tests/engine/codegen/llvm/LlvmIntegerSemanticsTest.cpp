@@ -176,13 +176,9 @@ TYPED_TEST_SUITE(LlvmIntegerSemantics, IntegerTypes);
 
 } // namespace
 
-TYPED_TEST(LlvmIntegerSemantics, ScalarOperatorsMatchCpp) {
-    checkIntegerOps<TypeParam>(1);
-}
+TYPED_TEST(LlvmIntegerSemantics, ScalarOperatorsMatchCpp) { checkIntegerOps<TypeParam>(1); }
 
-TYPED_TEST(LlvmIntegerSemantics, VectorOperatorsMatchCpp) {
-    checkIntegerOps<TypeParam>(8);
-}
+TYPED_TEST(LlvmIntegerSemantics, VectorOperatorsMatchCpp) { checkIntegerOps<TypeParam>(8); }
 
 TEST(LlvmIntegerSemantics, CastsExtendTruncateAndRoundTowardsZero) {
     // Out[0..] = int32(int8 A), int32(uint8 reinterpretation), int8(int32), int32(float), ...

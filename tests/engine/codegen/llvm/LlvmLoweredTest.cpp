@@ -47,9 +47,7 @@ void expectJitMatchesInterpreter(const LoweredFunc& func,
     }
 }
 
-IterVar axis(const Tensor& t, size_t i) {
-    return t.op.as<ComputeOpNode>()->axis[i];
-}
+IterVar axis(const Tensor& t, size_t i) { return t.op.as<ComputeOpNode>()->axis[i]; }
 
 } // namespace
 
@@ -146,7 +144,8 @@ TEST_P(LlvmLoweredVectorWidth, SplitVectorizedParallelStencilMatchesTheInterpret
         s[b].vectorize(inner);
         s[b].parallel(axis(b, 0));
         LowerResult lowered = lower(s, {a, b});
-        std::string ir = printLlvmIr(cpuKernelOf(lowered.func), LlvmCodegenOptions{false, 64 * 1024});
+        std::string ir =
+            printLlvmIr(cpuKernelOf(lowered.func), LlvmCodegenOptions{false, 64 * 1024});
         EXPECT_NE(ir.find("@bs_llvm_parallel_for"), std::string::npos);
         if (lanes > 1 && width % lanes == 0) {
             EXPECT_NE(ir.find("<" + std::to_string(lanes) + " x float>"), std::string::npos) << ir;

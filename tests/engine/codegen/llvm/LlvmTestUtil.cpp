@@ -7,9 +7,7 @@
 
 namespace bs::test {
 
-Var bufferVar(const std::string& name) {
-    return Var(name, DataType::handle());
-}
+Var bufferVar(const std::string& name) { return Var(name, DataType::handle()); }
 
 Expr load(const Var& buffer, const Expr& index, DataType type) {
     return LoadNode::make(type, buffer, index);
@@ -23,9 +21,7 @@ Stmt loop(const Var& var, const Expr& min, const Expr& extent, const Stmt& body,
     return ForNode::make(var, min, extent, kind, body);
 }
 
-Stmt seq(std::vector<Stmt> stmts) {
-    return SeqNode::make(std::move(stmts));
-}
+Stmt seq(std::vector<Stmt> stmts) { return SeqNode::make(std::move(stmts)); }
 
 LlvmJit& testJit() {
     static LlvmJit jit;
