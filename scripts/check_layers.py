@@ -5,7 +5,13 @@ Each engine module (a folder of engine/) may include its own headers and those o
 links, directly or through them, as engine/CMakeLists.txt declares them
 (`boundscope_module(NAME DEPS bs_a bs_b)`); engine/script, the top of the engine, may include
 any of them. Besides: no Qt header anywhere in engine/ or app/cli, LLVM headers only in
-engine/codegen/llvm, and nothing in engine/ includes the app.
+engine/codegen/llvm, and nothing in engine/ includes the app. Some links are forbidden
+whatever the CMake files declare (FORBIDDEN): code generation (engine/codegen and
+engine/codegen/llvm) runs nothing, so it links neither runtime nor run; and only engine/run
+includes the JIT (ONLY_IN), so the CLI, the app and tvm.build run kernels one way.
+
+The build enforces the same graph (engine/CMakeLists.txt, each module's own include root);
+this check names every problem at once and also covers what a compiler does not see.
 
     scripts/check_layers.py [ROOT]      prints each forbidden include as FILE:LINE: ... and
                                         exits 1 when there is one
@@ -16,6 +22,17 @@ import sys
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 MODULE = re.compile(r"boundscope_module\((\w+)(?:\s+DEPS\s+([^)]*))?\)")
+LINK = re.compile(r"target_link_libraries\(bs_(\w+)\s+([^)]*)\)")
+# Headers that only some modules may include (besides their own module): kernels are compiled
+# and run one way, through engine/run (run/CpuExecutable.h, run/CudaExecutor.h).
+ONLY_IN = {
+    "codegen/llvm/LlvmJit.h": ({"run"}, "kernels run through run/CpuExecutable.h"),
+}
+# (module, module it must never link or include, why)
+FORBIDDEN = [
+    ("codegen", "runtime", "code generation runs nothing"),
+    ("codegen", "run", "code generation runs nothing"),
+]
 
 
 def module_graph(root):
@@ -23,6 +40,15 @@ def module_graph(root):
     deps = {}
     for name, listed in MODULE.findall(text):
         deps[name] = [d[len("bs_"):] for d in listed.split() if d.startswith("bs_")]
+    # Links added after the module is declared, here and in engine/codegen/llvm (part of
+    # codegen); engine/script is the top and may link anything.
+    llvm = root / "engine" / "codegen" / "llvm" / "CMakeLists.txt"
+    for cmake in [text] + ([llvm.read_text()] if llvm.exists() else []):
+        for name, listed in LINK.findall(cmake):
+            name = "codegen" if name == "codegen_llvm" else name
+            if name in deps:
+                deps[name] += [d[len("bs_"):] for d in listed.split()
+                               if d.startswith("bs_") and d != "bs_codegen_llvm"]
     closure = {}
 
     def reach(name):
@@ -47,6 +73,10 @@ def check(root):
     allowed = module_graph(root)
     modules = set(allowed) | {"script"}
     problems = []
+    for module, target, why in FORBIDDEN:
+        if target in allowed.get(module, set()):
+            problems.append(f"engine/CMakeLists.txt: engine/{module} links engine/{target} "
+                            f"({why})")
     engine = root / "engine"
     for path in sources(engine):
         relative = path.relative_to(engine)
@@ -65,6 +95,13 @@ def check(root):
                 problems.append(f"{where}: LLVM headers belong in engine/codegen/llvm ({header})")
             elif kind == '"' and top in ("app", "gui", "cli"):
                 problems.append(f"{where}: the engine includes the app ({header})")
+            elif kind == '"' and header in ONLY_IN and module != top and \
+                    module not in ONLY_IN[header][0]:
+                problems.append(f"{where}: engine/{module} includes {header}: "
+                                f"{ONLY_IN[header][1]}")
+            elif kind == '"' and any(module == m and top == f for m, f, _ in FORBIDDEN):
+                why = next(w for m, f, w in FORBIDDEN if m == module and f == top)
+                problems.append(f"{where}: engine/{module} includes engine/{top} ({header}): {why}")
             elif kind == '"' and top in modules and module != "script":
                 if module in allowed and top not in allowed[module]:
                     problems.append(

@@ -1,7 +1,7 @@
 #include "ir/Equality.h"
 
 #include "ir/Functor.h"
-#include "ir/Operation.h"
+#include "ir/OperationNode.h"
 
 #include <functional>
 

@@ -1,6 +1,6 @@
 #include "ir/Expr.h"
 
-#include "ir/Operation.h"
+#include "ir/OperationNode.h"
 #include "ir/Substitute.h"
 #include "support/Check.h"
 

@@ -2,7 +2,7 @@
 
 #include "ir/BufferDecl.h"
 #include "ir/Functor.h"
-#include "ir/Operation.h"
+#include "ir/OperationNode.h"
 
 #include <cstdio>
 #include <sstream>

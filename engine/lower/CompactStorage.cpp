@@ -5,7 +5,7 @@
 #include "ir/Equality.h"
 #include "ir/Functor.h"
 #include "ir/Op.h"
-#include "ir/Operation.h"
+#include "ir/OperationNode.h"
 #include "ir/Printer.h"
 #include "ir/Substitute.h"
 #include "support/Check.h"

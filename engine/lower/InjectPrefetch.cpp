@@ -5,7 +5,7 @@
 #include "arith/IntSet.h"
 #include "ir/Functor.h"
 #include "ir/Op.h"
-#include "ir/Operation.h"
+#include "ir/OperationNode.h"
 #include "ir/Substitute.h"
 #include "ir/ThreadBinding.h"
 

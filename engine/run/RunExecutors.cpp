@@ -1,20 +1,18 @@
 /// \file
 /// The backends a kernel runs on (issue 6): the LLVM JIT on the CPU (only when built with
-/// LLVM), CUDA through codegen/CudaExecutor, and the reference interpreter with its GPU
+/// LLVM), CUDA through run/CudaExecutor, and the reference interpreter with its GPU
 /// emulation. Each compiles once and then runs the function on the engine's Buffers.
 #include "run/RunInternal.h"
 
 #include "codegen/CudaCodegen.h"
-#include "codegen/CudaExecutor.h"
 #include "lower/GpuOnCpu.h"
+#include "run/CudaExecutor.h"
 #include "runtime/Interpreter.h"
 #include "runtime/ThreadPool.h"
 #include "support/Cancellation.h"
 #include "support/Check.h"
 
-#ifdef BOUNDSCOPE_WITH_LLVM
-#include "codegen/llvm/LlvmJit.h"
-#endif
+#include "run/CpuExecutable.h"
 
 #include <algorithm>
 #include <chrono>
@@ -54,19 +52,11 @@ std::vector<double> timeRuns(int repeat, double budgetMs, bool warmUp, F&& once,
     return times;
 }
 
-#ifdef BOUNDSCOPE_WITH_LLVM
-/// One JIT for the process: its construction (target lookup) is paid once; every kernel still
-/// has its own resource tracker (LlvmJit.h), freed with the executor.
-LlvmJit& processJit() {
-    static LlvmJit jit;
-    return jit;
-}
-
 class LlvmExecutor : public Executor {
 public:
     /// `what` names the way it runs in RunReport::device: `LLVM JIT`.
     LlvmExecutor(const CpuKernel& kernel, std::vector<int64_t> sizes, const std::string& what)
-        : m_kernel(processJit().compile(kernel)), m_sizes(std::move(sizes)) {
+        : m_kernel(kernel), m_sizes(std::move(sizes)) {
         BS_CHECK(m_sizes.size() == kernel.scalars.size())
             << m_sizes.size() << " sizes for " << kernel.scalars.size() << " scalar parameters";
         compileMs = m_kernel.timings().totalSeconds() * 1000.0;
@@ -83,10 +73,9 @@ public:
     }
 
 private:
-    JitKernel m_kernel;
+    CpuExecutable m_kernel;
     std::vector<int64_t> m_sizes;
 };
-#endif
 
 class CudaRunner : public Executor {
 public:

@@ -51,7 +51,7 @@ public:
 /// The LLVM JIT (throws UserError on a build without LLVM).
 std::unique_ptr<Executor> makeLlvmExecutor(const LoweredFunc& func,
                                            const std::vector<int64_t>& sizes);
-/// CUDA through codegen/CudaExecutor (throws UserError without a driver or GPU).
+/// CUDA through run/CudaExecutor (throws UserError without a driver or GPU).
 std::unique_ptr<Executor> makeCudaExecutor(const LoweredFunc& func,
                                            const std::vector<int64_t>& sizes);
 /// The reference interpreter, GPU kernels emulated (lower() put their barriers in).

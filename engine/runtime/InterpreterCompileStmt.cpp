@@ -5,7 +5,7 @@
 #include "ir/BufferDecl.h"
 #include "ir/Functor.h"
 #include "ir/Op.h"
-#include "ir/Operation.h"
+#include "ir/OperationNode.h"
 #include "ir/Printer.h"
 #include "ir/Substitute.h"
 

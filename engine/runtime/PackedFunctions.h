@@ -6,6 +6,7 @@
 /// which is how `tvm_stack_make_array` passes a buffer.
 #pragma once
 
+#include "ir/KernelAbi.h"
 #include "ir/Type.h"
 
 #include <cstdint>
@@ -32,10 +33,6 @@ struct PackedArray {
     void* elements() const;
     int64_t size() const;
 };
-
-/// TVM's type codes for a packed argument (kDLInt, kDLFloat, kTVMOpaqueHandle, kTVMDLTensorHandle,
-/// kTVMStr).
-enum class PackedCode : int32_t { Int = 0, Float = 2, Handle = 3, Array = 7, String = 11 };
 
 /// One argument as generated code passes it: the value's 64 bits and its code.
 struct PackedArg {

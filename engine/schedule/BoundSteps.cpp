@@ -1,6 +1,6 @@
 #include "schedule/BoundSteps.h"
 
-#include "ir/Operation.h"
+#include "ir/OperationNode.h"
 #include "ir/Printer.h"
 #include "schedule/Schedule.h"
 #include "support/Check.h"

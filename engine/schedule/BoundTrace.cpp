@@ -1,6 +1,6 @@
 #include "schedule/BoundTrace.h"
 
-#include "ir/Operation.h"
+#include "ir/OperationNode.h"
 #include "ir/Printer.h"
 
 #include <nlohmann/json.hpp>

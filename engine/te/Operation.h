@@ -12,7 +12,7 @@
 /// te/Compute.h, te/Reduce.h and te/Scan.h.
 #pragma once
 
-#include "ir/Operation.h"
+#include "ir/OperationNode.h"
 #include "ir/Stmt.h"
 #include "te/TensorIntrin.h"
 

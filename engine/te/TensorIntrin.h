@@ -8,7 +8,7 @@
 #pragma once
 
 #include "ir/BufferDecl.h"
-#include "ir/Operation.h"
+#include "ir/OperationNode.h"
 #include "ir/Stmt.h"
 #include "support/Diagnostic.h"
 

@@ -9,6 +9,7 @@
 #include "codegen/llvm/LlvmJit.h"
 #include "lower/Lower.h"
 #include "runtime/Buffer.h"
+#include "runtime/KernelRuntime.h"
 
 #include <benchmark/benchmark.h>
 

@@ -9,9 +9,9 @@
 // against the naive schedule's before it is timed.
 
 #include "codegen/CudaCodegen.h"
-#include "codegen/CudaExecutor.h"
 #include "ir/Op.h"
 #include "lower/Lower.h"
+#include "run/CudaExecutor.h"
 #include "te/Compute.h"
 #include "te/Reduce.h"
 

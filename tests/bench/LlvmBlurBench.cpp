@@ -86,7 +86,7 @@ void tiled(Blur& b) { tileWithComputeAt(b); }
 void tiledParallel(Blur& b) { b.s[b.by].parallel(tileWithComputeAt(b)); }
 
 struct Shared {
-    LlvmJit jit;
+    LlvmJit jit{cpuKernelRuntime()};
     Buffer in{"in", DataType::float32(), {kSize + 2, kSize + 2}};
     std::optional<Buffer> reference;
     Shared() { in.fillRandom(3); }

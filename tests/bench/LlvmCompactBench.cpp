@@ -64,7 +64,7 @@ int64_t allocatedB(const LoweredFunc& f) {
 }
 
 struct Shared {
-    LlvmJit jit;
+    LlvmJit jit{cpuKernelRuntime()};
     Buffer a{"A", DataType::float32(), {kRows * 128}};
     std::optional<Buffer> reference;
     Shared() { a.fillRandom(5); }

@@ -41,7 +41,7 @@ std::map<int, double>& perTermFigures() {
 }
 
 void compileDeepSum(benchmark::State& state, int terms) {
-    LlvmJit jit;
+    LlvmJit jit(cpuKernelRuntime());
     CpuKernel kernel = deepSum(terms);
     std::vector<double> seconds;
     for (auto _ : state) {

@@ -144,7 +144,7 @@ Variant registerTiled() {
 
 /// The inputs every variant reads and the first result, which the others must reproduce.
 struct Shared {
-    LlvmJit jit;
+    LlvmJit jit{cpuKernelRuntime()};
     Buffer a{"A", DataType::float32(), {kN, kN}};
     Buffer b{"B", DataType::float32(), {kN, kN}};
     std::optional<Buffer> reference;

@@ -43,7 +43,36 @@ def test_forbidden_includes_are_named():
         assert len(lines) == 5, lines  # schedule's own and te's headers are allowed
 
 
+def test_code_generation_never_links_what_runs_kernels():
+    with tempfile.TemporaryDirectory() as folder:
+        root = pathlib.Path(folder)
+        (root / "engine" / "codegen" / "llvm").mkdir(parents=True)
+        text = (ROOT / "engine" / "CMakeLists.txt").read_text()
+        (root / "engine" / "CMakeLists.txt").write_text(
+            text.replace("boundscope_module(codegen DEPS bs_lower)",
+                         "boundscope_module(codegen DEPS bs_lower bs_runtime)"))
+        (root / "engine" / "codegen" / "llvm" / "CMakeLists.txt").write_text(
+            "target_link_libraries(bs_codegen_llvm PUBLIC bs_codegen bs_run PRIVATE LLVM)\n")
+        (root / "engine" / "codegen" / "Runs.cpp").write_text('#include "runtime/Buffer.h"\n')
+        (root / "engine" / "script").mkdir()
+        (root / "engine" / "script" / "Jit.cpp").write_text(
+            '#include "codegen/llvm/LlvmJit.h"\n')
+        (root / "app" / "cli").mkdir(parents=True)
+        result = run(root)
+        assert result.returncode == 1
+        lines = result.stdout.splitlines()
+        assert ("engine/CMakeLists.txt: engine/codegen links engine/runtime (code generation "
+                "runs nothing)") in lines, lines
+        assert ("engine/CMakeLists.txt: engine/codegen links engine/run (code generation "
+                "runs nothing)") in lines, lines
+        assert ("engine/codegen/Runs.cpp:1: engine/codegen includes engine/runtime "
+                "(runtime/Buffer.h): code generation runs nothing") in lines, lines
+        assert ("engine/script/Jit.cpp:1: engine/script includes codegen/llvm/LlvmJit.h: "
+                "kernels run through run/CpuExecutable.h") in lines, lines
+
+
 if __name__ == "__main__":
     test_the_tree_follows_its_layers()
     test_forbidden_includes_are_named()
+    test_code_generation_never_links_what_runs_kernels()
     print("ok")

@@ -1,7 +1,7 @@
 /// Functions, statements and loops of the LLVM code generator (see CodeGenLlvm.h).
 #include "codegen/llvm/CodeGenLlvm.h"
 
-#include "codegen/llvm/LlvmRuntime.h"
+#include "ir/KernelAbi.h"
 #include "ir/Op.h"
 #include "ir/Printer.h"
 #include "lower/LoopAnnotations.h"

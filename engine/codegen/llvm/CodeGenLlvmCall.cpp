@@ -2,8 +2,7 @@
 /// operations, popcount, reinterpret), math functions (LLVM intrinsics where LLVM has one, so
 /// they vectorize; libm otherwise), and extern calls resolved by the JIT.
 #include "codegen/llvm/CodeGenLlvm.h"
-#include "codegen/llvm/LlvmRuntime.h"
-#include "runtime/PackedFunctions.h"
+#include "ir/KernelAbi.h"
 
 #include "ir/Op.h"
 #include "ir/Printer.h"

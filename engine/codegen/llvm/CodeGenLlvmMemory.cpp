@@ -4,7 +4,7 @@
 /// vector index is a gather or a scatter: TVM's CodeGenLLVM makes the same three cases.
 #include "codegen/llvm/CodeGenLlvm.h"
 
-#include "codegen/llvm/LlvmRuntime.h"
+#include "ir/KernelAbi.h"
 #include "ir/Op.h"
 #include "ir/Printer.h"
 

@@ -13,7 +13,7 @@
 ///     return when a chunk failed.
 #include "codegen/llvm/CodeGenLlvm.h"
 
-#include "codegen/llvm/LlvmRuntime.h"
+#include "ir/KernelAbi.h"
 
 namespace bs::llvmgen {
 

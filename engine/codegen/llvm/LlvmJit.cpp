@@ -3,12 +3,8 @@
 /// handle removes when it is destroyed.
 #include "codegen/llvm/LlvmJit.h"
 
-#include "runtime/PackedFunctions.h"
-
-#include "codegen/llvm/FaultGuard.h"
 #include "codegen/llvm/LlvmHost.h"
 #include "codegen/llvm/LlvmModuleImpl.h"
-#include "codegen/llvm/LlvmRuntime.h"
 #include "support/Check.h"
 
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
@@ -76,6 +72,10 @@ private:
 } // namespace
 
 struct LlvmJit::Impl {
+    explicit Impl(KernelRuntime kernelRuntime) : runtime(std::move(kernelRuntime)) {}
+
+    /// What kernels link to and are called through.
+    const KernelRuntime runtime;
     /// Declared before the JIT, whose compiler refers to it.
     LargeModules large;
     std::unique_ptr<llvm::orc::LLJIT> jit;
@@ -143,7 +143,7 @@ int32_t JitKernel::call(void* const* buffers, const int64_t* scalars) const {
         void** buffers;
         int64_t* scalars;
     } args{m_state->entry, const_cast<void**>(buffers), const_cast<int64_t*>(scalars)};
-    return llvmgen::runGuarded(
+    return m_state->jit->runtime.runGuarded(
         [](void* context) {
             auto* call = static_cast<Call*>(context);
             return call->entry(call->buffers, call->scalars);
@@ -157,10 +157,11 @@ void JitKernel::run(const std::vector<void*>& buffers, const std::vector<int64_t
                         std::to_string(m_state->bufferCount) + " buffers and " +
                         std::to_string(m_state->scalarCount) + " scalars, got " +
                         std::to_string(buffers.size()) + " and " + std::to_string(scalars.size()));
-    takePackedError(); // a failure left over from an earlier kernel is not this one's
+    const KernelRuntime& runtime = m_state->jit->runtime;
+    runtime.takeError(); // a failure left over from an earlier kernel is not this one's
     int32_t status = call(buffers.data(), scalars.data());
     if (status != 0) {
-        std::string why = takePackedError();
+        std::string why = runtime.takeError();
         throw UserError("kernel '" + m_state->name + "' stopped: " + failureMessage(status) +
                         (why.empty() ? "" : ": " + why));
     }
@@ -173,12 +174,11 @@ const JitTimings& JitKernel::timings() const { return m_state->timings; }
 const std::string& JitKernel::cpuName() const { return m_state->cpuName; }
 
 const std::string& JitKernel::failureMessage(int32_t status) const {
-    static const std::string memoryFault = llvmgen::faultMessage(llvmgen::kMemoryFaultStatus);
-    static const std::string arithmeticFault =
-        llvmgen::faultMessage(llvmgen::kArithmeticFaultStatus);
-    if (status == llvmgen::kMemoryFaultStatus)
+    static const std::string memoryFault = kernelFaultMessage(kMemoryFaultStatus);
+    static const std::string arithmeticFault = kernelFaultMessage(kArithmeticFaultStatus);
+    if (status == kMemoryFaultStatus)
         return memoryFault;
-    if (status == llvmgen::kArithmeticFaultStatus)
+    if (status == kArithmeticFaultStatus)
         return arithmeticFault;
     BS_CHECK(status > 0 && size_t(status) <= m_state->failureMessages.size())
         << "unknown status " << status << " of kernel '" << m_state->name << "'";
@@ -188,7 +188,8 @@ const std::string& JitKernel::failureMessage(int32_t status) const {
 // ---------------------------------------------------------------------------------------------
 // LlvmJit
 
-LlvmJit::LlvmJit() : m_impl(std::make_shared<Impl>()) {
+LlvmJit::LlvmJit(const KernelRuntime& runtime) : m_impl(std::make_shared<Impl>(runtime)) {
+    BS_CHECK(runtime.runGuarded && runtime.takeError) << "a kernel runtime without its functions";
     LargeModules& large = m_impl->large;
     llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> jit =
         llvm::orc::LLJITBuilder()
@@ -215,10 +216,10 @@ LlvmJit::LlvmJit() : m_impl(std::make_shared<Impl>()) {
     if (!process)
         throw UserError("cannot start the LLVM JIT: " + llvmgen::errorText(process.takeError()));
     main.addGenerator(std::move(*process));
-    llvm::orc::SymbolMap runtime;
-    for (const llvmgen::RuntimeSymbol& symbol : llvmgen::runtimeSymbols())
-        runtime[m_impl->jit->mangleAndIntern(symbol.name)] = functionSymbol(symbol.address);
-    if (llvm::Error error = main.define(llvm::orc::absoluteSymbols(std::move(runtime))))
+    llvm::orc::SymbolMap symbols;
+    for (const KernelRuntime::Symbol& symbol : runtime.symbols)
+        symbols[m_impl->jit->mangleAndIntern(symbol.name)] = functionSymbol(symbol.address);
+    if (llvm::Error error = main.define(llvm::orc::absoluteSymbols(std::move(symbols))))
         throw UserError("cannot start the LLVM JIT: " + llvmgen::errorText(std::move(error)));
 }
 

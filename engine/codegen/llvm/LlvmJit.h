@@ -4,14 +4,17 @@
 /// ResourceTracker, so its code and data are freed when the kernel handle is destroyed and
 /// memory does not grow with every edit of a schedule (DESIGN.md, "Running kernels").
 ///
-///     LlvmJit jit;
+///     LlvmJit jit(cpuKernelRuntime());     // runtime/KernelRuntime.h
 ///     JitKernel add = jit.compile(CpuKernel{"add", {a, b, c}, {n}, body});
 ///     add.run({A.data(), B.data(), C.data()}, {int64_t(A.size())});
 ///
-/// Both types hide LLVM: callers need no LLVM headers.
+/// Both types hide LLVM: callers need no LLVM headers. The JIT runs nothing of its own: the
+/// functions kernels call, the fault guard a kernel runs under and the packed calls' errors are
+/// the KernelRuntime it is made with (ir/KernelAbi.h), which engine/runtime defines.
 #pragma once
 
 #include "codegen/llvm/LlvmCodegen.h"
+#include "ir/KernelAbi.h"
 
 #include <cstdint>
 #include <memory>
@@ -66,8 +69,9 @@ class LlvmJit {
 public:
     struct Impl;
 
-    /// Throws UserError when LLVM cannot make a JIT for this CPU.
-    LlvmJit();
+    /// A JIT whose kernels call `runtime`'s functions and run under its fault guard. Throws
+    /// UserError when LLVM cannot make a JIT for this CPU.
+    explicit LlvmJit(const KernelRuntime& runtime);
     ~LlvmJit();
     LlvmJit(const LlvmJit&) = delete;
     LlvmJit& operator=(const LlvmJit&) = delete;

@@ -3,6 +3,7 @@
 #include "codegen/llvm/LlvmCodegen.h"
 #include "codegen/llvm/LlvmHost.h"
 #include "codegen/llvm/LlvmModuleImpl.h"
+#include "ir/KernelAbi.h"
 
 #include "support/Diagnostic.h"
 #include "support/FileWrite.h"
@@ -22,7 +23,7 @@ void writeKernelObject(const CpuKernel& kernel, const std::string& metadata,
     llvm::Module& module = *impl->module;
     for (const llvm::Function& function : module) {
         if (function.isDeclaration() && !function.isIntrinsic() &&
-            function.getName().startswith("bs_llvm_"))
+            function.getName().startswith(kRuntimeSymbolPrefix))
             throw UserError("cannot save kernel '" + kernel.name +
                             "' as an object file: it calls Boundscope's runtime (" +
                             function.getName().str() +

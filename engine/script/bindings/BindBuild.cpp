@@ -1,8 +1,9 @@
 /// \file
 /// `tvm.build` (issue 6, item 2; issue 16, item 6). `_build(schedule, args, name, rules)` lowers
-/// the schedule, compiles the lowered function with the LLVM backend (codegen/llvm, ORC JIT) and
-/// returns a `_BuiltFunction`, which the Python package (tvm/driver) wraps as TVM's module:
-/// `f(a, b, c)` on `tvm.nd.array`s or numpy arrays, `f.time_evaluator(...)`.
+/// the schedule, compiles the lowered function for the CPU through engine/run (run/CpuExecutable:
+/// the process's one LLVM JIT, which the CLI and the app run kernels on too) and returns a
+/// `_BuiltFunction`, which the Python package (tvm/driver) wraps as TVM's module: `f(a, b, c)` on
+/// `tvm.nd.array`s or numpy arrays, `f.time_evaluator(...)`.
 /// `_build_cuda` does the same for the cuda target: the GPU module and its CUDA source (no GPU
 /// needed), run through CudaExecutor when a GPU is present and refused with one message when not.
 ///
@@ -18,21 +19,18 @@
 
 #include "analysis/Program.h"
 #include "arith/ConstEval.h"
-#include "codegen/CudaExecutor.h"
 #include "codegen/llvm/LlvmCodegen.h" // the saved kernel's metadata symbol (no LLVM needed)
 #include "ir/Op.h"
 #include "ir/Printer.h"
 #include "lower/Lower.h"
+#include "run/CpuExecutable.h"
+#include "run/CudaExecutor.h"
 #include "run/RunKernel.h"
 #include "script/bindings/Bindings.h"
 #include "script/bindings/CallGuard.h"
 #include "script/bindings/Casters.h"
 #include "te/Compute.h"
 #include "te/Operation.h"
-
-#ifdef BOUNDSCOPE_WITH_LLVM
-#include "codegen/llvm/LlvmJit.h"
-#endif
 
 #include <dlfcn.h>
 
@@ -660,13 +658,6 @@ void bindLoadedFunction(py::module_& m) {
 
 #ifdef BOUNDSCOPE_WITH_LLVM
 
-/// The JIT every built function compiles into; each kernel keeps its own resource tracker, so
-/// destroying a built function frees its code.
-LlvmJit& sharedJit() {
-    static LlvmJit jit;
-    return jit;
-}
-
 /// A compiled function and its parameters.
 class BuiltFunction {
 public:
@@ -687,7 +678,8 @@ public:
                 std::none_of(m_kernel.scalars.begin(), m_kernel.scalars.end(),
                              [&](const Var& v) { return v.same_as(p.scalar); }))
                 m_kernel.scalars.push_back(p.scalar);
-        m_compiled = std::make_shared<JitKernel>(sharedJit().compile(m_kernel));
+        // Destroying the built function frees its code (each kernel has its own tracker).
+        m_compiled = std::make_shared<CpuExecutable>(m_kernel);
     }
 
     const std::string& entryName() const { return m_kernel.name; }
@@ -747,7 +739,7 @@ private:
     std::vector<Param> m_params;
     LoweredFunc m_func;
     CpuKernel m_kernel;
-    std::shared_ptr<JitKernel> m_compiled;
+    std::shared_ptr<CpuExecutable> m_compiled;
     double m_lowerSeconds = 0;
 };
 

@@ -8,7 +8,7 @@
 
 #include "ir/Equality.h"
 #include "ir/Functor.h"
-#include "ir/Operation.h"
+#include "ir/OperationNode.h"
 #include "ir/TypeKey.h"
 #include "script/bindings/Bindings.h"
 #include "script/bindings/CallGuard.h"

@@ -4,7 +4,7 @@
 #include "CudaTestPrograms.h"
 
 #include "codegen/CudaCodegen.h"
-#include "codegen/CudaExecutor.h"
+#include "run/CudaExecutor.h"
 
 #include <gtest/gtest.h>
 

@@ -4,10 +4,10 @@
 // values.
 
 #include "codegen/CudaCodegen.h"
-#include "codegen/CudaExecutor.h"
 #include "ir/Op.h"
 #include "ir/Printer.h"
 #include "lower/Lower.h"
+#include "run/CudaExecutor.h"
 #include "te/Compute.h"
 #include "te/Reduce.h"
 

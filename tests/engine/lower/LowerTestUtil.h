@@ -4,7 +4,7 @@
 /// checked to keep the values a program computes.
 #pragma once
 
-#include "ir/Operation.h"
+#include "ir/OperationNode.h"
 #include "ir/Stmt.h"
 
 #include <string>

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "ir/Op.h"
-#include "ir/Operation.h"
+#include "ir/OperationNode.h"
 #include "ir/Stmt.h"
 #include "runtime/Buffer.h"
 

@@ -3,10 +3,10 @@
 // thread and inside parallel loops, and faults outside generated code are left alone.
 #include "LlvmTestUtil.h"
 
-#include "codegen/llvm/FaultGuard.h"
 #include "ir/Op.h"
 #include "lower/Lower.h"
 #include "runtime/Buffer.h"
+#include "runtime/FaultGuard.h"
 #include "te/Compute.h"
 
 #include <gtest/gtest.h>
@@ -107,16 +107,16 @@ TEST(LlvmFault, IntegerDivisionByARunTimeZeroIsAKernelFailureNotACrash) {
 TEST(LlvmFault, GuardsNestAndReturnTheBodysStatus) {
     struct Inner {
         static int32_t run(void*) {
-            return llvmgen::runGuarded([](void*) { return 7; }, nullptr);
+            return runGuarded([](void*) { return 7; }, nullptr);
         }
     };
-    EXPECT_EQ(llvmgen::runGuarded(&Inner::run, nullptr), 7);
+    EXPECT_EQ(runGuarded(&Inner::run, nullptr), 7);
 }
 
 TEST(LlvmFault, FaultOutsideAGuardStillKillsTheProcess) {
     // Installing the handler (by a guarded call) must not swallow Boundscope's own crashes.
     GTEST_FLAG_SET(death_test_style, "threadsafe"); // the JIT's thread pool is running
-    llvmgen::runGuarded([](void*) { return 0; }, nullptr);
+    runGuarded([](void*) { return 0; }, nullptr);
     EXPECT_EXIT(
         {
             volatile int* nowhere = nullptr;

@@ -2,7 +2,7 @@
 // compiled (each a UserError with a clear message, never a crash).
 #include "LlvmTestUtil.h"
 
-#include "ir/Operation.h"
+#include "ir/OperationNode.h"
 
 #include <gtest/gtest.h>
 
@@ -109,7 +109,7 @@ TEST(LlvmJit, KernelOutlivesItsJit) {
     Var a = bufferVar("A");
     std::optional<JitKernel> kernel;
     {
-        LlvmJit jit;
+        LlvmJit jit(cpuKernelRuntime());
         kernel.emplace(jit.compile(CpuKernel{"scale", {a}, {}, scaleBody(a, 5.0f)}));
     }
     std::vector<float> av(64, 1.0f);

@@ -24,7 +24,7 @@ Stmt loop(const Var& var, const Expr& min, const Expr& extent, const Stmt& body,
 Stmt seq(std::vector<Stmt> stmts) { return SeqNode::make(std::move(stmts)); }
 
 LlvmJit& testJit() {
-    static LlvmJit jit;
+    static LlvmJit jit(cpuKernelRuntime());
     return jit;
 }
 

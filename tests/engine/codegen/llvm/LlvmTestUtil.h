@@ -6,6 +6,7 @@
 #include "codegen/llvm/LlvmJit.h"
 #include "ir/Op.h"
 #include "ir/Printer.h"
+#include "runtime/KernelRuntime.h"
 
 #include <cstdint>
 #include <string>

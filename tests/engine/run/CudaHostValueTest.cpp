@@ -1,7 +1,7 @@
 // The host code of a GPU program evaluates its integers with arith's evaluateInt (issue 21,
 // item 2): the CUDA executor's own evaluator did not wrap values to their type and read the
 // outer value of a variable a let re-binds. These run without a GPU.
-#include "codegen/CudaExecutor.h"
+#include "run/CudaExecutor.h"
 
 #include "ir/Op.h"
 #include "support/Diagnostic.h"

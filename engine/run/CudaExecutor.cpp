@@ -1,4 +1,4 @@
-#include "codegen/CudaExecutor.h"
+#include "run/CudaExecutor.h"
 
 #include "arith/ConstEval.h"
 #include "ir/Substitute.h"

@@ -1,13 +1,21 @@
-/// The runtime functions generated CPU kernels call (see LlvmRuntime.h).
-#include "codegen/llvm/LlvmRuntime.h"
+/// The runtime functions generated CPU kernels call (see KernelRuntime.h).
+#include "runtime/KernelRuntime.h"
 
-#include "codegen/llvm/FaultGuard.h"
-
+#include "runtime/FaultGuard.h"
 #include "runtime/PackedFunctions.h"
 #include "runtime/ThreadPool.h"
 
 #include <atomic>
 #include <cstdlib>
+
+// The definitions of ir/KernelAbi.h's symbols; the JIT finds them through cpuKernelRuntime().
+extern "C" {
+int32_t bs_llvm_parallel_for(BsParallelChunk chunk, void* closure, int64_t begin, int64_t end);
+void* bs_llvm_alloc(int64_t bytes);
+void bs_llvm_free(void* pointer);
+int32_t bs_llvm_call_packed(const char* name, const int64_t* args, const int32_t* codes,
+                            int32_t count);
+}
 
 extern "C" {
 
@@ -24,7 +32,7 @@ int32_t bs_llvm_parallel_for(BsParallelChunk chunk, void* closure, int64_t begin
         // Each chunk is guarded on the thread that runs it: a memory fault in a worker thread
         // becomes this loop's status (FaultGuard.h).
         Chunk args{chunk, closure, lo, hi};
-        int32_t code = bs::llvmgen::runGuarded(
+        int32_t code = bs::runGuarded(
             [](void* context) {
                 auto* c = static_cast<Chunk*>(context);
                 return c->chunk(c->lo, c->hi, c->closure);
@@ -47,7 +55,7 @@ int32_t bs_llvm_call_packed(const char* name, const int64_t* args, const int32_t
         const int32_t* codes;
         int32_t count;
     } call{name, args, codes, count};
-    return bs::llvmgen::runUnguarded(
+    return bs::runUnguarded(
         [](void* context) {
             auto* c = static_cast<Call*>(context);
             return bs_call_packed(c->name, c->args, c->codes, c->count);
@@ -66,13 +74,17 @@ void* bs_llvm_alloc(int64_t bytes) {
 void bs_llvm_free(void* pointer) { std::free(pointer); }
 }
 
-namespace bs::llvmgen {
+namespace bs {
 
-std::vector<RuntimeSymbol> runtimeSymbols() {
-    return {{kParallelForSymbol, reinterpret_cast<void*>(&bs_llvm_parallel_for)},
-            {kAllocSymbol, reinterpret_cast<void*>(&bs_llvm_alloc)},
-            {kFreeSymbol, reinterpret_cast<void*>(&bs_llvm_free)},
-            {kCallPackedSymbol, reinterpret_cast<void*>(&bs_llvm_call_packed)}};
+const KernelRuntime& cpuKernelRuntime() {
+    static const KernelRuntime runtime{
+        {{kParallelForSymbol, reinterpret_cast<void*>(&bs_llvm_parallel_for)},
+         {kAllocSymbol, reinterpret_cast<void*>(&bs_llvm_alloc)},
+         {kFreeSymbol, reinterpret_cast<void*>(&bs_llvm_free)},
+         {kCallPackedSymbol, reinterpret_cast<void*>(&bs_llvm_call_packed)}},
+        &runGuarded,
+        &takePackedError};
+    return runtime;
 }
 
-} // namespace bs::llvmgen
+} // namespace bs

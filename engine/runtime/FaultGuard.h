@@ -1,5 +1,6 @@
 /// \file
-/// Faults in generated code become a kernel status (internal to engine/codegen/llvm). A script
+/// Faults in generated code become a kernel status (the JIT calls kernels through runGuarded,
+/// which KernelRuntime hands it: runtime/KernelRuntime.h). A script
 /// whose index reads far outside a tensor (`A[i * 100000000]`) makes the JIT-compiled kernel
 /// touch unmapped memory, and an integer division by a value that is zero at run time traps;
 /// without this the signal would kill the CLI, the app or the Python process that ran it.
@@ -13,16 +14,11 @@
 /// (bs_llvm_parallel_for guards each chunk it runs for that reason).
 #pragma once
 
+#include "ir/KernelAbi.h"
+
 #include <cstdint>
 
-namespace bs::llvmgen {
-
-/// The statuses of a kernel call that faulted (generated kernels use 1, 2, ... for their own).
-inline constexpr int32_t kMemoryFaultStatus = -1;
-inline constexpr int32_t kArithmeticFaultStatus = -2;
-
-/// What a faulted kernel call reports, or null for a status that is not a fault.
-const char* faultMessage(int32_t status);
+namespace bs {
 
 /// Runs `body(context)` with memory faults on this thread turned into kMemoryFaultStatus;
 /// otherwise returns what `body` returned. Guards nest (the innermost catches).
@@ -33,4 +29,4 @@ int32_t runGuarded(int32_t (*body)(void* context), void* context);
 /// not be jumped out of.
 int32_t runUnguarded(int32_t (*body)(void* context), void* context);
 
-} // namespace bs::llvmgen
+} // namespace bs

@@ -1,13 +1,13 @@
 /// Faults in generated code (see FaultGuard.h): a process-wide SIGSEGV/SIGBUS/SIGFPE handler
 /// that jumps back to the innermost guard of the faulting thread, or passes the signal on.
-#include "codegen/llvm/FaultGuard.h"
+#include "runtime/FaultGuard.h"
 
 #include <csetjmp>
 #include <csignal>
 #include <iterator>
 #include <mutex>
 
-namespace bs::llvmgen {
+namespace bs {
 
 namespace {
 
@@ -85,17 +85,4 @@ int32_t runUnguarded(int32_t (*body)(void* context), void* context) {
     return status;
 }
 
-const char* faultMessage(int32_t status) {
-    switch (status) {
-    case kMemoryFaultStatus:
-        return "it accessed memory outside its buffers (a memory fault, caught): an index of "
-               "the script reads past a tensor's shape";
-    case kArithmeticFaultStatus:
-        return "an integer division or modulo by zero (an arithmetic fault, caught): a divisor "
-               "of the script is zero for some input";
-    default:
-        return nullptr;
-    }
-}
-
-} // namespace bs::llvmgen
+} // namespace bs

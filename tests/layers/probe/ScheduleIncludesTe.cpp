@@ -1,0 +1,3 @@
+// Compiled against bs_schedule alone (tests/CMakeLists.txt): te is below schedule, so this
+// include must compile.
+#include "te/Compute.h"
