@@ -16,11 +16,6 @@ std::vector<Tensor> defaultArguments(const Schedule& sch) {
     return args;
 }
 
-ProgramRecorder& ProgramRecorder::current() {
-    static ProgramRecorder recorder;
-    return recorder;
-}
-
 void ProgramRecorder::reset() {
     std::lock_guard<std::mutex> lock(m_mutex);
     m_lastSchedule = Schedule();

@@ -39,14 +39,11 @@ struct Program {
 std::vector<Tensor> defaultArguments(const Schedule& sch);
 
 /// Collects the programs a script defines. The Python front end calls `noteSchedule` from
-/// `create_schedule` and `show` from `boundscope.show`/`tvm.lower`; the script runner resets it
-/// before each run and reads `program()` after it. One per process (scripts run one at a time on
-/// the Python thread); its methods lock, so any thread may read it.
+/// `create_schedule` and `show` from `boundscope.show`/`tvm.lower`. Each script run owns one
+/// (script/RecordedRun.h) and reads `program()` after it; its methods lock, so any thread may
+/// read it.
 class ProgramRecorder {
 public:
-    /// The process's recorder.
-    static ProgramRecorder& current();
-
     void reset();
     void noteSchedule(const Schedule& sch);
     /// Makes `sch` the current program with these arguments and passes.

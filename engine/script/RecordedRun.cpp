@@ -1,18 +1,31 @@
 #include "script/RecordedRun.h"
 
+#include "script/bindings/Recording.h"
+
 #include <mutex>
 
 namespace bs::script {
 
 ScriptResult runRecorded(ScriptRunner& runner, const std::function<ScriptResult()>& run,
                          Program* program) {
-    static std::mutex recorderMutex;
-    std::lock_guard<std::mutex> lock(recorderMutex);
-    runner.withGlobals([](const pybind11::dict&) { ProgramRecorder::current().reset(); });
-    ScriptResult result = run();
-    runner.withGlobals([program](const pybind11::dict&) {
-        *program = ProgramRecorder::current().program();
-        ProgramRecorder::current().reset();
+    // Two runs from two threads (two documents, an edit checked while the app analyses) queue
+    // their installs and runs on the one Python thread: without the lock, one run could record
+    // into the other's recorder.
+    static std::mutex runMutex;
+    std::lock_guard<std::mutex> lock(runMutex);
+    ProgramRecorder recorder;
+    ProgramRecorder* previous = nullptr;
+    runner.withGlobals([&](const pybind11::dict&) { previous = installRecorder(&recorder); });
+    ScriptResult result;
+    try {
+        result = run();
+    } catch (...) {
+        runner.withGlobals([&](const pybind11::dict&) { installRecorder(previous); });
+        throw;
+    }
+    runner.withGlobals([&](const pybind11::dict&) {
+        *program = recorder.program();
+        installRecorder(previous);
     });
     return result;
 }

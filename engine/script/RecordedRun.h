@@ -1,9 +1,9 @@
 /// \file
-/// Running a script for the program it defines. The ProgramRecorder (analysis/Program.h) is one
-/// per process, so the reset before a run, the run and the read after it must not interleave
-/// with another such run (two documents analysed at once, an edit checked while the app
-/// analyses): one lock keeps each reset-run-read together, and the reset and the read happen
-/// on the Python thread, in order with the run.
+/// Running a script for the program it defines. Each run owns a ProgramRecorder
+/// (analysis/Program.h), installed on the Python thread for the run (script/bindings/Recording.h)
+/// and read there after it; the program comes back as a value. One lock keeps each
+/// install-run-read together against another such run (two documents analysed at once, an edit
+/// checked while the app analyses).
 #pragma once
 
 #include "analysis/Program.h"
@@ -13,7 +13,7 @@
 
 namespace bs::script {
 
-/// Calls `run` (which runs one script and waits for it) with the recorder to itself, and sets
+/// Calls `run` (which runs one script and waits for it) with a recorder of its own, and sets
 /// `program` to what the script defined (undefined when it made no schedule).
 ScriptResult runRecorded(ScriptRunner& runner, const std::function<ScriptResult()>& run,
                          Program* program);

@@ -29,6 +29,7 @@
 #include "script/bindings/Bindings.h"
 #include "script/bindings/CallGuard.h"
 #include "script/bindings/Casters.h"
+#include "script/bindings/Recording.h"
 #include "te/Compute.h"
 #include "te/Operation.h"
 
@@ -282,7 +283,7 @@ LowerResult lowerForBuild(const Schedule& s, const ParamList& params, BoundRules
     options.rules = rules;
     options.scalarArgs = params.scalars;
     applyPassContext(options, disabledPasses, userPasses);
-    ProgramRecorder::current().show(s, params.tensors, params.scalars, options.userPasses);
+    activeRecorder().show(s, params.tensors, params.scalars, options.userPasses);
     return lower(s, params.tensors, options);
 }
 

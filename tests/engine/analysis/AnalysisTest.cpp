@@ -37,8 +37,7 @@ TEST(Program, DefaultArgumentsArePlaceholdersThenOutputs) {
 
 TEST(ProgramRecorder, TheLastScheduleIsCurrentUnlessOneIsShown) {
     Chain c;
-    ProgramRecorder& rec = ProgramRecorder::current();
-    rec.reset();
+    ProgramRecorder rec;
     EXPECT_FALSE(rec.program().defined());
     Schedule s1 = createSchedule(c.B.op);
     Schedule s2 = createSchedule(c.C.op);
@@ -49,6 +48,7 @@ TEST(ProgramRecorder, TheLastScheduleIsCurrentUnlessOneIsShown) {
     EXPECT_TRUE(rec.program().schedule.same_as(s1));
     EXPECT_TRUE(rec.program().argsGiven);
     rec.reset();
+    EXPECT_FALSE(rec.program().defined());
 }
 
 TEST(Analysis, LowersAProgramAndKeepsEveryPass) {

@@ -43,8 +43,7 @@ TEST(TcSource, ErrorIsLocatedAtTheTcLine) {
 }
 
 TEST(ProgramRecorder, CarriesTheTcDefinitionsOfTheScript) {
-    ProgramRecorder& recorder = ProgramRecorder::current();
-    recorder.reset();
+    ProgramRecorder recorder;
     auto built = std::make_shared<const tc::TcProgram>(tc::buildTc(kMatmul));
     recorder.noteTc(built);
     EXPECT_FALSE(recorder.program().defined()) << "a TC definition alone is no program";
@@ -54,7 +53,6 @@ TEST(ProgramRecorder, CarriesTheTcDefinitionsOfTheScript) {
     recorder.reset();
     recorder.noteSchedule(tc::defaultSchedule(*built));
     EXPECT_TRUE(recorder.program().tcPrograms.empty());
-    recorder.reset();
 }
 
 } // namespace

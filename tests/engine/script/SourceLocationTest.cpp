@@ -1,6 +1,7 @@
 #include "analysis/Analysis.h"
 #include "ir/Expr.h"
 #include "ir/Printer.h"
+#include "script/RecordedRun.h"
 #include "script/ScriptRunner.h"
 #include "script/bindings/Casters.h"
 
@@ -108,9 +109,11 @@ const Stage& stageNamed(const Schedule& sch, const std::string& name) {
 
 TEST(SourceLocation, AnalysisKeepsTheScriptLineOfEveryScheduleObject) {
     ScriptRunner runner;
-    ScriptResult r = runner.runSource(kScheduledScript, "sched.py");
+    Program program;
+    ScriptResult r = runRecorded(
+        runner, [&] { return runner.runSource(kScheduledScript, "sched.py"); }, &program);
     ASSERT_TRUE(r.ok()) << outcome(r);
-    Analysis analysis = analyze(ProgramRecorder::current().program());
+    Analysis analysis = analyze(program);
     ASSERT_TRUE(analysis.ok()) << analysis.error->toString();
     const Schedule& sch = analysis.lowered->normalized;
 
