@@ -88,6 +88,54 @@ void refuseOversizedLoops(const LowerResult& lowered, RunTarget target) {
 }
 
 /// Refuses a target the schedule cannot run on, before anything is compiled.
+/// CUDA's limits on a thread block (every GPU since compute capability 2.0): at most 1,024
+/// threads, along x and y at most 1,024 each, along z at most 64.
+constexpr int64_t kMaxBlockThreads = 1024;
+constexpr int64_t kMaxBlockExtent[3] = {1024, 1024, 64};
+
+/// A stage whose loops bound to threadIdx make a thread block larger than CUDA launches, refused
+/// at the bind for the cuda target and for the emulation (which checks what a GPU would run):
+/// on a GPU the launch fails with "invalid argument", and the emulation would run it happily.
+void refuseOversizedBlocks(const LowerResult& lowered, RunTarget target) {
+    if (target == RunTarget::Cpu)
+        return;
+    for (const Stage& stage : lowered.normalized.stages()) {
+        int64_t threads = 1;
+        std::string axes;
+        for (const IterVar& iv : stage->leafIterVars) {
+            const IterVarAttr* attr = stage.attrOf(iv);
+            auto range = lowered.bounds.bounds.find(iv);
+            if (!attr || !attr->bindThread.defined() || range == lowered.bounds.bounds.end())
+                continue;
+            const std::string& tag = attr->bindThread->threadTag;
+            const std::optional<int64_t> count = asConstInt(range->second.extent);
+            if (tag.rfind("threadIdx.", 0) != 0 || tag.size() != 11 || !count)
+                continue;
+            const int axis = tag[10] - 'x';
+            if (axis < 0 || axis > 2)
+                continue;
+            threads *= *count;
+            axes += (axes.empty() ? "" : ", ") + tag + " " + std::to_string(*count);
+            const bool tooLong = *count > kMaxBlockExtent[axis];
+            if (!tooLong && threads <= kMaxBlockThreads)
+                continue;
+            Diagnostic d{"stage '" + stage.name() + "' runs a thread block of " +
+                             std::to_string(threads) + " threads (" + axes + "); CUDA launches " +
+                             (tooLong ? "at most " + std::to_string(kMaxBlockExtent[axis]) +
+                                            " threads along " + tag
+                                      : "at most " + std::to_string(kMaxBlockThreads) +
+                                            " threads in a block"),
+                         attr->location};
+            d.subject = loopSubject("block-too-large", stage, iv);
+            d.fix = "bind a smaller inner loop to " + tag + ": split " + scriptNameOf(stage, iv) +
+                    "'s loop with a smaller factor (s[" + stage.name() + "].split(..., factor=" +
+                    std::to_string(std::min<int64_t>(kMaxBlockExtent[axis], 256)) +
+                    ")) and bind the inner part";
+            throw UserError(std::move(d));
+        }
+    }
+}
+
 void checkTargetFits(const LowerResult& lowered, RunTarget target) {
     const LoweredFunc& func = lowered.func;
     refuseOversizedLoops(lowered, target);
@@ -241,6 +289,7 @@ RunReport runKernel(const LowerResult& lowered, const RunRequest& request) {
     for (size_t i = 0; i < sizes.size(); ++i)
         report.sizes.emplace_back(func.scalarParams[i].name(), sizes[i]);
     checkTargetFits(lowered, request.target);
+    refuseOversizedBlocks(lowered, request.target); // the source may still be printed
 
     std::vector<Buffer> initial = makeArgumentBuffers(func, sizes, request.seed);
     std::unique_ptr<Executor> executor = makeExecutor(request.target, func, sizes);

@@ -315,6 +315,53 @@ TEST(RunKernel, TargetsThatDoNotFitTheScheduleSaySo) {
               std::string::npos);
 }
 
+/// B = A + 1 over 64 x `columns`, rows on blockIdx.x and the columns split by `factor`, the
+/// inner part on threadIdx.x and the outer on threadIdx.y.
+LowerResult blockKernel(int columns, int factor) {
+    Tensor a = placeholder({64, columns}, DataType::float32(), "A");
+    Tensor b = compute(
+        {64, columns},
+        [&](const std::vector<Var>& v) {
+            return a({v[0], v[1]}) + f32(1.0);
+        },
+        "B");
+    Schedule s = createSchedule(b.op);
+    auto [outer, inner] = s[b].split(axis(b, 1), factor);
+    s[b].bind(axis(b, 0), threadAxis("blockIdx.x"));
+    s[b].bind(outer, threadAxis("threadIdx.y"));
+    s[b].bind(inner, threadAxis("threadIdx.x"));
+    return lower(s, {a, b});
+}
+
+TEST(RunKernel, ABlockLargerThanCudaLaunchesIsRefusedAtItsBind) {
+    // 2,048 threads along x: more than CUDA's 1,024 along one axis.
+    std::string wide =
+        errorOf([] { runKernel(blockKernel(2048, 2048), request(1, RunTarget::Emulate)); });
+    EXPECT_NE(wide.find("stage 'B' runs a thread block of 2048 threads (threadIdx.y 1, "
+                        "threadIdx.x 2048); CUDA launches at most 1024 threads along threadIdx.x"),
+              std::string::npos)
+        << wide;
+    // 64 x 32 = 2,048 threads: each axis fits, the block does not.
+    std::string many =
+        errorOf([] { runKernel(blockKernel(2048, 32), request(1, RunTarget::Emulate)); });
+    EXPECT_NE(many.find("a thread block of 2048 threads (threadIdx.y 64, threadIdx.x 32); CUDA "
+                        "launches at most 1024 threads in a block"),
+              std::string::npos)
+        << many;
+    try {
+        runKernel(blockKernel(2048, 32), request(1, RunTarget::Cuda));
+        FAIL() << "the cuda target ran an oversized block";
+    } catch (const UserError& e) {
+        EXPECT_EQ(e.diagnostic().subject.kind, "block-too-large");
+        EXPECT_EQ(e.diagnostic().subject.stage, "B");
+        EXPECT_NE(e.diagnostic().fix.find("split"), std::string::npos) << e.diagnostic().fix;
+    }
+    // The source of an oversized kernel is still there to read, and a block that fits runs.
+    EXPECT_NE(printKernelCudaSource(blockKernel(2048, 32)).find("threadIdx.y"), std::string::npos);
+    RunReport fits = runKernel(blockKernel(1024, 32), request(1, RunTarget::Emulate));
+    EXPECT_TRUE(fits.checked && fits.passed) << fits.checkDetail;
+}
+
 TEST(RunKernel, CudaTargetWithoutAGpuSaysSo) {
     std::string reason;
     if (CudaRuntime::isAvailable(&reason))
