@@ -22,7 +22,17 @@ import sys
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 MODULE = re.compile(r"boundscope_module\((\w+)(?:\s+DEPS\s+([^)]*))?\)")
-LINK = re.compile(r"target_link_libraries\(bs_(\w+)\s+([^)]*)\)")
+LINK = re.compile(r"target_link_libraries\((?:bs_|boundscope::)(\w+)\s+([^)]*)\)")
+
+
+def module_names(listed):
+    """The engine modules a DEPS or link list names, as bs_x or boundscope::x."""
+    names = []
+    for item in listed.split():
+        for prefix in ("bs_", "boundscope::"):
+            if item.startswith(prefix):
+                names.append(item[len(prefix):])
+    return names
 # Headers that only some modules may include (besides their own module): kernels are compiled
 # and run one way, through engine/run (run/CpuExecutable.h, run/CudaExecutor.h).
 ONLY_IN = {
@@ -39,7 +49,7 @@ def module_graph(root):
     text = (root / "engine" / "CMakeLists.txt").read_text()
     deps = {}
     for name, listed in MODULE.findall(text):
-        deps[name] = [d[len("bs_"):] for d in listed.split() if d.startswith("bs_")]
+        deps[name] = module_names(listed)
     # Links added after the module is declared, here and in engine/codegen/llvm (part of
     # codegen); engine/script is the top and may link anything.
     llvm = root / "engine" / "codegen" / "llvm" / "CMakeLists.txt"
@@ -47,8 +57,7 @@ def module_graph(root):
         for name, listed in LINK.findall(cmake):
             name = "codegen" if name == "codegen_llvm" else name
             if name in deps:
-                deps[name] += [d[len("bs_"):] for d in listed.split()
-                               if d.startswith("bs_") and d != "bs_codegen_llvm"]
+                deps[name] += [d for d in module_names(listed) if d != "codegen_llvm"]
     closure = {}
 
     def reach(name):
@@ -107,6 +116,12 @@ def check(root):
                     problems.append(
                         f"{where}: engine/{module} includes engine/{top} ({header}), which it "
                         f"does not link (it links {', '.join(sorted(allowed[module] - {module})) or 'nothing'})")
+    for path in sources(root / "app"):
+        for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+            match = INCLUDE.match(line)
+            if match and match.group(1) == '"' and match.group(2) in ONLY_IN:
+                problems.append(f"{path.relative_to(root)}:{number}: the app includes "
+                                f"{match.group(2)}: {ONLY_IN[match.group(2)][1]}")
     for path in sources(root / "app" / "cli"):
         for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
             match = INCLUDE.match(line)

@@ -1,8 +1,10 @@
 #include "run/CpuExecutable.h"
 
+#include "support/Check.h"
 #include "support/Diagnostic.h"
 
 #ifdef BOUNDSCOPE_WITH_LLVM
+#include "codegen/llvm/LlvmJit.h"
 #include "runtime/KernelRuntime.h"
 #endif
 
@@ -55,7 +57,9 @@ CpuExecutable::CpuExecutable(const CpuKernel& kernel) {
                     "and configure with -DBOUNDSCOPE_WITH_LLVM=ON)");
 }
 
-void CpuExecutable::run(const std::vector<void*>&, const std::vector<int64_t>&) const {}
+void CpuExecutable::run(const std::vector<void*>&, const std::vector<int64_t>&) const {
+    BS_UNREACHABLE("a CpuExecutable exists only when built with LLVM");
+}
 
 const JitTimings& CpuExecutable::timings() const { return m_compiled->timings; }
 

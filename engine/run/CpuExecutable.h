@@ -7,8 +7,7 @@
 ///     add.run({A.data(), B.data(), C.data()}, {int64_t(A.size())});
 #pragma once
 
-#include "codegen/llvm/LlvmCodegen.h" // CpuKernel (no LLVM header)
-#include "codegen/llvm/LlvmJit.h"     // JitTimings (no LLVM header)
+#include "codegen/llvm/LlvmCodegen.h" // CpuKernel, JitTimings (no LLVM header)
 
 #include <cstdint>
 #include <memory>
@@ -25,6 +24,7 @@ public:
     /// Compiles `kernel` (the timings cover generating, optimizing and machine code). Throws
     /// UserError when this build has no LLVM, or with LLVM's reason when it refuses the kernel.
     explicit CpuExecutable(const CpuKernel& kernel);
+    /// Move-only; a moved-from CpuExecutable may only be destroyed or assigned to.
     CpuExecutable(CpuExecutable&&) noexcept;
     CpuExecutable& operator=(CpuExecutable&&) noexcept;
     ~CpuExecutable();

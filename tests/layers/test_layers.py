@@ -52,15 +52,19 @@ def test_code_generation_never_links_what_runs_kernels():
             text.replace("boundscope_module(codegen DEPS bs_lower)",
                          "boundscope_module(codegen DEPS bs_lower bs_runtime)"))
         (root / "engine" / "codegen" / "llvm" / "CMakeLists.txt").write_text(
-            "target_link_libraries(bs_codegen_llvm PUBLIC bs_codegen bs_run PRIVATE LLVM)\n")
+            "target_link_libraries(bs_codegen_llvm PUBLIC bs_codegen boundscope::run PRIVATE LLVM)\n")
         (root / "engine" / "codegen" / "Runs.cpp").write_text('#include "runtime/Buffer.h"\n')
         (root / "engine" / "script").mkdir()
         (root / "engine" / "script" / "Jit.cpp").write_text(
             '#include "codegen/llvm/LlvmJit.h"\n')
         (root / "app" / "cli").mkdir(parents=True)
+        (root / "app" / "gui").mkdir(parents=True)
+        (root / "app" / "gui" / "Runs.cpp").write_text('#include "codegen/llvm/LlvmJit.h"\n')
         result = run(root)
         assert result.returncode == 1
         lines = result.stdout.splitlines()
+        assert ("app/gui/Runs.cpp:1: the app includes codegen/llvm/LlvmJit.h: kernels run "
+                "through run/CpuExecutable.h") in lines, lines
         assert ("engine/CMakeLists.txt: engine/codegen links engine/runtime (code generation "
                 "runs nothing)") in lines, lines
         assert ("engine/CMakeLists.txt: engine/codegen links engine/run (code generation "

@@ -46,6 +46,14 @@
 
 namespace bs {
 
+/// Where the time of one compile went (LlvmJit, run/CpuExecutable).
+struct JitTimings {
+    double buildSeconds = 0;       ///< flattened IR -> LLVM IR (with verification)
+    double optimizeSeconds = 0;    ///< the O3 pipeline
+    double machineCodeSeconds = 0; ///< LLVM IR -> machine code, linked in memory
+    double totalSeconds() const { return buildSeconds + optimizeSeconds + machineCodeSeconds; }
+};
+
 /// One kernel to compile: the flattened body and its parameters.
 struct CpuKernel {
     /// The entry point's symbol name: a C identifier (letters, digits, `_`).

@@ -217,8 +217,13 @@ LlvmJit::LlvmJit(const KernelRuntime& runtime) : m_impl(std::make_shared<Impl>(r
         throw UserError("cannot start the LLVM JIT: " + llvmgen::errorText(process.takeError()));
     main.addGenerator(std::move(*process));
     llvm::orc::SymbolMap symbols;
-    for (const KernelRuntime::Symbol& symbol : runtime.symbols)
+    for (const KernelRuntime::Symbol& symbol : runtime.symbols) {
+        BS_CHECK(symbol.name && symbol.address) << "a kernel runtime symbol without an address";
         symbols[m_impl->jit->mangleAndIntern(symbol.name)] = functionSymbol(symbol.address);
+    }
+    for (const char* needed : {kParallelForSymbol, kAllocSymbol, kFreeSymbol, kCallPackedSymbol})
+        BS_CHECK(symbols.count(m_impl->jit->mangleAndIntern(needed)))
+            << "the kernel runtime does not define " << needed;
     if (llvm::Error error = main.define(llvm::orc::absoluteSymbols(std::move(symbols))))
         throw UserError("cannot start the LLVM JIT: " + llvmgen::errorText(std::move(error)));
 }

@@ -23,14 +23,6 @@
 
 namespace bs {
 
-/// Where the time of one compile went.
-struct JitTimings {
-    double buildSeconds = 0;       ///< flattened IR -> LLVM IR (with verification)
-    double optimizeSeconds = 0;    ///< the O3 pipeline
-    double machineCodeSeconds = 0; ///< LLVM IR -> machine code, linked in memory
-    double totalSeconds() const { return buildSeconds + optimizeSeconds + machineCodeSeconds; }
-};
-
 /// A compiled kernel. Move-only; destroying it frees its machine code (other kernels of the
 /// same LlvmJit are not affected, and the LlvmJit may be destroyed first).
 class JitKernel {
