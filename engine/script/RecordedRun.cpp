@@ -13,9 +13,9 @@ ScriptResult runRecorded(ScriptRunner& runner, const std::function<ScriptResult(
     // into the other's recorder.
     static std::mutex runMutex;
     std::lock_guard<std::mutex> lock(runMutex);
-    ProgramRecorder recorder;
-    ProgramRecorder* previous = nullptr;
-    runner.withGlobals([&](const pybind11::dict&) { previous = installRecorder(&recorder); });
+    auto recorder = std::make_shared<ProgramRecorder>();
+    std::shared_ptr<ProgramRecorder> previous;
+    runner.withGlobals([&](const pybind11::dict&) { previous = installRecorder(recorder); });
     ScriptResult result;
     try {
         result = run();
@@ -24,7 +24,7 @@ ScriptResult runRecorded(ScriptRunner& runner, const std::function<ScriptResult(
         throw;
     }
     runner.withGlobals([&](const pybind11::dict&) {
-        *program = recorder.program();
+        *program = recorder->program();
         installRecorder(previous);
     });
     return result;

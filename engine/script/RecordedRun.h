@@ -1,7 +1,7 @@
 /// \file
 /// Running a script for the program it defines. Each run owns a ProgramRecorder
-/// (analysis/Program.h), installed on the Python thread for the run (script/bindings/Recording.h)
-/// and read there after it; the program comes back as a value. One lock keeps each
+/// (analysis/Program.h), installed for the run (script/bindings/Recording.h) and read on the
+/// Python thread after it; the program comes back as a value. One lock keeps each
 /// install-run-read together against another such run (two documents analysed at once, an edit
 /// checked while the app analyses).
 #pragma once

@@ -283,7 +283,7 @@ LowerResult lowerForBuild(const Schedule& s, const ParamList& params, BoundRules
     options.rules = rules;
     options.scalarArgs = params.scalars;
     applyPassContext(options, disabledPasses, userPasses);
-    activeRecorder().show(s, params.tensors, params.scalars, options.userPasses);
+    activeRecorder()->show(s, params.tensors, params.scalars, options.userPasses);
     return lower(s, params.tensors, options);
 }
 

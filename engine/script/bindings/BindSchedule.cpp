@@ -395,7 +395,7 @@ void bindSchedule(py::module_& m) {
             Schedule s = createSchedule(opList(ops, "an output"), keepRecord);
             // An empty schedule (create_schedule([])) has nothing to show.
             if (!s.stages().empty())
-                activeRecorder().noteSchedule(s);
+                activeRecorder()->noteSchedule(s);
             return s;
         },
         py::arg("ops"), py::arg("keep_schedule_record") = false, Located());
@@ -450,7 +450,7 @@ void bindAnalyses(py::module_& m) {
             options.scalarArgs = scalars;
             applyPassContext(options, disabledPasses, userPasses);
             if (record)
-                activeRecorder().show(s, args, scalars, options.userPasses);
+                activeRecorder()->show(s, args, scalars, options.userPasses);
             LoweredFunc func = lower(s, args, options).func;
             // TVM's PrimFunc params: the arguments' buffers, then the symbolic shape variables.
             std::vector<Var> params = func.argBuffers;
@@ -563,7 +563,7 @@ void bindAnalyses(py::module_& m) {
     m.def(
         "_show",
         [](const Schedule& s, const std::vector<Tensor>& args, const std::vector<Var>& scalars) {
-            activeRecorder().show(s, args, scalars);
+            activeRecorder()->show(s, args, scalars);
         },
         py::arg("schedule"), py::arg("args"), py::arg("scalars") = std::vector<Var>(), Located());
     m.def(

@@ -40,7 +40,7 @@ tc::TcProgram buildFromPython(const std::string& source,
     try {
         tc::TcProgram program = tc::buildTc(source, tc::TcOptions{sizes, file});
         // The app shows its ranges next to InferBound's when its stages are scheduled.
-        activeRecorder().noteTc(std::make_shared<const tc::TcProgram>(program));
+        activeRecorder()->noteTc(std::make_shared<const tc::TcProgram>(program));
         return program;
     } catch (const UserError& e) {
         rethrowAtCaller(e);
@@ -59,7 +59,7 @@ bool hasStage(const Schedule& sch, const Stage& stage) {
 void reverseComputeInlineFromPython(const py::object& self, const py::object& schedule) {
     Stage stage = self.cast<Stage>();
     Schedule sch =
-        schedule.is_none() ? activeRecorder().program().schedule : schedule.cast<Schedule>();
+        schedule.is_none() ? activeRecorder()->program().schedule : schedule.cast<Schedule>();
     if (!sch.defined() || !hasStage(sch, stage))
         throw UserError("reverse_compute_inline of stage '" + stage.name() +
                         "': the stage is not in the last schedule created; pass its schedule, "

@@ -20,7 +20,7 @@ void nameOwnerOfForeignIterVar(Diagnostic& d) {
     DiagnosticSubject& subject = d.subject;
     if (subject.kind != "itervar-of-other-stage" || !subject.iterVarId)
         return;
-    const Schedule sch = activeRecorder().lastSchedule();
+    const Schedule sch = activeRecorder()->lastSchedule();
     if (!sch.defined())
         return;
     // The stage whose loops were expected: the attach target of a compute_at, else the stage.
@@ -68,7 +68,7 @@ void defineModule(py::module_& m) {
             // An error InferBound found inside tvm.lower/tvm.build gets the fix the CLI and the
             // app give it, tried on the program the script is lowering.
             if (d.fix.empty() && !d.subject.empty())
-                d.fix = findScheduleFix(activeRecorder().program(), d, BoundRules::Tvm);
+                d.fix = findScheduleFix(activeRecorder()->program(), d, BoundRules::Tvm);
             py::object type = py::module_::import("_boundscope").attr("TVMError");
             py::object error = type(d.message);
             error.attr("_bs_subject") = py::make_tuple(

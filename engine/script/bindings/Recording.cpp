@@ -1,25 +1,31 @@
 #include "script/bindings/Recording.h"
 
+#include <mutex>
 #include <utility>
 
 namespace bs::script {
 
 namespace {
 
-/// Installed by RecordedRun for one run, on the Python thread that runs it.
-thread_local ProgramRecorder* t_installed = nullptr;
+/// Installed by RecordedRun for one run. One for the process, not per thread, so that a thread
+/// the script starts records into its run too (RecordedRun runs one script at a time); shared,
+/// so that such a thread still holds a live recorder after the run took the program.
+std::mutex g_mutex;
+std::shared_ptr<ProgramRecorder> g_installed;
 
 } // namespace
 
-ProgramRecorder& activeRecorder() {
-    if (t_installed)
-        return *t_installed;
-    static ProgramRecorder moduleRecorder;
+std::shared_ptr<ProgramRecorder> activeRecorder() {
+    std::lock_guard lock(g_mutex);
+    if (g_installed)
+        return g_installed;
+    static const auto moduleRecorder = std::make_shared<ProgramRecorder>();
     return moduleRecorder;
 }
 
-ProgramRecorder* installRecorder(ProgramRecorder* recorder) {
-    return std::exchange(t_installed, recorder);
+std::shared_ptr<ProgramRecorder> installRecorder(std::shared_ptr<ProgramRecorder> recorder) {
+    std::lock_guard lock(g_mutex);
+    return std::exchange(g_installed, std::move(recorder));
 }
 
 } // namespace bs::script

@@ -31,7 +31,7 @@ TEST(RecordedRun, EachRunHandsBackItsOwnProgram) {
     // The second script makes no schedule: it gets nothing, not the first run's program.
     EXPECT_FALSE(run(runner, "x = 1\n").defined());
     // A run's recorder is not the module's (what a plain python3 records into).
-    EXPECT_FALSE(activeRecorder().program().defined());
+    EXPECT_FALSE(activeRecorder()->program().defined());
 }
 
 TEST(RecordedRun, AFailingScriptStillHandsBackWhatItDefined) {
