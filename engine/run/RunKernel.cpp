@@ -5,6 +5,8 @@
 
 #include "codegen/CudaCodegen.h"
 #include "ir/Op.h"
+#include "lower/SplitHostDevice.h"
+#include "run/CudaExecutor.h"
 #include "schedule/ScheduleErrors.h"
 #include "te/Operation.h"
 
@@ -87,55 +89,102 @@ void refuseOversizedLoops(const LowerResult& lowered, RunTarget target) {
     }
 }
 
-/// Refuses a target the schedule cannot run on, before anything is compiled.
 /// CUDA's limits on a thread block (every GPU since compute capability 2.0): at most 1,024
 /// threads, along x and y at most 1,024 each, along z at most 64.
 constexpr int64_t kMaxBlockThreads = 1024;
 constexpr int64_t kMaxBlockExtent[3] = {1024, 1024, 64};
 
-/// A stage whose loops bound to threadIdx make a thread block larger than CUDA launches, refused
-/// at the bind for the cuda target and for the emulation (which checks what a GPU would run):
-/// on a GPU the launch fails with "invalid argument", and the emulation would run it happily.
-void refuseOversizedBlocks(const LowerResult& lowered, RunTarget target) {
-    if (target == RunTarget::Cpu)
+/// The leaf of a stage bound to `tag` over `extent` iterations (the bind that sets a kernel's
+/// launch extent), else any leaf bound to `tag`; `stage` is left undefined when none is.
+IterVar boundLeaf(const LowerResult& lowered, const std::string& tag, int64_t extent,
+                  Stage* stage) {
+    IterVar any;
+    for (const Stage& s : lowered.normalized.stages()) {
+        for (const IterVar& iv : s->leafIterVars) {
+            const IterVarAttr* attr = s.attrOf(iv);
+            if (!attr || !attr->bindThread.defined() || attr->bindThread->threadTag != tag)
+                continue;
+            auto range = lowered.bounds.bounds.find(iv);
+            const bool exact =
+                range != lowered.bounds.bounds.end() && asConstInt(range->second.extent) == extent;
+            if (exact || !any.defined()) {
+                any = iv;
+                *stage = s;
+            }
+            if (exact)
+                return iv;
+        }
+    }
+    return any;
+}
+
+/// A kernel whose thread block is larger than CUDA launches, refused for the cuda target and
+/// for the emulation (which checks what a GPU would run): on a GPU the launch fails with
+/// "invalid argument", and the emulation would run it happily. The block is the kernel's launch
+/// (the largest extent of each threadIdx axis over its stages); the message and the fix name
+/// the bind that sets the axis over the limit, or the widest axis.
+void refuseOversizedBlocks(const LowerResult& lowered, RunTarget target,
+                           const std::vector<int64_t>& sizes) {
+    const LoweredFunc& func = lowered.func;
+    if (target == RunTarget::Cpu || !usesGpuThreads(func))
         return;
-    for (const Stage& stage : lowered.normalized.stages()) {
+    HostDeviceSplit split = splitHostDevice(func.deviceCode(), func.name, kernelArguments(func));
+    // A symbolic extent takes the run's sizes.
+    VarMap<int64_t> scalars;
+    for (size_t i = 0; i < sizes.size() && i < func.scalarParams.size(); ++i)
+        scalars[func.scalarParams[i]] = sizes[i];
+    auto valueOf = [&](const Expr& e) -> std::optional<int64_t> {
+        try {
+            return hostValue(e, scalars);
+        } catch (const UserError&) {
+            return std::nullopt; // the executor says what is wrong with it
+        }
+    };
+    for (const DeviceKernel& kernel : split.kernels) {
         int64_t threads = 1;
         std::string axes;
-        for (const IterVar& iv : stage->leafIterVars) {
-            const IterVarAttr* attr = stage.attrOf(iv);
-            auto range = lowered.bounds.bounds.find(iv);
-            if (!attr || !attr->bindThread.defined() || range == lowered.bounds.bounds.end())
+        int over = -1, widest = -1;
+        std::array<int64_t, 3> extent{1, 1, 1};
+        for (int axis = 0; axis < 3; ++axis) {
+            const std::optional<int64_t> count = valueOf(kernel.blockDim[size_t(axis)]);
+            if (!count || !kernel.boundAxes[size_t(3 + axis)])
                 continue;
-            const std::string& tag = attr->bindThread->threadTag;
-            const std::optional<int64_t> count = asConstInt(range->second.extent);
-            if (tag.rfind("threadIdx.", 0) != 0 || tag.size() != 11 || !count)
-                continue;
-            const int axis = tag[10] - 'x';
-            if (axis < 0 || axis > 2)
-                continue;
+            extent[size_t(axis)] = *count;
             threads *= *count;
-            axes += (axes.empty() ? "" : ", ") + tag + " " + std::to_string(*count);
-            const bool tooLong = *count > kMaxBlockExtent[axis];
-            if (!tooLong && threads <= kMaxBlockThreads)
-                continue;
-            Diagnostic d{"stage '" + stage.name() + "' runs a thread block of " +
-                             std::to_string(threads) + " threads (" + axes + "); CUDA launches " +
-                             (tooLong ? "at most " + std::to_string(kMaxBlockExtent[axis]) +
-                                            " threads along " + tag
-                                      : "at most " + std::to_string(kMaxBlockThreads) +
-                                            " threads in a block"),
-                         attr->location};
-            d.subject = loopSubject("block-too-large", stage, iv);
-            d.fix = "bind a smaller inner loop to " + tag + ": split " + scriptNameOf(stage, iv) +
-                    "'s loop with a smaller factor (s[" + stage.name() + "].split(..., factor=" +
+            axes += std::string(axes.empty() ? "" : ", ") + kThreadTags[size_t(3 + axis)] + " " +
+                    std::to_string(*count);
+            if (over < 0 && *count > kMaxBlockExtent[axis])
+                over = axis;
+            if (widest < 0 || *count > extent[size_t(widest)])
+                widest = axis;
+        }
+        if (over < 0 && threads <= kMaxBlockThreads)
+            continue;
+        const int axis = over >= 0 ? over : widest;
+        const std::string tag = kThreadTags[size_t(3 + axis)];
+        Stage stage;
+        IterVar leaf = boundLeaf(lowered, tag, extent[size_t(axis)], &stage);
+        std::string where = stage.defined() ? "stage '" + stage.name() + "'" : "the kernel";
+        Diagnostic d{
+            where + " runs in a thread block of " + std::to_string(threads) + " threads (" + axes +
+                "); CUDA launches " +
+                (over >= 0
+                     ? "at most " + std::to_string(kMaxBlockExtent[axis]) + " threads along " + tag
+                     : "at most " + std::to_string(kMaxBlockThreads) + " threads in a block"),
+            SourceLocation()};
+        if (stage.defined()) {
+            d.location = stage.attrOf(leaf)->location;
+            d.subject = loopSubject("block-too-large", stage, leaf);
+            d.fix = "bind a smaller loop to " + tag + ": split " + scriptNameOf(stage, leaf) +
+                    " with a smaller factor (s[" + stage.name() + "].split(..., factor=" +
                     std::to_string(std::min<int64_t>(kMaxBlockExtent[axis], 256)) +
                     ")) and bind the inner part";
-            throw UserError(std::move(d));
         }
+        throw UserError(std::move(d));
     }
 }
 
+/// Refuses a target the schedule cannot run on, before anything is compiled.
 void checkTargetFits(const LowerResult& lowered, RunTarget target) {
     const LoweredFunc& func = lowered.func;
     refuseOversizedLoops(lowered, target);
@@ -289,7 +338,7 @@ RunReport runKernel(const LowerResult& lowered, const RunRequest& request) {
     for (size_t i = 0; i < sizes.size(); ++i)
         report.sizes.emplace_back(func.scalarParams[i].name(), sizes[i]);
     checkTargetFits(lowered, request.target);
-    refuseOversizedBlocks(lowered, request.target); // the source may still be printed
+    refuseOversizedBlocks(lowered, request.target, sizes); // the source may still be printed
 
     std::vector<Buffer> initial = makeArgumentBuffers(func, sizes, request.seed);
     std::unique_ptr<Executor> executor = makeExecutor(request.target, func, sizes);

@@ -337,15 +337,15 @@ TEST(RunKernel, ABlockLargerThanCudaLaunchesIsRefusedAtItsBind) {
     // 2,048 threads along x: more than CUDA's 1,024 along one axis.
     std::string wide =
         errorOf([] { runKernel(blockKernel(2048, 2048), request(1, RunTarget::Emulate)); });
-    EXPECT_NE(wide.find("stage 'B' runs a thread block of 2048 threads (threadIdx.y 1, "
-                        "threadIdx.x 2048); CUDA launches at most 1024 threads along threadIdx.x"),
+    EXPECT_NE(wide.find("stage 'B' runs in a thread block of 2048 threads (threadIdx.x 2048, "
+                        "threadIdx.y 1); CUDA launches at most 1024 threads along threadIdx.x"),
               std::string::npos)
         << wide;
     // 64 x 32 = 2,048 threads: each axis fits, the block does not.
     std::string many =
         errorOf([] { runKernel(blockKernel(2048, 32), request(1, RunTarget::Emulate)); });
-    EXPECT_NE(many.find("a thread block of 2048 threads (threadIdx.y 64, threadIdx.x 32); CUDA "
-                        "launches at most 1024 threads in a block"),
+    EXPECT_NE(many.find("stage 'B' runs in a thread block of 2048 threads (threadIdx.x 32, "
+                        "threadIdx.y 64); CUDA launches at most 1024 threads in a block"),
               std::string::npos)
         << many;
     try {
@@ -356,6 +356,57 @@ TEST(RunKernel, ABlockLargerThanCudaLaunchesIsRefusedAtItsBind) {
         EXPECT_EQ(e.diagnostic().subject.stage, "B");
         EXPECT_NE(e.diagnostic().fix.find("split"), std::string::npos) << e.diagnostic().fix;
     }
+    // The block is the kernel's: here each stage binds fewer than 1,024 threads, B 64 along y
+    // and C 32 along x, but they share one kernel, launched 32 x 64.
+    std::string shared = errorOf([] {
+        Tensor a = placeholder({64, 64}, DataType::float32(), "A");
+        Tensor b = compute(
+            {64, 64},
+            [&](const std::vector<Var>& v) {
+                return a({v[0], v[1]}) * f32(2.0);
+            },
+            "B");
+        Tensor c = compute(
+            {64, 64},
+            [&](const std::vector<Var>& v) {
+                return b({v[0], v[1]}) + f32(1.0);
+            },
+            "C");
+        Schedule s = createSchedule(c.op);
+        auto [outer, inner] = s[c].split(axis(c, 1), 32);
+        s[c].bind(axis(c, 0), threadAxis("blockIdx.x"));
+        s[c].bind(inner, threadAxis("threadIdx.x"));
+        s[b].setScope("shared");
+        s[b].computeAt(s[c], axis(c, 0));
+        s[b].bind(axis(b, 1), threadAxis("threadIdx.y"));
+        runKernel(lower(s, {a, c}), request(1, RunTarget::Emulate));
+    });
+    EXPECT_NE(shared.find("stage 'B' runs in a thread block of 2048 threads (threadIdx.x 32, "
+                          "threadIdx.y 64); CUDA launches at most 1024 threads in a block"),
+              std::string::npos)
+        << shared;
+    // A symbolic extent is the run's size.
+    auto symbolic = [] {
+        Var n = sizeVar("n");
+        Tensor a = placeholder({64, n}, DataType::float32(), "A");
+        Tensor b = compute(
+            {64, n},
+            [&](const std::vector<Var>& v) {
+                return a({v[0], v[1]}) + f32(1.0);
+            },
+            "B");
+        Schedule s = createSchedule(b.op);
+        s[b].bind(axis(b, 0), threadAxis("blockIdx.x"));
+        s[b].bind(axis(b, 1), threadAxis("threadIdx.x"));
+        return lower(s, {a, b});
+    };
+    EXPECT_NE(errorOf([&] {
+                  runKernel(symbolic(), withSizes(request(1, RunTarget::Emulate), {{"n", 2048}}));
+              }).find("a thread block of 2048 threads (threadIdx.x 2048)"),
+              std::string::npos);
+    RunReport symbolicFits =
+        runKernel(symbolic(), withSizes(request(1, RunTarget::Emulate), {{"n", 100}}));
+    EXPECT_TRUE(symbolicFits.checked && symbolicFits.passed) << symbolicFits.checkDetail;
     // The source of an oversized kernel is still there to read, and a block that fits runs.
     EXPECT_NE(printKernelCudaSource(blockKernel(2048, 32)).find("threadIdx.y"), std::string::npos);
     RunReport fits = runKernel(blockKernel(1024, 32), request(1, RunTarget::Emulate));
