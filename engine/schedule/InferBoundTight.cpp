@@ -52,7 +52,7 @@ struct TightRules::Impl {
 
 TightRules::TightRules(const Schedule& sch) {
     if (!hasIsl())
-        throw UserError("the tight rule set needs ISL, which this build lacks");
+        throw UserError("the tight and compact rule sets need ISL, which this build lacks");
     m_impl = std::make_unique<Impl>();
     m_impl->sch = sch;
     m_impl->bindMap = createBindMap(sch);

@@ -30,7 +30,8 @@ bool hasIsl();
 /// PassDownDomain.
 class TightRules {
 public:
-    /// Throws UserError "the tight rule set needs ISL, which this build lacks" without ISL.
+    /// Throws UserError "the tight and compact rule sets need ISL, which this build lacks" without
+    /// ISL.
     explicit TightRules(const Schedule& sch);
     ~TightRules();
     TightRules(const TightRules&) = delete;

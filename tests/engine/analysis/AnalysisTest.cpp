@@ -79,7 +79,8 @@ TEST(Analysis, TightRulesWorkOrSayIslIsMissing) {
     Analysis a = analyze(Program{s, {c.A, c.C}, true}, AnalysisOptions{BoundRules::Tight, false});
     if (!hasIsl()) {
         ASSERT_TRUE(a.error.has_value());
-        EXPECT_EQ(a.error->message, "the tight rule set needs ISL, which this build lacks");
+        EXPECT_EQ(a.error->message,
+                  "the tight and compact rule sets need ISL, which this build lacks");
         return;
     }
     ASSERT_TRUE(a.ok()) << a.error->message;

@@ -128,7 +128,8 @@ TEST(InferBoundTight, NeedsIslOrSaysSo) {
         infer(ex.s);
         FAIL() << "expected an error";
     } catch (const UserError& e) {
-        EXPECT_EQ(std::string(e.what()), "the tight rule set needs ISL, which this build lacks");
+        EXPECT_EQ(std::string(e.what()),
+                  "the tight and compact rule sets need ISL, which this build lacks");
     }
 }
 
