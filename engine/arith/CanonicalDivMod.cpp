@@ -124,7 +124,7 @@ CanonValue CanonicalSimplifier::divideSum(SumForm sum, int64_t c, DivMode mode) 
     quotient.divideBy(c);
     Expr remainder = rest.normalize();
     if (auto k = asConstInt(remainder)) {
-        quotient.add(mode == DivMode::Floor ? floorDivInt(*k, c) : *k / c);
+        quotient.add(mode == DivMode::Floor ? floorDivInt(*k, c) : truncDivInt(*k, c));
         return quotient;
     }
     // 0 <= rest < c contributes nothing to the quotient.

@@ -52,10 +52,12 @@ protected:
             op, [](int64_t a, int64_t b) { return Value(int64_t(uint64_t(a) * uint64_t(b))); });
     }
     Value visit(const DivNode* op) override {
-        return binary(op, [](int64_t a, int64_t b) { return b == 0 ? Value() : Value(a / b); });
+        return binary(
+            op, [](int64_t a, int64_t b) { return b == 0 ? Value() : Value(truncDivInt(a, b)); });
     }
     Value visit(const ModNode* op) override {
-        return binary(op, [](int64_t a, int64_t b) { return b == 0 ? Value() : Value(a % b); });
+        return binary(
+            op, [](int64_t a, int64_t b) { return b == 0 ? Value() : Value(truncModInt(a, b)); });
     }
     Value visit(const FloorDivNode* op) override {
         return binary(

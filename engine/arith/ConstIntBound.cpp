@@ -42,7 +42,7 @@ int64_t infAwareTruncDiv(int64_t x, int64_t y) {
         return y > 0 ? x : -x;
     if (y == kPosInf || y == kNegInf)
         return 0;
-    return x / y;
+    return truncDivInt(x, y);
 }
 
 int64_t infAwareFloorDiv(int64_t x, int64_t y) {

@@ -59,15 +59,6 @@ bool isZero(const Expr& e) { return isConstValue(e, 0); }
 bool isOne(const Expr& e) { return isConstValue(e, 1); }
 bool isConst(const Expr& e) { return e.as<IntImmNode>() || e.as<FloatImmNode>(); }
 
-int64_t floorDivInt(int64_t a, int64_t b) {
-    int64_t q = a / b;
-    if ((a % b != 0) && ((a < 0) != (b < 0)))
-        --q;
-    return q;
-}
-
-int64_t floorModInt(int64_t a, int64_t b) { return a - floorDivInt(a, b) * b; }
-
 Expr minValue(DataType type) {
     if (type.isInt())
         return makeConst(type, type.bits() == 64 ? std::numeric_limits<int64_t>::min()
@@ -248,9 +239,7 @@ Expr operator*(Expr a, Expr b) {
 Expr truncdiv(Expr a, Expr b) {
     matchTypes(a, b);
     requireNonZero(b, "division");
-    if (auto f = foldBoth(
-            a, b, [](int64_t x, int64_t y) { return x / y; },
-            [](double x, double y) { return x / y; }))
+    if (auto f = foldBoth(a, b, truncDivInt, [](double x, double y) { return x / y; }))
         return *f;
     if (isZero(a) && a.type().isIntegral())
         return a;
@@ -264,9 +253,7 @@ Expr truncmod(Expr a, Expr b) {
     requireNonZero(b, "modulo");
     if (a.type().isFloat())
         throw UserError("modulo of floating-point values of type " + a.type().toString());
-    if (auto f = foldBoth(
-            a, b, [](int64_t x, int64_t y) { return x % y; },
-            [](double x, double y) { return std::fmod(x, y); }))
+    if (auto f = foldBoth(a, b, truncModInt, [](double x, double y) { return std::fmod(x, y); }))
         return *f;
     if (isZero(a))
         return a;

@@ -67,9 +67,23 @@ Expr vscale();
 /// argument.
 Expr mathCall(const std::string& name, std::vector<Expr> args);
 
-/// Integer floor division and modulo on constants (Python semantics); b must not be 0.
-int64_t floorDivInt(int64_t a, int64_t b);
-int64_t floorModInt(int64_t a, int64_t b);
+/// The one home of integer division on values (constant folding, ConstEval, the interpreter),
+/// b != 0. C's truncating division and remainder, where INT64_MIN / -1 wraps to INT64_MIN with
+/// remainder 0, as the hardware's other arithmetic wraps, instead of trapping (a SIGFPE that
+/// would kill the process on a script's constants).
+inline int64_t truncDivInt(int64_t a, int64_t b) {
+    return b == -1 ? int64_t(uint64_t(0) - uint64_t(a)) : a / b;
+}
+inline int64_t truncModInt(int64_t a, int64_t b) { return b == -1 ? 0 : a % b; }
+/// Floor division and modulo (TVM's floordiv/floormod, Python's // and %), b != 0.
+inline int64_t floorDivInt(int64_t a, int64_t b) {
+    const int64_t q = truncDivInt(a, b);
+    return truncModInt(a, b) != 0 && ((a < 0) != (b < 0)) ? q - 1 : q;
+}
+inline int64_t floorModInt(int64_t a, int64_t b) {
+    const int64_t r = truncModInt(a, b);
+    return r != 0 && ((r < 0) != (b < 0)) ? r + b : r;
+}
 /// `v` wrapped to the width of integer type `t` (two's complement; bool: non-zero is 1), as the
 /// hardware computes it: what constant folding and ConstEval use.
 int64_t wrapToType(DataType t, int64_t v);

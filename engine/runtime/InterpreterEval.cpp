@@ -4,6 +4,8 @@
 /// operation.
 #include "runtime/InterpreterExecutor.h"
 
+#include "ir/Op.h"
+
 #include <bit>
 #include <cmath>
 
@@ -55,20 +57,7 @@ inline int64_t add(int64_t a, int64_t b) { return int64_t(uint64_t(a) + uint64_t
 inline int64_t sub(int64_t a, int64_t b) { return int64_t(uint64_t(a) - uint64_t(b)); }
 inline int64_t mul(int64_t a, int64_t b) { return int64_t(uint64_t(a) * uint64_t(b)); }
 
-/// C division and remainder; INT64_MIN / -1 wraps instead of trapping. b != 0.
-inline int64_t truncDiv(int64_t a, int64_t b) { return b == -1 ? sub(0, a) : a / b; }
-inline int64_t truncMod(int64_t a, int64_t b) { return b == -1 ? 0 : a % b; }
-
-/// Division rounding toward negative infinity, and its non-negative-for-positive-b remainder
-/// (TVM's floordiv/floormod, Python's // and %). b != 0.
-inline int64_t floorDiv(int64_t a, int64_t b) {
-    int64_t q = truncDiv(a, b);
-    return (truncMod(a, b) != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-inline int64_t floorMod(int64_t a, int64_t b) {
-    int64_t r = truncMod(a, b);
-    return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
-}
+// Division and remainder: ir/Op.h's truncDivInt, truncModInt, floorDivInt, floorModInt.
 
 inline int shiftAmount(int64_t b) { return int(uint64_t(b) & 63); }
 
@@ -104,10 +93,10 @@ Value Executor::eval(int32_t id) {
         int64_t b = eval(n.b).i;
         if (b == 0)
             divisionByZero(n);
-        int64_t r = n.op == XOp::DivI        ? truncDiv(a, b)
-                    : n.op == XOp::ModI      ? truncMod(a, b)
-                    : n.op == XOp::FloorDivI ? floorDiv(a, b)
-                                             : floorMod(a, b);
+        int64_t r = n.op == XOp::DivI        ? truncDivInt(a, b)
+                    : n.op == XOp::ModI      ? truncModInt(a, b)
+                    : n.op == XOp::FloorDivI ? floorDivInt(a, b)
+                                             : floorModInt(a, b);
         return intValue(wrapInt(n.wrap, r));
     }
     case XOp::MinI:

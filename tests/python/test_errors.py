@@ -121,3 +121,13 @@ def test_missing_names_raise_attribute_error():
 
 if __name__ == "__main__":
     tvm.testing.main()
+
+
+def test_the_smallest_int64_over_minus_one_wraps_instead_of_killing_the_process():
+    # C's INT64_MIN / -1 traps (SIGFPE); folding these constants killed the process.
+    smallest = tvm.tir.const(-(2**63), "int64")
+    minus_one = tvm.tir.const(-1, "int64")
+    assert (smallest // minus_one).value == -(2**63)
+    assert (smallest % minus_one).value == 0
+    assert tvm.tir.truncdiv(smallest, minus_one).value == -(2**63)
+    assert tvm.tir.truncmod(smallest, minus_one).value == 0

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 using namespace bs;
 
 TEST(Op, FoldsConstantsLikeTvm) {
@@ -22,6 +24,30 @@ TEST(Op, FoldsConstantsLikeTvm) {
     EXPECT_EQ(toString(floormod(x, 1)), "0");
     EXPECT_EQ(toString(min(Expr(8), 20)), "8");
     EXPECT_EQ(toString(Expr(3) < 4), "(bool)1");
+}
+
+TEST(Op, TheSmallestIntegerOverMinusOneWrapsInsteadOfTrapping) {
+    // C's INT64_MIN / -1 raises SIGFPE on x86: a script's constants folded that way killed the
+    // CLI. Every integer division of the engine goes through these helpers.
+    const int64_t min64 = std::numeric_limits<int64_t>::min();
+    EXPECT_EQ(truncDivInt(min64, -1), min64);
+    EXPECT_EQ(truncModInt(min64, -1), 0);
+    EXPECT_EQ(floorDivInt(min64, -1), min64);
+    EXPECT_EQ(floorModInt(min64, -1), 0);
+    EXPECT_EQ(floorDivInt(-7, 2), -4);
+    EXPECT_EQ(floorModInt(-7, 2), 1);
+    EXPECT_EQ(floorModInt(7, -2), -1);
+    EXPECT_EQ(floorDivInt(min64, 2), min64 / 2);
+    const DataType i64 = DataType::int64();
+    const Expr min = makeConst(i64, min64), minusOne = makeConst(i64, int64_t(-1));
+    for (const Expr& folded : {truncdiv(min, minusOne), floordiv(min, minusOne), min / minusOne}) {
+        EXPECT_EQ(asConstInt(folded), min64) << toString(folded);
+    }
+    EXPECT_EQ(asConstInt(truncmod(min, minusOne)), 0);
+    EXPECT_EQ(asConstInt(floormod(min, minusOne)), 0);
+    // int32 wraps at its own width.
+    const Expr min32 = makeConst(DataType::int32(), int64_t(std::numeric_limits<int32_t>::min()));
+    EXPECT_EQ(asConstInt(truncdiv(min32, Expr(-1))), std::numeric_limits<int32_t>::min());
 }
 
 TEST(Op, MatchesOperandTypes) {
