@@ -8,6 +8,7 @@
 #include "ir/OperationNode.h"
 #include "ir/Printer.h"
 #include "ir/Substitute.h"
+#include "schedule/StorageScope.h"
 #include "te/Operation.h"
 
 #include <optional>
@@ -69,27 +70,10 @@ Var FlattenResult::bufferOf(const Tensor& tensor) const {
 
 namespace {
 
-/// The rank of a thread tag as TVM's ThreadScope::make gives it: blockIdx 0, threadIdx and
+/// The rank of a thread tag (schedule/StorageScope's ThreadScope): blockIdx 0, threadIdx and
 /// virtual threads 1; anything else is not a thread scope (-1).
 int threadRank(const std::string& tag) {
-    if (tag.rfind("blockIdx.", 0) == 0)
-        return 0;
-    if (tag.rfind("threadIdx.", 0) == 0 || tag == "vthread" || tag == "cthread")
-        return 1;
-    return -1;
-}
-
-/// TVM's DefaultStorageRank: the scope a buffer with no explicit scope gets from the innermost
-/// thread scope around its realize.
-const char* defaultScope(int threadRank) {
-    switch (threadRank) {
-    case 0:
-        return "shared";
-    case 1:
-        return "local";
-    default:
-        return "global";
-    }
+    return isValidThreadTag(tag) ? ThreadScope::create(tag).rank : -1;
 }
 
 /// The flat buffer that stands for a tensor: its data Var and the region it is indexed over
@@ -542,7 +526,9 @@ private:
             scope = it->second;
         if (!scope.empty())
             return scope;
-        return defaultScope(m_threadRanks.empty() ? -1 : m_threadRanks.back());
+        // TVM's DefaultStorageRank, the one InferBound uses too.
+        return StorageScope::fromThreadRank(m_threadRanks.empty() ? -1 : m_threadRanks.back())
+            .toString();
     }
 
     const BufferEntry& lookup(const Tensor& tensor) const {
