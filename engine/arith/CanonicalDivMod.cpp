@@ -33,9 +33,9 @@ std::optional<CanonValue> foldDivision(const CanonValue& a, const CanonValue& b,
 std::pair<SumForm, SumForm> separateDivisible(const SumForm& sum, int64_t c) {
     SumForm divisible, rest;
     divisible.type = rest.type = sum.type;
-    (sum.base % c == 0 ? divisible : rest).base = sum.base;
+    (truncModInt(sum.base, c) == 0 ? divisible : rest).base = sum.base;
     for (const SplitTerm& t : sum.terms)
-        (t.scale % c == 0 ? divisible : rest).terms.push_back(t);
+        (truncModInt(t.scale, c) == 0 ? divisible : rest).terms.push_back(t);
     return {divisible, rest};
 }
 
@@ -52,15 +52,15 @@ SplitTerm CanonicalSimplifier::convertDivMode(SplitTerm a, DivMode mode) {
 
 SplitTerm CanonicalSimplifier::splitDivConst(SplitTerm a, int64_t c, DivMode mode) {
     a = convertDivMode(a, mode);
-    if (a.scale % c == 0) {
+    if (truncModInt(a.scale, c) == 0) {
         a.scale /= c;
         return a;
     }
     // Only positive scales fold into the factors (TVM also folds negative ones; normalizing
     // keeps the factors positive and the result the same).
-    if (a.scale > 0 && c % a.scale == 0) {
-        int64_t factor = c / a.scale;
-        if (a.upper == SplitTerm::kPosInf || a.upper % (a.lower * factor) == 0) {
+    if (a.scale > 0 && truncModInt(c, a.scale) == 0) {
+        int64_t factor = truncDivInt(c, a.scale);
+        if (a.upper == SplitTerm::kPosInf || truncModInt(a.upper, a.lower * factor) == 0) {
             a.scale = 1;
             a.lower *= factor;
             return a;
@@ -82,14 +82,14 @@ SplitTerm CanonicalSimplifier::splitDivConst(SplitTerm a, int64_t c, DivMode mod
 
 SplitTerm CanonicalSimplifier::splitModConst(SplitTerm a, int64_t c, DivMode mode) {
     a = convertDivMode(a, mode);
-    if (a.scale % c == 0) {
+    if (truncModInt(a.scale, c) == 0) {
         a.scale = 0;
         return a;
     }
-    if (a.scale > 0 && c % a.scale == 0) {
+    if (a.scale > 0 && truncModInt(c, a.scale) == 0) {
         // (v*s) % (s*k) == (v % k)*s, and ((x % U) / L) % k == (x % (L*k)) / L.
-        int64_t newUpper = a.lower * (c / a.scale);
-        if (a.upper == SplitTerm::kPosInf || a.upper % newUpper == 0) {
+        int64_t newUpper = a.lower * (truncDivInt(c, a.scale));
+        if (a.upper == SplitTerm::kPosInf || truncModInt(a.upper, newUpper) == 0) {
             if (a.upper != SplitTerm::kPosInf && newUpper < a.upper) {
                 // A smaller modulus may simplify the index further.
                 // Re-apply the division before the scale: ((x % U') / L) * s.
@@ -103,7 +103,7 @@ SplitTerm CanonicalSimplifier::splitModConst(SplitTerm a, int64_t c, DivMode mod
             return a;
         }
         // (x % 2) % 4 is x % 2.
-        if (newUpper % a.upper == 0)
+        if (truncModInt(newUpper, a.upper) == 0)
             return a;
     }
     a = toSplit(a.normalize());
@@ -152,14 +152,14 @@ CanonValue CanonicalSimplifier::modSum(SumForm sum, int64_t c, DivMode mode) {
     SumForm dividend = sum;
     if (canProveGreaterEqual(multiple.normalize(), 0) && canProveGreaterEqual(remainder, 0)) {
         if (auto k = asConstInt(remainder))
-            return makeConst(sum.type, *k % c);
+            return makeConst(sum.type, truncModInt(*k, c));
         if (tryCompare(remainder, c) == CompareResult::LT)
             return remainder;
         dividend = rest;
     }
     // (x - 5) % 3 is (x - 2) % 3 when x - 5 >= 0 (truncation keeps the sign).
     ConstIntBound bound = m_parent.constIntBound(dividend.normalize());
-    int64_t newBase = dividend.base % c;
+    int64_t newBase = truncModInt(dividend.base, c);
     if (bound.minValue >= 0 && bound.minValue - dividend.base + newBase >= 0)
         dividend.base = newBase;
     return splitModConst(toSplit(CanonValue(dividend)), c, mode);

@@ -37,9 +37,10 @@ void mergeSplitPieces(std::vector<SplitTerm>& terms) {
                 lhs.scale = 0;
                 continue;
             }
-            bool adjacentPieces =
-                lhs.lower == rhs.upper && rhs.scale != 0 && lhs.scale % rhs.scale == 0 &&
-                lhs.lower == (lhs.scale / rhs.scale) * rhs.lower && lhs.compatibleWith(rhs.mode);
+            bool adjacentPieces = lhs.lower == rhs.upper && rhs.scale != 0 &&
+                                  truncModInt(lhs.scale, rhs.scale) == 0 &&
+                                  lhs.lower == (truncDivInt(lhs.scale, rhs.scale)) * rhs.lower &&
+                                  lhs.compatibleWith(rhs.mode);
             if (adjacentPieces) {
                 rhs.upper = lhs.upper;
                 lhs.scale = 0;
@@ -104,10 +105,10 @@ Expr SumForm::normalize() const {
 }
 
 bool SumForm::divisibleBy(int64_t c) const {
-    if (base % c != 0)
+    if (truncModInt(base, c) != 0)
         return false;
     return std::all_of(terms.begin(), terms.end(),
-                       [c](const SplitTerm& t) { return t.scale % c == 0; });
+                       [c](const SplitTerm& t) { return truncModInt(t.scale, c) == 0; });
 }
 
 void SumForm::multiplyBy(int64_t c) {

@@ -240,9 +240,9 @@ private:
         auto ca = asConstInt(a);
         auto cb = asConstInt(b);
         if (ca && cb) {
-            if (*cb == 0 || *ca % *cb != 0)
+            if (*cb == 0 || truncModInt(*ca, *cb) != 0)
                 return std::nullopt;
-            return makeConst(a.type(), *ca / *cb);
+            return makeConst(a.type(), truncDivInt(*ca, *cb));
         }
         if (m_analyzer.canProveEqual(a, b))
             return makeOne(a.type());

@@ -116,13 +116,13 @@ private:
             return ModularSet::everything();
         ModularSet a = visitExpr(lhs);
         int64_t c = *divisor;
-        if (a.coeff % c != 0)
+        if (truncModInt(a.coeff, c) != 0)
             return ModularSet::everything();
         if (a.base == 0)
-            return {a.coeff / c, 0};
+            return {truncDivInt(a.coeff, c), 0};
         if (a.base > 0 && c > 0 &&
             (floorRounding || m_owner.m_parent->canProveGreaterEqual(lhs, 0)))
-            return {a.coeff / c, a.base / c};
+            return {truncDivInt(a.coeff, c), truncDivInt(a.base, c)};
         return ModularSet::everything();
     }
     /// Any remainder r of x by c satisfies r = x - c*q, so r keeps x's residue modulo

@@ -15,7 +15,7 @@ bool nonNegative(RewriteSimplifier& s, const Expr& e) { return s.canProveGreater
 
 /// c1 >= 0, c2 > 0, c2 divides c1: the shape of the "pull a multiple out" rules.
 bool divisibleFactor(const Bindings& b) {
-    return c(b, kC1) >= 0 && c(b, kC2) > 0 && c(b, kC1) % c(b, kC2) == 0;
+    return c(b, kC1) >= 0 && c(b, kC2) > 0 && truncModInt(c(b, kC1), c(b, kC2)) == 0;
 }
 
 const RuleTable& truncDivRules() {
@@ -33,11 +33,11 @@ const RuleTable& truncDivRules() {
              }},
             {truncdiv(x * c1, c2), x * truncdiv(c1, c2),
              [](const Bindings& b, RewriteSimplifier&) {
-                 return c(b, kC1) > 0 && c(b, kC2) > 0 && c(b, kC1) % c(b, kC2) == 0;
+                 return c(b, kC1) > 0 && c(b, kC2) > 0 && truncModInt(c(b, kC1), c(b, kC2)) == 0;
              }},
             {truncdiv(x * c1, c2), truncdiv(x, truncdiv(c2, c1)),
              [](const Bindings& b, RewriteSimplifier&) {
-                 return c(b, kC1) > 0 && c(b, kC2) > 0 && c(b, kC2) % c(b, kC1) == 0;
+                 return c(b, kC1) > 0 && c(b, kC2) > 0 && truncModInt(c(b, kC2), c(b, kC1)) == 0;
              }},
             {truncdiv(x, x), Expr(1)},
             {truncdiv(x * c1, x), c1},
@@ -107,22 +107,22 @@ const RuleTable& truncModRules() {
         return RuleTable{
             {truncmod(x * c1, c2), Expr(0),
              [](const Bindings& b, RewriteSimplifier&) {
-                 return c(b, kC2) != 0 && c(b, kC1) % c(b, kC2) == 0;
+                 return c(b, kC2) != 0 && truncModInt(c(b, kC1), c(b, kC2)) == 0;
              }},
             {truncmod(x * c1 + y, c2), truncmod(y, c2),
              [](const Bindings& b, RewriteSimplifier& s) {
-                 return c(b, kC2) > 0 && c(b, kC1) % c(b, kC2) == 0 &&
+                 return c(b, kC2) > 0 && truncModInt(c(b, kC1), c(b, kC2)) == 0 &&
                         nonNegative(s, b[kX] * b[kC1]) && nonNegative(s, b[kY]);
              }},
             {truncmod(x + c1, c2), truncmod(x, c2),
              [](const Bindings& b, RewriteSimplifier& s) {
-                 return c(b, kC2) > 0 && c(b, kC1) >= 0 && c(b, kC1) % c(b, kC2) == 0 &&
+                 return c(b, kC2) > 0 && c(b, kC1) >= 0 && truncModInt(c(b, kC1), c(b, kC2)) == 0 &&
                         nonNegative(s, b[kX]);
              }},
             {truncmod(x + y * c1, c2), truncmod(x, c2),
              [](const Bindings& b, RewriteSimplifier& s) {
-                 return c(b, kC2) > 0 && c(b, kC1) % c(b, kC2) == 0 && nonNegative(s, b[kX]) &&
-                        nonNegative(s, b[kY] * b[kC1]);
+                 return c(b, kC2) > 0 && truncModInt(c(b, kC1), c(b, kC2)) == 0 &&
+                        nonNegative(s, b[kX]) && nonNegative(s, b[kY] * b[kC1]);
              }},
             // x % c == x % (-c) for truncating division.
             recursiveRule(truncmod(x, c1), truncmod(x, 0 - c1),
@@ -152,8 +152,8 @@ Expr RewriteSimplifier::visit(const ModNode* op) {
     auto divisor = asConstInt(mod->b);
     if (divisor && *divisor > 0) {
         ModularSet m = m_parent.modularSet(mod->a);
-        if (m.coeff % *divisor == 0 && canProveGreaterEqual(mod->a, 0))
-            return makeConst(ret.type(), m.base % *divisor);
+        if (truncModInt(m.coeff, *divisor) == 0 && canProveGreaterEqual(mod->a, 0))
+            return makeConst(ret.type(), truncModInt(m.base, *divisor));
     }
     return ret;
 }

@@ -175,7 +175,7 @@ Expr RewriteSimplifier::visit(const FloorModNode* op) {
         return ret;
     // Modular facts: x = k*c*m + r has floormod(x, c) == floormod(r, c).
     ModularSet m = m_parent.modularSet(mod->a);
-    if (m.coeff % *divisor == 0)
+    if (truncModInt(m.coeff, *divisor) == 0)
         return makeConst(ret.type(), floorModInt(m.base, *divisor));
     // Already in [0, c): the remainder is the value itself.
     ConstIntBound bound = m_parent.constIntBound(mod->a);

@@ -28,10 +28,10 @@ bool roundsUpPositive(const Bindings& b, RewriteSimplifier& s) {
     return roundsUp(b, s) && s.canProveGreaterEqual(b[kX], 1);
 }
 bool c2MultipleOfPositiveC1(const Bindings& b, RewriteSimplifier&) {
-    return c(b, kC1) > 0 && c(b, kC2) % c(b, kC1) == 0;
+    return c(b, kC1) > 0 && truncModInt(c(b, kC2), c(b, kC1)) == 0;
 }
 bool c2MultipleOfNegativeC1(const Bindings& b, RewriteSimplifier&) {
-    return c(b, kC1) < 0 && c(b, kC2) % c(b, kC1) == 0;
+    return c(b, kC1) < 0 && truncModInt(c(b, kC2), c(b, kC1)) == 0;
 }
 
 const RuleTable& minRules() {

@@ -73,16 +73,17 @@ std::optional<Expr> RewriteSimplifier::rewriteVector(const Expr& e) {
     auto c2 = bcast ? asConstInt(bcast->value) : std::nullopt;
     if (!(div || mod) || !c1 || !c2 || *c2 <= 0)
         return std::nullopt;
-    if (*c1 % *c2 == 0) {
+    if (truncModInt(*c1, *c2) == 0) {
         if (div)
             return RampNode::make(floordiv(ramp->base, bcast->value),
-                                  makeConst(ramp->stride.type(), *c1 / *c2), lanes);
+                                  makeConst(ramp->stride.type(), truncDivInt(*c1, *c2)), lanes);
         return BroadcastNode::make(floormod(ramp->base, bcast->value), lanes);
     }
     ModularSet m = m_parent.modularSet(ramp->base);
     int64_t last = m.base + (lanes - 1) * *c1;
     bool oneBlock = floorDivInt(m.base, *c2) == floorDivInt(last, *c2);
-    bool alignedBase = m.coeff % *c2 == 0 || (m.coeff > 0 && *c2 % m.coeff == 0 && last < m.coeff);
+    bool alignedBase = truncModInt(m.coeff, *c2) == 0 ||
+                       (m.coeff > 0 && truncModInt(*c2, m.coeff) == 0 && last < m.coeff);
     if (!oneBlock || !alignedBase)
         return std::nullopt;
     if (div)

@@ -131,3 +131,27 @@ def test_the_smallest_int64_over_minus_one_wraps_instead_of_killing_the_process(
     assert (smallest % minus_one).value == 0
     assert tvm.tir.truncdiv(smallest, minus_one).value == -(2**63)
     assert tvm.tir.truncmod(smallest, minus_one).value == 0
+
+
+def test_the_simplifiers_divide_the_smallest_int64_by_minus_one_without_trapping():
+    # Each of these reached a C division or remainder of INT64_MIN by -1 (SIGFPE) somewhere in
+    # the rewrite or canonical simplifier (Simplify_Div.cpp, for one); a crash kills this test.
+    smallest, minus_one = tvm.tir.const(-(2**63), "int64"), tvm.tir.const(-1, "int64")
+    x = te.var("x", "int64")
+    exprs = [
+        (x * smallest) // minus_one,
+        (x * smallest) % minus_one,
+        tvm.tir.truncdiv(x * smallest, minus_one),
+        tvm.tir.truncmod(x * smallest, minus_one),
+        tvm.tir.truncmod(x * 2 + smallest, minus_one),
+        (x + smallest) // minus_one,
+        tvm.tir.truncdiv(x + smallest, minus_one),
+        (smallest * x) // smallest,
+        tvm.te.max(x * minus_one, smallest),
+        tvm.te.min(x * smallest, minus_one),
+    ]
+    analyzer = tvm.arith.Analyzer()
+    for expr in exprs:
+        for simplify in (analyzer.simplify, analyzer.canonical_simplify, analyzer.rewrite_simplify):
+            assert simplify(expr) is not None
+    assert analyzer.simplify(tvm.tir.truncmod(x * smallest, minus_one)).value == 0
