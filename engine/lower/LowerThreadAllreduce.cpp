@@ -3,6 +3,7 @@
 #include "ir/Functor.h"
 #include "ir/Op.h"
 #include "ir/Printer.h"
+#include "ir/ThreadTag.h"
 #include "lower/BufferStmts.h"
 #include "lower/ThreadSync.h"
 #include "support/Check.h"
@@ -23,13 +24,6 @@ struct ThreadAxis {
     int64_t extent;
 };
 
-/// `threadIdx.x` -> 0, `.y` -> 1, `.z` -> 2; -1 for anything else.
-int threadDim(const std::string& tag) {
-    if (tag.rfind("threadIdx.", 0) != 0 || tag.size() != 11)
-        return -1;
-    return tag[10] - 'x';
-}
-
 Expr shuffle(const char* name, const Var& mask, Expr value, int64_t laneArg, int64_t width) {
     DataType type = value.type();
     return CallNode::make(type, name,
@@ -49,7 +43,7 @@ protected:
         if (op->key == attr::kThreadExtent) {
             const auto* iv = op->node.as<IterVarNode>();
             auto extent = asConstInt(op->value);
-            if (iv && threadDim(iv->threadTag) >= 0) {
+            if (iv && threadIdxDim(iv->threadTag) >= 0) {
                 m_threads.push_back(ThreadAxis{iv, extent.value_or(-1)});
                 Stmt out = IRMutator::visit(op);
                 m_threads.pop_back();
@@ -85,7 +79,7 @@ private:
                 out.axes.push_back(t);
         }
         std::sort(out.axes.begin(), out.axes.end(), [](const ThreadAxis& a, const ThreadAxis& b) {
-            return threadDim(a.iv->threadTag) < threadDim(b.iv->threadTag);
+            return threadIdxDim(a.iv->threadTag) < threadIdxDim(b.iv->threadTag);
         });
         for (const ThreadAxis& t : out.axes) {
             if (t.extent < 1)
@@ -103,7 +97,7 @@ private:
     /// the launch's extent, and the launch has no thread axis the nest does not enclose.
     void checkWholeBlock(const CallNode* call) const {
         for (const auto& [tag, extent] : m_launch) {
-            if (threadDim(tag) < 0)
+            if (threadIdxDim(tag) < 0)
                 continue; // blocks and virtual threads: not the block's threads
             auto it = std::find_if(m_threads.begin(), m_threads.end(),
                                    [&](const ThreadAxis& t) { return t.iv->threadTag == tag; });
@@ -160,7 +154,7 @@ private:
 
     static bool useWarpShuffle(const Axes& reduce, const std::vector<DataType>& types) {
         const int64_t n = reduce.extent;
-        if (reduce.axes.size() != 1 || threadDim(reduce.axes[0].iv->threadTag) != 0)
+        if (reduce.axes.size() != 1 || threadIdxDim(reduce.axes[0].iv->threadTag) != 0)
             return false;
         if (n > kCudaWarpSize || (n & (n - 1)) != 0)
             return false;

@@ -10,14 +10,6 @@
 
 namespace bs {
 
-int threadTagIndex(const std::string& tag) {
-    for (size_t i = 0; i < kThreadTags.size(); ++i) {
-        if (tag == kThreadTags[i])
-            return int(i);
-    }
-    return -1;
-}
-
 const Expr& DeviceKernel::launchExtent(int index) const {
     BS_CHECK(index >= 0 && index < 6) << "launch axis " << index;
     return index < 3 ? gridDim[size_t(index)] : blockDim[size_t(index - 3)];

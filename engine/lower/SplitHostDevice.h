@@ -8,6 +8,7 @@
 #pragma once
 
 #include "ir/Stmt.h"
+#include "ir/ThreadTag.h"
 
 #include <array>
 #include <optional>
@@ -20,14 +21,6 @@ namespace bs {
 /// `tvm_call_packed("f_kernel0", A, C, 100, 200)`: the kernel's name, its parameters in order,
 /// then the extents of the thread axes it binds, in `kThreadTags` order.
 inline constexpr const char* kCallPackedIntrinsic = "tvm_call_packed";
-
-/// The launch axes of a kernel in a fixed order: grid (block indices) first, then block
-/// (thread indices).
-inline constexpr std::array<const char*, 6> kThreadTags = {
-    "blockIdx.x", "blockIdx.y", "blockIdx.z", "threadIdx.x", "threadIdx.y", "threadIdx.z"};
-
-/// The position of `tag` in kThreadTags, or -1 for any other tag (`vthread`, ...).
-int threadTagIndex(const std::string& tag);
 
 /// One parameter of a kernel: a buffer (a handle-typed Var) or a scalar.
 struct KernelParam {

@@ -13,15 +13,6 @@ namespace bs::interp {
 
 namespace {
 
-/// The position of `tag` among kThreadAxisNames, or -1.
-int threadAxisIndex(const std::string& tag) {
-    for (int i = 0; i < kThreadAxes; ++i) {
-        if (tag == kThreadAxisNames[i])
-            return i;
-    }
-    return -1;
-}
-
 /// Where a buffer of `scope` lives inside a kernel: CUDA's `__shared__` memory is per block,
 /// local memory and registers per thread, anything else is global memory shared by the whole
 /// launch. Warp memory is per group of threadIdx.x lanes (the warp when threadIdx.x runs 32), as
@@ -270,7 +261,7 @@ int32_t Compiler::attrStmt(const AttrStmtNode* op) {
         const auto* iv = op->node.as<IterVarNode>();
         if (!iv)
             fail("attribute " + op->key + " on a node that is not an IterVar");
-        if (op->key == attr::kThreadExtent && threadAxisIndex(iv->threadTag) >= 0)
+        if (op->key == attr::kThreadExtent && threadTagIndex(iv->threadTag) >= 0)
             return threadExtent(op);
         // Virtual threads (and unknown tags) are serial loops within one thread, which is
         // what InjectVirtualThread turns them into; their buffers are thread-local.
@@ -369,7 +360,7 @@ int32_t Compiler::threadExtent(const AttrStmtNode* op) {
     if (m_kernel < 0)
         return launch(op);
     const auto* iv = op->node.as<IterVarNode>();
-    int axis = threadAxisIndex(iv->threadTag);
+    int axis = threadTagIndex(iv->threadTag);
     SNode n;
     n.op = SOp::BindThread;
     n.a = expr(op->value, 0);
@@ -397,7 +388,7 @@ int32_t Compiler::launch(const AttrStmtNode* op) {
         if (!attr || attr->key != attr::kThreadExtent)
             return;
         const auto* iv = attr->node.as<IterVarNode>();
-        if (int axis = iv ? threadAxisIndex(iv->threadTag) : -1; axis >= 0) {
+        if (int axis = iv ? threadTagIndex(iv->threadTag) : -1; axis >= 0) {
             extents.emplace_back(axis, attr->value);
             threadVars.emplace_back(axis, iv->var);
         }
@@ -407,7 +398,7 @@ int32_t Compiler::launch(const AttrStmtNode* op) {
         for (const Var& v : usedVars(extent)) {
             auto live = m_live.find(v);
             if (live == m_live.end() || live->second <= 0)
-                fail("the launch extent " + toString(extent) + " of " + kThreadAxisNames[axis] +
+                fail("the launch extent " + toString(extent) + " of " + kThreadTags[size_t(axis)] +
                      " uses '" + v.name() +
                      "', which only the kernel defines: a GPU needs every launch extent "
                      "before the kernel starts");

@@ -48,7 +48,7 @@ void Executor::launch(const SNode& n) {
         for (int32_t e : kernel.extents[axis]) {
             int64_t extent = eval(e).i;
             if (extent < 0)
-                fail(std::string("negative launch extent of ") + kThreadAxisNames[axis] + ": " +
+                fail(std::string("negative launch extent of ") + kThreadTags[size_t(axis)] + ": " +
                      std::to_string(extent));
             dims[axis] = std::max(dims[axis], extent);
         }

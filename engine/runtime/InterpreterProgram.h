@@ -7,6 +7,7 @@
 #pragma once
 
 #include "ir/Stmt.h"
+#include "ir/ThreadTag.h"
 #include "runtime/ElementType.h"
 #include "support/Check.h"
 
@@ -217,10 +218,8 @@ struct ArgBinding {
 };
 
 /// The block/thread axes in launch order (SplitHostDevice's kThreadTags).
-inline constexpr int kThreadAxes = 6;
-/// The launch axes in SplitHostDevice's kThreadTags order (engine/lower is not a dependency).
-inline constexpr const char* kThreadAxisNames[kThreadAxes] = {
-    "blockIdx.x", "blockIdx.y", "blockIdx.z", "threadIdx.x", "threadIdx.y", "threadIdx.z"};
+/// The launch axes, in ir/ThreadTag.h's kThreadTags order.
+inline constexpr int kThreadAxes = int(kThreadTags.size());
 
 /// One outermost thread_extent nest.
 struct Kernel {
