@@ -4,6 +4,7 @@
 // it really gives what it says.
 #include "AllocReportTestUtil.h"
 
+#include "engine/GatherBound.h"
 #include "ir/Op.h"
 #include "te/Reduce.h"
 
@@ -45,34 +46,10 @@ Schedule fusedSplitByParts(int nparts) {
 
 /// T read by two consumers at disjoint boxes; `inlineT` inlines it.
 Schedule gather(bool inlineT) {
-    Tensor A = placeholder({4, 4}, DataType::float32(), "A");
-    Tensor T = compute(
-        {4, 4},
-        [&](const std::vector<Var>& v) {
-            return A({v[0], v[1]}) + f32(1);
-        },
-        "T");
-    Tensor CA = compute(
-        {2, 2},
-        [&](const std::vector<Var>& v) {
-            return T({v[0], v[1]}) * f32(2);
-        },
-        "CA");
-    Tensor CB = compute(
-        {2, 2},
-        [&](const std::vector<Var>& v) {
-            return T({v[0] + 2, v[1] + 2}) * f32(3);
-        },
-        "CB");
-    Tensor Out = compute(
-        {2, 2},
-        [&](const std::vector<Var>& v) {
-            return CA({v[0], v[1]}) + CB({v[0], v[1]});
-        },
-        "Out");
-    Schedule s = createSchedule(Out.op);
+    const test::GatherBound g;
+    Schedule s = g.schedule();
     if (inlineT)
-        s[T].computeInline();
+        s[g.T].computeInline();
     return s;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "analysis/AllocReport.h"
+#include "engine/GatherBound.h"
 #include "ir/Op.h"
 #include "schedule/InferBoundTight.h"
 #include "te/Compute.h"
@@ -40,34 +41,7 @@ inline std::vector<WasteCause> kinds(const BufferReport& b) {
 }
 
 /// The GatherBound example: CA reads T[0:2, 0:2], CB reads T[2:4, 2:4], Out reads both.
-inline Schedule gatherDisjoint() {
-    Tensor A = placeholder({4, 4}, DataType::float32(), "A");
-    Tensor T = compute(
-        {4, 4},
-        [&](const std::vector<Var>& v) {
-            return A({v[0], v[1]}) + f32(1);
-        },
-        "T");
-    Tensor CA = compute(
-        {2, 2},
-        [&](const std::vector<Var>& v) {
-            return T({v[0], v[1]}) * f32(2);
-        },
-        "CA");
-    Tensor CB = compute(
-        {2, 2},
-        [&](const std::vector<Var>& v) {
-            return T({v[0] + 2, v[1] + 2}) * f32(3);
-        },
-        "CB");
-    Tensor Out = compute(
-        {2, 2},
-        [&](const std::vector<Var>& v) {
-            return CA({v[0], v[1]}) + CB({v[0], v[1]});
-        },
-        "Out");
-    return createSchedule(Out.op);
-}
+inline Schedule gatherDisjoint() { return GatherBound().schedule(); }
 
 inline const BufferReport& buffer(const AllocReport& r, const std::string& name) {
     const BufferReport* b = r.find(name);

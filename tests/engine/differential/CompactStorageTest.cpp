@@ -3,6 +3,7 @@
 // runs in the interpreter with the unscheduled program's result, and explains itself in a step.
 #include "DiffTestUtil.h"
 
+#include "engine/GatherBound.h"
 #include "ir/Functor.h"
 #include "ir/Op.h"
 #include "ir/Printer.h"
@@ -121,34 +122,10 @@ TEST(CompactStorage, StrideFiveReadAfterComputeAtComputesThreeInsteadOf11) {
 TEST(CompactStorage, DisjointConsumersAllocateEightInsteadOf16) {
     REQUIRE_ISL();
     // The GatherBound problem (resources/examples/gather_disjoint.py).
-    Tensor A = placeholder({4, 4}, DataType::float32(), "A");
-    Tensor T = compute(
-        {4, 4},
-        [&](const std::vector<Var>& v) {
-            return A({v[0], v[1]}) + f32(1);
-        },
-        "T");
-    Tensor CA = compute(
-        {2, 2},
-        [&](const std::vector<Var>& v) {
-            return T({v[0], v[1]}) * f32(2);
-        },
-        "CA");
-    Tensor CB = compute(
-        {2, 2},
-        [&](const std::vector<Var>& v) {
-            return T({v[0] + 2, v[1] + 2}) * f32(3);
-        },
-        "CB");
-    Tensor Out = compute(
-        {2, 2},
-        [&](const std::vector<Var>& v) {
-            return CA({v[0], v[1]}) + CB({v[0], v[1]});
-        },
-        "Out");
-    Schedule s = createSchedule(Out.op);
-    EXPECT_EQ(allocated(lowerAndCheck(s, {A, Out}, BoundRules::Tight).func, "T"), 16);
-    LowerResult compact = lowerAndCheck(s, {A, Out}, BoundRules::Compact);
+    const test::GatherBound g;
+    Schedule s = g.schedule();
+    EXPECT_EQ(allocated(lowerAndCheck(s, {g.A, g.Out}, BoundRules::Tight).func, "T"), 16);
+    LowerResult compact = lowerAndCheck(s, {g.A, g.Out}, BoundRules::Compact);
     EXPECT_EQ(allocated(compact.func, "T"), 8);
     ASSERT_EQ(compact.compactions.size(), 1u);
     const Compaction& c = compact.compactions[0];

@@ -1,6 +1,7 @@
 // InferBound on every example of the seed documents (000 and 002), under the rule set each was
 // written for, and TVM's rules from TVM_INFERBOUND_NOTES.md.
 #include "schedule/InferBound.h"
+#include "engine/GatherBound.h"
 #include "ir/Op.h"
 #include "ir/Printer.h"
 #include "schedule/Graph.h"
@@ -258,36 +259,12 @@ TEST(InferBound, UnalignedFuseSplitTakesWholeRowsWithASymbolicRowCount) {
 }
 
 TEST(InferBound, DisjointConsumerRequestsAreUnitedDimensionByDimension) {
-    Tensor A = placeholder({4, 4}, DataType::float32(), "A");
-    Tensor T = compute(
-        {4, 4},
-        [&](const std::vector<Var>& v) {
-            return A({v[0], v[1]}) + f32(1);
-        },
-        "T");
-    Tensor CA = compute(
-        {2, 2},
-        [&](const std::vector<Var>& v) {
-            return T({v[0], v[1]}) * f32(2);
-        },
-        "CA");
-    Tensor CB = compute(
-        {2, 2},
-        [&](const std::vector<Var>& v) {
-            return T({v[0] + 2, v[1] + 2}) * f32(3);
-        },
-        "CB");
-    Tensor Out = compute(
-        {2, 2},
-        [&](const std::vector<Var>& v) {
-            return CA({v[0], v[1]}) + CB({v[0], v[1]});
-        },
-        "Out");
-    Schedule s = createSchedule(Out.op);
+    const test::GatherBound g;
+    Schedule s = g.schedule();
     for (BoundRules rules : {BoundRules::Tvm, BoundRules::Tvm05}) {
         auto r = infer(s, rules);
-        EXPECT_EQ(region(r, T), "[0, 4], [0, 4]");
-        const StageTrace* trace = r.trace.find(T.op);
+        EXPECT_EQ(region(r, g.T), "[0, 4], [0, 4]");
+        const StageTrace* trace = r.trace.find(g.T.op);
         ASSERT_EQ(trace->consumers.size(), 2u);
         EXPECT_EQ(trace->consumers[0].requests[0].request.toString(), "[0, 1]");
         EXPECT_EQ(trace->consumers[1].requests[0].request.toString(), "[2, 3]");
