@@ -6,6 +6,7 @@
 #include "codegen/CudaCodegen.h"
 #include "ir/Op.h"
 #include "lower/SplitHostDevice.h"
+#include "run/CpuExecutable.h"
 #include "run/CudaExecutor.h"
 #include "schedule/ScheduleErrors.h"
 #include "te/Operation.h"
@@ -39,13 +40,7 @@ std::optional<RunTarget> parseRunTarget(const std::string& name) {
     return std::nullopt;
 }
 
-bool runHasLlvm() {
-#ifdef BOUNDSCOPE_WITH_LLVM
-    return true;
-#else
-    return false;
-#endif
-}
+bool runHasLlvm() { return CpuExecutable::available(); }
 
 namespace {
 
