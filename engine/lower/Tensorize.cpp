@@ -13,6 +13,7 @@
 #include "lower/ComputeStmt.h"
 #include "schedule/MessagePassing.h"
 #include "support/Check.h"
+#include "te/Operation.h"
 
 namespace bs {
 
@@ -66,14 +67,9 @@ void bindIntrinVar(const Stage& stage, const TensorIntrin& intrin, const Expr& d
 Region readRegion(const std::vector<Expr>& body, const Tensor& t, const VarMap<IntSet>& dom,
                   Analyzer& analyzer) {
     std::vector<std::vector<IntSet>> sets(t.ndim());
-    for (const Expr& e : body)
-        postOrderVisit(e, [&](const NodeRef& node) {
-            const auto* load = node.as<ProducerLoadNode>();
-            if (!load || !load->tensor.same_as(t))
-                return;
-            for (size_t d = 0; d < load->indices.size(); ++d)
-                sets[d].push_back(analyzer.intSet(load->indices[d], dom));
-        });
+    for (const auto& indices : distinctReads(body, [&](const Tensor& r) { return r.same_as(t); }))
+        for (size_t d = 0; d < indices.size(); ++d)
+            sets[d].push_back(analyzer.intSet(indices[d], dom));
     Region region;
     for (size_t d = 0; d < t.ndim(); ++d) {
         Range r = unionSets(sets[d]).coverRange(Range());

@@ -175,10 +175,39 @@ struct StageStepLog {
     }
 };
 
+/// The tight rules' replay of InferRootBound (TightRules::refineRootBounds): the loops that run
+/// a split remainder take the extent they really run instead of their range's. InferBound's own
+/// run has no `extents` and takes every range.
+struct LoopExtentOverride {
+    const IterVarMap<Expr>* extents = nullptr;
+    VarSet relaxed;                      ///< the variables of every loop relaxed so far
+    std::vector<Expr> relaxedRemainders; ///< the remainder extents of relaxed loops
+
+    /// The set of loop `iv` (variable `var`), relaxed over its range `r`.
+    IntSet relax(const IterVar& iv, const Var& var, const Range& r) {
+        if (!extents)
+            return IntSet::fromRange(r);
+        relaxed.insert(var);
+        auto it = extents->find(iv);
+        if (it == extents->end())
+            return IntSet::fromRange(r);
+        relaxedRemainders.push_back(it->second);
+        return IntSet::fromMinExtent(r.min, it->second);
+    }
+    /// Whether a relaxed loop's remainder names another relaxed loop: intervals cannot
+    /// correlate the two.
+    bool correlated() const {
+        return std::any_of(relaxedRemainders.begin(), relaxedRemainders.end(), [&](const Expr& e) {
+            return usesVar(e, [&](const VarNode* v) { return relaxed.count(Var(v)) != 0; });
+        });
+    }
+};
+
 /// Phase 1: the IntSet of each consumer leaf, innermost first.
 void initLeafSets(const Stage& consumer, const std::vector<IterVar>& attach,
                   const StorageScope& scope, const GraphContext& ctx, const IterVarMap<Range>& rmap,
-                  IterVarMap<IntSet>* upState, bool* found, StageStepLog& log) {
+                  LoopExtentOverride& loops, IterVarMap<IntSet>* upState, bool* found,
+                  StageStepLog& log) {
     const auto& leaves = consumer->leafIterVars;
     for (size_t i = leaves.size(); i-- > 0;) {
         const IterVar& iv = leaves[i];
@@ -209,7 +238,7 @@ void initLeafSets(const Stage& consumer, const std::vector<IterVar>& attach,
                                                                        : Expr(iv->var));
             entry.leafCase = LeafCase::NoRelax;
         } else {
-            entry.set = IntSet::fromRange(r);
+            entry.set = loops.relax(iv, iv->var, r);
         }
         (*upState)[iv] = entry.set;
         std::string text = steptext::leafSet(entry, consumer->op->name);
@@ -242,7 +271,8 @@ void addRelaxStep(StageStepLog& log, const RelaxEntry& entry) {
 /// program ("Not all Vars are passed").
 void relaxVirtualThreadsOutOfScope(const Stage& consumer, const std::vector<IterVar>& attach,
                                    const GraphContext& ctx, const IterVarMap<Range>& rmap,
-                                   VarMap<IntSet>* relaxSet, StageStepLog& log) {
+                                   LoopExtentOverride& loops, VarMap<IntSet>* relaxSet,
+                                   StageStepLog& log) {
     auto inScope = [&](const IterVar& thread) {
         return std::any_of(attach.begin(), attach.end(), [&](const IterVar& iv) {
             auto bound = ctx.bindMap.find(iv);
@@ -254,7 +284,7 @@ void relaxVirtualThreadsOutOfScope(const Stage& consumer, const std::vector<Iter
         if (relaxSet->count(thread->var) || range == rmap.end() ||
             !regionHoldsVirtualThread(consumer, rmap, thread) || inScope(thread))
             continue;
-        IntSet set = IntSet::fromRange(range->second);
+        IntSet set = loops.relax(thread, thread->var, range->second);
         (*relaxSet)[thread->var] = set;
         addRelaxStep(log, RelaxEntry{thread, thread->var, set,
                                      "a virtual thread the consumer's region holds, not defined "
@@ -266,8 +296,8 @@ void relaxVirtualThreadsOutOfScope(const Stage& consumer, const std::vector<Iter
 /// to threads the storage scope shares) form the relax set.
 void collectRelaxSet(const Operation& consumerOp, const std::vector<IterVar>& attach,
                      const StorageScope& scope, const GraphContext& ctx,
-                     const IterVarMap<Range>& rmap, bool* found, VarMap<IntSet>* relaxSet,
-                     StageStepLog& log) {
+                     const IterVarMap<Range>& rmap, LoopExtentOverride& loops, bool* found,
+                     VarMap<IntSet>* relaxSet, StageStepLog& log) {
     const std::vector<IterVar>& path = ctx.attachPath.at(consumerOp);
     const std::vector<size_t>& tagged = ctx.taggedOnPath.at(consumerOp.get());
     for (size_t at = 0; at < path.size(); ++at) {
@@ -287,11 +317,12 @@ void collectRelaxSet(const Operation& consumerOp, const std::vector<IterVar>& at
         std::string reason;
         if (!needRelax(iv, *found, ctx.bindMap, scope, &reason))
             continue;
-        IntSet set = IntSet::fromRange(it->second);
+        IntSet set = loops.relax(iv, iv->var, it->second);
         (*relaxSet)[iv->var] = set;
         addRelaxStep(log, RelaxEntry{iv, iv->var, set, reason});
         auto bound = ctx.bindMap.find(iv);
         if (bound != ctx.bindMap.end()) {
+            loops.relaxed.insert(bound->second->var);
             (*relaxSet)[bound->second->var] = set;
             addRelaxStep(log, RelaxEntry{iv, bound->second->var, set, reason});
         }
@@ -300,6 +331,16 @@ void collectRelaxSet(const Operation& consumerOp, const std::vector<IterVar>& at
 
 /// The request steps per (tensor op, value index, axis): what phase 4's union reads.
 using RequestStepMap = std::map<std::tuple<const Node*, int, int>, std::vector<int>>;
+
+/// No request yet for any output of `stage`.
+TensorDomMap noRequests(const Stage& stage) {
+    TensorDomMap tmap;
+    for (int i = 0; i < stage->op->numOutputs(); ++i) {
+        Tensor t = stage->op.output(i);
+        tmap[t].resize(t.ndim());
+    }
+    return tmap;
+}
 
 /// Phase 3 for a compute consumer (ComputeOp::PropBoundToInputs): every read of one of the
 /// producer's tensors pushes one IntSet per axis, clamped to the shape when the shape interval
@@ -599,11 +640,12 @@ void refuseRelationsOfInlined(const Stage& stage) {
     }
 }
 
-/// Phases 1-3 for one consumer of `stage`.
-void requestFromConsumer(const Schedule& sch, const Stage& stage, const Operation& consumerOp,
+/// Phases 1-3 for one consumer of `stage`; false when `loops` replaces an extent that the
+/// phases cannot use (LoopExtentOverride::correlated).
+bool requestFromConsumer(const Schedule& sch, const Stage& stage, const Operation& consumerOp,
                          const StorageScope& scope, const GraphContext& ctx,
-                         const IterVarMap<Range>& rmap, BoundRules rules, TensorDomMap& tmap,
-                         StageStepLog& log, RequestStepMap& requestSteps) {
+                         const IterVarMap<Range>& rmap, BoundRules rules, LoopExtentOverride loops,
+                         TensorDomMap& tmap, StageStepLog& log, RequestStepMap& requestSteps) {
     const Stage consumer = sch.stageOf(consumerOp);
     const std::vector<IterVar>& attach = ctx.attachPath.at(stage->op);
     log.consumer = consumerOp;
@@ -615,12 +657,14 @@ void requestFromConsumer(const Schedule& sch, const Stage& stage, const Operatio
     log.last().location = stepLine(consumer);
     IterVarMap<IntSet> upState;
     bool found = false;
-    initLeafSets(consumer, attach, scope, ctx, rmap, &upState, &found, log);
+    initLeafSets(consumer, attach, scope, ctx, rmap, loops, &upState, &found, log);
     VarMap<IntSet> relaxSet;
-    collectRelaxSet(consumerOp, attach, scope, ctx, rmap, &found, &relaxSet, log);
-    relaxVirtualThreadsOutOfScope(consumer, attach, ctx, rmap, &relaxSet, log);
+    collectRelaxSet(consumerOp, attach, scope, ctx, rmap, loops, &found, &relaxSet, log);
+    relaxVirtualThreadsOutOfScope(consumer, attach, ctx, rmap, loops, &relaxSet, log);
     if (!found && !attach.empty())
         throwAttachNoPath(stage, consumerOp);
+    if (loops.correlated())
+        return false;
     passUpDomain(consumer, rmap, rules, &upState, log.sink(StepPhase::PassUp));
 
     Analyzer analyzer;
@@ -667,6 +711,7 @@ void requestFromConsumer(const Schedule& sch, const Stage& stage, const Operatio
             collector.visitExpr(body);
     }
     log.consumer = Operation();
+    return true;
 }
 
 /// One phase-4 step: the range of root `iv`.
@@ -816,19 +861,41 @@ void inferRootBound(const Schedule& sch, const Stage& stage, const GraphContext&
         }
         return;
     }
-    TensorDomMap tmap;
-    for (int i = 0; i < stage->op->numOutputs(); ++i) {
-        Tensor t = stage->op.output(i);
-        tmap[t].resize(t.ndim());
-    }
     StorageScope scope = inferStorageScope(stage, ctx, &visit.scopeInferred);
     visit.scope = scope.toString();
     addVisit("computed");
+    TensorDomMap tmap = noRequests(stage);
     RequestStepMap requestSteps;
     for (const Operation& consumerOp : consumersOf(stage, ctx))
-        requestFromConsumer(sch, stage, consumerOp, scope, ctx, *rmap, rules, tmap, log,
+        requestFromConsumer(sch, stage, consumerOp, scope, ctx, *rmap, rules, {}, tmap, log,
                             requestSteps);
     gatherBound(stage, tmap, requestSteps, rmap, log);
+}
+
+/// Phases 1-4 for computed `stage` once more, with the loops of `loopExtents` at the extents
+/// they really run (TightRules' RootBoundReplay); the steps are not kept.
+std::optional<std::vector<Range>> replayRootBound(const Schedule& sch, const Stage& stage,
+                                                  const GraphContext& ctx, BoundRules rules,
+                                                  const IterVarMap<Range>& rmap,
+                                                  const IterVarMap<Expr>& loopExtents) {
+    const auto* compute = stage->op.as<ComputeOpNode>();
+    BS_CHECK(compute) << "replay of " << stage->op->name << ", which is not a compute operation";
+    BoundSteps scratch;
+    StageStepLog log{scratch, stage->op, Operation(), stepLine(stage), {}, {}};
+    bool scopeInferred = false;
+    StorageScope scope = inferStorageScope(stage, ctx, &scopeInferred);
+    TensorDomMap tmap = noRequests(stage);
+    RequestStepMap requestSteps;
+    for (const Operation& consumerOp : consumersOf(stage, ctx))
+        if (!requestFromConsumer(sch, stage, consumerOp, scope, ctx, rmap, rules,
+                                 LoopExtentOverride{&loopExtents}, tmap, log, requestSteps))
+            return std::nullopt;
+    IterVarMap<Range> ranges;
+    gatherBound(stage, tmap, requestSteps, &ranges, log);
+    std::vector<Range> axes;
+    for (const IterVar& axis : compute->axis)
+        axes.push_back(ranges.at(axis));
+    return axes;
 }
 
 /// The positions on `path` of the loops with a thread tag, memoised by path in `tagged`. A
@@ -898,7 +965,10 @@ InferBoundResult inferBound(const Schedule& sch, BoundRules rules, BoundSteps pr
         inferRootBound(sch, stage, ctx, rules, &rmap, visit, log);
         if (tight) {
             BoundTrace stageTrace = traceOf(result.steps, rules, nullptr, nullptr, stageFirst);
-            tight->refineRootBounds(stage, stageTrace.stages.front(), result);
+            RootBoundReplay replay = [&](const IterVarMap<Expr>& loopExtents) {
+                return replayRootBound(sch, stage, ctx, rules, rmap, loopExtents);
+            };
+            tight->refineRootBounds(stage, stageTrace.stages.front(), replay, result);
         }
         for (const IterVar& iv : stage->op->rootIterVars()) {
             auto it = rmap.find(iv);
@@ -906,10 +976,11 @@ InferBoundResult inferBound(const Schedule& sch, BoundRules rules, BoundSteps pr
                 analyzer.bind(iv->var, it->second);
         }
         refuseRelationsOfInlined(stage);
+        LoopExtents loops;
         passDownDomain(stage, &rmap, &analyzer, rules, /*allowMissing=*/false,
-                       log.sink(StepPhase::PassDown));
+                       log.sink(StepPhase::PassDown), tight ? &loops : nullptr);
         if (tight)
-            tight->refineLoops(stage, analyzer, result);
+            tight->refineLoops(stage, analyzer, loops, result);
     }
     for (auto& [iv, r] : rmap) {
         DataType t = iv->var.type();

@@ -60,8 +60,9 @@ TightRules::TightRules(const Schedule& sch) {
 
 TightRules::~TightRules() = default;
 
-void TightRules::refineLoops(const Stage& stage, Analyzer& analyzer, InferBoundResult& result) {
-    tight::refineSplitRemainders(stage, analyzer, m_impl->rootsInsideDom, result);
+void TightRules::refineLoops(const Stage& stage, Analyzer& analyzer, const LoopExtents& loops,
+                             InferBoundResult& result) {
+    tight::refineSplitRemainders(stage, analyzer, loops, m_impl->rootsInsideDom, result);
 }
 
 #ifdef BOUNDSCOPE_WITH_ISL
@@ -70,61 +71,10 @@ namespace {
 
 using tight::NeedModel;
 
-/// The distinct reads of `producer`'s outputs in `consumer`'s body.
-std::vector<std::vector<Expr>> readsOf(const Operation& producer, const ComputeOpNode* consumer) {
-    std::vector<std::vector<Expr>> reads;
-    for (const Expr& body : consumer->body)
-        postOrderVisit(body, [&](const NodeRef& n) {
-            const auto* load = n.as<ProducerLoadNode>();
-            if (load && load->tensor.op.same_as(producer))
-                reads.push_back(load->indices);
-        });
-    return reads;
-}
-
-bool usesAny(const Expr& e, const VarSet& vars) {
-    return usesVar(e, [&](const VarNode* v) { return vars.count(Var(v)) != 0; });
-}
-
-/// One consumer's phase-1 sets with its loops at the extents they really run; false when a
-/// remainder depends on a relaxed loop (intervals cannot correlate the two).
-bool remainderLeafSets(const ConsumerTrace& ct, const InferBoundResult& result,
-                       IterVarMap<IntSet>* state, VarMap<IntSet>* relaxSet) {
-    VarSet relaxed;
-    for (const LeafSetEntry& e : ct.leafSets)
-        if (e.leafCase == LeafCase::Relax)
-            relaxed.insert(e.iv->var);
-    for (const RelaxEntry& e : ct.relaxSet)
-        relaxed.insert(e.var);
-    // A loop that runs a remainder: its set is what it really runs, unless the remainder
-    // depends on a relaxed loop.
-    auto actual = [&](const IterVar& iv, const Expr& min, IntSet* set) {
-        auto it = result.loopExtents.find(iv);
-        if (it == result.loopExtents.end())
-            return true;
-        *set = IntSet::fromMinExtent(min, it->second);
-        return !usesAny(it->second, relaxed);
-    };
-    for (const LeafSetEntry& e : ct.leafSets) {
-        IntSet& set = (*state)[e.iv];
-        set = e.set;
-        if (e.leafCase == LeafCase::Relax && !actual(e.iv, e.range.min, &set))
-            return false;
-    }
-    for (const RelaxEntry& e : ct.relaxSet) {
-        IntSet& set = (*relaxSet)[e.var];
-        set = e.set;
-        if (!actual(e.iv, result.bounds.at(e.iv).min, &set))
-            return false;
-    }
-    return true;
-}
-
-/// Phases 2 and 3 of InferRootBound once more, in TVM's interval arithmetic, with every
-/// consumer loop at the extent it really runs: the ranges TVM would print if it knew the split
-/// remainders. Empty when no consumer loop runs a remainder or when intervals cannot say.
-std::vector<Range> remainderAwareRanges(const Schedule& sch, const Stage& stage,
-                                        const StageTrace& trace, const InferBoundResult& result) {
+/// TVM's ranges with every consumer loop at the extent it really runs (RootBoundReplay). Empty
+/// when no relaxed consumer loop runs a remainder or when intervals cannot say.
+std::vector<Range> remainderAwareRanges(const StageTrace& trace, const InferBoundResult& result,
+                                        const RootBoundReplay& replay) {
     bool anyRemainder = false;
     for (const ConsumerTrace& ct : trace.consumers) {
         for (const LeafSetEntry& e : ct.leafSets)
@@ -134,33 +84,7 @@ std::vector<Range> remainderAwareRanges(const Schedule& sch, const Stage& stage,
     }
     if (!anyRemainder)
         return {};
-    const auto* producer = stage->op.as<ComputeOpNode>();
-    std::vector<std::vector<IntSet>> requests(producer->axis.size());
-    for (const ConsumerTrace& ct : trace.consumers) {
-        IterVarMap<IntSet> state;
-        VarMap<IntSet> relaxSet;
-        if (!remainderLeafSets(ct, result, &state, &relaxSet))
-            return {};
-        passUpDomain(sch.stageOf(ct.consumer), result.bounds, BoundRules::Tight, &state);
-        Analyzer analyzer;
-        VarMap<IntSet> domMap;
-        for (const IterVar& root : ct.consumer->rootIterVars()) {
-            auto it = state.find(root);
-            Range r = it != state.end() ? it->second.coverRange(root->dom) : root->dom;
-            domMap[root->var] =
-                relaxSet.empty()
-                    ? IntSet::fromRange(r)
-                    : IntSet::interval(analyzer.intSet(r.min, relaxSet).min(),
-                                       analyzer.intSet(r.min + r.extent - 1, relaxSet).max());
-        }
-        for (const auto& indices : readsOf(stage->op, ct.consumer.as<ComputeOpNode>()))
-            for (size_t d = 0; d < indices.size(); ++d)
-                requests[d].push_back(analyzer.intSet(indices[d], domMap));
-    }
-    std::vector<Range> ranges;
-    for (size_t d = 0; d < requests.size(); ++d)
-        ranges.push_back(unionSets(requests[d]).coverRange(producer->axis[d]->dom));
-    return ranges;
+    return replay(result.loopExtents).value_or(std::vector<Range>{});
 }
 
 /// The range of one data axis under the tight rules.
@@ -387,7 +311,8 @@ bool tvmIsExact(const Schedule& sch, const Stage& stage, const StageTrace& trace
         for (const IterVar& iv : cs->allIterVars)
             if (result.loopExtents.count(iv))
                 return false;
-        for (const auto& indices : readsOf(stage->op, consumer)) {
+        auto readsStage = [&](const Tensor& t) { return t.op.same_as(stage->op); };
+        for (const auto& indices : distinctReads(consumer->body, readsStage)) {
             for (size_t d = 0; d < indices.size(); ++d) {
                 std::optional<std::pair<Var, int64_t>> index = varPlusConstant(indices[d]);
                 auto root = index ? roots.find(index->first) : roots.end();
@@ -414,7 +339,8 @@ void keepAll(const Stage& stage, const std::string& why, InferBoundResult& resul
 
 } // namespace
 
-void TightRules::refineRootBounds(const Stage& stage, StageTrace& trace, InferBoundResult& result) {
+void TightRules::refineRootBounds(const Stage& stage, StageTrace& trace,
+                                  const RootBoundReplay& replay, InferBoundResult& result) {
     const auto* compute = stage->op.as<ComputeOpNode>();
     if (trace.kind != StageTrace::Kind::Computed || !compute)
         return;
@@ -452,7 +378,7 @@ void TightRules::refineRootBounds(const Stage& stage, StageTrace& trace, InferBo
             keepAll(stage, "kept (a consumer's loop nest is not quasi-affine)", result);
             return;
         }
-        std::vector<Range> remainderAware = remainderAwareRanges(m_impl->sch, stage, trace, result);
+        std::vector<Range> remainderAware = remainderAwareRanges(trace, result, replay);
         AxisChooser chooser(m_impl->isl.ctx(), *model);
         for (size_t d = 0; d < compute->axis.size(); ++d) {
             const IterVar& axis = compute->axis[d];
@@ -495,7 +421,8 @@ void TightRules::refineRootBounds(const Stage& stage, StageTrace& trace, InferBo
 
 #else
 
-void TightRules::refineRootBounds(const Stage&, StageTrace&, InferBoundResult&) {}
+void TightRules::refineRootBounds(const Stage&, StageTrace&, const RootBoundReplay&,
+                                  InferBoundResult&) {}
 
 #endif // BOUNDSCOPE_WITH_ISL
 

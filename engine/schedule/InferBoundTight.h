@@ -16,7 +16,9 @@
 
 #include "arith/Analyzer.h"
 #include "schedule/InferBound.h"
+#include "schedule/MessagePassing.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -24,6 +26,13 @@ namespace bs {
 
 /// True when this build has ISL (libisl-dev), which the tight rules and exact counts need.
 bool hasIsl();
+
+/// InferRootBound's phases 1-4 for the stage being refined, run once more with each consumer loop
+/// in `loopExtents` at that extent (a split remainder) instead of its range's: the ranges of the
+/// stage's data axes that TVM's interval arithmetic gives when it knows the remainders. Nullopt
+/// when a remainder names a loop the phases relax (intervals cannot correlate the two).
+using RootBoundReplay =
+    std::function<std::optional<std::vector<Range>>(const IterVarMap<Expr>& loopExtents)>;
 
 /// The tight rules' steps in one InferBound run. inferBound() runs TVM's phases on every stage
 /// (outputs first) and calls refineRootBounds() after InferRootBound and refineLoops() after
@@ -40,10 +49,15 @@ public:
     /// After InferRootBound of `stage` (its consumers are final in `result`): sets the range of
     /// each data axis to what one iteration of the attach loops needs, exactly, and records the
     /// static realize region in `result.realizeBounds` where it differs; notes it in the trace.
-    void refineRootBounds(const Stage& stage, StageTrace& trace, InferBoundResult& result);
-    /// After PassDownDomain of `stage`: the split remainders (`result.loopExtents`) and the
-    /// IterVars that need no bound check (`result.provenInRange`).
-    void refineLoops(const Stage& stage, Analyzer& analyzer, InferBoundResult& result);
+    /// Where a consumer loop runs a split remainder, `replay` gives TVM's form of the ranges
+    /// with the remainders known, which is kept where it is exact (the listings read as TVM's).
+    void refineRootBounds(const Stage& stage, StageTrace& trace, const RootBoundReplay& replay,
+                          InferBoundResult& result);
+    /// After PassDownDomain of `stage` in its remainder mode (`loops`): the split remainders
+    /// (`result.loopExtents`) and the IterVars that need no bound check
+    /// (`result.provenInRange`).
+    void refineLoops(const Stage& stage, Analyzer& analyzer, const LoopExtents& loops,
+                     InferBoundResult& result);
 
 private:
     struct Impl;

@@ -160,6 +160,8 @@ std::optional<std::string> affineBinary(const Expr& e, const IslNamer& nameOf) {
             c = asConstInt(op->b);
             other = &op->a;
         }
+        if (c == 0)
+            return std::string("0"); // whatever the other side is
         auto x = c ? islAffine(*other, nameOf) : std::nullopt;
         if (!x)
             return std::nullopt;

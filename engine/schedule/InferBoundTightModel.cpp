@@ -13,6 +13,7 @@
 #include "ir/Functor.h"
 #include "ir/Op.h"
 #include "ir/Substitute.h"
+#include "schedule/MessagePassing.h"
 #include "te/Operation.h"
 
 namespace bs::tight {
@@ -40,29 +41,6 @@ std::optional<std::string> rangeText(const std::string& x, const Range& r, const
         return std::nullopt;
     return *lo + " <= " + x + " < " + *hi;
 }
-
-/// The reads of one producer's outputs in a consumer's body, without duplicates.
-class ReadCollector : public IRVisitor {
-public:
-    explicit ReadCollector(const Operation& producer) : m_producer(producer) {}
-    std::vector<std::vector<Expr>> reads;
-
-protected:
-    using IRVisitor::visit;
-    void visit(const ProducerLoadNode* op) override {
-        IRVisitor::visit(op);
-        if (!op->tensor.op.same_as(m_producer))
-            return;
-        for (const auto& r : reads)
-            if (std::equal(r.begin(), r.end(), op->indices.begin(), op->indices.end(),
-                           [](const Expr& a, const Expr& b) { return structuralEqual(a, b); }))
-                return;
-        reads.push_back(op->indices);
-    }
-
-private:
-    Operation m_producer;
-};
 
 /// Encodes one consumer's iteration domain as ISL constraints over local (existential) names
 /// for its IterVars and its relaxed attach-path loops; everything else is a parameter.
@@ -203,36 +181,23 @@ private:
         return true;
     }
 
+    /// Each relation as PassUpIndex writes it, `parent = value`, with its children as their
+    /// own variables. A child that runs once stands at its min (a split's outer of extent 1
+    /// then drops out of `inner + outer*factor`, which keeps a symbolic factor quasi-affine);
+    /// its range constraint still holds its variable there.
     bool encodeRelations() {
         const IterVarMap<Range>& rmap = m_in.rmap;
+        IterVarMap<Expr> children;
+        for (const IterVar& iv : m_consumer->allIterVars) {
+            const Range& r = rmap.at(iv);
+            children[iv] = isOne(r.extent) ? r.min : Expr(iv->var);
+        }
+        IterVarMap<Expr> parents;
         for (const IterVarRelation& rel : m_consumer->relations) {
-            bool encoded = visitRelation(
-                rel, Overloaded{
-                         [&](const SplitNode* s) {
-                             Expr value = s->inner->var + rmap.at(s->parent).min;
-                             if (!isOne(rmap.at(s->outer).extent))
-                                 value = s->outer->var * rmap.at(s->inner).extent + value;
-                             return addEq(m_local.at(s->parent->var), value);
-                         },
-                         [&](const FuseNode* f) {
-                             const Range& inner = rmap.at(f->inner);
-                             Expr fused = f->fused->var;
-                             return addEq(m_local.at(f->outer->var),
-                                          floordiv(fused, inner.extent) + rmap.at(f->outer).min) &&
-                                    addEq(m_local.at(f->inner->var),
-                                          floormod(fused, inner.extent) + inner.min);
-                         },
-                         [&](const RebaseNode* r) {
-                             return addEq(m_local.at(r->parent->var),
-                                          r->rebased->var + rmap.at(r->parent).min);
-                         },
-                         [&](const SingletonNode* single) {
-                             m_constraints.push_back(m_local.at(single->iter->var) + " = 0");
-                             return true;
-                         },
-                     });
-            if (!encoded)
-                return false;
+            passUpIndexOf(rel, rmap, children, &parents);
+            for (const IterVar& parent : relationInputs(rel))
+                if (!addEq(m_local.at(parent->var), parents.at(parent)))
+                    return false;
         }
         return true;
     }
@@ -356,12 +321,11 @@ std::optional<NeedModel> buildNeedModel(const ModelInputs& in, const Stage& stag
         ConsumerEncoder encoder(in, ct, mode, model);
         if (!encoder.encode())
             return std::nullopt;
-        ReadCollector reads(stage->op);
-        for (const Expr& body : compute->body)
-            reads.visitExpr(body);
-        for (size_t i = 0; i < reads.reads.size(); ++i)
-            model.accesses.push_back(AccessSet{ct.consumer, int(i), reads.reads[i],
-                                               encoder.accessText(reads.reads[i], producer)});
+        std::vector<std::vector<Expr>> reads =
+            distinctReads(compute->body, [&](const Tensor& t) { return t.op.same_as(stage->op); });
+        for (size_t i = 0; i < reads.size(); ++i)
+            model.accesses.push_back(
+                AccessSet{ct.consumer, int(i), reads[i], encoder.accessText(reads[i], producer)});
     }
     if (model.accesses.empty())
         return std::nullopt;

@@ -14,6 +14,12 @@ namespace {
 
 bool has(const IterVarMap<Range>& rmap, const IterVar& iv) { return rmap.count(iv) != 0; }
 
+/// A bit mask of `iv`, 0 when it has none.
+int maskOf(const IterVarMap<int>& st, const IterVar& iv) {
+    auto it = st.find(iv);
+    return it == st.end() ? 0 : it->second;
+}
+
 /// `value + min`, leaving out a literal zero min.
 Expr plusMin(const Expr& value, const Expr& min) { return isZero(min) ? value : value + min; }
 
@@ -164,6 +170,30 @@ struct DownContext {
     bool allowMissing;
     const IterVarMap<bool>& dominating;
     const PassSink& sink;
+    /// The remainder mode: the extents the loops really run (null: ranges only).
+    LoopExtents* loops = nullptr;
+    /// In the remainder mode: 1 for each IterVar a vectorized or unrolled leaf derives from.
+    IterVarMap<int> constantBelow;
+
+    bool dominated(const IterVar& iv) const {
+        auto it = dominating.find(iv);
+        return it != dominating.end() && it->second;
+    }
+    bool same(const Expr& a, const Expr& b) const {
+        return a.same_as(b) || structuralEqual(a, b) || analyzer->canProveEqual(a, b);
+    }
+    /// Whether `iv` runs its whole range on every iteration of the loops around it.
+    bool uniform(const IterVar& iv) const {
+        return same(loops->extents.at(iv), rmap->at(iv).extent);
+    }
+    /// The loop extents of a relation's `inputs` are known (else the remainders cannot be
+    /// expressed).
+    bool loopsReady(std::initializer_list<IterVar> inputs) const {
+        for (const IterVar& iv : inputs)
+            if (!loops->extents.count(iv) || !has(*rmap, iv))
+                loops->expressible = false;
+        return loops->expressible;
+    }
 
     /// A child's range, written through Update and reported.
     void set(PassEvent& event, const IterVar& iv, const Range& r) {
@@ -204,6 +234,61 @@ Expr tighten(const DownContext& ctx, const IterVar& child, const Expr& parentExt
     return factor;
 }
 
+// The remainder mode (seed 002, "PassDownDomain"): "If PassDownDomain could set the extent of
+// the inner IterVar to min(factor, parent's extent - outer*factor), then the extent of the inner
+// variable would properly adapt, based on which iteration of the outer loop is being executed."
+// Extent 20 split by 16 runs `for (i.inner, 0, min(16, (20 - (i.outer*16))))`, 16 then 4
+// iterations. The ranges keep the factor: it is the stride PassUpIndex multiplies the outer
+// value by.
+
+/// A split runs its remainder unless it divides its parent, asks for no predicate, is bound to a
+/// thread (every thread runs the factor) or has a vectorized or unrolled loop below it (which
+/// needs a constant extent); a split of a parent that runs a remainder itself cannot say its
+/// own in loop order.
+void splitLoopExtents(const SplitNode* s, DownContext& ctx) {
+    if (!ctx.loopsReady({s->parent}))
+        return;
+    LoopExtents& loops = *ctx.loops;
+    const Expr parent = loops.extents.at(s->parent);
+    const Expr stride = ctx.rmap->at(s->inner).extent, outer = ctx.rmap->at(s->outer).extent;
+    const bool uniform = ctx.uniform(s->parent);
+    const bool divides = uniform && ctx.analyzer->canProve(eq(stride * outer, parent));
+    if (divides || s->disablePredication || ctx.dominated(s->parent) ||
+        maskOf(ctx.constantBelow, s->inner)) {
+        loops.extents[s->outer] = outer;
+        loops.extents[s->inner] = stride;
+        loops.expressible = uniform;
+        return;
+    }
+    Expr needed = ceilDivExtent(parent, stride, *ctx.analyzer);
+    loops.extents[s->outer] = ctx.same(needed, outer) ? outer : needed;
+    loops.extents[s->inner] = min(stride, ctx.analyzer->simplify(parent - s->outer->var * stride));
+    loops.remainders.insert(s);
+}
+
+/// floordiv and floormod by the inner extent need rows of one length.
+void fuseLoopExtents(const FuseNode* f, DownContext& ctx) {
+    if (!ctx.loopsReady({f->outer, f->inner}))
+        return;
+    LoopExtents& loops = *ctx.loops;
+    if (!ctx.uniform(f->inner)) {
+        loops.expressible = false;
+        return;
+    }
+    loops.extents[f->fused] =
+        ctx.uniform(f->outer)
+            ? ctx.rmap->at(f->fused).extent
+            : ctx.analyzer->simplify(loops.extents.at(f->outer) * loops.extents.at(f->inner));
+}
+
+void rebaseLoopExtents(const RebaseNode* r, DownContext& ctx) {
+    if (!ctx.loopsReady({r->parent}))
+        return;
+    LoopExtents& loops = *ctx.loops;
+    loops.extents[r->rebased] =
+        ctx.uniform(r->parent) ? ctx.rmap->at(r->rebased).extent : loops.extents.at(r->parent);
+}
+
 void passDownSplit(const SplitNode* s, DownContext& ctx) {
     if (!ctx.ready({s->parent}, "split parent"))
         return;
@@ -221,6 +306,8 @@ void passDownSplit(const SplitNode* s, DownContext& ctx) {
         ctx.set(event, s->inner, Range(0, ceilDivExtent(parent.extent, s->nparts, *ctx.analyzer)));
     }
     report(ctx.sink, std::move(event));
+    if (ctx.loops)
+        splitLoopExtents(s, ctx);
 }
 
 void passDownFuse(const FuseNode* f, DownContext& ctx) {
@@ -231,6 +318,8 @@ void passDownFuse(const FuseNode* f, DownContext& ctx) {
     event.rangesIn = {{f->outer, outer}, {f->inner, inner}};
     ctx.set(event, f->fused, Range(0, outer.extent * inner.extent));
     report(ctx.sink, std::move(event));
+    if (ctx.loops)
+        fuseLoopExtents(f, ctx);
 }
 
 void passDownRebase(const RebaseNode* r, DownContext& ctx) {
@@ -241,18 +330,16 @@ void passDownRebase(const RebaseNode* r, DownContext& ctx) {
     event.rangesIn = {{r->parent, parent}};
     ctx.set(event, r->rebased, Range(0, parent.extent));
     report(ctx.sink, std::move(event));
+    if (ctx.loops)
+        rebaseLoopExtents(r, ctx);
 }
 
 void passDownSingleton(const SingletonNode* g, DownContext& ctx) {
     PassEvent event{IterVarRelation(g), PassRule::SingletonUnit};
     ctx.set(event, g->iter, Range(0, 1));
     report(ctx.sink, std::move(event));
-}
-
-/// A bit mask of `iv`, 0 when it has none.
-int maskOf(const IterVarMap<int>& st, const IterVar& iv) {
-    auto it = st.find(iv);
-    return it == st.end() ? 0 : it->second;
+    if (ctx.loops)
+        ctx.loops->extents[g->iter] = makeConst(g->iter->var.type(), int64_t(1));
 }
 
 void addUnique(std::vector<BoundCheck>& checks, BoundCheck check) {
@@ -375,9 +462,23 @@ IterVarMap<bool> passUpThreadBinding(const Stage& stage) {
 }
 
 void passDownDomain(const Stage& stage, IterVarMap<Range>* rmap, Analyzer* analyzer,
-                    BoundRules rules, bool allowMissing, const PassSink& sink) {
+                    BoundRules rules, bool allowMissing, const PassSink& sink, LoopExtents* loops) {
     IterVarMap<bool> dominating = passUpThreadBinding(stage);
     DownContext ctx{rmap, analyzer, rules, allowMissing, dominating, sink};
+    if (loops) {
+        BS_CHECK(!allowMissing) << "the remainder mode needs every range";
+        *loops = LoopExtents{};
+        ctx.loops = loops;
+        for (const IterVar& iv : stage->op->rootIterVars())
+            if (has(*rmap, iv))
+                loops->extents[iv] = rmap->at(iv).extent;
+        for (const IterVar& leaf : stage->leafIterVars) {
+            const IterVarAttr* attr = stage.attrOf(leaf);
+            ctx.constantBelow[leaf] = attr && (attr->iterType == IterVarType::Vectorized ||
+                                               attr->iterType == IterVarType::Unrolled);
+        }
+        passUpBitMaskOr(stage, &ctx.constantBelow);
+    }
     for (const IterVarRelation& rel : stage->relations) {
         visitRelation(rel, Overloaded{
                                [&](const SplitNode* s) { passDownSplit(s, ctx); },
@@ -401,41 +502,49 @@ void passDownDomain(const Stage& stage, IterVarMap<Range>* rmap, Analyzer* analy
     }
 }
 
-void passUpIndex(const Stage& stage, const IterVarMap<Range>& dom, IterVarMap<Expr>* values,
-                 bool allowMissing) {
-    auto& st = *values;
+void passUpIndexOf(const IterVarRelation& rel, const IterVarMap<Range>& dom,
+                   const IterVarMap<Expr>& children, IterVarMap<Expr>* parents, bool allowMissing) {
     auto ready = [&](const IterVar& iv, const char* what) {
-        if (st.count(iv))
+        if (children.count(iv))
             return true;
         BS_CHECK(allowMissing) << what << " " << iv->var.name() << " has no value";
         return false;
     };
-    for (size_t i = stage->relations.size(); i-- > 0;) {
-        visitRelation(
-            stage->relations[i],
-            Overloaded{
-                [&](const SplitNode* s) {
-                    if (!ready(s->outer, "split outer") || !ready(s->inner, "split inner"))
-                        return;
-                    Expr value = st.at(s->inner) + st.at(s->outer) * dom.at(s->inner).extent;
-                    st[s->parent] = plusMin(value, dom.at(s->parent).min);
-                },
-                [&](const FuseNode* f) {
-                    if (!ready(f->fused, "fused"))
-                        return;
-                    Expr value = st.at(f->fused), factor = dom.at(f->inner).extent;
-                    st[f->outer] = cast(f->outer->var.type(),
-                                        plusMin(floordiv(value, factor), dom.at(f->outer).min));
-                    st[f->inner] = cast(f->inner->var.type(),
-                                        plusMin(floormod(value, factor), dom.at(f->inner).min));
-                },
-                [&](const RebaseNode* r) {
-                    if (ready(r->rebased, "rebased"))
-                        st[r->parent] = plusMin(st.at(r->rebased), dom.at(r->parent).min);
-                },
-                [&](const SingletonNode*) {},
-            });
-    }
+    visitRelation(rel,
+                  Overloaded{
+                      [&](const SplitNode* s) {
+                          if (!ready(s->outer, "split outer") || !ready(s->inner, "split inner"))
+                              return;
+                          Expr value = children.at(s->inner) +
+                                       children.at(s->outer) * dom.at(s->inner).extent;
+                          (*parents)[s->parent] = plusMin(value, dom.at(s->parent).min);
+                      },
+                      [&](const FuseNode* f) {
+                          if (!ready(f->fused, "fused"))
+                              return;
+                          Expr value = children.at(f->fused), factor = dom.at(f->inner).extent;
+                          // Both read `value` before either is written: `children` may be
+                          // `parents`.
+                          Expr outer = cast(f->outer->var.type(),
+                                            plusMin(floordiv(value, factor), dom.at(f->outer).min));
+                          Expr inner = cast(f->inner->var.type(),
+                                            plusMin(floormod(value, factor), dom.at(f->inner).min));
+                          (*parents)[f->outer] = outer;
+                          (*parents)[f->inner] = inner;
+                      },
+                      [&](const RebaseNode* r) {
+                          if (ready(r->rebased, "rebased"))
+                              (*parents)[r->parent] =
+                                  plusMin(children.at(r->rebased), dom.at(r->parent).min);
+                      },
+                      [&](const SingletonNode*) {},
+                  });
+}
+
+void passUpIndex(const Stage& stage, const IterVarMap<Range>& dom, IterVarMap<Expr>* values,
+                 bool allowMissing) {
+    for (size_t i = stage->relations.size(); i-- > 0;)
+        passUpIndexOf(stage->relations[i], dom, *values, values, allowMissing);
 }
 
 void passDownIndex(const Stage& stage, const IterVarMap<Range>& dom, IterVarMap<Expr>* values,

@@ -88,13 +88,30 @@ using PassSink = std::function<void(const PassEvent&)>;
 void passUpDomain(const Stage& stage, const IterVarMap<Range>& rmap, BoundRules rules,
                   IterVarMap<IntSet>* state, const PassSink& sink = {});
 
+/// What PassDownDomain's remainder mode finds (the tight rules; seed 002, "PassDownDomain"): the
+/// extent each IterVar of a stage really runs, where a split that does not divide its parent
+/// runs `min(factor, parent - outer*factor)` on its inner loop. The ranges keep the factor.
+struct LoopExtents {
+    IterVarMap<Expr> extents;
+    /// The splits that run a remainder.
+    std::unordered_set<const SplitNode*> remainders;
+    /// False when the remainders cannot be expressed relation by relation (a fuse whose inner
+    /// rows would not be of one length, a split whose parent runs a remainder and which keeps
+    /// its factor): the loops then run their ranges.
+    bool expressible = true;
+};
+
 /// PassDownDomain: fills the range of every non-root IterVar of `stage` from its roots, then the
 /// ranges of the thread IterVars its leaves are bound to (all leaves bound to one thread must
 /// agree). `allowMissing` skips relations whose inputs have no range and never tightens
 /// (rfactor and cache_write, before any bounds are known). Throws UserError when a range is set
 /// twice with extents that cannot be proven equal.
+/// With `loops` (the remainder mode, never with `allowMissing`), also the extents each IterVar
+/// really runs: a split keeps its factor when it divides its parent, asks for no predicate
+/// (`disable_predication`), is bound to a thread or has a vectorized or unrolled loop below it.
 void passDownDomain(const Stage& stage, IterVarMap<Range>* rmap, Analyzer* analyzer,
-                    BoundRules rules, bool allowMissing, const PassSink& sink = {});
+                    BoundRules rules, bool allowMissing, const PassSink& sink = {},
+                    LoopExtents* loops = nullptr);
 
 /// PassUpThreadBinding: for each IterVar of `stage`, whether a leaf derived from it is bound to
 /// a thread.
@@ -106,6 +123,13 @@ IterVarMap<bool> passUpThreadBinding(const Stage& stage);
 /// `allowMissing`, a relation whose children have no value is an internal error.
 void passUpIndex(const Stage& stage, const IterVarMap<Range>& dom, IterVarMap<Expr>* values,
                  bool allowMissing = false);
+/// PassUpIndex of one relation: the values of its parents (split: parent; fuse: outer and
+/// inner; rebase: parent) written to `parents`, from the values of its children in `children`
+/// (which may be `parents`). The ISL model of the tight rules writes each relation as the
+/// equality `parent = value` with the children as their own variables.
+void passUpIndexOf(const IterVarRelation& rel, const IterVarMap<Range>& dom,
+                   const IterVarMap<Expr>& children, IterVarMap<Expr>* parents,
+                   bool allowMissing = false);
 /// PassDownIndex: the values of children from the values of parents (relations in order).
 void passDownIndex(const Stage& stage, const IterVarMap<Range>& dom, IterVarMap<Expr>* values,
                    bool allowMissing = false);

@@ -182,6 +182,25 @@ std::vector<Tensor> ComputeOpNode::inputTensors() const {
 // ---------------------------------------------------------------------------------------------
 // Dataflow helpers
 
+std::vector<std::vector<Expr>> distinctReads(const std::vector<Expr>& body,
+                                             const std::function<bool(const Tensor&)>& reads) {
+    std::vector<std::vector<Expr>> out;
+    auto same = [](const std::vector<Expr>& a, const std::vector<Expr>& b) {
+        return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                          [](const Expr& x, const Expr& y) { return structuralEqual(x, y); });
+    };
+    for (const Expr& e : body)
+        postOrderVisit(e, [&](const NodeRef& n) {
+            const auto* load = n.as<ProducerLoadNode>();
+            if (!load || !reads(load->tensor))
+                return;
+            if (std::none_of(out.begin(), out.end(),
+                             [&](const std::vector<Expr>& r) { return same(r, load->indices); }))
+                out.push_back(load->indices);
+        });
+    return out;
+}
+
 Expr replaceTensors(const Expr& e, const TensorMap& map) {
     if (map.empty())
         return e;

@@ -16,6 +16,7 @@
 #include "ir/Stmt.h"
 #include "te/TensorIntrin.h"
 
+#include <functional>
 #include <unordered_map>
 
 namespace bs {
@@ -214,6 +215,11 @@ template <typename V> using OpMap = std::unordered_map<Operation, V, NodeHash, N
 /// Replaces every read of a tensor in `map` by a read of its image, transitively (TVM's
 /// ReplaceTensor); returns `e` itself when nothing is read from `map`.
 Expr replaceTensors(const Expr& e, const TensorMap& map);
+
+/// The index tuples of the reads in `body` of the tensors `reads` accepts, each distinct tuple
+/// once (structurally), in the order they are first read.
+std::vector<std::vector<Expr>> distinctReads(const std::vector<Expr>& body,
+                                             const std::function<bool(const Tensor&)>& reads);
 
 /// TVM's `op->ReplaceInputs(op, map)`: the operation reading the images of `map` instead, or
 /// `op` itself when it reads none of them. A reduction's outputs are rebuilt together so they

@@ -441,6 +441,23 @@ TEST(InferBoundTight, NonAffineReadKeepsTheIntervalResult) {
         << trace->rootBounds[0].source;
 }
 
+TEST(InferBoundTight, ASplitIntoOnePartOfASymbolicExtentStaysQuasiAffine) {
+    // i = i.inner + i.outer*n multiplies two unknowns, but i.outer runs once: the model takes
+    // it at its min (0) and the relation stays quasi-affine, so B's need is exact.
+    REQUIRE_ISL();
+    Var n("n");
+    Tensor A = placeholder({n}, DataType::float32(), "A");
+    Tensor B = compute(
+        {n}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "B");
+    Tensor C = compute(
+        {n}, [&](const std::vector<Var>& v) { return B({v[0]}) * f32(2); }, "C");
+    Schedule s = createSchedule(C.op);
+    s[C].splitByNParts(opOf(C)->axis[0], 1);
+    InferBoundResult r = infer(s);
+    EXPECT_EQ(region(r, B), "[0, n]");
+    EXPECT_EQ(r.steps.at(r.steps.rangeStep(opOf(B)->axis[0])).rule, "exact-box");
+}
+
 TEST(InferBoundTight, TraceRecordsTheTightRange) {
     REQUIRE_ISL();
     Remainder ex;

@@ -189,6 +189,73 @@ TEST(MessagePassing, PassDownIndexInvertsPassUpIndex) {
     EXPECT_EQ(toString(up.at(ew.axis(0))), "(i.inner + (i.outer*8))");
 }
 
+TEST(MessagePassing, PassUpIndexOfOneRelationWritesOnlyItsParents) {
+    // The ISL model of the tight rules writes each relation as `parent = value` with the
+    // children as their own variables: one relation, not the composition of the pass.
+    Elementwise ew({64, 32});
+    Stage c = ew.sch[ew.c];
+    auto [o, i] = c.split(ew.axis(0), Expr(8));
+    auto [io, ii] = c.split(i, Expr(2));
+    IterVarMap<Range> dom{{ew.axis(0), Range(0, 64)},
+                          {o, Range(0, 8)},
+                          {i, Range(0, 8)},
+                          {io, Range(0, 4)},
+                          {ii, Range(0, 2)}};
+    IterVarMap<Expr> children{{o, o->var}, {i, i->var}, {io, io->var}, {ii, ii->var}};
+    IterVarMap<Expr> parents;
+    passUpIndexOf(c->relations[0], dom, children, &parents);
+    ASSERT_EQ(parents.size(), 1u);
+    EXPECT_EQ(toString(parents.at(ew.axis(0))), "(i.inner + (i.outer*8))");
+    passUpIndexOf(c->relations[1], dom, children, &parents);
+    EXPECT_EQ(toString(parents.at(i)), "(i.inner.inner + (i.inner.outer*2))");
+}
+
+TEST(MessagePassing, TheRemainderModeRunsOnlyWhatASplitThatDoesNotDivideLeaves) {
+    // Seed 002: extent 20 split by 16 runs min(16, 20 - i.outer*16) iterations of i.inner; the
+    // ranges keep the factor, the stride of the outer loop.
+    Elementwise ew({20, 32});
+    Stage c = ew.sch[ew.c];
+    auto [o, i] = c.split(ew.axis(0), Expr(16));
+    auto [jo, ji] = c.split(ew.axis(1), Expr(8));
+    IterVarMap<Range> rmap{{ew.axis(0), Range(0, 20)}, {ew.axis(1), Range(0, 32)}};
+    Analyzer analyzer;
+    LoopExtents loops;
+    passDownDomain(c, &rmap, &analyzer, BoundRules::Tight, false, {}, &loops);
+    EXPECT_TRUE(loops.expressible);
+    EXPECT_EQ(toString(rmap.at(i).extent), "16");
+    EXPECT_EQ(toString(loops.extents.at(o)), "2");
+    EXPECT_EQ(toString(loops.extents.at(i)), "min(16, (20 - (i.outer*16)))");
+    EXPECT_EQ(toString(loops.extents.at(ji)), "8"); // 32 by 8 divides
+    ASSERT_EQ(loops.remainders.size(), 1u);
+    EXPECT_TRUE(loops.remainders.count(c->relations[0].as<SplitNode>()));
+
+    // A loop that must run a constant extent keeps the factor (and TVM's bound check).
+    for (IterVarType kind : {IterVarType::Vectorized, IterVarType::Unrolled}) {
+        Elementwise ev({20});
+        Stage s = ev.sch[ev.c];
+        auto [so, si] = s.split(ev.axis(0), Expr(16));
+        if (kind == IterVarType::Vectorized)
+            s.vectorize(si);
+        else
+            s.unroll(si);
+        IterVarMap<Range> r{{ev.axis(0), Range(0, 20)}};
+        LoopExtents kept;
+        passDownDomain(s, &r, &analyzer, BoundRules::Tight, false, {}, &kept);
+        EXPECT_TRUE(kept.remainders.empty());
+        EXPECT_EQ(toString(kept.extents.at(si)), "16");
+    }
+
+    // A fuse of a row that runs a remainder would divide by a varying length.
+    Elementwise ef({20, 4});
+    Stage f = ef.sch[ef.c];
+    auto [fo, fi] = f.split(ef.axis(1), Expr(3));
+    f.fuse(fo, fi);
+    IterVarMap<Range> rf{{ef.axis(0), Range(0, 20)}, {ef.axis(1), Range(0, 4)}};
+    LoopExtents fused;
+    passDownDomain(f, &rf, &analyzer, BoundRules::Tight, false, {}, &fused);
+    EXPECT_FALSE(fused.expressible);
+}
+
 TEST(MessagePassing, BitMasksFlowThroughEveryRelation) {
     Elementwise ew({64, 32});
     Stage c = ew.sch[ew.c];
