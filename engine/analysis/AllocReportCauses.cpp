@@ -8,8 +8,8 @@
 #include "ir/Functor.h"
 #include "ir/Op.h"
 #include "ir/Printer.h"
+#include "ir/StorageScope.h"
 #include "schedule/MessagePassing.h"
-#include "schedule/StorageScope.h"
 #include "te/Operation.h"
 
 #include <algorithm>
@@ -601,15 +601,15 @@ void recomputeCause(const BufferFacts& f, std::vector<AllocCause>& out) {
 void threadIndexCause(const BufferFacts& f, std::vector<AllocCause>& out) {
     const RuleRun& run = *f.runs[1];
     Stage stage = run.stageOf(f.origin);
-    if (!stage.defined() || stage->scope.empty() || stage->scope == "warp")
+    if (!stage.defined())
         return;
-    int storageRank = int(StorageScope::create(stage->scope).rank);
     for (const IterVar& leaf : stage->leafIterVars) {
         const IterVarAttr* attr = stage.attrOf(leaf);
         if (!attr || !attr->bindThread.defined())
             continue;
+        // Virtual threads are the vthread cause's.
         const std::string& tag = attr->bindThread->threadTag;
-        if (tag == "vthread" || tag == "cthread" || ThreadScope::create(tag).rank >= storageRank)
+        if (tag == "vthread" || tag == "cthread" || threadSharesStorage(stage->scope, tag))
             continue;
         const std::string& name = f.report->name;
         std::string hint;

@@ -6,11 +6,11 @@
 #include "ir/Functor.h"
 #include "ir/Op.h"
 #include "ir/Printer.h"
+#include "ir/StorageScope.h"
 #include "ir/Substitute.h"
 #include "lower/LowerThreadAllreduce.h"
 #include "lower/SplitHostDevice.h"
 #include "lower/ThreadSync.h"
-#include "schedule/StorageScope.h"
 #include "support/Diagnostic.h"
 
 #include <array>
@@ -176,12 +176,10 @@ private:
         return it == m_scopes.end() ? "local" : it->second;
     }
     StorageRank rankOf(const Var& buffer) const {
-        try {
-            return StorageScope::create(scopeOf(buffer)).rank;
-        } catch (const UserError&) {
-            throw Refusal{"buffer '" + buffer.name() + "' has storage scope '" + scopeOf(buffer) +
-                          "', which no GPU memory is"};
-        }
+        if (std::optional<StorageScope> scope = StorageScope::parse(scopeOf(buffer)))
+            return scope->rank;
+        throw Refusal{"buffer '" + buffer.name() + "' has storage scope '" + scopeOf(buffer) +
+                      "', which no GPU memory is"};
     }
 
     /// Moves every shared allocation out to the block (CUDA's `__shared__` arrays are one per

@@ -3,9 +3,9 @@
 #include "arith/Analyzer.h"
 #include "ir/Op.h"
 #include "ir/Printer.h"
+#include "ir/StorageScope.h"
 #include "schedule/MessagePassing.h"
 #include "schedule/ScheduleErrors.h"
-#include "schedule/StorageScope.h"
 #include "support/Check.h"
 
 namespace bs {
@@ -144,10 +144,7 @@ void emitThread(const Stage& stage, const IterVar& iv, const IterVar& thread, co
         (*valueMap)[iv] = dom.min;
         return;
     }
-    ThreadScope ts = ThreadScope::create(tag);
-    bool shared = stage->scope.empty() || stage->scope == "warp" ||
-                  int(StorageScope::create(stage->scope).rank) <= ts.rank;
-    if (!shared)
+    if (!threadSharesStorage(stage->scope, tag))
         (*valueMap)[iv] = dom.min;
     else
         (*valueMap)[iv] = isZero(dom.min) ? Expr(thread->var) : dom.min + thread->var;

@@ -7,8 +7,8 @@
 #include "ir/Op.h"
 #include "ir/OperationNode.h"
 #include "ir/Printer.h"
+#include "ir/StorageScope.h"
 #include "ir/Substitute.h"
-#include "schedule/StorageScope.h"
 #include "te/Operation.h"
 
 #include <optional>

@@ -7,6 +7,7 @@
 #include "ir/Op.h"
 #include "ir/OperationNode.h"
 #include "ir/Printer.h"
+#include "ir/StorageScope.h"
 #include "ir/Substitute.h"
 
 namespace bs::interp {
@@ -17,22 +18,27 @@ namespace {
 /// local memory and registers per thread, anything else is global memory shared by the whole
 /// launch. Warp memory is per group of threadIdx.x lanes (the warp when threadIdx.x runs 32), as
 /// TVM's LowerWarpMemory makes it (registers exchanged by shuffles).
+/// Who shares an allocation of `scope`; an unknown scope is global.
 ScopeKind kindOfScope(const std::string& scope) {
-    if (scope.rfind("shared", 0) == 0)
+    switch (StorageScope::parse(scope).value_or(StorageScope{}).rank) {
+    case StorageRank::Shared:
         return ScopeKind::PerBlock;
-    if (scope.rfind("warp", 0) == 0)
+    case StorageRank::Warp:
         return ScopeKind::PerWarp;
-    if (scope.rfind("local", 0) == 0 || scope.rfind("wmma", 0) == 0)
+    case StorageRank::Local:
+    case StorageRank::WMMAMatrixA:
+    case StorageRank::WMMAMatrixB:
+    case StorageRank::WMMAAccumulator:
         return ScopeKind::PerThread;
+    case StorageRank::Global:
+        break;
+    }
     return ScopeKind::PerLaunch;
 }
 
-/// TVM's default storage rank, as StorageFlatten applies it: "shared" directly under a
-/// blockIdx attribute, "local" under a threadIdx or virtual thread one, else "global".
+/// TVM's default storage rank, as StorageFlatten applies it: by the innermost thread attribute.
 std::string defaultScope(const std::vector<int>& threadRanks) {
-    if (threadRanks.empty())
-        return "global";
-    return threadRanks.back() == 0 ? "shared" : "local";
+    return StorageScope::fromThreadRank(threadRanks.empty() ? -1 : threadRanks.back()).toString();
 }
 
 std::string tensorBufferName(const Tensor& t) {

@@ -5,13 +5,13 @@
 #include "ir/Functor.h"
 #include "ir/Op.h"
 #include "ir/Printer.h"
+#include "ir/StorageScope.h"
 #include "ir/Substitute.h"
 #include "schedule/BoundStepText.h"
 #include "schedule/Graph.h"
 #include "schedule/InferBoundTight.h"
 #include "schedule/MessagePassing.h"
 #include "schedule/ScheduleErrors.h"
-#include "schedule/StorageScope.h"
 #include "support/Cancellation.h"
 #include "te/Operation.h"
 
@@ -57,15 +57,15 @@ bool needRelax(const IterVar& iv, bool foundAttach, const IterVarMap<IterVar>& b
         return !foundAttach;
     }
     ThreadScope ts = ThreadScope::create(tag);
-    if (scope.rank == StorageRank::Warp && ts.rank == 1 && ts.dimIndex == 0) {
+    // Storage shared at this thread level needs every index of the axis (shared storage and
+    // threadIdx: the threads of a block share the buffer); storage private to it needs one
+    // (shared storage and blockIdx: each block has its own buffer).
+    bool relax = threadSharesStorage(scope, ts);
+    if (relax && scope.rank == StorageRank::Warp) {
         *reason =
             "bound to threadIdx.x and the storage is warp: one buffer serves the warp's lanes";
         return true;
     }
-    // Storage shared at this thread level needs every index of the axis (shared storage and
-    // threadIdx: the threads of a block share the buffer); storage private to it needs one
-    // (shared storage and blockIdx: each block has its own buffer).
-    bool relax = int(scope.rank) <= ts.rank;
     const std::string unit = ts.rank == 0 ? "block" : "thread";
     const std::string buffer = scope.toString() + " buffer";
     *reason = "bound to " + tag +

@@ -1,8 +1,8 @@
 #include "schedule/Stage.h"
 
+#include "ir/StorageScope.h"
 #include "schedule/ScheduleErrors.h"
 #include "schedule/ScheduleRewrite.h"
-#include "schedule/StorageScope.h"
 #include "support/Check.h"
 
 #include <algorithm>
@@ -468,8 +468,7 @@ void Stage::setScope(const std::string& scope) const {
             Diagnostic d = e.diagnostic();
             std::string closest;
             size_t best = 3; // a typo is at most two edits away
-            for (const char* known : {"global", "shared", "local", "warp", "wmma.matrix_a",
-                                      "wmma.matrix_b", "wmma.accumulator"}) {
+            for (const char* known : kStorageScopeNames) {
                 if (size_t distance = editDistance(scope, known); distance < best) {
                     best = distance;
                     closest = known;

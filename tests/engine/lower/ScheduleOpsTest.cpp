@@ -134,6 +134,32 @@ realize C([0, 100], [0, 200]) {
 )");
 }
 
+TEST(ScheduleOps, WarpStorageIsSharedByThreadIdxXOnly) {
+    // TVM's MakeLoopNest (and NeedRelax): the lanes of a warp are threadIdx.x; threadIdx.y and
+    // .z are different warps (TVM warns), blockIdx different blocks. A warp stage's loop bound
+    // to threadIdx.y stands at its min, as InferBound's region assumes.
+    Tensor A = placeholder({4, 32}, DataType::float32(), "A");
+    Tensor B = compute(
+        {4, 32},
+        [&](const std::vector<Var>& v) {
+            return A({v[0], v[1]}) + f32(1);
+        },
+        "B");
+    Tensor C = compute(
+        {4, 32},
+        [&](const std::vector<Var>& v) {
+            return B({v[0], v[1]}) * f32(2);
+        },
+        "C");
+    Schedule s = createSchedule(C.op);
+    IterVar ty = threadAxis("threadIdx.y"), tx = threadAxis("threadIdx.x");
+    s[B].setScope("warp");
+    s[B].bind(B.op.as<ComputeOpNode>()->axis[0], ty);
+    s[B].bind(B.op.as<ComputeOpNode>()->axis[1], tx);
+    std::string ir = lowered(s, {A, C}, LowerPass::ScheduleOps);
+    EXPECT_NE(ir.find("B(0, threadIdx.x) =("), std::string::npos) << ir;
+}
+
 TEST(ScheduleOps, Ex7DropsTheNestedDuplicateThreadExtent) {
     SharedExample ex(true, true);
     EXPECT_EQ(lowered(ex.s, {ex.A, ex.C}, LowerPass::ScheduleOps),

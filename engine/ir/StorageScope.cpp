@@ -1,10 +1,17 @@
-#include "schedule/StorageScope.h"
+#include "ir/StorageScope.h"
 
 #include "support/Diagnostic.h"
 
 namespace bs {
 
 StorageScope StorageScope::create(const std::string& scope) {
+    if (std::optional<StorageScope> s = parse(scope))
+        return *s;
+    throw UserError("unknown storage scope '" + scope +
+                    "': expected global, shared, warp, local or wmma.*");
+}
+
+std::optional<StorageScope> StorageScope::parse(const std::string& scope) {
     StorageScope s;
     auto startsWith = [&scope](const char* prefix) { return scope.rfind(prefix, 0) == 0; };
     if (scope.empty() || startsWith("global")) {
@@ -26,11 +33,10 @@ StorageScope StorageScope::create(const std::string& scope) {
     } else if (scope == "wmma.accumulator") {
         s.rank = StorageRank::WMMAAccumulator;
     } else {
-        throw UserError("unknown storage scope '" + scope +
-                        "': expected global, shared, warp, local or wmma.*");
+        return std::nullopt;
     }
     if (!s.tag.empty() && s.tag[0] != '.')
-        throw UserError("unknown storage scope '" + scope + "'");
+        return std::nullopt;
     return s;
 }
 
@@ -63,6 +69,17 @@ std::string StorageScope::toString() const {
         return "wmma.accumulator";
     }
     return "global";
+}
+
+bool threadSharesStorage(const StorageScope& scope, const ThreadScope& thread) {
+    if (scope.rank == StorageRank::Warp && thread.rank == 1 && thread.dimIndex == 0)
+        return true;
+    return int(scope.rank) <= thread.rank;
+}
+
+bool threadSharesStorage(const std::string& scope, const std::string& tag) {
+    return scope.empty() ||
+           threadSharesStorage(StorageScope::create(scope), ThreadScope::create(tag));
 }
 
 bool isValidThreadTag(const std::string& tag) {
