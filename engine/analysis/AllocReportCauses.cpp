@@ -470,18 +470,44 @@ std::string skippedText(const BufferFacts& f, const Stage& stage) {
            " stores: a bound check skips the other " + std::to_string(*iterations - *stores) + ")";
 }
 
-/// Why the tight rules keep a split's factor: a thread runs every index of the inner loop.
+/// Why the tight rules keep a split's factor, as InferBound recorded it (KeptFactor).
 std::string keptReason(const RuleRun& run, const Stage& stage, const SplitNode* s) {
-    auto bound = run.bindMap.find(s->inner);
-    if (bound != run.bindMap.end())
-        return "its inner loop is bound to " + bound->second->threadTag + ", so the last " +
-               (bound->second->threadTag.rfind("blockIdx", 0) == 0 ? "blocks" : "threads") +
-               " run idle behind a bound check";
-    const IterVarAttr* attr = stage.attrOf(s->inner);
-    if (attr && attr->iterType == IterVarType::Vectorized)
-        return "its inner loop is vectorized, so the last vector runs past the end behind a bound "
-               "check";
-    return "its loops are reordered, so the last iterations run behind a bound check";
+    auto why = run.result.keptFactors.find(s->inner);
+    if (why == run.result.keptFactors.end())
+        return "the tight rules cannot run its remainder in this loop nest, so the last "
+               "iterations run behind a bound check";
+    switch (why->second) {
+    case KeptFactor::NoPredicate:
+        return "it asks for no predicate (disable_predication), so the last iterations run past "
+               "the end unguarded";
+    case KeptFactor::ThreadBound:
+        for (const auto& [loop, which] : {std::pair<IterVar, const char*>{s->inner, "inner"},
+                                          std::pair<IterVar, const char*>{s->outer, "outer"}}) {
+            auto bound = run.bindMap.find(loop);
+            if (bound == run.bindMap.end())
+                continue;
+            const std::string& tag = bound->second->threadTag;
+            return std::string("its ") + which + " loop is bound to " + tag + ", so the last " +
+                   (ThreadScope::create(tag).rank == 0 ? "blocks" : "threads") +
+                   " run idle behind a bound check";
+        }
+        return "a loop split from it is bound to a GPU thread, so the last threads run idle "
+               "behind a bound check";
+    case KeptFactor::ConstantLoop:
+        if (const IterVarAttr* attr = stage.attrOf(s->inner);
+            attr && attr->iterType == IterVarType::Vectorized)
+            return "its inner loop is vectorized, so the last vector runs past the end behind a "
+                   "bound check";
+        return "a loop split from it is vectorized or unrolled, which needs a constant extent, "
+               "so the last iterations run past the end behind a bound check";
+    case KeptFactor::NotExpressible:
+        return "a fuse or split of its loops needs rows of one length, so the last iterations "
+               "run behind a bound check";
+    case KeptFactor::NotInLoopOrder:
+        return "its loops are reordered (the loop that would run the remainder is outside the "
+               "loop it depends on), so the last iterations run behind a bound check";
+    }
+    return "";
 }
 
 /// A split by a factor that divides the parent's extent, tried (largest first, up to the
@@ -522,13 +548,20 @@ void remainderCause(const BufferFacts& f, std::vector<AllocCause>& out) {
                 continue;
             Expr extent = tight.result.bounds.at(s->parent).extent;
             Expr factor = tight.result.bounds.at(s->inner).extent;
-            std::optional<int64_t> e = asConstInt(extent), fct = asConstInt(factor);
+            std::optional<int64_t> e = asConstInt(extent), fct = asConstInt(factor),
+                                   parts = asConstInt(tight.result.bounds.at(s->outer).extent);
+            // PassUpBoundCheck's test: the split covers more than its parent (an nparts split
+            // of 9 into 4 parts of 3 covers 12, though 3 divides 9).
+            const bool overruns = e && fct && parts && *parts * *fct > *e;
             bool shortened = tight.result.loopExtents.count(s->inner) > 0;
-            if (shortened ? !greater(computed(f, BoundRules::Tvm), computed(f, BoundRules::Tight))
-                          : !(e && fct && *e % *fct != 0 &&
-                              greater(computed(f, BoundRules::Tight), f.report->distinct)))
+            if (shortened
+                    ? !greater(computed(f, BoundRules::Tvm), computed(f, BoundRules::Tight))
+                    : !(overruns && greater(computed(f, BoundRules::Tight), f.report->distinct)))
                 continue;
-            std::string last = e && fct ? std::to_string(*e % *fct) : "the remainder";
+            const int64_t left = overruns ? *e - (*parts - 1) * *fct : 0;
+            std::string last = !overruns   ? "the remainder"
+                               : left <= 0 ? "nothing"
+                                           : std::to_string(left);
             std::string what = stage->op->name + " splits " + s->parent->var.name() + " (extent " +
                                toString(extent) + ") by " + toString(factor) +
                                ": the last iteration of " + s->outer->var.name() + " needs " +

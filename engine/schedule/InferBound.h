@@ -8,6 +8,7 @@
 
 #include "arith/IntSet.h"
 #include "schedule/BoundSteps.h"
+#include "schedule/MessagePassing.h"
 #include "schedule/Schedule.h"
 
 #include <unordered_set>
@@ -25,6 +26,9 @@ struct InferBoundResult {
     /// extent: a split remainder `min(factor, extent - outer*factor)` (the range keeps the
     /// factor, the stride of the outer loop).
     IterVarMap<Expr> loopExtents;
+    /// Tight rules only: the splits that do not divide their parent yet keep their factor, by
+    /// their inner IterVar, and why (the allocation report explains their wasted iterations).
+    IterVarMap<KeptFactor> keptFactors;
     /// Tight rules only: IterVars that provably stay inside their range (roots: inside their
     /// dom) on every iteration the loops run, so ScheduleOps emits no bound check for them.
     std::unordered_set<IterVar, NodeHash, NodeEqual> provenInRange;

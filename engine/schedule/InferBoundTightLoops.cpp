@@ -76,6 +76,12 @@ void refineSplitRemainders(const Stage& stage, Analyzer& analyzer, const LoopExt
     const bool run =
         loops.expressible && !loops.remainders.empty() && inLoopOrder(stage, loops, rmap, analyzer);
     const LoopExtents& plan = run ? loops : none;
+    for (const auto& [split, why] : loops.kept)
+        result.keptFactors[split->inner] = why;
+    if (!run)
+        for (const SplitNode* split : loops.remainders)
+            result.keptFactors[split->inner] =
+                loops.expressible ? KeptFactor::NotInLoopOrder : KeptFactor::NotExpressible;
     for (const IterVar& leaf : stage->leafIterVars) {
         auto it = plan.extents.find(leaf);
         if (it == plan.extents.end() || !rmap.count(leaf) ||

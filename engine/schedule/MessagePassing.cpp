@@ -253,10 +253,18 @@ void splitLoopExtents(const SplitNode* s, DownContext& ctx) {
     const Expr stride = ctx.rmap->at(s->inner).extent, outer = ctx.rmap->at(s->outer).extent;
     const bool uniform = ctx.uniform(s->parent);
     const bool divides = uniform && ctx.analyzer->canProve(eq(stride * outer, parent));
-    if (divides || s->disablePredication || ctx.dominated(s->parent) ||
-        maskOf(ctx.constantBelow, s->inner)) {
+    std::optional<KeptFactor> kept;
+    if (!divides && s->disablePredication)
+        kept = KeptFactor::NoPredicate;
+    else if (!divides && ctx.dominated(s->parent))
+        kept = KeptFactor::ThreadBound;
+    else if (!divides && maskOf(ctx.constantBelow, s->inner))
+        kept = KeptFactor::ConstantLoop;
+    if (divides || kept) {
         loops.extents[s->outer] = outer;
         loops.extents[s->inner] = stride;
+        if (kept)
+            loops.kept.emplace(s, *kept);
         loops.expressible = uniform;
         return;
     }
@@ -385,6 +393,22 @@ const char* passRuleName(PassRule rule) {
         return "thread-binding";
     }
     BS_UNREACHABLE("unknown pass rule");
+}
+
+const char* keptFactorName(KeptFactor why) {
+    switch (why) {
+    case KeptFactor::NoPredicate:
+        return "no-predicate";
+    case KeptFactor::ThreadBound:
+        return "thread-bound";
+    case KeptFactor::ConstantLoop:
+        return "constant-loop";
+    case KeptFactor::NotExpressible:
+        return "not-expressible";
+    case KeptFactor::NotInLoopOrder:
+        return "not-in-loop-order";
+    }
+    return "?";
 }
 
 const char* tighteningName(Tightening t) {

@@ -18,6 +18,7 @@
 #include "schedule/Stage.h"
 
 #include <functional>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace bs {
@@ -88,6 +89,17 @@ using PassSink = std::function<void(const PassEvent&)>;
 void passUpDomain(const Stage& stage, const IterVarMap<Range>& rmap, BoundRules rules,
                   IterVarMap<IntSet>* state, const PassSink& sink = {});
 
+/// Why a split that does not divide its parent keeps its factor under the tight rules (its last
+/// iterations then run past the parent's end, behind TVM's bound check).
+enum class KeptFactor : uint8_t {
+    NoPredicate,    ///< `disable_predication`: the program runs every iteration unguarded
+    ThreadBound,    ///< a loop derived from it is bound to a thread: every thread runs the factor
+    ConstantLoop,   ///< a vectorized or unrolled loop below it needs a constant extent
+    NotExpressible, ///< a fuse or split below it needs rows of one length
+    NotInLoopOrder, ///< a loop that would run the remainder is outside the loop it depends on
+};
+const char* keptFactorName(KeptFactor why);
+
 /// What PassDownDomain's remainder mode finds (the tight rules; seed 002, "PassDownDomain"): the
 /// extent each IterVar of a stage really runs, where a split that does not divide its parent
 /// runs `min(factor, parent - outer*factor)` on its inner loop. The ranges keep the factor.
@@ -95,6 +107,8 @@ struct LoopExtents {
     IterVarMap<Expr> extents;
     /// The splits that run a remainder.
     std::unordered_set<const SplitNode*> remainders;
+    /// The splits that keep their factor for a reason other than dividing their parent.
+    std::unordered_map<const SplitNode*, KeptFactor> kept;
     /// False when the remainders cannot be expressed relation by relation (a fuse whose inner
     /// rows would not be of one length, a split whose parent runs a remainder and which keeps
     /// its factor): the loops then run their ranges.

@@ -125,6 +125,58 @@ TEST(AllocReportCauses, ThreadBoundSplitKeepsItsRemainderUnderEveryRuleSet) {
               "elements instead of 1024 (it allocates 1000)");
 }
 
+TEST(AllocReportCauses, AKeptFactorIsExplainedByWhatKeptIt) {
+    // The reason is the one InferBound's remainder mode recorded (KeptFactor), for every case
+    // that keeps the factor, not a guess from the inner loop alone.
+    REQUIRE_ISL();
+    auto reasonFor =
+        [](const std::function<void(Schedule&, const Tensor&, IterVar, IterVar)>& how) {
+            Tensor A = placeholder({1000}, DataType::float32(), "A");
+            Tensor C = compute(
+                {1000}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "C");
+            Schedule s = createSchedule(C.op);
+            auto [outer, inner] = s[C].split(opOf(C)->axis[0], 64);
+            how(s, C, outer, inner);
+            AllocReport r = allocReport(s);
+            const AllocCause* remainder = causeOf(buffer(r, "C"), WasteCause::SplitRemainder);
+            return remainder ? remainder->detail : std::string("<no remainder cause>");
+        };
+    auto has = [](const std::string& detail, const std::string& part) {
+        EXPECT_NE(detail.find(part), std::string::npos) << detail;
+    };
+    has(reasonFor([](Schedule& s, const Tensor& C, IterVar o, IterVar) {
+            s[C].bind(o, threadAxis("blockIdx.x"));
+        }),
+        "its outer loop is bound to blockIdx.x, so the last blocks run idle");
+    has(reasonFor([](Schedule& s, const Tensor& C, IterVar, IterVar i) { s[C].unroll(i); }),
+        "a loop split from it is vectorized or unrolled, which needs a constant extent");
+    has(reasonFor([](Schedule& s, const Tensor& C, IterVar o, IterVar i) {
+            s[C].reorder({i, o});
+        }),
+        "its loops are reordered (the loop that would run the remainder is outside");
+}
+
+TEST(AllocReportCauses, AnNpartsSplitThatOverrunsItsParentIsARemainder) {
+    // 9 in 4 parts of 3 covers 12 though 3 divides 9 (its last part is empty): the test is
+    // PassUpBoundCheck's, outer * inner against the parent, not `extent % factor`.
+    REQUIRE_ISL();
+    Tensor A = placeholder({9}, DataType::float32(), "A");
+    Tensor C = compute(
+        {9}, [&](const std::vector<Var>& v) { return A({v[0]}) + f32(1); }, "C");
+    Schedule s = createSchedule(C.op);
+    auto [outer, inner] = s[C].splitByNParts(opOf(C)->axis[0], 4);
+    s[C].bind(inner, threadAxis("threadIdx.x"));
+    AllocReport r = allocReport(s);
+    const BufferReport& c = buffer(r, "C");
+    EXPECT_EQ(computed(c, BoundRules::Tight), 12);
+    const AllocCause* remainder = causeOf(c, WasteCause::SplitRemainder);
+    ASSERT_NE(remainder, nullptr);
+    EXPECT_NE(remainder->detail.find("splits i (extent 9) by 3: the last iteration of i.outer "
+                                     "needs nothing, not 3"),
+              std::string::npos)
+        << remainder->detail;
+}
+
 TEST(AllocReportCauses, ReductionsAreNotRecomputation) {
     REQUIRE_ISL();
     Tensor A = placeholder({8, 16}, DataType::float32(), "A");
