@@ -85,7 +85,7 @@ std::vector<IntSet> nonEmpty(const std::vector<IntSet>& sets) {
 
 } // namespace
 
-IntSet unionSets(const std::vector<IntSet>& sets) {
+IntSet unionSets(const std::vector<IntSet>& sets, bool simplify) {
     if (sets.size() == 1)
         return sets[0];
     std::vector<IntSet> parts = nonEmpty(sets);
@@ -97,6 +97,8 @@ IntSet unionSets(const std::vector<IntSet>& sets) {
         lo = lo.defined() && parts[i].hasLowerBound() ? min(lo, parts[i].min()) : Expr();
         hi = hi.defined() && parts[i].hasUpperBound() ? max(hi, parts[i].max()) : Expr();
     }
+    if (!simplify)
+        return IntSet::interval(lo, hi);
     Analyzer fresh;
     return IntSet::interval(lo.defined() ? fresh.simplify(lo) : lo,
                             hi.defined() ? fresh.simplify(hi) : hi);

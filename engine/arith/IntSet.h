@@ -67,9 +67,10 @@ private:
 };
 
 /// The smallest interval holding all `sets`: min of the mins, max of the maxes (an unbounded
-/// end wins), both simplified with a fresh Analyzer. Empty sets are skipped; no sets give
-/// nothing(); a single set is returned unchanged (as TVM does).
-IntSet unionSets(const std::vector<IntSet>& sets);
+/// end wins), both simplified with a fresh Analyzer unless `simplify` is false (EvalSet's
+/// select keeps them as written). Empty sets are skipped; no sets give nothing(); a single set
+/// is returned unchanged (as TVM does).
+IntSet unionSets(const std::vector<IntSet>& sets, bool simplify = true);
 /// The intersection: max of the mins, min of the maxes, simplified; nothing() when any set is
 /// empty or the result is provably empty. No sets give nothing(); one set is returned unchanged.
 IntSet intersectSets(const std::vector<IntSet>& sets);

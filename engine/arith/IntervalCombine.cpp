@@ -216,13 +216,7 @@ IntSet combineLogical(NodeKind kind, const IntSet& a, const IntSet& b, DataType 
 }
 
 IntSet combineUnion(const IntSet& a, const IntSet& b) {
-    if (a.isNothing())
-        return b;
-    if (b.isNothing())
-        return a;
-    Expr lo = a.hasLowerBound() && b.hasLowerBound() ? min(a.min(), b.min()) : Expr();
-    Expr hi = a.hasUpperBound() && b.hasUpperBound() ? max(a.max(), b.max()) : Expr();
-    return IntSet::interval(lo, hi);
+    return unionSets({a, b}, /*simplify=*/false);
 }
 
 IntSet combineCast(DataType type, const IntSet& value) {

@@ -7,6 +7,7 @@
 #include "ir/Functor.h"
 #include "ir/Printer.h"
 #include "lower/SplitHostDevice.h"
+#include "schedule/Graph.h"
 #include "te/Operation.h"
 
 #include <algorithm>
@@ -157,21 +158,16 @@ bool isKernelRoot(const AttrStmtNode* op) {
     return op->key == attr::kThreadExtent && iv && threadTagIndex(iv->threadTag) >= 0;
 }
 
-/// Every ComputeOp the arguments depend on, each once.
+/// Every ComputeOp the arguments depend on, each once (TVM's CreateReadGraph from them).
 std::vector<const ComputeOpNode*> computeOps(const LoweredFunc& func) {
+    std::vector<Operation> roots;
+    for (const Tensor& t : func.args)
+        roots.push_back(t.op);
+    const ReadGraph graph = createReadGraph(roots);
     std::vector<const ComputeOpNode*> ops;
-    std::unordered_set<const Node*> seen;
-    std::vector<Tensor> work(func.args.begin(), func.args.end());
-    while (!work.empty()) {
-        Tensor t = work.back();
-        work.pop_back();
-        if (!seen.insert(t.op.get()).second)
-            continue;
-        for (const Tensor& input : t.op->inputTensors())
-            work.push_back(input);
-        if (const auto* compute = t.op.as<ComputeOpNode>())
+    for (const Operation& op : graph.ops())
+        if (const auto* compute = op.as<ComputeOpNode>())
             ops.push_back(compute);
-    }
     return ops;
 }
 

@@ -117,10 +117,8 @@ AttachPathMap createAttachPath(const Schedule& sch) {
         std::unordered_set<const StageNode*> onChain;
         Stage s = stage;
         while (s.defined() && !built.count(s.get())) {
-            if (!onChain.insert(s.get()).second)
-                throw UserError("invalid schedule: the compute_at attachments of stage '" +
-                                stage.name() +
-                                "' form a cycle (find loop in compute_at attach group)");
+            BS_CHECK(onChain.insert(s.get()).second)
+                << "checkAttachments let the attach cycle of " << stage.name() << " through";
             std::vector<IterVar> segment;
             Stage next = attachSegment(s, segment);
             chain.emplace_back(s, std::move(segment));

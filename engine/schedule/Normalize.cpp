@@ -221,7 +221,7 @@ IterVar retarget(const Stage& attachStage, IterVar iv) {
 }
 
 /// TVM's LegalizeInvalidAttach: a compute_at target split or fused after compute_at is moved
-/// to the split's inner / the fused IterVar. Also detects attach cycles.
+/// to the split's inner / the fused IterVar. checkAttachments refuses attach cycles first.
 void legalizeInvalidAttach(ScheduleNode& sch) {
     checkAttachments(sch.stages, sch.groups);
     IterVarMap<IterVar> replaceMap;
@@ -230,10 +230,8 @@ void legalizeInvalidAttach(ScheduleNode& sch) {
     for (const Stage& stage : sch.stages) {
         std::unordered_set<const StageNode*> visited;
         for (Stage s = stage; s.defined() && !legalized.count(s.get());) {
-            if (!visited.insert(s.get()).second)
-                throw UserError("invalid schedule: the compute_at attachments of stage '" +
-                                stage.name() +
-                                "' form a cycle (find loop in compute_at attach group)");
+            BS_CHECK(visited.insert(s.get()).second)
+                << "checkAttachments let the attach cycle of " << stage.name() << " through";
             legalized.insert(s.get());
             Stage spec = s.attachSpec();
             if (spec->attachType != AttachType::Scope)

@@ -14,6 +14,7 @@
 #include "ir/Printer.h"
 #include "ir/Substitute.h"
 #include "support/Check.h"
+#include "te/Operation.h"
 
 namespace bs {
 
@@ -145,23 +146,13 @@ const ComputeOpNode* checkProducer(const Schedule& sch, const Stage& consumer,
 
 /// The indices of the consumer's reads of `producer`, which must all be the same.
 std::vector<Expr> readIndices(const Stage& consumer, const Expr& body, const Tensor& producer) {
-    std::vector<Expr> indices;
-    postOrderVisit(body, [&](const NodeRef& n) {
-        const auto* load = n.as<ProducerLoadNode>();
-        if (!load || !load->tensor.same_as(producer))
-            return;
-        if (indices.empty()) {
-            indices = load->indices;
-            return;
-        }
-        for (size_t k = 0; k < indices.size(); ++k)
-            if (!structuralEqual(indices[k], load->indices[k]))
-                refuse(consumer, "it reads '" + producer.name() + "' at different indices (" +
-                                     loadText(producer, indices) + " and " +
-                                     loadText(producer, load->indices) +
-                                     "); all reads of the producer must be the same");
-    });
-    return indices;
+    std::vector<std::vector<Expr>> reads =
+        distinctReads({body}, [&](const Tensor& t) { return t.same_as(producer); });
+    if (reads.size() > 1)
+        refuse(consumer, "it reads '" + producer.name() + "' at different indices (" +
+                             loadText(producer, reads[0]) + " and " + loadText(producer, reads[1]) +
+                             "); all reads of the producer must be the same");
+    return reads.empty() ? std::vector<Expr>{} : reads[0];
 }
 
 /// Replaces reads of one tensor: by an expression (the producer's body), or by a read of
