@@ -4,9 +4,12 @@
 // at and outside its attach point, through the chain of enclosing stages) up to ROOT.
 #include "viz/GraphBuild.h"
 
+#include "schedule/Graph.h"
 #include "support/Check.h"
 
+#include <optional>
 #include <set>
+#include <unordered_set>
 
 namespace bs::viz {
 
@@ -83,12 +86,30 @@ GraphNode& nodeById(Graph& graph, const std::string& id) {
     BS_UNREACHABLE("no node " << id);
 }
 
-/// Marks the attach path of stage `s` (its attach leaf and the leaves outside it, stage by
-/// stage up the compute_at chain) and the edges up to ROOT; returns the path's IterVar names,
-/// innermost first, as createAttachPath orders them.
+/// The attach path of `stage` as InferBound builds it (createAttachPath), or nullopt for a
+/// schedule it refuses (an attach loop split after compute_at, before normalize re-targets it;
+/// an attach cycle).
+std::optional<AttachPath> attachPathIfValid(const Schedule& sch, const Stage& stage) {
+    try {
+        return createAttachPath(sch).at(stage->op);
+    } catch (const UserError&) {
+        return std::nullopt;
+    }
+}
+
+/// Marks the attach path of stage `s` (its loops, stage by stage up the compute_at chain) and
+/// the edges up to ROOT; returns the path's IterVar names, innermost first. The path is
+/// createAttachPath's (a scan's update runs inside every loop of the scan); for a schedule that
+/// refuses, the walk's own: the attach leaf and the leaves outside it.
 std::string highlightPath(const Schedule& sch, int s, const std::vector<int>& edgeOf,
                           Graph& graph) {
-    std::string path;
+    const std::optional<AttachPath> path = attachPathIfValid(sch, sch.stages()[size_t(s)]);
+    std::unordered_set<const Node*> onPath;
+    std::string names;
+    for (const IterVar& iv : path ? *path : AttachPath()) {
+        onPath.insert(iv.get());
+        names += (names.empty() ? "" : ", ") + iv->var.name();
+    }
     std::set<int> seen;
     for (int cur = s; cur >= 0 && seen.insert(cur).second;) {
         graph.edges[edgeOf[cur]].highlighted = true;
@@ -98,14 +119,17 @@ std::string highlightPath(const Schedule& sch, int s, const std::vector<int>& ed
             break;
         }
         GraphNode& parent = nodeById(graph, stageId(at.stage));
-        for (int k = at.leaf; k >= 0; --k) {
+        const std::vector<IterVar>& leaves = sch.stages()[at.stage]->leafIterVars;
+        for (int k = int(leaves.size()) - 1; k >= 0; --k) {
+            if (path ? !onPath.count(leaves[k].get()) : k > at.leaf)
+                continue;
             parent.rows[k].highlighted = true;
-            path +=
-                (path.empty() ? "" : ", ") + sch.stages()[at.stage]->leafIterVars[k]->var.name();
+            if (!path)
+                names += (names.empty() ? "" : ", ") + leaves[k]->var.name();
         }
         cur = at.stage;
     }
-    return path;
+    return names;
 }
 
 GraphNode rootNode(const Schedule& sch) {

@@ -1,6 +1,9 @@
 // The attach tree model: stages under the leaf they are computed at, attach paths highlighted.
 #include "VizTestUtil.h"
 
+#include "schedule/Graph.h"
+#include "te/Scan.h"
+
 #include <gtest/gtest.h>
 
 using namespace bs;
@@ -178,4 +181,44 @@ TEST(AttachTree, AStageAtItsGroupsRootHangsWhereTheGroupIsWithTheGroupsLine) {
     EXPECT_EQ(into[0]->from, "stage2");
     EXPECT_EQ(into[0]->fromPort, "l1");
     EXPECT_EQ(into[0]->location.line, 7);
+}
+
+TEST(AttachTree, AScanUpdateHighlightsTheScanLoopsItRunsInside) {
+    // res[t, i] = res[t - 1, i] + X[t, i]: the update runs inside every loop of the scan, as
+    // createAttachPath (and so InferBound) says.
+    Var m("m"), n("n");
+    Tensor x = placeholder({m, n}, DataType::float32(), "X");
+    Tensor state = placeholder({m, n}, DataType::float32(), "state");
+    Tensor init = compute(
+        {1, n},
+        [&](const std::vector<Var>& v) {
+            return x({0, v[1]});
+        },
+        "init");
+    Tensor update = compute(
+        {m, n},
+        [&](const std::vector<Var>& v) {
+            return state({v[0] - 1, v[1]}) + x({v[0], v[1]});
+        },
+        "update");
+    Tensor res = scan({init}, {update}, {state}, {x}, "scan")[0];
+    Schedule s = createSchedule(res.op).normalize();
+    Graph g = attachTree({s}, s[update]);
+    const AttachPath path = createAttachPath(s).at(update.op);
+    ASSERT_GT(path.size(), 0u);
+    std::string names;
+    for (const IterVar& iv : path)
+        names += (names.empty() ? "" : ", ") + iv->var.name();
+    const GraphNode* scanNode = nullptr;
+    for (const GraphNode* node : g.nodesOfKind(GraphNodeKind::Stage))
+        if (node->title.rfind("scan", 0) == 0)
+            scanNode = node;
+    ASSERT_NE(scanNode, nullptr);
+    const GraphNode* updateNode = nullptr;
+    for (const GraphNode* node : g.nodesOfKind(GraphNodeKind::Stage))
+        if (node->highlighted)
+            updateNode = node;
+    ASSERT_NE(updateNode, nullptr);
+    EXPECT_EQ(updateNode->field("attach_path"), names);
+    EXPECT_EQ(highlightedRows(*scanNode).size(), path.size());
 }
