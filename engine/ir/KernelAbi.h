@@ -66,8 +66,9 @@ struct KernelRuntime {
     /// Runs `body(context)` with faults on this thread turned into kMemoryFaultStatus or
     /// kArithmeticFaultStatus; otherwise returns what `body` returned.
     int32_t (*runGuarded)(int32_t (*body)(void* context), void* context) = nullptr;
-    /// Why the first packed call since the last call failed (empty when none did), cleared by
-    /// the call.
+    /// Why the first packed call of the calling thread's kernel since the last call failed
+    /// (empty when none did), cleared by the call; a chunk of the kernel's parallel loops
+    /// counts as the kernel's thread.
     std::string (*takeError)() = nullptr;
 };
 

@@ -28,7 +28,10 @@ int32_t bs_llvm_parallel_for(BsParallelChunk chunk, void* closure, int64_t begin
         void* closure;
         int64_t lo, hi;
     };
+    bs::PackedErrorSlot& kernelSlot = bs::PackedErrorBinding::callerSlot();
     bs::ThreadPool::global().parallelFor(begin, end, [&](int64_t lo, int64_t hi) {
+        // A packed call that fails in this chunk is the kernel's: its thread reports it.
+        bs::PackedErrorBinding reportTo(kernelSlot);
         // Each chunk is guarded on the thread that runs it: a memory fault in a worker thread
         // becomes this loop's status (FaultGuard.h).
         Chunk args{chunk, closure, lo, hi};

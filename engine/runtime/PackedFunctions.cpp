@@ -127,15 +127,18 @@ Registry& registry() {
     return *instance;
 }
 
-/// The first failure since the last takePackedError: a kernel's parallel loops call packed
-/// functions from worker threads, and the thread that ran the kernel reports it.
-std::mutex g_errorMutex;
-std::string g_lastError;
+/// This thread's own slot, and the slot its failures go to: its own, or while it runs a chunk
+/// of a kernel's parallel loop (PackedErrorBinding), that of the thread running the kernel.
+thread_local PackedErrorSlot t_ownSlot;
+thread_local PackedErrorSlot* t_boundSlot = nullptr;
+
+PackedErrorSlot& currentSlot() { return t_boundSlot ? *t_boundSlot : t_ownSlot; }
 
 void keepError(std::string message) {
-    std::lock_guard<std::mutex> lock(g_errorMutex);
-    if (g_lastError.empty())
-        g_lastError = std::move(message);
+    PackedErrorSlot& slot = currentSlot();
+    std::lock_guard<std::mutex> lock(slot.mutex);
+    if (slot.error.empty())
+        slot.error = std::move(message);
 }
 
 } // namespace
@@ -210,11 +213,20 @@ void callPacked(const std::string& name, const std::vector<PackedArg>& args) {
 }
 
 std::string takePackedError() {
-    std::lock_guard<std::mutex> lock(g_errorMutex);
-    std::string error = std::move(g_lastError);
-    g_lastError.clear();
+    PackedErrorSlot& slot = currentSlot();
+    std::lock_guard<std::mutex> lock(slot.mutex);
+    std::string error = std::move(slot.error);
+    slot.error.clear();
     return error;
 }
+
+PackedErrorSlot& PackedErrorBinding::callerSlot() { return currentSlot(); }
+
+PackedErrorBinding::PackedErrorBinding(PackedErrorSlot& slot) : m_previous(t_boundSlot) {
+    t_boundSlot = &slot;
+}
+
+PackedErrorBinding::~PackedErrorBinding() { t_boundSlot = m_previous; }
 
 } // namespace bs
 

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -59,9 +60,32 @@ std::vector<std::string> packedNames();
 /// Calls `name` with `args`; throws UserError when it is not registered, or what it threw.
 void callPacked(const std::string& name, const std::vector<PackedArg>& args);
 
-/// Why the first `bs_call_packed` since the last call failed (empty when none did), cleared
-/// by the call.
+/// Why the first `bs_call_packed` of this thread since its last call failed (empty when none
+/// did), cleared by the call. Each thread keeps its own, so kernels run at once on several
+/// threads (the app, a script's threads) neither see nor clear each other's failures; a chunk of
+/// a kernel's parallel loop reports to the thread running the kernel (PackedErrorBinding).
 std::string takePackedError();
+
+/// Where one thread's packed-call failures are kept.
+struct PackedErrorSlot {
+    std::mutex mutex; ///< chunks of one parallel loop fail at once
+    std::string error;
+};
+
+/// While alive, this thread's packed-call failures go to `slot`: a worker running a chunk of a
+/// parallel loop binds the slot of the thread that started the loop (callerSlot()).
+class PackedErrorBinding {
+public:
+    /// The slot this thread's failures go to now.
+    static PackedErrorSlot& callerSlot();
+    explicit PackedErrorBinding(PackedErrorSlot& slot);
+    ~PackedErrorBinding();
+    PackedErrorBinding(const PackedErrorBinding&) = delete;
+    PackedErrorBinding& operator=(const PackedErrorBinding&) = delete;
+
+private:
+    PackedErrorSlot* m_previous;
+};
 
 } // namespace bs
 
