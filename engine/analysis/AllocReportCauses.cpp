@@ -664,7 +664,12 @@ void threadIndexCause(const BufferFacts& f, std::vector<AllocCause>& out) {
                            }});
             }
         }
-        bool perThread = ThreadScope::create(tag).rank == 1;
+        // Warp storage is shared by a warp's lanes (threadIdx.x): threadIdx.y and .z are other
+        // warps, each with its own copy.
+        const bool perBlock = ThreadScope::create(tag).rank == 0;
+        const std::string unit = perBlock                             ? "block"
+                                 : stage->scope.rfind("warp", 0) == 0 ? "warp"
+                                                                      : "thread";
         if (hint.empty())
             hint = tryFix(
                 f,
@@ -676,9 +681,8 @@ void threadIndexCause(const BufferFacts& f, std::vector<AllocCause>& out) {
                        "a thread index that does not index the buffer",
                        name + " is " + stage->scope + ", but its own loop " + leaf->var.name() +
                            " is bound to " + tag + ": a " + stage->scope +
-                           " buffer is private to each " + (perThread ? "thread" : "block") +
-                           ", so " + tag + " vanishes from " + name + "'s indices and every " +
-                           (perThread ? "thread" : "block") +
+                           " buffer is private to each " + unit + ", so " + tag +
+                           " vanishes from " + name + "'s indices and every " + unit +
                            " writes the same elements of its own copy of " +
                            countText(allocated(f, BoundRules::Tvm)),
                        hint,

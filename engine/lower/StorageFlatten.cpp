@@ -70,7 +70,7 @@ Var FlattenResult::bufferOf(const Tensor& tensor) const {
 
 namespace {
 
-/// The rank of a thread tag (schedule/StorageScope's ThreadScope): blockIdx 0, threadIdx and
+/// The rank of a thread tag (ir/StorageScope's ThreadScope): blockIdx 0, threadIdx and
 /// virtual threads 1; anything else is not a thread scope (-1).
 int threadRank(const std::string& tag) {
     return isValidThreadTag(tag) ? ThreadScope::create(tag).rank : -1;

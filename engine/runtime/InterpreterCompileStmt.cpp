@@ -17,8 +17,7 @@ namespace {
 /// Where a buffer of `scope` lives inside a kernel: CUDA's `__shared__` memory is per block,
 /// local memory and registers per thread, anything else is global memory shared by the whole
 /// launch. Warp memory is per group of threadIdx.x lanes (the warp when threadIdx.x runs 32), as
-/// TVM's LowerWarpMemory makes it (registers exchanged by shuffles).
-/// Who shares an allocation of `scope`; an unknown scope is global.
+/// TVM's LowerWarpMemory makes it (registers exchanged by shuffles). An unknown scope is global.
 ScopeKind kindOfScope(const std::string& scope) {
     switch (StorageScope::parse(scope).value_or(StorageScope{}).rank) {
     case StorageRank::Shared:

@@ -117,8 +117,12 @@ AttachPathMap createAttachPath(const Schedule& sch) {
         std::unordered_set<const StageNode*> onChain;
         Stage s = stage;
         while (s.defined() && !built.count(s.get())) {
-            BS_CHECK(onChain.insert(s.get()).second)
-                << "checkAttachments let the attach cycle of " << stage.name() << " through";
+            // checkAttachments follows compute_at only; a scan and its update make a cycle
+            // through the update's place in the scan (a scan computed at its own update).
+            if (!onChain.insert(s.get()).second)
+                throw UserError("invalid schedule: the compute_at attachments of stage '" +
+                                stage.name() +
+                                "' form a cycle (find loop in compute_at attach group)");
             std::vector<IterVar> segment;
             Stage next = attachSegment(s, segment);
             chain.emplace_back(s, std::move(segment));

@@ -488,7 +488,7 @@ IterVarMap<bool> passUpThreadBinding(const Stage& stage) {
 void passDownDomain(const Stage& stage, IterVarMap<Range>* rmap, Analyzer* analyzer,
                     BoundRules rules, bool allowMissing, const PassSink& sink, LoopExtents* loops) {
     IterVarMap<bool> dominating = passUpThreadBinding(stage);
-    DownContext ctx{rmap, analyzer, rules, allowMissing, dominating, sink};
+    DownContext ctx{rmap, analyzer, rules, allowMissing, dominating, sink, nullptr, {}};
     if (loops) {
         BS_CHECK(!allowMissing) << "the remainder mode needs every range";
         *loops = LoopExtents{};
@@ -501,7 +501,7 @@ void passDownDomain(const Stage& stage, IterVarMap<Range>* rmap, Analyzer* analy
             ctx.constantBelow[leaf] = attr && (attr->iterType == IterVarType::Vectorized ||
                                                attr->iterType == IterVarType::Unrolled);
         }
-        passUpBitMaskOr(stage, &ctx.constantBelow);
+        passUpBitMaskOr(stage, &ctx.constantBelow, /*allowMissing=*/true);
     }
     for (const IterVarRelation& rel : stage->relations) {
         visitRelation(rel, Overloaded{

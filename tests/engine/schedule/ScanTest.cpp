@@ -185,10 +185,11 @@ TEST(Scan, InferBoundGivesTheUpdateOneRowPerStepAndTheInitItsRows) {
     EXPECT_NE(findStep(r.steps, "scan-init", p.init), nullptr);
     EXPECT_NE(findStep(r.steps, "scan-spatial", p.update), nullptr);
     for (const BoundStep& s : r.steps.all())
-        if (s.phase == StepPhase::Visit && s.stage.same_as(p.update.op))
+        if (s.phase == StepPhase::Visit && s.stage.same_as(p.update.op)) {
             EXPECT_NE(s.text.find("computed in every step of scan 'scan' (its update)"),
                       std::string::npos)
                 << s.text;
+        }
 }
 
 TEST(Scan, AScanReadByAComputeCoversItsRowsAndSlicesAFixPointAxis) {
@@ -243,6 +244,27 @@ TEST(Scan, AnAxisThatIsNotAFixPointIsComputedWhole) {
     const BoundStep* step = findStep(r.steps, "scan-not-fix-point");
     ASSERT_NE(step, nullptr);
     EXPECT_NE(step->text.find("not a fix point"), std::string::npos) << step->text;
+}
+
+TEST(Scan, AScanComputedAtItsOwnUpdateIsACycleTheUserIsTold) {
+    // The update runs inside the scan's loops, so computing the scan inside the update's loop
+    // closes a cycle that the compute_at check (which follows compute_at only) cannot see:
+    // creating the attach paths says so as a user error, not an internal one.
+    CumSum p;
+    Tensor y = compute(
+        {10, 6},
+        [&](const std::vector<Var>& v) {
+            return p.res({v[0], v[1]}) * 2;
+        },
+        "Y");
+    Schedule s = createSchedule(y.op);
+    try {
+        s[p.res].computeAt(s[p.update], p.axis(p.update, 0));
+        createAttachPath(s.normalize());
+        FAIL() << "the cycle was not refused";
+    } catch (const UserError& e) {
+        EXPECT_NE(std::string(e.what()).find("cycle"), std::string::npos) << e.what();
+    }
 }
 
 } // namespace
