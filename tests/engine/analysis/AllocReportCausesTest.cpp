@@ -4,6 +4,7 @@
 // threads, each with its exact numbers and the interpreter's touched counts.
 #include "AllocReportTestUtil.h"
 
+#include "engine/WarpPair.h"
 #include "te/Reduce.h"
 
 using namespace bs;
@@ -285,27 +286,14 @@ TEST(AllocReportCauses, LocalScopeGivesEachThreadItsOwnElement) {
 
 TEST(AllocReportCauses, WarpScopeIsSharedByTheLanes) {
     REQUIRE_ISL();
-    Tensor A = placeholder({4, 32}, DataType::float32(), "A");
-    Tensor B = compute(
-        {4, 32},
-        [&](const std::vector<Var>& v) {
-            return A({v[0], v[1]}) + f32(1);
-        },
-        "B");
-    Tensor C = compute(
-        {4, 32},
-        [&](const std::vector<Var>& v) {
-            return B({v[0], v[1]}) * f32(2);
-        },
-        "C");
-    Schedule s = createSchedule(C.op);
+    test::WarpPair w;
     IterVar lane = threadAxis("threadIdx.x");
-    s[C].bind(opOf(C)->axis[0], threadAxis("threadIdx.y"));
-    s[C].bind(opOf(C)->axis[1], lane);
-    s[B].setScope("warp");
-    s[B].computeAt(s[C], opOf(C)->axis[0]);
-    s[B].bind(opOf(B)->axis[1], lane);
-    AllocReport r = allocReport(s);
+    w.s[w.C].bind(w.axis(w.C)[0], threadAxis("threadIdx.y"));
+    w.s[w.C].bind(w.axis(w.C)[1], lane);
+    w.s[w.B].setScope("warp");
+    w.s[w.B].computeAt(w.s[w.C], w.axis(w.C)[0]);
+    w.s[w.B].bind(w.axis(w.B)[1], lane);
+    AllocReport r = allocReport(w.s);
     const BufferReport& b = buffer(r, "B");
     for (BoundRules rules : {BoundRules::Tvm05, BoundRules::Tvm, BoundRules::Tight})
         EXPECT_EQ(allocated(b, rules), 32) << boundRulesName(rules);

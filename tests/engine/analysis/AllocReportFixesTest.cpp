@@ -5,6 +5,7 @@
 #include "AllocReportTestUtil.h"
 
 #include "engine/GatherBound.h"
+#include "engine/WarpPair.h"
 #include "ir/Op.h"
 #include "te/Reduce.h"
 
@@ -212,24 +213,11 @@ TEST(AllocReportFixes, AWarpStageLosesThreadIdxYBecauseEachWarpHasItsCopy) {
     REQUIRE_ISL();
     // Warp storage is shared by a warp's lanes (threadIdx.x) only: threadIdx.y is another warp,
     // so B's loop bound to it stands at its min and each warp writes its own copy.
-    Tensor A = placeholder({4, 32}, DataType::float32(), "A");
-    Tensor B = compute(
-        {4, 32},
-        [&](const std::vector<Var>& v) {
-            return A({v[0], v[1]}) * f32(2);
-        },
-        "B");
-    Tensor C = compute(
-        {4, 32},
-        [&](const std::vector<Var>& v) {
-            return B({v[0], v[1]}) + f32(1);
-        },
-        "C");
-    Schedule s = createSchedule(C.op);
-    s[B].setScope("warp");
-    s[B].bind(opOf(B)->axis[0], threadAxis("threadIdx.y"));
-    s[B].bind(opOf(B)->axis[1], threadAxis("threadIdx.x"));
-    AllocReport report = allocReport(s);
+    test::WarpPair w;
+    w.s[w.B].setScope("warp");
+    w.s[w.B].bind(w.axis(w.B)[0], threadAxis("threadIdx.y"));
+    w.s[w.B].bind(w.axis(w.B)[1], threadAxis("threadIdx.x"));
+    AllocReport report = allocReport(w.s);
     const AllocCause* vanish = causeOf(buffer(report, "B"), WasteCause::ThreadIndexVanishes);
     ASSERT_NE(vanish, nullptr);
     EXPECT_NE(vanish->detail.find("its own loop i is bound to threadIdx.y: a warp buffer is "

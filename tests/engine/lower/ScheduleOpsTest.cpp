@@ -1,5 +1,6 @@
 // ScheduleOps golden listings: the seed's Ex. 4 and Ex. 6/7/8 IR after schedule_ops, line by line
 // (TVM prints `compute(C, 0x...)`; we print `compute(C)`).
+#include "engine/WarpPair.h"
 #include "ir/Op.h"
 #include "ir/Printer.h"
 #include "lower/Lower.h"
@@ -138,25 +139,11 @@ TEST(ScheduleOps, WarpStorageIsSharedByThreadIdxXOnly) {
     // TVM's MakeLoopNest (and NeedRelax): the lanes of a warp are threadIdx.x; threadIdx.y and
     // .z are different warps (TVM warns), blockIdx different blocks. A warp stage's loop bound
     // to threadIdx.y stands at its min, as InferBound's region assumes.
-    Tensor A = placeholder({4, 32}, DataType::float32(), "A");
-    Tensor B = compute(
-        {4, 32},
-        [&](const std::vector<Var>& v) {
-            return A({v[0], v[1]}) + f32(1);
-        },
-        "B");
-    Tensor C = compute(
-        {4, 32},
-        [&](const std::vector<Var>& v) {
-            return B({v[0], v[1]}) * f32(2);
-        },
-        "C");
-    Schedule s = createSchedule(C.op);
-    IterVar ty = threadAxis("threadIdx.y"), tx = threadAxis("threadIdx.x");
-    s[B].setScope("warp");
-    s[B].bind(B.op.as<ComputeOpNode>()->axis[0], ty);
-    s[B].bind(B.op.as<ComputeOpNode>()->axis[1], tx);
-    std::string ir = lowered(s, {A, C}, LowerPass::ScheduleOps);
+    test::WarpPair w;
+    w.s[w.B].setScope("warp");
+    w.s[w.B].bind(w.axis(w.B)[0], threadAxis("threadIdx.y"));
+    w.s[w.B].bind(w.axis(w.B)[1], threadAxis("threadIdx.x"));
+    std::string ir = lowered(w.s, {w.A, w.C}, LowerPass::ScheduleOps);
     EXPECT_NE(ir.find("B(0, threadIdx.x) =("), std::string::npos) << ir;
 }
 

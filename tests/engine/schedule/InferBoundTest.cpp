@@ -2,6 +2,7 @@
 // written for, and TVM's rules from TVM_INFERBOUND_NOTES.md.
 #include "schedule/InferBound.h"
 #include "engine/GatherBound.h"
+#include "engine/WarpPair.h"
 #include "ir/Op.h"
 #include "ir/Printer.h"
 #include "schedule/Graph.h"
@@ -407,29 +408,16 @@ TEST(InferBound, LocalScopeKeepsThreadAxesAsPoints) {
 }
 
 TEST(InferBound, WarpScopeRelaxesOnlyThreadIdxX) {
-    Tensor A = placeholder({4, 32}, DataType::float32(), "A");
-    Tensor B = compute(
-        {4, 32},
-        [&](const std::vector<Var>& v) {
-            return A({v[0], v[1]}) + f32(1);
-        },
-        "B");
-    Tensor C = compute(
-        {4, 32},
-        [&](const std::vector<Var>& v) {
-            return B({v[0], v[1]}) * f32(2);
-        },
-        "C");
-    Schedule s = createSchedule(C.op);
-    const auto* c = C.op.as<ComputeOpNode>();
-    s[C].bind(c->axis[0], threadAxis("threadIdx.y"));
+    test::WarpPair w;
+    Schedule& s = w.s;
+    s[w.C].bind(w.axis(w.C)[0], threadAxis("threadIdx.y"));
     IterVar tx = threadAxis("threadIdx.x");
-    s[C].bind(c->axis[1], tx);
-    s[B].setScope("warp");
-    s[B].computeAt(s[C], c->axis[0]);
-    s[B].bind(B.op.as<ComputeOpNode>()->axis[1], tx);
+    s[w.C].bind(w.axis(w.C)[1], tx);
+    s[w.B].setScope("warp");
+    s[w.B].computeAt(s[w.C], w.axis(w.C)[0]);
+    s[w.B].bind(w.axis(w.B)[1], tx);
     auto r = infer(s);
-    EXPECT_EQ(region(r, B), "[threadIdx.y, 1], [0, 32]");
+    EXPECT_EQ(region(r, w.B), "[threadIdx.y, 1], [0, 32]");
 }
 
 TEST(InferBound, ClampsARequestThatCoversTheWholeShape) {

@@ -3,6 +3,7 @@
 #include "schedule/InferBoundTight.h"
 #include "arith/ConstEval.h"
 #include "engine/GatherBound.h"
+#include "engine/WarpPair.h"
 #include "ir/Op.h"
 #include "ir/Printer.h"
 #include "schedule/Graph.h"
@@ -404,27 +405,14 @@ TEST(InferBoundTight, LocalAndWarpScopesWithBoundThreads) {
     s[B].computeAt(s[C], tx);
     EXPECT_EQ(realized(infer(s), B), "[((blockIdx.x*64) + threadIdx.x), 1]");
 
-    Tensor W = placeholder({4, 32}, DataType::float32(), "W");
-    Tensor X = compute(
-        {4, 32},
-        [&](const std::vector<Var>& v) {
-            return W({v[0], v[1]}) + f32(1);
-        },
-        "X");
-    Tensor Y = compute(
-        {4, 32},
-        [&](const std::vector<Var>& v) {
-            return X({v[0], v[1]}) * f32(2);
-        },
-        "Y");
-    Schedule w = createSchedule(Y.op);
+    test::WarpPair w;
     IterVar lane = threadAxis("threadIdx.x");
-    w[Y].bind(opOf(Y)->axis[0], threadAxis("threadIdx.y"));
-    w[Y].bind(opOf(Y)->axis[1], lane);
-    w[X].setScope("warp");
-    w[X].computeAt(w[Y], opOf(Y)->axis[0]);
-    w[X].bind(opOf(X)->axis[1], lane);
-    EXPECT_EQ(realized(infer(w), X), "[threadIdx.y, 1], [0, 32]");
+    w.s[w.C].bind(w.axis(w.C)[0], threadAxis("threadIdx.y"));
+    w.s[w.C].bind(w.axis(w.C)[1], lane);
+    w.s[w.B].setScope("warp");
+    w.s[w.B].computeAt(w.s[w.C], w.axis(w.C)[0]);
+    w.s[w.B].bind(w.axis(w.B)[1], lane);
+    EXPECT_EQ(realized(infer(w.s), w.B), "[threadIdx.y, 1], [0, 32]");
 }
 
 TEST(InferBoundTight, NonAffineReadKeepsTheIntervalResult) {
