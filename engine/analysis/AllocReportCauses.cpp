@@ -667,9 +667,8 @@ void threadIndexCause(const BufferFacts& f, std::vector<AllocCause>& out) {
         // Warp storage is shared by a warp's lanes (threadIdx.x): threadIdx.y and .z are other
         // warps, each with its own copy.
         const bool perBlock = ThreadScope::create(tag).rank == 0;
-        const std::string unit = perBlock                             ? "block"
-                                 : stage->scope.rfind("warp", 0) == 0 ? "warp"
-                                                                      : "thread";
+        const bool perWarp = StorageScope::create(stage->scope).rank == StorageRank::Warp;
+        const std::string unit = perBlock ? "block" : perWarp ? "warp" : "thread";
         if (hint.empty())
             hint = tryFix(
                 f,

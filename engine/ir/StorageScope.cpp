@@ -1,5 +1,6 @@
 #include "ir/StorageScope.h"
 
+#include "ir/ThreadTag.h"
 #include "support/Diagnostic.h"
 
 namespace bs {
@@ -83,34 +84,18 @@ bool threadSharesStorage(const std::string& scope, const std::string& tag) {
 }
 
 bool isValidThreadTag(const std::string& tag) {
-    if (tag == "vthread" || tag == "cthread" || tag.rfind("vthread", 0) == 0)
-        return true;
-    for (const char* prefix : {"blockIdx.", "threadIdx."}) {
-        std::string p = prefix;
-        if (tag.size() == p.size() + 1 && tag.rfind(p, 0) == 0) {
-            char d = tag.back();
-            return d == 'x' || d == 'y' || d == 'z';
-        }
-    }
-    return false;
+    return threadTagIndex(tag) >= 0 || tag == "cthread" || tag.rfind("vthread", 0) == 0;
 }
 
 ThreadScope ThreadScope::create(const std::string& tag) {
     if (!isValidThreadTag(tag))
         throw UserError("unknown thread tag '" + tag +
                         "': expected blockIdx.x/y/z, threadIdx.x/y/z, vthread or cthread");
-    ThreadScope ts;
-    if (tag.rfind("blockIdx.", 0) == 0) {
-        ts.rank = 0;
-        ts.dimIndex = tag.back() - 'x';
-    } else if (tag.rfind("threadIdx.", 0) == 0) {
-        ts.rank = 1;
-        ts.dimIndex = tag.back() - 'x';
-    } else {
-        ts.rank = 1;
-        ts.dimIndex = -1;
-    }
-    return ts;
+    // kThreadTags: blockIdx.x/y/z (rank 0), then threadIdx.x/y/z (rank 1).
+    const int index = threadTagIndex(tag);
+    if (index < 0)
+        return ThreadScope{1, -1}; // a virtual thread
+    return ThreadScope{index / 3, index % 3};
 }
 
 } // namespace bs

@@ -10,14 +10,6 @@
 
 // The definitions of ir/KernelAbi.h's symbols; the JIT finds them through cpuKernelRuntime().
 extern "C" {
-int32_t bs_llvm_parallel_for(BsParallelChunk chunk, void* closure, int64_t begin, int64_t end);
-void* bs_llvm_alloc(int64_t bytes);
-void bs_llvm_free(void* pointer);
-int32_t bs_llvm_call_packed(const char* name, const int64_t* args, const int32_t* codes,
-                            int32_t count);
-}
-
-extern "C" {
 
 int32_t bs_llvm_parallel_for(BsParallelChunk chunk, void* closure, int64_t begin, int64_t end) {
     // Every chunk runs even after one failed: chunks cannot be cancelled halfway, and a status

@@ -332,16 +332,6 @@ void collectRelaxSet(const Operation& consumerOp, const std::vector<IterVar>& at
 /// The request steps per (tensor op, value index, axis): what phase 4's union reads.
 using RequestStepMap = std::map<std::tuple<const Node*, int, int>, std::vector<int>>;
 
-/// No request yet for any output of `stage`.
-TensorDomMap noRequests(const Stage& stage) {
-    TensorDomMap tmap;
-    for (int i = 0; i < stage->op->numOutputs(); ++i) {
-        Tensor t = stage->op.output(i);
-        tmap[t].resize(t.ndim());
-    }
-    return tmap;
-}
-
 /// Phase 3 for a compute consumer (ComputeOp::PropBoundToInputs): every read of one of the
 /// producer's tensors pushes one IntSet per axis, clamped to the shape when the shape interval
 /// is provably inside the access interval (both ends together, notes section 5). TVM v0.5 (the
@@ -830,6 +820,27 @@ void gatherBound(const Stage& stage, const TensorDomMap& tmap, const RequestStep
     }
 }
 
+/// Phases 1-4 of a computed stage: each consumer's requests, then their union into `out` (which
+/// may be `rmap`). With `loopExtents` (the tight rules' replay) the loops in it run those
+/// extents; false when the phases cannot use them (LoopExtentOverride::correlated).
+bool requestAndGather(const Schedule& sch, const Stage& stage, const StorageScope& scope,
+                      const GraphContext& ctx, const IterVarMap<Range>& rmap, BoundRules rules,
+                      const IterVarMap<Expr>* loopExtents, IterVarMap<Range>* out,
+                      StageStepLog& log) {
+    TensorDomMap tmap;
+    for (int i = 0; i < stage->op->numOutputs(); ++i) {
+        Tensor t = stage->op.output(i);
+        tmap[t].resize(t.ndim());
+    }
+    RequestStepMap requestSteps;
+    for (const Operation& consumerOp : consumersOf(stage, ctx))
+        if (!requestFromConsumer(sch, stage, consumerOp, scope, ctx, rmap, rules,
+                                 LoopExtentOverride{loopExtents}, tmap, log, requestSteps))
+            return false;
+    gatherBound(stage, tmap, requestSteps, out, log);
+    return true;
+}
+
 /// InferRootBound (notes section 4): sets the range of every root IterVar of `stage`.
 void inferRootBound(const Schedule& sch, const Stage& stage, const GraphContext& ctx,
                     BoundRules rules, IterVarMap<Range>* rmap, StageVisit visit,
@@ -864,12 +875,7 @@ void inferRootBound(const Schedule& sch, const Stage& stage, const GraphContext&
     StorageScope scope = inferStorageScope(stage, ctx, &visit.scopeInferred);
     visit.scope = scope.toString();
     addVisit("computed");
-    TensorDomMap tmap = noRequests(stage);
-    RequestStepMap requestSteps;
-    for (const Operation& consumerOp : consumersOf(stage, ctx))
-        requestFromConsumer(sch, stage, consumerOp, scope, ctx, *rmap, rules, {}, tmap, log,
-                            requestSteps);
-    gatherBound(stage, tmap, requestSteps, rmap, log);
+    requestAndGather(sch, stage, scope, ctx, *rmap, rules, nullptr, rmap, log);
 }
 
 /// Phases 1-4 for computed `stage` once more, with the loops of `loopExtents` at the extents
@@ -884,14 +890,9 @@ std::optional<std::vector<Range>> replayRootBound(const Schedule& sch, const Sta
     StageStepLog log{scratch, stage->op, Operation(), stepLine(stage), {}, {}};
     bool scopeInferred = false;
     StorageScope scope = inferStorageScope(stage, ctx, &scopeInferred);
-    TensorDomMap tmap = noRequests(stage);
-    RequestStepMap requestSteps;
-    for (const Operation& consumerOp : consumersOf(stage, ctx))
-        if (!requestFromConsumer(sch, stage, consumerOp, scope, ctx, rmap, rules,
-                                 LoopExtentOverride{&loopExtents}, tmap, log, requestSteps))
-            return std::nullopt;
     IterVarMap<Range> ranges;
-    gatherBound(stage, tmap, requestSteps, &ranges, log);
+    if (!requestAndGather(sch, stage, scope, ctx, rmap, rules, &loopExtents, &ranges, log))
+        return std::nullopt;
     std::vector<Range> axes;
     for (const IterVar& axis : compute->axis)
         axes.push_back(ranges.at(axis));

@@ -395,22 +395,6 @@ const char* passRuleName(PassRule rule) {
     BS_UNREACHABLE("unknown pass rule");
 }
 
-const char* keptFactorName(KeptFactor why) {
-    switch (why) {
-    case KeptFactor::NoPredicate:
-        return "no-predicate";
-    case KeptFactor::ThreadBound:
-        return "thread-bound";
-    case KeptFactor::ConstantLoop:
-        return "constant-loop";
-    case KeptFactor::NotExpressible:
-        return "not-expressible";
-    case KeptFactor::NotInLoopOrder:
-        return "not-in-loop-order";
-    }
-    return "?";
-}
-
 const char* tighteningName(Tightening t) {
     switch (t) {
     case Tightening::NotApplicable:

@@ -98,7 +98,6 @@ enum class KeptFactor : uint8_t {
     NotExpressible, ///< a fuse or split below it needs rows of one length
     NotInLoopOrder, ///< a loop that would run the remainder is outside the loop it depends on
 };
-const char* keptFactorName(KeptFactor why);
 
 /// What PassDownDomain's remainder mode finds (the tight rules; seed 002, "PassDownDomain"): the
 /// extent each IterVar of a stage really runs, where a split that does not divide its parent
