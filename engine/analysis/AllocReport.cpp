@@ -580,14 +580,13 @@ AllocReport allocReport(const Schedule& sch, const AllocReportOptions& options) 
                                                &sch, &options});
         }
     }
-    if (report.tightAvailable) {
-        std::vector<Operation> origins;
-        for (const alloc::BufferFacts& f : facts)
-            origins.push_back(f.origin);
+    std::vector<Operation> origins;
+    for (const alloc::BufferFacts& f : facts)
+        origins.push_back(f.origin);
+    if (report.tightAvailable)
         alloc::addCompactAllocations(sch, options, origins, needs, report);
-    }
     // The causes read the interpreter's counts too (which iterations a bound check skipped).
-    alloc::addTouchedCounts(sch, options, report);
+    alloc::addTouchedCounts(sch, options, reference, origins, report);
     for (size_t i = 0; i < facts.size(); ++i) {
         facts[i].report = &report.buffers[i];
         report.buffers[i].causes = alloc::findCauses(facts[i]);

@@ -124,6 +124,10 @@ struct BufferReport {
     /// The two above come from a sample of the run (AllocReport::touchedSampleFactor): the
     /// entries of the allocation that ran, each whole.
     bool touchedSampled = false;
+    /// The two above were counted exactly from the access sets (the buffer's writes and its
+    /// consumers' reads, tvm rules), not run: the program computes more than the interpreter's
+    /// budget.
+    bool touchedCounted = false;
     /// The stores the interpreter executed on it (tvm rules): the elements really computed,
     /// iterations a bound check skips excluded (a reduction counts its init and each update).
     std::optional<int64_t> computedRun;
@@ -160,10 +164,11 @@ struct AllocReportOptions {
     std::vector<Tensor> args;
     /// The touched counts come from running the program (lowered under the tvm rules) in the
     /// reference interpreter on pseudo-random inputs, when every shape is constant (0: never).
-    /// Past twice this many elements computed by the buffers' loop nests in all, the outer
-    /// loops run a sample of their iterations, and only buffers allocated inside them are
-    /// measured; a program whose sample would still make more than twice this many stores is
-    /// not run.
+    /// Past twice this many elements computed by the buffers' loop nests in all, the touched
+    /// counts are counted exactly from the access sets where they can be (BufferReport::
+    /// touchedCounted); for the other buffers the outer loops run a sample of their iterations,
+    /// and only buffers allocated inside them are measured; a program whose sample would still
+    /// make more than twice this many stores is not run.
     int64_t interpreterBudget = 4000000;
     /// The rules selected: waste is measured against their allocation, and fixes are tried
     /// under them (tight falls back to tvm without ISL).

@@ -120,8 +120,10 @@ std::string bufferLines(const BufferReport& b) {
     if (b.computedRun)
         out += "; the interpreter ran " + std::to_string(*b.computedRun) + " stores (tvm)";
     out += "\n";
-    const std::string source = b.touchedSampled ? "(interpreter, tvm, in the iterations sampled)\n"
-                                                : "(interpreter, tvm)\n";
+    const std::string source = b.touchedCounted ? "(counted from the access sets, tvm)\n"
+                               : b.touchedSampled
+                                   ? "(interpreter, tvm, in the iterations sampled)\n"
+                                   : "(interpreter, tvm)\n";
     if (b.touchedPeak && copies)
         out += "  touched " + std::to_string(*b.touchedPeak) + " in one iteration at most (all " +
                countText(tvm->copies) + " virtual threads); " + countText(b.touchedTotal) +
@@ -193,8 +195,8 @@ std::string AllocReport::toText() const {
                                          "and whose work, sampled if need be, fits its budget\n");
     os << "needed: what one iteration of the loops around the buffer reads of it\n"
           "touched: the most elements one iteration touched / elements of the allocation touched "
-          "at "
-          "some point (interpreter, tvm rules)\n"
+          "at some point (interpreter, tvm rules; counted from the access sets instead where the "
+          "program computes more than the interpreter's budget)\n"
           "compact: tight, with a buffer whose reads are a lattice or disjoint boxes stored as "
           "exactly those\n"
           "computed: iterations of its loop nest under tvm\n"
@@ -244,6 +246,7 @@ std::string AllocReport::toJson(int indent) const {
         buffer["touched_peak"] = optional(b.touchedPeak);
         buffer["touched_total"] = optional(b.touchedTotal);
         buffer["touched_sampled"] = b.touchedSampled;
+        buffer["touched_counted"] = b.touchedCounted;
         buffer["distinct"] = optional(b.distinct);
         buffer["count_given_up"] = b.countGivenUp;
         buffer["computed_run"] = optional(b.computedRun);

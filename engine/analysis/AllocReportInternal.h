@@ -168,7 +168,11 @@ std::vector<int64_t> realizedShape(const LowerResult& lowered, const std::string
 std::optional<std::vector<Buffer>> argumentBuffers(const std::vector<Tensor>& args);
 
 /// Runs the program in the reference interpreter (within the options' budget) and fills each
-/// buffer's touched counts.
-void addTouchedCounts(const Schedule& sch, const AllocReportOptions& options, AllocReport& report);
+/// buffer's touched counts. Past the budget, a buffer whose counts the access sets give exactly
+/// (analyzeStageTouched on `reference`, the tvm run; `origins` holds each buffer's stage) takes
+/// those, and only the others are measured on a sample of the run.
+void addTouchedCounts(const Schedule& sch, const AllocReportOptions& options,
+                      const RuleRun& reference, const std::vector<Operation>& origins,
+                      AllocReport& report);
 
 } // namespace bs::alloc

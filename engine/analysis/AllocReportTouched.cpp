@@ -10,6 +10,7 @@
 #include "ir/ThreadBinding.h"
 #include "lower/Lower.h"
 #include "runtime/Interpreter.h"
+#include "schedule/InferBoundTight.h"
 
 #include <cmath>
 #include <set>
@@ -216,12 +217,40 @@ std::optional<std::vector<Buffer>> argumentBuffers(const std::vector<Tensor>& ar
     return buffers;
 }
 
-void addTouchedCounts(const Schedule& sch, const AllocReportOptions& options, AllocReport& report) {
+/// Fills the touched counts of every buffer the access sets count exactly; whether every
+/// buffer got them.
+bool countFromAccessSets(const RuleRun& reference, const std::vector<Operation>& origins,
+                         AllocReport& report) {
+    bool all = true;
+    for (size_t i = 0; i < report.buffers.size(); ++i) {
+        BufferReport& b = report.buffers[i];
+        const Stage stage = reference.stageOf(origins.at(i));
+        std::optional<StageTouched> touched =
+            stage.defined() ? analyzeStageTouched(reference.normalized, reference.result, stage->op,
+                                                  reference.bindMap)
+                            : std::nullopt;
+        if (!touched) {
+            all = false;
+            continue;
+        }
+        b.touchedPeak = touched->peak;
+        b.touchedTotal = touched->total;
+        b.touchedCounted = true;
+    }
+    return all;
+}
+
+void addTouchedCounts(const Schedule& sch, const AllocReportOptions& options,
+                      const RuleRun& reference, const std::vector<Operation>& origins,
+                      AllocReport& report) {
     std::optional<int64_t> work = totalWork(report);
     if (!work || options.interpreterBudget <= 0)
         return;
-    // A program past the budget runs a sample of its outer loops' iterations (issue 19).
+    // A program past the budget has its buffers counted from their access sets, exactly, where
+    // they can be; the others come from a sample of its outer loops' iterations (issue 19).
     const double factor = double(*work) / double(options.interpreterBudget);
+    if (factor >= LoopSampler::kWorthThinning && countFromAccessSets(reference, origins, report))
+        return;
     std::vector<Tensor> args = options.args.empty() ? defaultArguments(sch) : options.args;
     std::optional<std::vector<Buffer>> buffers = argumentBuffers(args);
     if (!buffers)
@@ -252,8 +281,9 @@ void addTouchedCounts(const Schedule& sch, const AllocReportOptions& options, Al
             if (sampling) {
                 // Sampled: only the allocations whose entries ran whole have counts, and the
                 // stores of a sample say nothing of the whole run's.
-                const BufferTrace* trace =
-                    sampler.wholeEntries().count(b.name) ? run.find(b.name) : nullptr;
+                const BufferTrace* trace = !b.touchedCounted && sampler.wholeEntries().count(b.name)
+                                               ? run.find(b.name)
+                                               : nullptr;
                 if (trace) {
                     b.touchedPeak = trace->peakTouched;
                     b.touchedTotal = trace->totalTouched();

@@ -372,13 +372,20 @@ void TightRules::refineRootBounds(const Stage& stage, StageTrace& trace,
     }
     tight::ModelInputs in{m_impl->sch, result.bounds, result.loopExtents, m_impl->bindMap};
     try {
-        std::optional<NeedModel> model =
-            tight::buildNeedModel(in, stage, trace, tight::RelaxMode::AsTraced);
+        std::vector<Range> remainderAware = remainderAwareRanges(trace, result, replay);
+        // The chooser converts TVM's ranges and these with the model's parameters.
+        tight::ModelOptions options;
+        for (const IterVar& axis : compute->axis) {
+            const Range& tvm = result.bounds.at(axis);
+            options.alsoNamed.insert(options.alsoNamed.end(), {tvm.min, tvm.extent});
+        }
+        for (const Range& r : remainderAware)
+            options.alsoNamed.insert(options.alsoNamed.end(), {r.min, r.extent});
+        std::optional<NeedModel> model = tight::buildNeedModel(in, stage, trace, options);
         if (!model) {
             keepAll(stage, "kept (a consumer's loop nest is not quasi-affine)", result);
             return;
         }
-        std::vector<Range> remainderAware = remainderAwareRanges(trace, result, replay);
         AxisChooser chooser(m_impl->isl.ctx(), *model);
         for (size_t d = 0; d < compute->axis.size(); ++d) {
             const IterVar& axis = compute->axis[d];

@@ -127,4 +127,21 @@ std::optional<StageNeed> analyzeStageNeed(const Schedule& normalized, const Infe
                                           const Operation& op, const IterVarMap<IterVar>& bindMap,
                                           StageNeedCache* cache = nullptr);
 
+/// What a stage's buffer really touches, counted exactly from its access sets: its own loop
+/// nest's writes (every leaf over its range, the bound checks keeping each root inside its
+/// domain) and its consumers' reads, under the rules `result` ran (the allocation report
+/// counts this under tvm where the program is too large to run in the interpreter).
+struct StageTouched {
+    int64_t peak = 0;  ///< the most elements touched in one iteration of the loops around it
+    int64_t total = 0; ///< distinct offsets of its allocation (its realize box) over the run
+};
+/// nullopt where the count is not exact or would take too long: without ISL; for a stage that
+/// is not a single-output compute (or is inlined), has a store predicate, double buffering or a
+/// loop nest (its own or a consumer's) that is not quasi-affine; where a loop around it or in
+/// it is bound to a thread (whose sharing of the allocation the sets do not model); where a
+/// realize extent is not constant; past ISL's budget.
+std::optional<StageTouched> analyzeStageTouched(const Schedule& normalized,
+                                                const InferBoundResult& result, const Operation& op,
+                                                const IterVarMap<IterVar>& bindMap);
+
 } // namespace bs

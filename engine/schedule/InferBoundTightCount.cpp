@@ -337,12 +337,11 @@ bool isExact(const NeedModel& model) {
            std::all_of(model.axisExact.begin(), model.axisExact.end(), [](bool b) { return b; });
 }
 
-/// Whether a loop the model of `trace` reads is bound to a thread: only then does counting per
-/// thread (RelaxMode::PerThread) differ from counting as traced.
+/// Whether a consumer loop the model of `trace` reads is bound to a thread: only then does
+/// counting per thread (RelaxMode::PerThread) differ from counting as traced, which encodes the
+/// producer's attach path alike (and a path N loops long is not read for every stage).
 bool touchesThreads(const StageTrace& trace, const IterVarMap<IterVar>& bindMap) {
     auto bound = [&](const IterVar& iv) { return tight::isThreadBound(iv, bindMap); };
-    if (std::any_of(trace.attachPath.begin(), trace.attachPath.end(), bound))
-        return true;
     for (const ConsumerTrace& ct : trace.consumers) {
         if (std::any_of(ct.leafSets.begin(), ct.leafSets.end(),
                         [&](const LeafSetEntry& e) { return bound(e.iv); }) ||
@@ -395,8 +394,7 @@ std::optional<StageNeed> analyzeStageNeed(const Schedule& normalized, const Infe
     tight::IslContext isl;
     isl::ctx ctx = isl.ctx();
     try {
-        std::optional<NeedModel> model =
-            tight::buildNeedModel(in, stage, *trace, tight::RelaxMode::AsTraced);
+        std::optional<NeedModel> model = tight::buildNeedModel(in, stage, *trace);
         if (!model)
             return std::nullopt;
         // Counting per thread builds a second model; stages that have none are cached.
@@ -451,7 +449,7 @@ std::optional<StageNeed> analyzeStageNeed(const Schedule& normalized, const Infe
             return need;
         }
         std::optional<NeedModel> perThread =
-            tight::buildNeedModel(in, stage, *trace, tight::RelaxMode::PerThread);
+            tight::buildNeedModel(in, stage, *trace, {tight::RelaxMode::PerThread});
         if (perThread)
             need.perThread = withinBudget(ctx, need.gaveUp, std::optional<int64_t>(), [&] {
                 return maxOverIterations(ctx, *perThread, perThread->unionSet(ctx),
@@ -459,6 +457,76 @@ std::optional<StageNeed> analyzeStageNeed(const Schedule& normalized, const Infe
                     .count;
             });
         return need;
+    } catch (const isl::exception&) {
+        return std::nullopt;
+    }
+}
+
+std::optional<StageTouched> analyzeStageTouched(const Schedule& normalized,
+                                                const InferBoundResult& result, const Operation& op,
+                                                const IterVarMap<IterVar>& bindMap) {
+    Stage stage = normalized.findStage(op);
+    const StageTrace* trace = result.trace.find(op);
+    const auto* compute = op.as<ComputeOpNode>();
+    if (!stage.defined() || !trace || !compute || compute->numOutputs() != 1 ||
+        (trace->kind != StageTrace::Kind::Computed && trace->kind != StageTrace::Kind::Output) ||
+        stage->storePredicate.defined() || stage->doubleBuffer)
+        return std::nullopt;
+    auto bound = [&](const IterVar& iv) { return tight::isThreadBound(iv, bindMap); };
+    if (std::any_of(trace->attachPath.begin(), trace->attachPath.end(), bound) ||
+        std::any_of(stage->leafIterVars.begin(), stage->leafIterVars.end(), bound) ||
+        touchesThreads(*trace, bindMap))
+        return std::nullopt;
+    tight::ModelOptions options;
+    options.ownWrites = true;
+    std::vector<Expr> mins;
+    for (const IterVar& axis : compute->axis) {
+        auto range = result.bounds.find(axis);
+        if (range == result.bounds.end() || !asConstInt(range->second.extent))
+            return std::nullopt; // offsets row-major over one box for every entry
+        mins.push_back(range->second.min);
+    }
+    options.alsoNamed = mins;
+    tight::ModelInputs in{normalized, result.bounds, result.loopExtents, bindMap};
+    tight::IslContext isl;
+    isl::ctx ctx = isl.ctx();
+    try {
+        std::optional<NeedModel> model = tight::buildNeedModel(in, stage, *trace, options);
+        if (!model || !isExact(*model))
+            return std::nullopt;
+        const isl::set context = model->paramDomain(ctx);
+        isl::set all = model->unionSet(ctx);
+        bool gaveUp = false;
+        MaxCounts peak = withinBudget(ctx, gaveUp, MaxCounts{},
+                                      [&] { return maxOverIterations(ctx, *model, all, context); });
+        if (!peak.count || gaveUp)
+            return std::nullopt;
+        // The offsets of the allocation: each element less the realize min of its iteration.
+        std::vector<std::string> elements, offsetsOf, eqs;
+        for (size_t d = 0; d < mins.size(); ++d) {
+            std::optional<std::string> min = tight::islAffine(mins[d], model->params.namer());
+            if (!min)
+                return std::nullopt;
+            elements.push_back("a" + std::to_string(d));
+            offsetsOf.push_back("o" + std::to_string(d));
+            eqs.push_back(offsetsOf.back() + " = " + elements.back() + " - (" + *min + ")");
+        }
+        auto join = [](const std::vector<std::string>& parts, const char* sep) {
+            std::string text;
+            for (size_t i = 0; i < parts.size(); ++i)
+                text += (i ? sep : "") + parts[i];
+            return text;
+        };
+        isl::map toOffsets(ctx, model->params.header() + "{ [" + join(elements, ", ") + "] -> [" +
+                                    join(offsetsOf, ", ") +
+                                    "] : " + (eqs.empty() ? "true" : join(eqs, " and ")) + " }");
+        isl::set offsets = all.apply(toOffsets);
+        std::optional<int64_t> total = withinBudget(ctx, gaveUp, std::optional<int64_t>(), [&] {
+            return countOverTheRun(*model, offsets, context);
+        });
+        if (!total || gaveUp)
+            return std::nullopt;
+        return StageTouched{*peak.count, *total};
     } catch (const isl::exception&) {
         return std::nullopt;
     }
@@ -484,6 +552,11 @@ size_t StageNeedCache::entries() const { return 0; }
 std::optional<StageNeed> analyzeStageNeed(const Schedule&, const InferBoundResult&,
                                           const Operation&, const IterVarMap<IterVar>&,
                                           StageNeedCache*) {
+    return std::nullopt;
+}
+
+std::optional<StageTouched> analyzeStageTouched(const Schedule&, const InferBoundResult&,
+                                                const Operation&, const IterVarMap<IterVar>&) {
     return std::nullopt;
 }
 

@@ -39,6 +39,10 @@ std::string ParamSpace::name(const Var& v) {
         return it->second;
     if (Entry* e = find(v))
         return e->name;
+    if (m_resolver && m_resolved.emplace(v, true).second) {
+        m_resolver(v); // may alias `v` or register it (naming it again lands below)
+        return name(v);
+    }
     m_entries.push_back(Entry{v, "p" + std::to_string(m_entries.size()), false, false});
     return m_entries.back().name;
 }
@@ -50,17 +54,19 @@ void ParamSpace::alias(const Var& v, std::string islValue) {
 
 bool ParamSpace::isAlias(const Var& v) const { return m_aliases.count(v) != 0; }
 
+void ParamSpace::setResolver(Resolver resolver) { m_resolver = std::move(resolver); }
+
 void ParamSpace::markAttach(const Var& v) {
+    name(v); // resolved first: it may be an alias
     if (isAlias(v))
         return; // a loop of one iteration: its min's parameters are marked
-    name(v);
     find(v)->attach = true;
 }
 
 void ParamSpace::markSize(const Var& v) {
+    name(v);
     if (isAlias(v))
         return;
-    name(v);
     find(v)->size = true;
 }
 

@@ -51,6 +51,12 @@ public:
     bool isAlias(const Var& v) const;
     /// Registers `v` as an attach parameter (the loops around the realize).
     void markAttach(const Var& v);
+    /// Asked once for each variable before it is first named, so that it can make the
+    /// variable an alias or an attach parameter (a producer's attach path, resolved as the
+    /// model names its loops): a variable it leaves alone becomes a free parameter. Unset
+    /// with an empty function.
+    using Resolver = std::function<void(const Var&)>;
+    void setResolver(Resolver resolver);
     /// Marks a free parameter as a positive size (it appears in a shape).
     void markSize(const Var& v);
     bool isAttach(const std::string& name) const;
@@ -78,6 +84,8 @@ private:
     Entry* find(const Var& v);
     std::vector<Entry> m_entries;
     VarMap<std::string> m_aliases;
+    Resolver m_resolver;
+    VarMap<bool> m_resolved; ///< the variables the resolver was asked about
 };
 
 /// `e` in ISL's syntax (`floor((x)/4)`, `((x) mod 4)`, `min(a, b)`), or nullopt when it is not

@@ -16,6 +16,9 @@
 #include "schedule/MessagePassing.h"
 #include "te/Operation.h"
 
+#include <unordered_map>
+#include <unordered_set>
+
 namespace bs::tight {
 
 namespace {
@@ -121,10 +124,8 @@ private:
     /// A loop outside the relaxed ones that is not on the producer's attach path (a thread the
     /// storage keeps private) still iterates around the realize: it joins the attach domain.
     void addAttachParam(const Var& v, const Range& r) {
-        if (m_model.params.isAlias(v))
-            return;
-        std::string p = m_model.params.name(v);
-        if (m_model.params.isAttach(p))
+        std::string p = m_model.params.name(v); // first: naming resolves the attach path
+        if (m_model.params.isAlias(v) || m_model.params.isAttach(p))
             return;
         m_model.params.markAttach(v);
         auto c = rangeText(p, r, m_model.params.namer());
@@ -235,41 +236,127 @@ private:
     std::vector<std::string> m_constraints;
 };
 
-/// The producer's attach path (and the threads it is bound to) as the attach parameters, with
-/// their loop ranges as the parameter domain.
-void encodeAttachPath(const ModelInputs& in, const StageTrace& trace, NeedModel& model) {
-    // A loop of one iteration is its min (outer loops first, so that an alias's value is over
-    // the parameters that remain).
-    for (auto it = trace.attachPath.rbegin(); it != trace.attachPath.rend(); ++it) {
-        const IterVar& iv = *it;
-        if (in.bindMap.count(iv) || !iv->threadTag.empty() || !isOne(loopRange(in, iv).extent))
-            continue;
-        if (auto value = islAffine(loopRange(in, iv).min, model.params.namer()))
-            model.params.alias(iv->var, *value);
-    }
-    std::vector<std::string> constraints;
-    for (const IterVar& iv : trace.attachPath) {
-        if (model.params.isAlias(iv->var))
-            continue;
-        model.params.markAttach(iv->var);
-        auto bound = in.bindMap.find(iv);
-        if (bound != in.bindMap.end()) {
-            model.params.markAttach(bound->second->var);
-            constraints.push_back(model.params.name(iv->var) + " = " +
-                                  model.params.name(bound->second->var));
+/// The producer's attach path (and the threads its loops are bound to) as attach parameters,
+/// with their loop ranges in the parameter domain, resolved as the model names them: a loop of
+/// one iteration is an alias of its min, any other loop an attach parameter. A nest of N
+/// attached stages has paths N loops long, of which the consumers' expressions name only the
+/// innermost few (and, through their ranges, the loops those name); encoding the whole path
+/// for every stage was quadratic in the nest (issue 19). A loop no set names changes no count.
+class AttachPathResolver {
+public:
+    AttachPathResolver(const ModelInputs& in, const AttachPath& path, NeedModel& model)
+        : m_in(in), m_path(path), m_model(model) {}
+
+    /// Encodes the path loop `v` is (or the path loops bound to the thread `v` is); nothing
+    /// when it is neither (a symbolic size, a thread no path loop is bound to).
+    void resolve(const Var& v) {
+        // The path is read innermost first, only as far as the loop named; a thread variable
+        // can be bound to several loops, so its search reads the rest of the path.
+        while (m_read < m_path.size() && !m_loopAt.count(v.get()))
+            readNext();
+        if (auto it = m_loopAt.find(v.get()); it != m_loopAt.end()) {
+            encodeLoop(m_path[it->second]);
+            return;
+        }
+        if (auto it = m_boundTo.find(v.get()); it != m_boundTo.end()) {
+            const std::vector<size_t> loops = it->second; // encoding names other loops
+            for (size_t at : loops)
+                encodeLoop(m_path[at]);
         }
     }
-    for (const IterVar& iv : trace.attachPath) {
-        if (model.params.isAlias(iv->var))
-            continue;
-        auto c = rangeText(model.params.name(iv->var), loopRange(in, iv), model.params.namer());
-        if (c)
-            constraints.push_back(*c);
-        else
-            model.domainExact = false;
+
+private:
+    void readNext() {
+        const IterVar& iv = m_path[m_read];
+        m_loopAt.emplace(iv->var.get(), m_read);
+        if (auto bound = m_in.bindMap.find(iv); bound != m_in.bindMap.end())
+            m_boundTo[bound->second->var.get()].push_back(m_read);
+        ++m_read;
     }
-    for (const std::string& c : constraints)
-        model.domainConstraints += (model.domainConstraints.empty() ? "" : " and ") + c;
+
+    void encodeLoop(const IterVar& iv) {
+        if (!m_encoded.insert(iv.get()).second)
+            return;
+        ParamSpace& params = m_model.params;
+        const Range r = loopRange(m_in, iv);
+        auto bound = m_in.bindMap.find(iv);
+        const bool thread = bound != m_in.bindMap.end() || !iv->threadTag.empty();
+        if (!thread && isOne(r.extent)) {
+            if (auto value = islAffine(r.min, params.namer())) {
+                params.alias(iv->var, *value);
+                return;
+            }
+        }
+        params.markAttach(iv->var);
+        if (bound != m_in.bindMap.end()) {
+            params.markAttach(bound->second->var);
+            add(params.name(iv->var) + " = " + params.name(bound->second->var));
+        }
+        if (auto c = rangeText(params.name(iv->var), r, params.namer()))
+            add(*c);
+        else
+            m_model.domainExact = false;
+    }
+
+    void add(const std::string& c) {
+        std::string& all = m_model.domainConstraints;
+        all += (all.empty() ? "" : " and ") + c;
+    }
+
+    const ModelInputs& m_in;
+    const AttachPath& m_path;
+    NeedModel& m_model;
+    size_t m_read = 0; ///< the path loops read so far
+    std::unordered_map<const VarNode*, size_t> m_loopAt;
+    std::unordered_map<const VarNode*, std::vector<size_t>> m_boundTo;
+    std::unordered_set<const Node*> m_encoded;
+};
+
+/// Each consumer's reads of the producer, as sets; false when a consumer's loop nest is not
+/// quasi-affine (or is not a compute).
+bool encodeConsumers(const ModelInputs& in, const Stage& stage, const StageTrace& trace,
+                     RelaxMode mode, NeedModel& model) {
+    const auto* producer = stage->op.as<ComputeOpNode>();
+    for (const IterVar& iv : producer->axis)
+        for (const Var& v : usedVars(iv->dom.min + iv->dom.extent))
+            model.params.markSize(v);
+    for (const ConsumerTrace& ct : trace.consumers) {
+        const auto* compute = ct.consumer.as<ComputeOpNode>();
+        if (!compute)
+            return false;
+        ConsumerEncoder encoder(in, ct, mode, model);
+        if (!encoder.encode())
+            return false;
+        std::vector<std::vector<Expr>> reads =
+            distinctReads(compute->body, [&](const Tensor& t) { return t.op.same_as(stage->op); });
+        for (size_t i = 0; i < reads.size(); ++i)
+            model.accesses.push_back(
+                AccessSet{ct.consumer, int(i), reads[i], encoder.accessText(reads[i], producer)});
+    }
+    return true;
+}
+
+/// What the stage's own loop nest writes: its output index is its axes, over a trace in which
+/// it is its own consumer with every leaf relaxed (the loops inside the realize run whole).
+bool encodeOwnWrites(const ModelInputs& in, const Stage& stage, RelaxMode mode, NeedModel& model) {
+    const auto* producer = stage->op.as<ComputeOpNode>();
+    ConsumerTrace own;
+    own.consumer = stage->op;
+    for (const IterVar& iv : stage->leafIterVars) {
+        auto range = in.rmap.find(iv);
+        if (range == in.rmap.end())
+            return false;
+        own.leafSets.push_back(LeafSetEntry{iv, range->second, IntSet(), LeafCase::Relax, ""});
+    }
+    ConsumerEncoder encoder(in, own, mode, model);
+    if (!encoder.encode())
+        return false;
+    std::vector<Expr> indices;
+    for (const IterVar& axis : producer->axis)
+        indices.push_back(axis->var);
+    model.accesses.push_back(
+        AccessSet{stage->op, -1, indices, encoder.accessText(indices, producer)});
+    return true;
 }
 
 } // namespace
@@ -304,30 +391,23 @@ isl::set NeedModel::unionSet(isl::ctx ctx) const {
 }
 
 std::optional<NeedModel> buildNeedModel(const ModelInputs& in, const Stage& stage,
-                                        const StageTrace& trace, RelaxMode mode) {
+                                        const StageTrace& trace, const ModelOptions& options) {
     const auto* producer = stage->op.as<ComputeOpNode>();
-    if (!producer || trace.consumers.empty())
+    if (!producer || (trace.consumers.empty() && !options.ownWrites))
         return std::nullopt;
     NeedModel model;
     model.axisExact.assign(producer->axis.size(), true);
-    encodeAttachPath(in, trace, model);
-    for (const IterVar& iv : producer->axis)
-        for (const Var& v : usedVars(iv->dom.min + iv->dom.extent))
-            model.params.markSize(v);
-    for (const ConsumerTrace& ct : trace.consumers) {
-        const auto* compute = ct.consumer.as<ComputeOpNode>();
-        if (!compute)
-            return std::nullopt;
-        ConsumerEncoder encoder(in, ct, mode, model);
-        if (!encoder.encode())
-            return std::nullopt;
-        std::vector<std::vector<Expr>> reads =
-            distinctReads(compute->body, [&](const Tensor& t) { return t.op.same_as(stage->op); });
-        for (size_t i = 0; i < reads.size(); ++i)
-            model.accesses.push_back(
-                AccessSet{ct.consumer, int(i), reads[i], encoder.accessText(reads[i], producer)});
-    }
-    if (model.accesses.empty())
+    AttachPathResolver path(in, trace.attachPath, model);
+    // The resolver knows this function's locals: it is unset before the model is returned.
+    model.params.setResolver([&path](const Var& v) { path.resolve(v); });
+    bool built = encodeConsumers(in, stage, trace, options.mode, model);
+    if (built && options.ownWrites)
+        built = encodeOwnWrites(in, stage, options.mode, model);
+    for (const Expr& e : options.alsoNamed)
+        for (const Var& v : usedVars(e))
+            path.resolve(v);
+    model.params.setResolver({});
+    if (!built || model.accesses.empty())
         return std::nullopt;
     return model;
 }

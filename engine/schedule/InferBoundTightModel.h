@@ -58,10 +58,25 @@ struct ModelInputs {
     const IterVarMap<IterVar>& bindMap;
 };
 
-/// The model of `stage` (a compute stage that is neither an output nor inlined) from its trace;
-/// nullopt when a consumer's loop nest is not quasi-affine (the interval result then stands).
+/// What buildNeedModel encodes besides the consumers' reads.
+struct ModelOptions {
+    RelaxMode mode = RelaxMode::AsTraced;
+    /// Expressions the caller will convert with the model's parameters: the attach-path loops
+    /// they name become parameters too (a loop named only afterwards would be a free one).
+    std::vector<Expr> alsoNamed;
+    /// Also what the stage's own loop nest writes in one iteration of the loops around its
+    /// realize (every leaf over its range, every root inside its dom: the bound checks), as
+    /// the last access, whose consumer is the stage itself and whose index is -1. An output
+    /// (no consumers) then has a model too.
+    bool ownWrites = false;
+};
+
+/// The model of `stage` (a compute stage that is not inlined, nor an output unless its own
+/// writes are asked for) from its trace; nullopt when a loop nest is not quasi-affine (the
+/// interval result then stands). Its parameters are the attach-path loops its sets (and
+/// `alsoNamed`) name.
 std::optional<NeedModel> buildNeedModel(const ModelInputs& in, const Stage& stage,
-                                        const StageTrace& trace, RelaxMode mode);
+                                        const StageTrace& trace, const ModelOptions& options = {});
 
 } // namespace bs::tight
 

@@ -121,7 +121,10 @@ QList<TableRow> allocationRows(const AllocReport& report) {
                 ? QStringLiteral("%1 touched over the %2")
                       .arg(*buffer.touchedTotal)
                       .arg(buffer.touchedSampled ? QStringLiteral("iterations sampled")
-                                                 : QStringLiteral("whole run"))
+                           : buffer.touchedCounted
+                               ? QStringLiteral("whole run, counted from the access sets (the "
+                                                "program is too large to run in the interpreter)")
+                               : QStringLiteral("whole run"))
                 : QStringLiteral("not run in the interpreter");
         if (buffer.touchedTotal && copies)
             touchedTip += QStringLiteral(", of %1 allocated for its %2 virtual threads")

@@ -6,6 +6,8 @@
 #include "ir/Substitute.h"
 #include "te/Reduce.h"
 
+#include <functional>
+
 #include <nlohmann/json.hpp>
 
 using namespace bs;
@@ -342,10 +344,8 @@ TEST(AllocReport, InterpreterCountsTouchedElements) {
     EXPECT_FALSE(buffer(allocReport(splitRemainder(), never), "B").touchedPeak.has_value());
 }
 
-TEST(AllocReport, PastTheBudgetTouchedCountsComeFromASampleOfTheOuterLoops) {
-    // B computed at C's tile loop (4 rows of 64 per tile, 64 tiles). The whole run measures
-    // B's tile; with a budget of a tenth of the work, a sample of the tiles runs: B's counts
-    // are the same, marked sampled, and C (allocated outside the sampled loop) is unmeasured.
+/// B computed at C's tile loop (4 rows of 64 per tile, 64 tiles); C reads B at `column`.
+Schedule tiledPair(const std::function<Expr(const Var& column)>& column) {
     Tensor A = placeholder({256, 64}, DataType::float32(), "A");
     Tensor B = compute(
         {256, 64},
@@ -356,19 +356,60 @@ TEST(AllocReport, PastTheBudgetTouchedCountsComeFromASampleOfTheOuterLoops) {
     Tensor C = compute(
         {256, 64},
         [&](const std::vector<Var>& v) {
-            return B({v[0], v[1]}) + f32(1);
+            return B({v[0], column(v[1])}) + f32(1);
         },
         "C");
     Schedule s = createSchedule(C.op);
     auto [yo, yi] = s[C].split(opOf(C)->axis[0], 4);
     s[B].computeAt(s[C], yo);
+    return s;
+}
+
+TEST(AllocReport, PastTheBudgetTouchedCountsAreCountedFromTheAccessSets) {
+    // The whole run measures B's tile and C; with a budget of a tenth of the work, both are
+    // counted exactly from their access sets instead: the same numbers, and nothing runs.
+    REQUIRE_ISL();
+    Schedule s = tiledPair([](const Var& x) { return Expr(x); });
+    AllocReport whole = allocReport(s);
+    EXPECT_EQ(buffer(whole, "B").touchedPeak, 256);
+    EXPECT_EQ(buffer(whole, "B").touchedTotal, 256);
+    EXPECT_EQ(buffer(whole, "C").touchedTotal, 256 * 64);
+    EXPECT_FALSE(buffer(whole, "B").touchedCounted) << "a run within the budget is measured";
+
+    AllocReportOptions small;
+    small.interpreterBudget = 2 * 256 * 64 / 10;
+    AllocReport counted = allocReport(s, small);
+    EXPECT_EQ(counted.touchedSampleFactor, 0.0) << "nothing was left to sample";
+    for (const char* name : {"B", "C"}) {
+        const BufferReport& b = buffer(counted, name);
+        EXPECT_TRUE(b.touchedCounted) << name;
+        EXPECT_FALSE(b.touchedSampled) << name;
+        EXPECT_EQ(b.touchedPeak, buffer(whole, name).touchedPeak) << name;
+        EXPECT_EQ(b.touchedTotal, buffer(whole, name).touchedTotal) << name;
+        EXPECT_FALSE(b.computedRun.has_value()) << name << ": nothing ran";
+    }
+    const std::string text = counted.toText();
+    EXPECT_NE(text.find(" 256/256 "), std::string::npos) << text;
+    EXPECT_NE(text.find("touched at some point (counted from the access sets, tvm)"),
+              std::string::npos)
+        << text;
+    nlohmann::json json = nlohmann::json::parse(counted.toJson());
+    for (const auto& entry : json["buffers"])
+        EXPECT_TRUE(entry["touched_counted"].get<bool>()) << entry["name"];
+}
+
+TEST(AllocReport, PastTheBudgetWhatTheSetsCannotCountComesFromASampleOfTheOuterLoops) {
+    // C reads B at a column that is not quasi-affine (x*x mod 64), so B's sets cannot count
+    // it: a sample of the tiles runs, B's counts are those of the tiles that ran, marked
+    // sampled, while C (its writes are affine) is counted from its access sets.
+    REQUIRE_ISL();
+    Schedule s = tiledPair([](const Var& x) { return floormod(x * x, 64); });
     AllocReport whole = allocReport(s);
     const BufferReport& b = buffer(whole, "B");
     EXPECT_EQ(b.touchedPeak, 256);
     EXPECT_EQ(b.touchedTotal, 256);
     EXPECT_FALSE(b.touchedSampled);
     EXPECT_EQ(whole.touchedSampleFactor, 0.0);
-    ASSERT_TRUE(buffer(whole, "C").touchedPeak.has_value());
 
     AllocReportOptions small;
     small.interpreterBudget = 2 * 256 * 64 / 10;
@@ -376,10 +417,13 @@ TEST(AllocReport, PastTheBudgetTouchedCountsComeFromASampleOfTheOuterLoops) {
     const BufferReport& sb = buffer(sampled, "B");
     EXPECT_GT(sampled.touchedSampleFactor, 9.0);
     EXPECT_TRUE(sb.touchedSampled);
+    EXPECT_FALSE(sb.touchedCounted);
     EXPECT_EQ(sb.touchedPeak, 256);
     EXPECT_EQ(sb.touchedTotal, 256);
     EXPECT_FALSE(sb.computedRun.has_value()) << "a sample's stores say nothing of the run's";
-    EXPECT_FALSE(buffer(sampled, "C").touchedPeak.has_value());
+    const BufferReport& c = buffer(sampled, "C");
+    EXPECT_TRUE(c.touchedCounted);
+    EXPECT_EQ(c.touchedTotal, buffer(whole, "C").touchedTotal);
     const std::string text = sampled.toText();
     EXPECT_NE(text.find("~256/256"), std::string::npos) << text;
     EXPECT_NE(text.find("~: measured on a sample"), std::string::npos) << text;
@@ -388,8 +432,10 @@ TEST(AllocReport, PastTheBudgetTouchedCountsComeFromASampleOfTheOuterLoops) {
         << text;
     nlohmann::json json = nlohmann::json::parse(sampled.toJson());
     EXPECT_GT(json["touched_sample_factor"].get<double>(), 9.0);
-    for (const auto& entry : json["buffers"])
+    for (const auto& entry : json["buffers"]) {
         EXPECT_EQ(entry["touched_sampled"].get<bool>(), entry["name"] == "B") << entry["name"];
+        EXPECT_EQ(entry["touched_counted"].get<bool>(), entry["name"] == "C") << entry["name"];
+    }
 }
 
 TEST(AllocReport, ASampleStillFarPastTheBudgetIsNotRun) {
@@ -421,13 +467,16 @@ TEST(AllocReport, ASampleStillFarPastTheBudgetIsNotRun) {
 
 TEST(AllocReport, ASampleNeedsALoopToThin) {
     // One loop of 2 iterations (a loop keeps at least 2, its first and last): with a budget of
-    // one element there is nothing to thin, so no counts at all.
+    // one element there is nothing to thin, so no counts at all. (A store predicate keeps the
+    // access sets from counting B.)
     Tensor A = placeholder({2}, DataType::float32(), "A");
     Tensor B = compute(
         {2}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
+    Schedule s = createSchedule(B.op);
+    s[B].setStorePredicate(opOf(B)->axis[0]->var < 2);
     AllocReportOptions tiny;
     tiny.interpreterBudget = 1;
-    AllocReport r = allocReport(createSchedule(B.op), tiny);
+    AllocReport r = allocReport(s, tiny);
     EXPECT_FALSE(buffer(r, "B").touchedPeak.has_value());
     EXPECT_EQ(r.touchedSampleFactor, 0.0);
 }

@@ -1,5 +1,6 @@
 # 2048 x 2048 computed in tiles of 8 rows: 8.4 M elements in all, past the interpreter's budget
-# (4 M), so `alloc` measures the touched counts on a sample of the tiles.
+# (4 M), so `alloc` counts the touched elements from the access sets (where ISL is built in;
+# else it measures them on a sample of the tiles).
 import tvm
 from tvm import te
 
