@@ -356,6 +356,9 @@ bool touchesThreads(const StageTrace& trace, const IterVarMap<IterVar>& bindMap)
 
 struct StageNeedCache::Impl {
     std::unordered_map<std::string, StageNeed> needs;
+    /// Where the loops of the run the stages are analysed in sit (built on first use).
+    const InferBoundResult* run = nullptr;
+    std::optional<tight::LoopIndex> loops;
 };
 
 StageNeedCache::StageNeedCache() : m_impl(std::make_unique<Impl>()) {}
@@ -391,6 +394,14 @@ std::optional<StageNeed> analyzeStageNeed(const Schedule& normalized, const Infe
     if (!stage.defined() || !trace || trace->kind != StageTrace::Kind::Computed)
         return std::nullopt;
     tight::ModelInputs in{normalized, tight.bounds, tight.loopExtents, bindMap};
+    if (cache) {
+        StageNeedCache::Impl& impl = cache->impl();
+        if (impl.run != &tight || !impl.loops) {
+            impl.loops.emplace(normalized, tight.trace, bindMap);
+            impl.run = &tight;
+        }
+        in.loops = &*impl.loops;
+    }
     tight::IslContext isl;
     isl::ctx ctx = isl.ctx();
     try {
@@ -448,8 +459,9 @@ std::optional<StageNeed> analyzeStageNeed(const Schedule& normalized, const Infe
                 cache->impl().needs.emplace(std::move(key), need);
             return need;
         }
-        std::optional<NeedModel> perThread =
-            tight::buildNeedModel(in, stage, *trace, {tight::RelaxMode::PerThread});
+        tight::ModelOptions oneThread;
+        oneThread.mode = tight::RelaxMode::PerThread;
+        std::optional<NeedModel> perThread = tight::buildNeedModel(in, stage, *trace, oneThread);
         if (perThread)
             need.perThread = withinBudget(ctx, need.gaveUp, std::optional<int64_t>(), [&] {
                 return maxOverIterations(ctx, *perThread, perThread->unionSet(ctx),

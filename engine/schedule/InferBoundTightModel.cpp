@@ -250,6 +250,18 @@ public:
     /// Encodes the path loop `v` is (or the path loops bound to the thread `v` is); nothing
     /// when it is neither (a symbolic size, a thread no path loop is bound to).
     void resolve(const Var& v) {
+        if (m_in.loops) {
+            size_t at = 0;
+            switch (m_in.loops->find(m_path, v, at)) {
+            case LoopIndex::Place::On:
+                encodeLoop(m_path[at]);
+                return;
+            case LoopIndex::Place::Off:
+                return;
+            case LoopIndex::Place::Unknown:
+                break;
+            }
+        }
         // The path is read innermost first, only as far as the loop named; a thread variable
         // can be bound to several loops, so its search reads the rest of the path.
         while (m_read < m_path.size() && !m_loopAt.count(v.get()))
@@ -360,6 +372,39 @@ bool encodeOwnWrites(const ModelInputs& in, const Stage& stage, RelaxMode mode, 
 }
 
 } // namespace
+
+LoopIndex::LoopIndex(const Schedule& sch, const BoundTrace& trace,
+                     const IterVarMap<IterVar>& bindMap) {
+    std::unordered_map<const Node*, size_t> pathSize;
+    for (const StageTrace& st : trace.stages)
+        pathSize.emplace(st.op.get(), st.attachPath.size());
+    for (const Stage& stage : sch.stages()) {
+        auto size = pathSize.find(stage->op.get());
+        for (size_t j = 0; j < stage->leafIterVars.size() && size != pathSize.end(); ++j) {
+            const IterVar& iv = stage->leafIterVars[j];
+            m_leaves.emplace(iv->var.get(), Leaf{iv, size->second, j});
+        }
+        for (const IterVar& iv : stage->allIterVars)
+            if (!m_leaves.count(iv->var.get()))
+                m_otherLoops.insert(iv->var.get());
+    }
+    for (const auto& [leaf, thread] : bindMap)
+        m_otherLoops.insert(thread->var.get());
+}
+
+LoopIndex::Place LoopIndex::find(const AttachPath& path, const Var& v, size_t& at) const {
+    auto it = m_leaves.find(v.get());
+    if (it == m_leaves.end())
+        return m_otherLoops.count(v.get()) ? Place::Unknown : Place::Off;
+    // Leaf j of a stage T precedes T's path by j + 1 loops on a path through T: the segment
+    // before T's path is T's leaves from the attach point out to leaf 0.
+    const Leaf& leaf = it->second;
+    const size_t before = leaf.stagePathSize + leaf.index + 1;
+    if (path.size() < before || !path[path.size() - before].same_as(leaf.iv))
+        return Place::Unknown;
+    at = path.size() - before;
+    return Place::On;
+}
 
 bool isThreadBound(const IterVar& iv, const IterVarMap<IterVar>& bindMap) {
     return bindMap.count(iv) != 0 || !iv->threadTag.empty();

@@ -12,6 +12,9 @@
 #include "schedule/InferBound.h"
 #include "schedule/InferBoundTightIsl.h"
 
+#include <unordered_map>
+#include <unordered_set>
+
 namespace bs::tight {
 
 /// Which consumer loops are relaxed.
@@ -49,13 +52,43 @@ struct NeedModel {
     isl::set accessSet(isl::ctx ctx, size_t i, const isl::set& domain) const;
 };
 
+/// Where each leaf loop of a schedule sits, so that a loop's place on an attach path is found
+/// without reading the path: a nest of N attached stages has paths N loops long, and their
+/// models name the outermost loop (issue 19).
+class LoopIndex {
+public:
+    /// From the stages' attach paths in `trace` (a whole InferBound run of `sch`).
+    LoopIndex(const Schedule& sch, const BoundTrace& trace, const IterVarMap<IterVar>& bindMap);
+
+    enum class Place {
+        On,      ///< a loop of the path, at the position given
+        Off,     ///< no stage's loop nor a thread: a symbolic size
+        Unknown, ///< to be found by reading the path (a thread, or a loop not placed as a leaf)
+    };
+    /// Where `v` is on `path` (innermost first); `at` is set for Place::On.
+    Place find(const AttachPath& path, const Var& v, size_t& at) const;
+
+private:
+    /// A leaf of a stage attached along compute_at's rule (seed 000, "Attach Paths"): on a path
+    /// through its stage, it sits just inside that stage's own path, at its leaf position from
+    /// the outermost.
+    struct Leaf {
+        IterVar iv;
+        size_t stagePathSize = 0;
+        size_t index = 0;
+    };
+    std::unordered_map<const VarNode*, Leaf> m_leaves;
+    std::unordered_set<const VarNode*> m_otherLoops; ///< every other IterVar and thread
+};
+
 /// What the model is built from: a (partial) InferBound run in which the consumers of the
-/// producer are final.
+/// producer are final; `loops`, when given, for a whole run.
 struct ModelInputs {
     const Schedule& sch;
     const IterVarMap<Range>& rmap;
     const IterVarMap<Expr>& loopExtents;
     const IterVarMap<IterVar>& bindMap;
+    const LoopIndex* loops = nullptr;
 };
 
 /// What buildNeedModel encodes besides the consumers' reads.

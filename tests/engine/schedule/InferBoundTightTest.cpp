@@ -537,14 +537,11 @@ TEST(InferBoundTight, ReadsTvmGetsExactlySkipIslButNotPastTheDom) {
     EXPECT_EQ(exact.steps.at(exact.steps.rangeStep(opOf(B)->axis[1])).rule, "exact-box");
 }
 
-TEST(InferBoundTight, CachedStageNeedsAreTheCountsOfEachStage) {
-    // A nest of like stages: their models read the same, so a shared cache counts them once;
-    // every stage still gets its own counts, regions and reads.
-    REQUIRE_ISL();
-    constexpr int kStages = 12;
+/// A nest of like stages s0 .. s{n-1}, each reading its producer twice (a row and its mirror).
+std::vector<Tensor> likeStages(int n) {
     std::vector<Tensor> ts = {compute(
         {16, 16}, [](const std::vector<Var>& v) { return v[0] + v[1]; }, "s0")};
-    for (int i = 1; i < kStages; ++i) {
+    for (int i = 1; i < n; ++i) {
         const Tensor previous = ts.back();
         ts.push_back(compute(
             {16, 16},
@@ -553,9 +550,14 @@ TEST(InferBoundTight, CachedStageNeedsAreTheCountsOfEachStage) {
             },
             "s" + std::to_string(i)));
     }
-    Schedule s = createSchedule(ts.back().op);
-    for (size_t i = 0; i + 1 < ts.size(); ++i)
-        s[ts[i]].computeAt(s[ts[i + 1]], opOf(ts[i + 1])->axis[0]);
+    return ts;
+}
+
+/// Each stage of `ts` but the last counted alone and through one cache (which also places the
+/// attach-path loops with a LoopIndex instead of reading the paths): the same counts, regions
+/// and reads. Returns the cache's distinct models.
+size_t expectCachedCountsAreEachStages(const Schedule& s, const std::vector<Tensor>& ts,
+                                       int64_t needed) {
     Schedule normalized = s.normalize();
     InferBoundResult r = inferBound(normalized, BoundRules::Tight);
     IterVarMap<IterVar> bindMap = createBindMap(normalized);
@@ -564,13 +566,15 @@ TEST(InferBoundTight, CachedStageNeedsAreTheCountsOfEachStage) {
         const Operation op = normalized.findStage(ts[i].op)->op;
         std::optional<StageNeed> alone = analyzeStageNeed(normalized, r, op);
         std::optional<StageNeed> cached = analyzeStageNeed(normalized, r, op, bindMap, &cache);
-        ASSERT_TRUE(alone && cached) << ts[i].name();
+        EXPECT_TRUE(alone && cached) << ts[i].name();
+        if (!alone || !cached)
+            continue;
         EXPECT_EQ(cached->needed, alone->needed) << ts[i].name();
-        EXPECT_EQ(cached->needed, std::optional<int64_t>(16)) << ts[i].name();
+        EXPECT_EQ(cached->needed, std::optional<int64_t>(needed)) << ts[i].name();
         EXPECT_EQ(cached->distinct, alone->distinct) << ts[i].name();
         EXPECT_EQ(cached->hull, alone->hull) << ts[i].name();
-        ASSERT_EQ(cached->accesses.size(), 2u) << ts[i].name();
-        for (size_t a = 0; a < 2; ++a) {
+        EXPECT_EQ(cached->accesses.size(), 2u) << ts[i].name();
+        for (size_t a = 0; a < std::min<size_t>(2, cached->accesses.size()); ++a) {
             EXPECT_EQ(cached->accesses[a].region, alone->accesses[a].region) << ts[i].name();
             EXPECT_TRUE(cached->accesses[a].consumer.same_as(alone->accesses[a].consumer))
                 << ts[i].name();
@@ -578,6 +582,32 @@ TEST(InferBoundTight, CachedStageNeedsAreTheCountsOfEachStage) {
                       toString(alone->accesses[a].indices[1]));
         }
     }
+    return cache.entries();
+}
+
+TEST(InferBoundTight, CachedStageNeedsAreTheCountsOfEachStage) {
+    // A nest of like stages: their models read the same, so a shared cache counts them once;
+    // every stage still gets its own counts, regions and reads.
+    REQUIRE_ISL();
+    std::vector<Tensor> ts = likeStages(12);
+    Schedule s = createSchedule(ts.back().op);
+    for (size_t i = 0; i + 1 < ts.size(); ++i)
+        s[ts[i]].computeAt(s[ts[i + 1]], opOf(ts[i + 1])->axis[0]);
     // The stages in the middle of the nest share their model.
-    EXPECT_LT(cache.entries(), 5u);
+    EXPECT_LT(expectCachedCountsAreEachStages(s, ts, 16), 5u);
+}
+
+TEST(InferBoundTight, CachedStageNeedsOfASplitNestPlaceEveryPathLoop) {
+    // Each stage split 4 x 4 by rows and computed at its consumer's inner row loop: every path
+    // holds two loops per stage, of which the models name those of several rows out. The
+    // cache's LoopIndex places them where reading the path does.
+    REQUIRE_ISL();
+    std::vector<Tensor> ts = likeStages(8);
+    Schedule s = createSchedule(ts.back().op);
+    std::vector<IterVar> inner;
+    for (const Tensor& t : ts)
+        inner.push_back(s[t].split(opOf(t)->axis[0], 4).second);
+    for (size_t i = 0; i + 1 < ts.size(); ++i)
+        s[ts[i]].computeAt(s[ts[i + 1]], inner[i + 1]);
+    expectCachedCountsAreEachStages(s, ts, 16);
 }
