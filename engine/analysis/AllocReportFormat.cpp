@@ -196,7 +196,7 @@ std::string AllocReport::toText() const {
     os << "needed: what one iteration of the loops around the buffer reads of it\n"
           "touched: the most elements one iteration touched / elements of the allocation touched "
           "at some point (interpreter, tvm rules; counted from the access sets instead where the "
-          "program computes more than the interpreter's budget)\n"
+          "program computes too much to run whole)\n"
           "compact: tight, with a buffer whose reads are a lattice or disjoint boxes stored as "
           "exactly those\n"
           "computed: iterations of its loop nest under tvm\n"

@@ -1,7 +1,9 @@
 // The allocation report's "really touched" counts (DESIGN.md, "The allocation report"): the
 // program, lowered under the tvm rules, runs in the reference interpreter with access tracing;
 // each buffer's peak of distinct elements touched in one entry of its allocation (one
-// iteration of the loops around it) and its total over the run come from the trace.
+// iteration of the loops around it) and its total over the run come from the trace. A program
+// too large to run whole has each buffer counted from its access sets where they can say
+// (analyzeStageTouched), and the others measured on a sample of its outer loops.
 #include "analysis/AllocReportInternal.h"
 
 #include "analysis/Program.h"

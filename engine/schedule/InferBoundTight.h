@@ -137,9 +137,10 @@ struct StageTouched {
 };
 /// nullopt where the count is not exact or would take too long: without ISL; for a stage that
 /// is not a single-output compute (or is inlined), has a store predicate, double buffering or a
-/// loop nest (its own or a consumer's) that is not quasi-affine; where a loop around it or in
-/// it is bound to a thread (whose sharing of the allocation the sets do not model); where a
-/// realize extent is not constant; past ISL's budget.
+/// loop nest (its own or a consumer's) that is not quasi-affine or is tensorized (a packed
+/// call touches the whole strided span it is given); where a loop around it or in it is bound
+/// to a thread (whose sharing of the allocation the sets do not model); where a realize extent
+/// is not constant; past ISL's budget.
 std::optional<StageTouched> analyzeStageTouched(const Schedule& normalized,
                                                 const InferBoundResult& result, const Operation& op,
                                                 const IterVarMap<IterVar>& bindMap);

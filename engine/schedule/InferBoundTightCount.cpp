@@ -489,6 +489,20 @@ std::optional<StageTouched> analyzeStageTouched(const Schedule& normalized,
         std::any_of(stage->leafIterVars.begin(), stage->leafIterVars.end(), bound) ||
         touchesThreads(*trace, bindMap))
         return std::nullopt;
+    // A tensorized loop nest is a packed call, which the interpreter counts as touching every
+    // element of the strided span it is given.
+    auto tensorized = [](const Stage& s) {
+        return std::any_of(s->leafIterVars.begin(), s->leafIterVars.end(), [&](const IterVar& iv) {
+            const IterVarAttr* attr = s.attrOf(iv);
+            return attr && attr->iterType == IterVarType::Tensorized;
+        });
+    };
+    if (tensorized(stage) ||
+        std::any_of(trace->consumers.begin(), trace->consumers.end(), [&](const ConsumerTrace& ct) {
+            const Stage consumer = normalized.stageOf(ct.consumer);
+            return !consumer.defined() || tensorized(consumer);
+        }))
+        return std::nullopt;
     tight::ModelOptions options;
     options.ownWrites = true;
     std::vector<Expr> mins;

@@ -49,10 +49,13 @@ std::optional<std::string> rangeText(const std::string& x, const Range& r, const
 /// for its IterVars and its relaxed attach-path loops; everything else is a parameter.
 class ConsumerEncoder {
 public:
+    /// `rootsInDom`: every root inside its dom, as the bound checks keep a loop nest (a
+    /// reduction's init has no such check, ComputeStmt's makeBoundCheck with
+    /// skipIterVarDomain: it writes its whole realize box).
     ConsumerEncoder(const ModelInputs& in, const ConsumerTrace& ct, RelaxMode mode,
-                    NeedModel& model)
-        : m_in(in), m_ct(ct), m_mode(mode), m_model(model),
-          m_consumer(in.sch.stageOf(ct.consumer)) {}
+                    NeedModel& model, bool rootsInDom = true)
+        : m_in(in), m_ct(ct), m_mode(mode), m_model(model), m_consumer(in.sch.stageOf(ct.consumer)),
+          m_rootsInDom(rootsInDom) {}
 
     /// False when some part of the loop nest is not quasi-affine (or has no range: stages
     /// InferBound leaves partly unbounded).
@@ -84,7 +87,7 @@ public:
         text += constraints.empty() ? "true" : join(constraints, " and ");
         if (!m_exists.empty())
             text += ")";
-        for (size_t d = 0; d < producer->axis.size(); ++d) {
+        for (size_t d = 0; d < producer->axis.size() && m_rootsInDom; ++d) {
             const Range& dom = producer->axis[d]->dom;
             if (auto c = rangeText(dims[d], dom, m_model.params.namer()))
                 text += " and " + *c;
@@ -215,7 +218,7 @@ private:
                 return false;
         }
         for (const IterVar& iv : m_consumer->op->rootIterVars()) {
-            if (!iv->dom.defined())
+            if (!iv->dom.defined() || !m_rootsInDom)
                 continue;
             for (const Var& v : usedVars(iv->dom.min + iv->dom.extent))
                 if (!m_local.count(v))
@@ -231,6 +234,7 @@ private:
     RelaxMode m_mode;
     NeedModel& m_model;
     Stage m_consumer;
+    bool m_rootsInDom;
     VarMap<std::string> m_local;
     std::vector<std::string> m_exists;
     std::vector<std::string> m_constraints;
@@ -349,7 +353,9 @@ bool encodeConsumers(const ModelInputs& in, const Stage& stage, const StageTrace
 }
 
 /// What the stage's own loop nest writes: its output index is its axes, over a trace in which
-/// it is its own consumer with every leaf relaxed (the loops inside the realize run whole).
+/// it is its own consumer with every leaf relaxed (the loops inside the realize run whole). A
+/// reduction's init writes its realize box whole, bound checks or not: its data roots are kept
+/// in their ranges only (which hold the update's writes too).
 bool encodeOwnWrites(const ModelInputs& in, const Stage& stage, RelaxMode mode, NeedModel& model) {
     const auto* producer = stage->op.as<ComputeOpNode>();
     ConsumerTrace own;
@@ -360,7 +366,7 @@ bool encodeOwnWrites(const ModelInputs& in, const Stage& stage, RelaxMode mode, 
             return false;
         own.leafSets.push_back(LeafSetEntry{iv, range->second, IntSet(), LeafCase::Relax, ""});
     }
-    ConsumerEncoder encoder(in, own, mode, model);
+    ConsumerEncoder encoder(in, own, mode, model, /*rootsInDom=*/producer->reduceAxis.empty());
     if (!encoder.encode())
         return false;
     std::vector<Expr> indices;

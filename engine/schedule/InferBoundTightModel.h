@@ -30,7 +30,7 @@ bool isThreadBound(const IterVar& iv, const IterVarMap<IterVar>& bindMap);
 /// One read of the producer by one consumer.
 struct AccessSet {
     Operation consumer;
-    int index = 0; ///< the n-th read of the producer in the consumer's body
+    int index = 0; ///< the n-th read of the producer in the consumer's body; -1: own writes
     std::vector<Expr> indices;
     std::string text; ///< `{ [a0, ...] : ... }` without the parameter header
 };
@@ -98,9 +98,10 @@ struct ModelOptions {
     /// they name become parameters too (a loop named only afterwards would be a free one).
     std::vector<Expr> alsoNamed;
     /// Also what the stage's own loop nest writes in one iteration of the loops around its
-    /// realize (every leaf over its range, every root inside its dom: the bound checks), as
-    /// the last access, whose consumer is the stage itself and whose index is -1. An output
-    /// (no consumers) then has a model too.
+    /// realize (every leaf over its range, every root inside its dom as the bound checks keep
+    /// it; a reduction's init, which has no such check, writes its whole realize box), as the
+    /// last access, whose consumer is the stage itself and whose index is -1. An output (no
+    /// consumers) then has a model too.
     bool ownWrites = false;
 };
 

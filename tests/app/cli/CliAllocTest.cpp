@@ -288,6 +288,20 @@ TEST(CliAlloc, APastTheBudgetProgramIsCountedFromItsAccessSets) {
     EXPECT_EQ(r.out.find("~: measured on a sample"), std::string::npos) << r.out;
 }
 
+TEST(CliAlloc, ATensorizedBufferIsNotCountedFromItsAccessSets) {
+    // A packed call touches the whole strided span it is given, which the sets do not model:
+    // past the budget, the tensorized C gets no counted numbers (it is allocated outside the
+    // loops a sample thins, so it stays unmeasured).
+    Outcome r = boundscope("alloc " + std::string(BOUNDSCOPE_CLI_SCRIPTS "/tensorize_large.py") +
+                           " --json");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto json = nlohmann::json::parse(r.out.substr(r.out.find('{')));
+    ASSERT_EQ(json["buffers"].size(), 1u) << r.out;
+    EXPECT_EQ(json["buffers"][0]["name"], "C");
+    EXPECT_FALSE(json["buffers"][0]["touched_counted"].get<bool>()) << r.out;
+    EXPECT_TRUE(json["buffers"][0]["touched_total"].is_null()) << r.out;
+}
+
 TEST(CliAlloc, APastTheBudgetProgramIsMeasuredOnASampleAndSaysSo) {
     Outcome r =
         boundscope("alloc " + std::string(BOUNDSCOPE_CLI_SCRIPTS "/tiled_large_sampled.py"));
