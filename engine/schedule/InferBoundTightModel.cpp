@@ -243,9 +243,11 @@ private:
 /// The producer's attach path (and the threads its loops are bound to) as attach parameters,
 /// with their loop ranges in the parameter domain, resolved as the model names them: a loop of
 /// one iteration is an alias of its min, any other loop an attach parameter. A nest of N
-/// attached stages has paths N loops long, of which the consumers' expressions name only the
-/// innermost few (and, through their ranges, the loops those name); encoding the whole path
-/// for every stage was quadratic in the nest (issue 19). A loop no set names changes no count.
+/// attached stages has paths N loops long, of which a model names a few (and, through their
+/// ranges, the loops those name): encoding the whole path for every stage was quadratic in the
+/// nest (issue 19). A loop no set names changes no count. The loops named are placed with the
+/// inputs' LoopIndex when there is one (a nest's models name its outermost loop), else by
+/// reading the path as far as the loop.
 class AttachPathResolver {
 public:
     AttachPathResolver(const ModelInputs& in, const AttachPath& path, NeedModel& model)
