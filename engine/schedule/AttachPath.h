@@ -1,14 +1,19 @@
 /// \file
 /// A stage's attach path (seed 000, "Attach Paths"; notes section 2): the loops it runs inside,
 /// innermost first. Paths are copied into every step, visit and trace that names them, and a
-/// nest of N attached stages has paths up to N loops long, so a path is an immutable vector
-/// shared by its copies: copying one costs a reference count, not N IterVars. A path also
-/// knows the path it continues (that of the stage it is computed in), so what is derived from
-/// paths can be built once per stage from the outer path's, instead of once per loop.
+/// nest of N attached stages has paths up to N loops long, so a path is immutable and shared by
+/// its copies: copying one costs a reference count, not N IterVars. A path also knows the path
+/// it continues (that of the stage it is computed in), so what is derived from paths can be
+/// built once per stage from the outer path's, instead of once per loop.
+///
+/// The loops are stored outermost first, and a path that continues another stores its own
+/// segment after the outer path's loops, in the same storage when no other path has extended
+/// it yet: a chain of N nested stages stores N loops in all, not N^2 / 2.
 #pragma once
 
 #include "ir/Expr.h"
 
+#include <iterator>
 #include <memory>
 #include <vector>
 
@@ -16,66 +21,73 @@ namespace bs {
 
 class AttachPath {
 public:
-    using const_iterator = std::vector<IterVar>::const_iterator;
-    using const_reverse_iterator = std::vector<IterVar>::const_reverse_iterator;
+    /// Walks the loops innermost first.
+    using const_iterator = std::reverse_iterator<const IterVar*>;
+    /// Walks the loops outermost first.
+    using const_reverse_iterator = const IterVar*;
 
     AttachPath() = default;
-    /// A path of `loops` alone (no outer path).
-    AttachPath(std::vector<IterVar> loops) : AttachPath(std::move(loops), AttachPath()) {}
+    /// A path of `loops` (innermost first) alone: no outer path.
+    AttachPath(const std::vector<IterVar>& loops) : AttachPath(loops, AttachPath()) {}
     /// `segment` (innermost first) followed by `outer`'s loops: the path of a stage computed in
-    /// a stage whose own path is `outer`.
-    AttachPath(std::vector<IterVar> segment, const AttachPath& outer);
+    /// a stage whose own path is `outer`. The segment goes after `outer`'s loops in their
+    /// storage when no path has extended `outer` before, so build the paths that continue a
+    /// path before other threads read its copies (createAttachPath builds them all at once).
+    AttachPath(const std::vector<IterVar>& segment, const AttachPath& outer);
 
-    /// The loops, innermost first.
-    const std::vector<IterVar>& loops() const;
-    operator const std::vector<IterVar>&() const { return loops(); }
+    /// The loops, innermost first (a copy: walk the path itself where a copy is not needed).
+    std::vector<IterVar> loops() const { return std::vector<IterVar>(begin(), end()); }
     /// The path this one continues: its loops are the last ones of this path.
     AttachPath outer() const;
     /// How many loops come before the outer path's.
-    size_t segmentSize() const;
+    size_t segmentSize() const { return m_rep ? m_rep->segment : 0; }
     /// Identifies the path: copies share it (null for the empty path).
     const void* id() const { return m_rep.get(); }
 
-    size_t size() const { return loops().size(); }
-    bool empty() const { return loops().empty(); }
-    const IterVar& operator[](size_t i) const { return loops()[i]; }
-    const IterVar& front() const { return loops().front(); }
-    const IterVar& back() const { return loops().back(); }
-    const_iterator begin() const { return loops().begin(); }
-    const_iterator end() const { return loops().end(); }
-    const_reverse_iterator rbegin() const { return loops().rbegin(); }
-    const_reverse_iterator rend() const { return loops().rend(); }
+    size_t size() const { return m_rep ? m_rep->length : 0; }
+    bool empty() const { return size() == 0; }
+    /// Loop `i`, counted from the innermost.
+    const IterVar& operator[](size_t i) const { return outermost()[size() - 1 - i]; }
+    const IterVar& front() const { return (*this)[0]; }
+    const IterVar& back() const { return outermost()[0]; }
+    const_iterator begin() const { return const_iterator(outermost() + size()); }
+    const_iterator end() const { return const_iterator(outermost()); }
+    const_reverse_iterator rbegin() const { return outermost(); }
+    const_reverse_iterator rend() const { return outermost() + size(); }
 
 private:
-    struct Rep;
+    struct Rep {
+        std::shared_ptr<std::vector<IterVar>> storage; ///< outermost first; shared along a chain
+        size_t length = 0;                             ///< this path's loops: storage[0, length)
+        size_t segment = 0;
+        std::shared_ptr<const Rep> outer;
+    };
     explicit AttachPath(std::shared_ptr<const Rep> rep) : m_rep(std::move(rep)) {}
+    const IterVar* outermost() const { return m_rep ? m_rep->storage->data() : nullptr; }
     std::shared_ptr<const Rep> m_rep;
 };
 
-struct AttachPath::Rep {
-    std::vector<IterVar> loops;
-    std::shared_ptr<const Rep> outer;
-    size_t segment = 0;
-};
-
-inline AttachPath::AttachPath(std::vector<IterVar> segment, const AttachPath& outer) {
+inline AttachPath::AttachPath(const std::vector<IterVar>& segment, const AttachPath& outer) {
     if (segment.empty() && outer.empty())
         return;
-    const size_t own = segment.size();
-    segment.insert(segment.end(), outer.begin(), outer.end());
-    m_rep = std::make_shared<const Rep>(Rep{std::move(segment), outer.m_rep, own});
-}
-
-inline const std::vector<IterVar>& AttachPath::loops() const {
-    static const std::vector<IterVar> none;
-    return m_rep ? m_rep->loops : none;
+    if (segment.empty()) {
+        m_rep = std::make_shared<const Rep>(
+            Rep{outer.m_rep->storage, outer.m_rep->length, 0, outer.m_rep});
+        return;
+    }
+    std::shared_ptr<std::vector<IterVar>> storage;
+    if (outer.m_rep && outer.m_rep->storage->size() == outer.size()) {
+        storage = outer.m_rep->storage; // nothing follows outer's loops yet: extend in place
+    } else {
+        storage = std::make_shared<std::vector<IterVar>>(outer.rbegin(), outer.rend());
+    }
+    storage->insert(storage->end(), segment.rbegin(), segment.rend());
+    m_rep = std::make_shared<const Rep>(Rep{storage, storage->size(), segment.size(), outer.m_rep});
 }
 
 inline AttachPath AttachPath::outer() const {
     return m_rep ? AttachPath(m_rep->outer) : AttachPath();
 }
-
-inline size_t AttachPath::segmentSize() const { return m_rep ? m_rep->segment : 0; }
 
 /// `path` and the paths it continues that `built(id)` says are not built yet, outermost first:
 /// what is derived from a path is built from its outer path's, once per path.

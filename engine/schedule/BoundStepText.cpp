@@ -42,7 +42,7 @@ std::string show(const Range& r) {
 
 std::string extentOf(const Range& r) { return show(r.extent); }
 
-std::string path(const std::vector<IterVar>& ivs) {
+std::string path(const AttachPath& ivs) {
     if (ivs.empty())
         return "none (at root)";
     // A path hundreds of loops long (a deep nest of attached stages) is named by its ends.
@@ -153,7 +153,7 @@ std::string visit(const Stage& stage, const StageVisit& v, const std::string& at
 }
 
 std::string consumer(const Stage& stage, const Operation& consumerOp, const ConsumerVisit& c,
-                     const std::vector<IterVar>& producerAttach) {
+                     const AttachPath& producerAttach) {
     std::string text = "Consumer '" + consumerOp->name + "' reads '" + stage->op->name + "'. ";
     if (producerAttach.empty())
         text += "'" + stage->op->name + "' is at root, so every loop of '" + consumerOp->name +

@@ -16,7 +16,7 @@ std::string ivName(const IterVar& iv);
 std::string attachedAt(const Stage& stage);
 std::string visit(const Stage& stage, const StageVisit& v, const std::string& attachedAt);
 std::string consumer(const Stage& stage, const Operation& consumer, const ConsumerVisit& c,
-                     const std::vector<IterVar>& producerAttach);
+                     const AttachPath& producerAttach);
 // `owner` is the stage whose IterVars the step names (the consumer in phases 1-2): the
 // sentences say "D's j" so that two stages' IterVars of one name are told apart.
 std::string leafSet(const LeafSetEntry& e, const std::string& owner);

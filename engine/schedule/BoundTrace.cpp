@@ -56,7 +56,8 @@ json setJson(const IntSet& s) { return s.toString(); }
 
 json ivJson(const IterVar& iv) { return iv->var.name(); }
 
-json ivListJson(const std::vector<IterVar>& ivs) {
+/// The IterVars' names; `ivs` is a vector or an AttachPath (innermost first).
+template <typename IterVars> json ivListJson(const IterVars& ivs) {
     json out = json::array();
     for (const IterVar& iv : ivs)
         out.push_back(ivJson(iv));

@@ -204,10 +204,9 @@ struct LoopExtentOverride {
 };
 
 /// Phase 1: the IntSet of each consumer leaf, innermost first.
-void initLeafSets(const Stage& consumer, const std::vector<IterVar>& attach,
-                  const StorageScope& scope, const GraphContext& ctx, const IterVarMap<Range>& rmap,
-                  LoopExtentOverride& loops, IterVarMap<IntSet>* upState, bool* found,
-                  StageStepLog& log) {
+void initLeafSets(const Stage& consumer, const AttachPath& attach, const StorageScope& scope,
+                  const GraphContext& ctx, const IterVarMap<Range>& rmap, LoopExtentOverride& loops,
+                  IterVarMap<IntSet>* upState, bool* found, StageStepLog& log) {
     const auto& leaves = consumer->leafIterVars;
     for (size_t i = leaves.size(); i-- > 0;) {
         const IterVar& iv = leaves[i];
@@ -269,7 +268,7 @@ void addRelaxStep(StageStepLog& log, const RelaxEntry& entry) {
 /// it, the producer serves all of the thread's values: the thread joins the relax set. TVM
 /// leaves the thread variable free in the producer's region, and its MakeAPI then rejects the
 /// program ("Not all Vars are passed").
-void relaxVirtualThreadsOutOfScope(const Stage& consumer, const std::vector<IterVar>& attach,
+void relaxVirtualThreadsOutOfScope(const Stage& consumer, const AttachPath& attach,
                                    const GraphContext& ctx, const IterVarMap<Range>& rmap,
                                    LoopExtentOverride& loops, VarMap<IntSet>* relaxSet,
                                    StageStepLog& log) {
@@ -294,11 +293,11 @@ void relaxVirtualThreadsOutOfScope(const Stage& consumer, const std::vector<Iter
 
 /// The consumer's own attach-path loops that are inside the producer's attach point (or bound
 /// to threads the storage scope shares) form the relax set.
-void collectRelaxSet(const Operation& consumerOp, const std::vector<IterVar>& attach,
+void collectRelaxSet(const Operation& consumerOp, const AttachPath& attach,
                      const StorageScope& scope, const GraphContext& ctx,
                      const IterVarMap<Range>& rmap, LoopExtentOverride& loops, bool* found,
                      VarMap<IntSet>* relaxSet, StageStepLog& log) {
-    const std::vector<IterVar>& path = ctx.attachPath.at(consumerOp);
+    const AttachPath& path = ctx.attachPath.at(consumerOp);
     const std::vector<size_t>& tagged = ctx.taggedOnPath.at(consumerOp.get());
     for (size_t at = 0; at < path.size(); ++at) {
         if (*found) {
@@ -637,7 +636,7 @@ bool requestFromConsumer(const Schedule& sch, const Stage& stage, const Operatio
                          const IterVarMap<Range>& rmap, BoundRules rules, LoopExtentOverride loops,
                          TensorDomMap& tmap, StageStepLog& log, RequestStepMap& requestSteps) {
     const Stage consumer = sch.stageOf(consumerOp);
-    const std::vector<IterVar>& attach = ctx.attachPath.at(stage->op);
+    const AttachPath& attach = ctx.attachPath.at(stage->op);
     log.consumer = consumerOp;
     log.setSteps.clear();
     log.relaxSteps.clear();
@@ -835,7 +834,7 @@ bool requestAndGather(const Schedule& sch, const Stage& stage, const StorageScop
     RequestStepMap requestSteps;
     for (const Operation& consumerOp : consumersOf(stage, ctx))
         if (!requestFromConsumer(sch, stage, consumerOp, scope, ctx, rmap, rules,
-                                 LoopExtentOverride{loopExtents}, tmap, log, requestSteps))
+                                 LoopExtentOverride{loopExtents, {}, {}}, tmap, log, requestSteps))
             return false;
     gatherBound(stage, tmap, requestSteps, out, log);
     return true;

@@ -13,7 +13,7 @@ using namespace detail;
 
 namespace {
 
-std::string pathText(const std::vector<IterVar>& path) {
+std::string pathText(const AttachPath& path) {
     std::string out;
     for (const IterVar& iv : path)
         out += (out.empty() ? "" : ", ") + iv->var.name();

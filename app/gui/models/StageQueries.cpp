@@ -20,7 +20,7 @@ Stage ownerOf(const Schedule& schedule, const IterVar& iv) {
 
 /// An attach path, innermost first, its loops grouped by the stage that owns them:
 /// `C: j.inner → j.outer → i`, or `D: dj → di → E: ej → ei` for a chained attachment.
-QString attachPathText(const Analysis& analysis, const std::vector<IterVar>& path) {
+QString attachPathText(const Analysis& analysis, const AttachPath& path) {
     QStringList parts;
     const StageNode* current = nullptr;
     for (const IterVar& iv : path) {

@@ -107,6 +107,39 @@ TEST(Graph, AttachPathExtendsThroughTheAttachStagesChain) {
     EXPECT_EQ(copy.id(), paths.at(c.op).id());
 }
 
+TEST(Graph, AttachPathsContinuingOnePathKeepTheirOwnLoops) {
+    // Paths store their loops after the outer path's, in its storage when nothing follows them
+    // yet: the first path continuing `outer` extends it in place, the next ones copy it.
+    auto loop = [](const char* name) {
+        return IterVar(Range(0, 4), Var(name), IterVarType::DataPar);
+    };
+    IterVar a = loop("a"), b = loop("b"), c = loop("c"), d = loop("d"), e = loop("e");
+    AttachPath outer(std::vector<IterVar>{a});
+    AttachPath first({b}, outer);
+    AttachPath second({c, d}, outer);
+    AttachPath same({}, outer);
+    AttachPath third({e}, same);
+    AttachPath deeper({e}, first);
+    EXPECT_EQ(names(outer), (Names{"a"}));
+    EXPECT_EQ(names(first), (Names{"b", "a"}));
+    EXPECT_EQ(names(second), (Names{"c", "d", "a"}));
+    EXPECT_EQ(names(same), (Names{"a"}));
+    EXPECT_EQ(names(third), (Names{"e", "a"}));
+    EXPECT_EQ(names(deeper), (Names{"e", "b", "a"}));
+    // A path with no loops of its own is still a path of its own.
+    EXPECT_NE(same.id(), outer.id());
+    EXPECT_EQ(same.outer().id(), outer.id());
+    EXPECT_EQ(second.segmentSize(), 2u);
+    EXPECT_EQ(second.outer().id(), outer.id());
+    // Indexed from the innermost; reverse iteration is outermost first.
+    EXPECT_TRUE(second.front().same_as(c));
+    EXPECT_TRUE(second[1].same_as(d));
+    EXPECT_TRUE(second.back().same_as(a));
+    EXPECT_EQ(names(std::vector<IterVar>(deeper.rbegin(), deeper.rend())), (Names{"a", "b", "e"}));
+    EXPECT_TRUE(AttachPath().empty());
+    EXPECT_EQ(AttachPath().begin(), AttachPath().end());
+}
+
 TEST(Graph, AttachAtAnOuterAxisStartsThere) {
     // Seed 000, Ex. 3: C at axis i of D has the path {i}.
     Tensor c = compute({5, 16}, five, "C");

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "ir/Op.h"
+#include "schedule/AttachPath.h"
 #include "schedule/Schedule.h"
 #include "te/Compute.h"
 #include "te/Reduce.h"
@@ -18,6 +19,9 @@ inline std::vector<std::string> names(const std::vector<IterVar>& ivs) {
         out.push_back(iv->var.name());
     return out;
 }
+
+/// The names of the loops of `path`, innermost first.
+inline std::vector<std::string> names(const AttachPath& path) { return names(path.loops()); }
 
 inline std::vector<std::string> stageNames(const Schedule& sch) {
     std::vector<std::string> out;
