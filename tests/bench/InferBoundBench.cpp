@@ -29,6 +29,9 @@
 /// `x_per_stage_100` (here per term) over depth100's. Lower/repeatN: the same with every index
 /// read twice, so that CSE introduces N variables (over repeat100's).
 ///
+/// Each `x_per_stage_100` of these takes the 100-stage program's time from runs interleaved with
+/// the larger program's, so that the ratio does not follow the machine's drift over the run.
+///
 /// LowerTight/nestedN and Alloc/nestedN: the same nests lowered under the tight rules, and the
 /// whole allocation report (every rule set, ISL's exact counts, the interpreter's touched
 /// counts), with `x_per_stage_100` and `x_lower_tvm`, their time over Lower/nestedN's (issue
@@ -47,6 +50,7 @@
 #include <chrono>
 #include <ctime>
 #include <map>
+#include <optional>
 
 using namespace bs;
 
@@ -212,29 +216,51 @@ const char* workName(Work work) {
     return "?";
 }
 
-void runLower(benchmark::State& state, const std::string& name, int stages, Work work) {
-    const bool nested = name.rfind("nested", 0) == 0;
-    const bool deep = name.rfind("depth", 0) == 0;
-    const bool repeated = name.rfind("repeat", 0) == 0;
-    ChainFunction f = deep       ? deepFunction(stages)
-                      : repeated ? repeatedFunction(stages)
-                      : nested   ? nestedFunction(stages)
-                                 : chainFunction(stages);
+/// The program a Lower/Alloc benchmark named `name` (`nested300`, `depth100`, ...) lowers.
+ChainFunction loweredFunction(const std::string& name, int stages) {
+    if (name.rfind("depth", 0) == 0)
+        return deepFunction(stages);
+    if (name.rfind("repeat", 0) == 0)
+        return repeatedFunction(stages);
+    if (name.rfind("nested", 0) == 0)
+        return nestedFunction(stages);
+    return chainFunction(stages);
+}
+
+/// The thread CPU seconds of one run of `work` on `f`.
+double timeOnce(const ChainFunction& f, Work work) {
     LowerOptions options;
     options.rules = work == Work::LowerTight ? BoundRules::Tight : BoundRules::Tvm;
     AllocReportOptions allocOptions;
     allocOptions.args = f.args;
-    std::vector<double> cpu;
+    double cpuStart = threadCpuSeconds();
+    if (work == Work::Alloc) {
+        AllocReport r = allocReport(f.s, allocOptions);
+        benchmark::DoNotOptimize(r.buffers.size());
+    } else {
+        LowerResult r = lower(f.s, f.args, options);
+        benchmark::DoNotOptimize(r.func.final.get());
+    }
+    return threadCpuSeconds() - cpuStart;
+}
+
+/// `x_per_stage_100` compares the time per stage with that of the 100-stage program of the
+/// same kind (`nested100` for `nested1000`). The machine's speed drifts over a run (a shared
+/// virtual machine, another process's caches), so the 100-stage program is timed again
+/// between the iterations of the larger one, and each takes its best time from those
+/// interleaved runs: the ratio compares times measured together.
+void runLower(benchmark::State& state, const std::string& name, int stages, Work work) {
+    const std::string kind = name.substr(0, name.find_first_of("0123456789"));
+    const std::string first = kind + "100";
+    const ChainFunction f = loweredFunction(name, stages);
+    std::optional<ChainFunction> base;
+    if (name != first)
+        base = loweredFunction(first, 100);
+    std::vector<double> cpu, baseCpu;
     for (auto _ : state) {
-        double cpuStart = threadCpuSeconds();
-        if (work == Work::Alloc) {
-            AllocReport r = allocReport(f.s, allocOptions);
-            benchmark::DoNotOptimize(r.buffers.size());
-        } else {
-            LowerResult r = lower(f.s, f.args, options);
-            benchmark::DoNotOptimize(r.func.final.get());
-        }
-        cpu.push_back(threadCpuSeconds() - cpuStart);
+        if (base)
+            baseCpu.push_back(timeOnce(*base, work));
+        cpu.push_back(timeOnce(f, work));
         state.SetIterationTime(cpu.back());
     }
     double perStageUs = *std::min_element(cpu.begin(), cpu.end()) / stages * 1e6;
@@ -242,13 +268,10 @@ void runLower(benchmark::State& state, const std::string& name, int stages, Work
     state.counters["us_per_stage"] = perStageUs;
     const std::string key = std::string(workName(work)) + "/";
     perStageFigures()[key + name] = perStageUs;
-    const std::string first = deep       ? "depth100"
-                              : repeated ? "repeat100"
-                              : nested   ? "nested100"
-                                         : "chain100";
-    auto base = perStageFigures().find(key + first);
-    if (name != first && base != perStageFigures().end())
-        state.counters["x_per_stage_100"] = perStageUs / base->second;
+    if (base) {
+        double basePerStageUs = *std::min_element(baseCpu.begin(), baseCpu.end()) / 100 * 1e6;
+        state.counters["x_per_stage_100"] = perStageUs / basePerStageUs;
+    }
     // Issue 19 item 2: the tight rules at most 3 times the tvm rules on the same program.
     auto tvm = perStageFigures().find(std::string(workName(Work::LowerTvm)) + "/" + name);
     if (work != Work::LowerTvm && tvm != perStageFigures().end())
@@ -286,7 +309,7 @@ int main(int argc, char** argv) {
             [name, stages](benchmark::State& st) { runLower(st, name, stages, Work::LowerTvm); })
             ->UseManualTime()
             ->Unit(benchmark::kMillisecond)
-            ->Iterations(stages > 500 ? 3 : 10);
+            ->Iterations(stages > 500 ? 5 : 10);
     }
     // The nests again under the tight rules, then the allocation report (issue 19 items 1-3),
     // each after the tvm rules' run of the same nest.
@@ -299,7 +322,7 @@ int main(int argc, char** argv) {
                 [name, stages, work](benchmark::State& st) { runLower(st, name, stages, work); })
                 ->UseManualTime()
                 ->Unit(benchmark::kMillisecond)
-                ->Iterations(stages > 500 ? 2 : 5);
+                ->Iterations(stages > 500 ? 3 : 5);
         }
     }
     benchmark::Initialize(&argc, argv);
