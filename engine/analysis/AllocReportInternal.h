@@ -167,6 +167,13 @@ std::vector<int64_t> realizedShape(const LowerResult& lowered, const std::string
 /// shape is symbolic or a type unsupported.
 std::optional<std::vector<Buffer>> argumentBuffers(const std::vector<Tensor>& args);
 
+/// The stores `program` makes, from its loops' and threads' constant extents; nullopt when an
+/// extent is not constant.
+std::optional<double> countStores(const Stmt& program);
+
+/// The elements of `args` in all; nullopt when a shape is symbolic.
+std::optional<double> argumentElements(const std::vector<Tensor>& args);
+
 /// Runs the program in the reference interpreter (within the options' budget) and fills each
 /// buffer's touched counts. Past the budget, a buffer whose counts the access sets give exactly
 /// (analyzeStageTouched on `reference`, the tvm run; `origins` holds each buffer's stage) takes

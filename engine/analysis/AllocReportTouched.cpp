@@ -200,6 +200,27 @@ std::vector<int64_t> realizedShape(const LowerResult& lowered, const std::string
     return shape && product == size ? *shape : std::vector<int64_t>{size};
 }
 
+std::optional<double> countStores(const Stmt& program) {
+    StoreCounter counter;
+    counter.visitStmt(program);
+    return counter.stores;
+}
+
+std::optional<double> argumentElements(const std::vector<Tensor>& args) {
+    double elements = 0;
+    for (const Tensor& t : args) {
+        double product = 1;
+        for (const Expr& e : t.shape()) {
+            std::optional<int64_t> extent = asConstInt(e);
+            if (!extent)
+                return std::nullopt;
+            product *= double(std::max<int64_t>(*extent, 0));
+        }
+        elements += product;
+    }
+    return elements;
+}
+
 std::optional<std::vector<Buffer>> argumentBuffers(const std::vector<Tensor>& args) {
     std::vector<Buffer> buffers;
     buffers.reserve(args.size());
@@ -268,12 +289,11 @@ void addTouchedCounts(const Schedule& sch, const AllocReportOptions& options,
             program = sampler.visitStmt(program);
             // What the loops that could be thinned (serial, of constant extent) did not take
             // stays: a sample still far past the budget would take the time the budget saves.
-            StoreCounter counter;
-            counter.visitStmt(program);
-            if (!sampler.sampled() || !counter.stores || *counter.stores <= 0 ||
-                *counter.stores > LoopSampler::kWorthThinning * double(options.interpreterBudget))
+            std::optional<double> stores = countStores(program);
+            if (!sampler.sampled() || !stores || *stores <= 0 ||
+                *stores > LoopSampler::kWorthThinning * double(options.interpreterBudget))
                 return;
-            report.touchedSampleFactor = double(*work) / *counter.stores;
+            report.touchedSampleFactor = double(*work) / *stores;
         }
         Interpreter interpreter(InterpreterOptions{.traceAccesses = true});
         for (size_t i = 0; i < args.size(); ++i)

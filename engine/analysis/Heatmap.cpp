@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <iomanip>
 #include <map>
 #include <sstream>
 
@@ -192,18 +193,53 @@ private:
     std::vector<Cells*> m_byTrace;
 };
 
+namespace {
+
+constexpr const char* kNeedsConstantShapes =
+    "the heatmap runs the program in the interpreter, which needs constant shapes and supported "
+    "types for its arguments";
+
+/// `134.2 million`, `812345`: a count as a sentence says it.
+std::string countText(double n) {
+    std::ostringstream os;
+    if (n >= 1e6)
+        os << std::fixed << std::setprecision(1) << n / 1e6 << " million";
+    else
+        os << int64_t(n);
+    return os.str();
+}
+
+/// Throws when the run's work, the `stores` it makes (unknown where a loop's extent is not
+/// constant) and the `elements` of its arguments, is past `budget`.
+void checkWork(std::optional<double> stores, double elements, int64_t budget) {
+    if (budget <= 0 || stores.value_or(0) + elements <= double(budget))
+        return;
+    throw UserError("the heatmap runs the program in the interpreter, and this one makes " +
+                    countText(stores.value_or(0)) + " stores over " + countText(elements) +
+                    " argument elements, past the heatmap's limit of " + countText(double(budget)) +
+                    " in all: try it on smaller sizes, where the reads follow the same pattern "
+                    "(`boundscope alloc` counts the touched elements of large programs from their "
+                    "access sets)");
+}
+
+} // namespace
+
 HeatmapRun::HeatmapRun(const Schedule& schedule, const HeatmapOptions& options,
                        const std::string& focus)
     : m_schedule(schedule), m_rules(options.rules),
       m_args(options.args.empty() ? defaultArguments(schedule) : options.args), m_focus(focus),
       m_iteration(focus.empty() ? -1 : options.iteration) {
-    std::optional<std::vector<Buffer>> buffers = alloc::argumentBuffers(m_args);
-    if (!buffers)
-        throw UserError("the heatmap runs the program in the interpreter, which needs constant "
-                        "shapes and supported types for its arguments");
+    const std::optional<double> elements = alloc::argumentElements(m_args);
+    if (!elements)
+        throw UserError(kNeedsConstantShapes);
     LowerOptions lowerOptions;
     lowerOptions.rules = options.rules;
     m_lowered = lower(schedule, m_args, lowerOptions);
+    // Before any buffer is made: the arguments alone can be more than the machine holds.
+    checkWork(alloc::countStores(m_lowered.func.deviceCode()), *elements, options.budget);
+    std::optional<std::vector<Buffer>> buffers = alloc::argumentBuffers(m_args);
+    if (!buffers)
+        throw UserError(kNeedsConstantShapes);
     // The focus is named as the run names the stage's buffer.
     std::string focusBuffer;
     if (!m_focus.empty()) {

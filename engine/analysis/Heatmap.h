@@ -29,6 +29,11 @@ struct HeatmapOptions {
     /// One entry of the buffer's allocation (one iteration of the loops around it, from 0) for
     /// heatmapOf() to show; -1: the whole run, every entry overlaid.
     int64_t iteration = -1;
+    /// The most work the run may take, as the stores the program makes plus its arguments'
+    /// elements (the interpreter traces about 4 million stores a second, with some 40 bytes
+    /// for each); a larger program's heatmap is refused with a UserError that gives the
+    /// figures. 0: no limit.
+    int64_t budget = 32'000'000;
 };
 
 struct Heatmap {
@@ -100,8 +105,9 @@ struct Heatmap {
 class HeatmapRun {
 public:
     /// Lowers `schedule` under the options' rules and runs it traced. Throws a UserError when
-    /// the program cannot run in the interpreter. With `focus` (a stage) and options.iteration,
-    /// the run also records that entry of the stage's buffer alone.
+    /// the program cannot run in the interpreter, or its work is past options.budget. With `focus`
+    /// (a stage) and options.iteration, the run also records that entry of the stage's buffer
+    /// alone.
     HeatmapRun(const Schedule& schedule, const HeatmapOptions& options,
                const std::string& focus = {});
     ~HeatmapRun();
@@ -129,8 +135,9 @@ void checkHeatmapStage(const Schedule& schedule, const std::string& stage);
 
 /// The heatmap of the buffer computed by stage `stage` of `schedule`. Throws a UserError that
 /// names the problem when there is no such stage, it has no buffer (inlined), or the program
-/// cannot run in the interpreter (symbolic shapes, unsupported types). The run takes as long as
-/// the program's interpreter run (a cancellation point every 65,536 iterations).
+/// cannot run in the interpreter (symbolic shapes, unsupported types) or its work is past
+/// options.budget. The run takes as long as the program's interpreter run (a cancellation
+/// point every 65,536 iterations).
 Heatmap heatmapOf(const Schedule& schedule, const std::string& stage,
                   const HeatmapOptions& options = {});
 

@@ -383,6 +383,21 @@ TEST(CliAnimate, AKernelWithBarriersLoadsItsSharedTilesBeforeAnyThreadReadsThem)
     EXPECT_NE(r.out.find("B.shared: allocated 256 now (at most 256), live 256"), std::string::npos);
 }
 
+TEST(CliHeatmap, AProgramTooLargeToRunIsRefusedAndNothingIsWritten) {
+    // 134 million stores: the interpreter would take minutes and gigabytes.
+    const fs::path svg = fs::temp_directory_path() / "bs_cli_heatmap_large.svg";
+    fs::remove(svg);
+    const CommandResult r =
+        runCli("heatmap heatmap_too_large.py --buffer B -o " + quoted(svg.string()));
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("heatmap_too_large.py: error: the heatmap runs the program in the "
+                         "interpreter, and this one makes 134.2 million stores over 134.2 million "
+                         "argument elements, past the heatmap's limit of 32.0 million in all"),
+              std::string::npos)
+        << r.err;
+    EXPECT_FALSE(fs::exists(svg));
+}
+
 TEST(CliHeatmap, MistakesAreNamed) {
     const std::string example = std::string(BOUNDSCOPE_EXAMPLES) + "/gather_disjoint.py";
     const CommandResult missing = runCli("heatmap " + quoted(example) + " --buffer Q");

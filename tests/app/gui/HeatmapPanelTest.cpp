@@ -38,6 +38,7 @@ class HeatmapPanelTest : public QObject {
 private Q_SLOTS:
     void gatherBoundShowsTheTwoRegionsAndTheUnreadHalf();
     void oneIterationAloneAndTheStepThatRealizedIt();
+    void aProgramTooLargeToRunIsSaidSo();
 };
 
 void HeatmapPanelTest::gatherBoundShowsTheTwoRegionsAndTheUnreadHalf() {
@@ -131,6 +132,37 @@ void HeatmapPanelTest::oneIterationAloneAndTheStepThatRealizedIt() {
     const int id = step.at(0).at(0).toInt();
     QVERIFY(id >= 0);
     QTRY_COMPARE(window.stepTools()->cursor()->step(), id);
+}
+
+void HeatmapPanelTest::aProgramTooLargeToRunIsSaidSo() {
+    // 134 million stores: the panel says why there is no heatmap at once, instead of running the
+    // interpreter for minutes.
+    MainWindow window(MainWindow::Options{false, false});
+    window.resize(1400, 900);
+    window.show();
+    window.document()->textDocument()->setPlainText(QStringLiteral(
+        "import tvm\n"
+        "from tvm import te\n"
+        "N = 8192\n"
+        "A = te.placeholder((N, N), name='A')\n"
+        "B = te.compute((N, N), lambda i, j: A[i, j] * 2.0, name='B')\n"
+        "C = te.compute((N, N), lambda i, j: B[i, j] + B[i, (j + 1) % N], name='C')\n"
+        "s = te.create_schedule(C.op)\n"
+        "yo, yi = s[C].split(C.op.axis[0], factor=8)\n"
+        "s[B].compute_at(s[C], yo)\n"));
+    window.document()->reanalyse();
+    QVERIFY(waitForAnalysis(*window.document()));
+    QVERIFY(!window.document()->problem());
+    HeatmapPanel* panel = window.scheduleTools()->heatmap();
+    window.dock(QStringLiteral("heatmapDock"))->raise();
+    QSignalSpy shown(panel, &HeatmapPanel::heatmapShown);
+    window.selection()->select(QStringLiteral("B"));
+    QVERIFY(shown.wait(kAnalysisTimeoutMs));
+    QVERIFY(!panel->heatmap());
+    QVERIFY2(panel->statusText().startsWith(QStringLiteral(
+                 "No heatmap of B: the heatmap runs the program in the interpreter, and this "
+                 "one makes 134.2 million stores")),
+             qPrintable(panel->statusText()));
 }
 
 BS_GUI_TEST_SUITE(HeatmapPanelTest);

@@ -204,6 +204,29 @@ TEST(Heatmap, AStageWithoutABufferIsNamed) {
     }
 }
 
+TEST(Heatmap, AProgramPastTheBudgetIsRefusedBeforeItRuns) {
+    // gatherDisjoint's kernel stores T (16), CA, CB and Out (4 each), with A (16) and Out (4)
+    // its arguments: 28 stores over 20 argument elements.
+    HeatmapOptions options;
+    options.budget = 47;
+    try {
+        heatmapOf(gatherDisjoint(), "T", options);
+        FAIL() << "no error";
+    } catch (const UserError& e) {
+        EXPECT_EQ(e.diagnostic().message,
+                  "the heatmap runs the program in the interpreter, and this one makes 28 stores "
+                  "over 20 argument elements, past the heatmap's limit of 47 in all: try it on "
+                  "smaller sizes, where the reads follow the same pattern (`boundscope alloc` "
+                  "counts the touched elements of large programs from their access sets)");
+    }
+    // The same run for all of the program's buffers is refused the same way.
+    EXPECT_THROW(HeatmapRun(gatherDisjoint(), options), UserError);
+    options.budget = 48;
+    EXPECT_EQ(heatmapOf(gatherDisjoint(), "T", options).unread, 8);
+    options.budget = 0; // no limit
+    EXPECT_EQ(heatmapOf(gatherDisjoint(), "T", options).unread, 8);
+}
+
 TEST(Heatmap, CountsReadsPerElementAndTheIterationsThatReadIt) {
     // A 3-point stencil: C[i] reads B[i], B[i+1] and B[i+2]; B is computed at C's outer loop of
     // a split by 4, so each entry computes a window of 6 and its cells are read 1 to 3 times.
