@@ -174,6 +174,9 @@ std::optional<double> countStores(const Stmt& program);
 /// The elements of `args` in all; nullopt when a shape is symbolic.
 std::optional<double> argumentElements(const std::vector<Tensor>& args);
 
+/// `134.2 million`, `812345`: a large count as a message says it.
+std::string roughCount(double n);
+
 /// Runs the program in the reference interpreter (within the options' budget) and fills each
 /// buffer's touched counts. Past the budget, a buffer whose counts the access sets give exactly
 /// (analyzeStageTouched on `reference`, the tvm run; `origins` holds each buffer's stage) takes

@@ -15,7 +15,9 @@
 #include "schedule/InferBoundTight.h"
 
 #include <cmath>
+#include <iomanip>
 #include <set>
+#include <sstream>
 
 namespace bs::alloc {
 
@@ -219,6 +221,15 @@ std::optional<double> argumentElements(const std::vector<Tensor>& args) {
         elements += product;
     }
     return elements;
+}
+
+std::string roughCount(double n) {
+    std::ostringstream os;
+    if (n >= 1e6)
+        os << std::fixed << std::setprecision(1) << n / 1e6 << " million";
+    else
+        os << int64_t(n);
+    return os.str();
 }
 
 std::optional<std::vector<Buffer>> argumentBuffers(const std::vector<Tensor>& args) {

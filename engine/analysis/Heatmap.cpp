@@ -14,7 +14,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <iomanip>
 #include <map>
 #include <sstream>
 
@@ -199,27 +198,18 @@ constexpr const char* kNeedsConstantShapes =
     "the heatmap runs the program in the interpreter, which needs constant shapes and supported "
     "types for its arguments";
 
-/// `134.2 million`, `812345`: a count as a sentence says it.
-std::string countText(double n) {
-    std::ostringstream os;
-    if (n >= 1e6)
-        os << std::fixed << std::setprecision(1) << n / 1e6 << " million";
-    else
-        os << int64_t(n);
-    return os.str();
-}
-
 /// Throws when the run's work, the `stores` it makes (unknown where a loop's extent is not
 /// constant) and the `elements` of its arguments, is past `budget`.
 void checkWork(std::optional<double> stores, double elements, int64_t budget) {
     if (budget <= 0 || stores.value_or(0) + elements <= double(budget))
         return;
-    throw UserError("the heatmap runs the program in the interpreter, and this one makes " +
-                    countText(stores.value_or(0)) + " stores over " + countText(elements) +
-                    " argument elements, past the heatmap's limit of " + countText(double(budget)) +
-                    " in all: try it on smaller sizes, where the reads follow the same pattern "
-                    "(`boundscope alloc` counts the touched elements of large programs from their "
-                    "access sets)");
+    throw UserError(
+        "the heatmap runs the program in the interpreter, and this one makes " +
+        alloc::roughCount(stores.value_or(0)) + " stores over " + alloc::roughCount(elements) +
+        " argument elements, past the heatmap's limit of " + alloc::roughCount(double(budget)) +
+        " in all: try it on smaller sizes, where the reads follow the same pattern "
+        "(`boundscope alloc` counts the touched elements of large programs from their "
+        "access sets)");
 }
 
 } // namespace

@@ -318,16 +318,56 @@ private:
     std::vector<int64_t> m_coords;
 };
 
+namespace {
+
+/// Throws when the arguments (`argumentElements` in all) and the buffers `lowered` realizes
+/// hold more than `limit` elements.
+void checkElements(const LowerResult& lowered, const std::vector<Tensor>& args,
+                   double argumentElements, int64_t limit) {
+    if (limit <= 0)
+        return;
+    double elements = argumentElements;
+    for (const Stage& stage : lowered.normalized.stages()) {
+        const bool argument = std::any_of(args.begin(), args.end(), [&](const Tensor& t) {
+            return t.op.same_as(stage->op) || t.op.same_as(stage->originOp);
+        });
+        if (argument || stage->op.as<PlaceholderOpNode>())
+            continue;
+        if (const auto extents = alloc::realizedExtents(lowered, stage.name())) {
+            double product = 1;
+            for (int64_t e : *extents)
+                product *= double(std::max<int64_t>(e, 0));
+            elements += product;
+        }
+    }
+    if (elements <= double(limit))
+        return;
+    throw UserError("the animation runs the program in the interpreter, which holds every "
+                    "element of its arguments and buffers: " +
+                    alloc::roughCount(elements) + " here, past the animation's limit of " +
+                    alloc::roughCount(double(limit)) +
+                    ": try it on smaller sizes, where the loops run the same way");
+}
+
+} // namespace
+
 LoopAnimation LoopAnimation::record(const Schedule& schedule, const AnimationOptions& options) {
     const std::vector<Tensor> args =
         options.args.empty() ? defaultArguments(schedule) : options.args;
-    std::optional<std::vector<Buffer>> buffers = alloc::argumentBuffers(args);
-    if (!buffers)
-        throw UserError("the animation runs the program in the interpreter, which needs constant "
-                        "shapes and supported types for its arguments");
+    const char* const needsConstantShapes =
+        "the animation runs the program in the interpreter, which needs constant shapes and "
+        "supported types for its arguments";
+    const std::optional<double> argumentElements = alloc::argumentElements(args);
+    if (!argumentElements)
+        throw UserError(needsConstantShapes);
     LowerOptions lowerOptions;
     lowerOptions.rules = options.rules;
     const LowerResult lowered = lower(schedule, args, lowerOptions);
+    // Before any buffer is made: the arguments alone can be more than the machine holds.
+    checkElements(lowered, args, *argumentElements, options.maxElements);
+    std::optional<std::vector<Buffer>> buffers = alloc::argumentBuffers(args);
+    if (!buffers)
+        throw UserError(needsConstantShapes);
 
     // The shapes a flat run draws its buffers with.
     std::map<std::string, std::vector<int64_t>> flatShapes;

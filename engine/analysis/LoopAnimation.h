@@ -37,6 +37,11 @@ struct AnimationOptions {
     /// The most events recorded (accesses, plus the elements of every allocation entry); the
     /// run stops there and the animation is marked truncated.
     int64_t maxEvents = 1'000'000;
+    /// The most elements the program's arguments and realized buffers may hold in all: the
+    /// interpreter holds every one and the player keeps a cell for each, whatever part of the run
+    /// is recorded. Past it the animation is refused with a UserError that gives the count.
+    /// 0: no limit.
+    int64_t maxElements = 32'000'000;
 };
 
 enum class AnimatedRole : uint8_t { Output, Intermediate, Input };

@@ -396,6 +396,16 @@ TEST(CliHeatmap, AProgramTooLargeToRunIsRefusedAndNothingIsWritten) {
               std::string::npos)
         << r.err;
     EXPECT_FALSE(fs::exists(svg));
+    // The animation of the same program holds 134 million elements (A, C and 8 rows of B).
+    const CommandResult animate = runCli("animate heatmap_too_large.py -o " + quoted(svg.string()));
+    EXPECT_EQ(animate.exitCode, 1);
+    EXPECT_NE(animate.err.find("heatmap_too_large.py: error: the animation runs the program in "
+                               "the interpreter, which holds every element of its arguments and "
+                               "buffers: 134.3 million here, past the animation's limit of 32.0 "
+                               "million"),
+              std::string::npos)
+        << animate.err;
+    EXPECT_FALSE(fs::exists(svg));
 }
 
 TEST(CliHeatmap, MistakesAreNamed) {

@@ -154,6 +154,25 @@ TEST(LoopAnimation, TruncatesAtTheEventBudgetAndSaysSo) {
               std::string::npos);
 }
 
+TEST(LoopAnimation, AProgramHoldingTooManyElementsIsRefusedBeforeItRuns) {
+    // A and C (16 each) and one row of B (4): 36 elements.
+    AnimationOptions options;
+    options.maxElements = 35;
+    try {
+        LoopAnimation::record(rowsAttached(), options);
+        FAIL() << "no error";
+    } catch (const UserError& e) {
+        EXPECT_EQ(e.diagnostic().message,
+                  "the animation runs the program in the interpreter, which holds every element "
+                  "of its arguments and buffers: 36 here, past the animation's limit of 35: try "
+                  "it on smaller sizes, where the loops run the same way");
+    }
+    options.maxElements = 36;
+    EXPECT_GT(record(rowsAttached(), options)->steps(), 0);
+    options.maxElements = 0; // no limit
+    EXPECT_GT(record(rowsAttached(), options)->steps(), 0);
+}
+
 TEST(LoopAnimation, GpuBlocksKeepTheirTiles) {
     Tensor A = placeholder({16}, DataType::float32(), "A");
     Tensor C = compute(

@@ -1,5 +1,6 @@
-# tiled_large.py at 8192 x 8192: 134 million stores, past the heatmap's limit, so `heatmap`
-# says so at once instead of running the interpreter for minutes and gigabytes.
+# tiled_large.py at 8192 x 8192: 134 million stores and argument elements, past the limits of
+# the heatmap and the animation, so `heatmap` and `animate` say so at once instead of running
+# the interpreter for minutes and gigabytes.
 import tvm
 from tvm import te
 
