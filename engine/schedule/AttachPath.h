@@ -7,12 +7,15 @@
 /// built once per stage from the outer path's, instead of once per loop.
 ///
 /// The loops are stored outermost first, and a path that continues another stores its own
-/// segment after the outer path's loops, in the same storage when no other path has extended
-/// it yet: a chain of N nested stages stores N loops in all, not N^2 / 2.
+/// segment after the outer path's loops, in the same storage when the Builder that made that
+/// storage extends it and no other path has extended it yet: a chain of N nested stages stores
+/// N loops in all, not N^2 / 2.
 #pragma once
 
 #include "ir/Expr.h"
 
+#include <atomic>
+#include <cstdint>
 #include <iterator>
 #include <memory>
 #include <vector>
@@ -30,10 +33,21 @@ public:
     /// A path of `loops` (innermost first) alone: no outer path.
     AttachPath(const std::vector<IterVar>& loops) : AttachPath(loops, AttachPath()) {}
     /// `segment` (innermost first) followed by `outer`'s loops: the path of a stage computed in
-    /// a stage whose own path is `outer`. The segment goes after `outer`'s loops in their
-    /// storage when no path has extended `outer` before, so build the paths that continue a
-    /// path before other threads read its copies (createAttachPath builds them all at once).
+    /// a stage whose own path is `outer`. The loops are copied; a Builder shares them.
     AttachPath(const std::vector<IterVar>& segment, const AttachPath& outer);
+
+    /// Builds the paths of one schedule: a path it continues with Builder::continuing shares
+    /// the outer path's storage when this builder made it and nothing follows its loops there
+    /// yet (the next path continuing it copies them). Appending can move that storage, so the
+    /// builder's paths go to other threads only once it is done with them.
+    class Builder {
+    public:
+        Builder();
+        AttachPath continuing(const std::vector<IterVar>& segment, const AttachPath& outer) const;
+
+    private:
+        uint64_t m_id;
+    };
 
     /// The loops, innermost first (a copy: walk the path itself where a copy is not needed).
     std::vector<IterVar> loops() const { return std::vector<IterVar>(begin(), end()); }
@@ -56,18 +70,27 @@ public:
     const_reverse_iterator rend() const { return outermost() + size(); }
 
 private:
+    struct Storage {
+        std::vector<IterVar> loops; ///< outermost first
+        uint64_t builder = 0;       ///< the Builder that may append to it; 0: none
+    };
     struct Rep {
-        std::shared_ptr<std::vector<IterVar>> storage; ///< outermost first; shared along a chain
-        size_t length = 0;                             ///< this path's loops: storage[0, length)
+        std::shared_ptr<Storage> storage; ///< shared along a chain built by one Builder
+        size_t length = 0;                ///< this path's loops: storage->loops[0, length)
         size_t segment = 0;
         std::shared_ptr<const Rep> outer;
     };
+    AttachPath(const std::vector<IterVar>& segment, const AttachPath& outer, uint64_t builder);
     explicit AttachPath(std::shared_ptr<const Rep> rep) : m_rep(std::move(rep)) {}
-    const IterVar* outermost() const { return m_rep ? m_rep->storage->data() : nullptr; }
+    const IterVar* outermost() const { return m_rep ? m_rep->storage->loops.data() : nullptr; }
     std::shared_ptr<const Rep> m_rep;
 };
 
-inline AttachPath::AttachPath(const std::vector<IterVar>& segment, const AttachPath& outer) {
+inline AttachPath::AttachPath(const std::vector<IterVar>& segment, const AttachPath& outer)
+    : AttachPath(segment, outer, 0) {}
+
+inline AttachPath::AttachPath(const std::vector<IterVar>& segment, const AttachPath& outer,
+                              uint64_t builder) {
     if (segment.empty() && outer.empty())
         return;
     if (segment.empty()) {
@@ -75,14 +98,28 @@ inline AttachPath::AttachPath(const std::vector<IterVar>& segment, const AttachP
             Rep{outer.m_rep->storage, outer.m_rep->length, 0, outer.m_rep});
         return;
     }
-    std::shared_ptr<std::vector<IterVar>> storage;
-    if (outer.m_rep && outer.m_rep->storage->size() == outer.size()) {
+    std::shared_ptr<Storage> storage;
+    if (builder != 0 && outer.m_rep && outer.m_rep->storage->builder == builder &&
+        outer.m_rep->storage->loops.size() == outer.size()) {
         storage = outer.m_rep->storage; // nothing follows outer's loops yet: extend in place
     } else {
-        storage = std::make_shared<std::vector<IterVar>>(outer.rbegin(), outer.rend());
+        storage = std::make_shared<Storage>(
+            Storage{std::vector<IterVar>(outer.rbegin(), outer.rend()), builder});
     }
-    storage->insert(storage->end(), segment.rbegin(), segment.rend());
-    m_rep = std::make_shared<const Rep>(Rep{storage, storage->size(), segment.size(), outer.m_rep});
+    storage->loops.insert(storage->loops.end(), segment.rbegin(), segment.rend());
+    const size_t length = storage->loops.size();
+    m_rep =
+        std::make_shared<const Rep>(Rep{std::move(storage), length, segment.size(), outer.m_rep});
+}
+
+inline AttachPath::Builder::Builder() {
+    static std::atomic<uint64_t> made{0};
+    m_id = ++made;
+}
+
+inline AttachPath AttachPath::Builder::continuing(const std::vector<IterVar>& segment,
+                                                  const AttachPath& outer) const {
+    return AttachPath(segment, outer, m_id);
 }
 
 inline AttachPath AttachPath::outer() const {

@@ -108,10 +108,11 @@ FeedGraph createFeedGraph(const ReadGraph& graph) {
 AttachPathMap createAttachPath(const Schedule& sch) {
     checkAttachments(sch.stages(), sch->groups);
     // A stage's path is its first segment followed by the path of the stage it is attached to
-    // (notes section 2). Each path is built once, from the one it continues (its loops copied
-    // after the segment's), instead of walking every stage's chain to the root with a set of
-    // the stages seen.
+    // (notes section 2). Each path is built once, from the one it continues (the builder appends
+    // its segment to that path's loops), instead of walking every stage's chain to the root
+    // with a set of the stages seen.
     std::unordered_map<const StageNode*, AttachPath> built;
+    const AttachPath::Builder builder;
     for (const Stage& stage : sch.stages()) {
         std::vector<std::pair<Stage, std::vector<IterVar>>> chain;
         std::unordered_set<const StageNode*> onChain;
@@ -130,7 +131,7 @@ AttachPathMap createAttachPath(const Schedule& sch) {
         }
         AttachPath outer = s.defined() ? built.at(s.get()) : AttachPath();
         for (size_t i = chain.size(); i-- > 0;) {
-            outer = AttachPath(std::move(chain[i].second), outer);
+            outer = builder.continuing(chain[i].second, outer);
             built.emplace(chain[i].first.get(), outer);
         }
     }

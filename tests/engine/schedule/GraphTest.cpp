@@ -108,24 +108,31 @@ TEST(Graph, AttachPathExtendsThroughTheAttachStagesChain) {
 }
 
 TEST(Graph, AttachPathsContinuingOnePathKeepTheirOwnLoops) {
-    // Paths store their loops after the outer path's, in its storage when nothing follows them
-    // yet: the first path continuing `outer` extends it in place, the next ones copy it.
+    // A builder stores a path's loops after the outer path's, in its storage when nothing
+    // follows them yet: the first path continuing `outer` extends it in place, the next ones
+    // copy it. Paths built without a builder copy too; every one sees its own loops.
     auto loop = [](const char* name) {
         return IterVar(Range(0, 4), Var(name), IterVarType::DataPar);
     };
     IterVar a = loop("a"), b = loop("b"), c = loop("c"), d = loop("d"), e = loop("e");
-    AttachPath outer(std::vector<IterVar>{a});
-    AttachPath first({b}, outer);
-    AttachPath second({c, d}, outer);
-    AttachPath same({}, outer);
-    AttachPath third({e}, same);
-    AttachPath deeper({e}, first);
+    const AttachPath::Builder builder;
+    AttachPath outer = builder.continuing({a}, AttachPath());
+    AttachPath first = builder.continuing({b}, outer);
+    AttachPath second = builder.continuing({c, d}, outer);
+    AttachPath same = builder.continuing({}, outer);
+    AttachPath third = builder.continuing({e}, same);
+    AttachPath deeper = builder.continuing({e}, first);
+    AttachPath copied({d}, first);
+    AttachPath otherBuilder = AttachPath::Builder().continuing({c}, deeper);
     EXPECT_EQ(names(outer), (Names{"a"}));
     EXPECT_EQ(names(first), (Names{"b", "a"}));
     EXPECT_EQ(names(second), (Names{"c", "d", "a"}));
     EXPECT_EQ(names(same), (Names{"a"}));
     EXPECT_EQ(names(third), (Names{"e", "a"}));
     EXPECT_EQ(names(deeper), (Names{"e", "b", "a"}));
+    EXPECT_EQ(names(copied), (Names{"d", "b", "a"}));
+    EXPECT_EQ(names(otherBuilder), (Names{"c", "e", "b", "a"}));
+    EXPECT_EQ(names(builder.continuing({d}, deeper)), (Names{"d", "e", "b", "a"}));
     // A path with no loops of its own is still a path of its own.
     EXPECT_NE(same.id(), outer.id());
     EXPECT_EQ(same.outer().id(), outer.id());
