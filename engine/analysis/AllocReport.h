@@ -170,6 +170,10 @@ struct AllocReportOptions {
     /// and only buffers allocated inside them are measured; a program whose sample would still
     /// make more than twice this many stores is not run.
     int64_t interpreterBudget = 4000000;
+    /// The interpreter holds every element of the program's arguments, even for a sample: past
+    /// this many in all (256 MB of float32) it does not run, and the buffers the access sets
+    /// cannot count have no touched counts. 0: no limit.
+    int64_t maxArgumentElements = 64'000'000;
     /// The rules selected: waste is measured against their allocation, and fixes are tried
     /// under them (tight falls back to tvm without ISL).
     BoundRules rules = BoundRules::Tvm;

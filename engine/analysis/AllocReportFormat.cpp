@@ -191,8 +191,9 @@ std::string AllocReport::toText() const {
         os << (touchedSampleFactor > 0 ? "-: not measured: a sampled run measures only the buffers "
                                          "allocated inside the loops it thins\n"
                                        : "-: not measured: the interpreter runs only programs "
-                                         "whose sizes are all known, "
-                                         "and whose work, sampled if need be, fits its budget\n");
+                                         "whose sizes are all known, whose arguments hold at most "
+                                         "64 million elements (by default), and whose work, "
+                                         "sampled if need be, fits its budget\n");
     os << "needed: what one iteration of the loops around the buffer reads of it\n"
           "touched: the most elements one iteration touched / elements of the allocation touched "
           "at some point (interpreter, tvm rules; counted from the access sets instead where the "

@@ -168,8 +168,9 @@ std::vector<int64_t> realizedShape(const LowerResult& lowered, const std::string
 std::optional<std::vector<Buffer>> argumentBuffers(const std::vector<Tensor>& args);
 
 /// The stores `program` makes, from its loops' and threads' constant extents; nullopt when an
-/// extent is not constant.
-std::optional<double> countStores(const Stmt& program);
+/// extent is not constant. With `upperBounds`, the most it can make: an extent that is not
+/// constant counts as its constant upper bound (nullopt when it has none).
+std::optional<double> countStores(const Stmt& program, bool upperBounds = false);
 
 /// The elements of `args` in all; nullopt when a shape is symbolic.
 std::optional<double> argumentElements(const std::vector<Tensor>& args);

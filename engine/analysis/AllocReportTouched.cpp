@@ -7,6 +7,7 @@
 #include "analysis/AllocReportInternal.h"
 
 #include "analysis/Program.h"
+#include "arith/Analyzer.h"
 #include "ir/Functor.h"
 #include "ir/Op.h"
 #include "ir/ThreadBinding.h"
@@ -104,10 +105,12 @@ private:
     std::set<std::string> m_partial;
 };
 
-/// The stores a program runs, from its loops' and threads' constant extents; nullopt when one
-/// is not constant. A thread re-entered inside its own kernel is counted once.
+/// The stores a program runs, from its loops' and threads' constant extents (or, with
+/// `upperBounds`, their constant upper bounds: the most stores it can make); nullopt when one
+/// is not constant (not bounded). A thread re-entered inside its own kernel is counted once.
 class StoreCounter : public IRVisitor {
 public:
+    explicit StoreCounter(bool upperBounds = false) : m_upperBounds(upperBounds) {}
     std::optional<double> stores = 0.0;
 
 protected:
@@ -137,6 +140,12 @@ private:
     /// Visits a body that runs `extent` times.
     template <typename Body> void repeated(const Expr& extent, Body body) {
         std::optional<int64_t> times = asConstInt(extent);
+        if (!times && m_upperBounds) {
+            // A split remainder, min(3, 10 - i.outer*3), runs at most its factor.
+            const int64_t most = m_analyzer.constIntBound(extent).maxValue;
+            if (most != ConstIntBound::kPosInf)
+                times = most;
+        }
         if (!times) {
             stores.reset();
             return;
@@ -147,6 +156,8 @@ private:
         m_times = outer;
     }
 
+    bool m_upperBounds;
+    Analyzer m_analyzer;
     double m_times = 1.0;
     std::set<std::string>
         m_threads; ///< in scope: threadIdx/blockIdx by tag, virtual threads by name
@@ -202,8 +213,8 @@ std::vector<int64_t> realizedShape(const LowerResult& lowered, const std::string
     return shape && product == size ? *shape : std::vector<int64_t>{size};
 }
 
-std::optional<double> countStores(const Stmt& program) {
-    StoreCounter counter;
+std::optional<double> countStores(const Stmt& program, bool upperBounds) {
+    StoreCounter counter(upperBounds);
     counter.visitStmt(program);
     return counter.stores;
 }
@@ -286,6 +297,11 @@ void addTouchedCounts(const Schedule& sch, const AllocReportOptions& options,
     if (factor >= LoopSampler::kWorthThinning && countFromAccessSets(reference, origins, report))
         return;
     std::vector<Tensor> args = options.args.empty() ? defaultArguments(sch) : options.args;
+    // The interpreter holds every argument, sampled or not.
+    std::optional<double> elements = argumentElements(args);
+    if (!elements ||
+        (options.maxArgumentElements > 0 && *elements > double(options.maxArgumentElements)))
+        return;
     std::optional<std::vector<Buffer>> buffers = argumentBuffers(args);
     if (!buffers)
         return;

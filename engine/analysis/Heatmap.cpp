@@ -198,18 +198,20 @@ constexpr const char* kNeedsConstantShapes =
     "the heatmap runs the program in the interpreter, which needs constant shapes and supported "
     "types for its arguments";
 
-/// Throws when the run's work, the `stores` it makes (unknown where a loop's extent is not
-/// constant) and the `elements` of its arguments, is past `budget`.
+/// Throws when the run's work, the most `stores` it can make (unknown where a loop's extent has
+/// no constant bound) and the `elements` of its arguments, is past `budget`.
 void checkWork(std::optional<double> stores, double elements, int64_t budget) {
     if (budget <= 0 || stores.value_or(0) + elements <= double(budget))
         return;
-    throw UserError(
-        "the heatmap runs the program in the interpreter, and this one makes " +
-        alloc::roughCount(stores.value_or(0)) + " stores over " + alloc::roughCount(elements) +
-        " argument elements, past the heatmap's limit of " + alloc::roughCount(double(budget)) +
-        " in all: try it on smaller sizes, where the reads follow the same pattern "
-        "(`boundscope alloc` counts the touched elements of large programs from their "
-        "access sets)");
+    const std::string work = stores
+                                 ? "makes up to " + alloc::roughCount(*stores) + " stores over " +
+                                       alloc::roughCount(elements) + " argument elements"
+                                 : "holds " + alloc::roughCount(elements) + " argument elements";
+    throw UserError("the heatmap runs the program in the interpreter, and this one " + work +
+                    ", past the heatmap's limit of " + alloc::roughCount(double(budget)) +
+                    " in all: try it on smaller sizes, where the reads follow the same pattern "
+                    "(`boundscope alloc` counts the touched elements of large programs from "
+                    "their access sets)");
 }
 
 } // namespace
@@ -226,7 +228,8 @@ HeatmapRun::HeatmapRun(const Schedule& schedule, const HeatmapOptions& options,
     lowerOptions.rules = options.rules;
     m_lowered = lower(schedule, m_args, lowerOptions);
     // Before any buffer is made: the arguments alone can be more than the machine holds.
-    checkWork(alloc::countStores(m_lowered.func.deviceCode()), *elements, options.budget);
+    checkWork(alloc::countStores(m_lowered.func.deviceCode(), /*upperBounds=*/true), *elements,
+              options.budget);
     std::optional<std::vector<Buffer>> buffers = alloc::argumentBuffers(m_args);
     if (!buffers)
         throw UserError(kNeedsConstantShapes);

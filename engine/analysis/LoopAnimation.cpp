@@ -328,16 +328,22 @@ void checkElements(const LowerResult& lowered, const std::vector<Tensor>& args,
         return;
     double elements = argumentElements;
     for (const Stage& stage : lowered.normalized.stages()) {
-        const bool argument = std::any_of(args.begin(), args.end(), [&](const Tensor& t) {
-            return t.op.same_as(stage->op) || t.op.same_as(stage->originOp);
-        });
-        if (argument || stage->op.as<PlaceholderOpNode>())
+        if (stage->op.as<PlaceholderOpNode>())
             continue;
-        if (const auto extents = alloc::realizedExtents(lowered, stage.name())) {
-            double product = 1;
-            for (int64_t e : *extents)
-                product *= double(std::max<int64_t>(e, 0));
-            elements += product;
+        const auto extents = alloc::realizedExtents(lowered, stage.name());
+        if (!extents)
+            continue;
+        double product = 1;
+        for (int64_t e : *extents)
+            product *= double(std::max<int64_t>(e, 0));
+        // Each output not passed in as an argument is a buffer of the region's size.
+        for (int k = 0; k < stage->op->numOutputs(); ++k) {
+            const bool argument = std::any_of(args.begin(), args.end(), [&](const Tensor& t) {
+                return t.valueIndex == k &&
+                       (t.op.same_as(stage->op) || t.op.same_as(stage->originOp));
+            });
+            if (!argument)
+                elements += product;
         }
     }
     if (elements <= double(limit))

@@ -391,7 +391,8 @@ TEST(CliHeatmap, AProgramTooLargeToRunIsRefusedAndNothingIsWritten) {
         runCli("heatmap heatmap_too_large.py --buffer B -o " + quoted(svg.string()));
     EXPECT_EQ(r.exitCode, 1);
     EXPECT_NE(r.err.find("heatmap_too_large.py: error: the heatmap runs the program in the "
-                         "interpreter, and this one makes 134.2 million stores over 134.2 million "
+                         "interpreter, and this one makes up to 134.2 million stores over 134.2 "
+                         "million "
                          "argument elements, past the heatmap's limit of 32.0 million in all"),
               std::string::npos)
         << r.err;

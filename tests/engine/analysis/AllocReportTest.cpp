@@ -438,9 +438,9 @@ TEST(AllocReport, PastTheBudgetWhatTheSetsCannotCountComesFromASampleOfTheOuterL
     }
 }
 
-TEST(AllocReport, ASampleStillFarPastTheBudgetIsNotRun) {
-    // 64 blocks, each a serial loop of 3 computing a row of B inside it: the blocks cannot be
-    // thinned, the loop keeps 2 of 3, so the sample still stores 256 times for a budget of 20.
+/// 64 blocks of C, each a serial loop of 3 computing a row of B inside it (B = 2A, C = B + 1,
+/// all 64 x 3): the access sets do not count B, whose nest is inside a block.
+Schedule blockRows() {
     Tensor A = placeholder({64, 3}, DataType::float32(), "A");
     Tensor B = compute(
         {64, 3},
@@ -457,12 +457,34 @@ TEST(AllocReport, ASampleStillFarPastTheBudgetIsNotRun) {
     Schedule s = createSchedule(C.op);
     s[C].bind(opOf(C)->axis[0], threadAxis("blockIdx.x"));
     s[B].computeAt(s[C], opOf(C)->axis[1]);
+    return s;
+}
+
+TEST(AllocReport, ASampleStillFarPastTheBudgetIsNotRun) {
+    // The blocks cannot be thinned, the loop keeps 2 of 3, so the sample still stores 256 times
+    // for a budget of 20.
+    Schedule s = blockRows();
     ASSERT_TRUE(buffer(allocReport(s), "B").touchedPeak.has_value()) << "the whole run measures B";
     AllocReportOptions small;
     small.interpreterBudget = 20;
     AllocReport r = allocReport(s, small);
     EXPECT_FALSE(buffer(r, "B").touchedPeak.has_value());
     EXPECT_EQ(r.touchedSampleFactor, 0.0);
+}
+
+TEST(AllocReport, ArgumentsPastTheLimitAreNotMadeForTheInterpreter) {
+    // B's block-bound nest is not counted from the sets, so the interpreter measures it, and it
+    // holds A and C, 192 elements each: a limit of 383 leaves B unmeasured.
+    Schedule s = blockRows();
+    AllocReportOptions limited;
+    limited.maxArgumentElements = 383;
+    const AllocReport r = allocReport(s, limited);
+    EXPECT_FALSE(buffer(r, "B").touchedPeak.has_value());
+    EXPECT_NE(r.toText().find("whose arguments hold at most 64 million elements (by default)"),
+              std::string::npos)
+        << r.toText();
+    limited.maxArgumentElements = 384;
+    EXPECT_TRUE(buffer(allocReport(s, limited), "B").touchedPeak.has_value());
 }
 
 TEST(AllocReport, ASampleNeedsALoopToThin) {

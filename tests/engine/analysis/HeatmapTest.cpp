@@ -214,7 +214,8 @@ TEST(Heatmap, AProgramPastTheBudgetIsRefusedBeforeItRuns) {
         FAIL() << "no error";
     } catch (const UserError& e) {
         EXPECT_EQ(e.diagnostic().message,
-                  "the heatmap runs the program in the interpreter, and this one makes 28 stores "
+                  "the heatmap runs the program in the interpreter, and this one makes up to 28 "
+                  "stores "
                   "over 20 argument elements, past the heatmap's limit of 47 in all: try it on "
                   "smaller sizes, where the reads follow the same pattern (`boundscope alloc` "
                   "counts the touched elements of large programs from their access sets)");
@@ -225,6 +226,31 @@ TEST(Heatmap, AProgramPastTheBudgetIsRefusedBeforeItRuns) {
     EXPECT_EQ(heatmapOf(gatherDisjoint(), "T", options).unread, 8);
     options.budget = 0; // no limit
     EXPECT_EQ(heatmapOf(gatherDisjoint(), "T", options).unread, 8);
+}
+
+TEST(Heatmap, ALoopWhoseExtentIsNotConstantCountsItsMostStores) {
+    // Under the tight rules B's split by 3 of 10 runs min(3, 10 - i.outer*3): at most 3 times
+    // for each of 4 outer iterations, 12 stores (10 made) over A's and B's 20 elements.
+    Tensor A = placeholder({10}, DataType::float32(), "A");
+    Tensor B = compute(
+        {10}, [&](const std::vector<Var>& v) { return A({v[0]}) * f32(2); }, "B");
+    Schedule s = createSchedule(B.op);
+    s[B].split(opOf(B)->axis[0], 3);
+    HeatmapOptions options;
+    options.rules = BoundRules::Tight;
+    options.budget = 31;
+    try {
+        heatmapOf(s, "B", options);
+        FAIL() << "no error";
+    } catch (const UserError& e) {
+        EXPECT_NE(e.diagnostic().message.find(
+                      "and this one makes up to 12 stores over 20 argument elements, past the "
+                      "heatmap's limit of 31 in all"),
+                  std::string::npos)
+            << e.diagnostic().message;
+    }
+    options.budget = 32;
+    EXPECT_EQ(heatmapOf(s, "B", options).computed, 10);
 }
 
 TEST(Heatmap, CountsReadsPerElementAndTheIterationsThatReadIt) {

@@ -173,6 +173,35 @@ TEST(LoopAnimation, AProgramHoldingTooManyElementsIsRefusedBeforeItRuns) {
     EXPECT_GT(record(rowsAttached(), options)->steps(), 0);
 }
 
+TEST(LoopAnimation, EachOutputOfAStageCountsAsABuffer) {
+    // M has two 4 x 4 outputs; Out reads both: A and Out (16 each) and M's two buffers, 64.
+    Tensor A = placeholder({4, 4}, DataType::float32(), "A");
+    std::vector<Tensor> m = computeMulti(
+        {4, 4},
+        [&](const std::vector<Var>& v) {
+            return std::vector<Expr>{A({v[0], v[1]}) + f32(1), A({v[0], v[1]}) * f32(2)};
+        },
+        "M");
+    Tensor Out = compute(
+        {4, 4},
+        [&](const std::vector<Var>& v) {
+            return m[0]({v[0], v[1]}) + m[1]({v[0], v[1]});
+        },
+        "Out");
+    AnimationOptions options;
+    options.maxElements = 63;
+    try {
+        LoopAnimation::record(createSchedule(Out.op), options);
+        FAIL() << "no error";
+    } catch (const UserError& e) {
+        EXPECT_NE(e.diagnostic().message.find("64 here, past the animation's limit of 63"),
+                  std::string::npos)
+            << e.diagnostic().message;
+    }
+    options.maxElements = 64;
+    EXPECT_GT(record(createSchedule(Out.op), options)->steps(), 0);
+}
+
 TEST(LoopAnimation, GpuBlocksKeepTheirTiles) {
     Tensor A = placeholder({16}, DataType::float32(), "A");
     Tensor C = compute(
