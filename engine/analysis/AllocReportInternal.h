@@ -172,6 +172,10 @@ std::optional<std::vector<Buffer>> argumentBuffers(const std::vector<Tensor>& ar
 /// constant counts as its constant upper bound (nullopt when it has none).
 std::optional<double> countStores(const Stmt& program, bool upperBounds = false);
 
+/// The elements of a buffer of `shape` (a negative extent holds none), as a double: the
+/// limits compare counts that can pass int64's range.
+double elementCount(const std::vector<int64_t>& shape);
+
 /// The elements of `args` in all; nullopt when a shape is symbolic.
 std::optional<double> argumentElements(const std::vector<Tensor>& args);
 

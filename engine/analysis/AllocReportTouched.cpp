@@ -219,17 +219,36 @@ std::optional<double> countStores(const Stmt& program, bool upperBounds) {
     return counter.stores;
 }
 
+namespace {
+
+/// `t`'s shape when every extent is constant.
+std::optional<std::vector<int64_t>> constantShape(const Tensor& t) {
+    std::vector<int64_t> shape;
+    for (const Expr& e : t.shape()) {
+        std::optional<int64_t> extent = asConstInt(e);
+        if (!extent)
+            return std::nullopt;
+        shape.push_back(*extent);
+    }
+    return shape;
+}
+
+} // namespace
+
+double elementCount(const std::vector<int64_t>& shape) {
+    double product = 1;
+    for (int64_t extent : shape)
+        product *= double(std::max<int64_t>(extent, 0));
+    return product;
+}
+
 std::optional<double> argumentElements(const std::vector<Tensor>& args) {
     double elements = 0;
     for (const Tensor& t : args) {
-        double product = 1;
-        for (const Expr& e : t.shape()) {
-            std::optional<int64_t> extent = asConstInt(e);
-            if (!extent)
-                return std::nullopt;
-            product *= double(std::max<int64_t>(*extent, 0));
-        }
-        elements += product;
+        std::optional<std::vector<int64_t>> shape = constantShape(t);
+        if (!shape)
+            return std::nullopt;
+        elements += elementCount(*shape);
     }
     return elements;
 }
@@ -247,16 +266,10 @@ std::optional<std::vector<Buffer>> argumentBuffers(const std::vector<Tensor>& ar
     std::vector<Buffer> buffers;
     buffers.reserve(args.size());
     for (size_t i = 0; i < args.size(); ++i) {
-        std::vector<int64_t> shape;
-        for (const Expr& e : args[i].shape()) {
-            std::optional<int64_t> extent = asConstInt(e);
-            if (!extent)
-                return std::nullopt;
-            shape.push_back(*extent);
-        }
-        if (!Buffer::isSupportedType(args[i].dtype()))
+        std::optional<std::vector<int64_t>> shape = constantShape(args[i]);
+        if (!shape || !Buffer::isSupportedType(args[i].dtype()))
             return std::nullopt;
-        buffers.emplace_back(args[i].name(), args[i].dtype(), shape);
+        buffers.emplace_back(args[i].name(), args[i].dtype(), *shape);
         buffers.back().fillRandom(i + 1);
     }
     return buffers;

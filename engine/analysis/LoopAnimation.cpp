@@ -333,9 +333,6 @@ void checkElements(const LowerResult& lowered, const std::vector<Tensor>& args,
         const auto extents = alloc::realizedExtents(lowered, stage.name());
         if (!extents)
             continue;
-        double product = 1;
-        for (int64_t e : *extents)
-            product *= double(std::max<int64_t>(e, 0));
         // Each output not passed in as an argument is a buffer of the region's size.
         for (int k = 0; k < stage->op->numOutputs(); ++k) {
             const bool argument = std::any_of(args.begin(), args.end(), [&](const Tensor& t) {
@@ -343,7 +340,7 @@ void checkElements(const LowerResult& lowered, const std::vector<Tensor>& args,
                        (t.op.same_as(stage->op) || t.op.same_as(stage->originOp));
             });
             if (!argument)
-                elements += product;
+                elements += alloc::elementCount(*extents);
         }
     }
     if (elements <= double(limit))

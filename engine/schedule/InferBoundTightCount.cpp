@@ -537,15 +537,9 @@ std::optional<StageTouched> analyzeStageTouched(const Schedule& normalized,
             offsetsOf.push_back("o" + std::to_string(d));
             eqs.push_back(offsetsOf.back() + " = " + elements.back() + " - (" + *min + ")");
         }
-        auto join = [](const std::vector<std::string>& parts, const char* sep) {
-            std::string text;
-            for (size_t i = 0; i < parts.size(); ++i)
-                text += (i ? sep : "") + parts[i];
-            return text;
-        };
-        isl::map toOffsets(ctx, model->params.header() + "{ [" + join(elements, ", ") + "] -> [" +
-                                    join(offsetsOf, ", ") +
-                                    "] : " + (eqs.empty() ? "true" : join(eqs, " and ")) + " }");
+        isl::map toOffsets(ctx, model->params.header() + "{ [" + tight::join(elements, ", ") +
+                                    "] -> [" + tight::join(offsetsOf, ", ") + "] : " +
+                                    (eqs.empty() ? "true" : tight::join(eqs, " and ")) + " }");
         isl::set offsets = all.apply(toOffsets);
         std::optional<int64_t> total = withinBudget(ctx, gaveUp, std::optional<int64_t>(), [&] {
             return countOverTheRun(*model, offsets, context);

@@ -39,7 +39,7 @@ std::string ParamSpace::name(const Var& v) {
         return it->second;
     if (Entry* e = find(v))
         return e->name;
-    if (m_resolver && m_resolved.emplace(v, true).second) {
+    if (m_resolver && m_resolved.insert(v).second) {
         m_resolver(v); // may alias `v` or register it (naming it again lands below)
         return name(v);
     }
@@ -126,6 +126,13 @@ std::optional<int64_t> positiveConstant(const Expr& e) {
 }
 
 } // namespace
+
+std::string join(const std::vector<std::string>& parts, const char* sep) {
+    std::string out;
+    for (size_t i = 0; i < parts.size(); ++i)
+        out += (i ? sep : "") + parts[i];
+    return out;
+}
 
 std::optional<std::string> islAffine(const Expr& e, const IslNamer& nameOf) {
     if (!e.defined() || !(e.type().isIntegral() || e.type().isBool()))

@@ -85,8 +85,11 @@ private:
     std::vector<Entry> m_entries;
     VarMap<std::string> m_aliases;
     Resolver m_resolver;
-    VarMap<bool> m_resolved; ///< the variables the resolver was asked about
+    VarSet m_resolved; ///< the variables the resolver was asked about
 };
+
+/// `parts` with `sep` between them: the dimensions and constraints of an ISL set's text.
+std::string join(const std::vector<std::string>& parts, const char* sep);
 
 /// `e` in ISL's syntax (`floor((x)/4)`, `((x) mod 4)`, `min(a, b)`), or nullopt when it is not
 /// quasi-affine: a product of two non-constants, a division by a non-constant or by a negative

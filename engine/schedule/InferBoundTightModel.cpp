@@ -96,13 +96,6 @@ public:
     }
 
 private:
-    static std::string join(const std::vector<std::string>& parts, const char* sep) {
-        std::string out;
-        for (size_t i = 0; i < parts.size(); ++i)
-            out += (i ? sep : "") + parts[i];
-        return out;
-    }
-
     IslNamer namer() {
         return [this](const Var& v) -> std::optional<std::string> {
             auto it = m_local.find(v);
