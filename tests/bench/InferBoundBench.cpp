@@ -37,6 +37,10 @@
 /// counts), with `x_per_stage_100` and `x_lower_tvm`, their time over that of lowering the same
 /// nest under the tvm rules, timed between their iterations (issue 19: tight at most 3 times
 /// tvm; alloc of 1,000 stages under 3 s).
+///
+/// `bench_inferbound --once=Lower/nested1000` does one program's work once, untimed, for
+/// scripts/count-instructions.sh: instructions counted under callgrind, which the machine's
+/// speed (its caches, its page faults) does not change.
 
 #include "analysis/AllocReport.h"
 #include "ir/Op.h"
@@ -49,9 +53,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <ctime>
 #include <map>
 #include <optional>
+#include <string>
 
 using namespace bs;
 
@@ -266,9 +272,48 @@ void runLower(benchmark::State& state, const std::string& name, int stages, Work
         state.counters["x_lower_tvm"] = best / *std::min_element(tvmCpu.begin(), tvmCpu.end());
 }
 
+/// `--once=Group/name` (Lower/nested1000, LowerTight/nested100, Alloc/nested300, Lower/chain2000):
+/// builds that program and does its work once, untimed, for an instruction count that the
+/// machine's speed does not change (scripts/count-instructions.sh runs it under callgrind).
+/// Returns the exit status, or nothing when the argument is not there.
+std::optional<int> runOnce(int argc, char** argv) {
+    const std::string flag = "--once=";
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg.rfind(flag, 0) != 0)
+            continue;
+        const std::string spec = arg.substr(flag.size());
+        const size_t slash = spec.find('/');
+        const std::string group = spec.substr(0, slash == std::string::npos ? 0 : slash);
+        const std::string name = slash == std::string::npos ? "" : spec.substr(slash + 1);
+        const size_t digits = name.find_first_of("0123456789");
+        const std::map<std::string, Work> groups = {
+            {"Lower", Work::LowerTvm}, {"LowerTight", Work::LowerTight}, {"Alloc", Work::Alloc}};
+        auto work = groups.find(group);
+        if (work == groups.end() || digits == std::string::npos || digits == 0) {
+            std::fprintf(stderr,
+                         "bench_inferbound: --once=%s: expected Lower/, LowerTight/ or Alloc/ "
+                         "and a program such as nested1000\n",
+                         spec.c_str());
+            return 2;
+        }
+        const std::string count = name.substr(digits);
+        if (count.size() > 5 || count.find_first_not_of("0123456789") != std::string::npos) {
+            std::fprintf(stderr, "bench_inferbound: --once=%s: a program size of 1 to 99999\n",
+                         spec.c_str());
+            return 2;
+        }
+        timeOnce(loweredFunction(name, std::stoi(count)), work->second);
+        return 0;
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
+    if (std::optional<int> status = runOnce(argc, argv))
+        return *status;
     // chain100 first: chain1000 reports its time per stage over chain100's.
     struct Entry {
         const char* name;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds and runs the CPU benchmarks behind BENCHMARKS.md, printing each program's table, then
-# the lowering + JIT compile time of every example.
+# the lowering + JIT compile time of every example; the analysis benchmarks' pairs again in
+# instructions (scripts/count-instructions.sh, which installs valgrind when it is missing).
 #
 #   tests/bench/run-cpu-benchmarks.sh [BUILD_DIR]      (default: build-bench)
 #
@@ -23,6 +24,8 @@ run "$build/tests/bench/bench_llvm_blur"
 run "$build/tests/bench/bench_llvm_compile"
 run "$build/tests/bench/bench_llvm_compact"
 run "$build/tests/bench/bench_inferbound"
+echo "== the same analysis in instructions (callgrind)"
+BUILD_DIR="$build" bash "$root/scripts/count-instructions.sh"
 run "$build/tests/bench/bench_emulation"
 echo "== lowering + JIT compile time of the examples"
 PYTHONPATH="$build/python" /usr/bin/python3 "$root/tests/bench/example_compile_times.py"
