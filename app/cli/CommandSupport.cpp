@@ -11,14 +11,18 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <vector>
 
 namespace bs::cli {
 
 namespace {
 double g_scriptTimeoutSeconds = kDefaultScriptTimeoutSeconds;
+/// Every subcommand's FILE argument; only the one given on the command line is filled in.
+std::vector<const std::string*> g_scriptFiles;
 } // namespace
 
 void addScriptArgument(CLI::App& command, std::string& file) {
+    g_scriptFiles.push_back(&file);
     command
         .add_option("file", file,
                     "The Python script (TVM te API), or a Tensor Comprehensions file (.tc)")
@@ -26,13 +30,21 @@ void addScriptArgument(CLI::App& command, std::string& file) {
         ->type_name("FILE.py|FILE.tc");
     command
         .add_option("--timeout", g_scriptTimeoutSeconds,
-                    "Stop the script after this many seconds (0: no limit)")
+                    "Stop the command after this many seconds, the script or the work after it "
+                    "(0: no limit)")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
 }
 
 std::chrono::milliseconds scriptTimeout() {
     return std::chrono::milliseconds(static_cast<long long>(g_scriptTimeoutSeconds * 1000));
+}
+
+std::string commandScriptFile() {
+    for (const std::string* file : g_scriptFiles)
+        if (!file->empty())
+            return *file;
+    return "";
 }
 
 void addRulesOption(CLI::App& command, std::string& rules) {

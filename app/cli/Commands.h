@@ -48,13 +48,17 @@ Subcommand addAnimateCommand(CLI::App& parent);
 
 // Shared pieces of the subcommands (CommandSupport.cpp).
 
-/// The positional `FILE.py` (or `FILE.tc`) argument, and `--timeout SECONDS` for the script.
+/// The positional `FILE.py` (or `FILE.tc`) argument, and `--timeout SECONDS`.
 void addScriptArgument(CLI::App& command, std::string& file);
 
-/// How long a command lets the script run (`--timeout`, kDefaultScriptTimeoutSeconds unless
-/// given; 0: no limit). One command runs per process.
+/// How long a command may run (`--timeout`, kDefaultScriptTimeoutSeconds unless given; 0: no
+/// limit). One command runs per process. The script gets this long and stops where it is, with
+/// its line; main() cancels the work after it (the analysis, the interpreter's runs, the timed
+/// runs of `run`) at the same deadline, counted from the start of the command.
 std::chrono::milliseconds scriptTimeout();
 constexpr double kDefaultScriptTimeoutSeconds = 300;
+/// The FILE the command was given (empty before parsing, or for a command without one).
+std::string commandScriptFile();
 /// `--rules tvm|tvm-0.5|tight` (default tvm).
 void addRulesOption(CLI::App& command, std::string& rules);
 

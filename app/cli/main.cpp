@@ -3,14 +3,20 @@
 
 #include "Commands.h"
 
+#include "support/Cancellation.h"
 #include "support/DeepStack.h"
 #include "support/Diagnostic.h"
 
+#include <atomic>
 #include <cerrno>
+#include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
 #include <exception>
 #include <iostream>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 using namespace bs::cli;
@@ -28,6 +34,52 @@ int checkedOutput(int exitCode) {
     std::cerr << "boundscope: error: cannot write the output: "
               << (error ? std::strerror(error) : "the write failed") << '\n';
     return kExitFailure;
+}
+
+/// Sets a cancellation flag when the command has run for `limit` (none when it is zero), so
+/// that work past the script stops at the engine's next check (support/Cancellation.h): an
+/// interpreted GPU program that would run for an hour, `--check`'s reference, the timed runs.
+class CommandDeadline {
+public:
+    explicit CommandDeadline(std::chrono::milliseconds limit) {
+        if (limit.count() > 0)
+            m_watchdog = std::thread([this, limit] {
+                std::unique_lock<std::mutex> lock(m_mutex);
+                if (!m_wake.wait_for(lock, limit, [this] { return m_finished; }))
+                    m_expired = true;
+            });
+    }
+    ~CommandDeadline() {
+        {
+            std::lock_guard<std::mutex> lock(m_mutex);
+            m_finished = true;
+        }
+        m_wake.notify_all();
+        if (m_watchdog.joinable())
+            m_watchdog.join();
+    }
+    CommandDeadline(const CommandDeadline&) = delete;
+    CommandDeadline& operator=(const CommandDeadline&) = delete;
+
+    const std::atomic<bool>* flag() const { return &m_expired; }
+
+private:
+    std::atomic<bool> m_expired{false};
+    std::mutex m_mutex;
+    std::condition_variable m_wake;
+    bool m_finished = false;
+    std::thread m_watchdog;
+};
+
+/// `boundscope: error: FILE: stopped after N s ...` for a command the deadline cancelled.
+void printTimedOut() {
+    const std::string file = commandScriptFile();
+    const double seconds = std::chrono::duration<double>(scriptTimeout()).count();
+    std::cerr << "boundscope: error: " << (file.empty() ? "" : file + ": ") << "stopped after "
+              << seconds
+              << " s: the command ran past its time limit (--timeout SECONDS sets it; 0: none; "
+                 "the default is "
+              << kDefaultScriptTimeoutSeconds << " s)\n";
 }
 
 } // namespace
@@ -55,13 +107,18 @@ int main(int argc, char** argv) {
     }
     // The command runs on a thread with a deep stack: the engine recurses through the script's
     // expressions, which can be very deep (support/DeepStack.h).
-    return bs::callOnDeepStack([&commands]() -> int {
+    CommandDeadline deadline(scriptTimeout());
+    return bs::callOnDeepStack([&commands, &deadline]() -> int {
+        bs::CancellationScope cancellation(deadline.flag());
         try {
             for (const Subcommand& command : commands)
                 if (command.app->parsed())
                     return checkedOutput(command.action());
         } catch (const bs::UserError& error) {
             std::cerr << error.diagnostic().toString() << '\n';
+            return kExitFailure;
+        } catch (const bs::Cancelled&) {
+            printTimedOut();
             return kExitFailure;
         } catch (const std::exception& error) {
             printError(error.what());
