@@ -23,9 +23,16 @@
 #include "script/bindings/CallGuard.h"
 #include "script/bindings/Casters.h"
 #include "script/bindings/Recording.h"
+#include "support/Cancellation.h"
 #include "viz/Dot.h"
 #include "viz/Layout.h"
 #include "viz/ScheduleGraphs.h"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 
 namespace bs::script {
 
@@ -630,6 +637,71 @@ void bindAnalyses(py::module_& m) {
         py::arg("schedule"), py::arg("op"), Located());
 }
 
+/// While a script's pass runs for an analysis (not for the script's own tvm.lower), raises
+/// KeyboardInterrupt in it once the analysis is cancelled: the app's Stop, the CLI's --timeout
+/// (support/Cancellation.h). A watcher thread polls the flag; the exception needs the GIL,
+/// which the pass gives up now and then. Made and destroyed with the GIL held.
+class PassInterrupter {
+public:
+    explicit PassInterrupter(const std::atomic<bool>* cancelled)
+        : m_ident(PyThread_get_thread_ident()) {
+        if (cancelled)
+            m_watcher = std::thread([this, cancelled] { watch(cancelled); });
+    }
+    ~PassInterrupter() {
+        if (!m_watcher.joinable())
+            return;
+        {
+            std::lock_guard<std::mutex> lock(m_mutex);
+            m_done = true;
+        }
+        m_wake.notify_all();
+        {
+            // The watcher may be waiting for the GIL.
+            py::gil_scoped_release release;
+            m_watcher.join();
+        }
+        // An exception delivered as the pass returned must not hit later Python code.
+        PyThreadState_SetAsyncExc(m_ident, nullptr);
+    }
+    PassInterrupter(const PassInterrupter&) = delete;
+    PassInterrupter& operator=(const PassInterrupter&) = delete;
+
+    /// Whether the pass was interrupted (its KeyboardInterrupt is the cancellation's).
+    bool fired() const { return m_fired.load(); }
+
+private:
+    void watch(const std::atomic<bool>* cancelled) {
+        std::unique_lock<std::mutex> lock(m_mutex);
+        while (!m_done) {
+            if (m_wake.wait_for(lock, std::chrono::milliseconds(20), [this] { return m_done; }))
+                return;
+            if (!cancelled->load())
+                continue;
+            lock.unlock();
+            PyGILState_STATE gil = PyGILState_Ensure();
+            // m_done is set with the GIL held: under it, the pass is still running or over.
+            if (!finished()) {
+                m_fired = true;
+                PyThreadState_SetAsyncExc(m_ident, PyExc_KeyboardInterrupt);
+            }
+            PyGILState_Release(gil);
+            return;
+        }
+    }
+    bool finished() {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        return m_done;
+    }
+
+    unsigned long m_ident;
+    std::mutex m_mutex;
+    std::condition_variable m_wake;
+    bool m_done = false;
+    std::atomic<bool> m_fired{false};
+    std::thread m_watcher;
+};
+
 } // namespace
 
 void applyPassContext(LowerOptions& options, const std::vector<std::string>& disabledPasses,
@@ -650,13 +722,18 @@ void applyPassContext(LowerOptions& options, const std::vector<std::string>& dis
             const bool fromScript = PyGILState_Check() != 0;
             py::gil_scoped_acquire gil;
             py::object out;
-            try {
-                // The root as is, markers included: the Python side wraps it in a PrimFunc.
-                out = (*run)(wrapNode(stmt.get()));
-            } catch (py::error_already_set& e) {
-                if (fromScript)
-                    throw;
-                throw UserError("lower: the pass '" + name + "' failed: " + e.what());
+            {
+                PassInterrupter interrupter(fromScript ? nullptr : cancellationFlag());
+                try {
+                    // The root as is, markers included: the Python side wraps it in a PrimFunc.
+                    out = (*run)(wrapNode(stmt.get()));
+                } catch (py::error_already_set& e) {
+                    if (fromScript)
+                        throw;
+                    if (interrupter.fired())
+                        throw Cancelled();
+                    throw UserError("lower: the pass '" + name + "' failed: " + e.what());
+                }
             }
             if (!py::isinstance<StmtNode>(out))
                 throw UserError("lower: the pass '" + name + "' returned a " +

@@ -37,6 +37,7 @@ private Q_SLOTS:
     void rulesChangeReanalysesTheProgramWithoutTheScript();
     void scriptErrorKeepsTheLastGoodAnalysisOfTheSameScript();
     void stopInterruptsARunningScript();
+    void stopReachesAScriptPassThatNeverReturns();
     void newerTextSupersedesARunningScript();
     void supersededAnalysisStopsInsideTheEngine();
     void scriptSummaryIsTheOpeningComment();
@@ -193,6 +194,39 @@ void DocumentTest::stopInterruptsARunningScript() {
     QVERIFY(document.problem().has_value());
     QCOMPARE(QString::fromStdString(document.problem()->message), QStringLiteral("interrupted"));
     QCOMPARE(busy.count(), 2);
+#else
+    QSKIP("built without the Python front end");
+#endif
+}
+
+void DocumentTest::stopReachesAScriptPassThatNeverReturns() {
+#if BOUNDSCOPE_WITH_PYTHON
+    // The script's own tvm.lower runs the pass once; the analysis runs it again, on the
+    // analysis thread, and there it never returns: Stop must interrupt it there too.
+    const QString script = QStringLiteral(
+        "import tvm\n"
+        "from tvm import te\n"
+        "a = te.placeholder((64,), name='a')\n"
+        "b = te.compute((64,), lambda i: a[i] + 1.0, name='b')\n"
+        "sch = te.create_schedule(b.op)\n"
+        "calls = []\n"
+        "@tvm.tir.transform.prim_func_pass(opt_level=0)\n"
+        "def forever(f, mod, ctx):\n"
+        "    calls.append(f)\n"
+        "    while len(calls) > 1:\n"
+        "        pass\n"
+        "    return f\n"
+        "with tvm.transform.PassContext(config={'tir.add_lower_pass': [(1, forever)]}):\n"
+        "    tvm.lower(sch, [a, b])\n");
+    ScriptDocument document;
+    document.setUntitled(script, QStringLiteral("pass_forever.py"));
+    QTest::qWait(1500); // the script is done by then, and the analysis inside the pass
+    QVERIFY(document.isBusy());
+    document.stop();
+    QVERIFY(waitForAnalysis(document));
+    QVERIFY(!document.isBusy());
+    QVERIFY(document.problem().has_value());
+    QCOMPARE(QString::fromStdString(document.problem()->message), QStringLiteral("interrupted"));
 #else
     QSKIP("built without the Python front end");
 #endif
