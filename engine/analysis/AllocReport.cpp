@@ -91,12 +91,7 @@ const BufferReport* AllocReport::find(const std::string& name) const {
 
 namespace alloc {
 
-Stage RuleRun::stageOf(const Operation& origin) const {
-    for (const Stage& s : normalized->stages)
-        if (s->originOp.same_as(origin))
-            return s;
-    return Stage();
-}
+Stage RuleRun::stageOf(const Operation& origin) const { return stageOfOrigin(normalized, origin); }
 
 const StageTrace* RuleRun::traceOf(const Operation& origin) const {
     Stage s = stageOf(origin);

@@ -42,6 +42,7 @@ std::string timesOnAverage(int64_t computed, int64_t distinct) {
 /// A fuse in a consumer whose fused loop is read one segment at a time.
 struct FusedSegment {
     std::string consumer;
+    Operation consumerOrigin;
     const FuseNode* fuse = nullptr;
     Expr rowLength;         ///< the inner (row) extent
     Expr segment;           ///< elements of the fused loop one iteration reads
@@ -69,7 +70,10 @@ std::vector<FusedSegment> fusedSegments(const BufferFacts& f, const RuleRun& run
             if (fused.isSinglePoint() || fused.matchRange(run.result.bounds.at(fuse->fused)) ||
                 !fused.hasLowerBound() || !fused.hasUpperBound())
                 continue;
-            FusedSegment s{ct.consumer->name, fuse, run.result.bounds.at(fuse->inner).extent,
+            FusedSegment s{ct.consumer->name,
+                           consumer->originOp,
+                           fuse,
+                           run.result.bounds.at(fuse->inner).extent,
                            analyzer.simplify(fused.max() - fused.min() + 1),
                            state.at(fuse->inner).matchRange(run.result.bounds.at(fuse->inner))};
             out.push_back(s);
@@ -110,9 +114,9 @@ std::string recomputedRows(const BufferFacts& f) {
            timesOnAverage(*done, *f.report->distinct);
 }
 
-/// The split of `fused` in the consumer `consumer`: the loop whose segments wrap rows.
-const SplitNode* splitOf(const RuleRun& run, const std::string& consumer, const IterVar& fused) {
-    Stage stage = stageNamed(run.normalized, consumer);
+/// The split of `fused` in the consumer made from `consumer`: the loop whose segments wrap rows.
+const SplitNode* splitOf(const RuleRun& run, const Operation& consumer, const IterVar& fused) {
+    Stage stage = run.stageOf(consumer);
     if (!stage.defined())
         return nullptr;
     for (const IterVarRelation& rel : stage->relations)
@@ -139,7 +143,7 @@ std::vector<int64_t> alignedSplits(const SplitNode* split, int64_t row, int64_t 
 
 /// A tried split that aligns the fused segments with the rows, or "".
 std::string alignSplitHint(const BufferFacts& f, const FusedSegment& s) {
-    const SplitNode* split = splitOf(*f.runs[1], s.consumer, s.fuse->fused);
+    const SplitNode* split = splitOf(*f.runs[1], s.consumerOrigin, s.fuse->fused);
     std::optional<int64_t> row = asConstInt(s.rowLength), segment = asConstInt(s.segment);
     std::optional<int64_t> total = asConstInt(f.runs[1]->result.bounds.at(s.fuse->fused).extent);
     if (!split || !row || !segment || !total)
@@ -147,10 +151,11 @@ std::string alignSplitHint(const BufferFacts& f, const FusedSegment& s) {
     const char* what = split->factor.defined() ? "factor" : "nparts";
     Expr given = split->factor.defined() ? split->factor : split->nparts;
     for (int64_t value : alignedSplits(split, *row, *total, *segment)) {
-        FixTrial trial{"split " + s.fuse->fused->var.name() + " by " + what + " " +
-                           std::to_string(value) + " instead of " + toString(given) +
-                           " (segments within one row of " + std::to_string(*row) + ")",
-                       [&](const Schedule& copy) { resplit(copy, s.consumer, split, value); }};
+        FixTrial trial{
+            "split " + s.fuse->fused->var.name() + " by " + what + " " + std::to_string(value) +
+                " instead of " + toString(given) + " (segments within one row of " +
+                std::to_string(*row) + ")",
+            [&](const Schedule& copy) { resplit(copy, s.consumerOrigin, split, value); }};
         std::string hint = tryFix(f, trial);
         if (!hint.empty())
             return hint;
@@ -344,10 +349,9 @@ void imprecisionCauses(const BufferFacts& f, std::vector<AllocCause>& out) {
 
 /// `s[B].compute_inline()`, tried: what the buffer becomes, or "" when it cannot be inlined.
 std::string inlineHint(const BufferFacts& f) {
-    const std::string& name = f.report->name;
-    return tryFix(f,
-                  FixTrial{"s[" + f.report->stage + "].compute_inline()",
-                           [&](const Schedule& copy) { stageNamed(copy, name).computeInline(); }});
+    return tryFix(
+        f, FixTrial{"s[" + f.report->stage + "].compute_inline()",
+                    [&](const Schedule& copy) { stageToFix(copy, f.origin).computeInline(); }});
 }
 
 /// `CA reads T[0:2, 0:2]`, or `C reads B[(i*2)] within B[0:15]` when the read is not its box.
@@ -438,7 +442,6 @@ void threadCause(const BufferFacts& f, std::vector<AllocCause>& out) {
     for (const std::string& t : threads)
         list += (list.empty() ? "" : ", ") + t;
     const std::string& scope = f.report->scope;
-    const std::string& name = f.report->name;
     std::string byDesign = scope == "shared"
                                ? " (intended when the threads of a block load it together)"
                            : scope == "warp" ? " (a warp's lanes share it by design)"
@@ -446,8 +449,9 @@ void threadCause(const BufferFacts& f, std::vector<AllocCause>& out) {
     std::string hint;
     if (scope != "local")
         hint = tryFix(
-            f, FixTrial{"s[" + f.report->stage + "].set_scope('local')",
-                        [&](const Schedule& copy) { stageNamed(copy, name).setScope("local"); }});
+            f, FixTrial{"s[" + f.report->stage + "].set_scope('local')", [&](const Schedule& copy) {
+                            stageToFix(copy, f.origin).setScope("local");
+                        }});
     out.push_back({WasteCause::ThreadRelaxation,
                    "relaxation by thread binding or storage scope",
                    (list.empty() ? std::string("thread loops") : list) + " relaxed: the " + scope +
@@ -512,7 +516,7 @@ std::string keptReason(const RuleRun& run, const Stage& stage, const SplitNode* 
 
 /// A split by a factor that divides the parent's extent, tried (largest first, up to the
 /// current factor): what the buffer then computes; "" where none helps.
-std::string dividingSplitHint(const BufferFacts& f, const std::string& stageName,
+std::string dividingSplitHint(const BufferFacts& f, const Operation& stageOrigin,
                               const SplitNode* s, std::optional<int64_t> extent,
                               std::optional<int64_t> factor) {
     if (!extent || !factor || !s->factor.defined())
@@ -520,10 +524,11 @@ std::string dividingSplitHint(const BufferFacts& f, const std::string& stageName
     for (int64_t d = std::min(*extent, *factor); d >= 2; --d) {
         if (*extent % d != 0)
             continue;
-        FixTrial trial{"split " + s->parent->var.name() + " of " + stageName + " by factor " +
-                           std::to_string(d) + " instead of " + std::to_string(*factor) +
-                           " (it divides " + std::to_string(*extent) + ")",
-                       [&](const Schedule& copy) { resplit(copy, stageName, s, d); }};
+        FixTrial trial{"split " + s->parent->var.name() + " of " + stageOrigin->name +
+                           " by factor " + std::to_string(d) + " instead of " +
+                           std::to_string(*factor) + " (it divides " + std::to_string(*extent) +
+                           ")",
+                       [&](const Schedule& copy) { resplit(copy, stageOrigin, s, d); }};
         std::string hint = tryFix(f, trial, FixGoal::SmallerOrComputeLess);
         if (!hint.empty())
             return hint;
@@ -566,7 +571,7 @@ void remainderCause(const BufferFacts& f, std::vector<AllocCause>& out) {
                                toString(extent) + ") by " + toString(factor) +
                                ": the last iteration of " + s->outer->var.name() + " needs " +
                                last + ", not " + toString(factor) + "; ";
-            std::string hint = dividingSplitHint(f, stage->originOp->name, s, e, fct);
+            std::string hint = dividingSplitHint(f, stage->originOp, s, e, fct);
             if (shortened)
                 out.push_back({WasteCause::SplitRemainder,
                                "a split remainder (computed, not allocated)",
@@ -622,7 +627,7 @@ void recomputeCause(const BufferFacts& f, std::vector<AllocCause>& out) {
                          : tryFix(f,
                                   FixTrial{"s[" + f.report->stage + "].compute_root()",
                                            [&](const Schedule& copy) {
-                                               stageNamed(copy, name).computeRoot();
+                                               stageToFix(copy, f.origin).computeRoot();
                                            }},
                                   FixGoal::SmallerOrComputeLess),
                    {BoundRules::Tvm05, BoundRules::Tvm, BoundRules::Tight}});

@@ -16,11 +16,22 @@ bool smaller(std::optional<int64_t> a, std::optional<int64_t> b) { return a && b
 
 } // namespace
 
-void resplit(const Schedule& sch, const std::string& stageName, const SplitNode* split,
-             int64_t value) {
-    Stage stage = stageNamed(sch, stageName);
+Stage stageOfOrigin(const Schedule& sch, const Operation& origin) {
+    for (const Stage& s : sch->stages)
+        if (s->originOp.same_as(origin))
+            return s;
+    return Stage();
+}
+
+Stage stageToFix(const Schedule& sch, const Operation& origin) {
+    Stage stage = stageOfOrigin(sch, origin);
     if (!stage.defined())
-        throw UserError("no stage '" + stageName + "'");
+        throw UserError("no stage made from '" + origin->name + "'");
+    return stage;
+}
+
+void resplit(const Schedule& sch, const Operation& origin, const SplitNode* split, int64_t value) {
+    Stage stage = stageToFix(sch, origin);
     for (IterVarRelation& rel : stage.mutableNode()->relations) {
         if (rel.get() != split)
             continue;
@@ -32,7 +43,7 @@ void resplit(const Schedule& sch, const std::string& stageName, const SplitNode*
                                            split->disablePredication);
         return;
     }
-    throw UserError("no such split in stage '" + stageName + "'");
+    throw UserError("no such split in stage '" + origin->name + "'");
 }
 
 std::string tryFix(const BufferFacts& facts, const FixTrial& trial, FixGoal goal) {

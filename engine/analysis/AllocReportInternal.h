@@ -135,10 +135,16 @@ enum class FixGoal {
 std::string tryFix(const BufferFacts& facts, const FixTrial& trial,
                    FixGoal goal = FixGoal::Smaller);
 
-/// A copy of the split `split` of stage `stageName` in `sch` with `factor` (or `nparts`)
-/// replaced by `value`.
-void resplit(const Schedule& sch, const std::string& stageName, const SplitNode* split,
-             int64_t value);
+/// The stage of `sch` made from the script's operation `origin` (its own op before
+/// normalization), never found by name: two stages may share one (`te.compute`'s default,
+/// "compute"). Undefined when there is none.
+Stage stageOfOrigin(const Schedule& sch, const Operation& origin);
+/// The same for a fix to edit: throws UserError when there is none (the fix is not proposed).
+Stage stageToFix(const Schedule& sch, const Operation& origin);
+
+/// Replaces `factor` (or `nparts`) of the split `split` of the stage made from `origin` in
+/// `sch` (a copy of the script's schedule) by `value`.
+void resplit(const Schedule& sch, const Operation& origin, const SplitNode* split, int64_t value);
 
 std::vector<AllocCause> findCauses(const BufferFacts& facts);
 
@@ -154,13 +160,13 @@ void virtualThreadCause(const BufferFacts& facts, std::vector<AllocCause>& out);
 std::string elementName(const std::string& buffer, const std::vector<int64_t>& shape,
                         const std::vector<int64_t>& mins, int64_t cell);
 
-/// The realized region's extents of stage `name` in `lowered` (its root IterVars' ranges, or
-/// the tight rules' realize bounds) when they are constants.
+/// The realized region's extents of the stage made from `origin` in `lowered` (its root
+/// IterVars' ranges, or the tight rules' realize bounds) when they are constants.
 std::optional<std::vector<int64_t>> realizedExtents(const LowerResult& lowered,
-                                                    const std::string& name);
+                                                    const Operation& origin);
 /// realizedExtents() when their product is the allocation's `size`; else the flat {size} (a
 /// storage_align or double buffer pads the allocation).
-std::vector<int64_t> realizedShape(const LowerResult& lowered, const std::string& name,
+std::vector<int64_t> realizedShape(const LowerResult& lowered, const Operation& origin,
                                    int64_t size);
 
 /// Pseudo-random buffers for `args` (seeded by position, the same every run); nullopt when a

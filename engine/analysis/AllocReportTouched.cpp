@@ -50,7 +50,7 @@ public:
 
     /// The allocations every entry of which ran whole inside a thinned loop: their peak and
     /// total are those of the entries that ran.
-    const std::set<std::string>& wholeEntries() const { return m_whole; }
+    const std::set<const VarNode*>& wholeEntries() const { return m_whole; }
     /// Whether any loop was thinned.
     bool sampled() const { return m_thinned > 0; }
 
@@ -86,23 +86,24 @@ protected:
     Stmt visit(const AllocateNode* op) override {
         const int thinnedBefore = m_thinned;
         Stmt result = IRMutator::visit(op);
-        // Traces go by name: a name allocated twice (a body lowering copied) is whole only
-        // if every allocation of it is.
-        if (m_depth > 0 && m_thinned == thinnedBefore && !m_partial.count(op->bufferVar.name())) {
-            m_whole.insert(op->bufferVar.name());
+        // A buffer allocated twice (a body lowering copied) is whole only if every
+        // allocation of it is.
+        const VarNode* buffer = op->bufferVar.get();
+        if (m_depth > 0 && m_thinned == thinnedBefore && !m_partial.count(buffer)) {
+            m_whole.insert(buffer);
         } else {
-            m_partial.insert(op->bufferVar.name());
-            m_whole.erase(op->bufferVar.name());
+            m_partial.insert(buffer);
+            m_whole.erase(buffer);
         }
         return result;
     }
 
 private:
     double m_factor;
-    int m_depth = 0;   ///< thinned loops around the statement being visited
-    int m_thinned = 0; ///< thinned loops so far
-    std::set<std::string> m_whole;
-    std::set<std::string> m_partial;
+    int m_depth = 0;                  ///< thinned loops around the statement being visited
+    int m_thinned = 0;                ///< thinned loops so far
+    std::set<const VarNode*> m_whole; ///< held by the statement the sampler returned
+    std::set<const VarNode*> m_partial;
 };
 
 /// The stores a program runs, from its loops' and threads' constant extents (or, with
@@ -180,8 +181,8 @@ std::string elementName(const std::string& buffer, const std::vector<int64_t>& s
 }
 
 std::optional<std::vector<int64_t>> realizedExtents(const LowerResult& lowered,
-                                                    const std::string& name) {
-    const Stage stage = stageNamed(lowered.normalized, name);
+                                                    const Operation& origin) {
+    const Stage stage = stageOfOrigin(lowered.normalized, origin);
     if (!stage.defined() || !stage->op.defined())
         return std::nullopt;
     std::vector<int64_t> shape;
@@ -204,9 +205,9 @@ std::optional<std::vector<int64_t>> realizedExtents(const LowerResult& lowered,
     return shape;
 }
 
-std::vector<int64_t> realizedShape(const LowerResult& lowered, const std::string& name,
+std::vector<int64_t> realizedShape(const LowerResult& lowered, const Operation& origin,
                                    int64_t size) {
-    const std::optional<std::vector<int64_t>> shape = realizedExtents(lowered, name);
+    const std::optional<std::vector<int64_t>> shape = realizedExtents(lowered, origin);
     int64_t product = 1;
     for (int64_t extent : shape ? *shape : std::vector<int64_t>{})
         product *= extent;
@@ -298,6 +299,29 @@ bool countFromAccessSets(const RuleRun& reference, const std::vector<Operation>&
     return all;
 }
 
+namespace {
+
+/// The interpreter's trace of output `valueIndex` of the stage made from `origin`: found by its
+/// buffer Var, an argument's or an allocation's, never by name (two stages may share one).
+const BufferTrace* traceOfBuffer(const RunResult& run, const LowerResult& lowered,
+                                 const Operation& origin, int valueIndex) {
+    const Stage stage = stageOfOrigin(lowered.normalized, origin);
+    if (!stage.defined() || valueIndex >= stage->op->numOutputs())
+        return nullptr;
+    const Tensor tensor = stage->op.output(valueIndex);
+    const std::vector<Tensor>& args = lowered.func.args;
+    for (size_t i = 0; i < args.size() && i < lowered.func.argBuffers.size(); ++i)
+        if (args[i].valueIndex == valueIndex &&
+            (args[i].op.same_as(stage->op) || args[i].op.same_as(origin)))
+            return run.find(lowered.func.argBuffers[i]);
+    for (const auto& [allocated, buffer] : lowered.func.allocations)
+        if (allocated.same_as(tensor))
+            return run.find(buffer);
+    return nullptr;
+}
+
+} // namespace
+
 void addTouchedCounts(const Schedule& sch, const AllocReportOptions& options,
                       const RuleRun& reference, const std::vector<Operation>& origins,
                       AllocReport& report) {
@@ -339,13 +363,15 @@ void addTouchedCounts(const Schedule& sch, const AllocReportOptions& options,
         for (size_t i = 0; i < args.size(); ++i)
             interpreter.bindBuffer(lowered.func.argBuffers[i], (*buffers)[i]);
         RunResult run = interpreter.run(program);
-        for (BufferReport& b : report.buffers) {
+        for (size_t i = 0; i < report.buffers.size() && i < origins.size(); ++i) {
+            BufferReport& b = report.buffers[i];
+            const BufferTrace* trace = traceOfBuffer(run, lowered, origins[i], b.valueIndex);
             if (sampling) {
                 // Sampled: only the allocations whose entries ran whole have counts, and the
                 // stores of a sample say nothing of the whole run's.
-                const BufferTrace* trace = !b.touchedCounted && sampler.wholeEntries().count(b.name)
-                                               ? run.find(b.name)
-                                               : nullptr;
+                if (b.touchedCounted || !trace ||
+                    !sampler.wholeEntries().count(trace->bufferVar.get()))
+                    trace = nullptr;
                 if (trace) {
                     b.touchedPeak = trace->peakTouched;
                     b.touchedTotal = trace->totalTouched();
@@ -353,10 +379,6 @@ void addTouchedCounts(const Schedule& sch, const AllocReportOptions& options,
                 }
                 continue;
             }
-            const BufferTrace* trace = run.find(b.name);
-            for (size_t i = 0; i < args.size() && !trace; ++i)
-                if (args[i].name() == b.name)
-                    trace = run.find(lowered.func.argBuffers[i]);
             if (!trace)
                 continue;
             b.touchedPeak = trace->peakTouched;

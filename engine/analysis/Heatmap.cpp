@@ -313,7 +313,8 @@ void showEntry(Heatmap& map, const HeatmapRun::Recorder::Entry& entry, int64_t i
 
 Heatmap HeatmapRun::heatmap(const std::string& stageName) const {
     checkHeatmapStage(m_schedule, stageName);
-    const Operation op = stageNamed(m_schedule, stageName)->op;
+    const Stage stage = stageNamed(m_schedule, stageName);
+    const Operation op = stage->op;
     const std::string name = op->name;
     // A multi-output stage shows its first value (`T.v0`), named as lowering names its buffers.
     const BufferTrace* trace = traceOf(m_run, m_lowered, m_args, bufferName(op.output(0)));
@@ -327,7 +328,7 @@ Heatmap HeatmapRun::heatmap(const std::string& stageName) const {
     map.rules = m_rules;
     map.shape = trace->isArgument
                     ? argumentShape(m_args, op.output(0), trace->shape)
-                    : alloc::realizedShape(m_lowered, stageName, trace->allocatedElements);
+                    : alloc::realizedShape(m_lowered, stage->originOp, trace->allocatedElements);
     map.entries = trace->entries;
     // A buffer whose region moves within one entry (a shared tile re-entered at each
     // iteration of a loop inside its block) is entered once per move.

@@ -330,7 +330,7 @@ void checkElements(const LowerResult& lowered, const std::vector<Tensor>& args,
     for (const Stage& stage : lowered.normalized.stages()) {
         if (stage->op.as<PlaceholderOpNode>())
             continue;
-        const auto extents = alloc::realizedExtents(lowered, stage.name());
+        const auto extents = alloc::realizedExtents(lowered, stage->originOp);
         if (!extents)
             continue;
         // Each output not passed in as an argument is a buffer of the region's size.
@@ -385,7 +385,7 @@ LoopAnimation LoopAnimation::record(const Schedule& schedule, const AnimationOpt
     for (const Stage& stage : lowered.normalized.stages()) {
         if (!stage->op.defined())
             continue;
-        const auto extents = alloc::realizedExtents(lowered, stage.name());
+        const auto extents = alloc::realizedExtents(lowered, stage->originOp);
         for (int k = 0; k < stage->op->numOutputs(); ++k) {
             const Tensor output = stage->op.output(k);
             if (extents)

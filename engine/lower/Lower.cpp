@@ -203,6 +203,7 @@ LowerResult lower(const Schedule& sch, const std::vector<Tensor>& args,
     FlattenResult flat = storageFlatten(injectPrefetch(phase0), args, &result.bounds.steps);
     // TVM's InjectDoubleBuffer follows StorageFlatten (it works on flat buffers).
     f.afterFlatten = injectDoubleBuffer(flat.body);
+    f.allocations = flat.allocations;
     for (const Tensor& t : args) {
         for (const auto& [tensor, buffer] : flat.buffers)
             if (tensor.same_as(t))

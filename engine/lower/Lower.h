@@ -56,7 +56,11 @@ struct LowerOptions {
 struct LoweredFunc {
     std::string name = "main";
     std::vector<Tensor> args;
-    std::vector<Var> argBuffers;   ///< one per argument, as storage flattening named them
+    std::vector<Var> argBuffers; ///< one per argument, as storage flattening named them
+    /// The buffer Var of each `allocate` storage flattening made from a `realize`, with its
+    /// tensor, in the order they appear: how to find a stage's buffer when two stages share a
+    /// name (`te.compute`'s default, "compute").
+    std::vector<std::pair<Tensor, Var>> allocations;
     std::vector<Var> scalarParams; ///< symbolic shape variables the body uses
     /// ScheduleOps' statement; under the `compact` rules, after compact storage too.
     Stmt afterScheduleOps;

@@ -13,9 +13,10 @@ namespace bs::test {
 struct GatherBound {
     Tensor A, T, CA, CB, Out;
 
-    GatherBound() {
+    /// `input`: the placeholder T gathers from (default a 4 x 4 `A`).
+    explicit GatherBound(Tensor input = Tensor()) {
         const auto f32 = [](double v) { return makeConst(DataType::float32(), v); };
-        A = placeholder({4, 4}, DataType::float32(), "A");
+        A = input.defined() ? input : placeholder({4, 4}, DataType::float32(), "A");
         T = compute(
             {4, 4},
             [&](const std::vector<Var>& v) {

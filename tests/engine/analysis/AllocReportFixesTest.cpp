@@ -112,6 +112,20 @@ TEST(AllocReportFixes, InliningTheGatherSourceRemovesItsBuffer) {
     EXPECT_EQ(inlined.find("T"), nullptr);
 }
 
+TEST(AllocReportFixes, AFixEditsTheBuffersOwnStageWhenAnotherHasItsName) {
+    REQUIRE_ISL();
+    // The gather with its input named T too: the fix is tried on the stage that computes the
+    // buffer, not on the first stage named T (the placeholder, which cannot be inlined, so the
+    // hint was lost).
+    const test::GatherBound g(placeholder({4, 4}, DataType::float32(), "T"));
+    AllocReport report = allocReport(g.schedule());
+    ASSERT_EQ(report.buffers.front().stage, "T");
+    const AllocCause* disjoint = causeOf(report.buffers.front(), WasteCause::DisjointRequests);
+    ASSERT_NE(disjoint, nullptr);
+    EXPECT_EQ(disjoint->hint,
+              "s[T].compute_inline(): T disappears (each use computes it in place)");
+}
+
 TEST(AllocReportFixes, WasteIsMeasuredAgainstTheSelectedRules) {
     REQUIRE_ISL();
     AllocReportOptions seed;

@@ -201,8 +201,9 @@ void checkRandomSchedules(int cases, uint64_t seedOffset, RandomScheduleOptions 
               << " rejected by lower() or as GPU programs; " << jitRuns
               << " also compiled by the CPU JIT (GPU ones through the emulation's rewrite); "
               << compacted << " buffers compacted\n";
-    if (hasIsl())
+    if (hasIsl()) {
         EXPECT_GT(compacted, 0) << "no schedule had a buffer compact storage changes";
+    }
     // Most random schedules are legal; a generator that produced mostly rejected ones would
     // test nothing.
     EXPECT_LT(rejected * 10, runs) << rejected << " of " << runs << " lowerings rejected";
