@@ -8,6 +8,7 @@
 #include "analysis/ScheduleFixes.h"
 #include "lower/Lower.h"
 #include "runtime/Buffer.h"
+#include "runtime/Interpreter.h"
 #include "schedule/InferBound.h"
 #include "schedule/InferBoundTight.h"
 
@@ -164,6 +165,11 @@ std::string elementName(const std::string& buffer, const std::vector<int64_t>& s
 /// IterVars' ranges, or the tight rules' realize bounds) when they are constants.
 std::optional<std::vector<int64_t>> realizedExtents(const LowerResult& lowered,
                                                     const Operation& origin);
+/// The interpreter's trace (of a run of `lowered`) of output `valueIndex` of the stage made from
+/// `origin`: found by its buffer Var, an argument's or an allocation's, never by name (two
+/// stages may share one, and rfactor's output stage computes `B.repl` into the argument `B`).
+const BufferTrace* traceOfBuffer(const RunResult& run, const LowerResult& lowered,
+                                 const Operation& origin, int valueIndex);
 /// realizedExtents() when their product is the allocation's `size`; else the flat {size} (a
 /// storage_align or double buffer pads the allocation).
 std::vector<int64_t> realizedShape(const LowerResult& lowered, const Operation& origin,

@@ -299,10 +299,6 @@ bool countFromAccessSets(const RuleRun& reference, const std::vector<Operation>&
     return all;
 }
 
-namespace {
-
-/// The interpreter's trace of output `valueIndex` of the stage made from `origin`: found by its
-/// buffer Var, an argument's or an allocation's, never by name (two stages may share one).
 const BufferTrace* traceOfBuffer(const RunResult& run, const LowerResult& lowered,
                                  const Operation& origin, int valueIndex) {
     const Stage stage = stageOfOrigin(lowered.normalized, origin);
@@ -319,8 +315,6 @@ const BufferTrace* traceOfBuffer(const RunResult& run, const LowerResult& lowere
             return run.find(buffer);
     return nullptr;
 }
-
-} // namespace
 
 void addTouchedCounts(const Schedule& sch, const AllocReportOptions& options,
                       const RuleRun& reference, const std::vector<Operation>& origins,

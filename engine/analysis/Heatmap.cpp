@@ -261,6 +261,9 @@ void checkHeatmapStage(const Schedule& schedule, const std::string& stageName) {
     if (!stage.defined())
         throw UserError("no stage '" + stageName +
                         "' in the schedule (its stages: " + stageList(schedule) + ")");
+    // Two stages of that name (te.compute's default, "compute") are refused as --stage is: the
+    // first of them was shown, with the other's buffer when that one was an argument.
+    findStageByName(schedule, stageName);
     if (stage->attachType == AttachType::Inline || stage->attachType == AttachType::InlinedAlready)
         throw UserError("stage '" + stageName + "' is computed inline: it has no buffer");
 }
@@ -317,7 +320,9 @@ Heatmap HeatmapRun::heatmap(const std::string& stageName) const {
     const Operation op = stage->op;
     const std::string name = op->name;
     // A multi-output stage shows its first value (`T.v0`), named as lowering names its buffers.
-    const BufferTrace* trace = traceOf(m_run, m_lowered, m_args, bufferName(op.output(0)));
+    const BufferTrace* trace = alloc::traceOfBuffer(m_run, m_lowered, stage->originOp, 0);
+    if (!trace) // a buffer lowering made under another Var (the stage's name is unique here)
+        trace = traceOf(m_run, m_lowered, m_args, bufferName(op.output(0)));
     if (!trace || trace->entries == 0)
         throw UserError("stage '" + stageName + "' has no buffer in the lowered program under " +
                         boundRulesName(m_rules) + " (its values are never stored)");

@@ -15,6 +15,25 @@ Stage stageNamed(const Schedule& sch, const std::string& name) {
     return Stage();
 }
 
+Stage findStageByName(const Schedule& sch, const std::string& name) {
+    Stage found;
+    int count = 0;
+    std::string all;
+    for (const Stage& stage : sch.stages()) {
+        all += (all.empty() ? "'" : ", '") + stage.name() + "'";
+        if (stage.name() == name) {
+            found = found.defined() ? found : stage;
+            ++count;
+        }
+    }
+    if (count == 0)
+        throw UserError("no stage named '" + name + "'; the stages are " + all);
+    if (count > 1)
+        throw UserError("stage name '" + name + "' is ambiguous: " + std::to_string(count) +
+                        " stages have it; give the tensors distinct names");
+    return found;
+}
+
 namespace {
 
 /// Whether `program` with `edit` applied to a copy of its schedule lowers under `rules`.

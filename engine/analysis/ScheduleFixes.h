@@ -16,6 +16,11 @@ namespace bs {
 /// tried on a copy of a schedule finds the stages the script named.
 Stage stageNamed(const Schedule& sch, const std::string& name);
 
+/// The stage named `name` as a user names it (the CLI's `--stage`, `--buffer`). Throws
+/// UserError naming the stages there are when none has that name, or when several have it
+/// (`te.compute`'s default name, "compute", is often shared).
+Stage findStageByName(const Schedule& sch, const std::string& name);
+
 /// A working fix for `error` (a diagnostic about `program`'s schedule), or an empty string when
 /// none is known or none of the candidates lowers. Handles `attach-no-path`: compute the
 /// producer at an axis of the consumer that reads it, else at the root.

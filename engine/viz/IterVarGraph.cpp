@@ -191,7 +191,8 @@ void addStage(const GraphInput& input, int s, bool clustered, Graph& graph) {
     std::string cluster;
     if (clustered) {
         cluster = "cluster_stage" + std::to_string(s);
-        graph.clusters.push_back(GraphCluster{cluster, stage.name(), stageRef(s), stage->location});
+        graph.clusters.push_back(
+            GraphCluster{cluster, stage.name(), stageRef(s), stage->location, std::string()});
     }
     for (size_t i = 0; i < stage->allIterVars.size(); ++i)
         graph.nodes.push_back(iterVarNode(input, s, int(i), cluster));

@@ -1,7 +1,8 @@
-// The stage DAG, the stage lookup of the CLI's `--stage`, and the dispatcher of `graph --kind`.
+// The stage DAG and the dispatcher of `graph --kind`.
 // The other pictures are in IterVarGraph.cpp, AttachTreeGraph.cpp and RequestGraph.cpp.
 #include "viz/GraphBuild.h"
 
+#include "analysis/ScheduleFixes.h"
 #include "support/Check.h"
 
 #include <algorithm>
@@ -128,25 +129,6 @@ Graph stageDag(const GraphInput& input) {
     markProblem(graph, input);
     checkGraph(graph);
     return graph;
-}
-
-Stage findStageByName(const Schedule& sch, const std::string& name) {
-    Stage found;
-    int count = 0;
-    std::string all;
-    for (const Stage& stage : sch.stages()) {
-        all += (all.empty() ? "'" : ", '") + stage.name() + "'";
-        if (stage.name() == name) {
-            found = found.defined() ? found : stage;
-            ++count;
-        }
-    }
-    if (count == 0)
-        throw UserError("no stage named '" + name + "'; the stages are " + all);
-    if (count > 1)
-        throw UserError("stage name '" + name + "' is ambiguous: " + std::to_string(count) +
-                        " stages have it; give the tensors distinct names");
-    return found;
 }
 
 Graph buildGraph(const GraphInput& input, GraphKind kind, const std::string& stageName) {

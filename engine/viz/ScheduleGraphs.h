@@ -66,10 +66,6 @@ Graph attachTree(const GraphInput& input, const Stage& highlightStage = Stage())
 /// Throws UserError when there is no trace or the trace does not cover the stage.
 Graph consumerRequests(const GraphInput& input, const Stage& stage);
 
-/// The stage named `name` (the CLI's `--stage`). Throws UserError naming the stages there are
-/// when none has that name, or when several have it.
-Stage findStageByName(const Schedule& sch, const std::string& name);
-
 /// The graph of `kind` (the CLI's `graph --kind K [--stage S]`): `stageName` selects the stage
 /// of `itervar` (empty: every stage), `attach` (empty: none highlighted) and `requests`
 /// (required). Throws UserError for a missing or unknown stage.

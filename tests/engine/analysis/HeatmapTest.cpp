@@ -186,6 +186,31 @@ TEST(Heatmap, OneRunServesEveryBuffer) {
     EXPECT_THROW(run.heatmap("Nope"), UserError);
 }
 
+TEST(Heatmap, AStageNameTwoStagesShareIsRefused) {
+    // te.compute's default name: the heatmap showed the first stage called "compute" with the
+    // output's buffer, found by that name.
+    Tensor A = placeholder({8, 8}, DataType::float32(), "A");
+    Tensor B = compute(
+        {8, 8},
+        [&](const std::vector<Var>& v) {
+            return A({v[0], v[1]}) * makeConst(DataType::float32(), 2.0);
+        },
+        "compute");
+    Tensor C = compute(
+        {8, 8},
+        [&](const std::vector<Var>& v) {
+            return B({v[0], v[1]});
+        },
+        "compute");
+    try {
+        heatmapOf(createSchedule(C.op), "compute");
+        FAIL() << "no error";
+    } catch (const UserError& e) {
+        EXPECT_EQ(e.diagnostic().message, "stage name 'compute' is ambiguous: 2 stages have it; "
+                                          "give the tensors distinct names");
+    }
+}
+
 TEST(Heatmap, AStageWithoutABufferIsNamed) {
     Schedule s = gatherDisjoint();
     try {

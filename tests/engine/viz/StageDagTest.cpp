@@ -1,6 +1,7 @@
 // The stage DAG model (viz/ScheduleGraphs.h): nodes, edges, styles and rich fields.
 #include "VizTestUtil.h"
 
+#include "analysis/ScheduleFixes.h"
 #include "viz/Dot.h"
 #include "viz/Layout.h"
 
