@@ -26,6 +26,16 @@ QByteArray readAll(const QString& path) {
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
+/// Stops `document`, which must still be busy, and checks that its analysis ends interrupted.
+void stopWhileBusy(ScriptDocument& document) {
+    QVERIFY(document.isBusy());
+    document.stop();
+    QVERIFY(waitForAnalysis(document));
+    QVERIFY(!document.isBusy());
+    QVERIFY(document.problem().has_value());
+    QCOMPARE(QString::fromStdString(document.problem()->message), QStringLiteral("interrupted"));
+}
+
 } // namespace
 
 class DocumentTest : public QObject {
@@ -187,12 +197,7 @@ void DocumentTest::stopInterruptsARunningScript() {
     document.setUntitled(QStringLiteral("while True:\n    pass\n"), QStringLiteral("forever.py"));
     QVERIFY(document.isBusy());
     QTest::qWait(200);
-    QVERIFY(document.isBusy());
-    document.stop();
-    QVERIFY(waitForAnalysis(document));
-    QVERIFY(!document.isBusy());
-    QVERIFY(document.problem().has_value());
-    QCOMPARE(QString::fromStdString(document.problem()->message), QStringLiteral("interrupted"));
+    stopWhileBusy(document);
     QCOMPARE(busy.count(), 2);
 #else
     QSKIP("built without the Python front end");
@@ -221,12 +226,7 @@ void DocumentTest::stopReachesAScriptPassThatNeverReturns() {
     ScriptDocument document;
     document.setUntitled(script, QStringLiteral("pass_forever.py"));
     QTest::qWait(1500); // the script is done by then, and the analysis inside the pass
-    QVERIFY(document.isBusy());
-    document.stop();
-    QVERIFY(waitForAnalysis(document));
-    QVERIFY(!document.isBusy());
-    QVERIFY(document.problem().has_value());
-    QCOMPARE(QString::fromStdString(document.problem()->message), QStringLiteral("interrupted"));
+    stopWhileBusy(document);
 #else
     QSKIP("built without the Python front end");
 #endif
