@@ -4,9 +4,15 @@
 #include "schedule/ScheduleErrors.h"
 #include "te/Operation.h"
 
+#include <algorithm>
 #include <functional>
 
 namespace bs {
+
+int stagesNamed(const Schedule& sch, const std::string& name) {
+    return int(std::count_if(sch->stages.begin(), sch->stages.end(),
+                             [&](const Stage& s) { return s.name() == name; }));
+}
 
 Stage stageNamed(const Schedule& sch, const std::string& name) {
     for (const Stage& s : sch->stages)
@@ -57,7 +63,11 @@ std::string attachNoPathFix(const Program& program, const DiagnosticSubject& sub
                             BoundRules rules) {
     const Stage producer = stageNamed(program.schedule, subject.stage);
     const Stage consumer = stageNamed(program.schedule, subject.consumer);
-    if (!producer.defined() || !consumer.defined())
+    // A fix names stages as `s[NAME]`: with two stages of one name (te.compute's default) it
+    // could not say which, and the copy would be edited at the first.
+    if (!producer.defined() || !consumer.defined() ||
+        stagesNamed(program.schedule, subject.stage) > 1 ||
+        stagesNamed(program.schedule, subject.consumer) > 1)
         return "";
     // The consumer's leaves that are its root axes, outermost first: attaching there computes
     // what one iteration of that loop reads.

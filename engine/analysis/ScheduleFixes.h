@@ -15,6 +15,8 @@ namespace bs {
 /// The stage of `sch` whose name (Stage::name) is `name`, or an undefined Stage: how a fix
 /// tried on a copy of a schedule finds the stages the script named.
 Stage stageNamed(const Schedule& sch, const std::string& name);
+/// How many stages of `sch` are named `name` (two share `te.compute`'s default, "compute").
+int stagesNamed(const Schedule& sch, const std::string& name);
 
 /// The stage named `name` as a user names it (the CLI's `--stage`, `--buffer`). Throws
 /// UserError naming the stages there are when none has that name, or when several have it

@@ -8,13 +8,19 @@ using namespace detail;
 
 namespace {
 
+/// The index of the stage named `name`; -1 when none has it, or several (te.compute's default
+/// name): a mark on the wrong one of two would mislead, so neither is marked.
 int stageNamed(const Schedule& sch, const std::string& name) {
     const std::vector<Stage>& stages = sch.stages();
+    int found = -1;
     for (size_t s = 0; s < stages.size() && !name.empty(); ++s) {
-        if (stages[s].name() == name)
-            return int(s);
+        if (stages[s].name() != name)
+            continue;
+        if (found >= 0)
+            return -1;
+        found = int(s);
     }
-    return -1;
+    return found;
 }
 
 std::string stageNodeId(int s) { return "stage" + std::to_string(s); }

@@ -90,3 +90,39 @@ TEST(Analysis, TightRulesWorkOrSayIslIsMissing) {
     EXPECT_NE(ir.find("min(3, (8 - (i.outer*3)))"), std::string::npos) << ir;
     EXPECT_EQ(ir.find("likely"), std::string::npos) << ir;
 }
+
+TEST(Analysis, AFixIsProposedOnlyWhereItsStagesHaveNamesOfTheirOwn) {
+    // C computed at B's row loop, read by R, which does not run there. With names of their own
+    // the fix computes C inside R; with te.compute's default name for both B and C, `s[compute]`
+    // could not say which stage it moves, and the fix was tried on B, the first of the name.
+    for (const char* name : {"C", "compute"}) {
+        Tensor A = placeholder({16, 12}, DataType::float32(), "A");
+        Tensor B = compute(
+            {16, 12},
+            [&](const std::vector<Var>& v) {
+                return A({v[0], v[1]}) * makeConst(DataType::float32(), 2.0);
+            },
+            name == std::string("C") ? "B" : "compute");
+        Tensor C = compute(
+            {16, 12},
+            [&](const std::vector<Var>& v) {
+                return B({v[0], v[1]}) + makeConst(DataType::float32(), 1.0);
+            },
+            name);
+        Tensor R = compute(
+            {16, 12},
+            [&](const std::vector<Var>& v) {
+                return C({v[0], v[1]}) * makeConst(DataType::float32(), 3.0);
+            },
+            "R");
+        Schedule s = createSchedule(R.op);
+        s[C].computeAt(s[B], B.op.as<ComputeOpNode>()->axis[0]);
+        Analysis a = analyze(Program{s, {A, R}, true});
+        ASSERT_TRUE(a.error.has_value()) << name;
+        EXPECT_EQ(a.error->subject.kind, "attach-no-path") << name;
+        if (name == std::string("C"))
+            EXPECT_EQ(a.error->fix.rfind("s[C].compute_at(s[R], ", 0), 0u) << a.error->fix;
+        else
+            EXPECT_EQ(a.error->fix, "") << a.error->fix;
+    }
+}

@@ -105,6 +105,39 @@ TEST(ProblemMarks, AttachWithNoPathIsAComputeAtEdgeInTheDagAndTheMarkedEdgeInThe
     EXPECT_NE(toDot(dag).find("style=dashed, color=\"#E0001B\""), std::string::npos);
 }
 
+TEST(ProblemMarks, AStageNameTwoStagesShareMarksNeither) {
+    // The NoPath example with te.compute's default names: B and C are both "compute". The
+    // error is about C, the second; a mark found by name went to B, the first.
+    Tensor A = placeholder({16, 12}, DataType::float32(), "A");
+    Tensor B = compute(
+        {16, 12},
+        [&](const std::vector<Var>& v) {
+            return A({v[0], v[1]}) * 2.0f;
+        },
+        "compute");
+    Tensor C = compute(
+        {16, 12},
+        [&](const std::vector<Var>& v) {
+            return B({v[0], v[1]}) + 1.0f;
+        },
+        "compute");
+    Tensor R = compute(
+        {16, 12},
+        [&](const std::vector<Var>& v) {
+            return C({v[0], v[1]}) * 3.0f;
+        },
+        "R");
+    Schedule s = createSchedule(R.op);
+    s[C].computeAt(s[B], computeOf(B)->axis[0]);
+    Diagnostic d = failureOf([&] { inferBound(s.normalize()); });
+    ASSERT_EQ(d.subject.kind, "attach-no-path");
+    ASSERT_EQ(d.subject.stage, "compute");
+    const GraphInput input = failedInput(s, d);
+    for (const Graph& g : {stageDag(input), attachTree(input)})
+        for (const GraphNode& n : g.nodes)
+            EXPECT_FALSE(n.problem && n.title.rfind("compute", 0) == 0) << n.title;
+}
+
 TEST(ProblemMarks, AnOutputAttachedUnderItsCacheIsMarkedOnItsAttachEdge) {
     Tensor A = placeholder({64, 64}, DataType::float32(), "A");
     Tensor C = compute(
