@@ -34,16 +34,23 @@ fi
 
 # count GROUP/NAME: the instructions of the work alone (the program is built outside it).
 count() {
-    local collect='bs::lower(*'
-    [ "${1%%/*}" = Alloc ] && collect='bs::allocReport(*'
-    local out
+    # The whole signature: a pattern ending in `*` also matches the lambdas inside the function,
+    # and entering one would toggle the count off.
+    local collect='bs::lower(bs::Schedule const&, *, bs::LowerOptions const&)'
+    [ "${1%%/*}" = Alloc ] && collect='bs::allocReport(bs::Schedule const&, bs::AllocReportOptions const&)'
+    local out collected
     out=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null --toggle-collect="$collect" \
         "$bench" --once="$1" 2>&1) || {
         echo "count-instructions: $1 failed:" >&2
         echo "$out" >&2
         exit 1
     }
-    echo "$out" | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+    collected=$(echo "$out" | sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
+    if [ -z "$collected" ] || [ "$collected" = 0 ]; then
+        echo "count-instructions: $1: callgrind counted nothing in $collect" >&2
+        exit 1
+    fi
+    echo "$collected"
 }
 
 stages() { echo "${1##*[!0-9]}"; }
@@ -52,6 +59,10 @@ printf '%-24s %16s %16s %12s\n' program instructions "per stage" "x 100"
 for large in "${pairs[@]}"; do
     base=${large%%[0-9]*}100
     n=$(stages "$large")
+    if [ -z "$n" ] || [ "$n" = 0 ]; then
+        echo "count-instructions: '$large' names no program size (e.g. Lower/nested1000)" >&2
+        exit 2
+    fi
     base_count=$(count "$base")
     large_count=$(count "$large")
     awk -v b="$base" -v bc="$base_count" -v l="$large" -v lc="$large_count" -v n="$n" 'BEGIN {

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -32,12 +34,25 @@ void addScriptArgument(CLI::App& command, std::string& file) {
         .add_option("--timeout", g_scriptTimeoutSeconds,
                     "Stop the command after this many seconds, the script or the work after it "
                     "(0: no limit)")
-        ->check(CLI::NonNegativeNumber)
+        ->check(CLI::Validator(
+            [](std::string& text) -> std::string {
+                // NaN passes a range check, and a limit past a year overflows the watchdog's wait.
+                char* end = nullptr;
+                const double seconds = std::strtod(text.c_str(), &end);
+                if (end == text.c_str() || *end != '\0' ||
+                    !(seconds >= 0 && seconds <= kMaxTimeoutSeconds))
+                    return "seconds from 0 (no limit) to " +
+                           std::to_string(int64_t(kMaxTimeoutSeconds)) + ", got '" + text + "'";
+                return "";
+            },
+            "SECONDS"))
         ->capture_default_str();
 }
 
 std::chrono::milliseconds scriptTimeout() {
-    return std::chrono::milliseconds(static_cast<long long>(g_scriptTimeoutSeconds * 1000));
+    // Rounded up: a limit under a millisecond is a limit, not none.
+    return std::chrono::milliseconds(
+        static_cast<long long>(std::ceil(g_scriptTimeoutSeconds * 1000)));
 }
 
 std::string commandScriptFile() {

@@ -57,6 +57,8 @@ void addScriptArgument(CLI::App& command, std::string& file);
 /// runs of `run`) at the same deadline, counted from the start of the command.
 std::chrono::milliseconds scriptTimeout();
 constexpr double kDefaultScriptTimeoutSeconds = 300;
+/// The largest `--timeout` (a year), which the watchdog's wait can hold.
+constexpr double kMaxTimeoutSeconds = 365.0 * 24 * 3600;
 /// The FILE the command was given (empty before parsing, or for a command without one).
 std::string commandScriptFile();
 /// `--rules tvm|tvm-0.5|tight` (default tvm).

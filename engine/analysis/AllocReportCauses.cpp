@@ -659,14 +659,13 @@ void threadIndexCause(const BufferFacts& f, std::vector<AllocCause>& out) {
                 if (!ca || !ca->bindThread.defined() || ca->bindThread->threadTag != tag ||
                     !hint.empty())
                     continue;
-                std::string consumerName = consumer->originOp->name;
-                hint = tryFix(
-                    f, FixTrial{
-                           "s[" + f.report->stage + "].compute_at(s[" + consumerName + "], " +
-                               cl->var.name() + ")",
-                           [&](const Schedule& copy) {
-                               stageNamed(copy, name).computeAt(stageNamed(copy, consumerName), cl);
-                           }});
+                const Operation consumerOrigin = consumer->originOp;
+                hint = tryFix(f, FixTrial{"s[" + f.report->stage + "].compute_at(s[" +
+                                              consumerOrigin->name + "], " + cl->var.name() + ")",
+                                          [&](const Schedule& copy) {
+                                              stageToFix(copy, f.origin)
+                                                  .computeAt(stageToFix(copy, consumerOrigin), cl);
+                                          }});
             }
         }
         // Warp storage is shared by a warp's lanes (threadIdx.x): threadIdx.y and .z are other
@@ -677,9 +676,9 @@ void threadIndexCause(const BufferFacts& f, std::vector<AllocCause>& out) {
         if (hint.empty())
             hint = tryFix(
                 f,
-                FixTrial{"s[" + f.report->stage + "].set_scope('global') (then " + tag +
-                             " indexes it)",
-                         [&](const Schedule& copy) { stageNamed(copy, name).setScope("global"); }},
+                FixTrial{
+                    "s[" + f.report->stage + "].set_scope('global') (then " + tag + " indexes it)",
+                    [&](const Schedule& copy) { stageToFix(copy, f.origin).setScope("global"); }},
                 FixGoal::Lowers);
         out.push_back({WasteCause::ThreadIndexVanishes,
                        "a thread index that does not index the buffer",

@@ -165,6 +165,10 @@ std::string elementName(const std::string& buffer, const std::vector<int64_t>& s
 /// IterVars' ranges, or the tight rules' realize bounds) when they are constants.
 std::optional<std::vector<int64_t>> realizedExtents(const LowerResult& lowered,
                                                     const Operation& origin);
+/// The buffer Var of output `valueIndex` of the stage made from `origin` in `lowered` (an
+/// argument's or an allocation's); undefined when it has none (inlined, or made by a pass
+/// after flattening).
+Var bufferVarOf(const LowerResult& lowered, const Operation& origin, int valueIndex);
 /// The interpreter's trace (of a run of `lowered`) of output `valueIndex` of the stage made from
 /// `origin`: found by its buffer Var, an argument's or an allocation's, never by name (two
 /// stages may share one, and rfactor's output stage computes `B.repl` into the argument `B`).

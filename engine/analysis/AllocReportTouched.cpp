@@ -299,21 +299,26 @@ bool countFromAccessSets(const RuleRun& reference, const std::vector<Operation>&
     return all;
 }
 
-const BufferTrace* traceOfBuffer(const RunResult& run, const LowerResult& lowered,
-                                 const Operation& origin, int valueIndex) {
+Var bufferVarOf(const LowerResult& lowered, const Operation& origin, int valueIndex) {
     const Stage stage = stageOfOrigin(lowered.normalized, origin);
     if (!stage.defined() || valueIndex >= stage->op->numOutputs())
-        return nullptr;
+        return Var();
     const Tensor tensor = stage->op.output(valueIndex);
     const std::vector<Tensor>& args = lowered.func.args;
     for (size_t i = 0; i < args.size() && i < lowered.func.argBuffers.size(); ++i)
         if (args[i].valueIndex == valueIndex &&
             (args[i].op.same_as(stage->op) || args[i].op.same_as(origin)))
-            return run.find(lowered.func.argBuffers[i]);
+            return lowered.func.argBuffers[i];
     for (const auto& [allocated, buffer] : lowered.func.allocations)
         if (allocated.same_as(tensor))
-            return run.find(buffer);
-    return nullptr;
+            return buffer;
+    return Var();
+}
+
+const BufferTrace* traceOfBuffer(const RunResult& run, const LowerResult& lowered,
+                                 const Operation& origin, int valueIndex) {
+    const Var buffer = bufferVarOf(lowered, origin, valueIndex);
+    return buffer.defined() ? run.find(buffer) : nullptr;
 }
 
 void addTouchedCounts(const Schedule& sch, const AllocReportOptions& options,

@@ -233,11 +233,14 @@ HeatmapRun::HeatmapRun(const Schedule& schedule, const HeatmapOptions& options,
     std::optional<std::vector<Buffer>> buffers = alloc::argumentBuffers(m_args);
     if (!buffers)
         throw UserError(kNeedsConstantShapes);
-    // The focus is named as the run names the stage's buffer.
+    // The focus is named as the run names the stage's buffer (rfactor's B.repl computes the
+    // argument B).
     std::string focusBuffer;
     if (!m_focus.empty()) {
         checkHeatmapStage(schedule, m_focus);
-        focusBuffer = bufferName(stageNamed(schedule, m_focus)->op.output(0));
+        const Stage focus = stageNamed(schedule, m_focus);
+        const Var buffer = alloc::bufferVarOf(m_lowered, focus->originOp, 0);
+        focusBuffer = buffer.defined() ? buffer.name() : bufferName(focus->op.output(0));
     }
     m_recorder = std::make_unique<Recorder>(focusBuffer, m_iteration);
     Interpreter interpreter(
@@ -387,8 +390,15 @@ Heatmap HeatmapRun::heatmap(const std::string& stageName) const {
     map.touched = trace->totalTouched();
     map.entryRead = trace->peakRead;
     map.entryComputed = trace->peakWritten;
-    if (stageName == m_focus && m_iteration >= 0)
+    if (stageName == m_focus && m_iteration == 0 && trace->isArgument) {
+        // An argument has one entry, the whole run, which the run does not enter: its cells are
+        // that entry's already.
+        map.iteration = 0;
+        map.entryRead = map.read;
+        map.entryComputed = map.computed;
+    } else if (stageName == m_focus && m_iteration >= 0) {
         showEntry(map, m_recorder->entry(), m_iteration, name);
+    }
     return map;
 }
 

@@ -667,26 +667,25 @@ public:
     PassInterrupter(const PassInterrupter&) = delete;
     PassInterrupter& operator=(const PassInterrupter&) = delete;
 
-    /// Whether the pass was interrupted (its KeyboardInterrupt is the cancellation's).
-    bool fired() const { return m_fired.load(); }
-
 private:
+    /// Raises KeyboardInterrupt once the flag is set, and again every 100 ms while the pass
+    /// runs on (it may catch one), as ScriptRunner does for a script.
     void watch(const std::atomic<bool>* cancelled) {
         std::unique_lock<std::mutex> lock(m_mutex);
-        while (!m_done) {
-            if (m_wake.wait_for(lock, std::chrono::milliseconds(20), [this] { return m_done; }))
-                return;
+        bool fired = false;
+        while (!m_wake.wait_for(lock, std::chrono::milliseconds(fired ? 100 : 20),
+                                [this] { return m_done; })) {
             if (!cancelled->load())
                 continue;
             lock.unlock();
             PyGILState_STATE gil = PyGILState_Ensure();
             // m_done is set with the GIL held: under it, the pass is still running or over.
             if (!finished()) {
-                m_fired = true;
+                fired = true;
                 PyThreadState_SetAsyncExc(m_ident, PyExc_KeyboardInterrupt);
             }
             PyGILState_Release(gil);
-            return;
+            lock.lock();
         }
     }
     bool finished() {
@@ -698,7 +697,6 @@ private:
     std::mutex m_mutex;
     std::condition_variable m_wake;
     bool m_done = false;
-    std::atomic<bool> m_fired{false};
     std::thread m_watcher;
 };
 
@@ -723,14 +721,16 @@ void applyPassContext(LowerOptions& options, const std::vector<std::string>& dis
             py::gil_scoped_acquire gil;
             py::object out;
             {
-                PassInterrupter interrupter(fromScript ? nullptr : cancellationFlag());
+                const std::atomic<bool>* cancelled = fromScript ? nullptr : cancellationFlag();
+                PassInterrupter interrupter(cancelled);
                 try {
                     // The root as is, markers included: the Python side wraps it in a PrimFunc.
                     out = (*run)(wrapNode(stmt.get()));
                 } catch (py::error_already_set& e) {
                     if (fromScript)
                         throw;
-                    if (interrupter.fired())
+                    // Its KeyboardInterrupt, or an engine call inside it that saw the flag.
+                    if (cancelled && cancelled->load())
                         throw Cancelled();
                     throw UserError("lower: the pass '" + name + "' failed: " + e.what());
                 }

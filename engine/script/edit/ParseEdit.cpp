@@ -5,6 +5,7 @@
 #include "script/edit/PythonNames.h"
 #include "script/edit/ScheduleEdit.h"
 #include "script/edit/SourceOutline.h"
+#include "support/Cancellation.h"
 #include "te/Operation.h"
 
 #include <algorithm>
@@ -316,6 +317,8 @@ ScheduleEdit parseEdit(const std::string& callText, const std::string& script,
         *error = refusal.message;
     } catch (const UserError& e) {
         *error = e.diagnostic().message;
+    } catch (const Cancelled&) {
+        throw;
     } catch (const std::exception& e) { // a Boundscope bug, reported rather than fatal
         *error = std::string("internal error: ") + e.what();
     }

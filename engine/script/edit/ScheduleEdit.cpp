@@ -293,6 +293,8 @@ std::string dryRun(const Program& program, const ScheduleEdit& edit, Schedule* e
         }
     } catch (const UserError& e) {
         return e.diagnostic().message;
+    } catch (const Cancelled&) {
+        throw; // the caller stopped the edit (the app's newer text, the CLI's --timeout)
     } catch (const std::exception& e) { // InternalError: a Boundscope bug, reported, not fatal
         return e.what();
     }
@@ -601,6 +603,8 @@ EditResult place(const std::string& script, const std::string& fileName, const P
 std::string loweredText(const Program& program) {
     try {
         return toString(lower(program.schedule, program.args).func.final);
+    } catch (const Cancelled&) {
+        throw; // not a schedule's error: two cancelled lowerings must not compare equal
     } catch (const std::exception& e) {
         return std::string("error: ") + e.what();
     }
@@ -757,7 +761,10 @@ ScriptResult runEditedScript(const std::string& edited, const std::string& fileN
                 if (*cancelled)
                     runner.interrupt();
             }
-            return run.get();
+            ScriptResult result = run.get();
+            // Interrupted by the cancellation, the run says nothing about the edit.
+            throwIfCancelled();
+            return result;
         },
         program);
 }
@@ -830,6 +837,8 @@ EditResult applyEdit(const std::string& script, const std::string& fileName, con
     } catch (const UserError& e) {
         refused.error = e.diagnostic().message;
         return refused;
+    } catch (const Cancelled&) {
+        throw;
     } catch (const std::exception& e) { // a Boundscope bug, reported rather than fatal
         refused.error = std::string("internal error: ") + e.what();
         return refused;

@@ -4,6 +4,7 @@
 #include "script/PythonThread.h"
 #include "script/edit/PythonNames.h"
 #include "script/edit/SourceOutline.h"
+#include "support/Cancellation.h"
 #include "te/Operation.h"
 
 #include <pybind11/pybind11.h>
@@ -274,6 +275,8 @@ template <typename Edit> EditResult guarded(Edit&& edit) {
         EditResult result;
         result.error = e.diagnostic().message;
         return result;
+    } catch (const Cancelled&) {
+        throw; // the caller stopped the edit (the app's newer text, the CLI's --timeout)
     } catch (const std::exception& e) { // a Boundscope bug, reported rather than fatal
         EditResult result;
         result.error = std::string("internal error: ") + e.what();

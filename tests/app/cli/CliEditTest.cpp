@@ -79,6 +79,24 @@ TEST(CliEdit, InPlaceWritesTheFileAndSaysWhere) {
     fs::remove(copy);
 }
 
+TEST(CliEdit, AnEditPastTheTimeLimitSaysSoAndLeavesTheFileAlone) {
+    // The script takes 1.2 s; the edit runs it again to check the edit, past the 2 s limit.
+    // That check was cancelled as "no place in the script gives the schedule", or, in a race,
+    // compared two cancelled lowerings as equal and wrote an edit it had not checked.
+    const fs::path copy = fs::temp_directory_path() / "bs_cli_edit_timeout.py";
+    fs::copy_file(fs::path(BOUNDSCOPE_CLI_SCRIPTS) / "slow_script.py", copy,
+                  fs::copy_options::overwrite_existing);
+    const std::string before = readAll(copy);
+    const CommandResult result =
+        runCli("edit --timeout 2 -i " + quoted(copy.string()) + " 'B.split(B.op.axis[0], 8)'");
+    EXPECT_EQ(result.exitCode, 1) << result.err;
+    EXPECT_EQ(result.err, "boundscope: error: " + copy.string() +
+                              ": stopped after 2 s: the command ran past its time limit "
+                              "(--timeout SECONDS sets it; 0: none; the default is 300 s)\n");
+    EXPECT_EQ(readAll(copy), before);
+    fs::remove(copy);
+}
+
 TEST(CliEdit, RefusalsNameTheProblemAndLeaveTheFileAlone) {
     const fs::path copy = fs::temp_directory_path() / "bs_cli_edit_refused.py";
     const fs::path original = kGolden / "split_after_readers_of_its_loop.py";

@@ -96,6 +96,23 @@ TEST(Cli, ScriptTimeoutInterruptsIt) {
                      "300 s\n");
 }
 
+TEST(Cli, ATimeoutIsANumberOfSecondsTheWatchdogCanWait) {
+    // NaN passed the old check (and made the limit undefined), a huge one overflowed the
+    // watchdog's wait and stopped every command at once, and one under a millisecond was
+    // rounded down to 0, no limit.
+    for (const char* bad : {"nan", "1e12", "-1", "abc"}) {
+        CommandResult r = runCli(std::string("lower --timeout ") + bad + " forever.py");
+        EXPECT_EQ(r.exitCode, 2) << bad;
+        EXPECT_EQ(r.err, std::string("boundscope: error: --timeout: seconds from 0 (no limit) to "
+                                     "31536000, got '") +
+                             bad + "'\n");
+    }
+    CommandResult tiny = runCli("lower --timeout 0.0001 forever.py");
+    EXPECT_EQ(tiny.exitCode, 1);
+    EXPECT_NE(tiny.err.find("forever.py:2: error: timed out after 1 ms"), std::string::npos)
+        << tiny.err;
+}
+
 TEST(Cli, ScriptGetsItsArgumentsAndOurTvm) {
     // A real TVM on PYTHONPATH must not shadow Boundscope's package.
     auto fake = std::filesystem::temp_directory_path() / "bs_cli_fake_tvm";

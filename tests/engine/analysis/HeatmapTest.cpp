@@ -186,6 +186,24 @@ TEST(Heatmap, OneRunServesEveryBuffer) {
     EXPECT_THROW(run.heatmap("Nope"), UserError);
 }
 
+TEST(Heatmap, AnArgumentsOneEntryIsItsWholeRun) {
+    // `--iteration 1` of an output said "iteration 1 of Out is past its 1 entry": the run does
+    // not enter an argument, so the one entry was never recorded.
+    HeatmapOptions options;
+    options.iteration = 0;
+    const Heatmap whole = heatmapOf(gatherDisjoint(), "Out");
+    const Heatmap entry = heatmapOf(gatherDisjoint(), "Out", options);
+    EXPECT_TRUE(entry.isArgument);
+    EXPECT_EQ(entry.iteration, 0);
+    EXPECT_EQ(entry.entries, 1);
+    EXPECT_EQ(entry.computed, whole.computed);
+    EXPECT_EQ(entry.computed, 4);
+    EXPECT_EQ(entry.written, whole.written);
+    EXPECT_EQ(entry.entryComputed, 4);
+    options.iteration = 1;
+    EXPECT_THROW(heatmapOf(gatherDisjoint(), "Out", options), UserError);
+}
+
 TEST(Heatmap, AStageNameTwoStagesShareIsRefused) {
     // te.compute's default name: the heatmap showed the first stage called "compute" with the
     // output's buffer, found by that name.
