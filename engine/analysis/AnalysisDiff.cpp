@@ -134,15 +134,21 @@ AnalysisDiff diffAnalyses(const Analysis& a, const Analysis& b, const std::strin
     diff.labelA = labelA;
     diff.labelB = labelB;
     diff.ir = alignLines(linesOf(loweredText(a)), linesOf(loweredText(b)));
-    // Bounds rows matched by (stage, role, name), in A's order then B's own.
-    std::map<std::tuple<std::string, std::string, std::string>, size_t> index;
+    // Bounds rows matched by (stage, role, name), in A's order then B's own; the k-th row of one
+    // key in A with the k-th in B (two stages may share a name: te.compute's "compute").
+    using RowKey = std::tuple<std::string, std::string, std::string, int>;
+    std::map<RowKey, size_t> index;
+    std::map<std::tuple<std::string, std::string, std::string>, int> seen;
     for (const BoundsRow& row : boundsTable(a)) {
-        index[{row.stage, row.role, row.name}] = diff.bounds.size();
+        const int k = seen[{row.stage, row.role, row.name}]++;
+        index[{row.stage, row.role, row.name, k}] = diff.bounds.size();
         diff.bounds.push_back({row.stage, row.role, row.name, rangeText(row), std::nullopt});
     }
+    seen.clear();
     for (const BoundsRow& row : boundsTable(b)) {
-        const auto it = index.find({row.stage, row.role, row.name});
-        if (it != index.end() && !diff.bounds[it->second].b)
+        const int k = seen[{row.stage, row.role, row.name}]++;
+        const auto it = index.find({row.stage, row.role, row.name, k});
+        if (it != index.end())
             diff.bounds[it->second].b = rangeText(row);
         else
             diff.bounds.push_back({row.stage, row.role, row.name, std::nullopt, rangeText(row)});
@@ -153,17 +159,26 @@ AnalysisDiff diffAnalyses(const Analysis& a, const Analysis& b, const std::strin
             const RuleAllocation* allocation = buffer.allocation(rules);
             return allocation ? std::optional<std::string>(allocation->text()) : std::nullopt;
         };
+        // The k-th buffer of a name in A with the k-th of that name in B.
+        const auto nth = [](const AllocReport& report, const std::string& name, int k) {
+            for (const BufferReport& buffer : report.buffers)
+                if (buffer.name == name && k-- == 0)
+                    return &buffer;
+            return static_cast<const BufferReport*>(nullptr);
+        };
+        std::map<std::string, int> seen;
         for (const BufferReport& buffer : allocA->buffers) {
             AllocationPair pair{buffer.name, side(buffer, a.options.rules), std::nullopt,
                                 buffer.needed, std::nullopt};
-            if (const BufferReport* other = allocB->find(buffer.name)) {
+            if (const BufferReport* other = nth(*allocB, buffer.name, seen[buffer.name]++)) {
                 pair.b = side(*other, b.options.rules);
                 pair.neededB = other->needed;
             }
             diff.allocations.push_back(pair);
         }
+        seen.clear();
         for (const BufferReport& buffer : allocB->buffers) {
-            if (!allocA->find(buffer.name))
+            if (!nth(*allocA, buffer.name, seen[buffer.name]++))
                 diff.allocations.push_back({buffer.name, std::nullopt,
                                             side(buffer, b.options.rules), std::nullopt,
                                             buffer.needed});

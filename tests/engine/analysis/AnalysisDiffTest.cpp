@@ -1,6 +1,11 @@
 // Two analyses side by side (analysis/AnalysisDiff.h): the line alignment exactly.
 #include "analysis/AnalysisDiff.h"
 
+#include "analysis/AllocReport.h"
+#include "analysis/Analysis.h"
+#include "ir/Op.h"
+#include "te/Compute.h"
+
 #include <gtest/gtest.h>
 
 namespace bs {
@@ -12,6 +17,39 @@ std::string marks(const std::vector<LinePair>& pairs) {
     for (const LinePair& p : pairs)
         out += (out.empty() ? "" : " ") + std::string(1, diffMarkChar(p.mark)) + p.a + "|" + p.b;
     return out;
+}
+
+TEST(AnalysisDiff, StagesOfOneNamePairWithTheirCounterparts) {
+    // te.compute's default name twice: B (four rows inside C's outer loop) and C. Compared
+    // with itself, nothing differs; matched by name alone, C's rows and buffer met B's.
+    Tensor A = placeholder({32, 32}, DataType::float32(), "A");
+    Tensor B = compute(
+        {32, 32},
+        [&](const std::vector<Var>& v) {
+            return A({v[0], v[1]}) * makeConst(DataType::float32(), 2.0);
+        },
+        "compute");
+    Tensor C = compute(
+        {32, 16},
+        [&](const std::vector<Var>& v) {
+            return B({v[0], v[1]}) + B({v[0], v[1] + 16});
+        },
+        "compute");
+    Schedule s = createSchedule(C.op);
+    auto [io, ii] = s[C].split(C.op.as<ComputeOpNode>()->axis[0], 4);
+    s[B].computeAt(s[C], io);
+    const Analysis analysis = analyze(Program{s, {A, C}, true});
+    ASSERT_TRUE(analysis.ok()) << analysis.error->message;
+    AllocReportOptions options;
+    options.args = {A, C};
+    const AllocReport report = allocReport(s, options);
+    const AnalysisDiff diff = diffAnalyses(analysis, analysis, "a", "b", &report, &report);
+    ASSERT_EQ(diff.allocations.size(), 2u);
+    for (const AllocationPair& pair : diff.allocations)
+        EXPECT_FALSE(pair.changed())
+            << pair.buffer << ": " << pair.a.value_or("-") << " / " << pair.b.value_or("-");
+    for (const BoundsPair& row : diff.bounds)
+        EXPECT_FALSE(row.changed()) << row.stage << " " << row.role << " " << row.name;
 }
 
 TEST(AnalysisDiff, AnInsertedLineShiftsNothingAfterIt) {
