@@ -207,25 +207,32 @@ void DocumentTest::stopInterruptsARunningScript() {
 void DocumentTest::stopReachesAScriptPassThatNeverReturns() {
 #if BOUNDSCOPE_WITH_PYTHON
     // The script's own tvm.lower runs the pass once; the analysis runs it again, on the
-    // analysis thread, and there it never returns: Stop must interrupt it there too.
-    const QString script = QStringLiteral(
-        "import tvm\n"
-        "from tvm import te\n"
-        "a = te.placeholder((64,), name='a')\n"
-        "b = te.compute((64,), lambda i: a[i] + 1.0, name='b')\n"
-        "sch = te.create_schedule(b.op)\n"
-        "calls = []\n"
-        "@tvm.tir.transform.prim_func_pass(opt_level=0)\n"
-        "def forever(f, mod, ctx):\n"
-        "    calls.append(f)\n"
-        "    while len(calls) > 1:\n"
-        "        pass\n"
-        "    return f\n"
-        "with tvm.transform.PassContext(config={'tir.add_lower_pass': [(1, forever)]}):\n"
-        "    tvm.lower(sch, [a, b])\n");
+    // analysis thread, and there it never returns: Stop must interrupt it there too. The pass
+    // leaves a file when it starts looping, so Stop comes once the analysis is inside it.
+    QTemporaryDir dir;
+    const QString inside = dir.filePath(QStringLiteral("inside"));
+    const QString script =
+        QStringLiteral("import tvm\n"
+                       "from tvm import te\n"
+                       "a = te.placeholder((64,), name='a')\n"
+                       "b = te.compute((64,), lambda i: a[i] + 1.0, name='b')\n"
+                       "sch = te.create_schedule(b.op)\n"
+                       "calls = []\n"
+                       "@tvm.tir.transform.prim_func_pass(opt_level=0)\n"
+                       "def forever(f, mod, ctx):\n"
+                       "    calls.append(f)\n"
+                       "    if len(calls) > 1:\n"
+                       "        open(%1, 'w').close()\n"
+                       "    while len(calls) > 1:\n"
+                       "        pass\n"
+                       "    return f\n"
+                       "with tvm.transform.PassContext(config={'tir.add_lower_pass': "
+                       "[(1, forever)]}):\n"
+                       "    tvm.lower(sch, [a, b])\n")
+            .arg(QStringLiteral("'%1'").arg(inside));
     ScriptDocument document;
     document.setUntitled(script, QStringLiteral("pass_forever.py"));
-    QTest::qWait(1500); // the script is done by then, and the analysis inside the pass
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(inside), 20000);
     stopWhileBusy(document);
 #else
     QSKIP("built without the Python front end");
