@@ -71,25 +71,7 @@ TEST(AllocReport, TwoStagesNamedAlikeGetTheirOwnTouchedCounts) {
     // `te.compute`'s default name is "compute": B (32 x 32, four rows at a time inside C's
     // outer loop) and C (32 x 16) both have it. The interpreter's traces were matched by name,
     // so B's row got C's counts (512/512 for a buffer of 128).
-    Tensor A = placeholder({32, 32}, DataType::float32(), "A");
-    Tensor B = compute(
-        {32, 32},
-        [&](const std::vector<Var>& v) {
-            return A({v[0], v[1]}) * f32(2);
-        },
-        "compute");
-    Tensor C = compute(
-        {32, 16},
-        [&](const std::vector<Var>& v) {
-            return B({v[0], v[1]}) + B({v[0], v[1] + 16});
-        },
-        "compute");
-    Schedule s = createSchedule(C.op);
-    auto [io, ii] = s[C].split(opOf(C)->axis[0], 4);
-    s[B].computeAt(s[C], io);
-    AllocReportOptions options;
-    options.args = {A, C};
-    const AllocReport r = allocReport(s, options);
+    const AllocReport r = TwoComputes().report();
     ASSERT_EQ(r.buffers.size(), 2u);
     const BufferReport& b = r.buffers[0];
     const BufferReport& c = r.buffers[1];

@@ -1,10 +1,8 @@
 // Two analyses side by side (analysis/AnalysisDiff.h): the line alignment exactly.
 #include "analysis/AnalysisDiff.h"
 
-#include "analysis/AllocReport.h"
+#include "AllocReportTestUtil.h"
 #include "analysis/Analysis.h"
-#include "ir/Op.h"
-#include "te/Compute.h"
 
 #include <gtest/gtest.h>
 
@@ -22,27 +20,10 @@ std::string marks(const std::vector<LinePair>& pairs) {
 TEST(AnalysisDiff, StagesOfOneNamePairWithTheirCounterparts) {
     // te.compute's default name twice: B (four rows inside C's outer loop) and C. Compared
     // with itself, nothing differs; matched by name alone, C's rows and buffer met B's.
-    Tensor A = placeholder({32, 32}, DataType::float32(), "A");
-    Tensor B = compute(
-        {32, 32},
-        [&](const std::vector<Var>& v) {
-            return A({v[0], v[1]}) * makeConst(DataType::float32(), 2.0);
-        },
-        "compute");
-    Tensor C = compute(
-        {32, 16},
-        [&](const std::vector<Var>& v) {
-            return B({v[0], v[1]}) + B({v[0], v[1] + 16});
-        },
-        "compute");
-    Schedule s = createSchedule(C.op);
-    auto [io, ii] = s[C].split(C.op.as<ComputeOpNode>()->axis[0], 4);
-    s[B].computeAt(s[C], io);
-    const Analysis analysis = analyze(Program{s, {A, C}, true});
+    const test::TwoComputes two;
+    const Analysis analysis = analyze(Program{two.s, {two.A, two.C}, true});
     ASSERT_TRUE(analysis.ok()) << analysis.error->message;
-    AllocReportOptions options;
-    options.args = {A, C};
-    const AllocReport report = allocReport(s, options);
+    const AllocReport report = two.report();
     const AnalysisDiff diff = diffAnalyses(analysis, analysis, "a", "b", &report, &report);
     ASSERT_EQ(diff.allocations.size(), 2u);
     for (const AllocationPair& pair : diff.allocations)
