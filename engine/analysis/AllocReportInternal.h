@@ -165,6 +165,9 @@ std::string elementName(const std::string& buffer, const std::vector<int64_t>& s
 /// IterVars' ranges, or the tight rules' realize bounds) when they are constants.
 std::optional<std::vector<int64_t>> realizedExtents(const LowerResult& lowered,
                                                     const Operation& origin);
+/// Whether the tensor `arg` is output `valueIndex` of `stage` (its operation now, or the
+/// script's before normalization replaced it, as rfactor's `B.repl` replaces `B`).
+bool isOutputOf(const Tensor& arg, const Stage& stage, int valueIndex);
 /// The buffer Var of output `valueIndex` of the stage made from `origin` in `lowered` (an
 /// argument's or an allocation's); undefined when it has none (inlined, or made by a pass
 /// after flattening).

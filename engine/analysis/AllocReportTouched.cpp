@@ -299,6 +299,11 @@ bool countFromAccessSets(const RuleRun& reference, const std::vector<Operation>&
     return all;
 }
 
+bool isOutputOf(const Tensor& arg, const Stage& stage, int valueIndex) {
+    return arg.valueIndex == valueIndex &&
+           (arg.op.same_as(stage->op) || arg.op.same_as(stage->originOp));
+}
+
 Var bufferVarOf(const LowerResult& lowered, const Operation& origin, int valueIndex) {
     const Stage stage = stageOfOrigin(lowered.normalized, origin);
     if (!stage.defined() || valueIndex >= stage->op->numOutputs())
@@ -306,8 +311,7 @@ Var bufferVarOf(const LowerResult& lowered, const Operation& origin, int valueIn
     const Tensor tensor = stage->op.output(valueIndex);
     const std::vector<Tensor>& args = lowered.func.args;
     for (size_t i = 0; i < args.size() && i < lowered.func.argBuffers.size(); ++i)
-        if (args[i].valueIndex == valueIndex &&
-            (args[i].op.same_as(stage->op) || args[i].op.same_as(origin)))
+        if (isOutputOf(args[i], stage, valueIndex))
             return lowered.func.argBuffers[i];
     for (const auto& [allocated, buffer] : lowered.func.allocations)
         if (allocated.same_as(tensor))

@@ -336,8 +336,7 @@ void checkElements(const LowerResult& lowered, const std::vector<Tensor>& args,
         // Each output not passed in as an argument is a buffer of the region's size.
         for (int k = 0; k < stage->op->numOutputs(); ++k) {
             const bool argument = std::any_of(args.begin(), args.end(), [&](const Tensor& t) {
-                return t.valueIndex == k &&
-                       (t.op.same_as(stage->op) || t.op.same_as(stage->originOp));
+                return alloc::isOutputOf(t, stage, k);
             });
             if (!argument)
                 elements += alloc::elementCount(*extents);
