@@ -135,7 +135,7 @@ AnalysisDiff diffAnalyses(const Analysis& a, const Analysis& b, const std::strin
     diff.labelB = labelB;
     diff.ir = alignLines(linesOf(loweredText(a)), linesOf(loweredText(b)));
     // Bounds rows matched by (stage, role, name), in A's order then B's own; the k-th row of one
-    // key in A with the k-th in B (two stages may share a name: te.compute's "compute").
+    // key in A with the k-th in B, should a key repeat.
     using RowKey = std::tuple<std::string, std::string, std::string, int>;
     std::map<RowKey, size_t> index;
     std::map<std::tuple<std::string, std::string, std::string>, int> seen;

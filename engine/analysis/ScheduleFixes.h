@@ -15,12 +15,12 @@ namespace bs {
 /// The stage of `sch` whose name (Stage::name) is `name`, or an undefined Stage: how a fix
 /// tried on a copy of a schedule finds the stages the script named.
 Stage stageNamed(const Schedule& sch, const std::string& name);
-/// How many stages of `sch` are named `name` (two share `te.compute`'s default, "compute").
+/// How many stages of `sch` are named `name`: at most one, since create_schedule and load_json
+/// name stages apart (schedule/Schedule.h); the lookups below still refuse a shared name.
 int stagesNamed(const Schedule& sch, const std::string& name);
 
 /// The stage named `name` as a user names it (the CLI's `--stage`, `--buffer`). Throws
-/// UserError naming the stages there are when none has that name, or when several have it
-/// (`te.compute`'s default name, "compute", is often shared).
+/// UserError naming the stages there are when none has that name, or when several have it.
 Stage findStageByName(const Schedule& sch, const std::string& name);
 
 /// A working fix for `error` (a diagnostic about `program`'s schedule), or an empty string when

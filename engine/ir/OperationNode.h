@@ -9,6 +9,8 @@ namespace bs {
 
 class OperationNode : public Node {
 public:
+    /// As the script gave it, unless another stage of a schedule has it: then create_schedule
+    /// (or the rewrite that adds the stage) renames it `compute_1` (schedule/Schedule.h).
     std::string name;
     std::string tag;
     SourceLocation location; ///< the script line that created it

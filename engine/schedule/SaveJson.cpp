@@ -5,6 +5,7 @@
 
 #include "ir/BufferDecl.h"
 #include "ir/TypeKey.h"
+#include "schedule/ScheduleRewrite.h"
 #include "support/Check.h"
 
 #include <nlohmann/json.hpp>
@@ -1245,6 +1246,8 @@ Schedule Reader::schedule(const json& r) {
                 for (const Stage& s : *list)
                     s.mutableNode()->recordLog = n->recordLog;
         }
+        // A schedule saved before create_schedule named its stages apart loads with them so.
+        nameStagesApart(n->stages);
         return Schedule(n);
     });
     m_slots[size_t(i)].schedule = built;

@@ -6,6 +6,7 @@
 
 #include <exception>
 #include <functional>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace bs {
@@ -189,6 +190,49 @@ Stage Schedule::createGroup(const std::vector<Tensor>& outputs, const std::vecto
     return group;
 }
 
+namespace {
+
+/// Renames `op` (a stage's operation) to `name`. An operation's name is otherwise fixed when it
+/// is made; only the schedule renames one, so that its stages have names of their own.
+void renameOperation(const Operation& op, std::string name) {
+    const_cast<OperationNode*>(op.get())->name = std::move(name);
+}
+
+/// `base_1`, `base_2`, ...: the first that is not in `taken` (TVM's printers' rule for names
+/// two objects share), counting from `*next`, which is left past the name returned.
+std::string freeName(const std::string& base, const std::unordered_set<std::string>& taken,
+                     int* next) {
+    for (;; ++*next) {
+        std::string name = base + "_" + std::to_string(*next);
+        if (!taken.count(name)) {
+            ++*next;
+            return name;
+        }
+    }
+}
+
+} // namespace
+
+void nameStagesApart(const std::vector<Stage>& stages) {
+    std::unordered_set<std::string> taken;
+    bool shared = false;
+    for (const Stage& stage : stages)
+        shared |= !taken.insert(stage->op->name).second;
+    if (!shared)
+        return;
+    std::unordered_set<std::string> seen;
+    std::unordered_map<std::string, int> next; // per name, the suffix to try next
+    for (const Stage& stage : stages) {
+        const std::string& name = stage->op->name;
+        if (seen.insert(name).second)
+            continue;
+        std::string own = freeName(name, taken, &next.try_emplace(name, 1).first->second);
+        taken.insert(own);
+        seen.insert(own);
+        renameOperation(stage->op, std::move(own));
+    }
+}
+
 Schedule createSchedule(const std::vector<Operation>& outputs, bool keepRecord) {
     for (size_t i = 0; i < outputs.size(); ++i)
         if (!outputs[i].defined())
@@ -212,6 +256,7 @@ Schedule createSchedule(const std::vector<Operation>& outputs, bool keepRecord) 
         node->stages.push_back(stage);
         node->stageMap.emplace(op, stage);
     }
+    nameStagesApart(node->stages);
     Schedule sch(node);
     // A scan's body (its updates and the stages between them and the states or inputs, TVM's
     // ScanGetBody) is a group computed inside the scan's loop; the updates are attached there
@@ -289,6 +334,12 @@ size_t stagePosition(const ScheduleNode& sch, const Stage& stage) {
 Stage insertStage(ScheduleNode& sch, size_t position, const Operation& op, const std::string& scope,
                   const Stage& sibling) {
     BS_CHECK(position <= sch.stages.size()) << "stage position out of range";
+    // The rewrite made `op`; it gets a name of its own (a second cache_write of one stage).
+    std::unordered_set<std::string> taken;
+    for (const Stage& s : sch.stages)
+        taken.insert(s->op->name);
+    if (int next = 1; taken.count(op->name))
+        renameOperation(op, freeName(op->name, taken, &next));
     Stage stage(op);
     stage.setScope(scope);
     stage.mutableNode()->recordLog = sch.recordLog;

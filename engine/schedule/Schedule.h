@@ -111,7 +111,11 @@ struct ScheduleNode : RefCounted {
 };
 
 /// `te.create_schedule(ops)`: one stage per operation reachable from `outputs`, in post-DFS
-/// order, the outputs marked `isOutput`; with no outputs, an empty schedule (as TVM). With
+/// order, the outputs marked `isOutput`; with no outputs, an empty schedule (as TVM). Stages
+/// that share a name (te.compute's default `compute`) are renamed apart, as TVM's printers name
+/// them: the first keeps it, the others become `compute_1`, `compute_2`, ... (names no stage
+/// has), so that every stage, buffer and message names one stage. The rewrites that add stages
+/// keep them apart too. With
 /// `keepRecord`, the schedule keeps its record (ScheduleNode::scheduleRecord). Throws
 /// UserError for an undefined output.
 Schedule createSchedule(const std::vector<Operation>& outputs, bool keepRecord = false);

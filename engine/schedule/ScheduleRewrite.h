@@ -13,6 +13,11 @@ namespace bs {
 /// stages follow the chain.
 void replaceDataFlow(const std::vector<Stage>& stages, TensorMap* vmap, TensorMap* rvmap);
 
+/// Gives every stage of `stages` a name of its own (create_schedule's rule, Schedule.h): where
+/// stages share a name (te.compute's default `compute`, topi's `T_add`), the first keeps it and
+/// the others become `compute_1`, `compute_2`, ..., skipping names any stage already has.
+void nameStagesApart(const std::vector<Stage>& stages);
+
 /// Appends a copy of `sch` and `primitive` to its record (ScheduleNode::scheduleRecord).
 void appendRecord(ScheduleNode& sch, const std::string& primitive);
 

@@ -206,6 +206,34 @@ TEST(Cli, GraphWritesDotAndLeavesNoFileOnError) {
     EXPECT_FALSE(std::filesystem::exists(out));
 }
 
+TEST(Cli, StagesOfTvmsDefaultNamesAreNamedApartEverywhere) {
+    // Two placeholders and three computes left with TVM's default names. Their buffers printed
+    // alike in the IR, and `--stage compute`, `--buffer compute` were refused as ambiguous.
+    const CommandResult lowered = runCli("lower default_names.py");
+    ASSERT_EQ(lowered.exitCode, 0) << lowered.err;
+    EXPECT_NE(lowered.out.find("allocate compute_1[float32 * 128]"), std::string::npos)
+        << lowered.out;
+    EXPECT_NE(lowered.out.find("compute_1[((i*32) + j)] = (compute[cse_var_2] + "
+                               "placeholder_1[cse_var_2])"),
+              std::string::npos)
+        << lowered.out;
+    // The script sees the names the schedule gave (its output goes to stderr).
+    EXPECT_NE(lowered.err.find("['placeholder', 'placeholder_1', 'compute', 'compute_1', "
+                               "'compute_2']"),
+              std::string::npos);
+    const CommandResult heatmap = runCli("heatmap default_names.py --buffer compute_1");
+    ASSERT_EQ(heatmap.exitCode, 0) << heatmap.err;
+    EXPECT_EQ(heatmap.out.rfind("compute_1: 128 elements allocated under tvm (shape 4 32", 0), 0u)
+        << heatmap.out;
+    const auto dot = std::filesystem::temp_directory_path() / "bs_cli_default_names.dot";
+    const CommandResult graph = runCli("graph default_names.py --kind itervar --stage compute_2 "
+                                       "--format dot -o '" +
+                                       dot.string() + "'");
+    ASSERT_EQ(graph.exitCode, 0) << graph.err;
+    EXPECT_NE(readAll(dot).find("IterVar relations of compute_2"), std::string::npos);
+    std::filesystem::remove(dot);
+}
+
 TEST(Cli, ScriptWithoutAScheduleSaysSo) {
     CommandResult r = runCli("lower good.py");
     EXPECT_EQ(r.exitCode, 1);

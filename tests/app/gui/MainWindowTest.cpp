@@ -102,6 +102,7 @@ private Q_SLOTS:
     void findSelectsTheStageAndTheTextInTheScriptAndIr();
     void selectedStageDrivesTheIterVarGraphAndAttachPath();
     void clickingAnIterVarNodeSelectsTheIterVar();
+    void theSecondOfTwoStagesOfTheDefaultNameIsShownAsItself();
     void clickingAnIrLineSelectsItsStage();
     void choosingAStageInTheInspectorHighlightsItInTheDag();
     void selectingABoundsRowSelectsItsStageAndIterVar();
@@ -239,6 +240,36 @@ void MainWindowTest::clickingAnIterVarNodeSelectsTheIterVar() {
              QStringList{QStringLiteral("iv2_1")});
     // j is bound to threadIdx.x: its thread_extent line is C's loop over j.
     QVERIFY(!f.window.irPanel()->highlightedLines().isEmpty());
+}
+
+void MainWindowTest::theSecondOfTwoStagesOfTheDefaultNameIsShownAsItself() {
+    // te.compute's default name thrice: selecting the second `compute` showed the first in
+    // every view. The schedule names them compute, compute_1, compute_2.
+    Fixture f;
+    f.window.resize(1400, 900);
+    f.window.show();
+    f.window.document()->setUntitled(
+        QStringLiteral("import tvm\n"
+                       "from tvm import te\n"
+                       "X = te.placeholder((32, 32))\n"
+                       "B = te.compute((32, 32), lambda i, j: X[i, j] * 2)\n"
+                       "C = te.compute((32, 32), lambda i, j: B[i, j] + 1)\n"
+                       "D = te.compute((32, 16), lambda i, j: C[i, j] + C[i, j + 16])\n"
+                       "s = te.create_schedule(D.op)\n"
+                       "io, ii = s[D].split(D.op.axis[0], factor=4)\n"
+                       "s[C].compute_at(s[D], io)\n"),
+        QStringLiteral("default_names.py"));
+    QVERIFY(waitForAnalysis(*f.window.document()) && f.window.document()->analysis());
+    QVERIFY(waitForGraphs(f.window));
+    // Stages: placeholder, compute (B), compute_1 (C), compute_2 (D).
+    f.clickNode(f.window.stageDag(), QStringLiteral("stage2"));
+    QCOMPARE(f.window.selection()->stage(), QStringLiteral("compute_1"));
+    QCOMPARE(f.window.inspector()->stage(), QStringLiteral("compute_1"));
+    QVERIFY2(f.window.inspector()->summaryText().contains(QStringLiteral("compute_2")),
+             qPrintable(f.window.inspector()->summaryText()));
+    QCOMPARE(f.window.editorPanel()->editor()->linkedLine(), 5);
+    QVERIFY(highlightedIr(f.window.irPanel()).contains(QStringLiteral("produce compute_1 {")));
+    QVERIFY(!highlightedIr(f.window.irPanel()).contains(QStringLiteral("produce compute {")));
 }
 
 void MainWindowTest::clickingAnIrLineSelectsItsStage() {

@@ -114,16 +114,16 @@ TEST(AllocReportFixes, InliningTheGatherSourceRemovesItsBuffer) {
 
 TEST(AllocReportFixes, AFixEditsTheBuffersOwnStageWhenAnotherHasItsName) {
     REQUIRE_ISL();
-    // The gather with its input named T too: the fix is tried on the stage that computes the
-    // buffer, not on the first stage named T (the placeholder, which cannot be inlined, so the
-    // hint was lost).
+    // The gather with its input named T too: the fix was tried on the first stage named T (the
+    // placeholder, which cannot be inlined, so the hint was lost). The schedule now names the
+    // computed T `T_1`, and the fix edits it.
     const test::GatherBound g(placeholder({4, 4}, DataType::float32(), "T"));
     AllocReport report = allocReport(g.schedule());
-    ASSERT_EQ(report.buffers.front().stage, "T");
+    ASSERT_EQ(report.buffers.front().stage, "T_1");
     const AllocCause* disjoint = causeOf(report.buffers.front(), WasteCause::DisjointRequests);
     ASSERT_NE(disjoint, nullptr);
     EXPECT_EQ(disjoint->hint,
-              "s[T].compute_inline(): T disappears (each use computes it in place)");
+              "s[T_1].compute_inline(): T_1 disappears (each use computes it in place)");
 }
 
 TEST(AllocReportFixes, WasteIsMeasuredAgainstTheSelectedRules) {

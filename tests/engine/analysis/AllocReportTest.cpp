@@ -70,11 +70,14 @@ TEST(AllocReport, FuseExampleAllocatesTheWholeProducerOnlyUnderTvm05) {
 TEST(AllocReport, TwoStagesNamedAlikeGetTheirOwnTouchedCounts) {
     // `te.compute`'s default name is "compute": B (32 x 32, four rows at a time inside C's
     // outer loop) and C (32 x 16) both have it. The interpreter's traces were matched by name,
-    // so B's row got C's counts (512/512 for a buffer of 128).
+    // so B's row got C's counts (512/512 for a buffer of 128). The schedule now names C
+    // `compute_1`, and the report finds buffers by identity anyway.
     const AllocReport r = TwoComputes().report();
     ASSERT_EQ(r.buffers.size(), 2u);
     const BufferReport& b = r.buffers[0];
     const BufferReport& c = r.buffers[1];
+    EXPECT_EQ(b.stage, "compute");
+    EXPECT_EQ(c.stage, "compute_1");
     EXPECT_FALSE(b.isOutput);
     EXPECT_TRUE(c.isOutput);
     EXPECT_EQ(allocated(b, BoundRules::Tvm), 128);

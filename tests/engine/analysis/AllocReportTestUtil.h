@@ -44,7 +44,8 @@ inline std::vector<WasteCause> kinds(const BufferReport& b) {
 inline Schedule gatherDisjoint() { return GatherBound().schedule(); }
 
 /// Two stages with te.compute's default name, "compute": B = A * 2 (32 x 32), computed four rows
-/// at a time inside C's outer loop, and C = B[i, j] + B[i, j + 16] (32 x 16).
+/// at a time inside C's outer loop, and C = B[i, j] + B[i, j + 16] (32 x 16), which the
+/// schedule names `compute_1`.
 struct TwoComputes {
     Tensor A = placeholder({32, 32}, DataType::float32(), "A");
     Tensor B = compute(

@@ -18,8 +18,8 @@ std::string marks(const std::vector<LinePair>& pairs) {
 }
 
 TEST(AnalysisDiff, StagesOfOneNamePairWithTheirCounterparts) {
-    // te.compute's default name twice: B (four rows inside C's outer loop) and C. Compared
-    // with itself, nothing differs; matched by name alone, C's rows and buffer met B's.
+    // te.compute's default name twice: B (four rows inside C's outer loop) and C, which the
+    // schedule names `compute_1`. Compared with itself, nothing differs.
     const test::TwoComputes two;
     const Analysis analysis = analyze(Program{two.s, {two.A, two.C}, true});
     ASSERT_TRUE(analysis.ok()) << analysis.error->message;

@@ -91,10 +91,10 @@ TEST(Analysis, TightRulesWorkOrSayIslIsMissing) {
     EXPECT_EQ(ir.find("likely"), std::string::npos) << ir;
 }
 
-TEST(Analysis, AFixIsProposedOnlyWhereItsStagesHaveNamesOfTheirOwn) {
-    // C computed at B's row loop, read by R, which does not run there. With names of their own
-    // the fix computes C inside R; with te.compute's default name for both B and C, `s[compute]`
-    // could not say which stage it moves, and the fix was tried on B, the first of the name.
+TEST(Analysis, AFixMovesItsOwnStageWhenTheScriptGaveTwoStagesOneName) {
+    // C computed at B's row loop, read by R, which does not run there: the fix computes C inside
+    // R. With te.compute's default name for both B and C, the fix was tried on B, the first of
+    // the name; the schedule now names C `compute_1`.
     for (const char* name : {"C", "compute"}) {
         Tensor A = placeholder({16, 12}, DataType::float32(), "A");
         Tensor B = compute(
@@ -120,9 +120,8 @@ TEST(Analysis, AFixIsProposedOnlyWhereItsStagesHaveNamesOfTheirOwn) {
         Analysis a = analyze(Program{s, {A, R}, true});
         ASSERT_TRUE(a.error.has_value()) << name;
         EXPECT_EQ(a.error->subject.kind, "attach-no-path") << name;
-        if (name == std::string("C"))
-            EXPECT_EQ(a.error->fix.rfind("s[C].compute_at(s[R], ", 0), 0u) << a.error->fix;
-        else
-            EXPECT_EQ(a.error->fix, "") << a.error->fix;
+        const std::string moved = name == std::string("C") ? "C" : "compute_1";
+        EXPECT_EQ(a.error->subject.stage, moved);
+        EXPECT_EQ(a.error->fix.rfind("s[" + moved + "].compute_at(s[R], ", 0), 0u) << a.error->fix;
     }
 }

@@ -115,6 +115,26 @@ TEST(SaveJson, TheLoadedPartsReferToEachOtherAsTheSavedOnesDid) {
     EXPECT_TRUE(loaded.sch[loaded.sch.stages()[3]->op]->attachStage.same_as(stage));
 }
 
+TEST(SaveJson, AScheduleSavedWithTwoStagesOfOneNameLoadsWithNamesOfTheirOwn) {
+    // create_schedule names stages apart (`compute`, `compute_1`); a schedule saved before it
+    // did holds two `compute`s, and loads as create_schedule would have made it.
+    Tensor a = placeholder({8}, DataType::float32(), "A");
+    Tensor b = compute(
+        {8}, [&](const std::vector<Var>& v) { return a({v[0]}) * 2.0f; }, "compute");
+    Tensor c = compute(
+        {8}, [&](const std::vector<Var>& v) { return b({v[0]}) + 1.0f; }, "compute");
+    std::string text = saveJson(SavedValue::of(createSchedule(c.op)));
+    const std::string renamed = "\"compute_1\"";
+    const size_t at = text.find(renamed);
+    ASSERT_NE(at, std::string::npos);
+    ASSERT_EQ(text.find(renamed, at + 1), std::string::npos);
+    text.replace(at, renamed.size(), "\"compute\"");
+    const Schedule loaded = loadJson(text).schedule;
+    ASSERT_EQ(loaded.stages().size(), 3u);
+    EXPECT_EQ(loaded.stages()[1]->op->name, "compute");
+    EXPECT_EQ(loaded.stages()[2]->op->name, "compute_1");
+}
+
 TEST(SaveJson, AProgramWithAScanAndSymbolicShapesLowersTheSame) {
     Var n = Var::sizeVar("n");
     Tensor x = placeholder({n, 6}, DataType::float32(), "X");

@@ -50,6 +50,40 @@ TEST(Schedule, CopyIsDeepAndRemapsAttachments) {
     EXPECT_EQ(names(sch[d]->leafIterVars), (Names{"i", "j"}));
 }
 
+TEST(Schedule, StagesThatShareANameAreRenamedApart) {
+    // te.compute's default name: three stages called `compute`, and one the script called
+    // `compute_1`, which keeps its name (the renamed ones skip it).
+    auto plusOne = [](const Tensor& in, const std::string& name) {
+        return compute(
+            {8}, [&](const std::vector<Var>& v) { return in({v[0]}) + 1.0f; }, name);
+    };
+    Tensor a = placeholder({8}, DataType::float32(), "placeholder");
+    Tensor b = placeholder({8}, DataType::float32(), "placeholder");
+    Tensor c = plusOne(a, "compute");
+    Tensor d = plusOne(c, "compute_1");
+    Tensor e = compute(
+        {8}, [&](const std::vector<Var>& v) { return d({v[0]}) + b({v[0]}); }, "compute");
+    Tensor f = plusOne(e, "compute");
+    Schedule sch = createSchedule(f.op);
+    EXPECT_EQ(stageNames(sch), (Names{"placeholder", "compute", "compute_1", "placeholder_1",
+                                      "compute_2", "compute_3"}));
+    // The operations themselves are renamed, so the tensors, their buffers and every message
+    // name them apart; and a second schedule of the same operations keeps the names.
+    EXPECT_EQ(e.name(), "compute_2");
+    EXPECT_EQ(bodyOf(sch[f]), "(compute_2(i) + 1.000000f)");
+    EXPECT_EQ(stageNames(createSchedule(f.op)), stageNames(sch));
+}
+
+TEST(Schedule, AStageARewriteAddsGetsANameOfItsOwn) {
+    // A second cache_write of one stage makes a second `C.local`.
+    test::Elementwise p;
+    Tensor first = p.sch.cacheWrite(p.c, "local");
+    Tensor second = p.sch.cacheWrite(p.c, "local");
+    EXPECT_EQ(first.name(), "C.local");
+    EXPECT_EQ(second.name(), "C.local_1");
+    EXPECT_EQ(stageNames(p.sch), (Names{"A", "C.local", "C.local_1", "C"}));
+}
+
 TEST(Schedule, CacheReadInsertsTheCopyRightAfterTheSource) {
     test::Elementwise p;
     Tensor cache = p.sch.cacheRead(p.a, "shared", {p.c.op});
