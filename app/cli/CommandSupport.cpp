@@ -19,6 +19,7 @@ namespace bs::cli {
 
 namespace {
 double g_scriptTimeoutSeconds = kDefaultScriptTimeoutSeconds;
+std::chrono::steady_clock::time_point g_commandStart = std::chrono::steady_clock::now();
 /// Every subcommand's FILE argument; only the one given on the command line is filled in.
 std::vector<const std::string*> g_scriptFiles;
 } // namespace
@@ -53,6 +54,18 @@ std::chrono::milliseconds scriptTimeout() {
     // Rounded up: a limit under a millisecond is a limit, not none.
     return std::chrono::milliseconds(
         static_cast<long long>(std::ceil(g_scriptTimeoutSeconds * 1000)));
+}
+
+void startCommandClock() { g_commandStart = std::chrono::steady_clock::now(); }
+
+std::chrono::milliseconds scriptTimeLeft() {
+    using std::chrono::milliseconds;
+    const milliseconds limit = scriptTimeout();
+    if (limit.count() == 0)
+        return limit;
+    const auto spent =
+        std::chrono::duration_cast<milliseconds>(std::chrono::steady_clock::now() - g_commandStart);
+    return std::max(limit - spent, milliseconds(1));
 }
 
 std::string commandScriptFile() {

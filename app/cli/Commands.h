@@ -52,10 +52,15 @@ Subcommand addAnimateCommand(CLI::App& parent);
 void addScriptArgument(CLI::App& command, std::string& file);
 
 /// How long a command may run (`--timeout`, kDefaultScriptTimeoutSeconds unless given; 0: no
-/// limit). One command runs per process. The script gets this long and stops where it is, with
-/// its line; main() cancels the work after it (the analysis, the interpreter's runs, the timed
-/// runs of `run`) at the same deadline, counted from the start of the command.
+/// limit), counted from startCommandClock(). One command runs per process. main() cancels the
+/// work (the analysis, the interpreter's runs, the timed runs of `run`) at that deadline; a
+/// script gets scriptTimeLeft() and stops where it is, with its line.
 std::chrono::milliseconds scriptTimeout();
+/// Starts the command's time (main(), once the command line is read).
+void startCommandClock();
+/// What is left of the command's time (at least 1 ms), or 0 when it has no limit: the limit of
+/// each script the command runs, so that `diff`'s second script gets what the first left.
+std::chrono::milliseconds scriptTimeLeft();
 constexpr double kDefaultScriptTimeoutSeconds = 300;
 /// The largest `--timeout` (a year), which the watchdog's wait can hold.
 constexpr double kMaxTimeoutSeconds = 365.0 * 24 * 3600;

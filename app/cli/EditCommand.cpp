@@ -60,7 +60,8 @@ int runEdit(const EditCommandOptions& options) {
         script::parseEdit(options.call, *source, options.file, *program, &error);
     script::EditResult result;
     script::EditOptions editOptions;
-    editOptions.run.timeout = scriptTimeout();
+    editOptions.run.timeout = scriptTimeLeft();
+    editOptions.run.limitShown = scriptTimeout();
     if (error.empty())
         result = script::applyEdit(*source, options.file, *program, edit, editOptions);
     else

@@ -90,7 +90,8 @@ std::optional<Program> runScriptProgram(const std::string& file, int* exitCode,
         scriptOptions.onOutput = [](script::OutputStream, const std::string& text) {
             std::cerr << text;
         };
-    scriptOptions.timeout = scriptTimeout();
+    scriptOptions.timeout = scriptTimeLeft();
+    scriptOptions.limitShown = scriptTimeout();
     script::ScriptRunner runner;
     Program program;
     script::ScriptResult result = script::runRecorded(

@@ -44,7 +44,8 @@ int runScript(const ScriptCommandOptions& options) {
     script::ScriptOptions scriptOptions;
     scriptOptions.arguments = options.arguments;
     scriptOptions.echoOutput = true;
-    scriptOptions.timeout = scriptTimeout();
+    scriptOptions.timeout = scriptTimeLeft();
+    scriptOptions.limitShown = scriptTimeout();
     script::ScriptRunner runner;
     script::ScriptResult result = runner.runFile(options.file, scriptOptions);
     if (result.ok())

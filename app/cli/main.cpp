@@ -107,6 +107,7 @@ int main(int argc, char** argv) {
     }
     // The command runs on a thread with a deep stack: the engine recurses through the script's
     // expressions, which can be very deep (support/DeepStack.h).
+    startCommandClock();
     CommandDeadline deadline(scriptTimeout());
     return bs::callOnDeepStack([&commands, &deadline]() -> int {
         bs::CancellationScope cancellation(deadline.flag());

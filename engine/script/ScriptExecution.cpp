@@ -178,7 +178,9 @@ void recordFailure(ScriptResult& result, const py::error_already_set& error,
     result.traceback = failure->traceback;
     if (failure->status == ScriptStatus::Interrupted && control.timedOut.load()) {
         result.status = ScriptStatus::TimedOut;
-        result.diagnostic->message = "timed out after " + formatDuration(options.timeout);
+        result.diagnostic->message =
+            "timed out after " +
+            formatDuration(options.limitShown.count() ? options.limitShown : options.timeout);
     }
 }
 

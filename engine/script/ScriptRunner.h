@@ -43,6 +43,9 @@ struct ScriptOptions {
     std::function<void(OutputStream stream, const std::string& text)> onOutput;
     /// Interrupt the script after this long; zero means no limit.
     std::chrono::milliseconds timeout{0};
+    /// The limit a timed-out script's message names, when `timeout` is what is left of a
+    /// longer one (the CLI's `--timeout` covers the whole command); zero: `timeout`.
+    std::chrono::milliseconds limitShown{0};
 };
 
 enum class ScriptStatus {

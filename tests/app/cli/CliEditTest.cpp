@@ -165,6 +165,15 @@ TEST(CliDiff, TheSeedsRulesAgainstTvmSideBySide) {
         << json.out;
 }
 
+TEST(CliDiff, TheSecondScriptGetsWhatTheFirstLeftOfTheTimeLimit) {
+    // Each script takes 1.2 s, and --timeout covers the whole command: the second stops at the
+    // command's 2 s. Each script had the whole limit, so `diff` ran for up to twice it.
+    const std::string slow = "slow_script.py";
+    const CommandResult r = runCli("diff --timeout 2 " + slow + " " + slow);
+    EXPECT_EQ(r.exitCode, 1) << r.out;
+    EXPECT_EQ(r.err.rfind("slow_script.py:8: error: timed out after 2 s\n", 0), 0u) << r.err;
+}
+
 TEST(CliDiff, TwoScriptsAndUsageErrors) {
     const std::string ex2 = std::string(BOUNDSCOPE_EXAMPLES) + "/ex2_attach_inner.py";
     const std::string ex3 = std::string(BOUNDSCOPE_EXAMPLES) + "/ex3_attach_outer.py";

@@ -1,5 +1,6 @@
 # Takes 1.2 s to run: `edit`, which runs the script again to check its edit, passes a
-# 2 s limit (CliEdit.AnEditPastTheTimeLimitSaysSoAndLeavesTheFileAlone).
+# 2 s limit (CliEdit.AnEditPastTheTimeLimitSaysSoAndLeavesTheFileAlone), and so does `diff` of
+# two such scripts (CliDiff.TheSecondScriptGetsWhatTheFirstLeftOfTheTimeLimit).
 import time
 import tvm
 from tvm import te
