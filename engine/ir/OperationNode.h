@@ -14,6 +14,9 @@ public:
     std::string name;
     std::string tag;
     SourceLocation location; ///< the script line that created it
+    /// Set once a schedule holds the operation: no later schedule renames it, so the stages of
+    /// the schedules made before keep their names.
+    bool nameFixed = false;
 
     static constexpr bool matches(NodeKind k) {
         return k == NodeKind::PlaceholderOp || k == NodeKind::ComputeOp || k == NodeKind::ScanOp ||

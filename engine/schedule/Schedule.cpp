@@ -214,22 +214,32 @@ std::string freeName(const std::string& base, const std::unordered_set<std::stri
 } // namespace
 
 void nameStagesApart(const std::vector<Stage>& stages) {
+    // Of the stages of one name, the first whose name is fixed (an earlier schedule holds it)
+    // keeps the name, else the first; the others are renamed, unless their names are fixed too.
     std::unordered_set<std::string> taken;
+    std::unordered_map<std::string, const OperationNode*> keeper;
     bool shared = false;
-    for (const Stage& stage : stages)
-        shared |= !taken.insert(stage->op->name).second;
-    if (!shared)
-        return;
-    std::unordered_set<std::string> seen;
+    for (const Stage& stage : stages) {
+        const OperationNode* op = stage->op.get();
+        auto [it, first] = keeper.try_emplace(op->name, op);
+        taken.insert(op->name);
+        shared |= !first;
+        if (!first && op->nameFixed && !it->second->nameFixed)
+            it->second = op;
+    }
     std::unordered_map<std::string, int> next; // per name, the suffix to try next
     for (const Stage& stage : stages) {
-        const std::string& name = stage->op->name;
-        if (seen.insert(name).second)
-            continue;
-        std::string own = freeName(name, taken, &next.try_emplace(name, 1).first->second);
-        taken.insert(own);
-        seen.insert(own);
-        renameOperation(stage->op, std::move(own));
+        const Operation& op = stage->op;
+        if (shared && !op->nameFixed && keeper.at(op->name) != op.get()) {
+            const std::string base = op->name;
+            std::string own = freeName(base, taken, &next.try_emplace(base, 1).first->second);
+            taken.insert(own);
+            renameOperation(op, std::move(own));
+        }
+        // Written only when it changes: a schedule made on a worker thread of operations an
+        // analysis shows (the unscheduled reference of `run --check`) writes nothing.
+        if (!op->nameFixed)
+            const_cast<OperationNode*>(op.get())->nameFixed = true;
     }
 }
 
@@ -340,6 +350,7 @@ Stage insertStage(ScheduleNode& sch, size_t position, const Operation& op, const
         taken.insert(s->op->name);
     if (int next = 1; taken.count(op->name))
         renameOperation(op, freeName(op->name, taken, &next));
+    const_cast<OperationNode*>(op.get())->nameFixed = true;
     Stage stage(op);
     stage.setScope(scope);
     stage.mutableNode()->recordLog = sch.recordLog;

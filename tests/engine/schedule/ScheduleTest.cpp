@@ -74,6 +74,31 @@ TEST(Schedule, StagesThatShareANameAreRenamedApart) {
     EXPECT_EQ(stageNames(createSchedule(f.op)), stageNames(sch));
 }
 
+TEST(Schedule, ALaterScheduleLeavesTheNamesOfAnEarlierOnesStages) {
+    // P and Q are `compute`s of a first schedule, which names Q `compute_1`. A second schedule
+    // of R (`compute` too) and P renamed P, which the first shares, so that the first had two
+    // `compute_1`s. It renames R instead.
+    auto plusOne = [](const Tensor& in) {
+        return compute({8}, [&](const std::vector<Var>& v) { return in({v[0]}) + 1.0f; });
+    };
+    Tensor a = placeholder({8}, DataType::float32(), "A");
+    Tensor p = plusOne(a);
+    Tensor q = plusOne(p);
+    Schedule first = createSchedule(q.op);
+    EXPECT_EQ(stageNames(first), (Names{"A", "compute", "compute_1"}));
+    Tensor r = plusOne(a);
+    Schedule second = createSchedule(std::vector<Operation>{r.op, p.op});
+    EXPECT_EQ(stageNames(first), (Names{"A", "compute", "compute_1"}));
+    EXPECT_EQ(p.name(), "compute");
+    EXPECT_EQ(r.name(), "compute_1");
+    // Two operations each named by a schedule of its own keep their names in a third: that
+    // schedule has two stages of one name, which the lookups by name refuse.
+    Tensor u = plusOne(a);
+    createSchedule(u.op);
+    EXPECT_EQ(stageNames(createSchedule(std::vector<Operation>{u.op, p.op})),
+              (Names{"A", "compute", "compute"}));
+}
+
 TEST(Schedule, AStageARewriteAddsGetsANameOfItsOwn) {
     // A second cache_write of one stage makes a second `C.local`.
     test::Elementwise p;

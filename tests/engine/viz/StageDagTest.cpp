@@ -165,6 +165,16 @@ TEST(BuildGraph, EachOfTwoStagesOfTheDefaultNameIsFoundByItsOwn) {
     EXPECT_TRUE(findStageByName(s, "compute_1")->op.same_as(b.op));
 }
 
+TEST(BuildGraph, AmbiguousStageNameIsAUserError) {
+    // Each `compute` was named by a schedule of its own, so a schedule of both has two.
+    Tensor a = compute({4}, [](const std::vector<Var>&) { return Expr(1); });
+    Tensor b = compute({4}, [](const std::vector<Var>&) { return Expr(2); });
+    createSchedule(a.op);
+    createSchedule(b.op);
+    Schedule s = createSchedule(std::vector<Operation>{a.op, b.op});
+    EXPECT_THROW(findStageByName(s, "compute"), UserError);
+}
+
 TEST(BuildGraph, RequestsGraphNeedsAStage) {
     Ex4 ex;
     Bounded b(ex.s);
