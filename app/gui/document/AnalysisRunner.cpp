@@ -60,6 +60,9 @@ bool runScript(const AnalysisRequest& request, script::ScriptRunner& runner,
         return false;
     }
     outcome.program = std::move(built);
+    outcome.inScriptNames = [names = result.names](std::string text) {
+        return script::inScriptNames(std::move(text), names);
+    };
     return true;
 }
 #endif
@@ -101,9 +104,10 @@ AnalysisOutcome runAnalysisRequest(const AnalysisRequest& request, script::Scrip
     // Nothing may escape a worker thread: user errors become the outcome's error, and anything
     // else is reported as an internal error rather than terminating the app.
     try {
-        if (request.program)
+        if (request.program) {
             outcome.program = *request.program;
-        else if (!runScriptOrExplain(request, runner, cancelled, outcome)) {
+            outcome.inScriptNames = request.inScriptNames;
+        } else if (!runScriptOrExplain(request, runner, cancelled, outcome)) {
             outcome.elapsedMs = timer.elapsed();
             return outcome;
         }
@@ -111,6 +115,10 @@ AnalysisOutcome runAnalysisRequest(const AnalysisRequest& request, script::Scrip
         // stage or pass (support/Cancellation.h).
         CancellationScope scope(cancelled);
         auto analysis = std::make_shared<Analysis>(analyze(outcome.program, request.options));
+        // An error found after the script ran (an attach TVM refuses when it lowers): its fix
+        // in the script's names, as for an error the script raised (and as the CLI shows it).
+        if (analysis->error && outcome.inScriptNames)
+            analysis->error->fix = outcome.inScriptNames(analysis->error->fix);
         if (analysis->error)
             outcome.error = analysis->error;
         outcome.analysis = std::move(analysis);

@@ -14,6 +14,7 @@
 #include <QObject>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -32,6 +33,8 @@ struct AnalysisRequest {
     AnalysisOptions options;
     /// When set, this program is analysed and no script runs.
     std::optional<Program> program;
+    /// With `program`: the inScriptNames of the run that defined it.
+    std::function<std::string(std::string)> inScriptNames;
 };
 
 /// The result of one request, handed back to the GUI thread.
@@ -44,6 +47,10 @@ struct AnalysisOutcome {
     Program program;
     /// True when the request ran the script (false for a given program).
     bool ranScript = false;
+    /// Engine text (a fix: `s[compute_1].compute_at(s[R], R.op.axis[0])`) in the script's own
+    /// names (`s[C]...`), as the script's run found them (script::inScriptNames); null when no
+    /// script ran. The analysis error's fix is already written so.
+    std::function<std::string(std::string)> inScriptNames;
     /// The problem to show: the script's diagnostic or the analysis error.
     std::optional<Diagnostic> error;
     bool interrupted = false;

@@ -82,6 +82,7 @@ class FailedScheduleTest : public QObject {
 private Q_SLOTS:
     void init();
     void computeAtWithNoPathMarksTheEdgeAndGivesAFixThatWorks();
+    void theFixIsInTheScriptsNamesWhenStagesHaveTheDefaultName();
     void anIterVarOfAnotherStageIsMarkedInTheStageItBelongsTo();
     void anOutputAttachedUnderItsCacheMarksItsAttachEdge();
     void aSyntaxErrorKeepsTheLastProgram();
@@ -143,6 +144,32 @@ void FailedScheduleTest::computeAtWithNoPathMarksTheEdgeAndGivesAFixThatWorks() 
     QVERIFY(problemEdges(f.window.stageDag()).isEmpty());
     QVERIFY(problemNodes(f.window.attachTree()).isEmpty());
     QVERIFY(f.window.editorPanel()->bannerText().isEmpty());
+}
+
+void FailedScheduleTest::theFixIsInTheScriptsNamesWhenStagesHaveTheDefaultName() {
+    // B and C keep te.compute's default name: the schedule names C `compute_1`, which the
+    // message and the marks use, but the fix is Python for this script: `s[C]`, not
+    // `s[compute_1]` (the app showed the engine's text).
+    Fixture f;
+    QString script = noPathScript(QStringLiteral("s[C].compute_at(s[B], B.op.axis[0])\n"));
+    script.replace(QStringLiteral(", name=\"B\""), QString())
+        .replace(QStringLiteral(", name=\"C\""), QString());
+    QVERIFY(f.run(script));
+    const QString banner = f.window.editorPanel()->bannerText();
+    QVERIFY2(banner.startsWith(QStringLiteral("Line 9: invalid schedule: 'compute_1' is computed "
+                                              "at loop 'i' of 'compute'")),
+             qPrintable(banner));
+    QVERIFY2(banner.contains(QStringLiteral("\nFix: s[C].compute_at(s[R], R.op.axis[0])")),
+             qPrintable(banner));
+    QCOMPARE(f.window.selection()->stage(), QStringLiteral("compute_1"));
+    QCOMPARE(problemNodes(f.window.stageDag()), QStringList{QStringLiteral("compute_1")});
+    // Under other rules too.
+    f.window.rulesSelector()->setCurrentIndex(
+        f.window.rulesSelector()->findData(int(BoundRules::Tvm05)));
+    QVERIFY(waitForAnalysis(*f.window.document()) && waitForGraphs(f.window));
+    QVERIFY2(f.window.editorPanel()->bannerText().contains(
+                 QStringLiteral("\nFix: s[C].compute_at(s[R], R.op.axis[0])")),
+             qPrintable(f.window.editorPanel()->bannerText()));
 }
 
 void FailedScheduleTest::anIterVarOfAnotherStageIsMarkedInTheStageItBelongsTo() {
