@@ -439,6 +439,25 @@ EditResult addStage(const std::string& script, const std::string& fileName, cons
     });
 }
 
+namespace {
+
+/// Where `text` (a statement that assigns an unnamed te.compute, placeholder, extern or scan)
+/// takes its `name=` argument: the byte offset of the call's closing parenthesis, and whether a
+/// comma goes first; nullopt when the statement is not one (boundscope._source_outline).
+std::optional<std::pair<size_t, bool>> nameInsertion(const std::string& text) {
+    std::optional<std::pair<size_t, bool>> found;
+    PythonThread::instance().call([&] {
+        namespace py = pybind11;
+        const py::object at =
+            py::module_::import("boundscope._source_outline").attr("name_insertion")(text);
+        if (!at.is_none())
+            found = py::cast<std::pair<size_t, bool>>(at);
+    });
+    return found;
+}
+
+} // namespace
+
 EditResult renameStage(const std::string& script, const std::string& fileName,
                        const Program& program, const std::string& stageName,
                        const std::string& newName, const EditOptions& options) {
@@ -454,14 +473,24 @@ EditResult renameStage(const std::string& script, const std::string& fileName,
         if (!st)
             throw Refusal{"stage '" + stageName + "' is not made by one statement of the script"};
         const std::string text = script.substr(st->start, st->end - st->start);
+        std::vector<Change> changes;
         std::smatch m;
-        if (!std::regex_search(
-                text, m, std::regex("(^|[^\\w])name\\s*=\\s*(['\"])" + escaped(stageName) + "\\2")))
+        if (std::regex_search(
+                text, m,
+                std::regex("(^|[^\\w])name\\s*=\\s*(['\"])" + escaped(stageName) + "\\2"))) {
+            const size_t at = st->start + size_t(m.position(0) + m.length(1));
+            changes.push_back(
+                {at, at + size_t(m.length(0) - m.length(1)), "name=\"" + newName + "\""});
+        } else if (const auto insertion = nameInsertion(text)) {
+            // A stage the script left unnamed (te.compute's default, which the schedule may
+            // have made `compute_1`): the call gets its name.
+            const size_t at = st->start + insertion->first;
+            changes.push_back(
+                {at, at, std::string(insertion->second ? ", " : "") + "name=\"" + newName + "\""});
+        } else {
             throw Refusal{"the statement at line " + std::to_string(st->line) +
                           " does not give the name as name=\"" + stageName + "\""};
-        std::vector<Change> changes;
-        const size_t at = st->start + size_t(m.position(0) + m.length(1));
-        changes.push_back({at, at + size_t(m.length(0) - m.length(1)), "name=\"" + newName + "\""});
+        }
         // The script's variable of the same name follows.
         if (st->targets.size() == 1 && st->targets[0] == stageName) {
             std::vector<size_t> offsets;

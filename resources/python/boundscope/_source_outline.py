@@ -272,3 +272,34 @@ def name_offsets(source, name):
         line = lines[row - 1] if row - 1 < len(lines) else ""
         offsets.append(starts[row - 1] + len(line[:col].encode("utf-8")))
     return offsets
+
+
+# The calls that make a stage, and the position of their `name` argument.
+_NAME_POSITION = {"compute": 2, "placeholder": 2, "extern": 3, "scan": 4}
+
+
+def name_insertion(text):
+    """Where a `name=` argument goes in `text`, one top-level statement that assigns the stage a
+    te.compute (placeholder, extern, scan) call makes without naming it: the byte offset of the
+    call's closing parenthesis, and whether a comma must come first. None when the statement is
+    not such a call, or names the stage already (by keyword, position or **kwargs)."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return None
+    if len(tree.body) != 1 or not isinstance(tree.body[0], ast.Assign):
+        return None
+    call = tree.body[0].value
+    if not isinstance(call, ast.Call):
+        return None
+    func = call.func
+    called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+    position = _NAME_POSITION.get(called)
+    if position is None or len(call.args) > position:
+        return None
+    if any(k.arg in ("name", None) for k in call.keywords):
+        return None
+    source = text.encode("utf-8")
+    close = _line_offsets(source)[call.end_lineno - 1] + call.end_col_offset - 1
+    before = source[:close].rstrip()
+    return (close, not (before.endswith(b",") or before.endswith(b"(")))

@@ -106,6 +106,42 @@ TEST(StageEdit, RenameChangesTheNameAndTheVariable) {
               "the script already uses the name 'C'");
 }
 
+TEST(StageEdit, RenameNamesAStageTheScriptLeftUnnamed) {
+    // te.compute's default name twice: the schedule calls C `compute_1`, and renaming it gives
+    // its call the name (there was no name= to change, so the rename was refused).
+    const std::string script = "import tvm\n"
+                               "from tvm import te\n"
+                               "X = te.placeholder((64,))\n"
+                               "B = te.compute((64,), lambda i: X[i] * 2)\n"
+                               "C = te.compute(\n"
+                               "    (64,),\n"
+                               "    lambda i: B[i] + 1,\n"
+                               ")\n"
+                               "s = te.create_schedule(C.op)\n";
+    const Program program = programOf(script);
+    ASSERT_EQ(stageNames(program), "placeholder,compute,compute_1");
+    const EditResult c = renameStage(script, "stage.py", program, "compute_1", "Bias");
+    ASSERT_TRUE(c.ok()) << c.error;
+    EXPECT_NE(c.script.find("    lambda i: B[i] + 1,\nname=\"Bias\")\n"), std::string::npos)
+        << c.script;
+    EXPECT_EQ(stageNames(programOf(c.script)), "placeholder,compute,Bias");
+    const EditResult b = renameStage(script, "stage.py", program, "compute", "Scaled");
+    ASSERT_TRUE(b.ok()) << b.error;
+    EXPECT_NE(b.script.find("B = te.compute((64,), lambda i: X[i] * 2, name=\"Scaled\")\n"),
+              std::string::npos)
+        << b.script;
+    const EditResult x = renameStage(script, "stage.py", program, "placeholder", "X");
+    EXPECT_EQ(x.error, "the script already uses the name 'X'");
+    const EditResult input = renameStage(script, "stage.py", program, "placeholder", "Input");
+    ASSERT_TRUE(input.ok()) << input.error;
+    EXPECT_NE(input.script.find("X = te.placeholder((64,), name=\"Input\")\n"), std::string::npos);
+    // A name given by position is not overridden by a second one.
+    const std::string positional = std::string(script).replace(
+        script.find("te.placeholder((64,))"), 21, "te.placeholder((64,), \"float32\", \"In\")");
+    EXPECT_EQ(renameStage(positional, "stage.py", programOf(positional), "In", "Input").error,
+              "the statement at line 3 does not give the name as name=\"In\"");
+}
+
 TEST(StageEdit, DeleteRemovesTheStageItsPrimitivesAndItsArgument) {
     const Program program = programOf(kScript);
     EXPECT_EQ(deleteStage(kScript, "stage.py", program, "B").error,
