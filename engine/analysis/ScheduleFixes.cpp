@@ -15,10 +15,15 @@ int stagesNamed(const Schedule& sch, const std::string& name) {
 }
 
 Stage stageNamed(const Schedule& sch, const std::string& name) {
-    for (const Stage& s : sch->stages)
-        if (s.name() == name)
-            return s;
-    return Stage();
+    Stage found;
+    for (const Stage& s : sch->stages) {
+        if (s.name() != name)
+            continue;
+        if (found.defined())
+            return Stage(); // two of the name: either could be meant
+        found = s;
+    }
+    return found;
 }
 
 Stage findStageByName(const Schedule& sch, const std::string& name) {

@@ -12,11 +12,12 @@
 
 namespace bs {
 
-/// The stage of `sch` whose name (Stage::name) is `name`, or an undefined Stage: how a fix
-/// tried on a copy of a schedule finds the stages the script named.
+/// The stage of `sch` whose name (Stage::name) is `name`, or an undefined Stage when none or
+/// several have it: how a fix tried on a copy of a schedule finds the stages the script named.
+/// create_schedule names stages apart (schedule/Schedule.h), but two operations that earlier
+/// schedules each hold keep their one name in a later schedule of both.
 Stage stageNamed(const Schedule& sch, const std::string& name);
-/// How many stages of `sch` are named `name`: at most one, since create_schedule and load_json
-/// name stages apart (schedule/Schedule.h); the lookups below still refuse a shared name.
+/// How many stages of `sch` are named `name`.
 int stagesNamed(const Schedule& sch, const std::string& name);
 
 /// The stage named `name` as a user names it (the CLI's `--stage`, `--buffer`). Throws

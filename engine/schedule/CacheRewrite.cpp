@@ -236,6 +236,7 @@ Tensor Schedule::cacheRead(const Tensor& tensor, const std::string& scope,
     if (scope.empty())
         failPrimitive(context, "the storage scope must not be empty");
     ScheduleNode& sch = *mutableNode();
+    const NamesFixedAfter fixed(sch);
     Stage source = (*this)[tensor.op];
     Tensor sugar = source->op.output(tensor.valueIndex);
     Tensor cache = compute(
@@ -277,6 +278,7 @@ std::vector<Tensor> Schedule::cacheWrite(const std::vector<Tensor>& tensors,
     if (tensors.empty() || !tensors[0].defined())
         throw UserError("cache_write: no tensor given");
     const std::string context = "cache_write of '" + tensors[0].name() + "' into '" + scope + "'";
+    const NamesFixedAfter fixed(*get());
     Stage stage = (*this)[tensors[0].op];
     checkCacheWrite(*this, stage, tensors, scope, context);
     if (const auto* tc = stage->op.as<TensorComputeOpNode>()) {

@@ -188,6 +188,7 @@ std::vector<Tensor> Schedule::rfactor(const Tensor& tensor, const IterVar& axis,
                                       int factorAxis) const {
     if (!tensor.defined())
         throw UserError("rfactor of an undefined tensor");
+    const NamesFixedAfter fixed(*get());
     Stage stage = (*this)[tensor.op];
     if (!axis.defined())
         failPrimitive("rfactor in stage '" + stage.name() + "'", "no iter var given");

@@ -315,6 +315,7 @@ std::vector<Operation> rewriteReaders(const Schedule& sch, size_t from, const St
 
 void reverseComputeInline(const Schedule& sch, const Stage& consumer) {
     ScheduleNode& node = *sch.mutableNode();
+    const NamesFixedAfter fixed(node);
     size_t position = stagePosition(node, consumer);
     const ComputeOpNode* c = checkConsumer(consumer);
     Tensor producer = findProducer(consumer, c);

@@ -1248,6 +1248,7 @@ Schedule Reader::schedule(const json& r) {
         }
         // A schedule saved before create_schedule named its stages apart loads with them so.
         nameStagesApart(n->stages);
+        fixNames(*n);
         return Schedule(n);
     });
     m_slots[size_t(i)].schedule = built;

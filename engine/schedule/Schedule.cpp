@@ -236,10 +236,19 @@ void nameStagesApart(const std::vector<Stage>& stages) {
             taken.insert(own);
             renameOperation(op, std::move(own));
         }
-        // Written only when it changes: a schedule made on a worker thread of operations an
-        // analysis shows (the unscheduled reference of `run --check`) writes nothing.
-        if (!op->nameFixed)
+    }
+}
+
+void fixNames(const ScheduleNode& sch) {
+    // Written only when it changes: a schedule made on a worker thread of operations an
+    // analysis shows (the unscheduled reference of `run --check`) writes nothing.
+    auto fix = [](const Operation& op) {
+        if (op.defined() && !op->nameFixed)
             const_cast<OperationNode*>(op.get())->nameFixed = true;
+    };
+    for (const Stage& stage : sch.stages) {
+        fix(stage->op);
+        fix(stage->originOp);
     }
 }
 
@@ -267,6 +276,7 @@ Schedule createSchedule(const std::vector<Operation>& outputs, bool keepRecord) 
         node->stageMap.emplace(op, stage);
     }
     nameStagesApart(node->stages);
+    fixNames(*node);
     Schedule sch(node);
     // A scan's body (its updates and the stages between them and the states or inputs, TVM's
     // ScanGetBody) is a group computed inside the scan's loop; the updates are attached there
@@ -350,7 +360,6 @@ Stage insertStage(ScheduleNode& sch, size_t position, const Operation& op, const
         taken.insert(s->op->name);
     if (int next = 1; taken.count(op->name))
         renameOperation(op, freeName(op->name, taken, &next));
-    const_cast<OperationNode*>(op.get())->nameFixed = true;
     Stage stage(op);
     stage.setScope(scope);
     stage.mutableNode()->recordLog = sch.recordLog;

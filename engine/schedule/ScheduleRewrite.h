@@ -18,6 +18,23 @@ void replaceDataFlow(const std::vector<Stage>& stages, TensorMap* vmap, TensorMa
 /// the others become `compute_1`, `compute_2`, ..., skipping names any stage already has.
 void nameStagesApart(const std::vector<Stage>& stages);
 
+/// Fixes the names of every operation `sch`'s stages hold (OperationNode::nameFixed), writing
+/// only those not fixed yet. A rewrite ends with it (NamesFixedAfter), so that every operation a
+/// schedule holds keeps its name in later schedules, and a schedule made of them (on any
+/// thread) writes nothing to them.
+void fixNames(const ScheduleNode& sch);
+/// Calls fixNames(sch) when the rewrite returns or throws.
+class NamesFixedAfter {
+public:
+    explicit NamesFixedAfter(const ScheduleNode& sch) : m_sch(sch) {}
+    ~NamesFixedAfter() { fixNames(m_sch); }
+    NamesFixedAfter(const NamesFixedAfter&) = delete;
+    NamesFixedAfter& operator=(const NamesFixedAfter&) = delete;
+
+private:
+    const ScheduleNode& m_sch;
+};
+
 /// Appends a copy of `sch` and `primitive` to its record (ScheduleNode::scheduleRecord).
 void appendRecord(ScheduleNode& sch, const std::string& primitive);
 

@@ -72,11 +72,20 @@ std::string notALoop(const std::string& iv, const Stage& stage) {
            "' (its loops: " + leafList(stage) + ")";
 }
 
+/// `no stage 'X' in the schedule`, or that several stages have the name (operations two
+/// earlier schedules each named): an edit by that name could act on either.
+std::string missingStage(const Schedule& sch, const std::string& name, const std::string& where) {
+    if (const int count = stagesNamed(sch, name); count > 1)
+        return std::to_string(count) + " stages are named '" + name +
+               "': give them names of their own (name=\"...\") to edit one";
+    return "no stage '" + name + "' " + where;
+}
+
 /// Finds what `edit` names in `sch`; the message when something is missing.
 std::string resolve(const Schedule& sch, const ScheduleEdit& edit, EditTargets* out) {
     out->stage = stageNamed(sch, edit.stage);
     if (!out->stage.defined())
-        return "no stage '" + edit.stage + "' in the schedule";
+        return missingStage(sch, edit.stage, "in the schedule");
     if (isPlaceholder(out->stage) && edit.kind != EditKind::CacheRead)
         return "'" + edit.stage + "' is a placeholder: it has no loops to schedule";
     if (isIterVarEdit(edit.kind)) {
@@ -93,7 +102,7 @@ std::string resolve(const Schedule& sch, const ScheduleEdit& edit, EditTargets* 
     if (edit.kind == EditKind::ComputeAt) {
         out->targetStage = stageNamed(sch, edit.targetStage);
         if (!out->targetStage.defined())
-            return "no stage '" + edit.targetStage + "' to compute '" + edit.stage + "' at";
+            return missingStage(sch, edit.targetStage, "to compute '" + edit.stage + "' at");
         out->targetIv = leafNamed(out->targetStage, edit.targetIterVar);
         if (!out->targetIv.defined())
             return notALoop(edit.targetIterVar, out->targetStage);
@@ -107,7 +116,7 @@ std::string resolve(const Schedule& sch, const ScheduleEdit& edit, EditTargets* 
         for (const std::string& reader : edit.readers) {
             const Stage s = stageNamed(sch, reader);
             if (!s.defined())
-                return "no stage '" + reader + "' to read the cache of '" + edit.stage + "'";
+                return missingStage(sch, reader, "to read the cache of '" + edit.stage + "'");
             if (!reads(s->op, out->stage->op))
                 return "stage '" + reader + "' does not read '" + edit.stage + "'";
         }

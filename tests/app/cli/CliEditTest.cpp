@@ -97,6 +97,17 @@ TEST(CliEdit, AnEditPastTheTimeLimitSaysSoAndLeavesTheFileAlone) {
     fs::remove(copy);
 }
 
+TEST(CliEdit, AnEditOfOneOfTwoStagesOfOneNameIsRefusedNotMadeOnTheOther) {
+    // P and Q are both `compute` in the schedule (each was named by a schedule of its own
+    // first). `Q.compute_inline()` was written as `s[P].compute_inline()`, over P's compute_at.
+    const CommandResult r = runCli("edit names_fixed_apart.py 'Q.compute_inline()'");
+    EXPECT_EQ(r.exitCode, 1) << r.out;
+    EXPECT_NE(r.err.find("2 stages are named 'compute': give them names of their own"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.out, "");
+}
+
 TEST(CliEdit, RefusalsNameTheProblemAndLeaveTheFileAlone) {
     const fs::path copy = fs::temp_directory_path() / "bs_cli_edit_refused.py";
     const fs::path original = kGolden / "split_after_readers_of_its_loop.py";

@@ -99,6 +99,21 @@ TEST(Schedule, ALaterScheduleLeavesTheNamesOfAnEarlierOnesStages) {
               (Names{"A", "compute", "compute"}));
 }
 
+TEST(Schedule, AnOperationARewritePutInAStageKeepsItsNameInALaterSchedule) {
+    // cache_write gives C's stage a new operation (the copy, also `compute`); a later schedule
+    // of it and another `compute` renamed the copy, and so the earlier schedule's stage.
+    Tensor a = placeholder({8}, DataType::float32(), "A");
+    Tensor c = compute({8}, [&](const std::vector<Var>& v) { return a({v[0]}) + 1.0f; });
+    Schedule first = createSchedule(c.op);
+    first.cacheWrite(c, "local");
+    const Names before = stageNames(first);
+    EXPECT_EQ(before, (Names{"A", "compute.local", "compute"}));
+    Tensor d = compute({8}, [&](const std::vector<Var>& v) { return a({v[0]}) * 2.0f; });
+    Schedule second = createSchedule(std::vector<Operation>{d.op, first[c]->op});
+    EXPECT_EQ(stageNames(first), before);
+    EXPECT_EQ(d.name(), "compute_1");
+}
+
 TEST(Schedule, AStageARewriteAddsGetsANameOfItsOwn) {
     // A second cache_write of one stage makes a second `C.local`.
     test::Elementwise p;
