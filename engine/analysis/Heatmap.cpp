@@ -261,12 +261,14 @@ Heatmap heatmapOf(const Schedule& schedule, const std::string& stageName,
 
 void checkHeatmapStage(const Schedule& schedule, const std::string& stageName) {
     const Stage stage = stageNamed(schedule, stageName);
-    if (!stage.defined())
+    if (!stage.defined()) {
+        // Two stages of that name (earlier schedules each named one) are refused as --stage
+        // refuses them: the first of them was shown, with the other's buffer.
+        if (stagesNamed(schedule, stageName) > 1)
+            findStageByName(schedule, stageName);
         throw UserError("no stage '" + stageName +
                         "' in the schedule (its stages: " + stageList(schedule) + ")");
-    // Two stages of that name (te.compute's default, "compute") are refused as --stage is: the
-    // first of them was shown, with the other's buffer when that one was an argument.
-    findStageByName(schedule, stageName);
+    }
     if (stage->attachType == AttachType::Inline || stage->attachType == AttachType::InlinedAlready)
         throw UserError("stage '" + stageName + "' is computed inline: it has no buffer");
 }

@@ -198,44 +198,32 @@ void renameOperation(const Operation& op, std::string name) {
     const_cast<OperationNode*>(op.get())->name = std::move(name);
 }
 
-/// `base_1`, `base_2`, ...: the first that is not in `taken` (TVM's printers' rule for names
-/// two objects share), counting from `*next`, which is left past the name returned.
-std::string freeName(const std::string& base, const std::unordered_set<std::string>& taken,
-                     int* next) {
-    for (;; ++*next) {
-        std::string name = base + "_" + std::to_string(*next);
-        if (!taken.count(name)) {
-            ++*next;
-            return name;
-        }
-    }
-}
-
 } // namespace
 
 void nameStagesApart(const std::vector<Stage>& stages) {
     // Of the stages of one name, the first whose name is fixed (an earlier schedule holds it)
     // keeps the name, else the first; the others are renamed, unless their names are fixed too.
-    std::unordered_set<std::string> taken;
+    // Every name any stage has, or is given, is a key: the renamed skip them all.
     std::unordered_map<std::string, const OperationNode*> keeper;
-    bool shared = false;
     for (const Stage& stage : stages) {
         const OperationNode* op = stage->op.get();
         auto [it, first] = keeper.try_emplace(op->name, op);
-        taken.insert(op->name);
-        shared |= !first;
         if (!first && op->nameFixed && !it->second->nameFixed)
             it->second = op;
     }
     std::unordered_map<std::string, int> next; // per name, the suffix to try next
     for (const Stage& stage : stages) {
         const Operation& op = stage->op;
-        if (shared && !op->nameFixed && keeper.at(op->name) != op.get()) {
-            const std::string base = op->name;
-            std::string own = freeName(base, taken, &next.try_emplace(base, 1).first->second);
-            taken.insert(own);
-            renameOperation(op, std::move(own));
-        }
+        if (op->nameFixed || keeper.at(op->name) == op.get())
+            continue;
+        // `base_1`, `base_2`, ...: the first no stage has (TVM's printers' suffixes).
+        const std::string base = op->name;
+        int& k = next.try_emplace(base, 1).first->second;
+        std::string own = base + "_" + std::to_string(k++);
+        while (keeper.count(own))
+            own = base + "_" + std::to_string(k++);
+        keeper.emplace(own, op.get());
+        renameOperation(op, std::move(own));
     }
 }
 
@@ -354,12 +342,6 @@ size_t stagePosition(const ScheduleNode& sch, const Stage& stage) {
 Stage insertStage(ScheduleNode& sch, size_t position, const Operation& op, const std::string& scope,
                   const Stage& sibling) {
     BS_CHECK(position <= sch.stages.size()) << "stage position out of range";
-    // The rewrite made `op`; it gets a name of its own (a second cache_write of one stage).
-    std::unordered_set<std::string> taken;
-    for (const Stage& s : sch.stages)
-        taken.insert(s->op->name);
-    if (int next = 1; taken.count(op->name))
-        renameOperation(op, freeName(op->name, taken, &next));
     Stage stage(op);
     stage.setScope(scope);
     stage.mutableNode()->recordLog = sch.recordLog;
@@ -369,6 +351,8 @@ Stage insertStage(ScheduleNode& sch, size_t position, const Operation& op, const
     }
     sch.stages.insert(sch.stages.begin() + long(position), stage);
     sch.stageMap[op] = stage;
+    // The rewrite made `op`; it gets a name of its own (a second cache_write of one stage).
+    nameStagesApart(sch.stages);
     return stage;
 }
 

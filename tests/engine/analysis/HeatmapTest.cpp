@@ -225,6 +225,22 @@ TEST(Heatmap, TwoStagesOfTheDefaultNameAreShownApart) {
     EXPECT_EQ(heatmapOf(s, "compute_1").shape, (std::vector<int64_t>{8, 2}));
 }
 
+TEST(Heatmap, AStageNameTwoStagesKeepIsRefused) {
+    // Each `compute` was named by a schedule of its own first, so a schedule of both has two.
+    Tensor A = placeholder({8}, DataType::float32(), "A");
+    Tensor B = compute({8}, [&](const std::vector<Var>& v) { return A({v[0]}) + 1.0f; });
+    Tensor C = compute({8}, [&](const std::vector<Var>& v) { return A({v[0]}) * 2.0f; });
+    createSchedule(B.op);
+    createSchedule(C.op);
+    try {
+        heatmapOf(createSchedule(std::vector<Operation>{B.op, C.op}), "compute");
+        FAIL() << "no error";
+    } catch (const UserError& e) {
+        EXPECT_EQ(e.diagnostic().message, "stage name 'compute' is ambiguous: 2 stages have it; "
+                                          "give the tensors distinct names");
+    }
+}
+
 TEST(Heatmap, AStageWithoutABufferIsNamed) {
     Schedule s = gatherDisjoint();
     try {
