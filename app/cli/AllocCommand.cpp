@@ -33,10 +33,8 @@ int runAlloc(const AllocCommandOptions& options) {
         return exitCode;
     AllocReport report;
     try {
-        AllocReportOptions reportOptions;
-        reportOptions.args = analysis->program.args;
-        reportOptions.rules = rulesFromName(options.rules);
-        report = allocReport(analysis->program.schedule, reportOptions);
+        report = allocReport(analysis->program.schedule,
+                             allocReportOptions(analysis->program, rulesFromName(options.rules)));
     } catch (const UserError& e) {
         // Another rule set rejected the schedule; nothing has been printed yet.
         const Diagnostic& d = e.diagnostic();

@@ -52,7 +52,7 @@ int runEdit(const EditCommandOptions& options) {
     int exitCode = kExitOk;
     // The script's own output would bury the edit's one line: it is dropped.
     const std::optional<Program> program =
-        runScriptProgram(options.file, &exitCode, nullptr, /*showOutput=*/false);
+        runScriptProgram(options.file, &exitCode, /*showOutput=*/false);
     if (!program)
         return exitCode;
     std::string error;

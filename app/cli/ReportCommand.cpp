@@ -33,10 +33,8 @@ int runReport(const ReportCommandOptions& options) {
     const std::optional<std::string> script = readScriptFile(options.file, reason);
     std::optional<AllocReport> allocations;
     try {
-        AllocReportOptions reportOptions;
-        reportOptions.args = analysis->program.args;
-        reportOptions.rules = analysis->options.rules;
-        allocations = allocReport(analysis->program.schedule, reportOptions);
+        allocations = allocReport(analysis->program.schedule,
+                                  allocReportOptions(analysis->program, analysis->options.rules));
     } catch (const UserError& e) {
         printDiagnostic(e.diagnostic(), options.file);
         return kExitFailure;

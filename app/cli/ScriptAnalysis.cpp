@@ -83,8 +83,7 @@ void noteTimeout(const script::ScriptResult& result) {
                   << kDefaultScriptTimeoutSeconds << " s\n";
 }
 
-std::optional<Program> runScriptProgram(const std::string& file, int* exitCode,
-                                        script::ScriptNames* names, bool showOutput) {
+std::optional<Program> runScriptProgram(const std::string& file, int* exitCode, bool showOutput) {
     script::ScriptOptions scriptOptions;
     if (showOutput)
         scriptOptions.onOutput = [](script::OutputStream, const std::string& text) {
@@ -102,8 +101,6 @@ std::optional<Program> runScriptProgram(const std::string& file, int* exitCode,
         *exitCode = result.status == script::ScriptStatus::CannotOpen ? kExitUsage : kExitFailure;
         return std::nullopt;
     }
-    if (names)
-        *names = result.names;
     *exitCode = kExitOk;
     return program;
 }
@@ -116,15 +113,11 @@ std::optional<Analysis> analyzeScript(const std::string& file, const AnalysisOpt
     }
     if (isTcFileName(file))
         return analyzeTcFile(file, options, exitCode);
-    script::ScriptNames names;
-    std::optional<Program> program = runScriptProgram(file, exitCode, &names, true);
+    std::optional<Program> program = runScriptProgram(file, exitCode, /*showOutput=*/true);
     if (!program)
         return std::nullopt;
     Analysis analysis = analyze(*program, options);
     if (!analysis.ok()) {
-        // An error found in the program after the script ran (an attach TVM refuses when it
-        // lowers): its fix in the script's names, as for an error the script raised.
-        analysis.error->fix = script::inScriptNames(analysis.error->fix, names);
         printDiagnostic(*analysis.error, file);
         *exitCode = kExitFailure;
         return std::nullopt;

@@ -27,10 +27,9 @@ std::optional<Program> loadTcFile(const std::string& file);
 
 #ifdef BOUNDSCOPE_WITH_PYTHON
 /// Runs the script `file` (its output to stderr when `showOutput`) and returns the program it
-/// defines, unanalysed, with the script's names for its objects in `names` (may be null). On
+/// defines, unanalysed (its engine code in the script's names: Program::inSourceNames). On
 /// failure prints one message and sets `exitCode`; returns nullopt.
-std::optional<Program> runScriptProgram(const std::string& file, int* exitCode,
-                                        script::ScriptNames* names, bool showOutput);
+std::optional<Program> runScriptProgram(const std::string& file, int* exitCode, bool showOutput);
 
 /// After a script that ran out of time: `boundscope: note: --timeout SECONDS sets the limit`.
 void noteTimeout(const script::ScriptResult& result);

@@ -517,6 +517,14 @@ RuleRun runRules(const Schedule& sch, BoundRules rules) {
 
 } // namespace alloc
 
+AllocReportOptions allocReportOptions(const Program& program, BoundRules rules) {
+    AllocReportOptions options;
+    options.args = program.args;
+    options.rules = rules;
+    options.inSourceNames = program.inSourceNames;
+    return options;
+}
+
 AllocReport allocReport(const Schedule& sch, const AllocReportOptions& options) {
     AllocReport report;
     report.tightAvailable = hasIsl();
@@ -585,6 +593,9 @@ AllocReport allocReport(const Schedule& sch, const AllocReportOptions& options) 
     for (size_t i = 0; i < facts.size(); ++i) {
         facts[i].report = &report.buffers[i];
         report.buffers[i].causes = alloc::findCauses(facts[i]);
+        if (options.inSourceNames)
+            for (AllocCause& cause : report.buffers[i].causes)
+                cause.hint = options.inSourceNames(cause.hint);
     }
     return report;
 }

@@ -20,11 +20,14 @@
 #include "schedule/Schedule.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace bs {
+
+struct Program;
 
 enum class WasteCause {
     FuseFallback,         ///< tvm-0.5: a fused interval widens to the full fused ranges
@@ -177,7 +180,14 @@ struct AllocReportOptions {
     /// The rules selected: waste is measured against their allocation, and fixes are tried
     /// under them (tight falls back to tvm without ISL).
     BoundRules rules = BoundRules::Tvm;
+    /// Writes the hints' code in the script's names (Program::inSourceNames); null: the
+    /// engine's (`s[B.local]`).
+    std::function<std::string(const std::string&)> inSourceNames;
 };
+
+/// The options for the report of `program` under `rules`: its arguments, its hints in its
+/// source's names.
+AllocReportOptions allocReportOptions(const Program& program, BoundRules rules);
 
 /// The report for `sch` (normalized copies are made for each rule set). Throws UserError for
 /// schedules InferBound rejects; a program the interpreter cannot run just has no touched

@@ -25,6 +25,9 @@ Analysis analyze(const Program& program, const AnalysisOptions& options) {
         analysis.error = e.diagnostic();
         if (analysis.error->fix.empty())
             analysis.error->fix = findScheduleFix(program, *analysis.error, options.rules);
+        // An error found after the script ran (an attach TVM refuses when it lowers): its fix
+        // in the script's names, as for an error the script raised.
+        analysis.error->fix = program.inSourceNamesOf(analysis.error->fix);
     }
     return analysis;
 }

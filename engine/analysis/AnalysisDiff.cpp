@@ -120,9 +120,7 @@ std::vector<LinePair> alignLines(const std::vector<std::string>& a,
 }
 
 AllocReport allocationsToCompare(const Analysis& analysis) {
-    AllocReportOptions options;
-    options.args = analysis.program.args;
-    options.rules = analysis.options.rules;
+    AllocReportOptions options = allocReportOptions(analysis.program, analysis.options.rules);
     options.interpreterBudget = 0; // the allocations, not the touched counts
     return allocReport(analysis.program.schedule, options);
 }

@@ -8,6 +8,7 @@
 #include "schedule/Schedule.h"
 #include "tc/Tc.h"
 
+#include <functional>
 #include <memory>
 #include <mutex>
 
@@ -31,8 +32,16 @@ struct Program {
     /// The Tensor Comprehensions definitions the script built (`boundscope.tc`, or the `.tc`
     /// file itself), in order, for TC's ranges next to InferBound's (tc/RangeComparison.h).
     std::vector<std::shared_ptr<const tc::TcProgram>> tcPrograms;
+    /// Writes engine code (`s[B.local].compute_at(s[C], C.op.axis[0])`, a fix or a hint) in the
+    /// names the script holds its tensors and schedule in (`sch[BL]...`); null where the
+    /// engine's names are the source's (a `.tc` file, a saved schedule).
+    std::function<std::string(const std::string&)> inSourceNames;
 
     bool defined() const { return schedule.defined(); }
+    /// `code` in the source's names (inSourceNames), or as it is.
+    std::string inSourceNamesOf(const std::string& code) const {
+        return inSourceNames ? inSourceNames(code) : code;
+    }
 };
 
 /// The default arguments of a schedule: its placeholders in stage order, then its outputs.

@@ -70,18 +70,38 @@ std::optional<std::string> describeExit(const py::error_already_set& error) {
 
 bool isIdentifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
-/// Replaces `from` by `to` in `text`; with `wordStart`, only where `from` does not continue an
-/// identifier or attribute on its left.
-void replaceCode(std::string& text, const std::string& from, const std::string& to,
-                 bool wordStart = true) {
-    for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at)) {
-        if (wordStart && at > 0 && (isIdentifierChar(text[at - 1]) || text[at - 1] == '.')) {
-            at += from.size();
-            continue;
+/// One replacement of inScriptNames: `from` becomes `to` where `followedBy` (kept) comes next;
+/// with `wordStart`, only where `from` does not continue an identifier or attribute on its left.
+struct CodeRename {
+    std::string from, to;
+    bool wordStart = true;
+    std::string followedBy;
+};
+
+/// `text` with every rename made in one pass from left to right, the longest `from` first at
+/// each place: what one rename writes is never renamed again (tensor `B` in variable `C` and
+/// tensor `C` in variable `D` give `[C]` and `[D]`, not `[D]` twice).
+std::string renameCode(const std::string& text, const std::vector<CodeRename>& renames) {
+    std::string out;
+    for (size_t at = 0; at < text.size();) {
+        const CodeRename* best = nullptr;
+        for (const CodeRename& r : renames) {
+            if (r.from.empty() || text.compare(at, r.from.size(), r.from) != 0 ||
+                text.compare(at + r.from.size(), r.followedBy.size(), r.followedBy) != 0)
+                continue;
+            if (r.wordStart && at > 0 && (isIdentifierChar(text[at - 1]) || text[at - 1] == '.'))
+                continue;
+            if (!best || r.from.size() > best->from.size())
+                best = &r;
         }
-        text.replace(at, from.size(), to);
-        at += to.size();
+        if (best) {
+            out += best->to;
+            at += best->from.size();
+        } else {
+            out += text[at++];
+        }
     }
+    return out;
 }
 
 /// The fix written with the script's own names, found in the frame the error was raised from.
@@ -146,17 +166,18 @@ void addScriptNames(const py::dict& scope, ScriptNames& names) {
 /// The engine names a stage by its tensor's name (`s[B.local]`, `B.op.axis[0]`) and the
 /// schedule `s`; the script holds them in variables (`BL`, `sch`).
 std::string inScriptNames(std::string fix, const ScriptNames& names) {
+    std::vector<CodeRename> renames;
     for (const auto& [tensor, variable] : names.variableOfTensor) {
         if (tensor == variable)
             continue;
-        replaceCode(fix, "[" + tensor + "]", "[" + variable + "]", /*wordStart=*/false);
-        replaceCode(fix, tensor + ".op.", variable + ".op.");
+        renames.push_back({"[" + tensor + "]", "[" + variable + "]", /*wordStart=*/false, ""});
+        renames.push_back({tensor + ".op.", variable + ".op.", true, ""});
     }
     if (!names.schedule.empty() && names.schedule != "s") {
-        replaceCode(fix, "s[", names.schedule + "[");
-        replaceCode(fix, "s.", names.schedule + ".");
+        renames.push_back({"s", names.schedule, true, "["});
+        renames.push_back({"s", names.schedule, true, "."});
     }
-    return fix;
+    return renameCode(fix, renames);
 }
 
 std::string toOneLine(const std::string& text) {

@@ -27,6 +27,10 @@ ScriptResult runRecorded(ScriptRunner& runner, const std::function<ScriptResult(
         *program = recorder->program();
         installRecorder(previous);
     });
+    if (program->defined())
+        program->inSourceNames = [names = result.names](const std::string& code) {
+            return inScriptNames(code, names);
+        };
     return result;
 }
 

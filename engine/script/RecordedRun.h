@@ -14,7 +14,8 @@
 namespace bs::script {
 
 /// Calls `run` (which runs one script and waits for it) with a recorder of its own, and sets
-/// `program` to what the script defined (undefined when it made no schedule).
+/// `program` to what the script defined (undefined when it made no schedule), its engine code
+/// written in the names the script ended with (Program::inSourceNames, inScriptNames).
 ScriptResult runRecorded(ScriptRunner& runner, const std::function<ScriptResult()>& run,
                          Program* program);
 

@@ -62,7 +62,8 @@ struct ScriptNames {
     std::string schedule;                                ///< the schedule's variable
 };
 
-/// `fix` (engine text such as `s[B.local].compute_at(s[C], C.op.axis[0])`) in `names`.
+/// `fix` (engine text such as `s[B.local].compute_at(s[C], C.op.axis[0])`) in `names`, each
+/// name renamed once.
 std::string inScriptNames(std::string fix, const ScriptNames& names);
 
 struct ScriptResult {
@@ -74,7 +75,8 @@ struct ScriptResult {
     /// Python's formatted traceback of the failure (empty when there was none).
     std::string traceback;
     /// After a run: the variables the script holds its tensors and schedule in, to write the
-    /// fix of an error found later (when the program is analysed) in the script's own names.
+    /// engine code shown later (the fix of an error found when the program is analysed, the
+    /// allocation report's hints) in the script's own names (runRecorded).
     ScriptNames names;
 
     bool ok() const { return status == ScriptStatus::Ok; }

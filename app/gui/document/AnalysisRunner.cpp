@@ -60,9 +60,6 @@ bool runScript(const AnalysisRequest& request, script::ScriptRunner& runner,
         return false;
     }
     outcome.program = std::move(built);
-    outcome.inScriptNames = [names = result.names](std::string text) {
-        return script::inScriptNames(std::move(text), names);
-    };
     return true;
 }
 #endif
@@ -106,7 +103,6 @@ AnalysisOutcome runAnalysisRequest(const AnalysisRequest& request, script::Scrip
     try {
         if (request.program) {
             outcome.program = *request.program;
-            outcome.inScriptNames = request.inScriptNames;
         } else if (!runScriptOrExplain(request, runner, cancelled, outcome)) {
             outcome.elapsedMs = timer.elapsed();
             return outcome;
@@ -115,10 +111,6 @@ AnalysisOutcome runAnalysisRequest(const AnalysisRequest& request, script::Scrip
         // stage or pass (support/Cancellation.h).
         CancellationScope scope(cancelled);
         auto analysis = std::make_shared<Analysis>(analyze(outcome.program, request.options));
-        // An error found after the script ran (an attach TVM refuses when it lowers): its fix
-        // in the script's names, as for an error the script raised (and as the CLI shows it).
-        if (analysis->error && outcome.inScriptNames)
-            analysis->error->fix = outcome.inScriptNames(analysis->error->fix);
         if (analysis->error)
             outcome.error = analysis->error;
         outcome.analysis = std::move(analysis);

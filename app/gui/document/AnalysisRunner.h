@@ -33,8 +33,6 @@ struct AnalysisRequest {
     AnalysisOptions options;
     /// When set, this program is analysed and no script runs.
     std::optional<Program> program;
-    /// With `program`: the inScriptNames of the run that defined it.
-    std::function<std::string(std::string)> inScriptNames;
 };
 
 /// The result of one request, handed back to the GUI thread.
@@ -47,11 +45,6 @@ struct AnalysisOutcome {
     Program program;
     /// True when the request ran the script (false for a given program).
     bool ranScript = false;
-    /// Engine text (a fix: `s[compute_1].compute_at(s[R], R.op.axis[0])`) in the script's own
-    /// names (`s[C]...`), as the script's run found them (script::inScriptNames): the run's
-    /// own, or the request's for a given program; null when no script defined the program.
-    /// The analysis error's fix is already written so.
-    std::function<std::string(std::string)> inScriptNames;
     /// The problem to show: the script's diagnostic or the analysis error.
     std::optional<Diagnostic> error;
     bool interrupted = false;

@@ -98,7 +98,6 @@ bool ScriptDocument::saveAs(const QString& path, QString* errorMessage) {
     // Saved as the other language (`.py` <-> `.tc`): the same text now means another program.
     if (wasTc != isTcSource()) {
         m_program = Program();
-        m_inScriptNames = nullptr;
         reanalyse();
     }
     return true;
@@ -125,7 +124,6 @@ void ScriptDocument::setKeepTrivialLoops(bool keep) {
 void ScriptDocument::analyseProgram(const Program& program) {
     m_typingPause.stop();
     m_program = program;
-    m_inScriptNames = nullptr;
     m_programSource = m_text->toPlainText();
     startAnalysis(program);
 }
@@ -155,7 +153,6 @@ void ScriptDocument::replaceText(const QString& text) {
     // fails before it builds a program: the views say it is being analysed until it has been,
     // and a rules change has no old program to re-analyse.
     m_program = Program();
-    m_inScriptNames = nullptr;
     m_programSource.clear();
     m_problem.reset();
     m_analysis = std::make_shared<const Analysis>(
@@ -180,8 +177,6 @@ void ScriptDocument::startAnalysis(std::optional<Program> program) {
     request.source = m_requestSource.toStdString();
     request.fileName = m_scriptName.toStdString();
     request.options = m_options;
-    if (program)
-        request.inScriptNames = m_inScriptNames;
     request.program = std::move(program);
     m_runner->start(std::move(request));
 }
@@ -189,7 +184,6 @@ void ScriptDocument::startAnalysis(std::optional<Program> program) {
 void ScriptDocument::onFinished(const AnalysisOutcome& outcome) {
     if (outcome.ranScript) {
         m_program = outcome.program;
-        m_inScriptNames = outcome.inScriptNames;
         m_programSource = m_requestSource;
         m_output = QString::fromStdString(outcome.output);
     }

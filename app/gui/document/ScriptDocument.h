@@ -117,8 +117,6 @@ private:
     /// The program the text in `m_programSource` defined: a rules change re-analyses it
     /// instead of running the script again.
     Program m_program;
-    /// The fix-writer of the run that defined m_program (AnalysisOutcome::inScriptNames).
-    std::function<std::string(std::string)> m_inScriptNames;
     QString m_programSource;
     QString m_requestSource; ///< the text of the request in flight
 

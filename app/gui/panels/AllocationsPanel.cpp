@@ -221,9 +221,7 @@ void AllocationsPanel::setAnalysis(const std::shared_ptr<const Analysis>& analys
     m_computing = true;
     m_status->setText(tr("Computing the allocation report…"));
     m_view->setEmptyText(tr("Computing…"));
-    AllocReportOptions options;
-    options.args = program.args;
-    options.rules = m_rules;
+    const AllocReportOptions options = allocReportOptions(program, m_rules);
     // The interpreter run of a big program stops at its next cancellation point when a newer
     // analysis supersedes it.
     m_jobs.start<std::shared_ptr<const AllocReport>>(

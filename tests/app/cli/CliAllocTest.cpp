@@ -126,6 +126,19 @@ TEST(CliAlloc, UnalignedFuseShowsAllocationNeedComputedAndTheWrap) {
     }
 }
 
+TEST(CliAlloc, AHintIsWrittenInTheScriptsNames) {
+    // T is held in `Tmp` and the schedule in `sch`: the hint is Python for this script.
+    Outcome r = boundscope("alloc hint_names.py");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    if (!tightBuilt(r))
+        GTEST_SKIP() << "the disjoint requests' fix is found under the tight rules";
+    EXPECT_NE(r.out.find("    hint: sch[Tmp].compute_inline(): T disappears"), std::string::npos)
+        << r.out;
+    Outcome json = boundscope("alloc --json hint_names.py");
+    EXPECT_NE(json.out.find("\"hint\": \"sch[Tmp].compute_inline()"), std::string::npos)
+        << json.out;
+}
+
 TEST(CliAlloc, FuseExampleAllocatesTheWholeProducerOnlyUnderTvm05) {
     Outcome r = boundscope("alloc " + example("fuse_split_attach.py"));
     ASSERT_EQ(r.exitCode, 0) << r.err;

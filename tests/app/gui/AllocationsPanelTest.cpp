@@ -15,6 +15,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QTableView>
+#include <QTextDocument>
 #include <QtTest>
 
 namespace bs::gui::test {
@@ -84,6 +85,7 @@ class AllocationsPanelTest : public QObject {
 private Q_SLOTS:
     void fuseExampleAllocatesEightElementsExceptUnderTvm05();
     void gatherExampleWastesHalfOfTForDisjointRequests();
+    void aHintIsWrittenInTheScriptsNames();
     void selectingARowShowsItsCausesAndSelectsTheStage();
     void aStageSelectedBeforeTheReportIsSelectedWhenItArrives();
     void sampledTouchedCountsAreExplained();
@@ -140,6 +142,44 @@ void AllocationsPanelTest::gatherExampleWastesHalfOfTForDisjointRequests() {
     // The interpreter ran it: touched counts are known.
     QVERIFY(t.value(QStringLiteral("Touched")) != QStringLiteral("?"));
     QVERIFY(panel.statusText().contains(QStringLiteral("realized buffer")));
+}
+
+void AllocationsPanelTest::aHintIsWrittenInTheScriptsNames() {
+#if !BOUNDSCOPE_WITH_PYTHON
+    QSKIP("this build has no Python front end");
+#endif
+    if (!hasIsl())
+        QSKIP("the disjoint requests' fix is found under the tight rules");
+    // The gather, its T held in `Tmp` and its schedule in `sch`: the fix is Python for this
+    // script, as the CLI's `alloc` writes it (the panel showed `s[T]`).
+    ScriptDocument document;
+    document.textDocument()->setPlainText(
+        QStringLiteral("import tvm\n"
+                       "from tvm import te\n"
+                       "A = te.placeholder((4, 4), name='A')\n"
+                       "Tmp = te.compute((4, 4), lambda i, j: A[i, j] + 1.0, name='T')\n"
+                       "CA = te.compute((2, 2), lambda i, j: Tmp[i, j] * 2.0, name='CA')\n"
+                       "CB = te.compute((2, 2), lambda i, j: Tmp[i + 2, j + 2] * 3.0, name='CB')\n"
+                       "Out = te.compute((2, 2), lambda i, j: CA[i, j] + CB[i, j], name='Out')\n"
+                       "sch = te.create_schedule(Out.op)\n"));
+    document.reanalyse();
+    QVERIFY(waitForAnalysis(document) && !document.problem());
+    AllocationsPanel panel;
+    QSignalSpy ready(&panel, &AllocationsPanel::reportReady);
+    panel.setAnalysis(document.analysis());
+    QVERIFY(ready.wait(kReportTimeoutMs) && panel.report());
+    panel.showStage(QStringLiteral("T"));
+    QVERIFY2(
+        panel.detailsText().contains(QStringLiteral("sch[Tmp].compute_inline(): T disappears")),
+        qPrintable(panel.detailsText()));
+    // Under other rules too: the program the rules change analyses again keeps its names.
+    document.setRules(BoundRules::Tvm05);
+    QVERIFY(waitForAnalysis(document));
+    panel.setAnalysis(document.analysis());
+    QVERIFY(ready.wait(kReportTimeoutMs));
+    panel.showStage(QStringLiteral("T"));
+    QVERIFY2(!panel.detailsText().contains(QStringLiteral("s[T]")),
+             qPrintable(panel.detailsText()));
 }
 
 void AllocationsPanelTest::selectingARowShowsItsCausesAndSelectsTheStage() {

@@ -236,3 +236,21 @@ TEST(ScriptRunner, FindsItsPythonPackages) {
     std::string dir = ScriptRunner::pythonDirectory();
     EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(dir) / "tvm" / "__init__.py")) << dir;
 }
+
+TEST(ScriptNames, AFixIsWrittenInTheScriptsVariables) {
+    ScriptNames names;
+    names.variableOfTensor = {{"B.local", "BL"}, {"C", "C"}};
+    names.schedule = "sch";
+    EXPECT_EQ(inScriptNames("s[B.local].compute_at(s[C], C.op.axis[0])", names),
+              "sch[BL].compute_at(sch[C], C.op.axis[0])");
+    // Only whole names are renamed: `Bs[` and `x.s.` are not the schedule.
+    EXPECT_EQ(inScriptNames("Bs[B.local] x.s.y", names), "Bs[BL] x.s.y");
+}
+
+TEST(ScriptNames, WhatOneRenameWritesIsNotRenamedAgain) {
+    // Tensor B is held in variable C, and tensor C in variable D.
+    ScriptNames names;
+    names.variableOfTensor = {{"B", "C"}, {"C", "D"}};
+    EXPECT_EQ(inScriptNames("s[B].compute_at(s[C], C.op.axis[0]); B.op.axis", names),
+              "s[C].compute_at(s[D], D.op.axis[0]); C.op.axis");
+}
