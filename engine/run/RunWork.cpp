@@ -25,6 +25,14 @@ namespace run_detail {
 
 std::vector<int64_t> bindSizes(const LoweredFunc& func,
                                const std::map<std::string, int64_t>& sizes) {
+    // A run binds integer sizes only: a float parameter would get an integer's bits.
+    for (const Var& v : func.scalarParams)
+        if (!v.type().isIntegral())
+            throw UserError("'" + v.name() + "' is a " + v.type().toString() + " parameter of '" +
+                            func.name +
+                            "': a run gives scalar parameters integer sizes only; call the "
+                            "built function from the script instead (f = tvm.build(s, args); "
+                            "f(..., 2.5))");
     for (const auto& [name, value] : sizes) {
         bool known = std::any_of(func.scalarParams.begin(), func.scalarParams.end(),
                                  [&](const Var& v) { return v.name() == name; });

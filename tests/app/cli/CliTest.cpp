@@ -300,6 +300,18 @@ TEST(CliRun, FlopsAreTheOnesTheKernelExecutes) {
         << r.out;
 }
 
+TEST(CliRun, AFloatParameterIsRefusedNotGivenAnIntegersBits) {
+    for (const char* target : {"cpu", "emulate"}) {
+        CommandResult r = runCli(std::string("run float_scalar.py") +
+                                 " --check --size alpha=2 --target " + target);
+        EXPECT_EQ(r.exitCode, 1) << target << r.out;
+        EXPECT_NE(r.err.find("float_scalar.py: error: 'alpha' is a float32 parameter of "),
+                  std::string::npos)
+            << target << r.err;
+        EXPECT_EQ(r.out.find("check "), std::string::npos) << target << r.out;
+    }
+}
+
 TEST(CliRun, SymbolicSizesTakeTheDefaultOrTheGivenValues) {
     CommandResult r = runCli("run " + example("symbolic_shape.py") + " --check --repeat 1");
     EXPECT_EQ(r.exitCode, 0) << r.err;
