@@ -1,8 +1,11 @@
 #include "ir/Expr.h"
 
+#include "ir/IndexCheck.h"
 #include "ir/OperationNode.h"
+#include "ir/Printer.h"
 #include "ir/Substitute.h"
 #include "support/Check.h"
+#include "support/Diagnostic.h"
 
 namespace bs {
 
@@ -97,6 +100,13 @@ Tensor Operation::output(int i) const {
 const std::vector<Expr>& Tensor::shape() const { return op->outputShape(valueIndex); }
 DataType Tensor::dtype() const { return op->outputDType(valueIndex); }
 const std::string& Tensor::name() const { return op->name; }
+void requireIntegerIndex(const Expr& index, const std::string& what) {
+    if (!index.type().isIntegral())
+        throw UserError(what + " is indexed with '" + toString(index) + "', a " +
+                        index.type().toString() +
+                        ": an index must be an integer (convert it with .astype(\"int32\"))");
+}
+
 Expr Tensor::operator()(std::vector<Expr> indices) const {
     return ProducerLoadNode::make(*this, std::move(indices));
 }
@@ -174,12 +184,15 @@ Expr ProducerLoadNode::make(Tensor tensor, std::vector<Expr> indices) {
     BS_CHECK(indices.size() == tensor.ndim())
         << "read of " << tensor.name() << " with " << indices.size() << " indices, tensor has "
         << tensor.ndim() << " dimensions";
+    for (const Expr& index : indices)
+        requireIntegerIndex(index, "tensor '" + tensor.name() + "'");
     DataType t = tensor.dtype();
     return Expr(new ProducerLoadNode(t, std::move(tensor), std::move(indices)));
 }
 
 Expr LoadNode::make(DataType type, Var buffer, Expr index, Expr predicate) {
     BS_CHECK(buffer.defined() && index.defined()) << "load needs a buffer and an index";
+    requireIntegerIndex(index, "buffer '" + buffer.name() + "'");
     return Expr(new LoadNode(type, std::move(buffer), std::move(index), std::move(predicate)));
 }
 

@@ -1,5 +1,6 @@
 #include "ir/Stmt.h"
 
+#include "ir/IndexCheck.h"
 #include "support/Check.h"
 
 namespace bs {
@@ -109,6 +110,7 @@ int64_t AllocateNode::constantSize() const {
 
 Stmt StoreNode::make(Var bufferVar, Expr value, Expr index, Expr predicate) {
     BS_CHECK(bufferVar.defined() && value.defined() && index.defined()) << "incomplete store";
+    requireIntegerIndex(index, "buffer '" + bufferVar.name() + "'");
     return Stmt(new StoreNode(std::move(bufferVar), std::move(value), std::move(index),
                               std::move(predicate)));
 }

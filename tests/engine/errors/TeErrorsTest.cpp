@@ -1,6 +1,7 @@
 // One test per user-facing diagnostic of the tensor-expression builders, with its full message.
 
 #include "ir/Op.h"
+#include "ir/Stmt.h"
 #include "te/Compute.h"
 #include "te/Reduce.h"
 
@@ -159,6 +160,23 @@ TEST(TeErrors, ReduceAxisWithoutADom) {
 TEST(TeErrors, ThreadAxisWithoutATag) {
     expectError([] { threadAxis(""); },
                 "thread_axis: a thread tag such as 'threadIdx.x' must be given");
+}
+
+TEST(TeErrors, AFloatIndexIsRefusedWhereItIsWritten) {
+    // It was accepted, and LLVM refused the kernel ("GEP indexes must be integers").
+    Tensor a = placeholder({8}, DataType::float32(), "A");
+    Var i("i");
+    expectError(
+        [&] { a({Expr(i) + Expr(1.5f)}); },
+        "tensor 'A' is indexed with '(float32(i) + 1.500000f)', a float32: an index must be "
+        "an integer (convert it with .astype(\"int32\"))");
+    Var data("data", DataType::handle());
+    expectError([&] { LoadNode::make(DataType::float32(), data, Expr(0.5f), Expr()); },
+                "buffer 'data' is indexed with '0.500000f', a float32: an index must be an integer "
+                "(convert it with .astype(\"int32\"))");
+    expectError([&] { StoreNode::make(data, Expr(1.0f), Expr(0.5f), Expr()); },
+                "buffer 'data' is indexed with '0.500000f', a float32: an index must be an integer "
+                "(convert it with .astype(\"int32\"))");
 }
 
 } // namespace

@@ -160,6 +160,18 @@ TEST(ScriptRunner, InterruptStopsARunningScript) {
     EXPECT_FALSE(runner.isBusy());
 }
 
+TEST(ScriptRunner, AFloatIndexIsAnErrorAtItsLine) {
+    ScriptRunner runner;
+    ScriptResult r = runner.runSource("import tvm\nfrom tvm import te\n"
+                                      "A = te.placeholder((8,), name='A')\n"
+                                      "B = te.compute((7,), lambda i: A[i + 0.5], name='B')\n",
+                                      "float_index.py");
+    ASSERT_EQ(r.status, ScriptStatus::Failed);
+    EXPECT_EQ(r.diagnostic->location.line, 4);
+    EXPECT_NE(r.diagnostic->message.find("tensor 'A' is indexed with"), std::string::npos)
+        << r.diagnostic->message;
+}
+
 TEST(ScriptRunner, InterruptOfAQueuedScriptSkipsIt) {
     ScriptRunner busy;
     ScriptRunner queued;
