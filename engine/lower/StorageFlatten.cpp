@@ -11,6 +11,7 @@
 #include "ir/Substitute.h"
 #include "te/Operation.h"
 
+#include <limits>
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
@@ -89,6 +90,40 @@ struct BufferEntry {
     bool external = false;
     std::string scope = "global"; ///< the storage scope of the allocation
 };
+
+/// Throws UserError when the buffer of `tensor`, `extents` of constants, holds more elements than
+/// its flat index's type reaches: the index (and the size, folded) would wrap, as `65536 x 65536`
+/// in int32 folds to an allocation of 0. TVM's IntImm refuses the folded literal likewise.
+void requireIndexable(const Tensor& tensor, const std::vector<Expr>& extents) {
+    if (extents.empty())
+        return;
+    const DataType type = extents[0].type();
+    for (const Expr& extent : extents)
+        if (!extent.type().isIntegral() || extent.type().bits() >= 64)
+            return; // an int64 dimension makes the index int64
+    const int64_t limit = (int64_t(1) << (type.bits() - (type.isInt() ? 1 : 0))) - 1;
+    int64_t elements = 1;
+    std::string dims;
+    for (const Expr& extent : extents) {
+        const auto* c = extent.as<IntImmNode>();
+        if (!c || c->value <= 0)
+            return;
+        if (elements > std::numeric_limits<int64_t>::max() / c->value)
+            elements = std::numeric_limits<int64_t>::max();
+        else
+            elements *= c->value;
+        dims += (dims.empty() ? "" : " x ") + std::to_string(c->value);
+    }
+    if (elements <= limit)
+        return;
+    throw UserError(Diagnostic{"'" + tensor.name() + "' has " + std::to_string(elements) +
+                                   " elements (" + dims + "), more than its " + type.toString() +
+                                   " index reaches: give its shape in int64 "
+                                   "(tvm.tir.const(" +
+                                   std::to_string(extents[0].as<IntImmNode>()->value) +
+                                   ", \"int64\"))",
+                               tensor.op->location});
+}
 
 /// `index - min`, folded as TVM's operators fold it, plus `x - x` -> 0 so that a point region
 /// such as `[blockIdx.x, 1]` indexed at `blockIdx.x` contributes nothing (seed 002, Ex. 6:
@@ -173,6 +208,7 @@ public:
             BufferEntry entry;
             entry.data = Var(bufferName(t), DataType::handle());
             entry.extents = t.shape();
+            requireIndexable(t, entry.extents);
             entry.mins.assign(entry.extents.size(), Expr(0));
             entry.external = true;
             m_buffers.emplace(t, entry);
@@ -247,6 +283,7 @@ protected:
             entry.mins.push_back(r.min);
             entry.extents.push_back(r.extent);
         }
+        requireIndexable(op->tensor, entry.extents);
         Expr size = Expr(1);
         if (auto aligned = m_dimAligns.find(op->tensor.op.get()); aligned != m_dimAligns.end()) {
             // The private thread dimensions lead and are not aligned.

@@ -2,7 +2,9 @@
 
 #include "ir/Op.h"
 #include "ir/Printer.h"
+#include "lower/Lower.h"
 #include "lower/StorageFlatten.h"
+#include "te/Compute.h"
 
 #include <gtest/gtest.h>
 
@@ -345,3 +347,39 @@ TEST(StorageFlattenAlign, ABufferDimAlignAttrPadsTheAllocationAndTheIndices) {
 }
 
 } // namespace
+
+TEST(StorageFlatten, ABufferPastItsIndexTypeIsAUserErrorNotAWrappedSize) {
+    // 65536 x 65536 elements in int32: the size folded to 0 (`allocate B[float32 * 0]`) and
+    // the flat index wrapped. In int64 the same program lowers.
+    for (DataType type : {DataType::int32(), DataType::int64()}) {
+        const Expr n = makeConst(type, int64_t(65536));
+        Tensor a = placeholder({n, n}, DataType::float32(), "A");
+        Tensor b = compute(
+            {n, n},
+            [&](const std::vector<Var>& v) {
+                return a({v[0], v[1]}) * Expr(2.0f);
+            },
+            "B");
+        Tensor c = compute(
+            {n, n},
+            [&](const std::vector<Var>& v) {
+                return b({v[0], v[1]}) + Expr(1.0f);
+            },
+            "C");
+        Schedule s = createSchedule(c.op);
+        if (type.bits() == 64) {
+            EXPECT_NE(toString(lower(s, {a, c}).func.final)
+                          .find("allocate B[float32 * (int64)4294967296]"),
+                      std::string::npos);
+            continue;
+        }
+        try {
+            lower(s, {a, c});
+            ADD_FAILURE() << "lowered";
+        } catch (const UserError& e) {
+            EXPECT_EQ(std::string(e.what()),
+                      "'A' has 4294967296 elements (65536 x 65536), more than its int32 index "
+                      "reaches: give its shape in int64 (tvm.tir.const(65536, \"int64\"))");
+        }
+    }
+}
