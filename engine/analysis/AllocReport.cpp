@@ -12,6 +12,7 @@
 #include "ir/Op.h"
 #include "ir/Printer.h"
 #include "ir/Substitute.h"
+#include "ir/ThreadTag.h"
 #include "lower/StorageFlatten.h"
 #include "schedule/Graph.h"
 #include "te/Operation.h"
@@ -259,15 +260,27 @@ void Nest::push(const Loop* loop) {
     loops.push_back(loop);
 }
 
+/// Whether `a` and `b` are one thread: a launch axis (blockIdx, threadIdx) of one tag, or a
+/// virtual thread of one variable (a stage's two `vthread` loops are two loops).
+bool sameThread(const Loop& a, const Loop& b) {
+    if (a.threadTag.empty() || a.threadTag != b.threadTag)
+        return false;
+    if (threadTagIndex(a.threadTag) >= 0)
+        return true;
+    return std::any_of(a.vars.begin(), a.vars.end(), [&](const Var& v) {
+        return std::any_of(b.vars.begin(), b.vars.end(),
+                           [&](const Var& w) { return w.same_as(v); });
+    });
+}
+
 JoinedNest::JoinedNest(const Nest& outer, const std::vector<Loop>& inner) {
     m_nest = outer;
     // Each inner loop adds one loop to m_own (its own or the outer one it joins): reserved, so
     // the pointers into m_own stay valid.
     m_own.reserve(inner.size());
     for (const Loop& loop : inner) {
-        auto same = std::find_if(m_nest.loops.begin(), m_nest.loops.end(), [&](const Loop* o) {
-            return !loop.threadTag.empty() && o->threadTag == loop.threadTag;
-        });
+        auto same = std::find_if(m_nest.loops.begin(), m_nest.loops.end(),
+                                 [&](const Loop* o) { return sameThread(loop, *o); });
         if (same == m_nest.loops.end()) {
             m_own.push_back(loop);
             m_nest.push(&m_own.back());

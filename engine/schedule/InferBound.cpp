@@ -781,10 +781,11 @@ void gatherScanBound(const Stage& stage, const ScanOpNode* scan, const TensorDom
     }
 }
 
-/// Phase 4 (ComputeOp::GatherBound): data axes cover the union of the requests for output 0;
-/// reduce axes keep their dom.
+/// Phase 4 (ComputeOp::GatherBound): data axes cover the union of the requests for output 0
+/// (TVM's, which reads past the region of another output a consumer asks more of); under the
+/// tight rules, of every output. Reduce axes keep their dom.
 void gatherBound(const Stage& stage, const TensorDomMap& tmap, const RequestStepMap& requestSteps,
-                 IterVarMap<Range>* rmap, StageStepLog& log) {
+                 BoundRules rules, IterVarMap<Range>* rmap, StageStepLog& log) {
     if (const auto* scan = stage->op.as<ScanOpNode>())
         return gatherScanBound(stage, scan, tmap, requestSteps, rmap, log);
     if (stage->op.as<ExternOpNode>())
@@ -792,7 +793,6 @@ void gatherBound(const Stage& stage, const TensorDomMap& tmap, const RequestStep
     ComputeAxes compute = computeAxesOf(stage->op);
     BS_CHECK(compute) << "stage " << stage->op->name << " is not a compute operation";
     const Tensor out = stage->op.output(0);
-    const auto& tdom = tmap.at(out);
     // A tensor intrinsic computes its own axes whole, whatever the consumers ask of them.
     const auto* tc = stage->op.as<TensorComputeOpNode>();
     const size_t loops = tc ? size_t(tc->schedulableNdim) : compute.axis->size();
@@ -804,13 +804,26 @@ void gatherBound(const Stage& stage, const TensorDomMap& tmap, const RequestStep
                                    "the tensor intrinsic's own axis: its dom"},
                          requestStepsOf(requestSteps, out, int(i)), "intrinsic-axis");
     }
+    const int outputs = rules == BoundRules::Tight ? stage->op->numOutputs() : 1;
     for (size_t i = 0; i < loops; ++i) {
         const IterVar& iv = (*compute.axis)[i];
-        IntSet u = unionSets(tdom[i]);
+        std::vector<IntSet> requests;
+        std::vector<int> steps;
+        for (int k = 0; k < outputs; ++k) {
+            const Tensor t = stage->op.output(k);
+            const std::vector<IntSet>& asked = tmap.at(t)[i];
+            requests.insert(requests.end(), asked.begin(), asked.end());
+            std::vector<int> from = requestStepsOf(requestSteps, t, int(i));
+            steps.insert(steps.end(), from.begin(), from.end());
+        }
+        IntSet u = unionSets(requests);
         Range r = u.coverRange(iv->dom);
         (*rmap)[iv] = r;
-        addRootBoundStep(log, RootBound{iv, int(i), u, r, "union of the consumers' requests"},
-                         requestStepsOf(requestSteps, out, int(i)), "union");
+        addRootBoundStep(log,
+                         RootBound{iv, int(i), u, r,
+                                   outputs > 1 ? "union of the consumers' requests of every output"
+                                               : "union of the consumers' requests"},
+                         std::move(steps), "union");
     }
     for (const IterVar& iv : *compute.reduceAxis) {
         (*rmap)[iv] = iv->dom;
@@ -836,7 +849,7 @@ bool requestAndGather(const Schedule& sch, const Stage& stage, const StorageScop
         if (!requestFromConsumer(sch, stage, consumerOp, scope, ctx, rmap, rules,
                                  LoopExtentOverride{loopExtents, {}, {}}, tmap, log, requestSteps))
             return false;
-    gatherBound(stage, tmap, requestSteps, out, log);
+    gatherBound(stage, tmap, requestSteps, rules, out, log);
     return true;
 }
 
