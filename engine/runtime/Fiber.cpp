@@ -37,6 +37,56 @@ void finishSwitch(void* fakeStack, const void** bottom, size_t* bytes) {
 
 } // namespace
 
+#if BS_FIBER_ASM
+// The switch of x86-64 (System V): glibc's swapcontext saves and restores the signal mask with
+// a system call at every switch, which made the GPU emulation spend most of its time in the
+// kernel (a barrier switches every thread of a block twice). A fiber's state between switches
+// is its stack pointer; the callee-saved registers and the floating-point control words are
+// pushed on its stack.
+//
+// bs_fiber_switch(save, load): saves the current stack pointer to *save, continues on `load`.
+// bs_fiber_entry: where a new fiber's first switch returns to; r12 holds the Fiber, r13 the
+// function to call with it (which never returns).
+extern "C" void bs_fiber_switch(void** save, void* load);
+extern "C" void bs_fiber_entry();
+asm(R"(
+    .text
+    .p2align 4
+    .type bs_fiber_switch, @function
+bs_fiber_switch:
+    pushq %rbp
+    pushq %rbx
+    pushq %r12
+    pushq %r13
+    pushq %r14
+    pushq %r15
+    subq $8, %rsp
+    stmxcsr (%rsp)
+    fnstcw 4(%rsp)
+    movq %rsp, (%rdi)
+    movq %rsi, %rsp
+    ldmxcsr (%rsp)
+    fldcw 4(%rsp)
+    addq $8, %rsp
+    popq %r15
+    popq %r14
+    popq %r13
+    popq %r12
+    popq %rbx
+    popq %rbp
+    ret
+    .size bs_fiber_switch, .-bs_fiber_switch
+
+    .p2align 4
+    .type bs_fiber_entry, @function
+bs_fiber_entry:
+    movq %r12, %rdi
+    callq *%r13
+    ud2
+    .size bs_fiber_entry, .-bs_fiber_entry
+)");
+#endif
+
 Fiber::Fiber(size_t stackBytes) {
     // The stack is mapped, not allocated: pages are committed only when the fiber touches
     // them, and the lowest page stays inaccessible so that an overflow faults at once instead
@@ -57,6 +107,21 @@ void Fiber::start(Entry entry, void* arg) {
     m_entry = entry;
     m_arg = arg;
     m_finished = false;
+#if BS_FIBER_ASM
+    // The stack bs_fiber_switch would have left: control words, r15..r12, rbx, rbp, then the
+    // return address bs_fiber_entry, after which the stack pointer is 16-byte aligned.
+    auto top = reinterpret_cast<uintptr_t>(m_mapping + m_mappingBytes) & ~uintptr_t(15);
+    auto* slot = reinterpret_cast<uint64_t*>(top);
+    *--slot = reinterpret_cast<uint64_t>(&bs_fiber_entry);
+    *--slot = 0;                                           // rbp
+    *--slot = 0;                                           // rbx
+    *--slot = reinterpret_cast<uint64_t>(this);            // r12
+    *--slot = reinterpret_cast<uint64_t>(&Fiber::run);     // r13
+    *--slot = 0;                                           // r14
+    *--slot = 0;                                           // r15
+    *--slot = uint64_t(0x1F80) | (uint64_t(0x037F) << 32); // mxcsr, x87 control
+    m_stackPointer = slot;
+#else
     BS_CHECK(getcontext(&m_context) == 0) << "getcontext failed";
     m_context.uc_stack.ss_sp = m_mapping + (m_mappingBytes - m_stackBytes);
     m_context.uc_stack.ss_size = m_stackBytes;
@@ -65,29 +130,46 @@ void Fiber::start(Entry entry, void* arg) {
     auto self = reinterpret_cast<uintptr_t>(this);
     makecontext(&m_context, reinterpret_cast<void (*)()>(&Fiber::trampoline), 2,
                 unsigned(uint64_t(self) >> 32), unsigned(self & 0xFFFFFFFFu));
+#endif
 }
 
 void Fiber::resume() {
     BS_CHECK(!m_finished) << "resuming a finished fiber";
     void* callerFake = nullptr;
     startSwitch(&callerFake, m_mapping + (m_mappingBytes - m_stackBytes), m_stackBytes);
+#if BS_FIBER_ASM
+    bs_fiber_switch(&m_callerStackPointer, m_stackPointer);
+#else
     BS_CHECK(swapcontext(&m_caller, &m_context) == 0) << "swapcontext failed";
+#endif
     finishSwitch(callerFake, nullptr, nullptr);
 }
 
 void Fiber::yield() {
     startSwitch(&m_fakeStack, m_callerStack, m_callerStackBytes);
+#if BS_FIBER_ASM
+    bs_fiber_switch(&m_stackPointer, m_callerStackPointer);
+#else
     BS_CHECK(swapcontext(&m_context, &m_caller) == 0) << "swapcontext failed";
+#endif
     finishSwitch(m_fakeStack, &m_callerStack, &m_callerStackBytes);
 }
 
-void Fiber::trampoline(unsigned high, unsigned low) {
-    auto* fiber = reinterpret_cast<Fiber*>(uintptr_t((uint64_t(high) << 32) | uint64_t(low)));
+void Fiber::run(Fiber* fiber) {
     finishSwitch(nullptr, &fiber->m_callerStack, &fiber->m_callerStackBytes);
     fiber->m_entry(fiber->m_arg);
     fiber->m_finished = true;
-    // The fiber's stack is left for good (uc_link): nothing of it to keep.
+    // The fiber's stack is left for good: nothing of it to keep.
     startSwitch(nullptr, fiber->m_callerStack, fiber->m_callerStackBytes);
+#if BS_FIBER_ASM
+    void* abandoned = nullptr;
+    bs_fiber_switch(&abandoned, fiber->m_callerStackPointer);
+    BS_CHECK(false) << "a finished fiber was resumed";
+#endif
+}
+
+void Fiber::trampoline(unsigned high, unsigned low) {
+    run(reinterpret_cast<Fiber*>(uintptr_t((uint64_t(high) << 32) | uint64_t(low))));
 }
 
 } // namespace bs

@@ -1,12 +1,19 @@
 /// \file
-/// Cooperative fibers on POSIX ucontext: a function running on a stack of its own that can
-/// yield back to whoever resumed it and be resumed later where it stopped. The interpreter runs
-/// each emulated GPU thread of a block as one fiber, switching at barriers, so that no thread
-/// passes a `tvm_storage_sync` before every thread of its block has reached it.
+/// Cooperative fibers (a stack switch of our own on x86-64, POSIX ucontext elsewhere): a function
+/// running on a stack of its own that can yield back to whoever resumed it and be resumed later
+/// where it stopped. The interpreter runs each emulated GPU thread of a block as one fiber,
+/// switching at barriers, so that no thread passes a `tvm_storage_sync` before every thread of its
+/// block has reached it.
 #pragma once
 
 #include <cstddef>
 #include <ucontext.h>
+
+#if defined(__x86_64__) && defined(__linux__)
+#define BS_FIBER_ASM 1
+#else
+#define BS_FIBER_ASM 0
+#endif
 
 namespace bs {
 
@@ -33,7 +40,14 @@ public:
     bool finished() const { return m_finished; }
 
 private:
+    /// Runs the entry, then switches back for good.
+    static void run(Fiber* fiber);
+    /// ucontext's entry: the Fiber as two 32-bit halves.
     static void trampoline(unsigned high, unsigned low);
+
+    /// Where each side's switch saved its registers (BS_FIBER_ASM).
+    void* m_stackPointer = nullptr;
+    void* m_callerStackPointer = nullptr;
 
     ucontext_t m_context{};
     ucontext_t m_caller{};
