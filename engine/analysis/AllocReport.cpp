@@ -83,6 +83,17 @@ std::optional<double> BufferReport::wastePercent() const {
     return 100.0 * double(*tvm->allocated - *needed) / double(*tvm->allocated);
 }
 
+std::string BufferReport::causeNames() const {
+    std::vector<std::string> names;
+    for (const AllocCause& c : causes)
+        if (std::find(names.begin(), names.end(), wasteCauseName(c.kind)) == names.end())
+            names.push_back(wasteCauseName(c.kind));
+    std::string out;
+    for (const std::string& n : names)
+        out += (out.empty() ? "" : ", ") + n;
+    return out;
+}
+
 const BufferReport* AllocReport::find(const std::string& name) const {
     for (const BufferReport& b : buffers)
         if (b.name == name)

@@ -142,6 +142,9 @@ struct BufferReport {
     /// Percentage of the `wasteRules` allocation not needed (both per virtual thread where it
     /// has copies); nullopt when either is unknown.
     std::optional<double> wastePercent() const;
+    /// Its causes' names, each once (a buffer may have several of a kind), in order, joined by
+    /// ", "; "" when it has none.
+    std::string causeNames() const;
 };
 
 struct AllocReport {

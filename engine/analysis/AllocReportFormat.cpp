@@ -48,17 +48,6 @@ std::string wasteCell(const BufferReport& b) {
     return text;
 }
 
-std::string causeNames(const BufferReport& b) {
-    std::vector<std::string> names;
-    for (const AllocCause& c : b.causes)
-        if (std::find(names.begin(), names.end(), wasteCauseName(c.kind)) == names.end())
-            names.push_back(wasteCauseName(c.kind));
-    std::string out;
-    for (const std::string& n : names)
-        out += (out.empty() ? "" : ", ") + n;
-    return out.empty() ? "-" : out;
-}
-
 std::string rulesList(const std::vector<BoundRules>& rules) {
     std::string out;
     for (BoundRules r : rules)
@@ -158,7 +147,7 @@ std::string AllocReport::toText() const {
                         b.allocation(BoundRules::Tvm)
                             ? countText(b.allocation(BoundRules::Tvm)->computed)
                             : "?",
-                        wasteCell(b), causeNames(b)});
+                        wasteCell(b), b.causes.empty() ? "-" : b.causeNames()});
         for (const RuleAllocation& a : b.allocations) {
             varies = varies || (a.allocated && a.varies);
             copies = copies || a.copies != 1;

@@ -133,10 +133,7 @@ QList<TableRow> allocationRows(const AllocReport& report) {
         const std::optional<double> waste = buffer.wastePercent();
         row.cells << (waste ? QStringLiteral("%1 %").arg(*waste, 0, 'f', 1) : QStringLiteral("?"));
         row.toolTips << QStringLiteral("share of the tvm allocation not needed");
-        QStringList causes;
-        for (const AllocCause& cause : buffer.causes)
-            causes << QString::fromLatin1(wasteCauseName(cause.kind));
-        row.cells << causes.join(QStringLiteral(", "));
+        row.cells << qstr(buffer.causeNames());
         row.toolTips << allocationDetails(buffer);
         rows << row;
     }

@@ -93,6 +93,7 @@ private Q_SLOTS:
     void aCountGivenUpSaysWhyInTheNeededTip();
     void rulesChangeMeasuresTheWasteUnderTheNewRules();
     void noProgramClearsThePanel();
+    void aCauseOfOneKindIsNamedOnceInItsRow();
     void mainWindowShowsTheReportAndTheScheduleTools();
 };
 
@@ -322,6 +323,22 @@ void AllocationsPanelTest::rulesChangeMeasuresTheWasteUnderTheNewRules() {
     panel.setAnalysis(document.analysis());
     QVERIFY(!panel.isComputing());
     QCOMPARE(panel.report(), report);
+}
+
+void AllocationsPanelTest::aCauseOfOneKindIsNamedOnceInItsRow() {
+    // Three splits that do not divide are three causes of one kind: the row said
+    // "split-remainder, split-remainder, split-remainder" (the CLI's table names it once).
+    AllocReport report;
+    BufferReport buffer;
+    buffer.name = buffer.stage = "C.local";
+    for (WasteCause kind :
+         {WasteCause::SplitRemainder, WasteCause::Recompute, WasteCause::SplitRemainder})
+        buffer.causes.push_back(AllocCause{kind, "", "", "", {BoundRules::Tvm}});
+    report.buffers.push_back(buffer);
+    const QList<TableRow> rows = allocationRows(report);
+    QCOMPARE(rows.size(), 1);
+    QCOMPARE(rows[0].cells.value(allocationHeaders().indexOf(QStringLiteral("Causes"))),
+             QStringLiteral("split-remainder, recompute"));
 }
 
 void AllocationsPanelTest::noProgramClearsThePanel() {
