@@ -29,6 +29,7 @@
 #include <QMenuBar>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QToolBar>
 
 namespace bs::gui {
@@ -65,6 +66,17 @@ MainWindow::MainWindow(Options options, QWidget* parent)
 }
 
 MainWindow::~MainWindow() = default;
+
+bool MainWindow::event(QEvent* event) {
+    if (event->type() == QEvent::ChildPolished) {
+        // QMainWindow makes a tab bar for each group of tabbed docks, as its own child.
+        if (auto* bar = qobject_cast<QTabBar*>(static_cast<QChildEvent*>(event)->child())) {
+            bar->setElideMode(Qt::ElideNone);
+            bar->setUsesScrollButtons(true);
+        }
+    }
+    return QMainWindow::event(event);
+}
 
 StageSelection* MainWindow::selection() const { return m_document->selection(); }
 

@@ -128,6 +128,9 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    /// Gives the tab bars of tabbed docks whole titles, with scroll buttons where they do not
+    /// fit (the bottom group's elided every title to "Lo…", "Bo…" at the default size).
+    bool event(QEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 

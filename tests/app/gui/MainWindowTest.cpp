@@ -30,6 +30,7 @@
 #include <QJsonObject>
 #include <QMenu>
 #include <QPlainTextEdit>
+#include <QTabBar>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTextBlock>
@@ -98,6 +99,7 @@ class MainWindowTest : public QObject {
 private Q_SLOTS:
     void clickingADagNodeSelectsTheStageEverywhere();
     void arrowKeysMoveBetweenGraphNodes();
+    void tabbedDocksShowWholeTitles();
     void helpListsTheKeys();
     void findSelectsTheStageAndTheTextInTheScriptAndIr();
     void selectedStageDrivesTheIterVarGraphAndAttachPath();
@@ -134,6 +136,24 @@ void MainWindowTest::arrowKeysMoveBetweenGraphNodes() {
     QCOMPARE(f.window.selection()->stage(), QStringLiteral("B"));
     QCOMPARE(f.window.stageDag()->scene()->selectedNodeIds(),
              QStringList{QStringLiteral("stage1")});
+}
+
+void MainWindowTest::tabbedDocksShowWholeTitles() {
+    // Eleven docks share the bottom tab bar: at the default size it elided every title ("Lo…",
+    // "Bo…"); whole titles scroll instead.
+    Fixture f;
+    QVERIFY(f.show(sharedScopeExample()));
+    const QList<QTabBar*> bars =
+        f.window.findChildren<QTabBar*>(QString(), Qt::FindDirectChildrenOnly);
+    QVERIFY(!bars.isEmpty());
+    bool bottomGroup = false;
+    for (QTabBar* bar : bars) {
+        QCOMPARE(bar->elideMode(), Qt::ElideNone);
+        QVERIFY(bar->usesScrollButtons());
+        for (int i = 0; i < bar->count(); ++i)
+            bottomGroup |= bar->tabText(i) == QStringLiteral("Lowered IR");
+    }
+    QVERIFY(bottomGroup);
 }
 
 void MainWindowTest::helpListsTheKeys() {
