@@ -396,7 +396,8 @@ BufferReport bufferReport(const std::vector<RuleRun>& runs, const Stage& stage,
     BufferReport buffer;
     buffer.stage = stage->originOp->name;
     buffer.valueIndex = valueIndex;
-    buffer.name = bufferName(stage->op.output(valueIndex));
+    // Lowering realizes a rewritten stage's op (rfactor's `B.repl`) as its origin's tensor.
+    buffer.name = bufferName(stage->originOp.output(valueIndex));
     buffer.isOutput = trace.kind == StageTrace::Kind::Output;
     buffer.scope =
         trace.scope.empty() ? (stage->scope.empty() ? "global" : stage->scope) : trace.scope;

@@ -313,8 +313,13 @@ Var bufferVarOf(const LowerResult& lowered, const Operation& origin, int valueIn
     for (size_t i = 0; i < args.size() && i < lowered.func.argBuffers.size(); ++i)
         if (isOutputOf(args[i], stage, valueIndex))
             return lowered.func.argBuffers[i];
+    // A rewritten stage (rfactor's `B.repl`) is realized as its origin's tensor (ScheduleOps'
+    // post-processing, as TVM's SchedulePostProc).
+    const Tensor originTensor =
+        valueIndex < origin->numOutputs() ? origin.output(valueIndex) : Tensor();
     for (const auto& [allocated, buffer] : lowered.func.allocations)
-        if (allocated.same_as(tensor))
+        if (allocated.same_as(tensor) ||
+            (originTensor.defined() && allocated.same_as(originTensor)))
             return buffer;
     return Var();
 }

@@ -323,7 +323,9 @@ Heatmap HeatmapRun::heatmap(const std::string& stageName) const {
     checkHeatmapStage(m_schedule, stageName);
     const Stage stage = stageNamed(m_schedule, stageName);
     const Operation op = stage->op;
-    const std::string name = op->name;
+    // Lowering names a rewritten stage's buffer and produce block after its origin (rfactor's
+    // `B.repl` is realized as B).
+    const std::string name = stage->originOp->name;
     // A multi-output stage shows its first value (`T.v0`), named as lowering names its buffers.
     const BufferTrace* trace = alloc::traceOfBuffer(m_run, m_lowered, stage->originOp, 0);
     if (!trace) // a buffer lowering made under another Var (the stage's name is unique here)

@@ -4,6 +4,7 @@
 #include "AllocReportTestUtil.h"
 
 #include "analysis/Heatmap.h"
+#include "te/Reduce.h"
 
 #include <nlohmann/json.hpp>
 
@@ -109,6 +110,37 @@ TEST(Heatmap, CountsAreTheAllocationReports) {
         EXPECT_EQ(map.touched, *b.touchedTotal) << stage;
         EXPECT_LE(map.entryRead, *b.touchedPeak) << stage;
     }
+}
+
+TEST(Heatmap, AStageRfactorRewroteIsFoundUnderItsName) {
+    // B = sum_k A[i, k] factored over k.inner: B's stage runs `B.repl`, which lowering realizes
+    // as B. The heatmap said B was never stored, and the report named the buffer B.repl, with
+    // no touched counts.
+    using namespace bs;
+    Tensor a = placeholder({8, 12}, DataType::float32(), "A");
+    IterVar k = reduceAxis(Range(0, 12), "k");
+    Tensor b = compute(
+        {8},
+        [&](const std::vector<Var>& v) {
+            return sum(a({v[0], k->var}), {k});
+        },
+        "B");
+    Tensor c = compute(
+        {8},
+        [&](const std::vector<Var>& v) { return b({v[0]}) * makeConst(DataType::float32(), 2.0); },
+        "C");
+    Schedule s = createSchedule(c.op);
+    IterVar inner = s[b].split(k, 4).second;
+    s.rfactor(b, inner);
+    const AllocReport report = allocReport(s);
+    const BufferReport* buffer = report.find("B");
+    ASSERT_NE(buffer, nullptr) << report.toText();
+    EXPECT_EQ(buffer->stage, "B");
+    ASSERT_TRUE(buffer->touchedTotal.has_value());
+    EXPECT_EQ(*buffer->touchedTotal, 8);
+    const Heatmap map = heatmapOf(s, "B");
+    EXPECT_EQ(map.touched, 8);
+    EXPECT_EQ(map.consumers, std::vector<std::string>{"C"});
 }
 
 TEST(Heatmap, UnderTheSeedsRulesEachIterationComputesTheWholeBufferForEight) {
