@@ -363,13 +363,16 @@ void checkAttachment(const Stage& given) {
     subject.iterVarId = stage->attachIVar.get();
     if (stage->isOutput) {
         subject.kind = "output-attached";
+        // At its own loop, "the other way round" would be the same call.
         failPrimitive(context,
                       "'" + stage.name() + "' is an output and must be computed at the root",
                       subject,
-                      "attach the other way round, the stage that computes for the output inside "
-                      "the output's loops: s[" +
-                          parent.name() + "].compute_at(s[" + stage.name() + "], " + stage.name() +
-                          ".op.axis[0])");
+                      parent.same_as(stage)
+                          ? "remove this compute_at: no stage is computed inside its own loops"
+                          : "attach the other way round, the stage that computes for the output "
+                            "inside the output's loops: s[" +
+                                parent.name() + "].compute_at(s[" + stage.name() + "], " +
+                                stage.name() + ".op.axis[0])");
     }
     if (!cycle.empty()) {
         subject.kind = "attach-cycle";

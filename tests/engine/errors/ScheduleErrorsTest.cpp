@@ -276,6 +276,22 @@ TEST(ScheduleErrors, ComputeAtOfAnOutputStage) {
     }
 }
 
+TEST(ScheduleErrors, ComputeAtOfAnOutputAtItsOwnLoopIsNotFixedByTheSameCall) {
+    Tensor a = placeholder({8}, DataType::float32(), "A");
+    Tensor c = compute(
+        {8}, [&](const std::vector<Var>& v) { return a({v[0]}) + 1.0f; }, "C");
+    Schedule sch = createSchedule(c.op);
+    sch[c].computeAt(sch[c], c.op.as<ComputeOpNode>()->axis[0]);
+    try {
+        sch.normalize();
+        ADD_FAILURE() << "normalized";
+    } catch (const UserError& e) {
+        // "Attach the other way round" suggested s[C].compute_at(s[C], C.op.axis[0]) again.
+        EXPECT_EQ(e.diagnostic().fix,
+                  "remove this compute_at: no stage is computed inside its own loops");
+    }
+}
+
 TEST(ScheduleErrors, ComputeAtMakingAnAttachCycleIsRefusedWhenLoweredAtTheClosingCall) {
     Program p;
     {
