@@ -6,6 +6,7 @@
 #include "codegen/CudaCodegenInternal.h"
 #include "ir/Equality.h"
 #include "ir/Op.h"
+#include "ir/OperationNode.h"
 #include "ir/Printer.h"
 #include "lower/ThreadSync.h"
 
@@ -398,33 +399,45 @@ std::string openClPrelude(const CudaCodegenOptions& options, const std::string& 
 }
 
 /// The host only launches kernels: a buffer access or a non-global allocation there means a
-/// stage was not bound to GPU threads.
-void checkHostCode(const Stmt& host) {
-    postOrderVisit(host, [](const NodeRef& node) {
-        const Var* buffer = nullptr;
-        const char* verb = nullptr;
-        if (const auto* load = node.as<LoadNode>()) {
-            buffer = &load->bufferVar;
-            verb = "read";
-        } else if (const auto* store = node.as<StoreNode>()) {
-            buffer = &store->bufferVar;
-            verb = "written";
-        }
-        if (buffer) {
-            throw UserError("buffer '" + buffer->name() + "' is " + verb +
-                            " outside any GPU kernel: bind the loops of its stage to "
-                            "blockIdx/threadIdx, or run it on the emulate target");
-        }
-        const auto* attrStmt = node.as<AttrStmtNode>();
-        const auto* scope = attrStmt ? attrStmt->value.as<StringImmNode>() : nullptr;
-        if (attrStmt && attrStmt->key == attr::kStorageScope && scope && scope->value != "global") {
-            throw UserError("buffer '" + nodeToString(attrStmt->node) + "' has storage scope '" +
+/// stage was not bound to GPU threads. The stage is the produce block the access is in.
+class HostCodeCheck : public IRVisitor {
+protected:
+    using IRVisitor::visit;
+
+    void visit(const ProducerConsumerNode* op) override {
+        const std::string outer = m_stage;
+        if (op->isProducer)
+            m_stage = op->op->name;
+        IRVisitor::visit(op);
+        m_stage = outer;
+    }
+    void visit(const LoadNode* op) override { refuse(op->bufferVar, "reads"); }
+    void visit(const StoreNode* op) override { refuse(op->bufferVar, "writes"); }
+    void visit(const AttrStmtNode* op) override {
+        const auto* scope = op->value.as<StringImmNode>();
+        if (op->key == attr::kStorageScope && scope && scope->value != "global")
+            throw UserError("buffer '" + nodeToString(op->node) + "' has storage scope '" +
                             scope->value +
                             "' but lives outside any GPU kernel: compute_at it under a "
                             "blockIdx loop");
-        }
-    });
-}
+        IRVisitor::visit(op);
+    }
+
+private:
+    void refuse(const Var& buffer, const char* verb) const {
+        const std::string who =
+            m_stage.empty() ? std::string("the program") : "stage '" + m_stage + "'";
+        throw UserError(who + " " + verb + " buffer '" + buffer.name() +
+                        "' outside any GPU kernel: bind " +
+                        (m_stage.empty() ? std::string("its stage's loops")
+                                         : "the loops of '" + m_stage + "'") +
+                        " to blockIdx/threadIdx (a GPU target runs no loop on the host)");
+    }
+
+    std::string m_stage;
+};
+
+void checkHostCode(const Stmt& host) { HostCodeCheck().visitStmt(host); }
 
 } // namespace
 

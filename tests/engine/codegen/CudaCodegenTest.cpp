@@ -5,6 +5,7 @@
 #include "ir/Op.h"
 #include "ir/Printer.h"
 #include "lower/ThreadSync.h"
+#include "te/Operation.h"
 
 #include <gtest/gtest.h>
 
@@ -424,8 +425,19 @@ TEST(CudaCodegen, HostCodeTouchingABufferIsAnError) {
     EXPECT_EQ(errorOf([&] {
                   cudaSource({"f", body, {c}});
               }),
-              "buffer 'C' is written outside any GPU kernel: bind the loops of its stage to "
-              "blockIdx/threadIdx, or run it on the emulate target");
+              "the program writes buffer 'C' outside any GPU kernel: bind its stage's loops to "
+              "blockIdx/threadIdx (a GPU target runs no loop on the host)");
+    // In a produce block: the stage is named (the message offered the emulate target, which
+    // refuses the same program).
+    Var a = buffer("A"), b = buffer("B");
+    Stmt produceB = ProducerConsumerNode::make(
+        PlaceholderOpNode::make("B", {Expr(4)}, DataType::float32()), true,
+        StoreNode::make(b, LoadNode::make(DataType::float32(), a, Expr(0), Expr()), Expr(0)));
+    EXPECT_EQ(errorOf([&] {
+                  cudaSource({"f", produceB, {a, b}});
+              }),
+              "stage 'B' writes buffer 'B' outside any GPU kernel: bind the loops of 'B' to "
+              "blockIdx/threadIdx (a GPU target runs no loop on the host)");
 }
 
 TEST(CudaCodegen, SharedBufferOutsideAKernelIsAnError) {
