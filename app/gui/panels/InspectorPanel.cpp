@@ -150,13 +150,20 @@ void InspectorPanel::refresh() {
                                   : tr("<span style='color:%1'>select a stage here, in the "
                                        "Stage DAG or in the Bounds table</span>")
                                         .arg(theme::captionInk().name()));
+    // A schedule that fails leaves the inferred fields empty: they say why rather than nothing.
+    const bool failed = m_analysis && m_analysis->error && !m_analysis->lowered;
+    const QString notInferred =
+        failed && summary.found
+            ? tr("<span style='color:%1'>not inferred: the schedule fails</span>")
+                  .arg(theme::captionInk().name())
+            : QString();
     m_visit->setText(trace ? tr("%1 of %2 (InferBound visits outputs first)")
                                  .arg(summary.visitIndex + 1)
                                  .arg(summary.visitCount)
-                           : QString());
+                           : notInferred);
     m_attach->setText(summary.attachPoint);
-    m_attachPath->setText(trace ? summary.attachPath + tr("   (innermost first)") : QString());
-    m_scope->setText(summary.scope);
+    m_attachPath->setText(trace ? summary.attachPath + tr("   (innermost first)") : notInferred);
+    m_scope->setText(summary.scope.isEmpty() ? notInferred : summary.scope);
     auto rows = [&](auto build) { return trace ? build(*trace) : QList<TableRow>(); };
     const Analysis* a = m_analysis.get();
     model(Table::Requests)->setRows(rows([&](const StageTrace& t) { return requestRows(*a, t); }));

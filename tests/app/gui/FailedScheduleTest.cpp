@@ -8,6 +8,7 @@
 #include "panels/BoundsPanel.h"
 #include "panels/EditorPanel.h"
 #include "panels/GraphPanel.h"
+#include "panels/InspectorPanel.h"
 #include "panels/IrPanel.h"
 #include "views/GraphScene.h"
 #include "views/GraphView.h"
@@ -112,6 +113,9 @@ void FailedScheduleTest::computeAtWithNoPathMarksTheEdgeAndGivesAFixThatWorks() 
     // The views show the program as written, not the last good one; what failed is marked.
     QVERIFY(f.analysis() && !f.analysis()->ok());
     QCOMPARE(f.window.selection()->stage(), QStringLiteral("C"));
+    // What InferBound did not infer says so (the fields were blank).
+    QVERIFY2(f.window.inspector()->summaryText().count(QStringLiteral("not inferred")) >= 2,
+             qPrintable(f.window.inspector()->summaryText()));
     QCOMPARE(problemEdges(f.window.stageDag()),
              (QStringList{QStringLiteral("stage2->stage3 C"),
                           QStringLiteral("stage1->stage2 compute_at i")}));
