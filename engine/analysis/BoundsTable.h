@@ -24,7 +24,9 @@ struct BoundsRow {
     ExtentBound bound;
 };
 
-/// The rows of a lowered analysis, stages in the order InferBound visits them (outputs first).
+/// The rows of a lowered analysis, stages in the order InferBound visits them (outputs first);
+/// in each stage its roots, then the IterVars between, then its leaves in loop order (outermost
+/// first, as a reorder left them).
 std::vector<BoundsRow> boundsTable(const Analysis& analysis);
 
 } // namespace bs

@@ -8,6 +8,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <sstream>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -167,6 +170,22 @@ TEST(Cli, BoundsTableHasEveryIterVarWithItsRole) {
     EXPECT_EQ(r.out.substr(0, r.out.find('\n')), "stage  role       name  min         extent");
     EXPECT_NE(r.out.find("B      root       i     blockIdx.x  1\n"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("C      root,leaf  j     0           200\n"), std::string::npos) << r.out;
+}
+
+TEST(Cli, BoundsListsTheLeavesInLoopOrder) {
+    // After reorder(k.outer, x, k.inner, y) the leaves were listed k.outer, k.inner, x, y.
+    CommandResult r = runCli("bounds reordered_leaves.py");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    std::vector<std::string> leaves;
+    std::istringstream lines(r.out);
+    for (std::string line; std::getline(lines, line);) {
+        std::istringstream cells(line);
+        std::string stage, role, name;
+        cells >> stage >> role >> name;
+        if (role.find("leaf") != std::string::npos)
+            leaves.push_back(name);
+    }
+    EXPECT_EQ(leaves, (std::vector<std::string>{"k.outer", "x", "k.inner", "y"})) << r.out;
 }
 
 TEST(Cli, BoundsJsonHasStableKeys) {
