@@ -37,8 +37,7 @@ int runAlloc(const AllocCommandOptions& options) {
                              allocReportOptions(analysis->program, rulesFromName(options.rules)));
     } catch (const UserError& e) {
         // Another rule set rejected the schedule; nothing has been printed yet.
-        const Diagnostic& d = e.diagnostic();
-        std::cerr << (d.location.known() ? "" : options.file + ": ") << d.toString() << '\n';
+        printDiagnostic(e.diagnostic(), options.file, analysis->program);
         return kExitFailure;
     }
     std::cout << (options.json ? report.toJson() + "\n" : report.toText());

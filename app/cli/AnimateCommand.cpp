@@ -82,7 +82,7 @@ int runAnimate(const AnimateCommandOptions& options) {
         animation = std::make_shared<const LoopAnimation>(
             LoopAnimation::record(analysis->program.schedule, animationOptions));
     } catch (const UserError& e) {
-        printDiagnostic(e.diagnostic(), options.file);
+        printDiagnostic(e.diagnostic(), options.file, analysis->program);
         return kExitFailure;
     }
     if (animation->steps() == 0) {

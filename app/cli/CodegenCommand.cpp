@@ -43,7 +43,7 @@ int runCodegen(const CodegenOptions& options) {
         std::cout << source;
         return kExitOk;
     } catch (const UserError& e) {
-        printDiagnostic(e.diagnostic(), options.file);
+        printDiagnostic(e.diagnostic(), options.file, analysis->program);
         return kExitFailure;
     }
 }

@@ -38,7 +38,7 @@ std::optional<AllocReport> reportOf(const Analysis& analysis, const std::string&
     try {
         return allocationsToCompare(analysis);
     } catch (const UserError& e) {
-        printDiagnostic(e.diagnostic(), file);
+        printDiagnostic(e.diagnostic(), file, analysis.program);
         return std::nullopt;
     }
 }

@@ -40,7 +40,7 @@ int runHeatmap(const HeatmapCommandOptions& options) {
         heatmapOptions.iteration = options.iteration - 1;
         map = heatmapOf(analysis->program.schedule, options.buffer, heatmapOptions);
     } catch (const UserError& e) {
-        printDiagnostic(e.diagnostic(), options.file);
+        printDiagnostic(e.diagnostic(), options.file, analysis->program);
         return kExitFailure;
     }
     if (options.output.empty()) {

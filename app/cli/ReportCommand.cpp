@@ -36,7 +36,7 @@ int runReport(const ReportCommandOptions& options) {
         allocations = allocReport(analysis->program.schedule,
                                   allocReportOptions(analysis->program, analysis->options.rules));
     } catch (const UserError& e) {
-        printDiagnostic(e.diagnostic(), options.file);
+        printDiagnostic(e.diagnostic(), options.file, analysis->program);
         return kExitFailure;
     }
     viz::ReportInput input;

@@ -112,7 +112,7 @@ int runRun(const RunOptions& options) {
         printReport(report);
         return report.checked && !report.passed ? kExitFailure : kExitOk;
     } catch (const UserError& e) {
-        printDiagnostic(e.diagnostic(), options.file);
+        printDiagnostic(e.diagnostic(), options.file, analysis->program);
         return kExitFailure;
     }
 }

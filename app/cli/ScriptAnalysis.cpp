@@ -37,6 +37,12 @@ void printDiagnostic(const Diagnostic& d, const std::string& file) {
     }
 }
 
+void printDiagnostic(const Diagnostic& d, const std::string& file, const Program& program) {
+    Diagnostic inNames = d;
+    inNames.fix = program.inSourceNamesOf(d.fix);
+    printDiagnostic(inNames, file);
+}
+
 std::optional<Program> loadTcFile(const std::string& file) {
     std::string reason;
     const std::optional<std::string> source = readScriptFile(file, reason);

@@ -38,6 +38,9 @@ void noteTimeout(const script::ScriptResult& result);
 /// Prints `d` as `FILE:LINE: error: MESSAGE` on stderr, `FILE: error: MESSAGE` when it has no
 /// location of its own (e.g. an error of the engine after the script ran).
 void printDiagnostic(const Diagnostic& d, const std::string& file);
+/// The same for an error of the engine's work on `program` (a run, a report): its fix in the
+/// script's names (Program::inSourceNames).
+void printDiagnostic(const Diagnostic& d, const std::string& file, const Program& program);
 
 /// Parses a rules name already checked by the option parser.
 BoundRules rulesFromName(const std::string& name);

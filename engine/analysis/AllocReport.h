@@ -156,6 +156,9 @@ struct AllocReport {
     /// its loop nests compute over the stores the sample makes); 0 when the whole program ran,
     /// or did not run.
     double touchedSampleFactor = 0;
+    /// Why the interpreter run for the touched counts stopped (`out-of-bounds read of B.v1[256]`:
+    /// the tvm rules under-allocate), or "" when it ran, or was not tried.
+    std::string touchedFailure;
 
     const BufferReport* find(const std::string& name) const;
     /// An aligned table (buffer, scope, tvm-0.5, tvm, tight, needed, touched, computed, waste %,

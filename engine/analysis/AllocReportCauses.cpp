@@ -567,8 +567,8 @@ void remainderCause(const BufferFacts& f, std::vector<AllocCause>& out) {
             std::string last = !overruns   ? "the remainder"
                                : left <= 0 ? "nothing"
                                            : std::to_string(left);
-            std::string what = stage->op->name + " splits " + s->parent->var.name() + " (extent " +
-                               toString(extent) + ") by " + toString(factor) +
+            std::string what = stage->originOp->name + " splits " + s->parent->var.name() +
+                               " (extent " + toString(extent) + ") by " + toString(factor) +
                                ": the last iteration of " + s->outer->var.name() + " needs " +
                                last + ", not " + toString(factor) + "; ";
             std::string hint = dividingSplitHint(f, stage->originOp, s, e, fct);

@@ -176,7 +176,9 @@ std::string AllocReport::toText() const {
            << " of its iterations (its outer loops thinned); each entry of the buffer's allocation "
               "that ran, ran "
               "whole\n";
-    if (unmeasured)
+    if (unmeasured && !touchedFailure.empty())
+        os << "-: not measured: the interpreter stopped (tvm rules): " << touchedFailure << "\n";
+    else if (unmeasured)
         os << (touchedSampleFactor > 0 ? "-: not measured: a sampled run measures only the buffers "
                                          "allocated inside the loops it thins\n"
                                        : "-: not measured: the interpreter runs only programs "
@@ -212,6 +214,7 @@ std::string AllocReport::toJson(int indent) const {
     out["waste_rules"] = boundRulesName(wasteRules);
     out["touched_sample_factor"] =
         touchedSampleFactor > 0 ? Json(touchedSampleFactor) : Json(nullptr);
+    out["touched_failure"] = touchedFailure.empty() ? Json(nullptr) : Json(touchedFailure);
     out["buffers"] = Json::array();
     for (const BufferReport& b : buffers) {
         Json buffer;

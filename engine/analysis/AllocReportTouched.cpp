@@ -393,9 +393,11 @@ void addTouchedCounts(const Schedule& sch, const AllocReportOptions& options,
             b.touchedTotal = trace->totalTouched();
             b.computedRun = trace->stores;
         }
-    } catch (const UserError&) {
-        // A program the interpreter cannot run (e.g. an intrinsic it lacks) has no touched
-        // counts; the rest of the report stands.
+    } catch (const UserError& e) {
+        // A program the interpreter cannot run (an intrinsic it lacks, a read past a buffer
+        // the tvm rules made too small) has no touched counts; the report says why, and the
+        // rest of it stands.
+        report.touchedFailure = e.diagnostic().message;
     }
 }
 

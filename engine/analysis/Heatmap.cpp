@@ -240,7 +240,7 @@ HeatmapRun::HeatmapRun(const Schedule& schedule, const HeatmapOptions& options,
         checkHeatmapStage(schedule, m_focus);
         const Stage focus = stageNamed(schedule, m_focus);
         const Var buffer = alloc::bufferVarOf(m_lowered, focus->originOp, 0);
-        focusBuffer = buffer.defined() ? buffer.name() : bufferName(focus->op.output(0));
+        focusBuffer = buffer.defined() ? buffer.name() : bufferName(focus->originOp.output(0));
     }
     m_recorder = std::make_unique<Recorder>(focusBuffer, m_iteration);
     Interpreter interpreter(
@@ -329,7 +329,7 @@ Heatmap HeatmapRun::heatmap(const std::string& stageName) const {
     // A multi-output stage shows its first value (`T.v0`), named as lowering names its buffers.
     const BufferTrace* trace = alloc::traceOfBuffer(m_run, m_lowered, stage->originOp, 0);
     if (!trace) // a buffer lowering made under another Var (the stage's name is unique here)
-        trace = traceOf(m_run, m_lowered, m_args, bufferName(op.output(0)));
+        trace = traceOf(m_run, m_lowered, m_args, bufferName(stage->originOp.output(0)));
     if (!trace || trace->entries == 0)
         throw UserError("stage '" + stageName + "' has no buffer in the lowered program under " +
                         boundRulesName(m_rules) + " (its values are never stored)");
@@ -339,7 +339,7 @@ Heatmap HeatmapRun::heatmap(const std::string& stageName) const {
     map.isArgument = trace->isArgument;
     map.rules = m_rules;
     map.shape = trace->isArgument
-                    ? argumentShape(m_args, op.output(0), trace->shape)
+                    ? argumentShape(m_args, stage->originOp.output(0), trace->shape)
                     : alloc::realizedShape(m_lowered, stage->originOp, trace->allocatedElements);
     map.entries = trace->entries;
     // A buffer whose region moves within one entry (a shared tile re-entered at each

@@ -80,6 +80,8 @@ Stmt ProducerStoreNode::make(Tensor tensor, Expr value, std::vector<Expr> indice
     BS_CHECK(tensor.defined() && value.defined()) << "incomplete tensor store";
     BS_CHECK(indices.size() == tensor.ndim())
         << "store to " << tensor.name() << " needs " << tensor.ndim() << " indices";
+    for (const Expr& index : indices)
+        requireIntegerIndex(index, "tensor '" + tensor.name() + "'");
     return Stmt(new ProducerStoreNode(std::move(tensor), std::move(value), std::move(indices)));
 }
 

@@ -97,10 +97,16 @@ struct BufferEntry {
 void requireIndexable(const Tensor& tensor, const std::vector<Expr>& extents) {
     if (extents.empty())
         return;
-    const DataType type = extents[0].type();
-    for (const Expr& extent : extents)
-        if (!extent.type().isIntegral() || extent.type().bits() >= 64)
-            return; // an int64 dimension makes the index int64
+    // The flat index takes the widest extent's type.
+    DataType type = extents[0].type();
+    for (const Expr& extent : extents) {
+        if (!extent.type().isIntegral())
+            return;
+        if (extent.type().bits() > type.bits())
+            type = extent.type();
+    }
+    if (type.bits() >= 64)
+        return;
     const int64_t limit = (int64_t(1) << (type.bits() - (type.isInt() ? 1 : 0))) - 1;
     int64_t elements = 1;
     std::string dims;

@@ -27,7 +27,7 @@ std::vector<int64_t> bindSizes(const LoweredFunc& func,
                                const std::map<std::string, int64_t>& sizes) {
     // A run binds integer sizes only: a float parameter would get an integer's bits.
     for (const Var& v : func.scalarParams)
-        if (!v.type().isIntegral())
+        if (!v.type().isIntegral() && !v.type().isBool())
             throw UserError("'" + v.name() + "' is a " + v.type().toString() + " parameter of '" +
                             func.name +
                             "': a run gives scalar parameters integer sizes only; call the "

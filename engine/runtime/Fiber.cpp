@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 
 #if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #define BS_ASAN_FIBERS 1
 #endif
@@ -50,8 +51,10 @@ void finishSwitch(void* fakeStack, const void** bottom, size_t* bytes) {
 extern "C" void bs_fiber_switch(void** save, void* load);
 extern "C" void bs_fiber_entry();
 asm(R"(
-    .text
+    .pushsection .text
     .p2align 4
+    .globl bs_fiber_switch
+    .hidden bs_fiber_switch
     .type bs_fiber_switch, @function
 bs_fiber_switch:
     pushq %rbp
@@ -78,12 +81,15 @@ bs_fiber_switch:
     .size bs_fiber_switch, .-bs_fiber_switch
 
     .p2align 4
+    .globl bs_fiber_entry
+    .hidden bs_fiber_entry
     .type bs_fiber_entry, @function
 bs_fiber_entry:
     movq %r12, %rdi
     callq *%r13
     ud2
     .size bs_fiber_entry, .-bs_fiber_entry
+    .popsection
 )");
 #endif
 
@@ -104,6 +110,12 @@ Fiber::Fiber(size_t stackBytes) {
 Fiber::~Fiber() { munmap(m_mapping, m_mappingBytes); }
 
 void Fiber::start(Entry entry, void* arg) {
+#ifdef BS_ASAN_FIBERS
+    // A fiber's frames never return (a finished one switches away from inside run(), one
+    // abandoned midway from anywhere): their redzones stay poisoned, and this run's first frame
+    // and frames would trip over them.
+    __asan_unpoison_memory_region(m_mapping + (m_mappingBytes - m_stackBytes), m_stackBytes);
+#endif
     m_entry = entry;
     m_arg = arg;
     m_finished = false;
@@ -113,13 +125,19 @@ void Fiber::start(Entry entry, void* arg) {
     auto top = reinterpret_cast<uintptr_t>(m_mapping + m_mappingBytes) & ~uintptr_t(15);
     auto* slot = reinterpret_cast<uint64_t*>(top);
     *--slot = reinterpret_cast<uint64_t>(&bs_fiber_entry);
-    *--slot = 0;                                           // rbp
-    *--slot = 0;                                           // rbx
-    *--slot = reinterpret_cast<uint64_t>(this);            // r12
-    *--slot = reinterpret_cast<uint64_t>(&Fiber::run);     // r13
-    *--slot = 0;                                           // r14
-    *--slot = 0;                                           // r15
-    *--slot = uint64_t(0x1F80) | (uint64_t(0x037F) << 32); // mxcsr, x87 control
+    *--slot = 0;                                       // rbp
+    *--slot = 0;                                       // rbx
+    *--slot = reinterpret_cast<uint64_t>(this);        // r12
+    *--slot = reinterpret_cast<uint64_t>(&Fiber::run); // r13
+    *--slot = 0;                                       // r14
+    *--slot = 0;                                       // r15
+    // The fiber computes in its starter's floating-point mode (rounding, flush-to-zero), as
+    // getcontext gave it.
+    uint32_t mxcsr = 0;
+    uint16_t x87 = 0;
+    asm volatile("stmxcsr %0" : "=m"(mxcsr));
+    asm volatile("fnstcw %0" : "=m"(x87));
+    *--slot = uint64_t(mxcsr) | (uint64_t(x87) << 32);
     m_stackPointer = slot;
 #else
     BS_CHECK(getcontext(&m_context) == 0) << "getcontext failed";

@@ -783,7 +783,7 @@ void gatherScanBound(const Stage& stage, const ScanOpNode* scan, const TensorDom
 
 /// Phase 4 (ComputeOp::GatherBound): data axes cover the union of the requests for output 0
 /// (TVM's, which reads past the region of another output a consumer asks more of); under the
-/// tight rules, of every output. Reduce axes keep their dom.
+/// tight and compact rules, of every output. Reduce axes keep their dom.
 void gatherBound(const Stage& stage, const TensorDomMap& tmap, const RequestStepMap& requestSteps,
                  BoundRules rules, IterVarMap<Range>* rmap, StageStepLog& log) {
     if (const auto* scan = stage->op.as<ScanOpNode>())
@@ -804,7 +804,7 @@ void gatherBound(const Stage& stage, const TensorDomMap& tmap, const RequestStep
                                    "the tensor intrinsic's own axis: its dom"},
                          requestStepsOf(requestSteps, out, int(i)), "intrinsic-axis");
     }
-    const int outputs = rules == BoundRules::Tight ? stage->op->numOutputs() : 1;
+    const int outputs = usesTightBounds(rules) ? stage->op->numOutputs() : 1;
     for (size_t i = 0; i < loops; ++i) {
         const IterVar& iv = (*compute.axis)[i];
         std::vector<IntSet> requests;

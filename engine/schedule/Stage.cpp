@@ -378,7 +378,10 @@ void checkAttachment(const Stage& given) {
         subject.kind = "attach-cycle";
         failPrimitive(
             context, "it makes an attach cycle " + cycle, subject,
-            "compute one of them at the root (compute_root) or at a stage outside the cycle");
+            parent.same_as(stage)
+                ? "remove this compute_at: no stage is computed inside its own loops"
+                : "compute one of them at the root (compute_root) or at a stage outside the "
+                  "cycle");
     }
 }
 

@@ -30,7 +30,8 @@ void JobRunner::runCatching(const std::function<void()>& body, QString* error, b
     } catch (const Cancelled&) {
         *cancelled = true;
     } catch (const UserError& e) {
-        *error = QString::fromStdString(e.diagnostic().message);
+        const Diagnostic& d = e.diagnostic();
+        *error = QString::fromStdString(d.message + (d.fix.empty() ? "" : "; fix: " + d.fix));
     } catch (const std::exception& e) {
         *error = QStringLiteral("internal error: %1").arg(QString::fromUtf8(e.what()));
     } catch (...) {

@@ -68,6 +68,9 @@ QString summaryText(const AllocReport& report) {
                             "(its outer loops thinned), and measured the buffers allocated inside "
                             "them")
                     .arg(qlonglong(std::llround(report.touchedSampleFactor)));
+    else if (untouched && !report.touchedFailure.empty())
+        text += QObject::tr(". Touched is ?: the interpreter stopped (tvm rules): %1")
+                    .arg(QString::fromStdString(report.touchedFailure));
     else if (untouched)
         text += QObject::tr(". Touched is ? where the interpreter did not run the program: it "
                             "runs only programs whose sizes are all known, and whose work, "

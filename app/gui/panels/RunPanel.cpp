@@ -251,7 +251,16 @@ bool RunPanel::run(bool check) {
     // The Analysis is shared and immutable: the job keeps it alive while it runs.
     const QString program = m_scriptName.isEmpty() ? tr("untitled") : m_scriptName;
     m_jobs.start<RunReport>(
-        [analysis = m_analysis, request] { return runKernel(*analysis->lowered, request); },
+        [analysis = m_analysis, request] {
+            try {
+                return runKernel(*analysis->lowered, request);
+            } catch (const UserError& e) {
+                // Its fix as the script writes it (`s[BL]`, not `s[B.local]`).
+                Diagnostic d = e.diagnostic();
+                d.fix = analysis->program.inSourceNamesOf(d.fix);
+                throw UserError(std::move(d));
+            }
+        },
         [this, program, target = request.target,
          runs = request.repeat](JobOutcome<RunReport> outcome) {
             onOutcome(std::move(outcome), program, target, runs);

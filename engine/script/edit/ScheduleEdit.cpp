@@ -631,7 +631,9 @@ std::string breaks(const Program& original, const Program& edited) {
         } catch (const UserError&) {
             return std::string(); // already broken: the edit may be the user's fix
         }
-        const std::string fix = findScheduleFix(edited, e.diagnostic(), BoundRules::Tvm);
+        const std::string fix = edited.inSourceNamesOf(
+            e.diagnostic().fix.empty() ? findScheduleFix(edited, e.diagnostic(), BoundRules::Tvm)
+                                       : e.diagnostic().fix);
         return e.diagnostic().message + (fix.empty() ? "" : " (fix: " + fix + ")");
     }
 }

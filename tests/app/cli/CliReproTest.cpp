@@ -62,6 +62,15 @@ TEST(CliRepro, AVectorTooWideForLlvmIsRefusedAtTheVectorizeNotACrash) {
         // Lowering, which TVM does too, is not refused.
         EXPECT_EQ(runCli(std::string("bounds ") + script).exitCode, 0);
     }
+    // The fix in the script's names, from every command that meets it.
+    for (const char* command : {"run --target cpu", "codegen --target llvm"}) {
+        CommandResult r = runCli(std::string(command) + " vectorize_too_wide_names.py");
+        EXPECT_NE(r.err.find("outer, inner = sch[Bv].split(Bv.op.axis[0], factor=16); "
+                             "sch[Bv].vectorize(inner)"),
+                  std::string::npos)
+            << command << "\n"
+            << r.err;
+    }
 }
 
 TEST(CliRepro, AnUnrollTooLongToCompileIsRefusedAtTheUnroll) {

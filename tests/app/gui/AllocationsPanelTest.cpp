@@ -15,7 +15,6 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QTableView>
-#include <QTextDocument>
 #include <QtTest>
 
 namespace bs::gui::test {
@@ -154,7 +153,8 @@ void AllocationsPanelTest::aHintIsWrittenInTheScriptsNames() {
     // The gather, its T held in `Tmp` and its schedule in `sch`: the fix is Python for this
     // script, as the CLI's `alloc` writes it (the panel showed `s[T]`).
     ScriptDocument document;
-    document.textDocument()->setPlainText(
+    QVERIFY(analyseSource(
+        document,
         QStringLiteral("import tvm\n"
                        "from tvm import te\n"
                        "A = te.placeholder((4, 4), name='A')\n"
@@ -162,9 +162,7 @@ void AllocationsPanelTest::aHintIsWrittenInTheScriptsNames() {
                        "CA = te.compute((2, 2), lambda i, j: Tmp[i, j] * 2.0, name='CA')\n"
                        "CB = te.compute((2, 2), lambda i, j: Tmp[i + 2, j + 2] * 3.0, name='CB')\n"
                        "Out = te.compute((2, 2), lambda i, j: CA[i, j] + CB[i, j], name='Out')\n"
-                       "sch = te.create_schedule(Out.op)\n"));
-    document.reanalyse();
-    QVERIFY(waitForAnalysis(document) && !document.problem());
+                       "sch = te.create_schedule(Out.op)\n")));
     AllocationsPanel panel;
     QSignalSpy ready(&panel, &AllocationsPanel::reportReady);
     panel.setAnalysis(document.analysis());

@@ -10,6 +10,7 @@
 
 #include <QSignalSpy>
 #include <QTest>
+#include <QTextDocument>
 
 #include <functional>
 #include <memory>
@@ -23,6 +24,13 @@ constexpr int kAnalysisTimeoutMs = 60000;
 inline bool waitForAnalysis(ScriptDocument& document) {
     QSignalSpy finished(&document, &ScriptDocument::analysisFinished);
     return finished.wait(kAnalysisTimeoutMs);
+}
+
+/// Gives `document` the script `source` and analyses it; false on timeout or a problem.
+inline bool analyseSource(ScriptDocument& document, const QString& source) {
+    document.textDocument()->setPlainText(source);
+    document.reanalyse();
+    return waitForAnalysis(document) && !document.problem();
 }
 
 /// Runs the event loop until every graph dock of `window` shows the latest analysis (their

@@ -59,7 +59,34 @@ private Q_SLOTS:
     void nothingToRunWithoutAnAnalysis();
     void baselineComparisonText();
     void eachRowNamesItsProgramAndEachKindKeepsItsTarget();
+    void aRunRefusedGivesItsFixInTheScriptsNames();
 };
+
+void RunPanelTest::aRunRefusedGivesItsFixInTheScriptsNames() {
+#if !BOUNDSCOPE_WITH_PYTHON
+    QSKIP("this build has no Python front end");
+#endif
+    if (!runHasLlvm())
+        QSKIP("the CPU target needs LLVM");
+    // A vector too wide for the CPU: the panel gave the message without its fix; the fix is
+    // in the script's names (`sch[Bv]`), not the engine's (`s[B]`).
+    ScriptDocument document;
+    QVERIFY(analyseSource(
+        document, QStringLiteral("import tvm\n"
+                                 "from tvm import te\n"
+                                 "A = te.placeholder((65536,), name='A')\n"
+                                 "Bv = te.compute((65536,), lambda i: A[i] + 1.0, name='B')\n"
+                                 "sch = te.create_schedule(Bv.op)\n"
+                                 "sch[Bv].vectorize(Bv.op.axis[0])\n")));
+    RunPanel panel;
+    panel.setAnalysis(document.analysis());
+    panel.setTarget(RunTarget::Cpu);
+    QVERIFY(runAndWait(panel, false));
+    QVERIFY2(panel.lastError().contains(QStringLiteral(
+                 "; fix: split the loop and vectorize the inner part: outer, inner = "
+                 "sch[Bv].split(Bv.op.axis[0], factor=16); sch[Bv].vectorize(inner)")),
+             qPrintable(panel.lastError()));
+}
 
 void RunPanelTest::cpuRunTimesAndChecksTheKernel() {
     ScriptDocument document;

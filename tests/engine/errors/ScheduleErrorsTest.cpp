@@ -290,6 +290,18 @@ TEST(ScheduleErrors, ComputeAtOfAnOutputAtItsOwnLoopIsNotFixedByTheSameCall) {
         EXPECT_EQ(e.diagnostic().fix,
                   "remove this compute_at: no stage is computed inside its own loops");
     }
+    // A stage that is not an output: an attach cycle of one, with the same fix.
+    Tensor d = compute(
+        {8}, [&](const std::vector<Var>& v) { return c({v[0]}) * 2.0f; }, "D");
+    Schedule two = createSchedule(d.op);
+    two[c].computeAt(two[c], c.op.as<ComputeOpNode>()->axis[0]);
+    try {
+        two.normalize();
+        ADD_FAILURE() << "normalized";
+    } catch (const UserError& e) {
+        EXPECT_EQ(e.diagnostic().fix,
+                  "remove this compute_at: no stage is computed inside its own loops");
+    }
 }
 
 TEST(ScheduleErrors, ComputeAtMakingAnAttachCycleIsRefusedWhenLoweredAtTheClosingCall) {

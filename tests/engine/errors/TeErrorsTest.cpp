@@ -174,6 +174,10 @@ TEST(TeErrors, AFloatIndexIsRefusedWhereItIsWritten) {
     expectError([&] { LoadNode::make(DataType::float32(), data, Expr(0.5f), Expr()); },
                 "buffer 'data' is indexed with '0.500000f', a float32: an index must be an integer "
                 "(convert it with .astype(\"int32\"))");
+    expectError(
+        [&] { ProducerStoreNode::make(a, Expr(1.0f), {Expr(i) + Expr(1.5f)}); },
+        "tensor 'A' is indexed with '(float32(i) + 1.500000f)', a float32: an index must be "
+        "an integer (convert it with .astype(\"int32\"))");
     expectError([&] { StoreNode::make(data, Expr(1.0f), Expr(0.5f), Expr()); },
                 "buffer 'data' is indexed with '0.500000f', a float32: an index must be an integer "
                 "(convert it with .astype(\"int32\"))");

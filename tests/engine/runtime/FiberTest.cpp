@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cfenv>
 #include <cstdint>
 #include <string>
 
@@ -127,4 +128,36 @@ TEST(Fiber, AFiberAbandonedMidwayStartsAfresh) {
     f.resume();
     EXPECT_EQ(log.text, "aaaA");
     EXPECT_TRUE(f.finished());
+}
+
+namespace {
+
+struct Division {
+    volatile float numerator = 1.0f;
+    volatile float denominator = 3.0f;
+    float quotient = 0;
+};
+
+void divide(void* arg) {
+    auto* d = static_cast<Division*>(arg);
+    d->quotient = d->numerator / d->denominator;
+}
+
+} // namespace
+
+TEST(Fiber, AFiberComputesInItsStartersRoundingMode) {
+    // The fibers of the stack switch started in the default mode whatever their starter's.
+    const int before = std::fegetround();
+    ASSERT_EQ(std::fesetround(FE_TOWARDZERO), 0);
+    Division inFiber, here;
+    here.quotient = here.numerator / here.denominator;
+    Fiber f(64 * 1024);
+    f.start(&divide, &inFiber);
+    f.resume();
+    std::fesetround(before);
+    ASSERT_TRUE(f.finished());
+    EXPECT_EQ(inFiber.quotient, here.quotient);
+    Division nearest;
+    nearest.quotient = nearest.numerator / nearest.denominator;
+    EXPECT_NE(inFiber.quotient, nearest.quotient) << "the rounding mode made no difference";
 }
