@@ -30,31 +30,26 @@ std::vector<BoundsRow> boundsTable(const Analysis& analysis) {
     const Schedule& sch = analysis.lowered->normalized;
     for (size_t s = trace.stages.size(); s-- > 0;) {
         const Stage stage = sch.findStage(trace.stages[s].op);
-        const size_t first = rows.size();
-        std::vector<int> order; // roots, then the IterVars between, then the leaves in loop order
+        // Roots, then the IterVars between, then the leaves in loop order.
+        std::vector<std::pair<size_t, BoundsRow>> stageRows;
         for (const auto& [iv, r] : trace.stages[s].ranges) {
             const std::string role = stage.defined() ? roleOf(iv, stage) : "root";
-            int key = role == "root" ? 0 : role == "inner" ? 1 : 2;
+            size_t key = role == "root" ? 0 : role == "inner" ? 1 : 2;
             if (key == 2) {
                 const auto& leaves = stage->leafIterVars;
-                key += int(std::find_if(leaves.begin(), leaves.end(),
-                                        [&](const IterVar& x) { return x.same_as(iv); }) -
-                           leaves.begin());
+                key += size_t(std::find_if(leaves.begin(), leaves.end(),
+                                           [&](const IterVar& x) { return x.same_as(iv); }) -
+                              leaves.begin());
             }
-            order.push_back(key);
-            rows.push_back({trace.stages[s].op->name, role, iv->var.name(), toString(r.min),
-                            toString(r.extent),
-                            boundOfExtent(r.extent, analysis.lowered->bounds.bounds)});
+            stageRows.push_back(
+                {key, BoundsRow{trace.stages[s].op->name, role, iv->var.name(), toString(r.min),
+                                toString(r.extent),
+                                boundOfExtent(r.extent, analysis.lowered->bounds.bounds)}});
         }
-        std::vector<size_t> index(order.size());
-        for (size_t i = 0; i < index.size(); ++i)
-            index[i] = i;
-        std::stable_sort(index.begin(), index.end(),
-                         [&](size_t a, size_t b) { return order[a] < order[b]; });
-        std::vector<BoundsRow> sorted;
-        for (size_t i : index)
-            sorted.push_back(rows[first + i]);
-        std::copy(sorted.begin(), sorted.end(), rows.begin() + std::ptrdiff_t(first));
+        std::stable_sort(stageRows.begin(), stageRows.end(),
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
+        for (auto& [key, row] : stageRows)
+            rows.push_back(std::move(row));
     }
     return rows;
 }
